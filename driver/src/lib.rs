@@ -1,0 +1,2 @@
+//! Zynq PL accelerator driver (not written yet).
+#![no_std]

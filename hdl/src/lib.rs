@@ -1,0 +1,1 @@
+//! rust-hdl accelerator cores (not written yet).

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh Debian machine. Idempotent:
+# each step checks before it installs, so a second run does nothing.
+set -euo pipefail
+
+need_apt=()
+command -v qemu-system-arm >/dev/null || need_apt+=(qemu-system-arm)
+command -v verilator >/dev/null || need_apt+=(verilator)
+command -v yosys >/dev/null || need_apt+=(yosys)
+command -v iverilog >/dev/null || need_apt+=(iverilog)
+command -v python3 >/dev/null || need_apt+=(python3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx armv7a-none-eabi; then
+  echo "setup: adding Rust target armv7a-none-eabi"
+  rustup target add armv7a-none-eabi
+fi
+for comp in rustfmt clippy; do
+  rustup component list --installed | grep -q "^$comp" || rustup component add "$comp"
+done
+echo "setup: ok"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every test of the project: installs what is missing (scripts/setup.sh),
+# checks formatting and lints, runs the Rust test suites in release mode
+# (simulation and ACVP runs are heavy), builds the algorithms for the
+# Cortex-A9 target, then runs the extra steps in scripts/test.d/ in order.
+#
+# Opt-in exhaustive runs: PQC_FULL=1 (see README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (host crates)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo build -p pqc --target armv7a-none-eabi"
+cargo build -p pqc --release --target armv7a-none-eabi
+
+step "cargo test --release --workspace"
+cargo test --release --workspace
+
+for extra in scripts/test.d/*.sh; do
+  [ -e "$extra" ] || continue
+  step "$extra"
+  bash "$extra"
+done
+step "all tests passed"
