@@ -178,13 +178,21 @@ mod tests {
                 let mut h = sha3::Shake128::default();
                 h.update(&buf[..len]);
                 h.finalize_xof().read(&mut theirs[..out_len]);
-                assert_eq!(ours[..out_len], theirs[..out_len], "shake128 {len} {out_len}");
+                assert_eq!(
+                    ours[..out_len],
+                    theirs[..out_len],
+                    "shake128 {len} {out_len}"
+                );
 
                 SoftKeccak.sponge(SpongeMode::Shake256, &parts, &mut ours[..out_len]);
                 let mut h = sha3::Shake256::default();
                 h.update(&buf[..len]);
                 h.finalize_xof().read(&mut theirs[..out_len]);
-                assert_eq!(ours[..out_len], theirs[..out_len], "shake256 {len} {out_len}");
+                assert_eq!(
+                    ours[..out_len],
+                    theirs[..out_len],
+                    "shake256 {len} {out_len}"
+                );
             }
             let mut d = [0u8; 64];
             SoftKeccak.sponge(SpongeMode::Sha3_256, &parts, &mut d[..32]);

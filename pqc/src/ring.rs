@@ -367,8 +367,16 @@ mod tests {
     #[test]
     fn dot_accumulates() {
         let mut s = 7u64;
-        let row = [random_poly(&mut s), random_poly(&mut s), random_poly(&mut s)];
-        let v = [random_poly(&mut s), random_poly(&mut s), random_poly(&mut s)];
+        let row = [
+            random_poly(&mut s),
+            random_poly(&mut s),
+            random_poly(&mut s),
+        ];
+        let v = [
+            random_poly(&mut s),
+            random_poly(&mut s),
+            random_poly(&mut s),
+        ];
         let mut out = [0; N];
         SoftRing.dot(&row, &v, &mut out);
         for i in 0..N {
