@@ -10,5 +10,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod error;
 pub mod keccak;
 pub mod ring;
+
+pub use error::{Error, Result};
