@@ -1,2 +1,6 @@
-//! Zynq PL accelerator driver (not written yet).
+//! Firmware driver for the PL accelerators of the Zynq-7000 design.
+//!
+//! [`regmap`] is the register map shared with the HDL.
 #![no_std]
+
+pub mod regmap;

@@ -1,1 +1,11 @@
-//! rust-hdl accelerator cores (not written yet).
+//! Accelerator cores for the Zynq-7000 PL, written in rust-hdl.
+//!
+//! - [`ntt`]: the ML-DSA NTT/INTT butterfly core (q = 8380417).
+//! - [`keccak`]: the Keccak-f[1600] core and the SHAKE/SHA3 sponge engine.
+//! - [`export`]: Verilog export with per-design module names.
+//! - [`verilator`]: runs exported Verilog under Verilator for cross-checks.
+
+pub mod export;
+pub mod keccak;
+pub mod ntt;
+pub mod verilator;

@@ -1,0 +1,141 @@
+//! The PL register map: the single definition shared by the HDL (`hdl`
+//! crate, which builds the AXI4-Lite register files from these constants)
+//! and the firmware driver.
+//!
+//! Layout of the PL side (Zynq M_AXI_GP0 window, 0x4000_0000–0x7FFF_FFFF):
+//!
+//! | block | base | what |
+//! |---|---|---|
+//! | NTT core control | [`NTT_BASE`] | AXI4-Lite, [`ctrl`] registers |
+//! | Keccak engine control | [`KECCAK_BASE`] | AXI4-Lite, [`ctrl`] registers |
+//! | AXI DMA for the NTT core | [`NTT_DMA_BASE`] | Xilinx AXI DMA (PG021), [`dma`] |
+//! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`dma`] |
+//!
+//! Every accelerator's control block starts with the same registers
+//! ([`ctrl`]); the operation codes and arguments specific to each core are
+//! in [`ntt`] and [`keccak`].
+
+/// Start of the M_AXI_GP0 window (strongly ordered in the PS MMU map).
+pub const PL_GP0_START: usize = 0x4000_0000;
+/// End (inclusive) of the M_AXI_GP0 window.
+pub const PL_GP0_END: usize = 0x7FFF_FFFF;
+
+/// AXI4-Lite control block of the NTT core.
+pub const NTT_BASE: usize = 0x43C0_0000;
+/// AXI4-Lite control block of the Keccak/sponge engine.
+pub const KECCAK_BASE: usize = 0x43C1_0000;
+/// AXI DMA (simple mode) feeding the NTT core's coefficient stream.
+pub const NTT_DMA_BASE: usize = 0x4040_0000;
+/// AXI DMA (simple mode) feeding the sponge engine's byte stream.
+pub const KECCAK_DMA_BASE: usize = 0x4041_0000;
+/// Size of each control block's address window.
+pub const CTRL_WINDOW_BYTES: usize = 0x1_0000;
+
+/// Registers common to every accelerator control block (byte offsets).
+pub mod ctrl {
+    /// Read-only identification word; see [`super::ntt::ID`], [`super::keccak::ID`].
+    /// Reading 0 (what an empty GP0 window returns on QEMU) means "no core".
+    pub const ID: usize = 0x00;
+    /// Read-only: `major << 16 | minor` of the register interface.
+    pub const VERSION: usize = 0x04;
+    /// Read-only: elaboration parameters of the core (per-core layout).
+    pub const CONFIG: usize = 0x08;
+    /// Write: bits [7:0] operation code, bit [31] start.
+    pub const COMMAND: usize = 0x0C;
+    /// Read-only status bits, see `STATUS_*`.
+    pub const STATUS: usize = 0x10;
+    /// First argument of the operation (per-core meaning).
+    pub const ARG0: usize = 0x14;
+    /// Second argument of the operation (per-core meaning).
+    pub const ARG1: usize = 0x18;
+    /// Third argument of the operation (per-core meaning).
+    pub const ARG2: usize = 0x1C;
+    /// Read-only: clock cycles the last operation took, from start to done.
+    pub const CYCLES: usize = 0x20;
+
+    /// `COMMAND` bit that starts the operation written in bits [7:0].
+    pub const COMMAND_START: u32 = 1 << 31;
+    /// Mask of the operation code in `COMMAND`.
+    pub const COMMAND_OP_MASK: u32 = 0xFF;
+    /// `STATUS`: an operation is running.
+    pub const STATUS_BUSY: u32 = 1 << 0;
+    /// `STATUS`: the last operation finished (cleared by the next start).
+    pub const STATUS_DONE: u32 = 1 << 1;
+    /// `STATUS`: the last request was malformed and was refused.
+    pub const STATUS_ERROR: u32 = 1 << 2;
+
+    /// Register-interface version implemented by the cores of this tree.
+    pub const VERSION_VALUE: u32 = 1 << 16;
+}
+
+/// The NTT core (ML-DSA, q = 8380417).
+pub mod ntt {
+    /// `ID` register value: ASCII "NTT1".
+    pub const ID: u32 = u32::from_be_bytes(*b"NTT1");
+}
+
+/// The Keccak-f[1600] core and SHAKE/SHA3 sponge engine.
+pub mod keccak {
+    /// `ID` register value: ASCII "KEC1".
+    pub const ID: u32 = u32::from_be_bytes(*b"KEC1");
+}
+
+/// Xilinx AXI DMA (PG021) register offsets and bits, simple (non-SG) mode.
+pub mod dma {
+    /// MM2S control register.
+    pub const MM2S_DMACR: usize = 0x00;
+    /// MM2S status register.
+    pub const MM2S_DMASR: usize = 0x04;
+    /// MM2S source address (low 32 bits).
+    pub const MM2S_SA: usize = 0x18;
+    /// MM2S transfer length in bytes; writing it starts the transfer.
+    pub const MM2S_LENGTH: usize = 0x28;
+    /// S2MM control register.
+    pub const S2MM_DMACR: usize = 0x30;
+    /// S2MM status register.
+    pub const S2MM_DMASR: usize = 0x34;
+    /// S2MM destination address (low 32 bits).
+    pub const S2MM_DA: usize = 0x48;
+    /// S2MM buffer length in bytes; writing it arms the channel.
+    pub const S2MM_LENGTH: usize = 0x58;
+
+    /// DMACR: run/stop.
+    pub const DMACR_RS: u32 = 1 << 0;
+    /// DMACR: soft reset (self-clearing).
+    pub const DMACR_RESET: u32 = 1 << 2;
+    /// DMASR: channel halted.
+    pub const DMASR_HALTED: u32 = 1 << 0;
+    /// DMASR: channel idle (simple mode: transfer complete).
+    pub const DMASR_IDLE: u32 = 1 << 1;
+    /// DMASR: internal error.
+    pub const DMASR_DMA_INT_ERR: u32 = 1 << 4;
+    /// DMASR: slave error.
+    pub const DMASR_DMA_SLV_ERR: u32 = 1 << 5;
+    /// DMASR: decode error.
+    pub const DMASR_DMA_DEC_ERR: u32 = 1 << 6;
+    /// DMASR: interrupt on complete (write 1 to clear).
+    pub const DMASR_IOC_IRQ: u32 = 1 << 12;
+    /// DMASR: error interrupt (write 1 to clear).
+    pub const DMASR_ERR_IRQ: u32 = 1 << 14;
+    /// Any of the error bits.
+    pub const DMASR_ERRORS: u32 = DMASR_DMA_INT_ERR | DMASR_DMA_SLV_ERR | DMASR_DMA_DEC_ERR;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_lie_in_the_gp0_window_and_do_not_overlap() {
+        let mut bases = [NTT_BASE, KECCAK_BASE, NTT_DMA_BASE, KECCAK_DMA_BASE];
+        bases.sort_unstable();
+        for w in bases.windows(2) {
+            assert!(w[0] + CTRL_WINDOW_BYTES <= w[1]);
+        }
+        for b in bases {
+            assert!((PL_GP0_START..=PL_GP0_END - CTRL_WINDOW_BYTES + 1).contains(&b));
+        }
+        assert_ne!(ntt::ID, 0);
+        assert_ne!(keccak::ID, 0);
+    }
+}
