@@ -81,6 +81,75 @@ pub trait KeccakBackend {
     fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
         soft_sponge(|s| self.permute(s), mode, parts, out)
     }
+
+    // SLH-DSA-SHAKE units of work (FIPS 205 §11.1). Each method is one bus
+    // transaction for a PL engine; the defaults (in `slhdsa::shake`) build
+    // the sponge from `permute`/`sponge`. `n = pk_seed.len()` is 16, 24 or
+    // 32; `adrs` is the full 32-byte address; every output is written
+    // whole. Overrides must equal the defaults bit for bit.
+
+    /// WOTS+ chain, FIPS 205 Algorithm 5: starting from `tmp = x`, for `j`
+    /// in `start..start + steps` set the hash address (ADRS bytes 28..32,
+    /// big-endian) to `j` and compute `tmp = SHAKE256(PK.seed ‖ ADRS ‖ tmp, 8n)`;
+    /// `out = tmp` (`out = x` when `steps = 0`). Reference:
+    /// [`crate::slhdsa::shake_wots_chain`].
+    fn slh_shake_chain(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        x: &[u8],
+        start: u32,
+        steps: u32,
+        out: &mut [u8],
+    ) {
+        crate::slhdsa::shake::chain(self, pk_seed, adrs, x, start, steps, out)
+    }
+
+    /// Tweakable hash `SHAKE256(PK.seed ‖ ADRS ‖ m1 ‖ m2, 8·out.len())`: F
+    /// (`m2` empty), H (a Merkle node from its two children), T_l and PRF
+    /// (`m1 = SK.seed`, `m2` empty).
+    fn slh_shake_thash(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        m1: &[u8],
+        m2: &[u8],
+        out: &mut [u8],
+    ) {
+        crate::slhdsa::shake::thash(self, pk_seed, adrs, m1, m2, out)
+    }
+
+    /// One whole XMSS leaf: the WOTS+ public key of the key pair addressed
+    /// by `adrs` (type WOTS_HASH, layer, tree and key pair set), FIPS 205
+    /// Algorithm 6: `len = 2n + 3` secret values by PRF (type WOTS_PRF,
+    /// chain address i), each chained `w − 1 = 15` steps, compressed by
+    /// T_len (type WOTS_PK). `out` is n bytes.
+    fn slh_shake_wots_pk(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        out: &mut [u8],
+    ) {
+        crate::slhdsa::shake::wots_pk(self, pk_seed, sk_seed, adrs, out)
+    }
+
+    /// A run of `out.len() / n` consecutive FORS leaves starting at tree
+    /// index `first_index` (FIPS 205 Algorithms 14 and 15 at height 0): for
+    /// each index i, `sk = PRF(PK.seed, SK.seed, ADRS_prf(i))` with type
+    /// FORS_PRF and the key pair of `adrs`, then `leaf = F(PK.seed,
+    /// ADRS(height 0, index i), sk)` with `adrs` (type FORS_TREE, layer 0,
+    /// tree and key pair set).
+    fn slh_shake_fors_leaves(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        first_index: u32,
+        out: &mut [u8],
+    ) {
+        crate::slhdsa::shake::fors_leaves(self, pk_seed, sk_seed, adrs, first_index, out)
+    }
 }
 
 /// Keccak-f[1600] in portable software (RustCrypto `keccak`).

@@ -13,5 +13,6 @@
 pub mod error;
 pub mod keccak;
 pub mod ring;
+pub mod slhdsa;
 
 pub use error::{Error, Result};

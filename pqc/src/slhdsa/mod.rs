@@ -1,0 +1,168 @@
+//! SLH-DSA, the stateless hash-based signature standard (FIPS 205).
+
+pub mod address;
+pub mod params;
+pub(crate) mod shake;
+
+use crate::keccak::{KeccakBackend, SpongeMode};
+
+/// Reference WOTS+ chain for the SHAKE instances: FIPS 205 Algorithm 5,
+/// `chain(X, i = start, s = steps, PK.seed, ADRS)`.
+///
+/// For `j` in `start..start + steps`: set the hash address (ADRS bytes
+/// 28..32, big-endian) to `j`, then `tmp = SHAKE256(PK.seed ‖ ADRS ‖ tmp, 8n)`,
+/// starting from `tmp = x`; `out = tmp`. `n = x.len() = pk_seed.len() =
+/// out.len()` must be 16, 24 or 32.
+///
+/// This is the plain sponge formulation, one [`KeccakBackend::sponge`] call
+/// per step, kept as the specification against which
+/// [`KeccakBackend::slh_shake_chain`] (software or hardware) is tested.
+///
+/// # Panics
+/// If the lengths differ or are not 16, 24 or 32, or if `start + steps`
+/// overflows `u32`.
+pub fn shake_wots_chain<K: KeccakBackend>(
+    keccak: &mut K,
+    pk_seed: &[u8],
+    adrs: &[u8; 32],
+    x: &[u8],
+    start: u32,
+    steps: u32,
+    out: &mut [u8],
+) {
+    let n = pk_seed.len();
+    shake::check_n(n);
+    assert!(
+        x.len() == n && out.len() == n,
+        "chain: x and out must be n bytes"
+    );
+    let end = start
+        .checked_add(steps)
+        .expect("chain: start + steps overflows the hash address");
+    let mut adrs = *adrs;
+    let mut tmp = [0u8; params::MAX_N];
+    tmp[..n].copy_from_slice(x);
+    for j in start..end {
+        adrs[28..32].copy_from_slice(&j.to_be_bytes());
+        let input = tmp;
+        keccak.sponge(
+            SpongeMode::Shake256,
+            &[pk_seed, &adrs, &input[..n]],
+            &mut tmp[..n],
+        );
+    }
+    out.copy_from_slice(&tmp[..n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keccak::{CountingKeccak, SoftKeccak};
+    use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+    fn bytes<const L: usize>(seed: u8) -> [u8; L] {
+        core::array::from_fn(|i| (i as u8).wrapping_mul(29).wrapping_add(seed))
+    }
+
+    #[test]
+    fn reference_chain_equals_sha3_crate_step_by_step() {
+        for n in [16usize, 24, 32] {
+            let pk_seed = bytes::<32>(1);
+            let adrs: [u8; 32] = bytes(7);
+            let x = bytes::<32>(3);
+            let mut out = [0u8; 32];
+            shake_wots_chain(
+                &mut SoftKeccak,
+                &pk_seed[..n],
+                &adrs,
+                &x[..n],
+                3,
+                5,
+                &mut out[..n],
+            );
+            let mut tmp = x;
+            let mut a = adrs;
+            for j in 3u32..8 {
+                a[28..32].copy_from_slice(&j.to_be_bytes());
+                let mut h = sha3::Shake256::default();
+                h.update(&pk_seed[..n]);
+                h.update(&a);
+                h.update(&tmp[..n]);
+                let mut next = [0u8; 32];
+                h.finalize_xof().read(&mut next[..n]);
+                tmp = next;
+            }
+            assert_eq!(out[..n], tmp[..n], "n = {n}");
+        }
+    }
+
+    #[test]
+    fn backend_chain_equals_reference_and_counts_one_permutation_per_step() {
+        for n in [16usize, 24, 32] {
+            for (start, steps) in [(0u32, 0u32), (0, 1), (0, 15), (4, 7), (14, 1)] {
+                let pk_seed = bytes::<32>(n as u8);
+                let adrs: [u8; 32] = bytes(start as u8);
+                let x = bytes::<32>(steps as u8);
+                let mut reference = [0u8; 32];
+                shake_wots_chain(
+                    &mut SoftKeccak,
+                    &pk_seed[..n],
+                    &adrs,
+                    &x[..n],
+                    start,
+                    steps,
+                    &mut reference[..n],
+                );
+                let mut counting = CountingKeccak::<SoftKeccak>::default();
+                let mut fast = [0u8; 32];
+                counting.slh_shake_chain(
+                    &pk_seed[..n],
+                    &adrs,
+                    &x[..n],
+                    start,
+                    steps,
+                    &mut fast[..n],
+                );
+                assert_eq!(
+                    fast[..n],
+                    reference[..n],
+                    "n {n} start {start} steps {steps}"
+                );
+                assert_eq!(counting.permutations, steps as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn lane_thash_equals_sponge_for_every_shape() {
+        for n in [16usize, 24, 32] {
+            let pk_seed = bytes::<32>(9);
+            let adrs: [u8; 32] = bytes(11);
+            let m = bytes::<200>(5);
+            for (l1, l2) in [
+                (0usize, 0usize),
+                (n, 0),
+                (n, n),
+                (2 * n, n),
+                (3 * n, 2 * n),
+                (5, 3),
+            ] {
+                let mut fast = [0u8; 32];
+                SoftKeccak.slh_shake_thash(
+                    &pk_seed[..n],
+                    &adrs,
+                    &m[..l1],
+                    &m[l1..l1 + l2],
+                    &mut fast[..n],
+                );
+                let mut slow = [0u8; 32];
+                SoftKeccak.sponge(
+                    SpongeMode::Shake256,
+                    &[&pk_seed[..n], &adrs, &m[..l1 + l2]],
+                    &mut slow[..n],
+                );
+                assert_eq!(fast, slow, "n {n} parts {l1}+{l2}");
+            }
+        }
+    }
+}
