@@ -35,6 +35,9 @@ pub enum Error {
     /// The pre-hash algorithm is not supported, or the digest given for it
     /// has the wrong length.
     UnsupportedHash,
+    /// Signing gave up after the FIPS 204 Appendix C attempt limit; only a
+    /// malformed (inconsistent) secret key gets there in practice.
+    SigningFailed,
     /// An output buffer supplied by the caller is too small.
     BufferTooSmall {
         /// Bytes needed.
@@ -60,6 +63,7 @@ impl fmt::Display for Error {
             Error::UnsupportedHash => {
                 f.write_str("unsupported pre-hash algorithm or digest length")
             }
+            Error::SigningFailed => f.write_str("signing exceeded its attempt limit"),
             Error::BufferTooSmall { needed, got } => {
                 write!(f, "output buffer of {got} bytes, {needed} needed")
             }
