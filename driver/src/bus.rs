@@ -1,0 +1,27 @@
+//! The register-bus abstraction the drivers are written against.
+
+/// 32-bit register access at byte offsets from a peripheral's base.
+///
+/// The hardware implementation is [`crate::mmio::Mmio`]; tests use
+/// simulated devices.
+pub trait RegisterBus {
+    /// Reads the 32-bit register at `offset` (a multiple of 4).
+    fn read32(&mut self, offset: usize) -> u32;
+    /// Writes the 32-bit register at `offset` (a multiple of 4).
+    fn write32(&mut self, offset: usize, value: u32);
+
+    /// Read-modify-write: sets the bits of `set`, clears those of `clear`.
+    fn modify32(&mut self, offset: usize, clear: u32, set: u32) {
+        let value = self.read32(offset);
+        self.write32(offset, (value & !clear) | set);
+    }
+}
+
+impl<B: RegisterBus + ?Sized> RegisterBus for &mut B {
+    fn read32(&mut self, offset: usize) -> u32 {
+        (**self).read32(offset)
+    }
+    fn write32(&mut self, offset: usize, value: u32) {
+        (**self).write32(offset, value)
+    }
+}

@@ -1,0 +1,195 @@
+//! The PL probe: is a bitstream loaded, and which accelerator cores answer
+//! on M_AXI_GP0 with the identification words of [`crate::regmap`]?
+//!
+//! On a real Zynq a read from the GP0 window while the PL is unconfigured
+//! (or its level shifters are off) never completes and hangs the CPU, so
+//! the probe first reads DEVCFG's PCFG_DONE and touches GP0 only if it is
+//! set. QEMU's `xilinx-zynq-a9` has no PL: GP0 reads return 0, which the
+//! probe reports as "no core".
+
+use crate::bus::RegisterBus;
+use crate::regmap::{ctrl, keccak, ntt};
+use core::fmt;
+
+/// Physical base of the PS device-configuration block (DEVCFG, UG585 ch. 6).
+pub const DEVCFG_BASE: usize = 0xF800_7000;
+/// Size of the DEVCFG register window used here.
+pub const DEVCFG_WINDOW: usize = 0x100;
+/// DEVCFG interrupt status register.
+pub const DEVCFG_INT_STS: usize = 0x0C;
+/// INT_STS.PCFG_DONE: the PL has been configured.
+pub const PCFG_DONE: u32 = 1 << 2;
+
+/// What one control block answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreStatus {
+    /// ID and register-interface version match this tree.
+    Present {
+        /// The CONFIG register (elaboration parameters).
+        config: u32,
+    },
+    /// The ID register did not hold the expected word (0 on QEMU).
+    Absent {
+        /// The word read.
+        id: u32,
+    },
+    /// The ID matches but the register interface is another version.
+    WrongVersion {
+        /// The VERSION register read.
+        version: u32,
+    },
+    /// Not read: the PL is not configured.
+    NotProbed,
+}
+
+/// Result of probing the PL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// DEVCFG INT_STS.PCFG_DONE was set.
+    pub pl_configured: bool,
+    /// The NTT core.
+    pub ntt: CoreStatus,
+    /// The Keccak/sponge engine.
+    pub keccak: CoreStatus,
+}
+
+impl Probe {
+    /// Whether both accelerator cores answered correctly.
+    pub fn accelerator_found(&self) -> bool {
+        matches!(self.ntt, CoreStatus::Present { .. })
+            && matches!(self.keccak, CoreStatus::Present { .. })
+    }
+}
+
+/// Reads one control block's ID, VERSION and CONFIG registers.
+pub fn probe_core(ctrl_regs: &mut impl RegisterBus, expected_id: u32) -> CoreStatus {
+    let id = ctrl_regs.read32(ctrl::ID);
+    if id != expected_id {
+        return CoreStatus::Absent { id };
+    }
+    let version = ctrl_regs.read32(ctrl::VERSION);
+    if version >> 16 != ctrl::VERSION_VALUE >> 16 {
+        return CoreStatus::WrongVersion { version };
+    }
+    CoreStatus::Present {
+        config: ctrl_regs.read32(ctrl::CONFIG),
+    }
+}
+
+/// Probes the PL: DEVCFG first, then the NTT and Keccak control blocks
+/// ([`crate::regmap::NTT_BASE`], [`crate::regmap::KECCAK_BASE`]).
+pub fn probe(
+    devcfg: &mut impl RegisterBus,
+    ntt_ctrl: &mut impl RegisterBus,
+    keccak_ctrl: &mut impl RegisterBus,
+) -> Probe {
+    let pl_configured = devcfg.read32(DEVCFG_INT_STS) & PCFG_DONE != 0;
+    if !pl_configured {
+        return Probe {
+            pl_configured,
+            ntt: CoreStatus::NotProbed,
+            keccak: CoreStatus::NotProbed,
+        };
+    }
+    Probe {
+        pl_configured,
+        ntt: probe_core(ntt_ctrl, ntt::ID),
+        keccak: probe_core(keccak_ctrl, keccak::ID),
+    }
+}
+
+impl fmt::Display for CoreStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoreStatus::Present { config } => write!(f, "present (config {config:#010x})"),
+            CoreStatus::Absent { id } => write!(f, "absent (ID reads {id:#010x})"),
+            CoreStatus::WrongVersion { version } => {
+                write!(f, "register interface version {version:#010x} unsupported")
+            }
+            CoreStatus::NotProbed => f.write_str("not probed"),
+        }
+    }
+}
+
+impl fmt::Display for Probe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PL configured: {}; NTT core: {}; Keccak core: {}",
+            if self.pl_configured { "yes" } else { "no" },
+            self.ntt,
+            self.keccak
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A register file: offsets 0x00..0x24, counting reads.
+    struct Regs([u32; 10], u32);
+
+    impl RegisterBus for Regs {
+        fn read32(&mut self, offset: usize) -> u32 {
+            self.1 += 1;
+            self.0[offset / 4]
+        }
+        fn write32(&mut self, _: usize, _: u32) {
+            panic!("the probe must not write");
+        }
+    }
+
+    fn block(id: u32, version: u32, config: u32) -> Regs {
+        let mut r = [0; 10];
+        r[ctrl::ID / 4] = id;
+        r[ctrl::VERSION / 4] = version;
+        r[ctrl::CONFIG / 4] = config;
+        Regs(r, 0)
+    }
+
+    fn devcfg(done: bool) -> Regs {
+        let mut r = [0; 10];
+        r[DEVCFG_INT_STS / 4] = if done { PCFG_DONE } else { 0 };
+        Regs(r, 0)
+    }
+
+    #[test]
+    fn unconfigured_pl_is_never_read() {
+        let (mut n, mut k) = (block(ntt::ID, 1 << 16, 0), block(keccak::ID, 1 << 16, 0));
+        let p = probe(&mut devcfg(false), &mut n, &mut k);
+        assert!(!p.accelerator_found());
+        assert_eq!(p.ntt, CoreStatus::NotProbed);
+        assert_eq!((n.1, k.1), (0, 0));
+    }
+
+    #[test]
+    fn both_cores_with_the_right_ids_are_found() {
+        let mut n = block(ntt::ID, ctrl::VERSION_VALUE | 3, 0x11);
+        let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0x22);
+        let p = probe(&mut devcfg(true), &mut n, &mut k);
+        assert!(p.accelerator_found());
+        assert_eq!(p.ntt, CoreStatus::Present { config: 0x11 });
+        assert_eq!(p.keccak, CoreStatus::Present { config: 0x22 });
+    }
+
+    #[test]
+    fn an_empty_window_or_wrong_id_or_version_is_not_an_accelerator() {
+        let mut empty = block(0, 0, 0);
+        let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0);
+        let p = probe(&mut devcfg(true), &mut empty, &mut k);
+        assert_eq!(p.ntt, CoreStatus::Absent { id: 0 });
+        assert!(!p.accelerator_found());
+        // Swapped IDs: each block must carry its own.
+        let mut n = block(keccak::ID, ctrl::VERSION_VALUE, 0);
+        assert!(matches!(
+            probe_core(&mut n, ntt::ID),
+            CoreStatus::Absent { .. }
+        ));
+        let mut old = block(ntt::ID, 2 << 16, 0);
+        assert_eq!(
+            probe_core(&mut old, ntt::ID),
+            CoreStatus::WrongVersion { version: 2 << 16 }
+        );
+    }
+}
