@@ -1,8 +1,36 @@
 //! SLH-DSA, the stateless hash-based signature standard (FIPS 205).
+//!
+//! Two layers:
+//! - byte-slice functions mirroring FIPS 205 (`slh_keygen`,
+//!   `slh_keygen_internal`, `slh_sign`, `hash_slh_sign`, `slh_sign_internal`,
+//!   `slh_verify`, `hash_slh_verify`, `slh_verify_internal`) taking a
+//!   [`Params`] and caller buffers, each with a `_with` form that takes the
+//!   [`KeccakBackend`] doing the SHAKE work;
+//! - typed keys per parameter set ([`sha2_128s`] … [`shake_256f`]) with the
+//!   RustCrypto `signature` traits.
+//!
+//! Hashing goes through [`HashEngine`] in units of whole chains, XMSS
+//! leaves, FORS leaf runs and Merkle nodes; for the SHAKE sets those units
+//! are the `slh_shake_*` methods of [`KeccakBackend`], which a PL engine
+//! overrides.
+//!
+//! Nothing here allocates; the largest stack buffers are a few KiB
+//! (WOTS+ chain ends, a FORS leaf batch), independent of the signature size.
 
 pub mod address;
+mod api;
+pub mod hash;
 pub mod params;
+pub mod prehash;
 pub(crate) mod shake;
+mod tree;
+mod typed;
+
+pub use api::*;
+pub use hash::{HashEngine, Sha2Engine, ShakeEngine};
+pub use params::{HashFamily, Params};
+pub use prehash::PreHash;
+pub use typed::*;
 
 use crate::keccak::{KeccakBackend, SpongeMode};
 

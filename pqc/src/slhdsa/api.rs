@@ -1,0 +1,431 @@
+//! Byte-slice SLH-DSA functions mirroring FIPS 205 §9–§10.
+
+use super::address::{AddressType, Adrs};
+use super::hash::{HashEngine, Sha2Engine, ShakeEngine};
+use super::params::{HashFamily, Params, MAX_M, MAX_N};
+use super::prehash::{PreHash, MAX_DIGEST_BYTES};
+use super::tree;
+use crate::error::{Error, Result};
+use crate::keccak::{KeccakBackend, SoftKeccak};
+use signature::rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::InvalidLength {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+fn check_out(needed: usize, got: usize) -> Result<()> {
+    if got < needed {
+        Err(Error::BufferTooSmall { needed, got })
+    } else {
+        Ok(())
+    }
+}
+
+fn check_ctx(ctx: &[u8]) -> Result<u8> {
+    u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong { got: ctx.len() })
+}
+
+/// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, split after a length check.
+struct SecretKey<'a> {
+    sk_seed: &'a [u8],
+    sk_prf: &'a [u8],
+    pk_seed: &'a [u8],
+    pk_root: &'a [u8],
+}
+
+fn decode_sk<'a>(p: &Params, sk: &'a [u8]) -> Result<SecretKey<'a>> {
+    check_len("SLH-DSA secret key", p.sk_bytes(), sk.len())?;
+    let n = p.n;
+    Ok(SecretKey {
+        sk_seed: &sk[..n],
+        sk_prf: &sk[n..2 * n],
+        pk_seed: &sk[2 * n..3 * n],
+        pk_root: &sk[3 * n..],
+    })
+}
+
+fn decode_pk<'a>(p: &Params, pk: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
+    check_len("SLH-DSA public key", p.pk_bytes(), pk.len())?;
+    Ok(pk.split_at(p.n))
+}
+
+/// Big-endian integer of up to 8 bytes, reduced mod `2^bits` (bits ≤ 64).
+fn to_int_mod(bytes: &[u8], bits: usize) -> u64 {
+    let v = bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
+}
+
+fn keygen_core<E: HashEngine>(e: &mut E, p: &Params, root: &mut [u8]) {
+    tree::ht_root(e, p, root);
+}
+
+/// Signs the message given as concatenated parts (Algorithm 19).
+fn sign_core<E: HashEngine>(
+    e: &mut E,
+    p: &Params,
+    sk: &SecretKey<'_>,
+    msg: &[&[u8]],
+    opt_rand: &[u8],
+    sig: &mut [u8],
+) {
+    let n = p.n;
+    let (r, rest) = sig.split_at_mut(n);
+    let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
+    e.prf_msg(sk.sk_prf, opt_rand, msg, r);
+    let mut digest = [0u8; MAX_M];
+    e.h_msg(r, sk.pk_root, msg, &mut digest[..p.m()]);
+    let (md, idx_tree, idx_leaf) = split_digest(p, &digest);
+    let mut adrs = Adrs::default();
+    adrs.set_tree(idx_tree);
+    adrs.set_type_and_clear(AddressType::ForsTree);
+    adrs.set_keypair(idx_leaf);
+    let mut pk_fors = [0u8; MAX_N];
+    tree::fors_sign(e, p, md, &adrs, sig_fors, &mut pk_fors[..n]);
+    tree::ht_sign(e, p, &pk_fors[..n], idx_tree, idx_leaf, sig_ht);
+}
+
+fn split_digest<'d>(p: &Params, digest: &'d [u8]) -> (&'d [u8], u64, u32) {
+    let md_end = p.md_bytes();
+    let tree_end = md_end + p.tree_idx_bytes();
+    let leaf_end = tree_end + p.leaf_idx_bytes();
+    let idx_tree = to_int_mod(&digest[md_end..tree_end], p.h - p.hp);
+    let idx_leaf = to_int_mod(&digest[tree_end..leaf_end], p.hp) as u32;
+    (&digest[..md_end], idx_tree, idx_leaf)
+}
+
+/// Verifies (Algorithm 20, after the length check).
+fn verify_core<E: HashEngine>(
+    e: &mut E,
+    p: &Params,
+    pk_root: &[u8],
+    msg: &[&[u8]],
+    sig: &[u8],
+) -> bool {
+    let n = p.n;
+    let (r, rest) = sig.split_at(n);
+    let (sig_fors, sig_ht) = rest.split_at(p.fors_sig_bytes());
+    let mut digest = [0u8; MAX_M];
+    e.h_msg(r, pk_root, msg, &mut digest[..p.m()]);
+    let (md, idx_tree, idx_leaf) = split_digest(p, &digest);
+    let mut adrs = Adrs::default();
+    adrs.set_tree(idx_tree);
+    adrs.set_type_and_clear(AddressType::ForsTree);
+    adrs.set_keypair(idx_leaf);
+    let mut pk_fors = [0u8; MAX_N];
+    tree::fors_pk_from_sig(e, p, sig_fors, md, &adrs, &mut pk_fors[..n]);
+    tree::ht_verify(e, p, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
+}
+
+/// `slh_keygen_internal` (Algorithm 18) with an explicit Keccak backend.
+///
+/// Writes `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` to `sk` (`4n` bytes) and
+/// `PK.seed ‖ PK.root` to `pk` (`2n` bytes).
+pub fn slh_keygen_internal_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) -> Result<()> {
+    let n = p.n;
+    check_len("SLH-DSA SK.seed", n, sk_seed.len())?;
+    check_len("SLH-DSA SK.prf", n, sk_prf.len())?;
+    check_len("SLH-DSA PK.seed", n, pk_seed.len())?;
+    check_len("SLH-DSA secret key buffer", p.sk_bytes(), sk.len())?;
+    check_len("SLH-DSA public key buffer", p.pk_bytes(), pk.len())?;
+    let mut root = [0u8; MAX_N];
+    match p.family {
+        HashFamily::Sha2 => {
+            keygen_core(&mut Sha2Engine::new(p, pk_seed, sk_seed), p, &mut root[..n])
+        }
+        HashFamily::Shake => keygen_core(
+            &mut ShakeEngine::new(keccak, pk_seed, sk_seed),
+            p,
+            &mut root[..n],
+        ),
+    }
+    sk[..n].copy_from_slice(sk_seed);
+    sk[n..2 * n].copy_from_slice(sk_prf);
+    sk[2 * n..3 * n].copy_from_slice(pk_seed);
+    sk[3 * n..].copy_from_slice(&root[..n]);
+    pk[..n].copy_from_slice(pk_seed);
+    pk[n..].copy_from_slice(&root[..n]);
+    Ok(())
+}
+
+/// `slh_keygen_internal` (Algorithm 18) on the software backend.
+pub fn slh_keygen_internal(
+    p: &Params,
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) -> Result<()> {
+    slh_keygen_internal_with(&mut SoftKeccak, p, sk_seed, sk_prf, pk_seed, sk, pk)
+}
+
+/// `slh_keygen` (Algorithm 21): draws `SK.seed`, `SK.prf`, `PK.seed` from `rng`.
+pub fn slh_keygen_with<K: KeccakBackend, R: CryptoRng + ?Sized>(
+    keccak: &mut K,
+    p: &Params,
+    rng: &mut R,
+    sk: &mut [u8],
+    pk: &mut [u8],
+) -> Result<()> {
+    let n = p.n;
+    let mut seeds = [0u8; 3 * MAX_N];
+    rng.fill_bytes(&mut seeds[..3 * n]);
+    let result = slh_keygen_internal_with(
+        keccak,
+        p,
+        &seeds[..n],
+        &seeds[n..2 * n],
+        &seeds[2 * n..3 * n],
+        sk,
+        pk,
+    );
+    seeds.zeroize();
+    result
+}
+
+/// `slh_keygen` (Algorithm 21) on the software backend.
+pub fn slh_keygen<R: CryptoRng + ?Sized>(
+    p: &Params,
+    rng: &mut R,
+    sk: &mut [u8],
+    pk: &mut [u8],
+) -> Result<()> {
+    slh_keygen_with(&mut SoftKeccak, p, rng, sk, pk)
+}
+
+/// Signs `M′` given as parts; `addrnd = None` is the deterministic variant
+/// (`opt_rand = PK.seed`). Returns the signature length.
+fn sign_parts<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk: &[u8],
+    msg: &[&[u8]],
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    let key = decode_sk(p, sk)?;
+    check_out(p.sig_bytes(), sig.len())?;
+    if let Some(r) = addrnd {
+        check_len("SLH-DSA addrnd", p.n, r.len())?;
+    }
+    let opt_rand = addrnd.unwrap_or(key.pk_seed);
+    let sig = &mut sig[..p.sig_bytes()];
+    match p.family {
+        HashFamily::Sha2 => {
+            let mut e = Sha2Engine::new(p, key.pk_seed, key.sk_seed);
+            sign_core(&mut e, p, &key, msg, opt_rand, sig)
+        }
+        HashFamily::Shake => {
+            let mut e = ShakeEngine::new(keccak, key.pk_seed, key.sk_seed);
+            sign_core(&mut e, p, &key, msg, opt_rand, sig)
+        }
+    }
+    Ok(p.sig_bytes())
+}
+
+fn verify_parts<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    pk: &[u8],
+    msg: &[&[u8]],
+    sig: &[u8],
+) -> Result<()> {
+    let (pk_seed, pk_root) = decode_pk(p, pk)?;
+    check_len("SLH-DSA signature", p.sig_bytes(), sig.len())?;
+    let valid = match p.family {
+        HashFamily::Sha2 => {
+            verify_core(&mut Sha2Engine::new(p, pk_seed, &[]), p, pk_root, msg, sig)
+        }
+        HashFamily::Shake => verify_core(
+            &mut ShakeEngine::new(keccak, pk_seed, &[]),
+            p,
+            pk_root,
+            msg,
+            sig,
+        ),
+    };
+    if valid {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
+}
+
+/// `slh_sign_internal` (Algorithm 19) with an explicit Keccak backend.
+///
+/// `addrnd = None` signs deterministically (`opt_rand = PK.seed`); otherwise
+/// it must be `n` bytes. Writes `sig_bytes()` bytes to the front of `sig`
+/// and returns that length.
+pub fn slh_sign_internal_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    sign_parts(keccak, p, sk, &[msg], addrnd, sig)
+}
+
+/// `slh_sign_internal` (Algorithm 19) on the software backend.
+pub fn slh_sign_internal(
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    slh_sign_internal_with(&mut SoftKeccak, p, sk, msg, addrnd, sig)
+}
+
+/// `slh_sign` (Algorithm 22): pure SLH-DSA with context string `ctx`
+/// (at most 255 bytes). `addrnd = None` is the deterministic variant.
+pub fn slh_sign_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    let header = [0u8, check_ctx(ctx)?];
+    sign_parts(keccak, p, sk, &[&header, ctx, msg], addrnd, sig)
+}
+
+/// `slh_sign` (Algorithm 22) on the software backend.
+pub fn slh_sign(
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    slh_sign_with(&mut SoftKeccak, p, sk, msg, ctx, addrnd, sig)
+}
+
+/// `hash_slh_sign` (Algorithm 23): HashSLH-DSA, `M′ = 1 ‖ |ctx| ‖ ctx ‖
+/// OID(PH) ‖ PH(msg)`.
+#[allow(clippy::too_many_arguments)]
+pub fn hash_slh_sign_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    let header = [1u8, check_ctx(ctx)?];
+    let oid = ph.oid();
+    let mut digest = [0u8; MAX_DIGEST_BYTES];
+    let len = ph.digest(msg, &mut digest);
+    sign_parts(
+        keccak,
+        p,
+        sk,
+        &[&header, ctx, &oid, &digest[..len]],
+        addrnd,
+        sig,
+    )
+}
+
+/// `hash_slh_sign` (Algorithm 23) on the software backend.
+pub fn hash_slh_sign(
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    hash_slh_sign_with(&mut SoftKeccak, p, sk, msg, ctx, ph, addrnd, sig)
+}
+
+/// `slh_verify_internal` (Algorithm 20). `Ok(())` iff the signature is
+/// valid; wrong key or signature lengths give [`Error::InvalidLength`].
+pub fn slh_verify_internal_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    pk: &[u8],
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<()> {
+    verify_parts(keccak, p, pk, &[msg], sig)
+}
+
+/// `slh_verify_internal` (Algorithm 20) on the software backend.
+pub fn slh_verify_internal(p: &Params, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<()> {
+    slh_verify_internal_with(&mut SoftKeccak, p, pk, msg, sig)
+}
+
+/// `slh_verify` (Algorithm 24) with context string `ctx`.
+pub fn slh_verify_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    pk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    sig: &[u8],
+) -> Result<()> {
+    let header = [0u8, check_ctx(ctx)?];
+    verify_parts(keccak, p, pk, &[&header, ctx, msg], sig)
+}
+
+/// `slh_verify` (Algorithm 24) on the software backend.
+pub fn slh_verify(p: &Params, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<()> {
+    slh_verify_with(&mut SoftKeccak, p, pk, msg, ctx, sig)
+}
+
+/// `hash_slh_verify` (Algorithm 25).
+pub fn hash_slh_verify_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    pk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    sig: &[u8],
+) -> Result<()> {
+    let header = [1u8, check_ctx(ctx)?];
+    let oid = ph.oid();
+    let mut digest = [0u8; MAX_DIGEST_BYTES];
+    let len = ph.digest(msg, &mut digest);
+    verify_parts(keccak, p, pk, &[&header, ctx, &oid, &digest[..len]], sig)
+}
+
+/// `hash_slh_verify` (Algorithm 25) on the software backend.
+pub fn hash_slh_verify(
+    p: &Params,
+    pk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    sig: &[u8],
+) -> Result<()> {
+    hash_slh_verify_with(&mut SoftKeccak, p, pk, msg, ctx, ph, sig)
+}
