@@ -12,6 +12,7 @@
 
 pub mod error;
 pub mod keccak;
+pub mod mldsa;
 pub mod ring;
 pub mod slhdsa;
 

@@ -1,0 +1,303 @@
+//! Hashing and sampling of FIPS 204 §7.3 (SampleInBall, RejNTTPoly,
+//! RejBoundedPoly, ExpandA, ExpandS, ExpandMask) on top of
+//! [`KeccakBackend::sponge`].
+//!
+//! The rejection samplers ask the backend for an output length that
+//! suffices with overwhelming probability. On a shortfall they re-request a
+//! longer output (twice the length) and continue where they stopped; if even
+//! that is short they stream further blocks with [`KeccakBackend::permute`].
+//! No sponge state is kept between backend calls.
+
+use crate::keccak::{KeccakBackend, SpongeMode};
+use crate::ring::{Poly, N, Q};
+
+/// H = SHAKE256 over the concatenated parts (FIPS 204 §3.7).
+#[inline]
+pub fn h<K: KeccakBackend>(kc: &mut K, parts: &[&[u8]], out: &mut [u8]) {
+    kc.sponge(SpongeMode::Shake256, parts, out);
+}
+
+/// ExpandA first request: 5 SHAKE128 blocks = 280 candidates for 256 slots
+/// (each rejected with probability < 2^-10).
+pub const REJ_NTT_FIRST: usize = 5 * 168;
+/// ExpandS first request for η = 2: 2 SHAKE256 blocks = 544 nibbles,
+/// each accepted with probability 15/16.
+pub const REJ_ETA2_FIRST: usize = 2 * 136;
+/// ExpandS first request for η = 4: 3 blocks = 816 nibbles, acceptance 9/16.
+pub const REJ_ETA4_FIRST: usize = 3 * 136;
+/// SampleInBall first request: one SHAKE256 block (8 sign bytes + 128 positions).
+pub const BALL_FIRST: usize = 136;
+/// Longest first request of any sampler (sizes the stack buffers).
+const FIRST_MAX: usize = REJ_NTT_FIRST;
+
+/// Runs `consume` over the XOF output of `parts`: first `first_len` bytes
+/// (a multiple of the rate), then on shortfall more, until it returns true.
+/// `consume` gets consecutive chunks whose lengths are multiples of the rate.
+fn xof_sample<K: KeccakBackend>(
+    kc: &mut K,
+    mode: SpongeMode,
+    parts: &[&[u8]],
+    first_len: usize,
+    consume: &mut impl FnMut(&[u8]) -> bool,
+) {
+    let mut buf = [0u8; FIRST_MAX];
+    let first = &mut buf[..first_len];
+    kc.sponge(mode, parts, first);
+    if consume(first) {
+        return;
+    }
+    xof_sample_longer(kc, mode, parts, first_len, consume);
+}
+
+/// The rare path of [`xof_sample`]: re-request twice the length, then
+/// stream. Kept out of line so its buffer is not on the common stack path.
+#[cold]
+#[inline(never)]
+fn xof_sample_longer<K: KeccakBackend>(
+    kc: &mut K,
+    mode: SpongeMode,
+    parts: &[&[u8]],
+    done_len: usize,
+    consume: &mut impl FnMut(&[u8]) -> bool,
+) {
+    let mut buf = [0u8; 2 * FIRST_MAX];
+    let longer = &mut buf[..2 * done_len];
+    kc.sponge(mode, parts, longer);
+    if consume(&longer[done_len..]) {
+        return;
+    }
+    stream_from(kc, mode, parts, 2 * done_len, consume);
+}
+
+/// Streams the XOF output from byte `skip` (a multiple of the rate) one block
+/// at a time through [`KeccakBackend::permute`]. Terminates with probability 1;
+/// it is reached only after two shortfalls (probability far below 2^-256).
+fn stream_from<K: KeccakBackend>(
+    kc: &mut K,
+    mode: SpongeMode,
+    parts: &[&[u8]],
+    skip: usize,
+    consume: &mut impl FnMut(&[u8]) -> bool,
+) {
+    let rate = mode.rate_bytes();
+    let mut state = [0u64; 25];
+    let mut pos = 0usize;
+    for part in parts {
+        for &byte in part.iter() {
+            state[pos / 8] ^= (byte as u64) << (8 * (pos % 8));
+            pos += 1;
+            if pos == rate {
+                kc.permute(&mut state);
+                pos = 0;
+            }
+        }
+    }
+    state[pos / 8] ^= (mode.domain_byte() as u64) << (8 * (pos % 8));
+    state[(rate - 1) / 8] ^= 0x80u64 << (8 * ((rate - 1) % 8));
+    kc.permute(&mut state);
+    for _ in 0..skip / rate {
+        kc.permute(&mut state);
+    }
+    let mut block = [0u8; 168];
+    loop {
+        for (i, b) in block[..rate].iter_mut().enumerate() {
+            *b = (state[i / 8] >> (8 * (i % 8))) as u8;
+        }
+        if consume(&block[..rate]) {
+            return;
+        }
+        kc.permute(&mut state);
+    }
+}
+
+/// RejNTTPoly (Algorithm 30) for the seed ρ ‖ s ‖ r (Â[r][s]), with the
+/// first request length as a parameter so tests can force the rare paths.
+pub fn rej_ntt_poly_with<K: KeccakBackend>(
+    kc: &mut K,
+    rho: &[u8; 32],
+    col: u8,
+    row: u8,
+    first_len: usize,
+    a: &mut Poly,
+) {
+    let mut ctr = 0usize;
+    xof_sample(
+        kc,
+        SpongeMode::Shake128,
+        &[rho, &[col, row]],
+        first_len,
+        &mut |bytes| {
+            for c in bytes.chunks_exact(3) {
+                let t = (c[0] as i32) | (c[1] as i32) << 8 | ((c[2] & 0x7F) as i32) << 16;
+                // Public data (ρ is in the public key): branching is fine.
+                if t < Q {
+                    a[ctr] = t;
+                    ctr += 1;
+                    if ctr == N {
+                        return true;
+                    }
+                }
+            }
+            false
+        },
+    );
+}
+
+/// One entry Â[row][col] of ExpandA (Algorithm 32), canonical, NTT domain.
+#[inline]
+pub fn expand_a_entry<K: KeccakBackend>(
+    kc: &mut K,
+    rho: &[u8; 32],
+    row: usize,
+    col: usize,
+    a: &mut Poly,
+) {
+    rej_ntt_poly_with(kc, rho, col as u8, row as u8, REJ_NTT_FIRST, a);
+}
+
+/// RejBoundedPoly (Algorithm 31) for seed ρ′ ‖ IntegerToBytes(index, 2):
+/// coefficients in [−η, η] (centred, not reduced).
+///
+/// Constant-time note: whether a nibble is rejected depends on secret XOF
+/// output, so the loop branches on it; the rejected nibbles are independent
+/// of the kept ones, so the timing reveals nothing about the coefficients.
+pub fn rej_bounded_poly_with<K: KeccakBackend>(
+    kc: &mut K,
+    rho_prime: &[u8; 64],
+    index: u16,
+    eta: i32,
+    first_len: usize,
+    a: &mut Poly,
+) {
+    let mut ctr = 0usize;
+    let mut take = |z: u32| -> bool {
+        let accept = if eta == 2 { z < 15 } else { z < 9 };
+        if accept {
+            // z mod 5 for z < 15 via multiply-shift, no division.
+            let v = if eta == 2 {
+                2 - (z as i32 - ((205 * z as i32) >> 10) * 5)
+            } else {
+                4 - z as i32
+            };
+            a[ctr] = v;
+            ctr += 1;
+        }
+        ctr == N
+    };
+    xof_sample(
+        kc,
+        SpongeMode::Shake256,
+        &[rho_prime, &index.to_le_bytes()],
+        first_len,
+        &mut |bytes| {
+            for &b in bytes {
+                if take(b as u32 & 15) || take(b as u32 >> 4) {
+                    return true;
+                }
+            }
+            false
+        },
+    );
+}
+
+/// ExpandS (Algorithm 33) polynomial `index` (s1 uses 0..l, s2 uses l..l+k).
+pub fn expand_s_poly<K: KeccakBackend>(
+    kc: &mut K,
+    rho_prime: &[u8; 64],
+    index: u16,
+    eta: i32,
+    a: &mut Poly,
+) {
+    let first = if eta == 2 {
+        REJ_ETA2_FIRST
+    } else {
+        REJ_ETA4_FIRST
+    };
+    rej_bounded_poly_with(kc, rho_prime, index, eta, first, a);
+}
+
+/// ExpandMask (Algorithm 34) for one polynomial: y = γ1 − BitUnpack of
+/// H(ρ″ ‖ IntegerToBytes(κ + r, 2)), coefficients in [−γ1 + 1, γ1].
+pub fn expand_mask_poly<K: KeccakBackend>(
+    kc: &mut K,
+    rho2: &[u8; 64],
+    nonce: u16,
+    gamma1: i32,
+    bits: usize,
+    y: &mut Poly,
+) {
+    let mut buf = [0u8; 32 * 20];
+    let out = &mut buf[..32 * bits];
+    h(kc, &[rho2, &nonce.to_le_bytes()], out);
+    super::encode::unpack(bits, out, |i, v| y[i] = gamma1 - v as i32);
+}
+
+/// SampleInBall (Algorithm 29): c with τ coefficients ±1 (canonical: 1 or
+/// q − 1), from the commitment hash c̃ (all λ/4 bytes).
+///
+/// Constant-time note: the positions j come from H(c̃); for rejected
+/// signing attempts c̃ is secret, so c is written with a full masked scan
+/// instead of indexing by j. Only the number of rejected bytes (j > i)
+/// shows in the timing, and those bytes are discarded.
+pub fn sample_in_ball_with<K: KeccakBackend>(
+    kc: &mut K,
+    ctilde: &[u8],
+    tau: usize,
+    first_len: usize,
+    c: &mut Poly,
+) {
+    c.fill(0);
+    let mut signs = 0u64;
+    let mut have_signs = false;
+    let mut i = N - tau;
+    xof_sample(
+        kc,
+        SpongeMode::Shake256,
+        &[ctilde],
+        first_len,
+        &mut |bytes| {
+            let mut rest = bytes;
+            if !have_signs {
+                signs = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
+                rest = &rest[8..];
+                have_signs = true;
+            }
+            for &jb in rest {
+                let j = jb as usize;
+                if j > i {
+                    continue;
+                }
+                // c[i] = c[j]; c[j] = (−1)^(sign bit), without indexing by j.
+                let sign = (signs & 1) as i32;
+                signs >>= 1;
+                let value = 1 + sign * (Q - 2); // 1 or q − 1
+                let mut cj = 0;
+                for (idx, &coeff) in c[..=i].iter().enumerate() {
+                    cj |= coeff & eq_mask(idx, j);
+                }
+                c[i] = cj;
+                for (idx, coeff) in c[..=i].iter_mut().enumerate() {
+                    let mask = eq_mask(idx, j);
+                    *coeff = (*coeff & !mask) | (value & mask);
+                }
+                i += 1;
+                if i == N {
+                    return true;
+                }
+            }
+            false
+        },
+    );
+}
+
+/// All ones if `a == b` else zero, branch-free (a, b < 2^31).
+#[inline(always)]
+fn eq_mask(a: usize, b: usize) -> i32 {
+    let x = (a ^ b) as i32;
+    ((x | x.wrapping_neg()) >> 31) ^ -1
+}
+
+/// SampleInBall with the default first request.
+pub fn sample_in_ball<K: KeccakBackend>(kc: &mut K, ctilde: &[u8], tau: usize, c: &mut Poly) {
+    sample_in_ball_with(kc, ctilde, tau, BALL_FIRST, c);
+}
