@@ -78,6 +78,38 @@ pub mod ntt {
 pub mod keccak {
     /// `ID` register value: ASCII "KEC1".
     pub const ID: u32 = u32::from_be_bytes(*b"KEC1");
+
+    /// Operation: one whole sponge call (`KeccakBackend::sponge`).
+    /// `ARG0` = mode ([`MODE_SHAKE128`] …), `ARG1` = message length in bytes,
+    /// `ARG2` = output length in bytes (≥ 1). The input stream carries the
+    /// message as `ceil(ARG1 / 4)` little-endian 32-bit words (message byte
+    /// k in bits `8·(k mod 4)` of word `k / 4`; bytes past the length in the
+    /// final word are ignored), `TLAST` on the final word, no words when
+    /// `ARG1 = 0`. The output stream carries `ceil(ARG2 / 4)` words the same
+    /// way, `TLAST` on the final word, whose bytes past the length are zero.
+    pub const OP_SPONGE: u32 = 0x01;
+    /// Operation: WOTS+ chain (FIPS 205 Algorithm 5, SLH-DSA-SHAKE):
+    /// `ARG0` = n (16, 24 or 32), `ARG1` = start index i, `ARG2` = steps s
+    /// (`i + s` must fit in 32 bits). Input stream: PK.seed ‖ ADRS ‖ X
+    /// (n/4 + 8 + n/4 words, `TLAST` on the last); the hash address (ADRS
+    /// bytes 28..32) is set by the engine for each step. Output: n/4 words.
+    pub const OP_WOTS_CHAIN: u32 = 0x02;
+    /// Operation: abandon whatever runs (also accepted while busy); the
+    /// engine returns to idle with `STATUS_DONE | STATUS_ERROR`. The recovery
+    /// for a stream that never ends.
+    pub const OP_ABORT: u32 = 0xFF;
+
+    /// `OP_SPONGE` modes (`ARG0`), in the order of `pqc::keccak::SpongeMode::ALL`.
+    pub const MODE_SHAKE128: u32 = 0;
+    /// SHAKE256.
+    pub const MODE_SHAKE256: u32 = 1;
+    /// SHA3-256.
+    pub const MODE_SHA3_256: u32 = 2;
+    /// SHA3-512.
+    pub const MODE_SHA3_512: u32 = 3;
+
+    /// `CONFIG` bits [4:0]: Keccak rounds computed per clock (1 or 2).
+    pub const CONFIG_ROUNDS_PER_CLOCK_MASK: u32 = 0x1F;
 }
 
 /// Xilinx AXI DMA (PG021) register offsets and bits, simple (non-SG) mode.

@@ -1,0 +1,174 @@
+//! The iterative Keccak-f[1600] core: 25 lane registers and `R` rounds per clock.
+//!
+//! Handshake: while `busy` is low the core accepts, on a clock edge, one of
+//! `load` (state ← `load_lanes`), `clear` (state ← 0) or `xor_enable`
+//! (32-bit word `xor_word_index` of the state ^= `xor_word`, words numbered
+//! little-endian from lane 0 — the sponge's absorb path). `start` on the same
+//! edge begins the permutation on the state as written by that edge; `busy`
+//! is then high for `24 / R` clocks, during which every other input is
+//! ignored, and the result is in `lanes` as soon as `busy` falls. So a
+//! permutation costs 1 + 24/R clocks from the `start` edge to the result
+//! (25 for R = 1, 13 for R = 2), loading included.
+
+use super::round::{KeccakRounds, ROUNDS};
+use rust_hdl::prelude::*;
+
+/// 32-bit words the absorb port can address: the largest rate (SHAKE128).
+pub const XOR_WORDS: usize = pqc::keccak::SpongeMode::Shake128.rate_bytes() / 4;
+/// Lanes the absorb port reaches.
+pub const XOR_LANES: usize = XOR_WORDS / 2;
+
+/// Iterative Keccak-f[1600] with `R` rounds per clock (`R` divides 24).
+#[derive(LogicBlock)]
+pub struct KeccakPermutation<const R: usize> {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// Begin the permutation (when not busy).
+    pub start: Signal<In, Bit>,
+    /// Load `load_lanes` into the state (when not busy).
+    pub load: Signal<In, Bit>,
+    /// State to load.
+    pub load_lanes: [Signal<In, Bits<64>>; 25],
+    /// Zero the state (when not busy and not loading).
+    pub clear: Signal<In, Bit>,
+    /// XOR `xor_word` into word `xor_word_index` (when not busy, not loading or clearing).
+    pub xor_enable: Signal<In, Bit>,
+    /// Word index 0..XOR_WORDS: lane index / 2, upper half when odd.
+    pub xor_word_index: Signal<In, Bits<6>>,
+    /// Word to XOR.
+    pub xor_word: Signal<In, Bits<32>>,
+    /// Rounds in progress.
+    pub busy: Signal<Out, Bit>,
+    /// The state registers.
+    pub lanes: [Signal<Out, Bits<64>>; 25],
+    state: [DFF<Bits<64>>; 25],
+    running: DFF<Bit>,
+    round: DFF<Bits<5>>,
+    rounds: KeccakRounds<R>,
+    last_round_index: Constant<Bits<5>>,
+    rounds_per_clock: Constant<Bits<5>>,
+}
+
+impl<const R: usize> Default for KeccakPermutation<R> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            start: Default::default(),
+            load: Default::default(),
+            load_lanes: Default::default(),
+            clear: Default::default(),
+            xor_enable: Default::default(),
+            xor_word_index: Default::default(),
+            xor_word: Default::default(),
+            busy: Default::default(),
+            lanes: Default::default(),
+            state: Default::default(),
+            running: Default::default(),
+            round: Default::default(),
+            rounds: Default::default(),
+            last_round_index: Constant::new(((ROUNDS - R) as u64).into()),
+            rounds_per_clock: Constant::new((R as u64).into()),
+        }
+    }
+}
+
+impl<const R: usize> Logic for KeccakPermutation<R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..25 {
+            self.state[i].clock.next = self.clock.val();
+            self.state[i].d.next = self.state[i].q.val();
+            self.rounds.state_in[i].next = self.state[i].q.val();
+            self.lanes[i].next = self.state[i].q.val();
+        }
+        dff_setup!(self, clock, running, round);
+        self.rounds.round_index.next = self.round.q.val();
+        self.busy.next = self.running.q.val();
+        if self.running.q.val() {
+            for i in 0..25 {
+                self.state[i].d.next = self.rounds.state_out[i].val();
+            }
+            self.round.d.next = self.round.q.val() + self.rounds_per_clock.val();
+            if self.round.q.val() == self.last_round_index.val() {
+                self.running.d.next = false;
+            }
+        } else {
+            if self.load.val() {
+                for i in 0..25 {
+                    self.state[i].d.next = self.load_lanes[i].val();
+                }
+            } else if self.clear.val() {
+                for i in 0..25 {
+                    self.state[i].d.next = 0.into();
+                }
+            } else if self.xor_enable.val() {
+                for i in 0..XOR_LANES {
+                    if self.xor_word_index.val().index() == 2 * i {
+                        self.state[i].d.next =
+                            self.state[i].q.val() ^ bit_cast::<64, 32>(self.xor_word.val());
+                    }
+                    if self.xor_word_index.val().index() == 2 * i + 1 {
+                        self.state[i].d.next =
+                            self.state[i].q.val() ^ (bit_cast::<64, 32>(self.xor_word.val()) << 32);
+                    }
+                }
+            }
+            if self.start.val() {
+                self.running.d.next = true;
+                self.round.d.next = 0.into();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keccak::bench::Bench;
+    use crate::keccak::testutil::SplitMix64;
+
+    fn lanes_of<const R: usize>(core: &KeccakPermutation<R>) -> [u64; 25] {
+        core::array::from_fn(|i| core.lanes[i].val().to_u64())
+    }
+
+    /// Loads random states and permutes them; checks every result against
+    /// the `keccak` crate and the clock count from the start edge to the result.
+    fn permute_random_states<const R: usize>(count: usize, seed: u64) {
+        let mut bench = Bench::new(KeccakPermutation::<R>::default(), |c| &mut c.clock);
+        let mut rng = SplitMix64(seed);
+        for n in 0..count {
+            let input: [u64; 25] = core::array::from_fn(|_| rng.next_u64());
+            for (i, lane) in input.iter().enumerate() {
+                bench.uut.load_lanes[i].next = (*lane).into();
+            }
+            bench.uut.load.next = true;
+            bench.uut.start.next = true;
+            bench.settle();
+            assert!(!bench.uut.busy.val());
+            let started_at = bench.cycles;
+            bench.clock();
+            bench.uut.load.next = false;
+            bench.uut.start.next = false;
+            bench.settle();
+            while bench.uut.busy.val() {
+                assert!(bench.cycles - started_at <= 24, "permutation never ends");
+                bench.clock();
+            }
+            let elapsed = bench.cycles - started_at;
+            assert_eq!(elapsed, 1 + (ROUNDS / R) as u64, "clocks, state {n}");
+            let mut expected = input;
+            ::keccak::Keccak::new().with_f1600(|f| f(&mut expected));
+            assert_eq!(lanes_of(&bench.uut), expected, "R = {R}, state {n}");
+        }
+    }
+
+    #[test]
+    fn one_round_per_clock_matches_keccak_crate() {
+        permute_random_states::<1>(1_000, 1);
+    }
+
+    #[test]
+    fn two_rounds_per_clock_matches_keccak_crate() {
+        permute_random_states::<2>(1_000, 2);
+    }
+}

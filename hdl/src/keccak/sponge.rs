@@ -1,0 +1,598 @@
+//! The SHAKE/SHA3 sponge engine and the SLH-DSA WOTS+ chain engine.
+//!
+//! One [`SpongeEngine`] serves both operations of `driver::regmap::keccak`
+//! (read the op-code docs there for the argument and stream formats):
+//!
+//! - `OP_SPONGE`: absorbs an `ARG1`-byte message from the 32-bit input
+//!   stream, pads it in hardware (the mode's domain byte after the message,
+//!   `0x80` in the last byte of the rate block), and squeezes `ARG2` bytes to
+//!   the output stream, permuting again whenever a rate block is used up.
+//!   The message length comes with the request, so the final stream word
+//!   needs no byte count; bytes past the length are masked off.
+//! - `OP_WOTS_CHAIN`: receives PK.seed ‖ ADRS ‖ X, then runs `steps` F
+//!   calls, each one a single-block SHAKE256 whose input block is loaded in
+//!   parallel from PK.seed, ADRS (hash address `j` inserted big-endian in
+//!   bytes 28..32) and the previous result, already padded. One F costs
+//!   1 + 24/R clocks.
+//!
+//! # Handshake and errors
+//!
+//! `start` is taken when `busy` is low: it clears `done` and `error` and
+//! samples `op` and `arg0..2`. When the operation ends, `done` rises (and
+//! stays until the next start), with `error` set if the request was
+//! malformed:
+//!
+//! - refused at once, touching neither stream: unknown op code, sponge mode
+//!   > 3, zero output length, n ∉ {16, 24, 32}, `start + steps` ≥ 2^32;
+//! - stream shorter than declared (`in_last` before the final word): the
+//!   engine stops at that `in_last`;
+//! - stream longer than declared (no `in_last` on the final word): the engine
+//!   drains the stream up to its `in_last` (so the DMA transfer completes and
+//!   the next request starts aligned), then stops.
+//!
+//! `OP_ABORT` is taken even while busy and returns to idle at once with
+//! `done` and `error`: the recovery for a source that never sends `in_last`
+//! or a sink that never takes the output. Nothing else waits on the outside.
+
+use super::permutation::{KeccakPermutation, XOR_LANES};
+use super::round::ROUNDS;
+use driver::regmap::keccak as regs;
+use pqc::keccak::SpongeMode;
+use rust_hdl::prelude::*;
+
+/// Largest n of SLH-DSA (bytes): PK.seed, X and the output are n bytes.
+pub const CHAIN_MAX_N: usize = 32;
+/// Bytes of an SLH-DSA address.
+pub const ADRS_BYTES: usize = 32;
+/// The chain's hash function (F is SHAKE256 in SLH-DSA-SHAKE).
+const CHAIN_MODE: SpongeMode = SpongeMode::Shake256;
+
+// The chain block PK.seed ‖ ADRS ‖ tmp plus padding must fit one rate block,
+// and the padding must start on a lane boundary for the parallel load.
+const _: () = assert!(2 * CHAIN_MAX_N + ADRS_BYTES < CHAIN_MODE.rate_bytes());
+const _: () = assert!(CHAIN_MODE.rate_bytes() % 8 == 0);
+
+/// Phases of the engine.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum Phase {
+    /// Waiting for `start`.
+    Idle,
+    /// Taking message words.
+    Absorb,
+    /// XOR the domain byte at the next free word.
+    PadDomain,
+    /// XOR 0x80 into the last rate byte and permute.
+    PadFinal,
+    /// Giving output words.
+    Squeeze,
+    /// Taking PK.seed ‖ ADRS ‖ X.
+    ChainInput,
+    /// Loading the next F block and permuting, or finishing.
+    ChainStep,
+    /// Discarding input up to `in_last` after a too-long stream.
+    Drain,
+}
+
+/// The sponge engine with an `R`-rounds-per-clock permutation.
+#[derive(LogicBlock)]
+pub struct SpongeEngine<const R: usize> {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// Start the operation `op` (taken when not busy; `OP_ABORT` always).
+    pub start: Signal<In, Bit>,
+    /// Operation code (`driver::regmap::keccak::OP_*`).
+    pub op: Signal<In, Bits<8>>,
+    /// First argument.
+    pub arg0: Signal<In, Bits<32>>,
+    /// Second argument.
+    pub arg1: Signal<In, Bits<32>>,
+    /// Third argument.
+    pub arg2: Signal<In, Bits<32>>,
+    /// An operation (or a permutation it left running) is in progress.
+    pub busy: Signal<Out, Bit>,
+    /// The last operation finished (cleared by the next start).
+    pub done: Signal<Out, Bit>,
+    /// The last operation was malformed or aborted (cleared by the next start).
+    pub error: Signal<Out, Bit>,
+    /// The `CONFIG` register value.
+    pub core_config: Signal<Out, Bits<32>>,
+    /// Input stream data (AXI4-Stream TDATA).
+    pub in_data: Signal<In, Bits<32>>,
+    /// Input stream TVALID.
+    pub in_valid: Signal<In, Bit>,
+    /// Input stream TLAST.
+    pub in_last: Signal<In, Bit>,
+    /// Input stream TREADY.
+    pub in_ready: Signal<Out, Bit>,
+    /// Output stream TDATA.
+    pub out_data: Signal<Out, Bits<32>>,
+    /// Output stream TVALID.
+    pub out_valid: Signal<Out, Bit>,
+    /// Output stream TLAST.
+    pub out_last: Signal<Out, Bit>,
+    /// Output stream TREADY.
+    pub out_ready: Signal<In, Bit>,
+    perm: KeccakPermutation<R>,
+    phase: DFF<Phase>,
+    mode: DFF<Bits<2>>,
+    msg_left: DFF<Bits<32>>,
+    out_left: DFF<Bits<32>>,
+    word_pos: DFF<Bits<6>>,
+    done_flag: DFF<Bit>,
+    error_flag: DFF<Bit>,
+    chain_lanes: DFF<Bits<3>>,
+    segment: DFF<Bits<2>>,
+    segment_word: DFF<Bits<4>>,
+    hash_address: DFF<Bits<32>>,
+    steps_left: DFF<Bits<32>>,
+    pk_seed: [DFF<Bits<64>>; 4],
+    adrs: [DFF<Bits<64>>; 4],
+    rate_words: Signal<Local, Bits<6>>,
+    domain: Signal<Local, Bits<8>>,
+    in_word: Signal<Local, Bits<32>>,
+    squeeze_lane: Signal<Local, Bits<64>>,
+    squeeze_word: Signal<Local, Bits<32>>,
+    segment_words: Signal<Local, Bits<4>>,
+    chain_last_word: Signal<Local, Bit>,
+    adrs_hashed: Signal<Local, Bits<64>>,
+    chain_end: Signal<Local, Bits<33>>,
+    rate_words_table: [Constant<Bits<6>>; 4],
+    domain_table: [Constant<Bits<8>>; 4],
+    op_sponge: Constant<Bits<8>>,
+    op_chain: Constant<Bits<8>>,
+    op_abort: Constant<Bits<8>>,
+    final_pad_word: Constant<Bits<32>>,
+    chain_mode: Constant<Bits<2>>,
+    chain_domain_lane: Constant<Bits<64>>,
+    chain_pad_lane: Constant<Bits<64>>,
+    chain_pad_lane_index: Constant<Bits<5>>,
+    config_constant: Constant<Bits<32>>,
+}
+
+/// Index of `mode` in `SpongeMode::ALL`, the hardware mode code.
+pub fn mode_code(mode: SpongeMode) -> u32 {
+    SpongeMode::ALL.iter().position(|m| *m == mode).unwrap() as u32
+}
+
+impl<const R: usize> Default for SpongeEngine<R> {
+    fn default() -> Self {
+        assert!(R >= 1 && ROUNDS % R == 0);
+        assert!((R as u32) <= regs::CONFIG_ROUNDS_PER_CLOCK_MASK);
+        let chain_rate = CHAIN_MODE.rate_bytes();
+        Self {
+            clock: Default::default(),
+            start: Default::default(),
+            op: Default::default(),
+            arg0: Default::default(),
+            arg1: Default::default(),
+            arg2: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            core_config: Default::default(),
+            in_data: Default::default(),
+            in_valid: Default::default(),
+            in_last: Default::default(),
+            in_ready: Default::default(),
+            out_data: Default::default(),
+            out_valid: Default::default(),
+            out_last: Default::default(),
+            out_ready: Default::default(),
+            perm: Default::default(),
+            phase: Default::default(),
+            mode: Default::default(),
+            msg_left: Default::default(),
+            out_left: Default::default(),
+            word_pos: Default::default(),
+            done_flag: Default::default(),
+            error_flag: Default::default(),
+            chain_lanes: Default::default(),
+            segment: Default::default(),
+            segment_word: Default::default(),
+            hash_address: Default::default(),
+            steps_left: Default::default(),
+            pk_seed: Default::default(),
+            adrs: Default::default(),
+            rate_words: Default::default(),
+            domain: Default::default(),
+            in_word: Default::default(),
+            squeeze_lane: Default::default(),
+            squeeze_word: Default::default(),
+            segment_words: Default::default(),
+            chain_last_word: Default::default(),
+            adrs_hashed: Default::default(),
+            chain_end: Default::default(),
+            rate_words_table: core::array::from_fn(|m| {
+                Constant::new(((SpongeMode::ALL[m].rate_bytes() / 4) as u64).into())
+            }),
+            domain_table: core::array::from_fn(|m| {
+                Constant::new((SpongeMode::ALL[m].domain_byte() as u64).into())
+            }),
+            op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
+            op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
+            op_abort: Constant::new((regs::OP_ABORT as u64).into()),
+            final_pad_word: Constant::new((0x80u64 << 24).into()),
+            chain_mode: Constant::new((mode_code(CHAIN_MODE) as u64).into()),
+            chain_domain_lane: Constant::new((CHAIN_MODE.domain_byte() as u64).into()),
+            chain_pad_lane: Constant::new((0x80u64 << (8 * ((chain_rate - 1) % 8))).into()),
+            chain_pad_lane_index: Constant::new((((chain_rate - 1) / 8) as u64).into()),
+            config_constant: Constant::new((R as u64).into()),
+        }
+    }
+}
+
+impl<const R: usize> Logic for SpongeEngine<R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            mode,
+            msg_left,
+            out_left,
+            word_pos,
+            done_flag,
+            error_flag,
+            chain_lanes,
+            segment,
+            segment_word,
+            hash_address,
+            steps_left
+        );
+        for i in 0..4 {
+            self.pk_seed[i].clock.next = self.clock.val();
+            self.pk_seed[i].d.next = self.pk_seed[i].q.val();
+            self.adrs[i].clock.next = self.clock.val();
+            self.adrs[i].d.next = self.adrs[i].q.val();
+        }
+        self.perm.clock.next = self.clock.val();
+
+        // Mode parameters, from pqc::keccak::SpongeMode.
+        self.rate_words.next = self.rate_words_table[0].val();
+        self.domain.next = self.domain_table[0].val();
+        for m in 0..4 {
+            if self.mode.q.val().index() == m {
+                self.rate_words.next = self.rate_words_table[m].val();
+                self.domain.next = self.domain_table[m].val();
+            }
+        }
+
+        // The message word as absorbed: a partial final word keeps only the
+        // message bytes and takes the domain byte right after them.
+        self.in_word.next = self.in_data.val();
+        if self.msg_left.q.val() < 4 {
+            match self.msg_left.q.val().get_bits::<2>(0).index() {
+                1 => {
+                    self.in_word.next = ((self.in_data.val() << 24) >> 24)
+                        | (bit_cast::<32, 8>(self.domain.val()) << 8);
+                }
+                2 => {
+                    self.in_word.next = ((self.in_data.val() << 16) >> 16)
+                        | (bit_cast::<32, 8>(self.domain.val()) << 16);
+                }
+                3 => {
+                    self.in_word.next = ((self.in_data.val() << 8) >> 8)
+                        | (bit_cast::<32, 8>(self.domain.val()) << 24);
+                }
+                _ => {}
+            }
+        }
+
+        // Output word: lane word_pos / 2, half word_pos % 2 (a case statement,
+        // so synthesis builds a balanced multiplexer).
+        self.squeeze_lane.next = self.perm.lanes[0].val();
+        match self.word_pos.q.val().get_bits::<5>(1).index() {
+            0 => self.squeeze_lane.next = self.perm.lanes[0].val(),
+            1 => self.squeeze_lane.next = self.perm.lanes[1].val(),
+            2 => self.squeeze_lane.next = self.perm.lanes[2].val(),
+            3 => self.squeeze_lane.next = self.perm.lanes[3].val(),
+            4 => self.squeeze_lane.next = self.perm.lanes[4].val(),
+            5 => self.squeeze_lane.next = self.perm.lanes[5].val(),
+            6 => self.squeeze_lane.next = self.perm.lanes[6].val(),
+            7 => self.squeeze_lane.next = self.perm.lanes[7].val(),
+            8 => self.squeeze_lane.next = self.perm.lanes[8].val(),
+            9 => self.squeeze_lane.next = self.perm.lanes[9].val(),
+            10 => self.squeeze_lane.next = self.perm.lanes[10].val(),
+            11 => self.squeeze_lane.next = self.perm.lanes[11].val(),
+            12 => self.squeeze_lane.next = self.perm.lanes[12].val(),
+            13 => self.squeeze_lane.next = self.perm.lanes[13].val(),
+            14 => self.squeeze_lane.next = self.perm.lanes[14].val(),
+            15 => self.squeeze_lane.next = self.perm.lanes[15].val(),
+            16 => self.squeeze_lane.next = self.perm.lanes[16].val(),
+            17 => self.squeeze_lane.next = self.perm.lanes[17].val(),
+            18 => self.squeeze_lane.next = self.perm.lanes[18].val(),
+            19 => self.squeeze_lane.next = self.perm.lanes[19].val(),
+            20 => self.squeeze_lane.next = self.perm.lanes[20].val(),
+            _ => {}
+        }
+        self.squeeze_word.next = self.squeeze_lane.val().get_bits::<32>(0);
+        if self.word_pos.q.val().get_bit(0) {
+            self.squeeze_word.next = self.squeeze_lane.val().get_bits::<32>(32);
+        }
+        self.out_data.next = self.squeeze_word.val();
+        if self.out_left.q.val() < 4 {
+            match self.out_left.q.val().get_bits::<2>(0).index() {
+                1 => self.out_data.next = (self.squeeze_word.val() << 24) >> 24,
+                2 => self.out_data.next = (self.squeeze_word.val() << 16) >> 16,
+                3 => self.out_data.next = (self.squeeze_word.val() << 8) >> 8,
+                _ => {}
+            }
+        }
+
+        // Chain input segments: PK.seed (n/4 words), ADRS (8), X (n/4).
+        self.segment_words.next = bit_cast::<4, 3>(self.chain_lanes.q.val()) << 1;
+        if self.segment.q.val() == 1 {
+            self.segment_words.next = 8.into();
+        }
+        self.chain_last_word.next = (self.segment.q.val() == 2)
+            & (self.segment_word.q.val() + 1 == self.segment_words.val());
+        // ADRS with the hash address j in bytes 28..32, big-endian.
+        self.adrs_hashed.next = ((self.adrs[3].q.val() << 32) >> 32)
+            | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(24)) << 32)
+            | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(16)) << 40)
+            | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(8)) << 48)
+            | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(0)) << 56);
+        self.chain_end.next =
+            bit_cast::<33, 32>(self.arg1.val()) + bit_cast::<33, 32>(self.arg2.val());
+
+        // The F input block PK.seed ‖ ADRS ‖ tmp ‖ pad, tmp being the state's
+        // first n bytes (X at the first step, the last F output after).
+        for i in 0..25 {
+            self.perm.load_lanes[i].next = 0.into();
+        }
+        match self.chain_lanes.q.val().index() {
+            2 => {
+                for i in 0..2 {
+                    self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
+                    self.perm.load_lanes[i + 6].next = self.perm.lanes[i].val();
+                }
+                for i in 0..3 {
+                    self.perm.load_lanes[i + 2].next = self.adrs[i].q.val();
+                }
+                self.perm.load_lanes[5].next = self.adrs_hashed.val();
+                self.perm.load_lanes[8].next = self.chain_domain_lane.val();
+            }
+            3 => {
+                for i in 0..3 {
+                    self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
+                    self.perm.load_lanes[i + 3].next = self.adrs[i].q.val();
+                    self.perm.load_lanes[i + 7].next = self.perm.lanes[i].val();
+                }
+                self.perm.load_lanes[6].next = self.adrs_hashed.val();
+                self.perm.load_lanes[10].next = self.chain_domain_lane.val();
+            }
+            _ => {
+                for i in 0..4 {
+                    self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
+                    self.perm.load_lanes[i + 8].next = self.perm.lanes[i].val();
+                }
+                for i in 0..3 {
+                    self.perm.load_lanes[i + 4].next = self.adrs[i].q.val();
+                }
+                self.perm.load_lanes[7].next = self.adrs_hashed.val();
+                self.perm.load_lanes[12].next = self.chain_domain_lane.val();
+            }
+        }
+        for i in 0..25 {
+            if self.chain_pad_lane_index.val().index() == i {
+                self.perm.load_lanes[i].next = self.chain_pad_lane.val();
+            }
+        }
+
+        // Defaults.
+        self.perm.start.next = false;
+        self.perm.load.next = false;
+        self.perm.clear.next = false;
+        self.perm.xor_enable.next = false;
+        self.perm.xor_word_index.next = self.word_pos.q.val();
+        self.perm.xor_word.next = self.in_word.val();
+        self.in_ready.next = false;
+        self.out_valid.next = false;
+        self.out_last.next = self.out_left.q.val() <= 4;
+        self.busy.next = (self.phase.q.val() != Phase::Idle) | self.perm.busy.val();
+        self.done.next = self.done_flag.q.val();
+        self.error.next = self.error_flag.q.val();
+        self.core_config.next = self.config_constant.val();
+
+        match self.phase.q.val() {
+            Phase::Idle => {
+                if self.start.val() & !self.perm.busy.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    self.perm.clear.next = true;
+                    self.word_pos.d.next = 0.into();
+                    if self.op.val() == self.op_sponge.val() {
+                        self.mode.d.next = self.arg0.val().get_bits::<2>(0);
+                        self.msg_left.d.next = self.arg1.val();
+                        self.out_left.d.next = self.arg2.val();
+                        if (self.arg0.val() >= 4) | (self.arg2.val() == 0) {
+                            self.done_flag.d.next = true;
+                            self.error_flag.d.next = true;
+                        } else if self.arg1.val() == 0 {
+                            self.phase.d.next = Phase::PadDomain;
+                        } else {
+                            self.phase.d.next = Phase::Absorb;
+                        }
+                    } else if self.op.val() == self.op_chain.val() {
+                        self.mode.d.next = self.chain_mode.val();
+                        self.chain_lanes.d.next = self.arg0.val().get_bits::<3>(3);
+                        self.out_left.d.next = self.arg0.val();
+                        self.hash_address.d.next = self.arg1.val();
+                        self.steps_left.d.next = self.arg2.val();
+                        self.segment.d.next = 0.into();
+                        self.segment_word.d.next = 0.into();
+                        if ((self.arg0.val() != 16)
+                            & (self.arg0.val() != 24)
+                            & (self.arg0.val() != 32))
+                            | self.chain_end.val().get_bit(32)
+                        {
+                            self.done_flag.d.next = true;
+                            self.error_flag.d.next = true;
+                        } else {
+                            self.phase.d.next = Phase::ChainInput;
+                        }
+                    } else if self.op.val() != self.op_abort.val() {
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    }
+                }
+            }
+            Phase::Absorb => {
+                self.in_ready.next = !self.perm.busy.val();
+                if self.in_valid.val() & !self.perm.busy.val() {
+                    if self.in_last.val() & (self.msg_left.q.val() > 4) {
+                        // Shorter than declared: stop at its end.
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                        self.phase.d.next = Phase::Idle;
+                    } else if !self.in_last.val() & (self.msg_left.q.val() <= 4) {
+                        // Longer than declared: drain to its end.
+                        self.error_flag.d.next = true;
+                        self.phase.d.next = Phase::Drain;
+                    } else {
+                        self.perm.xor_enable.next = true;
+                        self.word_pos.d.next = self.word_pos.q.val() + 1;
+                        if self.msg_left.q.val() < 4 {
+                            self.msg_left.d.next = 0.into();
+                            self.phase.d.next = Phase::PadFinal;
+                        } else {
+                            self.msg_left.d.next = self.msg_left.q.val() - 4;
+                            if self.word_pos.q.val() + 1 == self.rate_words.val() {
+                                self.perm.start.next = true;
+                                self.word_pos.d.next = 0.into();
+                            }
+                            if self.msg_left.q.val() == 4 {
+                                self.phase.d.next = Phase::PadDomain;
+                            }
+                        }
+                    }
+                }
+            }
+            Phase::PadDomain => {
+                if !self.perm.busy.val() {
+                    self.perm.xor_enable.next = true;
+                    self.perm.xor_word.next = bit_cast::<32, 8>(self.domain.val());
+                    if self.word_pos.q.val() + 1 == self.rate_words.val() {
+                        self.perm.xor_word.next =
+                            bit_cast::<32, 8>(self.domain.val()) | self.final_pad_word.val();
+                        self.perm.start.next = true;
+                        self.word_pos.d.next = 0.into();
+                        self.phase.d.next = Phase::Squeeze;
+                    } else {
+                        self.phase.d.next = Phase::PadFinal;
+                    }
+                }
+            }
+            Phase::PadFinal => {
+                if !self.perm.busy.val() {
+                    self.perm.xor_enable.next = true;
+                    self.perm.xor_word_index.next = self.rate_words.val() - 1;
+                    self.perm.xor_word.next = self.final_pad_word.val();
+                    self.perm.start.next = true;
+                    self.word_pos.d.next = 0.into();
+                    self.phase.d.next = Phase::Squeeze;
+                }
+            }
+            Phase::Squeeze => {
+                self.out_valid.next = !self.perm.busy.val();
+                if self.out_ready.val() & !self.perm.busy.val() {
+                    if self.out_left.q.val() <= 4 {
+                        self.out_left.d.next = 0.into();
+                        self.done_flag.d.next = true;
+                        self.phase.d.next = Phase::Idle;
+                    } else {
+                        self.out_left.d.next = self.out_left.q.val() - 4;
+                        self.word_pos.d.next = self.word_pos.q.val() + 1;
+                        if self.word_pos.q.val() + 1 == self.rate_words.val() {
+                            self.perm.start.next = true;
+                            self.word_pos.d.next = 0.into();
+                        }
+                    }
+                }
+            }
+            Phase::ChainInput => {
+                self.in_ready.next = true;
+                if self.in_valid.val() {
+                    if self.in_last.val() & !self.chain_last_word.val() {
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                        self.phase.d.next = Phase::Idle;
+                    } else if !self.in_last.val() & self.chain_last_word.val() {
+                        self.error_flag.d.next = true;
+                        self.phase.d.next = Phase::Drain;
+                    } else {
+                        for i in 0..4 {
+                            if self.segment_word.q.val().index() == 2 * i {
+                                if self.segment.q.val() == 0 {
+                                    self.pk_seed[i].d.next = ((self.pk_seed[i].q.val() >> 32)
+                                        << 32)
+                                        | bit_cast::<64, 32>(self.in_data.val());
+                                }
+                                if self.segment.q.val() == 1 {
+                                    self.adrs[i].d.next = ((self.adrs[i].q.val() >> 32) << 32)
+                                        | bit_cast::<64, 32>(self.in_data.val());
+                                }
+                            }
+                            if self.segment_word.q.val().index() == 2 * i + 1 {
+                                if self.segment.q.val() == 0 {
+                                    self.pk_seed[i].d.next = ((self.pk_seed[i].q.val() << 32)
+                                        >> 32)
+                                        | (bit_cast::<64, 32>(self.in_data.val()) << 32);
+                                }
+                                if self.segment.q.val() == 1 {
+                                    self.adrs[i].d.next = ((self.adrs[i].q.val() << 32) >> 32)
+                                        | (bit_cast::<64, 32>(self.in_data.val()) << 32);
+                                }
+                            }
+                        }
+                        if self.segment.q.val() == 2 {
+                            // X goes straight into the (cleared) state.
+                            self.perm.xor_enable.next = true;
+                            self.perm.xor_word_index.next =
+                                bit_cast::<6, 4>(self.segment_word.q.val());
+                            self.perm.xor_word.next = self.in_data.val();
+                        }
+                        self.segment_word.d.next = self.segment_word.q.val() + 1;
+                        if self.segment_word.q.val() + 1 == self.segment_words.val() {
+                            self.segment_word.d.next = 0.into();
+                            self.segment.d.next = self.segment.q.val() + 1;
+                        }
+                        if self.chain_last_word.val() {
+                            self.phase.d.next = Phase::ChainStep;
+                        }
+                    }
+                }
+            }
+            Phase::ChainStep => {
+                if !self.perm.busy.val() {
+                    if self.steps_left.q.val() == 0 {
+                        self.word_pos.d.next = 0.into();
+                        self.phase.d.next = Phase::Squeeze;
+                    } else {
+                        self.perm.load.next = true;
+                        self.perm.start.next = true;
+                        self.hash_address.d.next = self.hash_address.q.val() + 1;
+                        self.steps_left.d.next = self.steps_left.q.val() - 1;
+                    }
+                }
+            }
+            Phase::Drain => {
+                self.in_ready.next = true;
+                if self.in_valid.val() & self.in_last.val() {
+                    self.done_flag.d.next = true;
+                    self.phase.d.next = Phase::Idle;
+                }
+            }
+        }
+        // Abort wins over everything, busy or not.
+        if self.start.val() & (self.op.val() == self.op_abort.val()) {
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+            self.phase.d.next = Phase::Idle;
+        }
+    }
+}
+
+/// `XOR_LANES` must cover every rate this engine uses.
+const _: () = assert!(XOR_LANES * 8 >= SpongeMode::Shake128.rate_bytes());

@@ -1,0 +1,461 @@
+//! rust-hdl simulation tests of the sponge engine: bit-exact against the
+//! `sha3` crate (and `pqc::keccak::soft_sponge` for SHA3 outputs of other
+//! than digest length), the WOTS+ chain against `pqc::slhdsa`, clock counts
+//! against the timing documented in `sponge.rs`, malformed requests and
+//! their recovery. `PQC_FULL=1` widens the random sweeps.
+
+use super::bench::Bench;
+use super::harness::{
+    engine_bench, run_request, unpack_words, wait_idle, FullSpeed, Pacing, Request, Response,
+};
+use super::round::ROUNDS;
+use super::sponge::SpongeEngine;
+use super::testutil::SplitMix64;
+use driver::regmap::keccak as regs;
+use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
+use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
+
+fn full_run() -> bool {
+    std::env::var_os("PQC_FULL").is_some_and(|v| v == "1")
+}
+
+/// Reference output: `sha3` where it defines one, else `soft_sponge`
+/// (itself checked against `sha3` in `pqc`).
+pub(crate) fn reference(mode: SpongeMode, message: &[u8], out_len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; out_len];
+    match mode {
+        SpongeMode::Shake128 => {
+            let mut h = sha3::Shake128::default();
+            h.update(message);
+            h.finalize_xof().read(&mut out);
+        }
+        SpongeMode::Shake256 => {
+            let mut h = sha3::Shake256::default();
+            h.update(message);
+            h.finalize_xof().read(&mut out);
+        }
+        SpongeMode::Sha3_256 if out_len == 32 => {
+            out.copy_from_slice(&sha3::Sha3_256::digest(message));
+        }
+        SpongeMode::Sha3_512 if out_len == 64 => {
+            out.copy_from_slice(&sha3::Sha3_512::digest(message));
+        }
+        _ => soft_sponge(pqc::keccak::keccak_f1600, mode, &[message], &mut out),
+    }
+    out
+}
+
+/// Clocks of an `OP_SPONGE` request at full stream speed (see `sponge.rs`):
+/// start, one per input word, a permutation per full block, one or two
+/// padding clocks, the final permutation, one per output word and a
+/// permutation per further output block.
+pub(crate) fn sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usize) -> u64 {
+    let perm = ROUNDS / r;
+    let rate = mode.rate_bytes();
+    let in_words = len.div_ceil(4);
+    let out_words = out_len.div_ceil(4);
+    let pad = if len % 4 != 0 || len % rate == rate - 4 {
+        1
+    } else {
+        2
+    };
+    (1 + in_words
+        + (len / rate) * perm
+        + pad
+        + perm
+        + out_words
+        + ((out_words - 1) / (rate / 4)) * perm) as u64
+}
+
+/// Clocks of an `OP_WOTS_CHAIN` request at full stream speed.
+pub(crate) fn chain_cycles(r: usize, n: usize, steps: u32) -> u64 {
+    (1 + (n / 2 + 8) + steps as usize * (1 + ROUNDS / r) + 1 + n / 4) as u64
+}
+
+fn check_sponge<const R: usize>(
+    bench: &mut Bench<SpongeEngine<R>>,
+    mode: SpongeMode,
+    message: &[u8],
+    out_len: usize,
+    filler: u8,
+) {
+    let request = Request::sponge(mode, message, out_len as u32, filler);
+    let response = run_request(bench, &request, &mut FullSpeed, 100_000);
+    let what = format!("R={R} {mode:?} len {} out {out_len}", message.len());
+    assert!(!response.error, "{what}: error");
+    assert_eq!(
+        response.consumed,
+        request.words.len(),
+        "{what}: words taken"
+    );
+    assert_eq!(
+        response.words.len(),
+        out_len.div_ceil(4),
+        "{what}: words given"
+    );
+    assert_eq!(
+        response.last_at,
+        Some(response.words.len() - 1),
+        "{what}: TLAST"
+    );
+    assert_eq!(
+        unpack_words(&response.words, out_len),
+        reference(mode, message, out_len),
+        "{what}: output"
+    );
+    // Bytes past the requested length in the final word read as zero.
+    let tail = response.words.last().unwrap().to_le_bytes();
+    assert!(
+        tail[(out_len - 1) % 4 + 1..].iter().all(|&b| b == 0),
+        "{what}: tail"
+    );
+    assert_eq!(
+        response.cycles,
+        sponge_cycles(R, mode, message.len(), out_len),
+        "{what}: clocks"
+    );
+}
+
+/// Every rate boundary of every mode (71/72/73, 135/136/137, 167/168/169
+/// and the next block's), lengths 0–8, and outputs from 1 byte to several
+/// rate blocks.
+fn rate_boundaries<const R: usize>() {
+    let mut bench = engine_bench::<R>();
+    let mut rng = SplitMix64(0xB0DA + R as u64);
+    let mut lengths: Vec<usize> = (0..=8).collect();
+    for rate in [72, 136, 168] {
+        for block in [1, 2] {
+            for delta in [-5i64, -4, -1, 0, 1, 4] {
+                lengths.push((rate * block) as usize + delta as usize);
+            }
+        }
+    }
+    lengths.extend([500, 1000]);
+    for (i, &len) in lengths.iter().enumerate() {
+        let message = rng.bytes(len);
+        for (j, mode) in SpongeMode::ALL.into_iter().enumerate() {
+            let rate = mode.rate_bytes();
+            // Walk the output lengths across the cases that matter.
+            let outs = [
+                1,
+                2,
+                3,
+                4,
+                5,
+                rate - 1,
+                rate,
+                rate + 1,
+                3 * rate + 7,
+                mode.digest_bytes().unwrap_or(32),
+            ];
+            let out_len = outs[(i + j) % outs.len()];
+            check_sponge(&mut bench, mode, &message, out_len, rng.next_u64() as u8);
+        }
+    }
+    // Digest lengths for the SHA3 modes at every boundary, against `sha3` itself.
+    for &len in &lengths {
+        let message = rng.bytes(len);
+        check_sponge(&mut bench, SpongeMode::Sha3_256, &message, 32, 0xA5);
+        check_sponge(&mut bench, SpongeMode::Sha3_512, &message, 64, 0x5A);
+    }
+}
+
+#[test]
+fn sponge_rate_boundaries_one_round() {
+    rate_boundaries::<1>();
+}
+
+#[test]
+fn sponge_rate_boundaries_two_rounds() {
+    rate_boundaries::<2>();
+}
+
+/// Random messages of 0–1000 bytes and outputs of 1 byte to 4 rate blocks.
+fn random_messages<const R: usize>(per_mode: usize) {
+    let mut bench = engine_bench::<R>();
+    let mut rng = SplitMix64(0x5EED + R as u64);
+    for mode in SpongeMode::ALL {
+        for _ in 0..per_mode {
+            let len = rng.below(1001) as usize;
+            let out_len = 1 + rng.below(4 * mode.rate_bytes() as u64) as usize;
+            let message = rng.bytes(len);
+            check_sponge(&mut bench, mode, &message, out_len, rng.next_u64() as u8);
+        }
+    }
+}
+
+#[test]
+fn sponge_random_messages_one_round() {
+    random_messages::<1>(if full_run() { 250 } else { 12 });
+}
+
+#[test]
+fn sponge_random_messages_two_rounds() {
+    random_messages::<2>(if full_run() { 250 } else { 6 });
+}
+
+/// Source and sink that pause at random: the result must not change.
+struct RandomStalls(SplitMix64);
+
+impl Pacing for RandomStalls {
+    fn source_valid(&mut self, _: u64) -> bool {
+        self.0.below(3) != 0
+    }
+    fn sink_ready(&mut self, _: u64) -> bool {
+        self.0.below(3) != 0
+    }
+}
+
+#[test]
+fn sponge_with_stalling_streams() {
+    let mut bench = engine_bench::<1>();
+    let mut rng = SplitMix64(77);
+    let mut pacing = RandomStalls(SplitMix64(78));
+    for mode in SpongeMode::ALL {
+        for len in [0usize, 5, mode.rate_bytes(), 2 * mode.rate_bytes() + 3] {
+            let message = rng.bytes(len);
+            let out_len = mode.rate_bytes() + 9;
+            let request = Request::sponge(mode, &message, out_len as u32, 0xEE);
+            let response = run_request(&mut bench, &request, &mut pacing, 100_000);
+            assert!(!response.error);
+            assert_eq!(
+                unpack_words(&response.words, out_len),
+                reference(mode, &message, out_len)
+            );
+            assert_eq!(response.last_at, Some(response.words.len() - 1));
+        }
+    }
+}
+
+fn chain_reference(pk_seed: &[u8], adrs: &[u8; 32], x: &[u8], start: u32, steps: u32) -> Vec<u8> {
+    let mut out = vec![0u8; x.len()];
+    pqc::slhdsa::shake_wots_chain(&mut SoftKeccak, pk_seed, adrs, x, start, steps, &mut out);
+    out
+}
+
+fn check_chain<const R: usize>(
+    bench: &mut Bench<SpongeEngine<R>>,
+    rng: &mut SplitMix64,
+    n: usize,
+    start: u32,
+    steps: u32,
+) {
+    let pk_seed = rng.bytes(n);
+    let adrs: [u8; 32] = rng.bytes(32).try_into().unwrap();
+    let x = rng.bytes(n);
+    let request = Request::wots_chain(&pk_seed, &adrs, &x, start, steps);
+    let response = run_request(bench, &request, &mut FullSpeed, 100_000);
+    let what = format!("R={R} n={n} start={start} steps={steps}");
+    assert!(!response.error, "{what}: error");
+    assert_eq!(response.consumed, request.words.len(), "{what}");
+    assert_eq!(response.last_at, Some(n / 4 - 1), "{what}: TLAST");
+    assert_eq!(
+        unpack_words(&response.words, n),
+        chain_reference(&pk_seed, &adrs, &x, start, steps),
+        "{what}: output"
+    );
+    assert_eq!(response.cycles, chain_cycles(R, n, steps), "{what}: clocks");
+}
+
+fn wots_chains<const R: usize>() {
+    let mut bench = engine_bench::<R>();
+    let mut rng = SplitMix64(0xC4A1 + R as u64);
+    for n in [16, 24, 32] {
+        // w = 16: chains of 0..15 steps from any start with start + steps ≤ 15,
+        // plus a hash address that carries across bytes.
+        for (start, steps) in [(0, 0), (0, 1), (3, 5), (0, 15), (7, 8), (0x00FF_FFFE, 3)] {
+            check_chain(&mut bench, &mut rng, n, start, steps);
+        }
+    }
+    if full_run() {
+        for _ in 0..60 {
+            let n = [16, 24, 32][rng.below(3) as usize];
+            let start = rng.below(16) as u32;
+            let steps = rng.below(16 - start as u64) as u32;
+            check_chain(&mut bench, &mut rng, n, start, steps);
+        }
+    }
+}
+
+#[test]
+fn wots_chain_matches_pqc_one_round() {
+    wots_chains::<1>();
+}
+
+#[test]
+fn wots_chain_matches_pqc_two_rounds() {
+    wots_chains::<2>();
+}
+
+fn expect_refused(response: &Response) {
+    assert!(response.error, "malformed request not flagged");
+    assert_eq!(response.consumed, 0, "refused request touched the stream");
+    assert!(response.words.is_empty());
+    assert_eq!(response.cycles, 1, "refusal is immediate");
+}
+
+/// Every malformed request ends with `error`, never hangs, and the next
+/// request runs normally.
+#[test]
+fn malformed_requests_flag_error_and_recover() {
+    let mut bench = engine_bench::<1>();
+    let mut rng = SplitMix64(99);
+    let good = |bench: &mut Bench<SpongeEngine<1>>, rng: &mut SplitMix64| {
+        wait_idle(bench, 100);
+        let message = rng.bytes(40);
+        check_sponge(bench, SpongeMode::Shake128, &message, 20, 0);
+    };
+    let message = rng.bytes(40);
+    let base = Request::sponge(SpongeMode::Shake256, &message, 32, 0);
+
+    // Refused at start.
+    for (op, args) in [
+        (0x00, base.args),
+        (0x7E, base.args),
+        (regs::OP_SPONGE, [4, 40, 32]),
+        (regs::OP_SPONGE, [u32::MAX, 40, 32]),
+        (regs::OP_SPONGE, [regs::MODE_SHA3_256, 40, 0]),
+        (regs::OP_SPONGE, [regs::MODE_SHAKE128, 0, 0]),
+        (regs::OP_WOTS_CHAIN, [20, 0, 1]),
+        (regs::OP_WOTS_CHAIN, [0, 0, 1]),
+        (regs::OP_WOTS_CHAIN, [16, u32::MAX, 1]),
+        (regs::OP_WOTS_CHAIN, [32, 1 << 31, 1 << 31]),
+    ] {
+        let request = Request {
+            op,
+            args,
+            ..base.clone()
+        };
+        expect_refused(&run_request(&mut bench, &request, &mut FullSpeed, 100));
+        good(&mut bench, &mut rng);
+    }
+    // start + steps = 2^32 - 1 is the largest accepted (checked_add in pqc).
+    let ok_end = Request::wots_chain(&[1; 16], &[2; 32], &[3; 16], u32::MAX - 1, 1);
+    assert!(!run_request(&mut bench, &ok_end, &mut FullSpeed, 1_000).error);
+
+    // Stream shorter than declared: stops at TLAST.
+    let mut short = base.clone();
+    short.last_at = Some(4);
+    let response = run_request(&mut bench, &short, &mut FullSpeed, 1_000);
+    assert!(response.error);
+    assert_eq!(response.consumed, 5);
+    good(&mut bench, &mut rng);
+
+    // Longer than declared: drains to its TLAST.
+    let mut long = base.clone();
+    long.words.extend([0xDEAD_BEEF; 7]);
+    long.last_at = Some(long.words.len() - 1);
+    let response = run_request(&mut bench, &long, &mut FullSpeed, 1_000);
+    assert!(response.error);
+    assert_eq!(response.consumed, long.words.len());
+    assert!(response.words.is_empty());
+    good(&mut bench, &mut rng);
+
+    // The same for the chain's stream.
+    let mut chain = Request::wots_chain(&[1; 24], &[2; 32], &[3; 24], 0, 2);
+    chain.last_at = Some(3);
+    let response = run_request(&mut bench, &chain, &mut FullSpeed, 1_000);
+    assert!(response.error && response.consumed == 4);
+    let mut chain = Request::wots_chain(&[1; 24], &[2; 32], &[3; 24], 0, 2);
+    chain.words.push(0);
+    chain.last_at = Some(chain.words.len() - 1);
+    let response = run_request(&mut bench, &chain, &mut FullSpeed, 1_000);
+    assert!(response.error && response.consumed == chain.words.len());
+    good(&mut bench, &mut rng);
+
+    // A stream that never ends (no TLAST): the engine waits; OP_ABORT frees it.
+    let mut endless = base.clone();
+    endless.words.extend([0; 40]);
+    endless.last_at = None;
+    abort_after(&mut bench, &endless, 120);
+    good(&mut bench, &mut rng);
+
+    // A sink that never takes the output: OP_ABORT frees it too.
+    struct DeadSink;
+    impl Pacing for DeadSink {
+        fn source_valid(&mut self, _: u64) -> bool {
+            true
+        }
+        fn sink_ready(&mut self, _: u64) -> bool {
+            false
+        }
+    }
+    start_then_abort(&mut bench, &base, &mut DeadSink, 200);
+    good(&mut bench, &mut rng);
+
+    // Abort in the middle of a permutation: busy until it ends, then usable.
+    start_then_abort(&mut bench, &base, &mut FullSpeed, 12);
+    good(&mut bench, &mut rng);
+}
+
+/// Runs `request` for `clocks` clocks without waiting for done, then aborts.
+fn start_then_abort(
+    bench: &mut Bench<SpongeEngine<1>>,
+    request: &Request,
+    pacing: &mut dyn Pacing,
+    clocks: u64,
+) {
+    let uut = &mut bench.uut;
+    uut.start.next = true;
+    uut.op.next = (request.op as u64).into();
+    uut.arg0.next = (request.args[0] as u64).into();
+    uut.arg1.next = (request.args[1] as u64).into();
+    uut.arg2.next = (request.args[2] as u64).into();
+    bench.settle();
+    bench.clock();
+    bench.uut.start.next = false;
+    let mut consumed = 0;
+    for cycle in 0..clocks {
+        let offer = consumed < request.words.len() && pacing.source_valid(cycle);
+        bench.uut.in_valid.next = offer;
+        bench.uut.in_data.next = (*request.words.get(consumed).unwrap_or(&0) as u64).into();
+        bench.uut.in_last.next = request.last_at == Some(consumed);
+        bench.uut.out_ready.next = pacing.sink_ready(cycle);
+        bench.settle();
+        if offer && bench.uut.in_ready.val() {
+            consumed += 1;
+        }
+        bench.clock();
+        assert!(!bench.uut.done.val(), "finished before the abort");
+    }
+    bench.uut.in_valid.next = false;
+    bench.uut.out_ready.next = false;
+    bench.uut.start.next = true;
+    bench.uut.op.next = (regs::OP_ABORT as u64).into();
+    bench.settle();
+    bench.clock();
+    bench.uut.start.next = false;
+    bench.settle();
+    assert!(
+        bench.uut.done.val() && bench.uut.error.val(),
+        "abort not reported"
+    );
+    let waited = wait_idle(bench, ROUNDS as u64);
+    assert!(waited <= ROUNDS as u64);
+}
+
+fn abort_after(bench: &mut Bench<SpongeEngine<1>>, request: &Request, clocks: u64) {
+    start_then_abort(bench, request, &mut FullSpeed, clocks);
+}
+
+#[test]
+fn config_reports_rounds_per_clock() {
+    let one = engine_bench::<1>();
+    let two = engine_bench::<2>();
+    assert_eq!(
+        one.uut.core_config.val().to_u64() as u32 & regs::CONFIG_ROUNDS_PER_CLOCK_MASK,
+        1
+    );
+    assert_eq!(
+        two.uut.core_config.val().to_u64() as u32 & regs::CONFIG_ROUNDS_PER_CLOCK_MASK,
+        2
+    );
+    for (code, mode) in [
+        (regs::MODE_SHAKE128, SpongeMode::Shake128),
+        (regs::MODE_SHAKE256, SpongeMode::Shake256),
+        (regs::MODE_SHA3_256, SpongeMode::Sha3_256),
+        (regs::MODE_SHA3_512, SpongeMode::Sha3_512),
+    ] {
+        assert_eq!(SpongeMode::ALL[code as usize], mode);
+    }
+}
