@@ -1,1 +1,0 @@
-//! Co-simulation of the PS application against the accelerator models (not written yet).
