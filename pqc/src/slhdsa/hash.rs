@@ -190,12 +190,13 @@ impl<K: KeccakBackend> HashEngine for ShakeEngine<'_, K> {
     }
 }
 
-fn block64(b: &[u8; 64]) -> GenericArray<u8, sha2::digest::consts::U64> {
-    GenericArray::clone_from_slice(b)
+/// One block as the slice `compress256` takes, without copying.
+fn block64(b: &[u8; 64]) -> &[GenericArray<u8, sha2::digest::consts::U64>] {
+    core::slice::from_ref(GenericArray::from_slice(b))
 }
 
-fn block128(b: &[u8; 128]) -> GenericArray<u8, sha2::digest::consts::U128> {
-    GenericArray::clone_from_slice(b)
+fn block128(b: &[u8; 128]) -> &[GenericArray<u8, sha2::digest::consts::U128>] {
+    core::slice::from_ref(GenericArray::from_slice(b))
 }
 
 /// SHA-256 continuing from a state after `blocks` whole blocks.
@@ -214,7 +215,7 @@ impl Stream256 {
             self.used += take;
             data = &data[take..];
             if self.used == 64 {
-                sha2::compress256(&mut self.state, &[block64(&self.buf)]);
+                sha2::compress256(&mut self.state, block64(&self.buf));
                 self.blocks += 1;
                 self.used = 0;
             }
@@ -225,11 +226,11 @@ impl Stream256 {
         self.buf[self.used] = 0x80;
         self.buf[self.used + 1..].fill(0);
         if self.used >= 56 {
-            sha2::compress256(&mut self.state, &[block64(&self.buf)]);
+            sha2::compress256(&mut self.state, block64(&self.buf));
             self.buf.fill(0);
         }
         self.buf[56..].copy_from_slice(&bits.to_be_bytes());
-        sha2::compress256(&mut self.state, &[block64(&self.buf)]);
+        sha2::compress256(&mut self.state, block64(&self.buf));
         store_words32(&self.state, out);
     }
 }
@@ -250,7 +251,7 @@ impl Stream512 {
             self.used += take;
             data = &data[take..];
             if self.used == 128 {
-                sha2::compress512(&mut self.state, &[block128(&self.buf)]);
+                sha2::compress512(&mut self.state, block128(&self.buf));
                 self.blocks += 1;
                 self.used = 0;
             }
@@ -261,11 +262,11 @@ impl Stream512 {
         self.buf[self.used] = 0x80;
         self.buf[self.used + 1..].fill(0);
         if self.used >= 112 {
-            sha2::compress512(&mut self.state, &[block128(&self.buf)]);
+            sha2::compress512(&mut self.state, block128(&self.buf));
             self.buf.fill(0);
         }
         self.buf[112..].copy_from_slice(&bits.to_be_bytes());
-        sha2::compress512(&mut self.state, &[block128(&self.buf)]);
+        sha2::compress512(&mut self.state, block128(&self.buf));
         store_words64(&self.state, out);
     }
 }
@@ -322,9 +323,9 @@ impl Sha2Engine {
         let mut seeded256 = SHA256_IV;
         let mut b64 = [0u8; 64];
         b64.copy_from_slice(&block[..64]);
-        sha2::compress256(&mut seeded256, &[block64(&b64)]);
+        sha2::compress256(&mut seeded256, block64(&b64));
         let mut seeded512 = SHA512_IV;
-        sha2::compress512(&mut seeded512, &[block128(&block)]);
+        sha2::compress512(&mut seeded512, block128(&block));
         let mut e = Sha2Engine {
             n,
             wide: params.category > 1,
@@ -369,7 +370,7 @@ impl Sha2Engine {
             b[tail] = 0x80;
             b[56..].copy_from_slice(&(((64 + tail) as u64) * 8).to_be_bytes());
             let mut state = self.seeded256;
-            sha2::compress256(&mut state, &[block64(&b)]);
+            sha2::compress256(&mut state, block64(&b));
             store_words32(&state, out);
         } else {
             let mut s = self.stream256();
@@ -391,7 +392,7 @@ impl Sha2Engine {
             b[tail] = 0x80;
             b[112..].copy_from_slice(&(((128 + tail) as u128) * 8).to_be_bytes());
             let mut state = self.seeded512;
-            sha2::compress512(&mut state, &[block128(&b)]);
+            sha2::compress512(&mut state, block128(&b));
             store_words64(&state, out);
         } else {
             let mut s = self.stream512();
@@ -520,7 +521,7 @@ impl HashEngine for Sha2Engine {
         for j in start..end {
             b[18..22].copy_from_slice(&j.to_be_bytes());
             let mut state = self.seeded256;
-            sha2::compress256(&mut state, &[block64(&b)]);
+            sha2::compress256(&mut state, block64(&b));
             store_words32(&state, &mut b[22..22 + n]);
         }
         out.copy_from_slice(&b[22..22 + n]);
