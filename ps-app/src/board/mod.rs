@@ -1,0 +1,200 @@
+//! Everything that only exists on the Zynq-7000 PS: boot, MMU and caches,
+//! console, timer, stack painting, semihosting exit.
+//!
+//! The boot code is our own rather than the us-irs `zynq7000-rt`: that
+//! crate leaves the MMU and L2 set-up to `zynq7000-hal`, whose dependency
+//! tree (embassy, embedded-hal, …) is far larger than the ~150 lines needed
+//! here, and we want the memory attributes of the PL window (strongly
+//! ordered) and the cache start-up order under our own, reviewable control.
+
+mod boot;
+mod mmu;
+pub mod semihosting;
+mod stack;
+mod timer;
+mod uart;
+
+use crate::app::{self, Measurement, Platform};
+use crate::uart_config;
+use core::fmt::Write;
+use driver::bus::RegisterBus;
+use driver::mmio::Mmio;
+use driver::pl310::{Pl310, PL310_BASE, PL310_WINDOW};
+use driver::probe::{self, Probe, DEVCFG_BASE, DEVCFG_WINDOW};
+use driver::regmap;
+
+/// SLCR unlock/lock keys and the L2C RAM control register (UG585 §3.4.10).
+const SLCR_BASE: usize = 0xF800_0000;
+const SLCR_LOCK: usize = 0x004;
+const SLCR_UNLOCK: usize = 0x008;
+const SLCR_L2C_RAM: usize = 0xA1C;
+const SLCR_LOCK_KEY: u32 = 0x767B;
+const SLCR_UNLOCK_KEY: u32 = 0xDF0D;
+const L2C_RAM_VALUE: u32 = 0x0002_0202;
+
+/// Snoop control unit (CPU private space).
+const SCU_BASE: usize = 0xF8F0_0000;
+
+struct Board {
+    timer: timer::GlobalTimer,
+}
+
+impl Platform for Board {
+    fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
+        let timer = &mut self.timer;
+        let mut ticks = 0;
+        let stack_bytes = stack::measure(&mut || {
+            let start = timer.now();
+            f();
+            ticks = timer.now().wrapping_sub(start);
+        });
+        Measurement {
+            ticks,
+            stack_bytes: Some(stack_bytes),
+        }
+    }
+
+    fn probe(&mut self) -> Probe {
+        // SAFETY: DEVCFG and the two PL control windows (addresses from the
+        // shared register map) are device registers; the probe only reads,
+        // and touches GP0 only after DEVCFG reports a configured PL.
+        let (mut devcfg, mut ntt, mut keccak) = unsafe {
+            (
+                Mmio::new(DEVCFG_BASE, DEVCFG_WINDOW),
+                Mmio::new(regmap::NTT_BASE, regmap::CTRL_WINDOW_BYTES),
+                Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES),
+            )
+        };
+        probe::probe(&mut devcfg, &mut ntt, &mut keccak)
+    }
+
+    fn platform_notes(&self, out: &mut dyn Write) {
+        let _ = writeln!(
+            out,
+            "timer: Cortex-A9 global timer, prescaler {} (ZedBoard: 1 tick = {} CPU cycles at 666.67 MHz; QEMU: 100 MHz virtual time)",
+            timer::PRESCALER,
+            timer::CPU_CYCLES_PER_TICK
+        );
+        let _ = writeln!(
+            out,
+            "stack: {} KiB for the application (SYS mode)",
+            stack::capacity() / 1024
+        );
+        let _ = writeln!(
+            out,
+            "console: UART1 8N1, CD={} BDIV={}: {} baud from a {} MHz UART_REF_CLK",
+            uart_config::CD,
+            uart_config::BDIV,
+            uart_config::actual_baud(
+                uart_config::UART_REF_CLK_HZ,
+                uart_config::CD,
+                uart_config::BDIV
+            ),
+            uart_config::UART_REF_CLK_HZ / 1_000_000
+        );
+    }
+}
+
+/// Enables the SCU and joins the Cortex-A9 to coherency (ACTLR.SMP, FW),
+/// as the Zynq boot flow does before the D-cache is turned on.
+fn scu_and_smp_bits() {
+    // SAFETY: the SCU control register window.
+    let mut scu = unsafe { Mmio::new(SCU_BASE, 0x100) };
+    scu.modify32(0, 0, 1);
+    // SAFETY: ACTLR read-modify-write of the SMP (bit 6) and FW (bit 0)
+    // bits, legal in Secure PL1 before caches are enabled.
+    unsafe {
+        core::arch::asm!(
+            "mrc p15, 0, {t}, c1, c0, 1",
+            "orr {t}, {t}, #0x41",
+            "mcr p15, 0, {t}, c1, c0, 1",
+            "isb",
+            t = out(reg) _,
+            options(nostack)
+        );
+    }
+}
+
+/// Programs the SLCR L2C RAM register and enables the PL310.
+fn l2_enable() -> Result<(), driver::poll::PollTimeout> {
+    // SAFETY: SLCR registers, written with the unlock/lock protocol.
+    let mut slcr = unsafe { Mmio::new(SLCR_BASE, 0x1000) };
+    slcr.write32(SLCR_UNLOCK, SLCR_UNLOCK_KEY);
+    slcr.write32(SLCR_L2C_RAM, L2C_RAM_VALUE);
+    slcr.write32(SLCR_LOCK, SLCR_LOCK_KEY);
+    // SAFETY: the PL310 register window.
+    let l2 = unsafe { Mmio::new(PL310_BASE, PL310_WINDOW) };
+    Pl310::new(l2, 1_000_000).enable()
+}
+
+/// Called by `_start` in SYS mode with a stack, `.bss` and `.data` ready.
+#[no_mangle]
+extern "C" fn ps_app_start() -> ! {
+    let mut uart = uart::Uart::init();
+    let _ = writeln!(
+        uart,
+        "\nps-app: Zynq-7000 PS, ML-DSA (FIPS 204) / SLH-DSA (FIPS 205)"
+    );
+    let l2 = l2_enable();
+    scu_and_smp_bits();
+    mmu::enable();
+    let _ = writeln!(
+        uart,
+        "boot: MMU {}, L1 caches on, PL310 L2 {}, VFP/NEON on",
+        if mmu::caches_on() { "on" } else { "OFF" },
+        match l2 {
+            Ok(()) => "enabled",
+            Err(_) => "FAILED (invalidate-by-way did not finish)",
+        }
+    );
+    let mut board = Board {
+        timer: timer::GlobalTimer::start(),
+    };
+    let status = app::run(&mut uart, &mut board);
+    let _ = writeln!(uart, "EXIT status={status}");
+    let dropped = uart.dropped;
+    if dropped != 0 {
+        let _ = writeln!(uart, "console: {dropped} characters dropped");
+    }
+    semihosting::exit(status)
+}
+
+/// Exceptions are bugs here (no interrupts are enabled): report and stop.
+#[no_mangle]
+extern "C" fn ps_app_exception_trap(kind: u32, return_address: u32) -> ! {
+    let (dfsr, dfar): (u32, u32);
+    // SAFETY: reads of the data fault status and address registers.
+    unsafe {
+        core::arch::asm!("mrc p15, 0, {}, c5, c0, 0", out(reg) dfsr, options(nomem, nostack));
+        core::arch::asm!("mrc p15, 0, {}, c6, c0, 0", out(reg) dfar, options(nomem, nostack));
+    }
+    let name = match kind {
+        1 => "undefined instruction",
+        2 => "SVC (no semihosting host?)",
+        3 => "prefetch abort",
+        4 => "data abort",
+        6 => "IRQ",
+        7 => "FIQ",
+        _ => "reserved vector",
+    };
+    let mut uart = uart::Uart::init();
+    let _ = writeln!(
+        uart,
+        "\nEXCEPTION: {name}, lr={return_address:#010x} DFSR={dfsr:#010x} DFAR={dfar:#010x}"
+    );
+    if kind == 2 {
+        // Our own semihosting exit landed here: there is no host to stop us.
+        let _ = writeln!(uart, "EXIT status=unknown (halted)");
+        semihosting::park()
+    }
+    let _ = writeln!(uart, "EXIT status={}", app::STATUS_EXCEPTION);
+    semihosting::exit(app::STATUS_EXCEPTION)
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    let mut uart = uart::Uart::init();
+    let _ = writeln!(uart, "\nPANIC: {info}");
+    let _ = writeln!(uart, "EXIT status={}", app::STATUS_PANIC);
+    semihosting::exit(app::STATUS_PANIC)
+}
