@@ -50,6 +50,24 @@ pub trait HashEngine {
     /// `x`, with hash addresses `start..start + steps` in `adrs`.
     fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]);
 
+    /// One Merkle level: parent i = H(ADRS with tree index `first + i`,
+    /// `children[2i] ‖ children[2i + 1]`), where `adrs` carries the parents'
+    /// height and `first` as its tree index; `children` is twice `out`.
+    fn tree_level(&mut self, adrs: &Adrs, children: &[u8], out: &mut [u8]) {
+        let n = self.n();
+        let mut a = *adrs;
+        let first = a.tree_index();
+        for (i, (parent, pair)) in out
+            .chunks_exact_mut(n)
+            .zip(children.chunks_exact(2 * n))
+            .enumerate()
+        {
+            a.set_tree_index(first + i as u32);
+            let (left, right) = pair.split_at(n);
+            self.thash(&a, left, right, parent);
+        }
+    }
+
     /// One XMSS leaf: the WOTS+ public key for the key pair in `adrs` (type
     /// WOTS_HASH), FIPS 205 Algorithm 6.
     fn wots_pk(&mut self, adrs: &Adrs, out: &mut [u8]) {
@@ -172,6 +190,10 @@ impl<K: KeccakBackend> HashEngine for ShakeEngine<'_, K> {
     fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]) {
         self.keccak
             .slh_shake_chain(&self.pk_seed[..self.n], &adrs.0, x, start, steps, out);
+    }
+    fn tree_level(&mut self, adrs: &Adrs, children: &[u8], out: &mut [u8]) {
+        self.keccak
+            .slh_shake_tree_level(&self.pk_seed[..self.n], &adrs.0, children, out);
     }
     fn wots_pk(&mut self, adrs: &Adrs, out: &mut [u8]) {
         let n = self.n;

@@ -134,6 +134,33 @@ pub(crate) fn thash<K: KeccakBackend + ?Sized>(
     }
 }
 
+/// One Merkle level (see [`KeccakBackend::slh_shake_tree_level`]).
+pub(crate) fn tree_level<K: KeccakBackend + ?Sized>(
+    keccak: &mut K,
+    pk_seed: &[u8],
+    adrs: &[u8; 32],
+    children: &[u8],
+    out: &mut [u8],
+) {
+    let n = pk_seed.len();
+    check_n(n);
+    assert!(
+        out.len() % n == 0 && children.len() == 2 * out.len(),
+        "tree_level: children must be twice the parents"
+    );
+    let mut a = Adrs(*adrs);
+    let first = a.tree_index();
+    for (i, (parent, pair)) in out
+        .chunks_exact_mut(n)
+        .zip(children.chunks_exact(2 * n))
+        .enumerate()
+    {
+        a.set_tree_index(first + i as u32);
+        let (left, right) = pair.split_at(n);
+        thash(keccak, pk_seed, &a.0, left, right, parent);
+    }
+}
+
 /// WOTS+ public key of one key pair (see [`KeccakBackend::slh_shake_wots_pk`]).
 pub(crate) fn wots_pk<K: KeccakBackend + ?Sized>(
     keccak: &mut K,

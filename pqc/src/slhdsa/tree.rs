@@ -11,8 +11,9 @@ use super::hash::HashEngine;
 use super::params::{Params, LG_W, MAX_A, MAX_HP, MAX_K, MAX_LEN, MAX_N, W};
 use zeroize::Zeroize;
 
-/// FORS leaves requested from the engine per call.
-const FORS_LEAF_BATCH: usize = 32;
+/// Leaves produced, then reduced level by level, per batch (a power of
+/// two): one FORS leaf-run call and one call per tree level for each batch.
+const LEAF_BATCH: usize = 32;
 
 /// `base_2b` (FIPS 205 Algorithm 4): `out.len()` digits of `b` bits each.
 pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
@@ -144,14 +145,55 @@ impl<'a> TreeHash<'a> {
         }
     }
 
-    fn push_leaf<E: HashEngine>(&mut self, e: &mut E, leaf: &[u8]) {
+    /// Records the authentication node of height `z` if it lies in `nodes`,
+    /// which holds consecutive nodes from index `first`.
+    fn note_level(&mut self, z: u32, first: u32, nodes: &[u8]) {
+        if let Some(leaf) = self.auth_leaf {
+            let sibling = (leaf >> z) ^ 1;
+            let n = self.n;
+            if sibling >= first && ((sibling - first) as usize) < nodes.len() / n {
+                let at = (sibling - first) as usize * n;
+                self.note(z, sibling, &nodes[at..at + n]);
+            }
+        }
+    }
+
+    /// Takes the next `leaves.len() / n` leaves (a power of two, aligned to
+    /// its size): reduces them level by level with one engine call per
+    /// level, then merges the batch root into the stack. `leaves` is
+    /// clobbered.
+    fn push_batch<E: HashEngine>(&mut self, e: &mut E, leaves: &mut [u8]) {
         let n = self.n;
-        let mut index = self.next_leaf;
-        self.next_leaf += 1;
-        self.note(0, index, leaf);
-        let mut node = [0u8; MAX_N];
-        node[..n].copy_from_slice(leaf);
+        let mut count = leaves.len() / n;
+        debug_assert!(count.is_power_of_two() && self.next_leaf % count as u32 == 0);
+        let mut first = self.next_leaf;
+        self.next_leaf += count as u32;
         let mut z = 0u32;
+        self.note_level(0, first, leaves);
+        let mut parents = [0u8; LEAF_BATCH / 2 * MAX_N];
+        while count > 1 {
+            count /= 2;
+            z += 1;
+            first >>= 1;
+            self.node_adrs.set_tree_height(z);
+            self.node_adrs
+                .set_tree_index((self.leaf_offset >> z) + first);
+            e.tree_level(
+                &self.node_adrs,
+                &leaves[..2 * count * n],
+                &mut parents[..count * n],
+            );
+            leaves[..count * n].copy_from_slice(&parents[..count * n]);
+            self.note_level(z, first, &leaves[..count * n]);
+        }
+        self.push_node(e, z, first, &leaves[..n]);
+    }
+
+    /// Pushes a node of height `z` and index `index`, merging equal heights.
+    fn push_node<E: HashEngine>(&mut self, e: &mut E, mut z: u32, mut index: u32, node_in: &[u8]) {
+        let n = self.n;
+        let mut node = [0u8; MAX_N];
+        node[..n].copy_from_slice(node_in);
         while self.depth > 0 && self.heights[self.depth - 1] == z {
             self.depth -= 1;
             z += 1;
@@ -195,11 +237,15 @@ fn xmss_sign_root<E: HashEngine>(
     let mut th = TreeHash::new(n, node_adrs, 0, idx, auth);
     let mut leaf_adrs = *adrs;
     leaf_adrs.set_type_and_clear(AddressType::WotsHash);
-    let mut leaf = [0u8; MAX_N];
-    for i in 0..1u32 << p.hp {
-        leaf_adrs.set_keypair(i);
-        e.wots_pk(&leaf_adrs, &mut leaf[..n]);
-        th.push_leaf(e, &leaf[..n]);
+    let leaves_total = 1u32 << p.hp;
+    let batch = (leaves_total as usize).min(LEAF_BATCH);
+    let mut leaves = [0u8; LEAF_BATCH * MAX_N];
+    for first in (0..leaves_total).step_by(batch) {
+        for (i, leaf) in leaves[..batch * n].chunks_exact_mut(n).enumerate() {
+            leaf_adrs.set_keypair(first + i as u32);
+            e.wots_pk(&leaf_adrs, leaf);
+        }
+        th.push_batch(e, &mut leaves[..batch * n]);
     }
     th.root(root);
     if let Some(i) = idx {
@@ -363,22 +409,18 @@ pub(crate) fn fors_sign<E: HashEngine>(
     sk_adrs.set_type_and_clear(AddressType::ForsPrf);
     sk_adrs.set_keypair(adrs.keypair());
     let leaves_per_tree = 1u32 << p.a;
-    let batch = (leaves_per_tree as usize).min(FORS_LEAF_BATCH);
-    let mut leaves = [0u8; FORS_LEAF_BATCH * MAX_N];
+    let batch = (leaves_per_tree as usize).min(LEAF_BATCH);
+    let mut leaves = [0u8; LEAF_BATCH * MAX_N];
     for (i, tree_sig) in sig.chunks_exact_mut((1 + p.a) * n).enumerate() {
         let offset = i as u32 * leaves_per_tree;
         let (sk, auth) = tree_sig.split_at_mut(n);
         sk_adrs.set_tree_index(offset + indices[i]);
         e.prf(&sk_adrs, sk);
         let mut th = TreeHash::new(n, *adrs, offset, Some(indices[i]), auth);
-        let mut first = 0u32;
-        while first < leaves_per_tree {
+        for first in (0..leaves_per_tree).step_by(batch) {
             let out = &mut leaves[..batch * n];
             e.fors_leaves(adrs, offset + first, out);
-            for leaf in out.chunks_exact(n) {
-                th.push_leaf(e, leaf);
-            }
-            first += batch as u32;
+            th.push_batch(e, out);
         }
         th.root(&mut roots[i * n..(i + 1) * n]);
     }
