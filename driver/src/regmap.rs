@@ -72,6 +72,30 @@ pub mod ctrl {
 pub mod ntt {
     /// `ID` register value: ASCII "NTT1".
     pub const ID: u32 = u32::from_be_bytes(*b"NTT1");
+
+    /// Number of user polynomial slots (0..SLOTS−1) resident in the core.
+    pub const SLOTS: u32 = 3;
+
+    /// Stream 256 coefficients (32-bit words, value < q, `tlast` on the
+    /// 256th) from the input stream into slot `ARG0`.
+    pub const OP_LOAD: u32 = 0x01;
+    /// Stream slot `ARG0` out (256 words, `tlast` on the last).
+    pub const OP_STORE: u32 = 0x02;
+    /// Forward NTT (FIPS 204 Algorithm 41) of slot `ARG0`, in place.
+    pub const OP_NTT: u32 = 0x03;
+    /// Inverse NTT with the 256⁻¹ scaling (Algorithm 42) of slot `ARG0`.
+    pub const OP_INTT: u32 = 0x04;
+    /// Slot `ARG0` = slot `ARG1` ∘ slot `ARG2` (pointwise product mod q).
+    pub const OP_PWM: u32 = 0x05;
+    /// Slot `ARG0` += slot `ARG1` ∘ slot `ARG2` (accumulate in `ARG0`).
+    pub const OP_PWMAC: u32 = 0x06;
+
+    /// `CONFIG` bits [3:0]: butterflies per cycle B (1, 2 or 4).
+    pub const CONFIG_LANES_SHIFT: u32 = 0;
+    /// `CONFIG` bits [7:4]: number of slots.
+    pub const CONFIG_SLOTS_SHIFT: u32 = 4;
+    /// Width mask of each `CONFIG` field.
+    pub const CONFIG_FIELD_MASK: u32 = 0xF;
 }
 
 /// The Keccak-f[1600] core and SHAKE/SHA3 sponge engine.
