@@ -1,6 +1,9 @@
 //! The ML-DSA NTT/INTT butterfly core (q = 8380417).
 
 pub mod arith;
+pub mod butterfly;
+pub mod core;
+pub mod schedule;
 #[doc(hidden)]
 pub mod sim;
 
