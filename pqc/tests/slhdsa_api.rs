@@ -250,12 +250,12 @@ fn prehash_names_oids_and_lengths() {
 #[test]
 fn typed_keys_with_signature_traits() {
     let sk = shake_128f::SigningKey::generate(&mut CountingRng(7));
-    let vk = sk.verifying_key();
+    let vk = Keypair::verifying_key(&sk);
     let sig: shake_128f::Signature = sk.sign(b"typed");
     vk.verify(b"typed", &sig).unwrap();
     assert!(vk.verify(b"other", &sig).is_err());
     // Signer is deterministic slh_sign with an empty context.
-    let mut bytes = vec![0u8; shake_128f::SIG_BYTES];
+    let mut bytes = vec![0u8; shake_128f::SIGNATURE_LEN];
     slhdsa::slh_sign(
         &shake_128f::PARAMS,
         &sk.to_bytes(),
@@ -275,20 +275,20 @@ fn typed_keys_with_signature_traits() {
     assert_eq!(decoded, sig);
     assert!(shake_128f::Signature::try_from(&bytes[1..]).is_err());
     assert_eq!(
-        shake_128f::Signature::from_slice(&bytes[1..]),
+        shake_128f::Signature::from_bytes(&bytes[1..]),
         Err(Error::InvalidLength {
             what: "SLH-DSA signature",
-            expected: shake_128f::SIG_BYTES,
+            expected: shake_128f::SIGNATURE_LEN,
             got: bytes.len() - 1
         })
     );
-    let vk2 = shake_128f::VerifyingKey::from_slice(&vk.to_bytes()).unwrap();
+    let vk2 = shake_128f::VerifyingKey::from_bytes(&vk.to_bytes()).unwrap();
     assert_eq!(vk2, vk);
-    assert!(shake_128f::VerifyingKey::from_slice(&[0u8; 31]).is_err());
-    let sk2 = shake_128f::SigningKey::from_slice(&sk.to_bytes()).unwrap();
+    assert!(shake_128f::VerifyingKey::from_bytes(&[0u8; 31]).is_err());
+    let sk2 = shake_128f::SigningKey::from_bytes(&sk.to_bytes()).unwrap();
     assert_eq!(sk2.verifying_key(), vk);
     assert!(matches!(
-        shake_128f::SigningKey::from_slice(&[0u8; 63]),
+        shake_128f::SigningKey::from_bytes(&[0u8; 63]),
         Err(Error::InvalidLength {
             what: "SLH-DSA secret key",
             expected: 64,
@@ -309,9 +309,9 @@ fn typed_keys_with_signature_traits() {
         Err(Error::ContextTooLong { got: 300 })
     );
     let ph = sk
-        .sign_prehash(b"typed", b"", PreHash::Shake256, None)
+        .hash_sign(b"typed", b"", PreHash::Shake256, None)
         .unwrap();
-    vk.verify_prehash(b"typed", b"", PreHash::Shake256, &ph)
+    vk.hash_verify(b"typed", b"", PreHash::Shake256, &ph)
         .unwrap();
     // Keys from seeds match the byte API, and Debug never prints secrets.
     let sk3 = sha2_128f::SigningKey::from_seeds(&[1; 16], &[2; 16], &[3; 16]).unwrap();

@@ -512,8 +512,7 @@ impl HashEngine for Sha2Engine {
         }
     }
     fn prf(&mut self, adrs: &Adrs, out: &mut [u8]) {
-        let sk_seed = self.sk_seed;
-        self.sha256_thash(adrs, &sk_seed[..self.n], &[], out);
+        self.sha256_thash(adrs, &self.sk_seed[..self.n], &[], out);
     }
     fn thash(&mut self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
         // F is always SHA-256; H and T_l use SHA-512 in categories 3 and 5.

@@ -9,10 +9,20 @@
 //! - typed keys per parameter set ([`sha2_128s`] … [`shake_256f`]) with the
 //!   RustCrypto `signature` traits.
 //!
-//! Hashing goes through [`HashEngine`] in units of whole chains, XMSS
-//! leaves, FORS leaf runs and Merkle nodes; for the SHAKE sets those units
-//! are the `slh_shake_*` methods of [`KeccakBackend`], which a PL engine
-//! overrides.
+//! Hashing goes through [`HashEngine`] in units of whole work items; for the
+//! SHAKE sets each unit is a `slh_shake_*` method of [`KeccakBackend`] with a
+//! software default, which a PL engine overrides (one bus transaction each):
+//!
+//! | unit | FIPS 205 | per call |
+//! |---|---|---|
+//! | `slh_shake_wots_pk` | Alg. 6 | one XMSS leaf: `len` PRFs, `len` chains of 15 steps, T_len |
+//! | `slh_shake_chain` | Alg. 5 | one WOTS+ chain of `s` steps (signing, verifying) |
+//! | `slh_shake_fors_leaves` | Alg. 14–15 | a run of FORS leaves (PRF + F each), 32 per call |
+//! | `slh_shake_tree_level` | Alg. 9/15 nodes | one Merkle level of up to 16 parents |
+//! | `slh_shake_thash` | F, H, T_l, PRF | one tweakable hash (auth-path climbs, roots) |
+//!
+//! `tests/slhdsa_backend.rs` checks a backend that overrides every unit
+//! against the defaults and prints the unit calls per signature.
 //!
 //! Nothing here allocates; the largest stack buffers are a few KiB
 //! (WOTS+ chain ends, a FORS leaf batch), independent of the signature size.

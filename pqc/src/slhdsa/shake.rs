@@ -15,6 +15,7 @@
 use super::address::{AddressType, Adrs};
 use super::params::{LG_W, MAX_N, W};
 use crate::keccak::{KeccakBackend, SpongeMode};
+use zeroize::Zeroize;
 
 const RATE: usize = 136;
 /// Lane 16 holds the last rate byte, which takes the final padding bit.
@@ -180,8 +181,8 @@ pub(crate) fn wots_pk<K: KeccakBackend + ?Sized>(
     sk_adrs.set_keypair(base.keypair());
     let mut chain_adrs = base;
     let mut ends = [0u8; super::params::MAX_LEN * MAX_N];
+    let mut sk = [0u8; MAX_N];
     for i in 0..len {
-        let mut sk = [0u8; MAX_N];
         sk_adrs.set_chain(i as u32);
         thash(keccak, pk_seed, &sk_adrs.0, sk_seed, &[], &mut sk[..n]);
         chain_adrs.set_chain(i as u32);
@@ -195,6 +196,7 @@ pub(crate) fn wots_pk<K: KeccakBackend + ?Sized>(
             &mut ends[i * n..(i + 1) * n],
         );
     }
+    sk.zeroize();
     let mut pk_adrs = base;
     pk_adrs.set_type_and_clear(AddressType::WotsPk);
     pk_adrs.set_keypair(base.keypair());
@@ -222,12 +224,13 @@ pub(crate) fn fors_leaves<K: KeccakBackend + ?Sized>(
     sk_adrs.set_keypair(base.keypair());
     let mut leaf_adrs = base;
     leaf_adrs.set_tree_height(0);
+    let mut sk = [0u8; MAX_N];
     for (i, leaf) in out.chunks_exact_mut(n).enumerate() {
         let index = first_index + i as u32;
-        let mut sk = [0u8; MAX_N];
         sk_adrs.set_tree_index(index);
         thash(keccak, pk_seed, &sk_adrs.0, sk_seed, &[], &mut sk[..n]);
         leaf_adrs.set_tree_index(index);
         thash(keccak, pk_seed, &leaf_adrs.0, &sk[..n], &[], leaf);
     }
+    sk.zeroize();
 }

@@ -20,35 +20,36 @@ macro_rules! parameter_set_module {
             /// Security parameter n (bytes).
             pub const N: usize = PARAMS.n;
             /// Public key length.
-            pub const PK_BYTES: usize = PARAMS.pk_bytes();
+            pub const PUBLIC_KEY_LEN: usize = PARAMS.pk_bytes();
             /// Secret key length.
-            pub const SK_BYTES: usize = PARAMS.sk_bytes();
+            pub const SECRET_KEY_LEN: usize = PARAMS.sk_bytes();
             /// Signature length.
-            pub const SIG_BYTES: usize = PARAMS.sig_bytes();
+            pub const SIGNATURE_LEN: usize = PARAMS.sig_bytes();
 
             /// A signature (fixed length).
             #[derive(Clone, PartialEq, Eq)]
-            pub struct Signature(pub [u8; SIG_BYTES]);
+            pub struct Signature(pub [u8; SIGNATURE_LEN]);
 
             impl core::fmt::Debug for Signature {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    write!(f, "Signature({}, {} bytes)", PARAMS.name, SIG_BYTES)
+                    write!(f, "Signature({}, {} bytes)", PARAMS.name, SIGNATURE_LEN)
                 }
             }
 
             impl Signature {
                 /// Decodes a signature, checking its length.
-                pub fn from_slice(bytes: &[u8]) -> Result<Self> {
-                    let array =
-                        <[u8; SIG_BYTES]>::try_from(bytes).map_err(|_| Error::InvalidLength {
+                pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                    let array = <[u8; SIGNATURE_LEN]>::try_from(bytes).map_err(|_| {
+                        Error::InvalidLength {
                             what: "SLH-DSA signature",
-                            expected: SIG_BYTES,
+                            expected: SIGNATURE_LEN,
                             got: bytes.len(),
-                        })?;
+                        }
+                    })?;
                     Ok(Signature(array))
                 }
                 /// The encoded signature.
-                pub fn as_bytes(&self) -> &[u8; SIG_BYTES] {
+                pub fn as_bytes(&self) -> &[u8; SIGNATURE_LEN] {
                     &self.0
                 }
             }
@@ -56,37 +57,42 @@ macro_rules! parameter_set_module {
             impl TryFrom<&[u8]> for Signature {
                 type Error = signature::Error;
                 fn try_from(bytes: &[u8]) -> core::result::Result<Self, signature::Error> {
-                    Signature::from_slice(bytes).map_err(|_| signature::Error::new())
+                    Signature::from_bytes(bytes).map_err(|_| signature::Error::new())
                 }
             }
 
-            impl From<Signature> for [u8; SIG_BYTES] {
+            impl From<Signature> for [u8; SIGNATURE_LEN] {
                 fn from(s: Signature) -> Self {
                     s.0
                 }
             }
 
             impl signature::SignatureEncoding for Signature {
-                type Repr = [u8; SIG_BYTES];
+                type Repr = [u8; SIGNATURE_LEN];
             }
 
             /// A public key `PK.seed ‖ PK.root`.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct VerifyingKey([u8; PK_BYTES]);
+            pub struct VerifyingKey([u8; PUBLIC_KEY_LEN]);
 
             impl VerifyingKey {
                 /// Decodes a public key, checking its length.
-                pub fn from_slice(bytes: &[u8]) -> Result<Self> {
-                    let array =
-                        <[u8; PK_BYTES]>::try_from(bytes).map_err(|_| Error::InvalidLength {
+                pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                    let array = <[u8; PUBLIC_KEY_LEN]>::try_from(bytes).map_err(|_| {
+                        Error::InvalidLength {
                             what: "SLH-DSA public key",
-                            expected: PK_BYTES,
+                            expected: PUBLIC_KEY_LEN,
                             got: bytes.len(),
-                        })?;
+                        }
+                    })?;
                     Ok(VerifyingKey(array))
                 }
                 /// The encoded public key.
-                pub fn to_bytes(&self) -> [u8; PK_BYTES] {
+                pub fn as_bytes(&self) -> &[u8; PUBLIC_KEY_LEN] {
+                    &self.0
+                }
+                /// The encoded public key, by value.
+                pub fn to_bytes(&self) -> [u8; PUBLIC_KEY_LEN] {
                     self.0
                 }
                 /// `slh_verify` with a context string.
@@ -109,7 +115,7 @@ macro_rules! parameter_set_module {
                     api::slh_verify_with(keccak, &PARAMS, &self.0, msg, ctx, &sig.0)
                 }
                 /// `hash_slh_verify` (HashSLH-DSA).
-                pub fn verify_prehash(
+                pub fn hash_verify(
                     &self,
                     msg: &[u8],
                     ctx: &[u8],
@@ -117,6 +123,25 @@ macro_rules! parameter_set_module {
                     sig: &Signature,
                 ) -> Result<()> {
                     api::hash_slh_verify(&PARAMS, &self.0, msg, ctx, ph, &sig.0)
+                }
+            }
+
+            impl TryFrom<&[u8]> for VerifyingKey {
+                type Error = Error;
+                fn try_from(bytes: &[u8]) -> Result<Self> {
+                    VerifyingKey::from_bytes(bytes)
+                }
+            }
+
+            impl AsRef<[u8]> for VerifyingKey {
+                fn as_ref(&self) -> &[u8] {
+                    &self.0
+                }
+            }
+
+            impl AsRef<[u8]> for Signature {
+                fn as_ref(&self) -> &[u8] {
+                    &self.0
                 }
             }
 
@@ -134,7 +159,7 @@ macro_rules! parameter_set_module {
             /// A secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, zeroized on drop.
             #[derive(Clone)]
             pub struct SigningKey {
-                bytes: [u8; SK_BYTES],
+                bytes: [u8; SECRET_KEY_LEN],
                 verifying_key: VerifyingKey,
             }
 
@@ -167,8 +192,8 @@ macro_rules! parameter_set_module {
                     sk_prf: &[u8],
                     pk_seed: &[u8],
                 ) -> Result<Self> {
-                    let mut bytes = [0u8; SK_BYTES];
-                    let mut pk = [0u8; PK_BYTES];
+                    let mut bytes = [0u8; SECRET_KEY_LEN];
+                    let mut pk = [0u8; PUBLIC_KEY_LEN];
                     api::slh_keygen_internal_with(
                         keccak, &PARAMS, sk_seed, sk_prf, pk_seed, &mut bytes, &mut pk,
                     )?;
@@ -188,14 +213,15 @@ macro_rules! parameter_set_module {
                 }
                 /// Decodes a secret key, checking its length. `PK.root` is
                 /// taken as stored (recomputing it costs a key generation).
-                pub fn from_slice(bytes: &[u8]) -> Result<Self> {
-                    let array =
-                        <[u8; SK_BYTES]>::try_from(bytes).map_err(|_| Error::InvalidLength {
+                pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                    let array = <[u8; SECRET_KEY_LEN]>::try_from(bytes).map_err(|_| {
+                        Error::InvalidLength {
                             what: "SLH-DSA secret key",
-                            expected: SK_BYTES,
+                            expected: SECRET_KEY_LEN,
                             got: bytes.len(),
-                        })?;
-                    let mut pk = [0u8; PK_BYTES];
+                        }
+                    })?;
+                    let mut pk = [0u8; PUBLIC_KEY_LEN];
                     pk.copy_from_slice(&array[2 * N..]);
                     Ok(SigningKey {
                         bytes: array,
@@ -203,8 +229,17 @@ macro_rules! parameter_set_module {
                     })
                 }
                 /// The encoded secret key (handle with care).
-                pub fn to_bytes(&self) -> [u8; SK_BYTES] {
+                pub fn as_bytes(&self) -> &[u8; SECRET_KEY_LEN] {
+                    &self.bytes
+                }
+                /// The encoded secret key, by value (the copy is the
+                /// caller's to zeroize).
+                pub fn to_bytes(&self) -> [u8; SECRET_KEY_LEN] {
                     self.bytes
+                }
+                /// The public key.
+                pub fn verifying_key(&self) -> VerifyingKey {
+                    self.verifying_key
                 }
                 /// `slh_sign` with a context; `addrnd = None` is deterministic.
                 pub fn sign_with_context(
@@ -223,7 +258,7 @@ macro_rules! parameter_set_module {
                     ctx: &[u8],
                     addrnd: Option<&[u8; N]>,
                 ) -> Result<Signature> {
-                    let mut sig = Signature([0u8; SIG_BYTES]);
+                    let mut sig = Signature([0u8; SIGNATURE_LEN]);
                     api::slh_sign_with(
                         keccak,
                         &PARAMS,
@@ -236,14 +271,14 @@ macro_rules! parameter_set_module {
                     Ok(sig)
                 }
                 /// `hash_slh_sign` (HashSLH-DSA); `addrnd = None` is deterministic.
-                pub fn sign_prehash(
+                pub fn hash_sign(
                     &self,
                     msg: &[u8],
                     ctx: &[u8],
                     ph: PreHash,
                     addrnd: Option<&[u8; N]>,
                 ) -> Result<Signature> {
-                    let mut sig = Signature([0u8; SIG_BYTES]);
+                    let mut sig = Signature([0u8; SIGNATURE_LEN]);
                     api::hash_slh_sign(
                         &PARAMS,
                         &self.bytes,
@@ -254,6 +289,13 @@ macro_rules! parameter_set_module {
                         &mut sig.0,
                     )?;
                     Ok(sig)
+                }
+            }
+
+            impl TryFrom<&[u8]> for SigningKey {
+                type Error = Error;
+                fn try_from(bytes: &[u8]) -> Result<Self> {
+                    SigningKey::from_bytes(bytes)
                 }
             }
 
