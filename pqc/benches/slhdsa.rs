@@ -7,6 +7,9 @@
 //!   deterministic variant (opt_rand = PK.seed);
 //! - verify: encoded public key + signature bytes + message + context → bool.
 //!
+//! Ours is the byte-slice API (`pqc::slhdsa::{slh_sign, slh_verify}` on the
+//! software backends).
+//!
 //! The setup checks that all implementations derive the same public key and
 //! produce the same signature, so they do identical work.
 //!
@@ -18,6 +21,7 @@ mod common;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 use fips205::traits::{KeyGen as _, SerDes as _, Signer as _, Verifier as _};
+use pqc::slhdsa;
 use std::hint::black_box;
 use std::time::{Duration, SystemTime};
 
@@ -66,7 +70,7 @@ fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallT
 }
 
 macro_rules! bench_set {
-    ($c:expr, $name:literal, $fips:ident, $rc:ty, $n:literal, $slow:expr) => {{
+    ($c:expr, $name:literal, $ours:ident, $fips:ident, $rc:ty, $n:literal, $slow:expr) => {{
         let c: &mut Criterion = $c;
         let set = $name;
         let sk_seed: [u8; $n] = core::array::from_fn(|i| i as u8);
@@ -101,8 +105,25 @@ macro_rules! bench_set {
         let rc_sig = sign_rustcrypto(&sk_bytes[..]);
         assert_eq!(rc_sig.as_slice(), &f_sig[..], "{set}: signatures differ");
 
+        // Ours, cross-checked against both.
+        let ours = &slhdsa::params::$ours;
+        let mut our_sk = vec![0u8; ours.sk_bytes()];
+        let mut our_pk = vec![0u8; ours.pk_bytes()];
+        slhdsa::slh_keygen_internal(ours, &sk_seed, &sk_prf, &pk_seed, &mut our_sk, &mut our_pk)
+            .unwrap();
+        assert_eq!(our_pk, pk_bytes, "{set}: our public key differs");
+        let mut our_sig = vec![0u8; ours.sig_bytes()];
+        let sign_ours = |sk: &[u8], sig: &mut [u8]| {
+            slhdsa::slh_sign(ours, sk, MESSAGE, CONTEXT, None, sig).unwrap()
+        };
+        assert_eq!(sign_ours(&sk_bytes, &mut our_sig), our_sig.len());
+        assert_eq!(our_sig, f_sig, "{set}: our signature differs");
+
         let mut g = c.benchmark_group("SLH-DSA sign");
         configure(&mut g, $slow);
+        g.bench_function(BenchmarkId::new(common::OURS, set), |b| {
+            b.iter(|| sign_ours(black_box(&sk_bytes), &mut our_sig))
+        });
         g.bench_function(BenchmarkId::new(FIPS205, set), |b| {
             b.iter(|| sign_fips205(black_box(&sk_bytes)))
         });
@@ -113,6 +134,18 @@ macro_rules! bench_set {
 
         let mut g = c.benchmark_group("SLH-DSA verify");
         configure(&mut g, false);
+        g.bench_function(BenchmarkId::new(common::OURS, set), |b| {
+            b.iter(|| {
+                slhdsa::slh_verify(
+                    ours,
+                    black_box(&pk_bytes),
+                    MESSAGE,
+                    CONTEXT,
+                    black_box(&f_sig),
+                )
+                .unwrap()
+            })
+        });
         g.bench_function(BenchmarkId::new(FIPS205, set), |b| {
             b.iter(|| {
                 let pk = fips205::$fips::PublicKey::try_from_bytes(black_box(pk_bytes)).unwrap();
@@ -136,6 +169,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHAKE-128f",
+        SHAKE_128F,
         slh_dsa_shake_128f,
         slh_dsa::Shake128f,
         16,
@@ -144,6 +178,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHA2-128f",
+        SHA2_128F,
         slh_dsa_sha2_128f,
         slh_dsa::Sha2_128f,
         16,
@@ -152,6 +187,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHAKE-128s",
+        SHAKE_128S,
         slh_dsa_shake_128s,
         slh_dsa::Shake128s,
         16,
@@ -160,6 +196,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHA2-128s",
+        SHA2_128S,
         slh_dsa_sha2_128s,
         slh_dsa::Sha2_128s,
         16,
@@ -168,6 +205,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHAKE-192f",
+        SHAKE_192F,
         slh_dsa_shake_192f,
         slh_dsa::Shake192f,
         24,
@@ -176,6 +214,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHA2-192f",
+        SHA2_192F,
         slh_dsa_sha2_192f,
         slh_dsa::Sha2_192f,
         24,
@@ -184,6 +223,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHAKE-256f",
+        SHAKE_256F,
         slh_dsa_shake_256f,
         slh_dsa::Shake256f,
         32,
@@ -192,6 +232,7 @@ fn main() {
     bench_set!(
         &mut c,
         "SHA2-256f",
+        SHA2_256F,
         slh_dsa_sha2_256f,
         slh_dsa::Sha2_256f,
         32,
