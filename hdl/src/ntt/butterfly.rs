@@ -77,7 +77,7 @@ impl Default for Butterfly {
             ct_diff: Default::default(),
             q24: Constant::new(Q_U64.into()),
             // (q + 1) / 2: adding it to ⌊x/2⌋ halves an odd x mod q.
-            half_q: Constant::new(((Q_U64 + 1) / 2).into()),
+            half_q: Constant::new(Q_U64.div_ceil(2).into()),
         }
     }
 }
