@@ -209,6 +209,43 @@ fn verification_binds_message_context_key_and_interface() {
     );
     assert_eq!(slhdsa::slh_verify(p, &pk, b"message", b"ctx", &sig), bad);
 
+    // The pre-hashed entry points agree with hashing inside; a digest of the
+    // wrong length is refused.
+    let mut digest = [0u8; 64];
+    let len = PreHash::Sha3_256.digest(b"message", &mut digest);
+    assert_eq!(
+        slhdsa::hash_slh_verify_prehashed(p, &pk, &digest[..len], b"ctx", PreHash::Sha3_256, &sig),
+        Ok(())
+    );
+    let mut sig2 = vec![0u8; p.sig_bytes()];
+    slhdsa::hash_slh_sign_prehashed(
+        p,
+        &sk,
+        &digest[..len],
+        b"ctx",
+        PreHash::Sha3_256,
+        None,
+        &mut sig2,
+    )
+    .unwrap();
+    assert_eq!(sig2, sig);
+    assert_eq!(
+        slhdsa::hash_slh_sign_prehashed(
+            p,
+            &sk,
+            &digest[..len - 1],
+            b"ctx",
+            PreHash::Sha3_256,
+            None,
+            &mut sig2
+        ),
+        Err(Error::UnsupportedHash)
+    );
+    assert_eq!(
+        slhdsa::hash_slh_verify_prehashed(p, &pk, &digest[..48], b"ctx", PreHash::Sha3_256, &sig),
+        Err(Error::UnsupportedHash)
+    );
+
     // Hedged signing differs from deterministic signing; both verify.
     let mut det = vec![0u8; p.sig_bytes()];
     slhdsa::slh_sign(p, &sk, b"message", b"", None, &mut det).unwrap();

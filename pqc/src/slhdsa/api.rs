@@ -353,6 +353,40 @@ pub fn hash_slh_sign_with<K: KeccakBackend>(
     )
 }
 
+/// `hash_slh_sign` (Algorithm 23) for a digest the caller computed with
+/// `ph`; a digest of the wrong length gives [`Error::UnsupportedHash`].
+#[allow(clippy::too_many_arguments)]
+pub fn hash_slh_sign_prehashed_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    sk: &[u8],
+    digest: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    let header = [1u8, check_ctx(ctx)?];
+    if digest.len() != ph.digest_bytes() {
+        return Err(Error::UnsupportedHash);
+    }
+    let oid = ph.oid();
+    sign_parts(keccak, p, sk, &[&header, ctx, &oid, digest], addrnd, sig)
+}
+
+/// [`hash_slh_sign_prehashed_with`] on the software backend.
+pub fn hash_slh_sign_prehashed(
+    p: &Params,
+    sk: &[u8],
+    digest: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    addrnd: Option<&[u8]>,
+    sig: &mut [u8],
+) -> Result<usize> {
+    hash_slh_sign_prehashed_with(&mut SoftKeccak, p, sk, digest, ctx, ph, addrnd, sig)
+}
+
 /// `hash_slh_sign` (Algorithm 23) on the software backend.
 pub fn hash_slh_sign(
     p: &Params,
@@ -428,4 +462,35 @@ pub fn hash_slh_verify(
     sig: &[u8],
 ) -> Result<()> {
     hash_slh_verify_with(&mut SoftKeccak, p, pk, msg, ctx, ph, sig)
+}
+
+/// `hash_slh_verify` (Algorithm 25) for a digest the caller computed with
+/// `ph`; a digest of the wrong length gives [`Error::UnsupportedHash`].
+pub fn hash_slh_verify_prehashed_with<K: KeccakBackend>(
+    keccak: &mut K,
+    p: &Params,
+    pk: &[u8],
+    digest: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    sig: &[u8],
+) -> Result<()> {
+    let header = [1u8, check_ctx(ctx)?];
+    if digest.len() != ph.digest_bytes() {
+        return Err(Error::UnsupportedHash);
+    }
+    let oid = ph.oid();
+    verify_parts(keccak, p, pk, &[&header, ctx, &oid, digest], sig)
+}
+
+/// [`hash_slh_verify_prehashed_with`] on the software backend.
+pub fn hash_slh_verify_prehashed(
+    p: &Params,
+    pk: &[u8],
+    digest: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    sig: &[u8],
+) -> Result<()> {
+    hash_slh_verify_prehashed_with(&mut SoftKeccak, p, pk, digest, ctx, ph, sig)
 }
