@@ -162,6 +162,29 @@ fn byte_api_rejects_bad_lengths_with_errors() {
 }
 
 #[test]
+fn parameter_sets_outside_fips_205_are_refused() {
+    let mut odd = params::SHAKE_128F;
+    odd.n = 20;
+    let refused =
+        |r: Result<(), Error>| assert!(matches!(r, Err(Error::MalformedEncoding { .. })), "{r:?}");
+    let (mut sk, mut pk, mut sig) = (vec![0u8; 80], vec![0u8; 40], vec![0u8; 40_000]);
+    refused(slhdsa::slh_keygen_internal(
+        &odd, &[0; 20], &[0; 20], &[0; 20], &mut sk, &mut pk,
+    ));
+    refused(slhdsa::slh_keygen(
+        &odd,
+        &mut CountingRng(0),
+        &mut sk,
+        &mut pk,
+    ));
+    refused(slhdsa::slh_sign(&odd, &sk, b"m", b"", None, &mut sig).map(|_| ()));
+    refused(slhdsa::slh_verify(&odd, &pk, b"m", b"", &sig));
+    let mut deep = params::SHA2_128S;
+    deep.hp = 20;
+    refused(slhdsa::slh_verify(&deep, &[0; 32], b"m", b"", &[0; 7856]));
+}
+
+#[test]
 fn verification_binds_message_context_key_and_interface() {
     let p = &params::SHAKE_128F;
     let (sk, pk) = keypair(p);

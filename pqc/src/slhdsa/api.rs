@@ -30,6 +30,18 @@ fn check_out(needed: usize, got: usize) -> Result<()> {
     }
 }
 
+/// `Params` has public fields; only the twelve FIPS 205 sets (for which the
+/// buffer bounds in `params` hold) are accepted.
+fn check_params(p: &Params) -> Result<()> {
+    if super::params::ALL.contains(&p) {
+        Ok(())
+    } else {
+        Err(Error::MalformedEncoding {
+            what: "SLH-DSA parameter set (not one of the twelve FIPS 205 sets)",
+        })
+    }
+}
+
 fn check_ctx(ctx: &[u8]) -> Result<u8> {
     u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong { got: ctx.len() })
 }
@@ -142,6 +154,7 @@ pub fn slh_keygen_internal_with<K: KeccakBackend>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) -> Result<()> {
+    check_params(p)?;
     let n = p.n;
     check_len("SLH-DSA SK.seed", n, sk_seed.len())?;
     check_len("SLH-DSA SK.prf", n, sk_prf.len())?;
@@ -188,6 +201,7 @@ pub fn slh_keygen_with<K: KeccakBackend, R: CryptoRng + ?Sized>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) -> Result<()> {
+    check_params(p)?;
     let n = p.n;
     let mut seeds = [0u8; 3 * MAX_N];
     rng.fill_bytes(&mut seeds[..3 * n]);
@@ -224,6 +238,7 @@ fn sign_parts<K: KeccakBackend>(
     addrnd: Option<&[u8]>,
     sig: &mut [u8],
 ) -> Result<usize> {
+    check_params(p)?;
     let key = decode_sk(p, sk)?;
     check_out(p.sig_bytes(), sig.len())?;
     if let Some(r) = addrnd {
@@ -251,6 +266,7 @@ fn verify_parts<K: KeccakBackend>(
     msg: &[&[u8]],
     sig: &[u8],
 ) -> Result<()> {
+    check_params(p)?;
     let (pk_seed, pk_root) = decode_pk(p, pk)?;
     check_len("SLH-DSA signature", p.sig_bytes(), sig.len())?;
     let valid = match p.family {
