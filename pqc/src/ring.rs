@@ -263,6 +263,42 @@ impl RingBackend for SoftRing {
     fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
         pointwise_mul_acc(acc, a, b)
     }
+    /// Same result as the default; the products are summed in 64 bits and
+    /// reduced once per coefficient instead of once per term.
+    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
+        debug_assert_eq!(row.len(), v.len());
+        // Canonical inputs: each product < q² < 2^46, so 64 terms stay below
+        // q·2^31, the input bound of montgomery_reduce.
+        const TERMS_PER_REDUCTION: usize = 64;
+        *out = [0; N];
+        for (rows, vs) in row
+            .chunks(TERMS_PER_REDUCTION)
+            .zip(v.chunks(TERMS_PER_REDUCTION))
+        {
+            let mut acc = [0i64; N];
+            for (a, b) in rows.iter().zip(vs.iter()) {
+                for i in 0..N {
+                    acc[i] += a[i] as i64 * b[i] as i64;
+                }
+            }
+            for i in 0..N {
+                // acc·2^−32, then ·2^64·2^−32: acc mod q, then canonical.
+                let t = montgomery_reduce(acc[i]);
+                out[i] = freeze(out[i] + freeze(montgomery_reduce(t as i64 * R2 as i64)));
+            }
+        }
+    }
+    /// Same result as the default; `c` is converted to Montgomery form once
+    /// so that each product needs a single reduction.
+    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
+        debug_assert_eq!(v.len(), out.len());
+        let c_mont: Poly = core::array::from_fn(|i| montgomery_reduce(c[i] as i64 * R2 as i64));
+        for (p, o) in v.iter().zip(out.iter_mut()) {
+            for i in 0..N {
+                o[i] = caddq(montgomery_reduce(c_mont[i] as i64 * p[i] as i64));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -362,6 +398,51 @@ mod tests {
             intt(&mut prod);
             assert_eq!(prod, schoolbook(&a, &b));
         }
+    }
+
+    /// The default (per-polynomial) vector methods, as the reference for
+    /// the SoftRing overrides.
+    struct PerPoly;
+    impl RingBackend for PerPoly {
+        fn ntt(&mut self, a: &mut Poly) {
+            ntt(a)
+        }
+        fn intt(&mut self, a: &mut Poly) {
+            intt(a)
+        }
+        fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
+            pointwise_mul(a, b, out)
+        }
+        fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
+            pointwise_mul_acc(acc, a, b)
+        }
+    }
+
+    #[test]
+    fn soft_ring_vector_overrides_equal_the_per_polynomial_defaults() {
+        let mut s = 0xfeed_beefu64;
+        let v: [Poly; 8] = core::array::from_fn(|_| random_poly(&mut s));
+        let mut row: [Poly; 8] = core::array::from_fn(|_| random_poly(&mut s));
+        row[0] = [Q - 1; N];
+        for len in 1..=8 {
+            let (mut ours, mut reference) = ([0; N], [0; N]);
+            SoftRing.dot(&row[..len], &v[..len], &mut ours);
+            PerPoly.dot(&row[..len], &v[..len], &mut reference);
+            assert_eq!(ours, reference, "dot of length {len}");
+        }
+        // Longer than one accumulation chunk.
+        let long_row: [Poly; 70] = core::array::from_fn(|i| row[i % 8]);
+        let long_v: [Poly; 70] = core::array::from_fn(|i| v[(i * 3) % 8]);
+        let (mut ours, mut reference) = ([0; N], [0; N]);
+        SoftRing.dot(&long_row, &long_v, &mut ours);
+        PerPoly.dot(&long_row, &long_v, &mut reference);
+        assert_eq!(ours, reference, "dot of length 70");
+
+        let c = random_poly(&mut s);
+        let (mut ours, mut reference) = ([[0; N]; 8], [[0; N]; 8]);
+        SoftRing.scale_vec(&c, &row, &mut ours);
+        PerPoly.scale_vec(&c, &row, &mut reference);
+        assert_eq!(ours, reference);
     }
 
     #[test]
