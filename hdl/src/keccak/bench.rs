@@ -3,10 +3,14 @@
 //! directly one clock at a time so a test can read outputs between edges the
 //! way a Verilator C++ loop does, without a thread per testbench.
 
+use rust_hdl::core::vcd_probe::VCDProbe;
 use rust_hdl::prelude::*;
+use std::io::Write;
 
 /// Delta-cycle limit per settle: a design that does not settle has a loop.
 const SETTLE_LIMIT: usize = 1_000;
+/// Half a clock period in the VCD time unit (ps): a 100 MHz clock.
+const HALF_PERIOD_PS: u64 = 5_000;
 
 /// A design under test, its clock input and a clock-cycle counter.
 pub struct Bench<T: Block> {
@@ -15,6 +19,8 @@ pub struct Bench<T: Block> {
     clock: fn(&mut T) -> &mut Signal<In, Clock>,
     /// Rising edges so far.
     pub cycles: u64,
+    trace: Option<VCDProbe<Box<dyn Write>>>,
+    time_ps: u64,
 }
 
 impl<T: Block> Bench<T> {
@@ -26,9 +32,17 @@ impl<T: Block> Bench<T> {
             uut: Box::new(uut),
             clock,
             cycles: 0,
+            trace: None,
+            time_ps: 0,
         };
         bench.settle();
         bench
+    }
+
+    /// Records every signal from now on as a VCD waveform into `out`.
+    pub fn trace_to(&mut self, out: Box<dyn Write>) {
+        let probe = write_vcd_header(out, self.uut.as_ref());
+        self.trace = Some(write_vcd_dump(probe, self.uut.as_ref()));
     }
 
     /// Propagates input changes through the combinational logic.
@@ -37,12 +51,18 @@ impl<T: Block> Bench<T> {
             simulate(self.uut.as_mut(), SETTLE_LIMIT),
             "combinational logic did not settle"
         );
+        if let Some(mut probe) = self.trace.take() {
+            probe.timestamp(self.time_ps).expect("write VCD");
+            self.trace = Some(write_vcd_change(probe, self.uut.as_ref()));
+        }
     }
 
     /// One full clock: rising edge, settle, falling edge, settle.
     pub fn clock(&mut self) {
+        self.time_ps += HALF_PERIOD_PS;
         (self.clock)(&mut self.uut).next = true.into();
         self.settle();
+        self.time_ps += HALF_PERIOD_PS;
         (self.clock)(&mut self.uut).next = false.into();
         self.settle();
         self.cycles += 1;

@@ -22,39 +22,57 @@ pub(crate) mod testutil;
 #[cfg(test)]
 mod verilator_check;
 
-use rust_hdl::prelude::*;
+use crate::export::{raw_verilog, Design};
+use std::path::Path;
 
-/// Module-name prefix of the engine with `R` rounds per clock in exported
-/// Verilog (`keccak_r1`, `keccak_r2`): each design has its own module set.
-pub fn design_top_name<const R: usize>() -> String {
-    format!("keccak_r{R}")
+/// The Keccak designs of the `hdl` tool's export/report/vcd registry: the
+/// permutation cores alone (the area figure of the core) and the whole
+/// engines, each with 1 and 2 rounds per clock.
+pub fn designs() -> Vec<Design> {
+    vec![
+        Design {
+            name: "keccak_perm_r1",
+            description:
+                "Keccak-f[1600] core, 1 round per clock (25 clocks a permutation with load)",
+            verilog: || raw_verilog(KeccakPermutation::<1>::default()),
+            vcd: None,
+        },
+        Design {
+            name: "keccak_perm_r2",
+            description:
+                "Keccak-f[1600] core, 2 rounds per clock (13 clocks a permutation with load)",
+            verilog: || raw_verilog(KeccakPermutation::<2>::default()),
+            vcd: None,
+        },
+        Design {
+            name: "keccak_r1",
+            description: "SHAKE/SHA3 sponge and WOTS+ chain engine, 1 round per clock",
+            verilog: || raw_verilog(SpongeEngine::<1>::default()),
+            vcd: Some(engine_vcd::<1>),
+        },
+        Design {
+            name: "keccak_r2",
+            description: "SHAKE/SHA3 sponge and WOTS+ chain engine, 2 rounds per clock",
+            verilog: || raw_verilog(SpongeEngine::<2>::default()),
+            vcd: Some(engine_vcd::<2>),
+        },
+    ]
 }
 
-/// Verilog of the sponge engine with `R` rounds per clock; the top module
-/// is [`design_top_name`], its sub-modules `<top>$…`.
-pub fn sponge_verilog<const R: usize>() -> String {
-    let mut uut = SpongeEngine::<R>::default();
-    uut.connect_all();
-    rename_top(&generate_verilog(&uut), &design_top_name::<R>())
-}
-
-/// Renames rust-hdl's fixed `top` / `top$…` module names.
-fn rename_top(verilog: &str, name: &str) -> String {
-    let mut out = String::with_capacity(verilog.len());
-    for line in verilog.lines() {
-        let trimmed = line.trim_start();
-        let indent = &line[..line.len() - trimmed.len()];
-        let renamed = if let Some(rest) = trimmed.strip_prefix("module top") {
-            format!("module {name}{rest}")
-        } else if let Some(rest) = trimmed.strip_prefix("top$") {
-            // Instantiation of a sub-module.
-            format!("{name}${rest}")
-        } else {
-            trimmed.to_string()
-        };
-        out.push_str(indent);
-        out.push_str(&renamed);
-        out.push('\n');
+/// VCD of a representative run: SHAKE128 of 200 bytes to 200 bytes (two
+/// blocks in, two out), then a 3-step WOTS+ chain with n = 16.
+fn engine_vcd<const R: usize>(path: &Path) -> Result<(), String> {
+    use harness::{engine_bench, run_request, FullSpeed, Request};
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bench = engine_bench::<R>();
+    bench.trace_to(Box::new(std::io::BufWriter::new(file)));
+    let message: Vec<u8> = (0..200u32).map(|i| (i * 7) as u8).collect();
+    let sponge = Request::sponge(pqc::keccak::SpongeMode::Shake128, &message, 200, 0);
+    let chain = Request::wots_chain(&[1; 16], &[2; 32], &[3; 16], 4, 3);
+    for request in [sponge, chain] {
+        if run_request(&mut bench, &request, &mut FullSpeed, 10_000).error {
+            return Err("engine flagged an error on the VCD run".into());
+        }
     }
-    out
+    Ok(())
 }

@@ -7,7 +7,6 @@
 // word count, index of the TLAST word (ffffffff: none), the words.
 // results.txt: per request "error cycles consumed out_words out_last_at"
 // (out_last_at -1: none), then the output words in hex.
-`timescale 1ns/1ps
 module sponge_tb;
   localparam integer VEC_WORDS = 1 << 20;
   localparam integer MAX_OUT = 1 << 16;

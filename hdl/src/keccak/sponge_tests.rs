@@ -459,3 +459,28 @@ fn config_reports_rounds_per_clock() {
         assert_eq!(SpongeMode::ALL[code as usize], mode);
     }
 }
+
+/// The throughput goals, measured: one more SHAKE128 block of message costs
+/// 42 word clocks plus one permutation (24 clocks at R = 1, 12 at R = 2).
+fn block_cost<const R: usize>() -> u64 {
+    let mut bench = engine_bench::<R>();
+    let message = SplitMix64(5).bytes(3 * 168);
+    let mut clocks = |len: usize| {
+        let request = Request::sponge(SpongeMode::Shake128, &message[..len], 32, 0);
+        let response = run_request(&mut bench, &request, &mut FullSpeed, 10_000);
+        assert_eq!(
+            unpack_words(&response.words, 32),
+            reference(SpongeMode::Shake128, &message[..len], 32)
+        );
+        response.cycles
+    };
+    let (one, two, three) = (clocks(168), clocks(2 * 168), clocks(3 * 168));
+    assert_eq!(two - one, three - two);
+    two - one
+}
+
+#[test]
+fn shake128_block_absorb_cost() {
+    assert_eq!(block_cost::<1>(), 42 + 24);
+    assert_eq!(block_cost::<2>(), 42 + 12);
+}

@@ -3,51 +3,21 @@
 //! (`sponge_tb.sv`) must give the same output words, TLAST position, error
 //! flag, words consumed and clock counts.
 //!
-//! Skipped with a message only when `verilator` is missing and `CI` is
-//! unset; in CI a missing Verilator fails the test.
+//! The Verilog is the exact text `hdl export` writes. Skipped with a
+//! message only when `verilator` is missing and `CI` is unset; in CI a
+//! missing Verilator fails the test.
 
 use super::bench::Bench;
 use super::harness::{engine_bench, run_request, FullSpeed, Request, Response};
 use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
+use crate::export::{design_verilog, Design};
+use crate::verilator::{verilator_required, VerilatorRun};
 use driver::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::Command;
 
 const TESTBENCH: &str = include_str!("sponge_tb.sv");
-
-fn verilator_available() -> bool {
-    let found = Command::new("verilator")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "verilator is required in CI (scripts/setup.sh installs it)"
-        );
-        eprintln!(
-            "SKIPPED: verilator not found; install it (scripts/setup.sh) to run this cross-check"
-        );
-    }
-    found
-}
-
-/// A scratch directory under the cargo target directory.
-fn work_dir(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    // <target>/<profile>/deps/<test exe>
-    let target = exe
-        .ancestors()
-        .nth(3)
-        .expect("test executable sits in <target>/<profile>/deps");
-    let dir = target.join("hdl-verilator").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create verilator work dir");
-    dir
-}
 
 fn vectors_hex(requests: &[Request]) -> String {
     let mut text = format!("{:08x}\n", requests.len());
@@ -95,50 +65,16 @@ fn parse_results(text: &str, count: usize) -> Vec<Response> {
     responses
 }
 
-/// Builds the Verilated engine from `verilog` (top module `top_name`), runs
+/// Builds the Verilated engine from the exported text of `design`, runs
 /// `requests` through it and returns its responses.
-fn run_verilated(name: &str, verilog: &str, top_name: &str, requests: &[Request]) -> Vec<Response> {
-    let dir = work_dir(name);
-    std::fs::write(dir.join("engine.v"), verilog).unwrap();
-    std::fs::write(dir.join("sponge_tb.sv"), TESTBENCH).unwrap();
-    std::fs::write(dir.join("vectors.hex"), vectors_hex(requests)).unwrap();
-    // rust-hdl emits width-mismatched expressions (WIDTH), cases without a
-    // default (CASEINCOMPLETE) and unused bits of wide signals (UNUSED).
-    let build = Command::new("verilator")
-        .current_dir(&dir)
-        .args([
-            "--binary",
-            "-j",
-            "2",
-            "-Wno-WIDTH",
-            "-Wno-CASEINCOMPLETE",
-            "-Wno-UNUSED",
-            "-Wno-DECLFILENAME",
-            "--top-module",
-            "sponge_tb",
-            &format!("+define+DUT={top_name}"),
-            "-o",
-            "sponge_sim",
-            "sponge_tb.sv",
-            "engine.v",
-        ])
-        .output()
-        .expect("run verilator");
-    assert!(
-        build.status.success(),
-        "verilator build failed:\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let run = Command::new(dir.join("obj_dir").join("sponge_sim"))
-        .current_dir(&dir)
-        .output()
-        .expect("run the verilated engine");
-    assert!(
-        run.status.success(),
-        "verilated run failed:\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let results = std::fs::read_to_string(dir.join("results.txt")).expect("results.txt");
+fn run_verilated(design: &Design, requests: &[Request]) -> Vec<Response> {
+    let run = VerilatorRun::new(design.name).expect("verilator work dir");
+    run.write_input("vectors.hex", &vectors_hex(requests))
+        .unwrap();
+    let define = format!("+define+DUT={}", design.name);
+    run.build_and_run(&design_verilog(design), TESTBENCH, "sponge_tb", &[&define])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let results = run.read_output("results.txt").expect("results.txt");
     parse_results(&results, requests.len())
 }
 
@@ -188,7 +124,7 @@ fn cross_check_requests() -> Vec<Request> {
 }
 
 fn cross_check<const R: usize>(name: &str) {
-    if !verilator_available() {
+    if !verilator_required(name) {
         return;
     }
     let requests = cross_check_requests();
@@ -197,8 +133,11 @@ fn cross_check<const R: usize>(name: &str) {
         .iter()
         .map(|r| run_request(&mut bench, r, &mut FullSpeed, 100_000))
         .collect();
-    let top = super::design_top_name::<R>();
-    let verilated = run_verilated(name, &super::sponge_verilog::<R>(), &top, &requests);
+    let design = super::designs()
+        .into_iter()
+        .find(|d| d.name == name)
+        .expect("design in the registry");
+    let verilated = run_verilated(&design, &requests);
     for (i, (sim, ver)) in simulated.iter().zip(&verilated).enumerate() {
         assert_eq!(
             sim, ver,
