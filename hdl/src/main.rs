@@ -16,6 +16,7 @@ use std::process::ExitCode;
 fn designs() -> Vec<Design> {
     let mut all = Vec::new();
     all.extend(hdl::ntt::designs());
+    all.extend(hdl::keccak::designs());
     all
 }
 
