@@ -301,3 +301,105 @@ fn eq_mask(a: usize, b: usize) -> i32 {
 pub fn sample_in_ball<K: KeccakBackend>(kc: &mut K, ctilde: &[u8], tau: usize, c: &mut Poly) {
     sample_in_ball_with(kc, ctilde, tau, BALL_FIRST, c);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keccak::SoftKeccak;
+
+    /// Counts how a sampler used the backend.
+    #[derive(Default)]
+    struct Recorder {
+        sponge_lengths: [usize; 4],
+        sponges: usize,
+        permutes: usize,
+    }
+
+    impl KeccakBackend for Recorder {
+        fn permute(&mut self, state: &mut [u64; 25]) {
+            self.permutes += 1;
+            SoftKeccak.permute(state)
+        }
+        fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
+            if self.sponges < 4 {
+                self.sponge_lengths[self.sponges] = out.len();
+            }
+            self.sponges += 1;
+            SoftKeccak.sponge(mode, parts, out)
+        }
+    }
+
+    #[test]
+    fn rej_ntt_poly_same_result_on_every_path() {
+        let rho = [0x3Cu8; 32];
+        let mut normal = [0; N];
+        let mut rec = Recorder::default();
+        rej_ntt_poly_with(&mut rec, &rho, 1, 2, REJ_NTT_FIRST, &mut normal);
+        assert_eq!((rec.sponges, rec.permutes), (1, 0), "one sponge call");
+        assert!(normal.iter().all(|&c| (0..Q).contains(&c)));
+
+        // One block first: 56 candidates, then 112, then streaming.
+        let mut forced = [0; N];
+        let mut rec = Recorder::default();
+        rej_ntt_poly_with(&mut rec, &rho, 1, 2, 168, &mut forced);
+        assert_eq!(forced, normal);
+        assert_eq!(rec.sponges, 2);
+        assert_eq!(&rec.sponge_lengths[..2], &[168, 336]);
+        assert!(rec.permutes >= 3, "stream path used");
+
+        // Two blocks first, then four: the re-request path suffices.
+        let mut longer = [0; N];
+        let mut rec = Recorder::default();
+        rej_ntt_poly_with(&mut rec, &rho, 1, 2, 3 * 168, &mut longer);
+        assert_eq!(longer, normal);
+        assert_eq!((rec.sponges, rec.permutes), (2, 0));
+    }
+
+    #[test]
+    fn rej_bounded_poly_same_result_on_every_path() {
+        let seed = [0xA5u8; 64];
+        for eta in [2, 4] {
+            for index in 0..20u16 {
+                let mut normal = [0; N];
+                expand_s_poly(&mut SoftKeccak, &seed, index, eta, &mut normal);
+                assert!(normal.iter().all(|&c| (-eta..=eta).contains(&c)));
+                let mut forced = [0; N];
+                rej_bounded_poly_with(&mut SoftKeccak, &seed, index, eta, 136, &mut forced);
+                assert_eq!(forced, normal, "eta {eta} index {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn sample_in_ball_has_tau_signed_ones_and_matches_definition() {
+        for tau in [39usize, 49, 60] {
+            for seed in 0..50u8 {
+                let ctilde = [seed; 48];
+                let mut c = [0; N];
+                sample_in_ball(&mut SoftKeccak, &ctilde[..tau / 2], tau, &mut c);
+                // Direct transcription of FIPS 204 Algorithm 29.
+                let mut stream = [0u8; 4 * 136];
+                SoftKeccak.sponge(SpongeMode::Shake256, &[&ctilde[..tau / 2]], &mut stream);
+                let signs = u64::from_le_bytes(stream[..8].try_into().unwrap());
+                let mut want = [0i32; N];
+                let mut pos = 8;
+                for i in N - tau..N {
+                    let mut j = stream[pos] as usize;
+                    pos += 1;
+                    while j > i {
+                        j = stream[pos] as usize;
+                        pos += 1;
+                    }
+                    want[i] = want[j];
+                    want[j] = if (signs >> (i + tau - N)) & 1 == 1 {
+                        Q - 1
+                    } else {
+                        1
+                    };
+                }
+                assert_eq!(c, want, "tau {tau} seed {seed}");
+                assert_eq!(c.iter().filter(|&&x| x != 0).count(), tau);
+            }
+        }
+    }
+}

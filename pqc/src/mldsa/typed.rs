@@ -115,6 +115,15 @@ macro_rules! parameter_set_module {
                         .expect("buffers have the parameter set's lengths");
                     key
                 }
+                /// ML-DSA.KeyGen (Algorithm 1): draws ξ from `rng`, then
+                /// KeyGen_internal. ξ is zeroized afterwards.
+                pub fn generate<R: signature::rand_core::CryptoRng + ?Sized>(rng: &mut R) -> Self {
+                    let mut xi = [0u8; 32];
+                    rng.fill_bytes(&mut xi);
+                    let key = Self::from_seed(&xi);
+                    xi.zeroize();
+                    key
+                }
                 /// Decodes a secret key, checking the s1/s2 ranges and that
                 /// t0 and tr agree with s1, s2 (this recomputes the public key).
                 pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
@@ -324,6 +333,23 @@ macro_rules! parameter_set_module {
                 ) -> ::core::result::Result<Signature, signature::Error> {
                     self.sign_with_context(msg, &[], &[0; 32])
                         .map_err(|_| signature::Error::new())
+                }
+            }
+
+            /// Hedged ML-DSA.Sign with an empty context: rnd is drawn from
+            /// `rng` (an RNG failure becomes a `signature::Error`).
+            impl signature::RandomizedSigner<Signature> for SigningKey {
+                fn try_sign_with_rng<R: signature::rand_core::TryCryptoRng + ?Sized>(
+                    &self,
+                    rng: &mut R,
+                    msg: &[u8],
+                ) -> ::core::result::Result<Signature, signature::Error> {
+                    let mut rnd = [0u8; 32];
+                    rng.try_fill_bytes(&mut rnd)
+                        .map_err(|_| signature::Error::new())?;
+                    let sig = self.sign_with_context(msg, &[], &rnd);
+                    rnd.zeroize();
+                    sig.map_err(|_| signature::Error::new())
                 }
             }
 
