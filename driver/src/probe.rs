@@ -3,8 +3,8 @@
 //!
 //! On a real Zynq a read from the GP0 window while the PL is unconfigured
 //! (or its level shifters are off) never completes and hangs the CPU, so
-//! the probe first reads DEVCFG's PCFG_DONE and touches GP0 only if it is
-//! set. QEMU's `xilinx-zynq-a9` has no PL: GP0 reads return 0, which the
+//! the probe first reads DEVCFG's PCFG_DONE and the SLCR level-shifter
+//! enables, and touches GP0 only if both say the PL is reachable. QEMU's `xilinx-zynq-a9` has no PL: GP0 reads return 0, which the
 //! probe reports as "no core".
 
 use crate::bus::RegisterBus;
@@ -19,6 +19,12 @@ pub const DEVCFG_WINDOW: usize = 0x100;
 pub const DEVCFG_INT_STS: usize = 0x0C;
 /// INT_STS.PCFG_DONE: the PL has been configured.
 pub const PCFG_DONE: u32 = 1 << 2;
+/// SLCR offset of LVL_SHFTR_EN (UG585 appendix B.28), from the SLCR base
+/// 0xF800_0000.
+pub const SLCR_LVL_SHFTR_EN: usize = 0x900;
+/// LVL_SHFTR_EN value with every PS-PL level shifter on (what
+/// `ps7_post_config` writes).
+pub const LEVEL_SHIFTERS_ON: u32 = 0xF;
 
 /// What one control block answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +53,8 @@ pub enum CoreStatus {
 pub struct Probe {
     /// DEVCFG INT_STS.PCFG_DONE was set.
     pub pl_configured: bool,
+    /// SLCR LVL_SHFTR_EN had every PS-PL level shifter on.
+    pub level_shifters_on: bool,
     /// The NTT core.
     pub ntt: CoreStatus,
     /// The Keccak/sponge engine.
@@ -76,23 +84,28 @@ pub fn probe_core(ctrl_regs: &mut impl RegisterBus, expected_id: u32) -> CoreSta
     }
 }
 
-/// Probes the PL: DEVCFG first, then the NTT and Keccak control blocks
-/// ([`crate::regmap::NTT_BASE`], [`crate::regmap::KECCAK_BASE`]).
+/// Probes the PL: DEVCFG and the SLCR level shifters first, then the NTT
+/// and Keccak control blocks ([`crate::regmap::NTT_BASE`],
+/// [`crate::regmap::KECCAK_BASE`]).
 pub fn probe(
     devcfg: &mut impl RegisterBus,
+    slcr: &mut impl RegisterBus,
     ntt_ctrl: &mut impl RegisterBus,
     keccak_ctrl: &mut impl RegisterBus,
 ) -> Probe {
     let pl_configured = devcfg.read32(DEVCFG_INT_STS) & PCFG_DONE != 0;
-    if !pl_configured {
+    let level_shifters_on = slcr.read32(SLCR_LVL_SHFTR_EN) & LEVEL_SHIFTERS_ON == LEVEL_SHIFTERS_ON;
+    if !(pl_configured && level_shifters_on) {
         return Probe {
             pl_configured,
+            level_shifters_on,
             ntt: CoreStatus::NotProbed,
             keccak: CoreStatus::NotProbed,
         };
     }
     Probe {
         pl_configured,
+        level_shifters_on,
         ntt: probe_core(ntt_ctrl, ntt::ID),
         keccak: probe_core(keccak_ctrl, keccak::ID),
     }
@@ -115,8 +128,9 @@ impl fmt::Display for Probe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "PL configured: {}; NTT core: {}; Keccak core: {}",
+            "PL configured: {}; level shifters: {}; NTT core: {}; Keccak core: {}",
             if self.pl_configured { "yes" } else { "no" },
+            if self.level_shifters_on { "on" } else { "off" },
             self.ntt,
             self.keccak
         )
@@ -127,12 +141,15 @@ impl fmt::Display for Probe {
 mod tests {
     use super::*;
 
-    /// A register file: offsets 0x00..0x24, counting reads.
+    /// A register file: offsets 0x00..0x24 (plus LVL_SHFTR_EN), counting reads.
     struct Regs([u32; 10], u32);
 
     impl RegisterBus for Regs {
         fn read32(&mut self, offset: usize) -> u32 {
             self.1 += 1;
+            if offset == SLCR_LVL_SHFTR_EN {
+                return self.0[9];
+            }
             self.0[offset / 4]
         }
         fn write32(&mut self, _: usize, _: u32) {
@@ -154,12 +171,29 @@ mod tests {
         Regs(r, 0)
     }
 
+    fn slcr(shifters: u32) -> Regs {
+        let mut r = [0; 10];
+        r[9] = shifters;
+        Regs(r, 0)
+    }
+
     #[test]
     fn unconfigured_pl_is_never_read() {
         let (mut n, mut k) = (block(ntt::ID, 1 << 16, 0), block(keccak::ID, 1 << 16, 0));
-        let p = probe(&mut devcfg(false), &mut n, &mut k);
+        let p = probe(&mut devcfg(false), &mut slcr(0xF), &mut n, &mut k);
         assert!(!p.accelerator_found());
         assert_eq!(p.ntt, CoreStatus::NotProbed);
+        assert_eq!((n.1, k.1), (0, 0));
+    }
+
+    #[test]
+    fn a_configured_pl_behind_disabled_level_shifters_is_never_read() {
+        let (mut n, mut k) = (block(ntt::ID, 1 << 16, 0), block(keccak::ID, 1 << 16, 0));
+        for shifters in [0x0, 0x3, 0xE] {
+            let p = probe(&mut devcfg(true), &mut slcr(shifters), &mut n, &mut k);
+            assert!(p.pl_configured && !p.level_shifters_on);
+            assert_eq!(p.keccak, CoreStatus::NotProbed);
+        }
         assert_eq!((n.1, k.1), (0, 0));
     }
 
@@ -167,7 +201,7 @@ mod tests {
     fn both_cores_with_the_right_ids_are_found() {
         let mut n = block(ntt::ID, ctrl::VERSION_VALUE | 3, 0x11);
         let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0x22);
-        let p = probe(&mut devcfg(true), &mut n, &mut k);
+        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k);
         assert!(p.accelerator_found());
         assert_eq!(p.ntt, CoreStatus::Present { config: 0x11 });
         assert_eq!(p.keccak, CoreStatus::Present { config: 0x22 });
@@ -177,7 +211,7 @@ mod tests {
     fn an_empty_window_or_wrong_id_or_version_is_not_an_accelerator() {
         let mut empty = block(0, 0, 0);
         let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0);
-        let p = probe(&mut devcfg(true), &mut empty, &mut k);
+        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut empty, &mut k);
         assert_eq!(p.ntt, CoreStatus::Absent { id: 0 });
         assert!(!p.accelerator_found());
         // Swapped IDs: each block must carry its own.

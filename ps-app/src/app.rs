@@ -97,6 +97,7 @@ mod tests {
         fn probe(&mut self) -> Probe {
             Probe {
                 pl_configured: false,
+                level_shifters_on: false,
                 ntt: CoreStatus::NotProbed,
                 keccak: CoreStatus::NotProbed,
             }
