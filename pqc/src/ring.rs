@@ -270,21 +270,27 @@ impl RingBackend for SoftRing {
         // Canonical inputs: each product < q² < 2^46, so 64 terms stay below
         // q·2^31, the input bound of montgomery_reduce.
         const TERMS_PER_REDUCTION: usize = 64;
+        // Accumulate 64 coefficients at a time: a small accumulator keeps
+        // the stack low (this runs inside the signer's deepest frame).
+        const LANES: usize = 64;
         *out = [0; N];
         for (rows, vs) in row
             .chunks(TERMS_PER_REDUCTION)
             .zip(v.chunks(TERMS_PER_REDUCTION))
         {
-            let mut acc = [0i64; N];
-            for (a, b) in rows.iter().zip(vs.iter()) {
-                for i in 0..N {
-                    acc[i] += a[i] as i64 * b[i] as i64;
+            for base in (0..N).step_by(LANES) {
+                let mut acc = [0i64; LANES];
+                for (a, b) in rows.iter().zip(vs.iter()) {
+                    let (a, b) = (&a[base..base + LANES], &b[base..base + LANES]);
+                    for i in 0..LANES {
+                        acc[i] += a[i] as i64 * b[i] as i64;
+                    }
                 }
-            }
-            for i in 0..N {
-                // acc·2^−32, then ·2^64·2^−32: acc mod q, then canonical.
-                let t = montgomery_reduce(acc[i]);
-                out[i] = freeze(out[i] + freeze(montgomery_reduce(t as i64 * R2 as i64)));
+                for (o, &x) in out[base..base + LANES].iter_mut().zip(acc.iter()) {
+                    // x·2^−32, then ·2^64·2^−32: x mod q, then canonical.
+                    let t = montgomery_reduce(x);
+                    *o = freeze(*o + freeze(montgomery_reduce(t as i64 * R2 as i64)));
+                }
             }
         }
     }
