@@ -233,13 +233,11 @@ struct SignState<const K: usize, const L: usize> {
     s1: [Poly; L],
     s2: [Poly; K],
     t0: [Poly; K],
-    /// y, then z = y + cs1.
+    /// y, then NTT(y), then NTT(y) + NTT(c·s1), then z = y + cs1.
     y: [Poly; L],
-    /// NTT(y), then cs1.
-    yt: [Poly; L],
     /// w, then w − cs2.
     w: [Poly; K],
-    /// cs2, then ct0, then the hint bits.
+    /// NTT(c·s1) (first L entries), then cs2, then ct0, then the hint bits.
     ct: [Poly; K],
     c: Poly,
     rho2: [u8; 64],
@@ -251,7 +249,6 @@ impl<const K: usize, const L: usize> Drop for SignState<K, L> {
         self.s2.zeroize();
         self.t0.zeroize();
         self.y.zeroize();
-        self.yt.zeroize();
         self.w.zeroize();
         self.ct.zeroize();
         self.c.zeroize();
@@ -276,12 +273,13 @@ pub fn sign_mu<const K: usize, const L: usize, R: RingBackend, H: KeccakBackend>
     sig: &mut [u8],
 ) -> Result<()> {
     debug_assert!(p.k == K && p.l == L);
+    // ct doubles as the buffer for ĉ∘ŝ1 (true for every FIPS 204 set).
+    assert!(L <= K, "parameter sets have l ≤ k");
     let mut st = SignState::<K, L> {
         s1: [[0; N]; L],
         s2: [[0; N]; K],
         t0: [[0; N]; K],
         y: [[0; N]; L],
-        yt: [[0; N]; L],
         w: [[0; N]; K],
         ct: [[0; N]; K],
         c: [0; N],
@@ -318,14 +316,10 @@ pub fn sign_mu<const K: usize, const L: usize, R: RingBackend, H: KeccakBackend>
         for (r, y) in st.y.iter_mut().enumerate() {
             expand_mask_poly(kc, &st.rho2, kappa + r as u16, p.gamma1, p.gamma1_bits(), y);
         }
-        for (yt, y) in st.yt.iter_mut().zip(st.y.iter()) {
-            for (a, &b) in yt.iter_mut().zip(y.iter()) {
-                *a = canonical(b);
-            }
-        }
-        ring.ntt_vec(&mut st.yt);
+        to_canonical(&mut st.y);
+        ring.ntt_vec(&mut st.y);
         for (wi, row) in st.w.iter_mut().zip(a_hat.iter()) {
-            ring.dot(row, &st.yt, wi);
+            ring.dot(row, &st.y, wi);
         }
         ring.intt_vec(&mut st.w);
         for (i, wi) in st.w.iter().enumerate() {
@@ -341,12 +335,19 @@ pub fn sign_mu<const K: usize, const L: usize, R: RingBackend, H: KeccakBackend>
         ring.ntt(&mut st.c);
 
         let mut reject = 0u32;
-        // z = y + cs1, ‖z‖∞ < γ1 − β.
-        ring.scale_vec(&st.c, &st.s1, &mut st.yt);
-        ring.intt_vec(&mut st.yt);
-        for (y, cs1) in st.y.iter_mut().zip(st.yt.iter()) {
-            for (z, &v) in y.iter_mut().zip(cs1.iter()) {
-                *z += center(v);
+        // z = y + cs1 = NTT⁻¹(NTT(y) + ĉ∘ŝ1) (linearity; no second copy of
+        // y is kept), ‖z‖∞ < γ1 − β. |y + cs1| < q/2, so centring recovers z.
+        ring.scale_vec(&st.c, &st.s1, &mut st.ct[..L]);
+        for (y, cs1) in st.y.iter_mut().zip(st.ct.iter()) {
+            for (a, &b) in y.iter_mut().zip(cs1.iter()) {
+                let x = *a + b;
+                *a = x - (((Q - 1 - x) >> 31) & Q);
+            }
+        }
+        ring.intt_vec(&mut st.y);
+        for y in st.y.iter_mut() {
+            for z in y.iter_mut() {
+                *z = center(*z);
                 reject |= exceeds(*z, gamma1_bound);
             }
         }
