@@ -290,11 +290,13 @@ pub fn sample_in_ball_with<K: KeccakBackend>(
     );
 }
 
-/// All ones if `a == b` else zero, branch-free (a, b < 2^31).
+/// All ones if `a == b` else zero, branch-free (a, b < 2^31). The
+/// `black_box` keeps LLVM from turning the masked select back into a
+/// compare-and-branch/cmov on `b` (seen under the valgrind check).
 #[inline(always)]
 fn eq_mask(a: usize, b: usize) -> i32 {
     let x = (a ^ b) as i32;
-    ((x | x.wrapping_neg()) >> 31) ^ -1
+    core::hint::black_box(((x | x.wrapping_neg()) >> 31) ^ -1)
 }
 
 /// SampleInBall with the default first request.
