@@ -9,6 +9,8 @@ command -v verilator >/dev/null || need_apt+=(verilator)
 command -v yosys >/dev/null || need_apt+=(yosys)
 command -v iverilog >/dev/null || need_apt+=(iverilog)
 command -v python3 >/dev/null || need_apt+=(python3)
+# valgrind: the ML-DSA constant-time test (pqc/tests/mldsa_ctgrind.rs).
+command -v valgrind >/dev/null || need_apt+=(valgrind)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""
