@@ -948,6 +948,7 @@ module keccak_r1(clock,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_da
                 end
         endcase
         if (start & (op == op_abort)) begin
+            perm$clear = 1'b1;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
@@ -1664,7 +1665,35 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
         round$d = round$q;
         rounds$round_index = round$q;
         busy = running$q;
-        if (running$q) begin
+        if (clear) begin
+            state$0$d = 32'h0;
+            state$1$d = 32'h0;
+            state$2$d = 32'h0;
+            state$3$d = 32'h0;
+            state$4$d = 32'h0;
+            state$5$d = 32'h0;
+            state$6$d = 32'h0;
+            state$7$d = 32'h0;
+            state$8$d = 32'h0;
+            state$9$d = 32'h0;
+            state$10$d = 32'h0;
+            state$11$d = 32'h0;
+            state$12$d = 32'h0;
+            state$13$d = 32'h0;
+            state$14$d = 32'h0;
+            state$15$d = 32'h0;
+            state$16$d = 32'h0;
+            state$17$d = 32'h0;
+            state$18$d = 32'h0;
+            state$19$d = 32'h0;
+            state$20$d = 32'h0;
+            state$21$d = 32'h0;
+            state$22$d = 32'h0;
+            state$23$d = 32'h0;
+            state$24$d = 32'h0;
+            running$d = 1'b0;
+        end
+        else if (running$q) begin
             state$0$d = rounds$state_out$0;
             state$1$d = rounds$state_out$1;
             state$2$d = rounds$state_out$2;
@@ -1722,33 +1751,6 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
                 state$22$d = load_lanes$22;
                 state$23$d = load_lanes$23;
                 state$24$d = load_lanes$24;
-            end
-            else if (clear) begin
-                state$0$d = 32'h0;
-                state$1$d = 32'h0;
-                state$2$d = 32'h0;
-                state$3$d = 32'h0;
-                state$4$d = 32'h0;
-                state$5$d = 32'h0;
-                state$6$d = 32'h0;
-                state$7$d = 32'h0;
-                state$8$d = 32'h0;
-                state$9$d = 32'h0;
-                state$10$d = 32'h0;
-                state$11$d = 32'h0;
-                state$12$d = 32'h0;
-                state$13$d = 32'h0;
-                state$14$d = 32'h0;
-                state$15$d = 32'h0;
-                state$16$d = 32'h0;
-                state$17$d = 32'h0;
-                state$18$d = 32'h0;
-                state$19$d = 32'h0;
-                state$20$d = 32'h0;
-                state$21$d = 32'h0;
-                state$22$d = 32'h0;
-                state$23$d = 32'h0;
-                state$24$d = 32'h0;
             end
             else if (xor_enable) begin
                 if (xor_word_index == 32'h2 * 0) begin

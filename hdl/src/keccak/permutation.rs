@@ -1,12 +1,13 @@
 //! The iterative Keccak-f[1600] core: 25 lane registers and `R` rounds per clock.
 //!
 //! Handshake: while `busy` is low the core accepts, on a clock edge, one of
-//! `load` (state ← `load_lanes`), `clear` (state ← 0) or `xor_enable`
-//! (32-bit word `xor_word_index` of the state ^= `xor_word`, words numbered
-//! little-endian from lane 0 — the sponge's absorb path). `start` on the same
-//! edge begins the permutation on the state as written by that edge; `busy`
-//! is then high for `24 / R` clocks, during which every other input is
-//! ignored, and the result is in `lanes` as soon as `busy` falls. So a
+//! `load` (state ← `load_lanes`) or `xor_enable` (32-bit word
+//! `xor_word_index` of the state ^= `xor_word`, words numbered little-endian
+//! from lane 0 — the sponge's absorb path). `start` on the same edge begins
+//! the permutation on the state as written by that edge; `busy` is then high
+//! for `24 / R` clocks, during which those inputs are ignored, and the result
+//! is in `lanes` as soon as `busy` falls. `clear` (state ← 0) is taken at any
+//! time and also stops a running permutation. So a
 //! permutation costs 1 + 24/R clocks from the `start` edge to the result
 //! (25 for R = 1, 13 for R = 2), loading included.
 
@@ -29,9 +30,9 @@ pub struct KeccakPermutation<const R: usize> {
     pub load: Signal<In, Bit>,
     /// State to load.
     pub load_lanes: [Signal<In, Bits<64>>; 25],
-    /// Zero the state (when not busy and not loading).
+    /// Zero the state and stop any permutation (always taken, wins over all).
     pub clear: Signal<In, Bit>,
-    /// XOR `xor_word` into word `xor_word_index` (when not busy, not loading or clearing).
+    /// XOR `xor_word` into word `xor_word_index` (when not busy and not loading).
     pub xor_enable: Signal<In, Bit>,
     /// Word index 0..XOR_WORDS: lane index / 2, upper half when odd.
     pub xor_word_index: Signal<In, Bits<6>>,
@@ -84,7 +85,15 @@ impl<const R: usize> Logic for KeccakPermutation<R> {
         dff_setup!(self, clock, running, round);
         self.rounds.round_index.next = self.round.q.val();
         self.busy.next = self.running.q.val();
-        if self.running.q.val() {
+        // Priority clear > rounds > load > xor, and "hold" as the default:
+        // synthesis maps clear to the flip-flops' synchronous reset and hold
+        // to their clock enable, leaving one LUT6 per state bit for the rest.
+        if self.clear.val() {
+            for i in 0..25 {
+                self.state[i].d.next = 0.into();
+            }
+            self.running.d.next = false;
+        } else if self.running.q.val() {
             for i in 0..25 {
                 self.state[i].d.next = self.rounds.state_out[i].val();
             }
@@ -96,10 +105,6 @@ impl<const R: usize> Logic for KeccakPermutation<R> {
             if self.load.val() {
                 for i in 0..25 {
                     self.state[i].d.next = self.load_lanes[i].val();
-                }
-            } else if self.clear.val() {
-                for i in 0..25 {
-                    self.state[i].d.next = 0.into();
                 }
             } else if self.xor_enable.val() {
                 for i in 0..XOR_LANES {

@@ -88,7 +88,7 @@ pub struct SpongeEngine<const R: usize> {
     pub arg1: Signal<In, Bits<32>>,
     /// Third argument.
     pub arg2: Signal<In, Bits<32>>,
-    /// An operation (or a permutation it left running) is in progress.
+    /// An operation is in progress.
     pub busy: Signal<Out, Bit>,
     /// The last operation finished (cleared by the next start).
     pub done: Signal<Out, Bit>,
@@ -587,6 +587,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         }
         // Abort wins over everything, busy or not.
         if self.start.val() & (self.op.val() == self.op_abort.val()) {
+            // Clearing the core also stops a permutation in progress.
+            self.perm.clear.next = true;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
             self.phase.d.next = Phase::Idle;
