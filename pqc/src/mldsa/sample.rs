@@ -271,15 +271,16 @@ pub fn sample_in_ball_with<K: KeccakBackend>(
                 let sign = (signs & 1) as i32;
                 signs >>= 1;
                 let value = 1 + sign * (Q - 2); // 1 or q − 1
+                                                // One masked pass reads the old c[j] and writes ±1 there.
+                                                // c[i] is still 0 before this step, so OR-ing the old c[j]
+                                                // into it afterwards is right both for j < i and j = i.
                 let mut cj = 0;
-                for (idx, &coeff) in c[..=i].iter().enumerate() {
-                    cj |= coeff & eq_mask(idx, j);
-                }
-                c[i] = cj;
                 for (idx, coeff) in c[..=i].iter_mut().enumerate() {
                     let mask = eq_mask(idx, j);
+                    cj |= *coeff & mask;
                     *coeff = (*coeff & !mask) | (value & mask);
                 }
+                c[i] |= cj;
                 i += 1;
                 if i == N {
                     return true;
