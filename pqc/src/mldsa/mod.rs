@@ -54,6 +54,20 @@
 //! backend are canonical and in the plain domain; the protocol code centres
 //! and checks them itself.
 //!
+//! Backend calls per operation (asserted by `tests/mldsa_api.rs`), for a
+//! hardware implementer sizing transfers:
+//!
+//! | operation | ring calls | sponge calls |
+//! |---|---|---|
+//! | keygen | 1 `ntt_vec`(l), k `dot`(l), 1 `intt_vec`(k) | 1 + k·l + k + l + 1 |
+//! | sign, once | 3 `ntt_vec` (s1, s2, t0) | k·l (Â), 2 (μ, ρ″) |
+//! | sign, per attempt | 1 `ntt_vec`(l), k `dot`(l), 1 `ntt` (c), 3 `scale_vec`, 4 `intt_vec` | l (ExpandMask), 1 (c̃), 1 (SampleInBall) |
+//! | verify | 1 `ntt` (c), 2 `ntt_vec`, 1 `scale_vec`(k), k `dot`(l), 1 `intt_vec`(k) | 2 (tr, μ), k·l, 1, 1 |
+//!
+//! The per-polynomial `pointwise_mul`/`pointwise_mul_acc` and `intt` are
+//! never called directly, and `KeccakBackend::permute` is reached only if a
+//! rejection sampler falls short twice (probability far below 2^-256).
+//!
 //! # Memory
 //!
 //! No heap. Buffers are sized by the parameter set (const generics `K`, `L`).
