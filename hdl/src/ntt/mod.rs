@@ -3,18 +3,48 @@
 pub mod arith;
 pub mod butterfly;
 pub mod core;
+pub mod crosscheck;
+pub mod harness;
 pub mod schedule;
 #[doc(hidden)]
 pub mod sim;
+#[cfg(test)]
+mod tests;
 
 use crate::export::{raw_verilog, Design};
 
 /// The NTT designs of the export/report/VCD registry.
 pub fn designs() -> Vec<Design> {
-    vec![Design {
-        name: "ntt_modmul",
-        description: "pipelined multiplier mod q (DSP48E1 product, shift-add reduction)",
-        verilog: || raw_verilog(arith::ModMul::default()),
-        vcd: None,
-    }]
+    vec![
+        Design {
+            name: "ntt_modmul",
+            description: "pipelined multiplier mod q (DSP48E1 product, shift-add reduction)",
+            verilog: || raw_verilog(arith::ModMul::default()),
+            vcd: None,
+        },
+        Design {
+            name: "ntt_butterfly",
+            description: "unified CT/GS butterfly (one modular multiplier)",
+            verilog: || raw_verilog(butterfly::Butterfly::default()),
+            vcd: None,
+        },
+        Design {
+            name: "ntt_b1",
+            description: "NTT core, B = 1 butterfly per cycle",
+            verilog: || raw_verilog(core::NttCoreB1::new()),
+            vcd: Some(crosscheck::write_ntt_vcd::<1, 2, 7, 9>),
+        },
+        Design {
+            name: "ntt_b2",
+            description: "NTT core, B = 2 butterflies per cycle",
+            verilog: || raw_verilog(core::NttCoreB2::new()),
+            vcd: Some(crosscheck::write_ntt_vcd::<2, 4, 6, 8>),
+        },
+        Design {
+            name: "ntt_b4",
+            description: "NTT core, B = 4 butterflies per cycle",
+            verilog: || raw_verilog(core::NttCoreB4::new()),
+            vcd: Some(crosscheck::write_ntt_vcd::<4, 8, 5, 8>),
+        },
+    ]
 }

@@ -19,13 +19,14 @@ pub fn settle<B: Block>(uut: &mut B) {
     );
 }
 
-/// One full clock cycle: rising edge, settle, falling edge, settle.
-/// Inputs set before the call are sampled at the rising edge.
+/// One full clock cycle. Inputs set before the call are sampled at the
+/// rising edge. The falling edge is settled together with the inputs of the
+/// next cycle (no logic here uses the falling edge), which saves a third of
+/// the delta iterations.
 pub fn tick<B: Block>(uut: &mut B, clock: impl Fn(&mut B) -> &mut Signal<In, Clock>) {
+    clock(uut).next = Clock::from(false);
     settle(uut);
     clock(uut).next = Clock::from(true);
-    settle(uut);
-    clock(uut).next = Clock::from(false);
     settle(uut);
 }
 
