@@ -38,5 +38,5 @@ for target in "${targets[@]}"; do
   # shared. Short inputs reach full-length keys and signatures anyway (the
   # bodies repeat the input bytes), so max_len stays at 4096.
   cargo fuzz run -O -a -s none "$target" "fuzz/corpus/$target" -- \
-    -max_total_time="$seconds" -max_len=4096 -timeout=30 -print_final_stats=1
+    -max_total_time="$seconds" -max_len=4096 -timeout=120 -print_final_stats=1
 done
