@@ -247,6 +247,19 @@ mod tests {
     }
 
     #[test]
+    fn vcd_of_one_ntt_is_written() {
+        let dir = crate::verilator::work_dir("vcd-test");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ntt_b4.vcd");
+        write_ntt_vcd::<4, 8, 5, 8>(&path).unwrap();
+        let vcd = std::fs::read_to_string(&path).unwrap();
+        assert!(vcd.starts_with("$timescale"));
+        assert!(vcd.contains(" busy $end") && vcd.contains(" m_tlast $end"));
+        // Load, NTT and store: more than 256 + 264 + 257 clock edges.
+        assert!(vcd.matches("\n#").count() > 2 * 777);
+    }
+
+    #[test]
     fn verilator_matches_rust_hdl_b1_b2_full() {
         if std::env::var("PQC_FULL").is_ok_and(|v| v == "1") {
             crosscheck::<2, 4, 6, 8>("ntt_b2", 3);
