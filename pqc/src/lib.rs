@@ -13,6 +13,7 @@
 pub mod error;
 pub mod keccak;
 pub mod mldsa;
+pub mod prehash;
 pub mod ring;
 pub mod slhdsa;
 

@@ -1,4 +1,10 @@
-//! Pre-hash functions of HashSLH-DSA (FIPS 205 §10.2.2) with their DER OIDs.
+//! Pre-hash functions of HashML-DSA (FIPS 204 §5.4) and HashSLH-DSA
+//! (FIPS 205 §10.2.2): the twelve hash functions ACVP tests, with their
+//! DER-encoded object identifiers.
+//!
+//! The digest of the caller's message is the caller's hashing, outside the
+//! signature schemes proper, so it uses RustCrypto `sha2`/`sha3` directly
+//! rather than the Keccak backend.
 
 use sha2::Digest;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
@@ -133,5 +139,31 @@ impl PreHash {
             PreHash::Shake256 => xof::<sha3::Shake256>(msg, o),
         }
         len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oids_lengths_and_names() {
+        assert_eq!(
+            PreHash::Sha2_256.oid(),
+            [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
+        );
+        let mut out = [0u8; MAX_DIGEST_BYTES];
+        for ph in PreHash::ALL {
+            assert_eq!(ph.digest(b"abc", &mut out), ph.digest_bytes());
+            assert_eq!(PreHash::from_name(ph.name()), Some(ph));
+        }
+        // SHA-256("abc") from FIPS 180-4 Appendix B.1.
+        PreHash::Sha2_256.digest(b"abc", &mut out);
+        assert_eq!(out[..4], [0xba, 0x78, 0x16, 0xbf]);
+        assert_eq!(
+            PreHash::from_name("SHA2-512/224"),
+            Some(PreHash::Sha2_512_224)
+        );
+        assert_eq!(PreHash::from_name("MD5"), None);
     }
 }

@@ -4,7 +4,7 @@
 //! Field mapping: /work/shared/vectors/README.md (copied in tests/vectors).
 mod acvp;
 
-use pqc::mldsa::{self, HashAlgorithm, MlDsa, ParameterSet};
+use pqc::mldsa::{self, MlDsa, ParameterSet, PreHash};
 
 fn set_of(case: &acvp::Case) -> ParameterSet {
     let name = case.group_str("parameterSet");
@@ -74,8 +74,7 @@ fn acvp_siggen_all_360() {
                 }
                 "preHash" => {
                     let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
-                    let ph = HashAlgorithm::from_acvp_name(name)
-                        .unwrap_or_else(|| panic!("hash {name}"));
+                    let ph = PreHash::from_name(name).unwrap_or_else(|| panic!("hash {name}"));
                     mldsa::hash_sign(set, &sk, &m, &ctx, ph, &rnd, &mut sig).unwrap();
                     "external/preHash"
                 }
@@ -120,7 +119,7 @@ fn acvp_sigver_all_180() {
             let ctx = case.input_hex("context");
             if case.group_str("preHash") == "preHash" {
                 let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
-                let ph = HashAlgorithm::from_acvp_name(name).expect("hash");
+                let ph = PreHash::from_name(name).expect("hash");
                 mldsa::hash_verify(set, &pk, &m, &ctx, ph, &sig)
             } else {
                 mldsa::verify(set, &pk, &m, &ctx, &sig)

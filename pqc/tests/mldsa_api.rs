@@ -3,7 +3,7 @@
 //! backend seams (all Keccak work through `sponge`, ring work at vector grain).
 
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
-use pqc::mldsa::{self, ml_dsa_44, ml_dsa_65, ml_dsa_87, HashAlgorithm, MlDsa, ParameterSet};
+use pqc::mldsa::{self, ml_dsa_44, ml_dsa_65, ml_dsa_87, MlDsa, ParameterSet, PreHash};
 use pqc::ring::{Poly, RingBackend, SoftRing};
 use pqc::Error;
 use signature::{Keypair, RandomizedSigner, SignatureEncoding, Signer, Verifier};
@@ -67,7 +67,7 @@ fn wrong_lengths_are_errors_for_every_entry_point() {
                 sigl,
                 bad
             ));
-            let r = mldsa::hash_verify(set, &k.pk, MSG, CTX, HashAlgorithm::Sha256, &sig);
+            let r = mldsa::hash_verify(set, &k.pk, MSG, CTX, PreHash::Sha2_256, &sig);
             assert!(is_length_error(r, sigl, bad));
             let mut out = vec![0u8; bad];
             let r = mldsa::sign(set, &k.sk, MSG, CTX, &[0; 32], &mut out);
@@ -115,7 +115,7 @@ fn context_longer_than_255_bytes_is_refused() {
         too_long
     );
     assert_eq!(mldsa::verify(k.set, &k.pk, MSG, &long, &k.sig), too_long);
-    let ph = HashAlgorithm::Shake256;
+    let ph = PreHash::Shake256;
     assert_eq!(
         mldsa::hash_sign(k.set, &k.sk, MSG, &long, ph, &[0; 32], &mut sig),
         too_long
@@ -251,15 +251,16 @@ fn prehashed_digest_of_wrong_length_is_unsupported() {
     let k = keys(ParameterSet::MlDsa65);
     let mut e = MlDsa::<SoftRing, SoftKeccak>::default();
     let mut sig = vec![0u8; k.set.signature_len()];
-    for ph in HashAlgorithm::ALL {
-        let digest = vec![0u8; ph.digest_len() + 1];
+    for ph in PreHash::ALL {
+        let digest = vec![0u8; ph.digest_bytes() + 1];
         let r = e.hash_sign_prehashed(k.set, &k.sk, &digest, CTX, ph, &[0; 32], &mut sig);
         assert_eq!(r, Err(Error::UnsupportedHash));
         let r = e.hash_verify_prehashed(k.set, &k.pk, &digest[1..], CTX, ph, &k.sig);
         assert!(r.is_err());
         // The pre-hashed and hashing entry points agree.
         let mut buf = [0u8; 64];
-        let d = ph.digest(MSG, &mut buf).to_vec();
+        let len = ph.digest(MSG, &mut buf);
+        let d = buf[..len].to_vec();
         e.hash_sign_prehashed(k.set, &k.sk, &d, CTX, ph, &[3; 32], &mut sig)
             .unwrap();
         e.hash_verify(k.set, &k.pk, MSG, CTX, ph, &sig).unwrap();
@@ -366,14 +367,14 @@ fn typed_keys_and_rustcrypto_traits() {
         .verify_with_context(MSG, CTX, &s)
         .unwrap();
     let s = sk87
-        .hash_sign(MSG, CTX, HashAlgorithm::Sha3_256, &[0; 32])
+        .hash_sign(MSG, CTX, PreHash::Sha3_256, &[0; 32])
         .unwrap();
     sk87.verifying_key()
-        .hash_verify(MSG, CTX, HashAlgorithm::Sha3_256, &s)
+        .hash_verify(MSG, CTX, PreHash::Sha3_256, &s)
         .unwrap();
     assert!(sk87
         .verifying_key()
-        .hash_verify(MSG, CTX, HashAlgorithm::Sha256, &s)
+        .hash_verify(MSG, CTX, PreHash::Sha2_256, &s)
         .is_err());
 }
 

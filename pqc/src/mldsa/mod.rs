@@ -15,7 +15,7 @@
 //!   [`KeccakBackend`], with the same methods: plug a hardware backend in here.
 //!
 //! ```
-//! use pqc::mldsa::{ml_dsa_44, HashAlgorithm};
+//! use pqc::mldsa::{ml_dsa_44, PreHash};
 //! use signature::{Keypair, Signer, Verifier};
 //!
 //! // KeyGen_internal from a 32-byte seed ξ (use a real RNG for ξ).
@@ -33,8 +33,8 @@
 //! vk.verify_with_context(b"msg", b"my-protocol", &sig)?;
 //!
 //! // HashML-DSA with a SHA-512 pre-hash.
-//! let sig = sk.hash_sign(b"msg", b"", HashAlgorithm::Sha512, &rnd)?;
-//! vk.hash_verify(b"msg", b"", HashAlgorithm::Sha512, &sig)?;
+//! let sig = sk.hash_sign(b"msg", b"", PreHash::Sha2_512, &rnd)?;
+//! vk.hash_verify(b"msg", b"", PreHash::Sha2_512, &sig)?;
 //!
 //! // Keys and signatures round-trip through bytes with checked decoding.
 //! let vk2 = ml_dsa_44::VerifyingKey::try_from(&vk.as_bytes()[..])?;
@@ -119,16 +119,16 @@ mod arith;
 mod encode;
 mod internal;
 pub mod params;
-pub mod prehash;
 mod sample;
 mod typed;
 
+pub use crate::prehash::PreHash;
 pub use params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
-pub use prehash::HashAlgorithm;
 pub use typed::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 
 use crate::error::{Error, Result};
 use crate::keccak::{KeccakBackend, SoftKeccak};
+use crate::prehash::MAX_DIGEST_BYTES;
 use crate::ring::{RingBackend, SoftRing};
 
 /// One of the three ML-DSA parameter sets, for the byte-slice API.
@@ -353,17 +353,18 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         sk: &[u8],
         msg: &[u8],
         ctx: &[u8],
-        ph: HashAlgorithm,
+        ph: PreHash,
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        let mut digest = [0u8; prehash::MAX_DIGEST_LEN];
-        let digest = ph.digest(msg, &mut digest);
+        let mut digest = [0u8; MAX_DIGEST_BYTES];
+        let len = ph.digest(msg, &mut digest);
+        let digest = &digest[..len];
         self.hash_sign_prehashed(set, sk, digest, ctx, ph, rnd, sig)
     }
 
     /// HashML-DSA.Sign with a digest the caller computed (`digest` must be
-    /// exactly `ph.digest_len()` bytes, else [`Error::UnsupportedHash`]).
+    /// exactly `ph.digest_bytes()` bytes, else [`Error::UnsupportedHash`]).
     #[allow(clippy::too_many_arguments)]
     pub fn hash_sign_prehashed(
         &mut self,
@@ -371,15 +372,15 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         sk: &[u8],
         digest: &[u8],
         ctx: &[u8],
-        ph: HashAlgorithm,
+        ph: PreHash,
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
         let ctx_len = check_ctx(ctx)?;
-        if digest.len() != ph.digest_len() {
+        if digest.len() != ph.digest_bytes() {
             return Err(Error::UnsupportedHash);
         }
-        let oid = ph.oid_der();
+        let oid = ph.oid();
         self.sign_parts(set, sk, &[&[1, ctx_len], ctx, &oid, digest], rnd, sig)
     }
 
@@ -450,11 +451,12 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         pk: &[u8],
         msg: &[u8],
         ctx: &[u8],
-        ph: HashAlgorithm,
+        ph: PreHash,
         sig: &[u8],
     ) -> Result<()> {
-        let mut digest = [0u8; prehash::MAX_DIGEST_LEN];
-        let digest = ph.digest(msg, &mut digest);
+        let mut digest = [0u8; MAX_DIGEST_BYTES];
+        let len = ph.digest(msg, &mut digest);
+        let digest = &digest[..len];
         self.hash_verify_prehashed(set, pk, digest, ctx, ph, sig)
     }
 
@@ -465,14 +467,14 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         pk: &[u8],
         digest: &[u8],
         ctx: &[u8],
-        ph: HashAlgorithm,
+        ph: PreHash,
         sig: &[u8],
     ) -> Result<()> {
         let ctx_len = check_ctx(ctx)?;
-        if digest.len() != ph.digest_len() {
+        if digest.len() != ph.digest_bytes() {
             return Err(Error::UnsupportedHash);
         }
-        let oid = ph.oid_der();
+        let oid = ph.oid();
         self.verify_parts(set, pk, &[&[1, ctx_len], ctx, &oid, digest], sig)
     }
 }
@@ -527,7 +529,7 @@ pub fn hash_sign(
     sk: &[u8],
     msg: &[u8],
     ctx: &[u8],
-    ph: HashAlgorithm,
+    ph: PreHash,
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) -> Result<()> {
@@ -555,7 +557,7 @@ pub fn hash_verify(
     pk: &[u8],
     msg: &[u8],
     ctx: &[u8],
-    ph: HashAlgorithm,
+    ph: PreHash,
     sig: &[u8],
 ) -> Result<()> {
     MlDsa::<SoftRing, SoftKeccak>::default().hash_verify(set, pk, msg, ctx, ph, sig)

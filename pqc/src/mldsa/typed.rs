@@ -9,7 +9,7 @@ macro_rules! parameter_set_module {
             use zeroize::Zeroize;
 
             use crate::error::{Error, Result};
-            use crate::mldsa::{encode, $params, HashAlgorithm, MlDsa, ParameterSet};
+            use crate::mldsa::{encode, $params, MlDsa, ParameterSet, PreHash};
 
             /// The parameter set of this module.
             pub const PARAMETER_SET: ParameterSet = ParameterSet::$set;
@@ -73,7 +73,7 @@ macro_rules! parameter_set_module {
                     &self,
                     msg: &[u8],
                     ctx: &[u8],
-                    ph: HashAlgorithm,
+                    ph: PreHash,
                     sig: &Signature,
                 ) -> Result<()> {
                     <MlDsa>::default().hash_verify(
@@ -180,7 +180,7 @@ macro_rules! parameter_set_module {
                     &self,
                     msg: &[u8],
                     ctx: &[u8],
-                    ph: HashAlgorithm,
+                    ph: PreHash,
                     rnd: &[u8; 32],
                 ) -> Result<Signature> {
                     let mut sig = Signature {

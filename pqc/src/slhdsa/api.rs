@@ -3,10 +3,10 @@
 use super::address::{AddressType, Adrs};
 use super::hash::{HashEngine, Sha2Engine, ShakeEngine};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
-use super::prehash::{PreHash, MAX_DIGEST_BYTES};
 use super::tree;
 use crate::error::{Error, Result};
 use crate::keccak::{KeccakBackend, SoftKeccak};
+use crate::prehash::{PreHash, MAX_DIGEST_BYTES};
 use signature::rand_core::CryptoRng;
 use zeroize::Zeroize;
 

@@ -31,15 +31,14 @@ pub mod address;
 mod api;
 pub mod hash;
 pub mod params;
-pub mod prehash;
 pub(crate) mod shake;
 mod tree;
 mod typed;
 
+pub use crate::prehash::PreHash;
 pub use api::*;
 pub use hash::{HashEngine, Sha2Engine, ShakeEngine};
 pub use params::{HashFamily, Params};
-pub use prehash::PreHash;
 pub use typed::*;
 
 use crate::keccak::{KeccakBackend, SpongeMode};
