@@ -1,4 +1,17 @@
 //! The ML-DSA NTT/INTT butterfly core (q = 8380417).
+//!
+//! - [`arith`]: DSP48E1 23×23 product and shift-add reduction mod q.
+//! - [`butterfly`]: unified pipelined CT/GS butterfly (one multiplier).
+//! - [`schedule`]: constant-geometry schedule, bank layout, twiddle ROMs.
+//! - [`core`]: the core (`B` = 1, 2, 4 lanes) with its ports and cycle
+//!   formulas; [`harness`] drives it in simulation; [`crosscheck`] runs the
+//!   exported RTL under Verilator and writes VCDs.
+//!
+//! Cycle counts (busy cycles, asserted by the tests): NTT/INTT
+//! `1024/B + 8` (1032, 520, 264), PWM/PWMAC `256/B + 8` (264, 136, 72).
+//! Resources: `bitstream/reports/resources.md`
+//! (`cargo run -p hdl --release -- report --out bitstream/reports`).
+//! Waveform: `cargo run -p hdl --release -- vcd --design ntt_b4 --out ntt_b4.vcd`.
 
 pub mod arith;
 pub mod butterfly;
