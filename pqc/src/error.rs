@@ -75,3 +75,21 @@ impl core::error::Error for Error {}
 
 /// Result alias for the signature schemes.
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// `Ok` if a buffer has the length its parameter set requires.
+pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::InvalidLength {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// The one-byte length of a context string (FIPS 204/205 allow at most 255).
+pub(crate) fn check_ctx(ctx: &[u8]) -> Result<u8> {
+    u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong { got: ctx.len() })
+}

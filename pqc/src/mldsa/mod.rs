@@ -126,7 +126,7 @@ pub use crate::prehash::PreHash;
 pub use params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 pub use typed::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 
-use crate::error::{Error, Result};
+use crate::error::{check_ctx, check_len, Error, Result};
 use crate::keccak::{KeccakBackend, SoftKeccak};
 use crate::prehash::MAX_DIGEST_BYTES;
 use crate::ring::{RingBackend, SoftRing};
@@ -187,22 +187,6 @@ macro_rules! dispatch {
             ParameterSet::MlDsa87 => internal::$f::<{ ML_DSA_87.k }, { ML_DSA_87.l }, _, _>(&ML_DSA_87, $($arg),*),
         }
     };
-}
-
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(Error::InvalidLength {
-            what,
-            expected,
-            got,
-        })
-    }
-}
-
-fn check_ctx(ctx: &[u8]) -> Result<u8> {
-    u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong { got: ctx.len() })
 }
 
 /// The ML-DSA engine over a ring backend `R` and a Keccak backend `H`.

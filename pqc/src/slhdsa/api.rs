@@ -4,23 +4,11 @@ use super::address::{AddressType, Adrs};
 use super::hash::{HashEngine, Sha2Engine, ShakeEngine};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
 use super::tree;
-use crate::error::{Error, Result};
+use crate::error::{check_ctx, check_len, Error, Result};
 use crate::keccak::{KeccakBackend, SoftKeccak};
 use crate::prehash::{PreHash, MAX_DIGEST_BYTES};
 use signature::rand_core::CryptoRng;
 use zeroize::Zeroize;
-
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(Error::InvalidLength {
-            what,
-            expected,
-            got,
-        })
-    }
-}
 
 fn check_out(needed: usize, got: usize) -> Result<()> {
     if got < needed {
@@ -40,10 +28,6 @@ fn check_params(p: &Params) -> Result<()> {
             what: "SLH-DSA parameter set (not one of the twelve FIPS 205 sets)",
         })
     }
-}
-
-fn check_ctx(ctx: &[u8]) -> Result<u8> {
-    u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong { got: ctx.len() })
 }
 
 /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, split after a length check.
