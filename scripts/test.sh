@@ -20,8 +20,10 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo build -p pqc --target armv7a-none-eabi"
 cargo build -p pqc --release --target armv7a-none-eabi
 
+# --show-output prints what the passing tests report (ACVP pass counts,
+# cycle counts, permutation counts) after each test binary.
 step "cargo test --release --workspace"
-cargo test --release --workspace
+cargo test --release --workspace -- --show-output
 
 for extra in scripts/test.d/*.sh; do
   [ -e "$extra" ] || continue
