@@ -134,46 +134,116 @@ impl<B: RegisterBus> AxiDma<B> {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<usize, DmaError> {
-        if src.is_empty() || dst.is_empty() {
-            return Err(DmaError::Empty);
-        }
-        for len in [src.len(), dst.len()] {
-            if len > self.max_len {
-                return Err(DmaError::TooLong {
-                    len,
-                    max: self.max_len,
-                });
-            }
-        }
-        if !is_line_aligned(dst) {
-            return Err(DmaError::MisalignedDestination);
-        }
-        let source = map.bus_address(src).ok_or(DmaError::Unreachable)?;
-        let destination = map.bus_address(dst).ok_or(DmaError::Unreachable)?;
-
+        let source = self.check_source(map, src)?;
+        let destination = self.check_destination(map, dst)?;
         cache.clean(src)?;
         // Drop destination lines now so no dirty line is evicted over the
         // engine's writes during the transfer.
         cache.invalidate(dst)?;
+        self.clear_status();
+        // Arm the receiver first: an MM2S stream with no S2MM buffer would
+        // stall the accelerator's output.
+        self.arm_s2mm(destination, dst.len());
+        self.start_mm2s(source, src.len());
+        self.wait(true, true)?;
+        self.finish_s2mm(cache, dst)
+    }
 
+    /// Streams `src` to the accelerator (MM2S only, for cores that answer
+    /// nothing on the stream, e.g. the NTT core's load). Cleans `src` first.
+    pub fn send(
+        &mut self,
+        cache: &mut impl CacheMaintenance,
+        map: &impl AddressMap,
+        src: &[u8],
+    ) -> Result<(), DmaError> {
+        let source = self.check_source(map, src)?;
+        cache.clean(src)?;
+        self.clear_status();
+        self.start_mm2s(source, src.len());
+        self.wait(true, false)?;
+        self.clear_status();
+        Ok(())
+    }
+
+    /// Receives the accelerator's stream into `dst` (S2MM only, for output
+    /// that needs no input, e.g. the NTT core's store); returns the number
+    /// of bytes received. Invalidates `dst` before and after.
+    pub fn receive(
+        &mut self,
+        cache: &mut impl CacheMaintenance,
+        map: &impl AddressMap,
+        dst: &mut [u8],
+    ) -> Result<usize, DmaError> {
+        let destination = self.check_destination(map, dst)?;
+        cache.invalidate(dst)?;
+        self.clear_status();
+        self.arm_s2mm(destination, dst.len());
+        self.wait(false, true)?;
+        self.finish_s2mm(cache, dst)
+    }
+
+    fn check_len(&self, len: usize) -> Result<(), DmaError> {
+        if len == 0 {
+            return Err(DmaError::Empty);
+        }
+        if len > self.max_len {
+            return Err(DmaError::TooLong {
+                len,
+                max: self.max_len,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_source(&self, map: &impl AddressMap, src: &[u8]) -> Result<u32, DmaError> {
+        self.check_len(src.len())?;
+        map.bus_address(src).ok_or(DmaError::Unreachable)
+    }
+
+    fn check_destination(&self, map: &impl AddressMap, dst: &[u8]) -> Result<u32, DmaError> {
+        self.check_len(dst.len())?;
+        if !is_line_aligned(dst) {
+            return Err(DmaError::MisalignedDestination);
+        }
+        map.bus_address(dst).ok_or(DmaError::Unreachable)
+    }
+
+    fn clear_status(&mut self) {
         let clear = reg::DMASR_IOC_IRQ | reg::DMASR_ERR_IRQ;
         self.bus.write32(reg::S2MM_DMASR, clear);
         self.bus.write32(reg::MM2S_DMASR, clear);
-        // Arm the receiver first: an MM2S stream with no S2MM buffer would
-        // stall the accelerator's output.
+    }
+
+    fn arm_s2mm(&mut self, destination: u32, len: usize) {
         self.bus.write32(reg::S2MM_DMACR, reg::DMACR_RS);
         self.bus.write32(reg::S2MM_DA, destination);
-        self.bus.write32(reg::S2MM_LENGTH, dst.len() as u32);
+        self.bus.write32(reg::S2MM_LENGTH, len as u32);
+    }
+
+    fn start_mm2s(&mut self, source: u32, len: usize) {
         self.bus.write32(reg::MM2S_DMACR, reg::DMACR_RS);
         self.bus.write32(reg::MM2S_SA, source);
-        self.bus.write32(reg::MM2S_LENGTH, src.len() as u32);
+        self.bus.write32(reg::MM2S_LENGTH, len as u32);
+    }
 
+    /// Polls the channels in use until both are idle; on an error or a
+    /// timeout resets the engine (so it stops writing) and reports.
+    fn wait(&mut self, mm2s_used: bool, s2mm_used: bool) -> Result<(), DmaError> {
         let done = reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
         let mut last = (0, 0);
         let bus = &mut self.bus;
         let outcome = poll_until(self.poll_limit, || {
-            let mm2s = bus.read32(reg::MM2S_DMASR);
-            let s2mm = bus.read32(reg::S2MM_DMASR);
+            let mm2s = if mm2s_used {
+                bus.read32(reg::MM2S_DMASR)
+            } else {
+                done
+            };
+            let s2mm = if s2mm_used {
+                bus.read32(reg::S2MM_DMASR)
+            } else {
+                done
+            };
             last = (mm2s, s2mm);
             if mm2s & reg::DMASR_ERRORS != 0 {
                 Some(Err((Channel::Mm2s, mm2s)))
@@ -186,22 +256,28 @@ impl<B: RegisterBus> AxiDma<B> {
             }
         });
         match outcome {
-            Ok(Ok(())) => {}
+            Ok(Ok(())) => Ok(()),
             Ok(Err((channel, status))) => {
                 self.reset()?;
-                return Err(DmaError::Device { channel, status });
+                Err(DmaError::Device { channel, status })
             }
             Err(_) => {
                 self.reset()?;
-                return Err(DmaError::Timeout {
+                Err(DmaError::Timeout {
                     mm2s_status: last.0,
                     s2mm_status: last.1,
-                });
+                })
             }
         }
+    }
+
+    fn finish_s2mm(
+        &mut self,
+        cache: &mut impl CacheMaintenance,
+        dst: &mut [u8],
+    ) -> Result<usize, DmaError> {
         let received = self.bus.read32(reg::S2MM_LENGTH) as usize;
-        self.bus.write32(reg::S2MM_DMASR, clear);
-        self.bus.write32(reg::MM2S_DMASR, clear);
+        self.clear_status();
         // Lines the CPU may have speculatively fetched during the transfer.
         cache.invalidate(dst)?;
         Ok(received.min(dst.len()))
@@ -237,12 +313,16 @@ mod tests {
         SlaveError,
         /// Reset never clears.
         HangAndStuckReset,
+        /// A stream source: n bytes `0xA0 + i` as soon as S2MM is armed.
+        Source(usize),
     }
 
     /// What DDR holds (the engine's view) and the event log.
     struct System {
         memory: Vec<u8>,
         log: Vec<Event>,
+        /// What the engine read from memory on MM2S.
+        streamed: Vec<u8>,
     }
 
     impl System {
@@ -310,7 +390,7 @@ mod tests {
                 self.regs[r(reg::S2MM_LENGTH)] as usize,
             );
             match self.behaviour {
-                Behaviour::Hang | Behaviour::HangAndStuckReset => return,
+                Behaviour::Hang | Behaviour::HangAndStuckReset | Behaviour::Source(_) => return,
                 Behaviour::SlaveError => {
                     self.regs[r(reg::S2MM_DMASR)] |= 1 << 5;
                     return;
@@ -318,6 +398,8 @@ mod tests {
                 _ => {}
             }
             self.regs[r(reg::MM2S_DMASR)] |= reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
+            let streamed = self.system.borrow_mut().range(sa, len).to_vec();
+            self.system.borrow_mut().streamed = streamed;
             if !s2mm_armed {
                 return; // stream data lost: the receiver never completes
             }
@@ -358,6 +440,18 @@ mod tests {
                     if offset == reg::MM2S_LENGTH {
                         self.start_stream();
                     }
+                    if let (reg::S2MM_LENGTH, Behaviour::Source(n)) = (offset, self.behaviour) {
+                        let n = n.min(value as usize);
+                        let da = self.regs[reg::S2MM_DA / 4];
+                        let answer: Vec<u8> =
+                            (0..n).map(|i| 0xA0u8.wrapping_add(i as u8)).collect();
+                        self.system
+                            .borrow_mut()
+                            .range(da, n)
+                            .copy_from_slice(&answer);
+                        self.regs[reg::S2MM_LENGTH / 4] = n as u32;
+                        self.regs[reg::S2MM_DMASR / 4] |= reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
+                    }
                 }
             }
         }
@@ -376,6 +470,7 @@ mod tests {
         let system = Rc::new(RefCell::new(System {
             memory: vec![STALE; 512],
             log: Vec::new(),
+            streamed: Vec::new(),
         }));
         let dma = AxiDma::new(
             SimDma {
@@ -520,6 +615,101 @@ mod tests {
         let e = small.transfer(&mut cache, &map, &src[..], &mut dst[..32]);
         assert_eq!(e, Err(DmaError::TooLong { len: 256, max: 255 }));
         assert!(rig.system.borrow().log.is_empty(), "nothing touched");
+    }
+
+    fn sim_cache(rig: &Rig) -> (ArenaMap, SimCache) {
+        let map = ArenaMap {
+            arena_start: rig.arena.0.as_ptr() as usize,
+            arena_len: 512,
+        };
+        let cache = SimCache {
+            system: rig.system.clone(),
+            map: ArenaMap { ..map },
+        };
+        (map, cache)
+    }
+
+    #[test]
+    fn send_streams_the_cleaned_source_and_leaves_s2mm_alone() {
+        let mut rig = rig(Behaviour::Increment);
+        let (map, mut cache) = sim_cache(&rig);
+        let src = &mut rig.arena.0[256..356];
+        for (i, b) in src.iter_mut().enumerate() {
+            *b = (i * 3) as u8;
+        }
+        rig.dma.send(&mut cache, &map, src).unwrap();
+        let s = rig.system.borrow();
+        assert_eq!(s.streamed, src.to_vec());
+        let clean = s
+            .log
+            .iter()
+            .position(|e| *e == Event::Clean(BUS_BASE + 256, 100));
+        let start = s
+            .log
+            .iter()
+            .position(|e| *e == Event::Write(reg::MM2S_LENGTH, 100));
+        assert!(clean.unwrap() < start.unwrap());
+        assert!(!s
+            .log
+            .iter()
+            .any(|e| matches!(e, Event::Write(reg::S2MM_LENGTH | reg::S2MM_DMACR, _))));
+    }
+
+    #[test]
+    fn receive_takes_a_stream_with_no_source_and_invalidates_around_it() {
+        let mut rig = rig(Behaviour::Source(40));
+        let (map, mut cache) = sim_cache(&rig);
+        let dst = &mut rig.arena.0[..128];
+        dst.fill(0x55);
+        assert_eq!(rig.dma.receive(&mut cache, &map, dst), Ok(40));
+        assert_eq!(dst[0], 0xA0);
+        assert_eq!(dst[39], 0xA0 + 39);
+        assert_eq!(dst[40], STALE);
+        let s = rig.system.borrow();
+        let inv: Vec<usize> = s
+            .log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| **e == Event::Invalidate(BUS_BASE, 128))
+            .map(|(i, _)| i)
+            .collect();
+        let arm = s
+            .log
+            .iter()
+            .position(|e| *e == Event::Write(reg::S2MM_LENGTH, 128));
+        assert_eq!(inv.len(), 2);
+        assert!(inv[0] < arm.unwrap() && arm.unwrap() < inv[1]);
+        assert!(!s
+            .log
+            .iter()
+            .any(|e| matches!(e, Event::Write(reg::MM2S_LENGTH | reg::MM2S_DMACR, _))));
+    }
+
+    #[test]
+    fn one_direction_transfers_time_out_report_errors_and_reset() {
+        let mut rig = rig(Behaviour::Hang);
+        let (map, mut cache) = sim_cache(&rig);
+        let (dst, src) = rig.arena.0.split_at_mut(256);
+        let got = rig.dma.send(&mut cache, &map, &src[..64]);
+        assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
+        let got = rig.dma.receive(&mut cache, &map, &mut dst[..64]);
+        assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
+        assert_eq!(
+            rig.system.borrow().log.last(),
+            Some(&Event::Write(reg::MM2S_DMACR, reg::DMACR_RESET))
+        );
+        let mut rig2 = self::rig(Behaviour::SlaveError);
+        let (map, mut cache) = sim_cache(&rig2);
+        let src = &rig2.arena.0[256..300];
+        let got = rig2.dma.send(&mut cache, &map, src);
+        // The slave error sits on S2MM, which a send does not watch: it
+        // never reports MM2S idle either, so the send times out.
+        assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
+        assert_eq!(
+            rig.dma.receive(&mut cache, &map, &mut dst[8..40]),
+            Err(DmaError::MisalignedDestination)
+        );
+        assert_eq!(rig.dma.send(&mut cache, &map, &[]), Err(DmaError::Empty));
     }
 
     #[test]
