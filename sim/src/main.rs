@@ -3,12 +3,17 @@
 //! `pqc-zynq demo` signs and verifies with every ML-DSA and SLH-DSA
 //! parameter set on the portable software backends and prints key and
 //! signature sizes with median timings.
+//!
+//! `pqc-zynq report --out DIR` writes the software-vs-accelerated timing
+//! report (`report.md`, `report.svg`); see `sim::report`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use pqc::mldsa::{self, ParameterSet};
 use pqc::slhdsa::{self, params::Params};
+use sim::report::SoftwareSource;
 
 /// Biggest ML-DSA buffers (ML-DSA-87).
 const MLDSA_MAX_PK: usize = 2592;
@@ -187,12 +192,54 @@ fn print_row(r: &Row) {
     );
 }
 
-const USAGE: &str = "usage: pqc-zynq demo";
+const USAGE: &str = "usage: pqc-zynq demo
+       pqc-zynq report --out DIR [--transcript FILE] [--source qemu|zedboard] [--host-runs N]";
+
+fn report_command(args: &[String]) -> Result<(), String> {
+    let mut opts = sim::generate::Options {
+        out: PathBuf::new(),
+        transcript: sim::generate::default_transcript(),
+        source: SoftwareSource::QemuIcount,
+        host_runs: 5,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+        };
+        match flag.as_str() {
+            "--out" => opts.out = PathBuf::from(value()?),
+            "--transcript" => opts.transcript = PathBuf::from(value()?),
+            "--source" => opts.source = SoftwareSource::parse(&value()?)?,
+            "--host-runs" => {
+                let v = value()?;
+                opts.host_runs = v
+                    .parse()
+                    .map_err(|_| format!("--host-runs: `{v}` is not a count"))?;
+            }
+            other => return Err(format!("unknown option {other}\n{USAGE}")),
+        }
+    }
+    if opts.out.as_os_str().is_empty() {
+        return Err(format!("--out is required\n{USAGE}"));
+    }
+    let r = sim::generate::build(&opts)?;
+    sim::generate::write(&r, &opts.out)?;
+    println!(
+        "wrote {} and {}",
+        opts.out.join("report.md").display(),
+        opts.out.join("report.svg").display()
+    );
+    Ok(())
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") if args.len() == 1 => demo(),
+        Some("report") => report_command(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {

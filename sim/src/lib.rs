@@ -1,0 +1,13 @@
+//! The `sim` crate: the `pqc-zynq` command's library.
+//!
+//! - [`report`]: the software-vs-accelerated timing report (ps-app table
+//!   parser, time model, markdown and SVG).
+//! - [`generate`]: `pqc-zynq report`, from inputs to files.
+//! - [`workload`]: the benchmark operations with ps-app's inputs, generic
+//!   over the `pqc` backends, and host measurements.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod generate;
+pub mod report;
+pub mod workload;

@@ -1,0 +1,398 @@
+//! The benchmark operations, generic over the `pqc` backends, with the same
+//! inputs as the ps-app benchmark table (ps-app/src/bench.rs: ML-DSA seed
+//! 0x42…, deterministic signing with an empty context; SLH-DSA seeds 0x24…,
+//! deterministic signing), so a software figure from the board or QEMU and
+//! an accelerated figure from the co-simulation describe the same work
+//! (for ML-DSA signing: the same number of rejection attempts).
+//!
+//! Also the host measurements: median wall time of each operation, and the
+//! share of it spent inside backend calls (timing wrappers around the
+//! software backends), which the report uses as the offloaded share.
+
+use std::time::{Duration, Instant};
+
+use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
+use pqc::mldsa::{MlDsa, ParameterSet};
+use pqc::ring::{Poly, RingBackend, SoftRing};
+use pqc::slhdsa::{self, params::Params};
+
+/// The message ps-app signs (ps-app/src/bench.rs `MESSAGE`).
+pub const MESSAGE: &[u8] = b"ps-app benchmark message: 48 bytes of plain text";
+/// ps-app's ML-DSA key-generation seed ξ.
+pub const MLDSA_SEED: [u8; 32] = [0x42; 32];
+/// ps-app's ML-DSA signing randomness (deterministic variant).
+pub const MLDSA_RND: [u8; 32] = [0; 32];
+/// Every byte of ps-app's SLH-DSA seeds (SK.seed ‖ SK.prf ‖ PK.seed).
+pub const SLH_SEED_BYTE: u8 = 0x24;
+
+/// keygen, sign or verify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// Key generation (from the fixed seeds).
+    Keygen,
+    /// Deterministic signing of [`MESSAGE`].
+    Sign,
+    /// Verification of that signature.
+    Verify,
+}
+
+impl Operation {
+    /// All three, in table order.
+    pub const ALL: [Operation; 3] = [Operation::Keygen, Operation::Sign, Operation::Verify];
+
+    /// The name ps-app prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Keygen => "keygen",
+            Operation::Sign => "sign",
+            Operation::Verify => "verify",
+        }
+    }
+}
+
+/// A scheme and parameter set of the benchmark table.
+#[derive(Clone, Copy, Debug)]
+pub enum Scheme {
+    /// ML-DSA.
+    MlDsa(ParameterSet),
+    /// SLH-DSA.
+    SlhDsa(&'static Params),
+}
+
+impl Scheme {
+    /// The parameter-set name ps-app prints.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scheme::MlDsa(set) => set.params().name,
+            Scheme::SlhDsa(p) => p.name,
+        }
+    }
+
+    /// Finds a scheme by its printed name.
+    pub fn from_name(name: &str) -> Option<Scheme> {
+        if let Some(set) = ParameterSet::from_name(name) {
+            return Some(Scheme::MlDsa(set));
+        }
+        slhdsa::params::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name == name)
+            .map(Scheme::SlhDsa)
+    }
+
+    /// Whether the Keccak engine can run it (SHAKE instances only).
+    pub fn keccak_only(&self) -> bool {
+        matches!(self, Scheme::SlhDsa(p) if p.name.contains("SHAKE"))
+    }
+}
+
+/// Keys and signature of one run: what the co-simulation compares.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// Public key.
+    pub pk: Vec<u8>,
+    /// Secret key.
+    pub sk: Vec<u8>,
+    /// Signature of [`MESSAGE`].
+    pub sig: Vec<u8>,
+    /// The signature verified.
+    pub verified: bool,
+}
+
+/// Runs one operation of `scheme` on the backends of `engine` (SLH-DSA
+/// uses only its Keccak backend). `prior` holds the keys (for sign) and
+/// signature (for verify) made by earlier operations; the result is written
+/// back into it.
+pub fn run<R: RingBackend, H: KeccakBackend>(
+    engine: &mut MlDsa<R, H>,
+    scheme: Scheme,
+    op: Operation,
+    prior: &mut Outputs,
+) -> Result<(), String> {
+    let fail = |e: pqc::Error| format!("{} {}: {e}", scheme.name(), op.name());
+    match scheme {
+        Scheme::MlDsa(set) => match op {
+            Operation::Keygen => {
+                prior.pk = vec![0; set.public_key_len()];
+                prior.sk = vec![0; set.secret_key_len()];
+                engine
+                    .keygen_internal(set, &MLDSA_SEED, &mut prior.pk, &mut prior.sk)
+                    .map_err(fail)?;
+            }
+            Operation::Sign => {
+                prior.sig = vec![0; set.signature_len()];
+                engine
+                    .sign(set, &prior.sk, MESSAGE, b"", &MLDSA_RND, &mut prior.sig)
+                    .map_err(fail)?;
+            }
+            Operation::Verify => {
+                prior.verified = engine
+                    .verify(set, &prior.pk, MESSAGE, b"", &prior.sig)
+                    .is_ok();
+            }
+        },
+        Scheme::SlhDsa(p) => {
+            let keccak = &mut engine.keccak;
+            let n = p.n;
+            let seeds = vec![SLH_SEED_BYTE; 3 * n];
+            match op {
+                Operation::Keygen => {
+                    prior.pk = vec![0; p.pk_bytes()];
+                    prior.sk = vec![0; p.sk_bytes()];
+                    slhdsa::slh_keygen_internal_with(
+                        keccak,
+                        p,
+                        &seeds[..n],
+                        &seeds[n..2 * n],
+                        &seeds[2 * n..],
+                        &mut prior.sk,
+                        &mut prior.pk,
+                    )
+                    .map_err(fail)?;
+                }
+                Operation::Sign => {
+                    prior.sig = vec![0; p.sig_bytes()];
+                    slhdsa::slh_sign_with(keccak, p, &prior.sk, MESSAGE, b"", None, &mut prior.sig)
+                        .map_err(fail)?;
+                }
+                Operation::Verify => {
+                    prior.verified =
+                        slhdsa::slh_verify_with(keccak, p, &prior.pk, MESSAGE, b"", &prior.sig)
+                            .is_ok();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An engine on the portable software backends.
+pub fn soft() -> MlDsa<SoftRing, SoftKeccak> {
+    MlDsa::new(SoftRing, SoftKeccak)
+}
+
+/// The inputs an operation needs, computed in software (keys for sign,
+/// keys and signature for verify).
+pub fn prerequisites(scheme: Scheme, op: Operation) -> Result<Outputs, String> {
+    let mut out = Outputs::default();
+    for earlier in Operation::ALL.into_iter().take_while(|&o| o != op) {
+        run(&mut soft(), scheme, earlier, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// A ring backend that adds the wall time of every call to `spent`.
+#[derive(Debug, Default)]
+pub struct TimedRing<R> {
+    /// The backend doing the work.
+    pub inner: R,
+    /// Time inside calls so far.
+    pub spent: Duration,
+}
+
+macro_rules! timed {
+    ($self:ident, $call:expr) => {{
+        let t = Instant::now();
+        let r = $call;
+        $self.spent += t.elapsed();
+        r
+    }};
+}
+
+impl<R: RingBackend> RingBackend for TimedRing<R> {
+    fn ntt(&mut self, a: &mut Poly) {
+        timed!(self, self.inner.ntt(a))
+    }
+    fn intt(&mut self, a: &mut Poly) {
+        timed!(self, self.inner.intt(a))
+    }
+    fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
+        timed!(self, self.inner.pointwise_mul(a, b, out))
+    }
+    fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
+        timed!(self, self.inner.pointwise_mul_acc(acc, a, b))
+    }
+    fn ntt_vec(&mut self, v: &mut [Poly]) {
+        timed!(self, self.inner.ntt_vec(v))
+    }
+    fn intt_vec(&mut self, v: &mut [Poly]) {
+        timed!(self, self.inner.intt_vec(v))
+    }
+    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
+        timed!(self, self.inner.dot(row, v, out))
+    }
+    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
+        timed!(self, self.inner.scale_vec(c, v, out))
+    }
+}
+
+/// A Keccak backend that adds the wall time of every call to `spent`
+/// (each top-level call once: the inner backend's own nested calls are
+/// not seen by the wrapper).
+#[derive(Debug, Default)]
+pub struct TimedKeccak<K> {
+    /// The backend doing the work.
+    pub inner: K,
+    /// Time inside calls so far.
+    pub spent: Duration,
+}
+
+impl<K: KeccakBackend> KeccakBackend for TimedKeccak<K> {
+    fn permute(&mut self, state: &mut [u64; 25]) {
+        timed!(self, self.inner.permute(state))
+    }
+    fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
+        timed!(self, self.inner.sponge(mode, parts, out))
+    }
+    fn slh_shake_chain(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        x: &[u8],
+        start: u32,
+        steps: u32,
+        out: &mut [u8],
+    ) {
+        timed!(
+            self,
+            self.inner
+                .slh_shake_chain(pk_seed, adrs, x, start, steps, out)
+        )
+    }
+    fn slh_shake_thash(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        m1: &[u8],
+        m2: &[u8],
+        out: &mut [u8],
+    ) {
+        timed!(self, self.inner.slh_shake_thash(pk_seed, adrs, m1, m2, out))
+    }
+    fn slh_shake_tree_level(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        children: &[u8],
+        out: &mut [u8],
+    ) {
+        timed!(
+            self,
+            self.inner
+                .slh_shake_tree_level(pk_seed, adrs, children, out)
+        )
+    }
+    fn slh_shake_wots_pk(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        out: &mut [u8],
+    ) {
+        timed!(
+            self,
+            self.inner.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
+        )
+    }
+    fn slh_shake_fors_leaves(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        first_index: u32,
+        out: &mut [u8],
+    ) {
+        timed!(
+            self,
+            self.inner
+                .slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
+        )
+    }
+}
+
+/// Host figures of one operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostTiming {
+    /// Median wall time on the plain software backends.
+    pub median: Duration,
+    /// Runs measured.
+    pub runs: usize,
+    /// Median share of the operation's time spent inside backend calls
+    /// (timing wrappers; every ring call and every Keccak call except a
+    /// bare permutation, which no hardware backend takes).
+    pub offload_fraction: f64,
+}
+
+fn median<T: PartialOrd + Copy>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    v[v.len() / 2]
+}
+
+/// Measures one operation on the host `runs` times (at least 1).
+pub fn host_timing(scheme: Scheme, op: Operation, runs: usize) -> Result<HostTiming, String> {
+    let runs = runs.max(1);
+    let base = prerequisites(scheme, op)?;
+    let mut plain = Vec::with_capacity(runs);
+    let mut shares = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let mut state = base.clone();
+        let t = Instant::now();
+        run(&mut soft(), scheme, op, &mut state)?;
+        plain.push(t.elapsed());
+
+        let mut state = base.clone();
+        let mut timed = MlDsa::new(
+            TimedRing::<SoftRing>::default(),
+            TimedKeccak::<SoftKeccak>::default(),
+        );
+        let t = Instant::now();
+        run(&mut timed, scheme, op, &mut state)?;
+        let total = t.elapsed().as_secs_f64();
+        let inside = (timed.ring.spent + timed.keccak.spent).as_secs_f64();
+        shares.push(if total > 0.0 { inside / total } else { 0.0 });
+    }
+    Ok(HostTiming {
+        median: median(plain),
+        runs,
+        offload_fraction: median(shares),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_chain_and_verify() {
+        let scheme = Scheme::from_name("ML-DSA-44").unwrap();
+        let mut out = Outputs::default();
+        for op in Operation::ALL {
+            run(&mut soft(), scheme, op, &mut out).unwrap();
+        }
+        assert!(out.verified);
+        // Deterministic: the same inputs give the same signature.
+        let again = prerequisites(scheme, Operation::Verify).unwrap();
+        assert_eq!(again.sig, out.sig);
+        assert!(Scheme::from_name("SLH-DSA-SHAKE-128f")
+            .unwrap()
+            .keccak_only());
+        assert!(!Scheme::from_name("SLH-DSA-SHA2-128f")
+            .unwrap()
+            .keccak_only());
+        assert!(Scheme::from_name("ML-DSA-45").is_none());
+    }
+
+    #[test]
+    fn timing_wrappers_pass_results_through_and_measure_a_share() {
+        let scheme = Scheme::from_name("ML-DSA-44").unwrap();
+        let h = host_timing(scheme, Operation::Sign, 3).unwrap();
+        assert_eq!(h.runs, 3);
+        assert!(h.median > Duration::ZERO);
+        // Most of ML-DSA is NTT arithmetic and SHAKE: a clear majority, not all.
+        assert!(
+            h.offload_fraction > 0.3 && h.offload_fraction < 1.0,
+            "{}",
+            h.offload_fraction
+        );
+    }
+}
