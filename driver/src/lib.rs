@@ -9,12 +9,14 @@
 //! against simulated devices. [`mmio`] is the one module with `unsafe`: the
 //! volatile register window and the CP15 L1 cache operations.
 //!
-//! The hardware backends of `pqc` (ring and Keccak over DMA) are not here
-//! yet: they need the PL AXI wrapper, which does not exist.
+//! [`accel`] puts the `pqc` backend traits on the PL: [`accel::HwRing`] on
+//! the NTT core and [`accel::HwKeccak`] on the sponge engine, each falling
+//! back to software on any fault.
 #![cfg_attr(not(test), no_std)]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod accel;
 pub mod bus;
 pub mod cache;
 pub mod dma;

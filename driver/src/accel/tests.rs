@@ -1,0 +1,393 @@
+//! Host tests of the backends against the behavioural PL model: results
+//! equal to the software backends, whole protocols byte-identical, faults
+//! fall back and stick, control traffic per job is constant.
+
+use super::model::{self, Fault, Pl, SharedPl, Which};
+use super::AccelError;
+use crate::dma::DmaError;
+use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
+use pqc::mldsa::{MlDsa, ParameterSet};
+use pqc::ring::{Poly, RingBackend, SoftRing, N, Q};
+use pqc::slhdsa::{self, params as slh};
+
+/// xorshift, enough for test data without a dependency.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn random_poly(state: &mut u64) -> Poly {
+    core::array::from_fn(|_| (next(state) % Q as u64) as i32)
+}
+
+fn arena() -> Vec<u8> {
+    vec![0u8; 12 * 1024]
+}
+
+#[test]
+fn ring_operations_equal_the_software_backend() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::ring(&pl, &mut mem);
+    let mut s = 0x5eed_1234u64;
+    let mut polys: Vec<Poly> = (0..8).map(|_| random_poly(&mut s)).collect();
+    polys[0] = [Q - 1; N];
+    polys[1] = [0; N];
+    for p in &polys {
+        let (mut h, mut w) = (*p, *p);
+        hw.ntt(&mut h);
+        SoftRing.ntt(&mut w);
+        assert_eq!(h, w, "ntt");
+        hw.intt(&mut h);
+        SoftRing.intt(&mut w);
+        assert_eq!(h, w, "intt");
+    }
+    let (a, b) = (&polys[2], &polys[3]);
+    let (mut h, mut w) = ([0; N], [0; N]);
+    hw.pointwise_mul(a, b, &mut h);
+    SoftRing.pointwise_mul(a, b, &mut w);
+    assert_eq!(h, w, "pointwise_mul");
+    let (mut h, mut w) = (polys[4], polys[4]);
+    hw.pointwise_mul_acc(&mut h, a, b);
+    SoftRing.pointwise_mul_acc(&mut w, a, b);
+    assert_eq!(h, w, "pointwise_mul_acc");
+    for len in 1..=4 {
+        let (mut h, mut w) = ([1; N], [2; N]);
+        hw.dot(&polys[..len], &polys[4..4 + len], &mut h);
+        SoftRing.dot(&polys[..len], &polys[4..4 + len], &mut w);
+        assert_eq!(h, w, "dot of {len}");
+    }
+    let (mut h, mut w) = (vec![[0; N]; 5], vec![[0; N]; 5]);
+    hw.scale_vec(&polys[7], &polys[..5], &mut h);
+    SoftRing.scale_vec(&polys[7], &polys[..5], &mut w);
+    assert_eq!(h, w, "scale_vec");
+    let (mut h, mut w) = (polys.clone(), polys.clone());
+    hw.ntt_vec(&mut h);
+    SoftRing.ntt_vec(&mut w);
+    assert_eq!(h, w, "ntt_vec");
+    hw.intt_vec(&mut h);
+    SoftRing.intt_vec(&mut w);
+    assert_eq!(h, w, "intt_vec");
+
+    assert_eq!(hw.fault(), None);
+    let stats = hw.stats();
+    assert_eq!(stats.sw_calls, 0);
+    assert!(
+        stats.hw_calls >= 30 && stats.jobs > stats.hw_calls,
+        "{stats:?}"
+    );
+    assert_eq!(stats.last_cycles, 256 + 4, "the last job was a STORE");
+    assert!(stats.busy_cycles > 16 * 1100, "{stats:?}");
+}
+
+#[test]
+fn dot_keeps_the_accumulator_resident_and_loads_each_operand_once() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::ring(&pl, &mut mem);
+    let mut s = 99u64;
+    let row: Vec<Poly> = (0..4).map(|_| random_poly(&mut s)).collect();
+    let v: Vec<Poly> = (0..4).map(|_| random_poly(&mut s)).collect();
+    let mut out = [0; N];
+    hw.dot(&row, &v, &mut out);
+    let stats = hw.stats();
+    // 8 loads + 4 PWM/PWMAC + 1 store; 8 polynomials in, 1 out.
+    assert_eq!(stats.jobs, 13);
+    assert_eq!(stats.dma_bytes, 9 * 1024);
+}
+
+#[test]
+fn non_canonical_input_gives_the_software_result() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::ring(&pl, &mut mem);
+    let p: Poly = core::array::from_fn(|i| i as i32 - 128);
+    let (mut h, mut w) = (p, p);
+    hw.ntt(&mut h);
+    SoftRing.ntt(&mut w);
+    assert_eq!(h, w);
+    assert_eq!(hw.fault(), None, "the core saw only canonical words");
+}
+
+#[test]
+fn one_ntt_costs_a_constant_handful_of_register_accesses() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::ring(&pl, &mut mem);
+    let mut s = 7u64;
+    let mut p = random_poly(&mut s);
+    hw.ntt(&mut p); // first call also reads ID/VERSION/CONFIG
+    let mut per_call = Vec::new();
+    for _ in 0..3 {
+        let before = pl.borrow_mut().accesses(Which::Ntt);
+        let mut p = random_poly(&mut s);
+        hw.ntt(&mut p);
+        let after = pl.borrow_mut().accesses(Which::Ntt);
+        per_call.push((after.0 - before.0, after.1 - before.1));
+    }
+    assert!(per_call.windows(2).all(|w| w[0] == w[1]), "{per_call:?}");
+    let (ctrl, dma) = per_call[0];
+    // LOAD, NTT, STORE: 4 writes + STATUS + CYCLES each; two DMA set-ups.
+    assert_eq!(ctrl, 3 * 6, "control accesses per NTT");
+    assert!(dma <= 24, "DMA register accesses per NTT: {dma}");
+}
+
+#[test]
+fn sponge_and_chain_equal_the_software_backend() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::keccak(&pl, &mut mem);
+    let msg: Vec<u8> = (0..700u32).map(|i| (i * 7 + 3) as u8).collect();
+    for mode in SpongeMode::ALL {
+        for (len, out_len) in [
+            (0, 1),
+            (1, 32),
+            (3, 64),
+            (135, 137),
+            (136, 168),
+            (137, 500),
+            (700, 3),
+        ] {
+            let parts: [&[u8]; 3] = [&msg[..len / 3], &msg[len / 3..len / 2], &msg[len / 2..len]];
+            let (mut h, mut w) = (vec![0u8; out_len], vec![0u8; out_len]);
+            hw.sponge(mode, &parts, &mut h);
+            SoftKeccak.sponge(mode, &parts, &mut w);
+            assert_eq!(h, w, "{mode:?} {len} -> {out_len}");
+        }
+    }
+    for n in [16, 24, 32] {
+        let adrs: [u8; 32] = core::array::from_fn(|i| i as u8);
+        for (start, steps) in [(0, 15), (3, 7), (5, 0)] {
+            let (mut h, mut w) = (vec![0u8; n], vec![0u8; n]);
+            hw.slh_shake_chain(&msg[..n], &adrs, &msg[50..50 + n], start, steps, &mut h);
+            SoftKeccak.slh_shake_chain(&msg[..n], &adrs, &msg[50..50 + n], start, steps, &mut w);
+            assert_eq!(h, w, "chain n={n} {start}+{steps}");
+        }
+        let (mut h, mut w) = (vec![0u8; n], vec![0u8; n]);
+        hw.slh_shake_wots_pk(&msg[..n], &msg[100..100 + n], &adrs, &mut h);
+        SoftKeccak.slh_shake_wots_pk(&msg[..n], &msg[100..100 + n], &adrs, &mut w);
+        assert_eq!(h, w, "wots_pk n={n}");
+    }
+    assert_eq!(hw.fault(), None);
+    assert_eq!(hw.stats().sw_calls, 0);
+}
+
+#[test]
+fn requests_beyond_the_buffers_run_in_software_without_a_fault() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::keccak(&pl, &mut mem);
+    let long = vec![0xA5u8; 5000];
+    let (mut h, mut w) = (vec![0u8; 64], vec![0u8; 64]);
+    hw.sponge(SpongeMode::Shake256, &[&long], &mut h);
+    SoftKeccak.sponge(SpongeMode::Shake256, &[&long], &mut w);
+    assert_eq!(h, w);
+    let (mut h, mut w) = (vec![0u8; 4097], vec![0u8; 4097]);
+    hw.sponge(SpongeMode::Shake128, &[b"x"], &mut h);
+    SoftKeccak.sponge(SpongeMode::Shake128, &[b"x"], &mut w);
+    assert_eq!(h, w);
+    hw.sponge(SpongeMode::Shake128, &[b"x"], &mut []);
+    assert_eq!(hw.fault(), None);
+    assert_eq!(hw.stats().sw_calls, 3);
+    assert_eq!(hw.stats().hw_calls, 0);
+    assert_eq!(
+        pl.borrow_mut().accesses(Which::Keccak),
+        (0, 0),
+        "hardware untouched"
+    );
+}
+
+fn accesses(pl: &SharedPl) -> ((u64, u64), (u64, u64)) {
+    let ntt = pl.borrow_mut().accesses(Which::Ntt);
+    let keccak = pl.borrow_mut().accesses(Which::Keccak);
+    (ntt, keccak)
+}
+
+/// Runs a fixed workload on both backends with `fault` injected from job
+/// `from_job`; checks results against software and returns the faults.
+fn workload_under_fault(
+    fault: Fault,
+    from_job: u64,
+) -> (Option<AccelError>, Option<AccelError>, SharedPl) {
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::Ntt, fault, from_job);
+    pl.borrow_mut().inject(Which::Keccak, fault, from_job);
+    let (mut m1, mut m2) = (arena(), arena());
+    let mut ring = model::ring(&pl, &mut m1);
+    let mut keccak = model::keccak(&pl, &mut m2);
+    let mut s = 3u64;
+    let v: Vec<Poly> = (0..4).map(|_| random_poly(&mut s)).collect();
+    let row: Vec<Poly> = (0..4).map(|_| random_poly(&mut s)).collect();
+    for round in 0..2 {
+        let (mut h, mut w) = (v.clone(), v.clone());
+        ring.ntt_vec(&mut h);
+        SoftRing.ntt_vec(&mut w);
+        assert_eq!(h, w, "{fault:?} ntt_vec round {round}");
+        let (mut h, mut w) = ([0; N], [0; N]);
+        ring.dot(&row, &v, &mut h);
+        SoftRing.dot(&row, &v, &mut w);
+        assert_eq!(h, w, "{fault:?} dot");
+        let (mut h, mut w) = (v.clone(), v.clone());
+        ring.scale_vec(&row[0], &v, &mut h);
+        SoftRing.scale_vec(&row[0], &v, &mut w);
+        assert_eq!(h, w, "{fault:?} scale_vec");
+        let (mut h, mut w) = (v[0], v[0]);
+        ring.pointwise_mul_acc(&mut h, &v[1], &v[2]);
+        SoftRing.pointwise_mul_acc(&mut w, &v[1], &v[2]);
+        assert_eq!(h, w, "{fault:?} pointwise_mul_acc");
+        for len in [0, 10, 200] {
+            let msg = vec![round as u8; len];
+            let (mut h, mut w) = ([0u8; 100], [0u8; 100]);
+            keccak.sponge(SpongeMode::Shake128, &[&msg], &mut h);
+            SoftKeccak.sponge(SpongeMode::Shake128, &[&msg], &mut w);
+            assert_eq!(h, w, "{fault:?} sponge {len}");
+        }
+        let (mut h, mut w) = ([0u8; 16], [0u8; 16]);
+        keccak.slh_shake_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut h);
+        SoftKeccak.slh_shake_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut w);
+        assert_eq!(h, w, "{fault:?} chain");
+    }
+    let faults = (ring.fault(), keccak.fault());
+    // After a fault the hardware is left alone: more calls touch nothing.
+    let before = accesses(&pl);
+    let mut p = v[0];
+    ring.ntt(&mut p);
+    keccak.sponge(SpongeMode::Shake256, &[b"abc"], &mut [0u8; 8]);
+    let after = accesses(&pl);
+    if faults.0.is_some() {
+        assert_eq!(
+            before.0, after.0,
+            "{fault:?}: NTT core touched after its fault"
+        );
+    }
+    if faults.1.is_some() {
+        assert_eq!(
+            before.1, after.1,
+            "{fault:?}: Keccak engine touched after its fault"
+        );
+    }
+    (faults.0, faults.1, pl)
+}
+
+#[test]
+fn a_hung_core_times_out_falls_back_and_is_abandoned() {
+    for from_job in [0, 5] {
+        let (r, k, _) = workload_under_fault(Fault::Hang, from_job);
+        assert!(
+            matches!(r, Some(AccelError::Dma(DmaError::Timeout { .. }))),
+            "{r:?}"
+        );
+        assert!(
+            matches!(k, Some(AccelError::Dma(DmaError::Timeout { .. }))),
+            "{k:?}"
+        );
+    }
+}
+
+#[test]
+fn a_dma_slave_error_falls_back() {
+    let (r, k, _) = workload_under_fault(Fault::SlaveError, 2);
+    for f in [r, k] {
+        assert!(
+            matches!(f, Some(AccelError::Dma(DmaError::Device { status, .. })) if status & crate::regmap::dma::DMASR_DMA_SLV_ERR != 0),
+            "{f:?}"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_id_means_software_from_the_first_call() {
+    let (r, k, pl) = workload_under_fault(Fault::WrongId, 0);
+    assert_eq!(
+        r,
+        Some(AccelError::WrongId {
+            expected: crate::regmap::ntt::ID,
+            found: 0
+        })
+    );
+    assert_eq!(
+        k,
+        Some(AccelError::WrongId {
+            expected: crate::regmap::keccak::ID,
+            found: 0
+        })
+    );
+    // Only the ID was read: no command, no DMA.
+    assert_eq!(pl.borrow_mut().accesses(Which::Ntt), (1, 0));
+    assert_eq!(pl.borrow_mut().accesses(Which::Keccak), (1, 0));
+}
+
+#[test]
+fn status_error_and_bad_output_fall_back() {
+    let (r, k, _) = workload_under_fault(Fault::StatusError, 3);
+    assert!(matches!(r, Some(AccelError::Refused { .. })), "{r:?}");
+    assert!(matches!(k, Some(AccelError::Refused { .. })), "{k:?}");
+    let (r, k, _) = workload_under_fault(Fault::BadOutput, 4);
+    assert!(
+        matches!(r, Some(AccelError::BadCoefficient { index: 5, value }) if value == Q as u32),
+        "{r:?}"
+    );
+    assert!(matches!(k, Some(AccelError::ShortStream { .. })), "{k:?}");
+}
+
+#[test]
+fn ml_dsa_44_through_the_hardware_backends_is_byte_identical() {
+    let pl = Pl::new();
+    let (mut m1, mut m2) = (arena(), arena());
+    let mut hw = MlDsa::new(model::ring(&pl, &mut m1), model::keccak(&pl, &mut m2));
+    let mut sw: MlDsa = MlDsa::default();
+    let set = ParameterSet::MlDsa44;
+    let xi = [0x42u8; 32];
+    let (mut pk_h, mut sk_h) = (
+        vec![0u8; set.public_key_len()],
+        vec![0u8; set.secret_key_len()],
+    );
+    let (mut pk_s, mut sk_s) = (pk_h.clone(), sk_h.clone());
+    hw.keygen_internal(set, &xi, &mut pk_h, &mut sk_h).unwrap();
+    sw.keygen_internal(set, &xi, &mut pk_s, &mut sk_s).unwrap();
+    assert_eq!((&pk_h, &sk_h), (&pk_s, &sk_s), "keys");
+    let (mut sig_h, mut sig_s) = (
+        vec![0u8; set.signature_len()],
+        vec![0u8; set.signature_len()],
+    );
+    let rnd = [7u8; 32];
+    hw.sign(set, &sk_h, b"message", b"ctx", &rnd, &mut sig_h)
+        .unwrap();
+    sw.sign(set, &sk_s, b"message", b"ctx", &rnd, &mut sig_s)
+        .unwrap();
+    assert_eq!(sig_h, sig_s, "signature");
+    hw.verify(set, &pk_h, b"message", b"ctx", &sig_h).unwrap();
+    sig_h[10] ^= 1;
+    assert!(hw.verify(set, &pk_h, b"message", b"ctx", &sig_h).is_err());
+    assert_eq!((hw.ring.fault(), hw.keccak.fault()), (None, None));
+    let (r, k) = (hw.ring.stats(), hw.keccak.stats());
+    assert!(r.hw_calls > 50 && r.sw_calls == 0, "{r:?}");
+    assert!(k.hw_calls > 50, "{k:?}");
+}
+
+#[test]
+fn slh_dsa_shake_128f_through_the_hardware_backend_is_byte_identical() {
+    let pl = Pl::new();
+    let mut mem = arena();
+    let mut hw = model::keccak(&pl, &mut mem);
+    let p = &slh::SHAKE_128F;
+    let seeds = [0x24u8; 48];
+    let (mut sk_h, mut pk_h) = (vec![0u8; p.sk_bytes()], vec![0u8; p.pk_bytes()]);
+    let (mut sk_s, mut pk_s) = (sk_h.clone(), pk_h.clone());
+    let (a, b, c) = (&seeds[..16], &seeds[16..32], &seeds[32..]);
+    slhdsa::slh_keygen_internal_with(&mut hw, p, a, b, c, &mut sk_h, &mut pk_h).unwrap();
+    slhdsa::slh_keygen_internal_with(&mut SoftKeccak, p, a, b, c, &mut sk_s, &mut pk_s).unwrap();
+    assert_eq!((&sk_h, &pk_h), (&sk_s, &pk_s), "keys");
+    let (mut sig_h, mut sig_s) = (vec![0u8; p.sig_bytes()], vec![0u8; p.sig_bytes()]);
+    slhdsa::slh_sign_with(&mut hw, p, &sk_h, b"message", b"", None, &mut sig_h).unwrap();
+    slhdsa::slh_sign_with(&mut SoftKeccak, p, &sk_s, b"message", b"", None, &mut sig_s).unwrap();
+    assert_eq!(sig_h, sig_s, "signature");
+    slhdsa::slh_verify_with(&mut hw, p, &pk_h, b"message", b"", &sig_h).unwrap();
+    sig_h[100] ^= 1;
+    assert!(slhdsa::slh_verify_with(&mut hw, p, &pk_h, b"message", b"", &sig_h).is_err());
+    assert_eq!(hw.fault(), None);
+    let stats = hw.stats();
+    assert!(stats.hw_calls > 1000 && stats.sw_calls == 0, "{stats:?}");
+}
