@@ -39,7 +39,7 @@ pub use permutation::KeccakPermutation;
 pub use round::KeccakRounds;
 pub use sponge::SpongeEngine;
 #[cfg(test)]
-mod sponge_tests;
+pub(crate) mod sponge_tests;
 #[cfg(test)]
 pub(crate) mod testutil;
 #[cfg(test)]

@@ -1,0 +1,300 @@
+//! Simulation tests of both tops through the AXI4-Lite bus and the streams:
+//! registers, handshake orders, whole NTT jobs against `pqc::ring`, sponge
+//! jobs against the `sha3` crate, error status, abort, and `CYCLES`
+//! against the cycle formulas of the cores.
+
+use super::bench::{AccelBench, AccelTop, StreamWord, WriteOrder};
+use crate::keccak::harness::{pack_words, unpack_words};
+use crate::keccak::sponge::mode_code;
+use crate::keccak::sponge_tests::{reference, sponge_cycles};
+use crate::ntt::core::{load_cycles, pointwise_cycles, store_cycles, transform_cycles};
+use crate::ntt::sim::Lcg;
+use driver::regmap::{ctrl, keccak as kreg, ntt as nreg};
+use pqc::keccak::SpongeMode;
+use pqc::ring::{self, Poly, N};
+
+/// STATUS polls before a job counts as hung (each poll is ~3 clocks).
+const POLL_LIMIT: u32 = 20_000;
+
+/// What a job left in the registers.
+#[derive(Debug, PartialEq, Eq)]
+struct JobEnd {
+    status: u32,
+    cycles: u32,
+}
+
+/// ARG0..2, then COMMAND with start, then polls STATUS until not busy.
+fn run_job<T: AccelTop>(bench: &mut AccelBench<T>, op: u32, args: [u32; 3]) -> JobEnd {
+    for (off, a) in [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2].into_iter().zip(args) {
+        bench.write(off as u32, a).unwrap();
+    }
+    bench
+        .write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
+        .unwrap();
+    for _ in 0..POLL_LIMIT {
+        let status = bench.read(ctrl::STATUS as u32).unwrap();
+        if status & ctrl::STATUS_BUSY == 0 {
+            let cycles = bench.read(ctrl::CYCLES as u32).unwrap();
+            return JobEnd { status, cycles };
+        }
+    }
+    panic!("op {op:#x} still busy after {POLL_LIMIT} polls");
+}
+
+fn words(data: &[u32]) -> Vec<StreamWord> {
+    data.iter()
+        .enumerate()
+        .map(|(i, &d)| StreamWord {
+            data: d,
+            last: i + 1 == data.len(),
+        })
+        .collect()
+}
+
+fn ok(cycles: usize) -> JobEnd {
+    JobEnd {
+        status: ctrl::STATUS_DONE,
+        cycles: cycles as u32,
+    }
+}
+
+fn ntt_load(bench: &mut AccelBench<super::NttAccel>, slot: u32, p: &Poly) {
+    let data: Vec<u32> = p.iter().map(|&c| c as u32).collect();
+    bench.stream_in.extend(words(&data));
+    assert_eq!(
+        run_job(bench, nreg::OP_LOAD, [slot, 0, 0]),
+        ok(load_cycles())
+    );
+    assert!(bench.stream_in.is_empty());
+}
+
+fn ntt_store(bench: &mut AccelBench<super::NttAccel>, slot: u32) -> Poly {
+    bench.stream_out.clear();
+    assert_eq!(
+        run_job(bench, nreg::OP_STORE, [slot, 0, 0]),
+        ok(store_cycles())
+    );
+    let out: Vec<StreamWord> = bench.stream_out.drain(..).collect();
+    assert_eq!(out.len(), N);
+    for (i, w) in out.iter().enumerate() {
+        assert_eq!(w.last, i + 1 == N, "TLAST on word {i}");
+    }
+    std::array::from_fn(|i| out[i].data as i32)
+}
+
+#[test]
+fn identification_registers() {
+    let mut ntt = AccelBench::ntt();
+    assert_eq!(ntt.read(ctrl::ID as u32), Ok(nreg::ID));
+    assert_eq!(ntt.read(ctrl::VERSION as u32), Ok(ctrl::VERSION_VALUE));
+    let config = ntt.read(ctrl::CONFIG as u32).unwrap();
+    assert_eq!(
+        config >> nreg::CONFIG_LANES_SHIFT & nreg::CONFIG_FIELD_MASK,
+        4
+    );
+    assert_eq!(
+        config >> nreg::CONFIG_SLOTS_SHIFT & nreg::CONFIG_FIELD_MASK,
+        nreg::SLOTS
+    );
+    assert_eq!(ntt.read(ctrl::STATUS as u32), Ok(0));
+    let mut kec = AccelBench::keccak();
+    assert_eq!(kec.read(ctrl::ID as u32), Ok(kreg::ID));
+    assert_eq!(kec.read(ctrl::VERSION as u32), Ok(ctrl::VERSION_VALUE));
+    assert_eq!(
+        kec.read(ctrl::CONFIG as u32).unwrap() & kreg::CONFIG_ROUNDS_PER_CLOCK_MASK,
+        1
+    );
+    // Unmapped offsets read 0; bits above the window are not decoded.
+    for off in [ctrl::CYCLES as u32 + 4, 0x100, 0xFFFC] {
+        assert_eq!(kec.read(off), Ok(0), "offset {off:#x}");
+    }
+    assert_eq!(kec.read(0x1_0000 + ctrl::ID as u32), Ok(kreg::ID));
+}
+
+#[test]
+fn arguments_read_back_in_every_write_order() {
+    let mut b = AccelBench::keccak();
+    let orders = [
+        WriteOrder::Together,
+        WriteOrder::AddressFirst(0),
+        WriteOrder::AddressFirst(3),
+        WriteOrder::DataFirst(0),
+        WriteOrder::DataFirst(5),
+    ];
+    let mut rng = Lcg::new(9);
+    for (k, order) in orders.into_iter().enumerate() {
+        b.response_delay = k as u32;
+        let values: Vec<u32> = (0..3).map(|_| rng.next_u32()).collect();
+        for (off, &v) in [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2].iter().zip(&values) {
+            b.write_with(*off as u32, v, 0xF, order).unwrap();
+        }
+        for (off, &v) in [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2].iter().zip(&values) {
+            assert_eq!(b.read(*off as u32), Ok(v), "{order:?}");
+        }
+    }
+    // Byte strobes: only the enabled lanes change.
+    b.response_delay = 0;
+    b.write(ctrl::ARG1 as u32, 0x1122_3344).unwrap();
+    b.write_with(ctrl::ARG1 as u32, 0xAABB_CCDD, 0b0101, WriteOrder::Together)
+        .unwrap();
+    assert_eq!(b.read(ctrl::ARG1 as u32), Ok(0x11BB_33DD));
+    // Read-only and unmapped offsets ignore writes (answered OKAY).
+    b.write(ctrl::ID as u32, 0).unwrap();
+    b.write(0x40, 0xFFFF_FFFF).unwrap();
+    assert_eq!(b.read(ctrl::ID as u32), Ok(kreg::ID));
+    assert_eq!(b.read(0x40), Ok(0));
+    // COMMAND without the start bit starts nothing.
+    b.write(ctrl::COMMAND as u32, kreg::OP_SPONGE).unwrap();
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(0));
+}
+
+/// A whole job over the bus: LOAD two random polynomials, NTT, PWM, PWMAC,
+/// INTT, STORE; every result against `pqc::ring`, every CYCLES value
+/// against the core's formulas.
+#[test]
+fn ntt_jobs_match_pqc_ring() {
+    let mut b = AccelBench::ntt();
+    let mut rng = Lcg::new(0xA11);
+    for _ in 0..2 {
+        let (x, y) = (rng.poly(), rng.poly());
+        ntt_load(&mut b, 0, &x);
+        ntt_load(&mut b, 1, &y);
+        for slot in [0, 1] {
+            assert_eq!(
+                run_job(&mut b, nreg::OP_NTT, [slot, 0, 0]),
+                ok(transform_cycles(4))
+            );
+        }
+        let (mut xh, mut yh) = (x, y);
+        ring::ntt(&mut xh);
+        ring::ntt(&mut yh);
+        assert_eq!(ntt_store(&mut b, 0), xh, "NTT");
+        assert_eq!(
+            run_job(&mut b, nreg::OP_PWM, [2, 0, 1]),
+            ok(pointwise_cycles(4))
+        );
+        let mut prod = [0; N];
+        ring::pointwise_mul(&xh, &yh, &mut prod);
+        assert_eq!(ntt_store(&mut b, 2), prod, "PWM");
+        assert_eq!(
+            run_job(&mut b, nreg::OP_PWMAC, [2, 1, 1]),
+            ok(pointwise_cycles(4))
+        );
+        ring::pointwise_mul_acc(&mut prod, &yh, &yh);
+        assert_eq!(
+            run_job(&mut b, nreg::OP_INTT, [2, 0, 0]),
+            ok(transform_cycles(4))
+        );
+        ring::intt(&mut prod);
+        assert_eq!(ntt_store(&mut b, 2), prod, "PWMAC then INTT");
+    }
+}
+
+#[test]
+fn ntt_errors_and_start_while_busy() {
+    let mut b = AccelBench::ntt();
+    let refused = run_job(&mut b, 0x7F, [0, 0, 0]);
+    assert_eq!(refused.status, ctrl::STATUS_DONE | ctrl::STATUS_ERROR);
+    // A coefficient >= q in the stream is flagged.
+    let mut p = Lcg::new(3).poly();
+    p[10] = ring::Q;
+    b.stream_in.extend(words(&p.map(|c| c as u32)));
+    let bad = run_job(&mut b, nreg::OP_LOAD, [0, 0, 0]);
+    assert_eq!(bad.status, ctrl::STATUS_DONE | ctrl::STATUS_ERROR);
+    // The core ignores a start while busy: an NTT runs to its normal end.
+    b.write(ctrl::ARG0 as u32, 0).unwrap();
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_NTT)
+        .unwrap();
+    assert!(b.busy());
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_INTT)
+        .unwrap();
+    let mut polls = 0;
+    while b.read(ctrl::STATUS as u32).unwrap() & ctrl::STATUS_BUSY != 0 {
+        polls += 1;
+        assert!(polls < POLL_LIMIT);
+    }
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(ctrl::STATUS_DONE));
+    assert_eq!(b.read(ctrl::CYCLES as u32), Ok(transform_cycles(4) as u32));
+}
+
+fn sponge_job(
+    b: &mut AccelBench<super::KeccakAccel>,
+    mode: SpongeMode,
+    msg: &[u8],
+    out_len: usize,
+) -> Vec<u8> {
+    b.stream_in.extend(words(&pack_words(msg, 0x5A)));
+    b.stream_out.clear();
+    let end = run_job(
+        b,
+        kreg::OP_SPONGE,
+        [mode_code(mode), msg.len() as u32, out_len as u32],
+    );
+    assert_eq!(
+        end,
+        ok(sponge_cycles(1, mode, msg.len(), out_len) as usize),
+        "{mode:?} {} -> {out_len}",
+        msg.len()
+    );
+    assert!(b.stream_in.is_empty());
+    let out: Vec<StreamWord> = b.stream_out.drain(..).collect();
+    assert_eq!(out.len(), out_len.div_ceil(4));
+    assert!(out
+        .iter()
+        .enumerate()
+        .all(|(i, w)| w.last == (i + 1 == out.len())));
+    unpack_words(&out.iter().map(|w| w.data).collect::<Vec<_>>(), out_len)
+}
+
+#[test]
+fn sponge_jobs_match_sha3() {
+    let mut b = AccelBench::keccak();
+    let mut rng = Lcg::new(0x5E3);
+    for (mode, len, out_len) in [
+        (SpongeMode::Shake256, 0, 32),
+        (SpongeMode::Shake256, 137, 300),
+        (SpongeMode::Sha3_256, 55, 32),
+        (SpongeMode::Sha3_256, 200, 32),
+        (SpongeMode::Shake128, 33, 17),
+        (SpongeMode::Sha3_512, 71, 64),
+    ] {
+        let msg: Vec<u8> = (0..len).map(|_| rng.next_u32() as u8).collect();
+        let got = sponge_job(&mut b, mode, &msg, out_len);
+        assert_eq!(got, reference(mode, &msg, out_len), "{mode:?} {len}");
+    }
+}
+
+#[test]
+fn sponge_error_status_and_abort() {
+    let mut b = AccelBench::keccak();
+    // Malformed: mode 7. Refused at once, the stream untouched.
+    let refused = run_job(&mut b, kreg::OP_SPONGE, [7, 4, 32]);
+    assert_eq!(
+        refused,
+        JobEnd {
+            status: ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+            cycles: 1
+        }
+    );
+    // A request whose stream never comes: busy until OP_ABORT, which the
+    // register block passes through while busy.
+    b.write(ctrl::ARG0 as u32, kreg::MODE_SHAKE256).unwrap();
+    b.write(ctrl::ARG1 as u32, 64).unwrap();
+    b.write(ctrl::ARG2 as u32, 32).unwrap();
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | kreg::OP_SPONGE)
+        .unwrap();
+    for _ in 0..10 {
+        b.clock();
+    }
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(ctrl::STATUS_BUSY));
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | kreg::OP_ABORT)
+        .unwrap();
+    assert_eq!(
+        b.read(ctrl::STATUS as u32),
+        Ok(ctrl::STATUS_DONE | ctrl::STATUS_ERROR)
+    );
+    // And the engine works again.
+    let msg = b"abc";
+    let got = sponge_job(&mut b, SpongeMode::Sha3_256, msg, 32);
+    assert_eq!(got, reference(SpongeMode::Sha3_256, msg, 32));
+}

@@ -1,0 +1,335 @@
+//! The two PL top levels: each core behind the [`CtrlRegs`] AXI4-Lite
+//! block, with AXI4-Stream ports for an AXI DMA in simple mode.
+//!
+//! Port names follow the Xilinx conventions (`aclk`, `aresetn`, `s_axi_*`,
+//! `s_axis_*`, `m_axis_*`), so a Vivado module reference infers one aximm
+//! slave, two axis interfaces, the clock and the reset. `busy` drives a LED.
+
+use super::ctrl::{CtrlRegs, ADDR_BITS};
+use crate::keccak::SpongeEngine;
+use crate::ntt::core::NttCoreB4;
+use driver::regmap;
+use rust_hdl::prelude::*;
+
+/// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is
+/// the core's own count of busy cycles (`hdl::ntt::core::transform_cycles`
+/// and friends).
+#[derive(LogicBlock)]
+pub struct NttAccel {
+    /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
+    pub aclk: Signal<In, Clock>,
+    /// Active-low synchronous reset of the bus interface (peripheral reset).
+    pub aresetn: Signal<In, Bit>,
+    /// AXI4-Lite write address (byte offset in the control window).
+    pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
+    /// AXI4-Lite write address valid.
+    pub s_axi_awvalid: Signal<In, Bit>,
+    /// AXI4-Lite write address ready.
+    pub s_axi_awready: Signal<Out, Bit>,
+    /// AXI4-Lite write data.
+    pub s_axi_wdata: Signal<In, Bits<32>>,
+    /// AXI4-Lite write strobes.
+    pub s_axi_wstrb: Signal<In, Bits<4>>,
+    /// AXI4-Lite write data valid.
+    pub s_axi_wvalid: Signal<In, Bit>,
+    /// AXI4-Lite write data ready.
+    pub s_axi_wready: Signal<Out, Bit>,
+    /// AXI4-Lite write response.
+    pub s_axi_bresp: Signal<Out, Bits<2>>,
+    /// AXI4-Lite write response valid.
+    pub s_axi_bvalid: Signal<Out, Bit>,
+    /// AXI4-Lite write response ready.
+    pub s_axi_bready: Signal<In, Bit>,
+    /// AXI4-Lite read address.
+    pub s_axi_araddr: Signal<In, Bits<ADDR_BITS>>,
+    /// AXI4-Lite read address valid.
+    pub s_axi_arvalid: Signal<In, Bit>,
+    /// AXI4-Lite read address ready.
+    pub s_axi_arready: Signal<Out, Bit>,
+    /// AXI4-Lite read data.
+    pub s_axi_rdata: Signal<Out, Bits<32>>,
+    /// AXI4-Lite read response.
+    pub s_axi_rresp: Signal<Out, Bits<2>>,
+    /// AXI4-Lite read data valid.
+    pub s_axi_rvalid: Signal<Out, Bit>,
+    /// AXI4-Lite read data ready.
+    pub s_axi_rready: Signal<In, Bit>,
+    /// Input stream data (from the DMA's MM2S channel).
+    pub s_axis_tdata: Signal<In, Bits<32>>,
+    /// Input stream valid.
+    pub s_axis_tvalid: Signal<In, Bit>,
+    /// Input stream last.
+    pub s_axis_tlast: Signal<In, Bit>,
+    /// Input stream ready.
+    pub s_axis_tready: Signal<Out, Bit>,
+    /// Output stream data (to the DMA's S2MM channel).
+    pub m_axis_tdata: Signal<Out, Bits<32>>,
+    /// Output stream byte enables: always all four bytes.
+    pub m_axis_tkeep: Signal<Out, Bits<4>>,
+    /// Output stream valid.
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    /// Output stream last.
+    pub m_axis_tlast: Signal<Out, Bit>,
+    /// Output stream ready.
+    pub m_axis_tready: Signal<In, Bit>,
+    /// The core is busy (drives a ZedBoard LED).
+    pub busy: Signal<Out, Bit>,
+    regs: CtrlRegs,
+    core: NttCoreB4,
+    all_bytes: Constant<Bits<4>>,
+}
+
+impl Default for NttAccel {
+    fn default() -> Self {
+        Self {
+            aclk: Default::default(),
+            aresetn: Default::default(),
+            s_axi_awaddr: Default::default(),
+            s_axi_awvalid: Default::default(),
+            s_axi_awready: Default::default(),
+            s_axi_wdata: Default::default(),
+            s_axi_wstrb: Default::default(),
+            s_axi_wvalid: Default::default(),
+            s_axi_wready: Default::default(),
+            s_axi_bresp: Default::default(),
+            s_axi_bvalid: Default::default(),
+            s_axi_bready: Default::default(),
+            s_axi_araddr: Default::default(),
+            s_axi_arvalid: Default::default(),
+            s_axi_arready: Default::default(),
+            s_axi_rdata: Default::default(),
+            s_axi_rresp: Default::default(),
+            s_axi_rvalid: Default::default(),
+            s_axi_rready: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tready: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tready: Default::default(),
+            busy: Default::default(),
+            regs: CtrlRegs::new(regmap::ntt::ID),
+            core: NttCoreB4::new(),
+            all_bytes: Constant::new(0xF.into()),
+        }
+    }
+}
+
+impl Logic for NttAccel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.regs.clock.next = self.aclk.val();
+        self.regs.resetn.next = self.aresetn.val();
+        self.regs.awaddr.next = self.s_axi_awaddr.val();
+        self.regs.awvalid.next = self.s_axi_awvalid.val();
+        self.s_axi_awready.next = self.regs.awready.val();
+        self.regs.wdata.next = self.s_axi_wdata.val();
+        self.regs.wstrb.next = self.s_axi_wstrb.val();
+        self.regs.wvalid.next = self.s_axi_wvalid.val();
+        self.s_axi_wready.next = self.regs.wready.val();
+        self.s_axi_bresp.next = self.regs.bresp.val();
+        self.s_axi_bvalid.next = self.regs.bvalid.val();
+        self.regs.bready.next = self.s_axi_bready.val();
+        self.regs.araddr.next = self.s_axi_araddr.val();
+        self.regs.arvalid.next = self.s_axi_arvalid.val();
+        self.s_axi_arready.next = self.regs.arready.val();
+        self.s_axi_rdata.next = self.regs.rdata.val();
+        self.s_axi_rresp.next = self.regs.rresp.val();
+        self.s_axi_rvalid.next = self.regs.rvalid.val();
+        self.regs.rready.next = self.s_axi_rready.val();
+        self.m_axis_tkeep.next = self.all_bytes.val();
+
+        self.core.clock.next = self.aclk.val();
+        self.core.start.next = self.regs.start.val();
+        self.core.op.next = self.regs.op.val();
+        self.core.arg0.next = self.regs.arg0.val();
+        self.core.arg1.next = self.regs.arg1.val();
+        self.core.arg2.next = self.regs.arg2.val();
+        self.regs.busy.next = self.core.busy.val();
+        self.regs.done.next = self.core.done.val();
+        self.regs.error.next = self.core.error.val();
+        self.regs.core_config.next = self.core.config_word.val();
+        self.regs.cycles.next = self.core.cycles.val();
+        self.busy.next = self.core.busy.val();
+
+        self.core.s_tdata.next = self.s_axis_tdata.val();
+        self.core.s_tvalid.next = self.s_axis_tvalid.val();
+        self.core.s_tlast.next = self.s_axis_tlast.val();
+        self.s_axis_tready.next = self.core.s_tready.val();
+        self.m_axis_tdata.next = self.core.m_tdata.val();
+        self.m_axis_tvalid.next = self.core.m_tvalid.val();
+        self.m_axis_tlast.next = self.core.m_tlast.val();
+        self.core.m_tready.next = self.m_axis_tready.val();
+    }
+}
+
+/// The sponge engine (1 round per clock) behind the AXI4-Lite control
+/// block. `CYCLES` is counted here: clocks from the start edge to the edge
+/// after which `done` is high (1 for a refused request), the timing of
+/// `hdl::keccak::harness::Response::cycles`. An `OP_ABORT` while busy
+/// leaves the aborted operation's count, the abort clock included.
+#[derive(LogicBlock)]
+pub struct KeccakAccel {
+    /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
+    pub aclk: Signal<In, Clock>,
+    /// Active-low synchronous reset of the bus interface (peripheral reset).
+    pub aresetn: Signal<In, Bit>,
+    /// AXI4-Lite write address (byte offset in the control window).
+    pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
+    /// AXI4-Lite write address valid.
+    pub s_axi_awvalid: Signal<In, Bit>,
+    /// AXI4-Lite write address ready.
+    pub s_axi_awready: Signal<Out, Bit>,
+    /// AXI4-Lite write data.
+    pub s_axi_wdata: Signal<In, Bits<32>>,
+    /// AXI4-Lite write strobes.
+    pub s_axi_wstrb: Signal<In, Bits<4>>,
+    /// AXI4-Lite write data valid.
+    pub s_axi_wvalid: Signal<In, Bit>,
+    /// AXI4-Lite write data ready.
+    pub s_axi_wready: Signal<Out, Bit>,
+    /// AXI4-Lite write response.
+    pub s_axi_bresp: Signal<Out, Bits<2>>,
+    /// AXI4-Lite write response valid.
+    pub s_axi_bvalid: Signal<Out, Bit>,
+    /// AXI4-Lite write response ready.
+    pub s_axi_bready: Signal<In, Bit>,
+    /// AXI4-Lite read address.
+    pub s_axi_araddr: Signal<In, Bits<ADDR_BITS>>,
+    /// AXI4-Lite read address valid.
+    pub s_axi_arvalid: Signal<In, Bit>,
+    /// AXI4-Lite read address ready.
+    pub s_axi_arready: Signal<Out, Bit>,
+    /// AXI4-Lite read data.
+    pub s_axi_rdata: Signal<Out, Bits<32>>,
+    /// AXI4-Lite read response.
+    pub s_axi_rresp: Signal<Out, Bits<2>>,
+    /// AXI4-Lite read data valid.
+    pub s_axi_rvalid: Signal<Out, Bit>,
+    /// AXI4-Lite read data ready.
+    pub s_axi_rready: Signal<In, Bit>,
+    /// Input stream data (from the DMA's MM2S channel).
+    pub s_axis_tdata: Signal<In, Bits<32>>,
+    /// Input stream valid.
+    pub s_axis_tvalid: Signal<In, Bit>,
+    /// Input stream last.
+    pub s_axis_tlast: Signal<In, Bit>,
+    /// Input stream ready.
+    pub s_axis_tready: Signal<Out, Bit>,
+    /// Output stream data (to the DMA's S2MM channel).
+    pub m_axis_tdata: Signal<Out, Bits<32>>,
+    /// Output stream byte enables: always all four bytes.
+    pub m_axis_tkeep: Signal<Out, Bits<4>>,
+    /// Output stream valid.
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    /// Output stream last.
+    pub m_axis_tlast: Signal<Out, Bit>,
+    /// Output stream ready.
+    pub m_axis_tready: Signal<In, Bit>,
+    /// The core is busy (drives a ZedBoard LED).
+    pub busy: Signal<Out, Bit>,
+    regs: CtrlRegs,
+    core: SpongeEngine<1>,
+    all_bytes: Constant<Bits<4>>,
+    cycle_count: DFF<Bits<32>>,
+}
+
+impl Default for KeccakAccel {
+    fn default() -> Self {
+        Self {
+            aclk: Default::default(),
+            aresetn: Default::default(),
+            s_axi_awaddr: Default::default(),
+            s_axi_awvalid: Default::default(),
+            s_axi_awready: Default::default(),
+            s_axi_wdata: Default::default(),
+            s_axi_wstrb: Default::default(),
+            s_axi_wvalid: Default::default(),
+            s_axi_wready: Default::default(),
+            s_axi_bresp: Default::default(),
+            s_axi_bvalid: Default::default(),
+            s_axi_bready: Default::default(),
+            s_axi_araddr: Default::default(),
+            s_axi_arvalid: Default::default(),
+            s_axi_arready: Default::default(),
+            s_axi_rdata: Default::default(),
+            s_axi_rresp: Default::default(),
+            s_axi_rvalid: Default::default(),
+            s_axi_rready: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tready: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tready: Default::default(),
+            busy: Default::default(),
+            regs: CtrlRegs::new(regmap::keccak::ID),
+            core: SpongeEngine::<1>::default(),
+            all_bytes: Constant::new(0xF.into()),
+            cycle_count: Default::default(),
+        }
+    }
+}
+
+impl Logic for KeccakAccel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.regs.clock.next = self.aclk.val();
+        self.regs.resetn.next = self.aresetn.val();
+        self.regs.awaddr.next = self.s_axi_awaddr.val();
+        self.regs.awvalid.next = self.s_axi_awvalid.val();
+        self.s_axi_awready.next = self.regs.awready.val();
+        self.regs.wdata.next = self.s_axi_wdata.val();
+        self.regs.wstrb.next = self.s_axi_wstrb.val();
+        self.regs.wvalid.next = self.s_axi_wvalid.val();
+        self.s_axi_wready.next = self.regs.wready.val();
+        self.s_axi_bresp.next = self.regs.bresp.val();
+        self.s_axi_bvalid.next = self.regs.bvalid.val();
+        self.regs.bready.next = self.s_axi_bready.val();
+        self.regs.araddr.next = self.s_axi_araddr.val();
+        self.regs.arvalid.next = self.s_axi_arvalid.val();
+        self.s_axi_arready.next = self.regs.arready.val();
+        self.s_axi_rdata.next = self.regs.rdata.val();
+        self.s_axi_rresp.next = self.regs.rresp.val();
+        self.s_axi_rvalid.next = self.regs.rvalid.val();
+        self.regs.rready.next = self.s_axi_rready.val();
+        self.m_axis_tkeep.next = self.all_bytes.val();
+
+        self.core.clock.next = self.aclk.val();
+        self.core.start.next = self.regs.start.val();
+        self.core.op.next = self.regs.op.val();
+        self.core.arg0.next = self.regs.arg0.val();
+        self.core.arg1.next = self.regs.arg1.val();
+        self.core.arg2.next = self.regs.arg2.val();
+        self.regs.busy.next = self.core.busy.val();
+        self.regs.done.next = self.core.done.val();
+        self.regs.error.next = self.core.error.val();
+        self.regs.core_config.next = self.core.core_config.val();
+        self.regs.cycles.next = self.cycle_count.q.val();
+        self.busy.next = self.core.busy.val();
+
+        // Clocks since the accepted start, until done.
+        self.cycle_count.clock.next = self.aclk.val();
+        self.cycle_count.d.next = self.cycle_count.q.val();
+        if self.regs.start.val() & !self.core.busy.val() {
+            self.cycle_count.d.next = 1.into();
+        } else if self.core.busy.val() {
+            self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+        }
+
+        self.core.in_data.next = self.s_axis_tdata.val();
+        self.core.in_valid.next = self.s_axis_tvalid.val();
+        self.core.in_last.next = self.s_axis_tlast.val();
+        self.s_axis_tready.next = self.core.in_ready.val();
+        self.m_axis_tdata.next = self.core.out_data.val();
+        self.m_axis_tvalid.next = self.core.out_valid.val();
+        self.m_axis_tlast.next = self.core.out_last.val();
+        self.core.out_ready.next = self.m_axis_tready.val();
+    }
+}
