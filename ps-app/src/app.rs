@@ -5,6 +5,8 @@ use crate::bench;
 use crate::selftest;
 use core::fmt::Write;
 use driver::probe::Probe;
+use pqc::keccak::KeccakBackend;
+use pqc::ring::RingBackend;
 
 /// Exit status bit: a self-test failed.
 pub const STATUS_SELFTEST_FAILED: u32 = 1;
@@ -24,6 +26,11 @@ pub struct Measurement {
     pub stack_bytes: Option<usize>,
 }
 
+/// What runs with the hardware backends: a platform to measure on, the
+/// ring backend, the Keccak backend.
+pub type AcceleratedBody<'a> =
+    dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn KeccakBackend) + 'a;
+
 /// What the application needs from the board.
 pub trait Platform {
     /// Runs `f` once and measures it.
@@ -32,6 +39,18 @@ pub trait Platform {
     fn probe(&mut self) -> Probe;
     /// Prints what the measurements mean on this platform.
     fn platform_notes(&self, out: &mut dyn Write);
+    /// Calls `body` once with a platform to measure on and the hardware
+    /// backends over the accelerator (called only after the probe found
+    /// it); returns `false` without calling `body` if this platform has no
+    /// hardware backends.
+    fn with_accelerator(&mut self, body: &mut AcceleratedBody<'_>) -> bool {
+        let _ = body;
+        false
+    }
+    /// Prints the hardware backends' counters and any fault they recorded.
+    fn accelerator_report(&mut self, out: &mut dyn Write) {
+        let _ = out;
+    }
 }
 
 /// Runs everything; returns the exit status (0 = all self-tests passed and
@@ -68,10 +87,25 @@ pub fn run_with(
         status |= STATUS_BENCH_FAILED;
     }
     if probe.accelerator_found() {
-        let _ = writeln!(
-            out,
-            "bench: accelerator found, but this build has no hardware backend (needs the PL AXI wrapper): no hw rows"
-        );
+        let mut ok = true;
+        let ran = platform.with_accelerator(&mut |timing, ring, keccak| {
+            let _ = writeln!(
+                out,
+                "bench: hardware backends (NTT core, Keccak engine; software after a fault), same iterations"
+            );
+            ok = bench::run_hw_table(out, timing, ring, keccak, iterations);
+        });
+        if ran {
+            platform.accelerator_report(out);
+            if !ok {
+                status |= STATUS_BENCH_FAILED;
+            }
+        } else {
+            let _ = writeln!(
+                out,
+                "bench: accelerator found, but this platform has no hardware backends: no hw rows"
+            );
+        }
     } else {
         let _ = writeln!(out, "bench: no accelerator found: no hw rows");
     }
@@ -105,6 +139,80 @@ mod tests {
         fn platform_notes(&self, out: &mut dyn Write) {
             let _ = writeln!(out, "host run");
         }
+    }
+
+    /// A host "board" whose probe finds the cores and whose hardware
+    /// backends are the software ones: exercises the hw-row plumbing.
+    struct HostWithAccelerator {
+        host: Host,
+        reports: u32,
+    }
+
+    impl Platform for HostWithAccelerator {
+        fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
+            self.host.measure(f)
+        }
+        fn probe(&mut self) -> Probe {
+            Probe {
+                pl_configured: true,
+                level_shifters_on: true,
+                ntt: CoreStatus::Present { config: 4 },
+                keccak: CoreStatus::Present { config: 1 },
+            }
+        }
+        fn platform_notes(&self, out: &mut dyn Write) {
+            self.host.platform_notes(out)
+        }
+        fn with_accelerator(&mut self, body: &mut AcceleratedBody<'_>) -> bool {
+            body(
+                &mut self.host,
+                &mut pqc::ring::SoftRing,
+                &mut pqc::keccak::SoftKeccak,
+            );
+            true
+        }
+        fn accelerator_report(&mut self, out: &mut dyn Write) {
+            self.reports += 1;
+            let _ = writeln!(out, "accel: report");
+        }
+    }
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "SLH-DSA-128s is slow unoptimised; runs in --release"
+    )]
+    fn with_an_accelerator_hw_rows_follow_for_the_keccak_and_ring_sets() {
+        let mut log = String::new();
+        let mut platform = HostWithAccelerator {
+            host: Host,
+            reports: 0,
+        };
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        let status = run_with(&mut log, &mut platform, iterations);
+        if cfg!(feature = "corrupt-selftest") {
+            return;
+        }
+        assert_eq!(status, 0, "{log}");
+        assert_eq!(platform.reports, 1);
+        let hw_rows: Vec<&str> = log.lines().filter(|l| l.contains("| hw      |")).collect();
+        for alg in ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"]
+            .into_iter()
+            .chain(["SLH-DSA-SHAKE-128f", "SLH-DSA-SHAKE-128s"])
+        {
+            for op in ["keygen", "sign", "verify"] {
+                let row = hw_rows
+                    .iter()
+                    .find(|l| l.starts_with(&format!("| {alg:<20} | {op:<6} | hw ")))
+                    .unwrap_or_else(|| panic!("no hw row {alg} {op}"));
+                assert!(row.ends_with("| ok     |"), "{row}");
+            }
+        }
+        assert_eq!(hw_rows.len(), 15, "no hw rows for the SHA2 sets");
+        assert!(!log.contains("no hw rows"));
     }
 
     /// The whole application on the host: every row present, status 0.

@@ -17,8 +17,10 @@ mod uart;
 use crate::app::{self, Measurement, Platform};
 use crate::uart_config;
 use core::fmt::Write;
+use driver::accel::{AccelStats, Control, DmaPort, HwKeccak, HwRing};
 use driver::bus::RegisterBus;
 use driver::cache::{CacheMaintenance, ZynqCaches};
+use driver::dma::{AxiDma, IdentityMap};
 use driver::mmio::Mmio;
 use driver::pl310::{Pl310, PL310_BASE, PL310_WINDOW};
 use driver::probe::{self, Probe, DEVCFG_BASE, DEVCFG_WINDOW};
@@ -95,6 +97,128 @@ impl Platform for Board {
             ),
             uart_config::UART_REF_CLK_HZ / 1_000_000
         );
+    }
+}
+
+/// "Width of Buffer Length Register" of the AXI DMA cores (Vivado default).
+const DMA_LENGTH_WIDTH: u32 = 14;
+/// Poll budget of every accelerator wait (`driver::poll`: well under a second).
+const ACCEL_POLL_LIMIT: u32 = 1_000_000;
+
+/// The DMA buffers: one polynomial each way for the NTT core; 4 KiB each
+/// way for the Keccak engine (the longest message the protocols hash is
+/// ML-DSA-87's 2592-byte public key; longer requests run in software).
+/// Every field starts on a cache line, as the destinations must.
+#[repr(C, align(32))]
+struct DmaArea {
+    ntt_src: [u8; 1024],
+    ntt_dst: [u8; 1024],
+    keccak_src: [u8; 4096],
+    keccak_dst: [u8; 4096],
+}
+
+type Caches = ZynqCaches<Mmio>;
+
+/// The hardware backends over the PL windows of `driver::regmap`.
+struct Accelerator<'a> {
+    ring: HwRing<'a, Mmio, Mmio, Caches, IdentityMap>,
+    keccak: HwKeccak<'a, Mmio, Mmio, Caches, IdentityMap>,
+}
+
+impl<'a> Accelerator<'a> {
+    /// Builds both backends without touching the PL (they read ID and
+    /// VERSION on first use, which the application makes only after the
+    /// probe found the cores); `None` if a buffer is unusable for DMA.
+    fn new(area: &'a mut DmaArea, l2_enabled: bool) -> Option<Self> {
+        let caches = || {
+            // SAFETY: the PL310 register window; only by-address
+            // maintenance is issued, one call at a time.
+            ZynqCaches::new(
+                l2_enabled
+                    .then(|| Pl310::new(unsafe { Mmio::new(PL310_BASE, PL310_WINDOW) }, 1_000_000)),
+            )
+        };
+        // SAFETY: the accelerators' control blocks and AXI DMA register
+        // windows from the shared register map (strongly ordered in the
+        // MMU map); single-threaded, so no two users of a window overlap.
+        let (ntt, ntt_dma, keccak, keccak_dma) = unsafe {
+            (
+                Mmio::new(regmap::NTT_BASE, regmap::CTRL_WINDOW_BYTES),
+                Mmio::new(regmap::NTT_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
+                Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES),
+                Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
+            )
+        };
+        let dma = |bus| AxiDma::new(bus, DMA_LENGTH_WIDTH, ACCEL_POLL_LIMIT);
+        let ntt_port = DmaPort::new(
+            dma(ntt_dma),
+            caches(),
+            IdentityMap,
+            &mut area.ntt_src,
+            &mut area.ntt_dst,
+        )
+        .ok()?;
+        let keccak_port = DmaPort::new(
+            dma(keccak_dma),
+            caches(),
+            IdentityMap,
+            &mut area.keccak_src,
+            &mut area.keccak_dst,
+        )
+        .ok()?;
+        Some(Accelerator {
+            ring: HwRing::new(Control::new(ntt, ACCEL_POLL_LIMIT), ntt_port),
+            keccak: HwKeccak::new(Control::new(keccak, ACCEL_POLL_LIMIT), keccak_port),
+        })
+    }
+}
+
+/// The board plus the hardware backends (when the DMA buffers are usable).
+struct BoardWithAccelerator<'a> {
+    board: Board,
+    accelerator: Option<Accelerator<'a>>,
+}
+
+impl Platform for BoardWithAccelerator<'_> {
+    fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
+        self.board.measure(f)
+    }
+
+    fn probe(&mut self) -> Probe {
+        self.board.probe()
+    }
+
+    fn platform_notes(&self, out: &mut dyn Write) {
+        self.board.platform_notes(out)
+    }
+
+    fn with_accelerator(&mut self, body: &mut app::AcceleratedBody<'_>) -> bool {
+        let Some(accelerator) = &mut self.accelerator else {
+            return false;
+        };
+        body(
+            &mut self.board,
+            &mut accelerator.ring,
+            &mut accelerator.keccak,
+        );
+        true
+    }
+
+    fn accelerator_report(&mut self, out: &mut dyn Write) {
+        let Some(a) = &self.accelerator else { return };
+        let mut line = |name: &str, stats: AccelStats, fault: Option<driver::accel::AccelError>| {
+            let _ = write!(
+                out,
+                "accel: {name}: {} calls in hw, {} in sw, {} jobs, {} PL busy cycles, {} DMA bytes, fault: ",
+                stats.hw_calls, stats.sw_calls, stats.jobs, stats.busy_cycles, stats.dma_bytes
+            );
+            let _ = match fault {
+                Some(e) => writeln!(out, "{e}"),
+                None => writeln!(out, "none"),
+            };
+        };
+        line("NTT core", a.ring.stats(), a.ring.fault());
+        line("Keccak engine", a.keccak.stats(), a.keccak.fault());
     }
 }
 
@@ -196,8 +320,19 @@ extern "C" fn ps_app_start() -> ! {
         ),
         Err(why) => writeln!(uart, "cache: maintenance check FAILED: {why}"),
     };
-    let mut board = Board {
-        timer: timer::GlobalTimer::start(),
+    // In this frame, which never returns: static in effect, without a
+    // `static mut`. DDR, write-back cached: hence the cache maintenance.
+    let mut dma_area = DmaArea {
+        ntt_src: [0; 1024],
+        ntt_dst: [0; 1024],
+        keccak_src: [0; 4096],
+        keccak_dst: [0; 4096],
+    };
+    let mut board = BoardWithAccelerator {
+        board: Board {
+            timer: timer::GlobalTimer::start(),
+        },
+        accelerator: Accelerator::new(&mut dma_area, l2.is_ok()),
     };
     let mut status = app::run(&mut uart, &mut board);
     if cache.is_err() {
