@@ -126,4 +126,45 @@ impl VerilatorRun {
         }
         Ok(stdout)
     }
+
+    /// Writes `rtl` and a plain C++ testbench `main`, builds with
+    /// `verilator --cc --exe --build` (top module `top`, model binary
+    /// `obj/sim`), runs it and returns its standard output.
+    pub fn build_and_run_cpp(
+        &self,
+        rtl: &str,
+        testbench: &str,
+        top: &str,
+    ) -> Result<String, String> {
+        std::fs::write(self.dir.join("rtl.v"), rtl).map_err(|e| e.to_string())?;
+        std::fs::write(self.dir.join("tb.cpp"), testbench).map_err(|e| e.to_string())?;
+        let build = Command::new("verilator")
+            .current_dir(&self.dir)
+            .args(["--cc", "--exe", "--build", "-O2", "--top-module", top])
+            .args(["-Mdir", "obj", "-o", "sim"])
+            .args(RUST_HDL_WNO)
+            .args(["rtl.v", "tb.cpp"])
+            .output()
+            .map_err(|e| format!("cannot run verilator: {e}"))?;
+        if !build.status.success() {
+            return Err(format!(
+                "verilator build failed:\n{}\n{}",
+                String::from_utf8_lossy(&build.stdout),
+                String::from_utf8_lossy(&build.stderr)
+            ));
+        }
+        let run = Command::new(self.dir.join("obj").join("sim"))
+            .current_dir(&self.dir)
+            .output()
+            .map_err(|e| format!("cannot run the Verilator model: {e}"))?;
+        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+        if !run.status.success() {
+            return Err(format!(
+                "Verilator model failed ({}):\n{stdout}\n{}",
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            ));
+        }
+        Ok(stdout)
+    }
 }

@@ -13,6 +13,8 @@ pub mod ctrl;
 #[cfg(test)]
 mod tests;
 pub mod top;
+#[cfg(test)]
+mod verilator_check;
 
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
 pub use top::{KeccakAccel, NttAccel};

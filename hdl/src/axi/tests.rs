@@ -298,3 +298,14 @@ fn sponge_error_status_and_abort() {
     let got = sponge_job(&mut b, SpongeMode::Sha3_256, msg, 32);
     assert_eq!(got, reference(SpongeMode::Sha3_256, msg, 32));
 }
+
+#[test]
+fn tops_pass_yosys_validate() {
+    use rust_hdl::prelude::*;
+    let mut ntt = super::NttAccel::default();
+    ntt.connect_all();
+    yosys_validate("axi_ntt_accel", &generate_verilog(&ntt)).unwrap();
+    let mut kec = super::KeccakAccel::default();
+    kec.connect_all();
+    yosys_validate("axi_keccak_accel", &generate_verilog(&kec)).unwrap();
+}
