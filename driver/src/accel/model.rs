@@ -31,6 +31,8 @@ pub enum Fault {
     SlaveError,
     /// The ID register reads 0 (no core).
     WrongId,
+    /// VERSION reads major 2.
+    WrongVersion,
     /// Every job ends with STATUS_ERROR.
     StatusError,
     /// NTT: a STORE returns q in word 5. Keccak: the output stream is one word short.
@@ -313,6 +315,7 @@ impl RegisterBus for CtrlBus {
         match offset {
             ctrl::ID if core.fault.map(|f| f.0) == Some(Fault::WrongId) => 0,
             ctrl::ID => id,
+            ctrl::VERSION if core.fault.map(|f| f.0) == Some(Fault::WrongVersion) => 2 << 16,
             ctrl::VERSION => ctrl::VERSION_VALUE,
             ctrl::CONFIG => 4,
             ctrl::STATUS => core.status,
@@ -500,6 +503,35 @@ pub fn port<'a>(
         map,
     };
     DmaPort::new(engine, cache, map, src, dst).expect("model buffers")
+}
+
+/// A port over caller-chosen buffers, with an address map that reaches
+/// everything (`reach = true`) or nothing: for the buffer checks.
+pub fn try_port<'a>(
+    pl: &SharedPl,
+    which: Which,
+    reach: bool,
+    src: &'a mut [u8],
+    dst: &'a mut [u8],
+) -> Result<ModelPort<'a>, crate::dma::DmaError> {
+    let map = ArenaMap {
+        start: 0,
+        len: if reach { usize::MAX } else { 0 },
+        base: 0,
+    };
+    let engine = AxiDma::new(
+        DmaBus {
+            pl: pl.clone(),
+            which,
+        },
+        14,
+        POLL_LIMIT,
+    );
+    let cache = SimCache {
+        pl: pl.clone(),
+        map,
+    };
+    DmaPort::new(engine, cache, map, src, dst)
 }
 
 /// A control client for `which`.

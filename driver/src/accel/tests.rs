@@ -320,6 +320,68 @@ fn a_wrong_id_means_software_from_the_first_call() {
 }
 
 #[test]
+fn another_register_interface_version_is_a_fault() {
+    let (r, k, pl) = workload_under_fault(Fault::WrongVersion, 0);
+    assert_eq!(r, Some(AccelError::WrongVersion { found: 2 << 16 }));
+    assert_eq!(k, Some(AccelError::WrongVersion { found: 2 << 16 }));
+    assert_eq!(pl.borrow_mut().accesses(Which::Ntt), (2, 0));
+}
+
+#[test]
+fn ports_refuse_buffers_the_engine_cannot_use() {
+    use crate::cache::{is_line_aligned, LINE_BYTES};
+    let mut mem = arena();
+    assert!(
+        super::line_aligned(&mut mem[..20], 20).is_none(),
+        "less than a line"
+    );
+    assert!(
+        super::line_aligned(&mut mem[..64], 96).is_none(),
+        "too short"
+    );
+    let got = super::line_aligned(&mut mem, 100).unwrap();
+    assert_eq!(got.len(), 96);
+    assert!(is_line_aligned(got));
+
+    let pl = Pl::new();
+    let mut src = vec![0u8; 64];
+    let skip = mem.as_ptr().align_offset(LINE_BYTES);
+    let (_, rest) = mem.split_at_mut(skip);
+    let dst_ok = &mut rest[..64];
+    let err = |r: Result<model::ModelPort<'_>, DmaError>| r.err();
+    assert_eq!(
+        err(model::try_port(&pl, Which::Ntt, true, &mut [], dst_ok)),
+        Some(DmaError::Empty)
+    );
+    let dst_ok = &mut rest[..64];
+    assert_eq!(
+        err(model::try_port(&pl, Which::Ntt, false, &mut src, dst_ok)),
+        Some(DmaError::Unreachable)
+    );
+    assert_eq!(
+        err(model::try_port(
+            &pl,
+            Which::Ntt,
+            true,
+            &mut src,
+            &mut rest[8..72]
+        )),
+        Some(DmaError::MisalignedDestination)
+    );
+    assert_eq!(
+        err(model::try_port(
+            &pl,
+            Which::Ntt,
+            true,
+            &mut src,
+            &mut rest[..48]
+        )),
+        Some(DmaError::MisalignedDestination)
+    );
+    assert!(model::try_port(&pl, Which::Ntt, true, &mut src, &mut rest[..64]).is_ok());
+}
+
+#[test]
 fn status_error_and_bad_output_fall_back() {
     let (r, k, _) = workload_under_fault(Fault::StatusError, 3);
     assert!(matches!(r, Some(AccelError::Refused { .. })), "{r:?}");
