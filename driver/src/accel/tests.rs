@@ -287,6 +287,20 @@ fn a_hung_core_times_out_falls_back_and_is_abandoned() {
 }
 
 #[test]
+fn a_core_that_never_finishes_an_operation_times_out() {
+    // Jobs of the first ntt_vec: LOAD, NTT, STORE, LOAD, NTT: the fifth
+    // (an NTT, no stream) hangs, so the control block's poll gives up.
+    let (r, _, _) = workload_under_fault(Fault::Hang, 4);
+    assert_eq!(
+        r,
+        Some(AccelError::Timeout {
+            op: crate::regmap::ntt::OP_NTT,
+            status: crate::regmap::ctrl::STATUS_BUSY
+        })
+    );
+}
+
+#[test]
 fn a_dma_slave_error_falls_back() {
     let (r, k, _) = workload_under_fault(Fault::SlaveError, 2);
     for f in [r, k] {
