@@ -39,7 +39,7 @@ fn mode_code(mode: SpongeMode) -> u32 {
 /// - [`KeccakBackend::permute`] runs in software: the engine has no bare
 ///   permutation, and a bus round trip (two DMA transfers, ~20 register
 ///   accesses of 100–200 ns each) costs more than one software
-///   Keccak-f[1600] on the Cortex-A9. The short tweakable hashes that the
+///   Keccak-f\[1600\] on the Cortex-A9. The short tweakable hashes that the
 ///   `pqc` defaults build from single permutations (F, H, PRF) stay in
 ///   software for the same reason; longer ones (T_len) go through `sponge`.
 pub struct HwKeccak<'a, B, D, C, M> {
