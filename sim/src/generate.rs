@@ -71,7 +71,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             } else {
                 opts.host_runs
             };
-            let h = workload::host_timing(scheme, op, runs)?;
+            let h = workload::host_timing(scheme, op, runs, None)?;
             e.host = Some((h.median.as_secs_f64(), h.runs));
             eprintln!(
                 "host: {} {}: {} (offloadable share {:.1} %)",

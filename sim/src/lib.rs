@@ -2,12 +2,15 @@
 //!
 //! - [`report`]: the software-vs-accelerated timing report (ps-app table
 //!   parser, time model, markdown and SVG).
+//! - [`cosim`]: the PL co-simulation (rust-hdl tops, DMA and DDR models)
+//!   behind the driver's hardware backends.
 //! - [`generate`]: `pqc-zynq report`, from inputs to files.
 //! - [`workload`]: the benchmark operations with ps-app's inputs, generic
 //!   over the `pqc` backends, and host measurements.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cosim;
 pub mod generate;
 pub mod report;
 pub mod workload;

@@ -181,20 +181,20 @@ pub fn prerequisites(scheme: Scheme, op: Operation) -> Result<Outputs, String> {
     Ok(out)
 }
 
-/// A ring backend that adds the wall time of every call to `spent`.
+/// A ring backend that records the wall time of every call.
 #[derive(Debug, Default)]
 pub struct TimedRing<R> {
     /// The backend doing the work.
     pub inner: R,
-    /// Time inside calls so far.
-    pub spent: Duration,
+    /// Time of each call, in order.
+    pub calls: Vec<Duration>,
 }
 
 macro_rules! timed {
     ($self:ident, $call:expr) => {{
         let t = Instant::now();
         let r = $call;
-        $self.spent += t.elapsed();
+        $self.calls.push(t.elapsed());
         r
     }};
 }
@@ -226,15 +226,15 @@ impl<R: RingBackend> RingBackend for TimedRing<R> {
     }
 }
 
-/// A Keccak backend that adds the wall time of every call to `spent`
-/// (each top-level call once: the inner backend's own nested calls are
-/// not seen by the wrapper).
+/// A Keccak backend that records the wall time of every call (each
+/// top-level call once: the inner backend's own nested calls are not seen
+/// by the wrapper).
 #[derive(Debug, Default)]
 pub struct TimedKeccak<K> {
     /// The backend doing the work.
     pub inner: K,
-    /// Time inside calls so far.
-    pub spent: Duration,
+    /// Time of each call, in order.
+    pub calls: Vec<Duration>,
 }
 
 impl<K: KeccakBackend> KeccakBackend for TimedKeccak<K> {
@@ -310,6 +310,16 @@ impl<K: KeccakBackend> KeccakBackend for TimedKeccak<K> {
     }
 }
 
+/// Which backend calls of an operation ran on the PL, in call order
+/// (recorded by the co-simulation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlCalls {
+    /// Per ring call.
+    pub ring: Vec<bool>,
+    /// Per Keccak call.
+    pub keccak: Vec<bool>,
+}
+
 /// Host figures of one operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HostTiming {
@@ -317,9 +327,8 @@ pub struct HostTiming {
     pub median: Duration,
     /// Runs measured.
     pub runs: usize,
-    /// Median share of the operation's time spent inside backend calls
-    /// (timing wrappers; every ring call and every Keccak call except a
-    /// bare permutation, which no hardware backend takes).
+    /// Median share of the operation's time spent inside the backend calls
+    /// that run on the PL (all backend calls when no [`PlCalls`] is given).
     pub offload_fraction: f64,
 }
 
@@ -328,8 +337,32 @@ fn median<T: PartialOrd + Copy>(mut v: Vec<T>) -> T {
     v[v.len() / 2]
 }
 
-/// Measures one operation on the host `runs` times (at least 1).
-pub fn host_timing(scheme: Scheme, op: Operation, runs: usize) -> Result<HostTiming, String> {
+/// Sum of the call times marked in `mask` (all of them without a mask).
+fn marked(calls: &[Duration], mask: Option<&[bool]>, what: &str) -> Result<Duration, String> {
+    match mask {
+        None => Ok(calls.iter().sum()),
+        Some(m) if m.len() == calls.len() => Ok(calls
+            .iter()
+            .zip(m)
+            .filter(|(_, &on)| on)
+            .map(|(d, _)| *d)
+            .sum()),
+        Some(m) => Err(format!(
+            "{what}: {} calls on the host, {} in the co-simulation: not the same work",
+            calls.len(),
+            m.len()
+        )),
+    }
+}
+
+/// Measures one operation on the host `runs` times (at least 1). With
+/// `pl`, the offloaded share counts only the calls that ran on the PL.
+pub fn host_timing(
+    scheme: Scheme,
+    op: Operation,
+    runs: usize,
+    pl: Option<&PlCalls>,
+) -> Result<HostTiming, String> {
     let runs = runs.max(1);
     let base = prerequisites(scheme, op)?;
     let mut plain = Vec::with_capacity(runs);
@@ -348,7 +381,9 @@ pub fn host_timing(scheme: Scheme, op: Operation, runs: usize) -> Result<HostTim
         let t = Instant::now();
         run(&mut timed, scheme, op, &mut state)?;
         let total = t.elapsed().as_secs_f64();
-        let inside = (timed.ring.spent + timed.keccak.spent).as_secs_f64();
+        let ring = marked(&timed.ring.calls, pl.map(|p| &p.ring[..]), "ring")?;
+        let keccak = marked(&timed.keccak.calls, pl.map(|p| &p.keccak[..]), "Keccak")?;
+        let inside = (ring + keccak).as_secs_f64();
         shares.push(if total > 0.0 { inside / total } else { 0.0 });
     }
     Ok(HostTiming {
@@ -385,7 +420,7 @@ mod tests {
     #[test]
     fn timing_wrappers_pass_results_through_and_measure_a_share() {
         let scheme = Scheme::from_name("ML-DSA-44").unwrap();
-        let h = host_timing(scheme, Operation::Sign, 3).unwrap();
+        let h = host_timing(scheme, Operation::Sign, 3, None).unwrap();
         assert_eq!(h.runs, 3);
         assert!(h.median > Duration::ZERO);
         // Most of ML-DSA is NTT arithmetic and SHAKE: a clear majority, not all.
@@ -394,5 +429,28 @@ mod tests {
             "{}",
             h.offload_fraction
         );
+        // With a mask, only the marked calls count; a mask of another
+        // length is refused.
+        let calls = {
+            let mut e = MlDsa::new(
+                TimedRing::<SoftRing>::default(),
+                TimedKeccak::<SoftKeccak>::default(),
+            );
+            let mut state = prerequisites(scheme, Operation::Sign).unwrap();
+            run(&mut e, scheme, Operation::Sign, &mut state).unwrap();
+            (e.ring.calls.len(), e.keccak.calls.len())
+        };
+        let only_keccak = PlCalls {
+            ring: vec![false; calls.0],
+            keccak: vec![true; calls.1],
+        };
+        let k = host_timing(scheme, Operation::Sign, 1, Some(&only_keccak)).unwrap();
+        assert!(k.offload_fraction > 0.0 && k.offload_fraction < h.offload_fraction);
+        let wrong = PlCalls {
+            ring: vec![true; calls.0 + 1],
+            keccak: vec![true; calls.1],
+        };
+        let e = host_timing(scheme, Operation::Sign, 1, Some(&wrong)).unwrap_err();
+        assert!(e.contains("not the same work"), "{e}");
     }
 }
