@@ -1,10 +1,11 @@
 //! `hdl`: exports the accelerator designs as Verilog, writes the yosys
-//! resource report and records VCD waveforms.
+//! resource report, records VCD waveforms and generates the Vivado script.
 //!
 //! ```text
 //! cargo run -p hdl --release -- export [--out bitstream/rtl]
-//! cargo run -p hdl --release -- report [--out bitstream/reports]
+//! cargo run -p hdl --release -- report [--out bitstream/reports] [--design NAME]
 //! cargo run -p hdl --release -- vcd --design ntt_b4 [--out ntt_b4.vcd]
+//! cargo run -p hdl --release -- vivado [--out bitstream/vivado]
 //! cargo run -p hdl --release -- list
 //! ```
 
@@ -22,7 +23,7 @@ fn designs() -> Vec<Design> {
 }
 
 const USAGE: &str =
-    "usage: hdl <export [--out DIR] | report [--out DIR] | vcd --design NAME [--out FILE] | list>";
+    "usage: hdl <export [--out DIR] | report [--out DIR] [--design NAME] | vcd --design NAME [--out FILE] | vivado [--out DIR] | list>";
 
 fn flag(args: &[String], name: &str) -> Result<Option<String>, String> {
     match args.iter().position(|a| a == name) {
@@ -84,6 +85,42 @@ fn report_markdown(rows: &[(Design, Resources)]) -> String {
     md
 }
 
+/// The table rows (`| \`name\` | …`) of `fresh` put into `report`: a row of
+/// the same design is replaced, a new design's row appended to the table.
+fn merge_rows(report: &str, fresh: &str) -> String {
+    let row_name = |l: &str| {
+        l.strip_prefix("| `")
+            .and_then(|r| r.split('`').next().map(str::to_owned))
+    };
+    let new_rows: Vec<&str> = fresh.lines().filter(|l| row_name(l).is_some()).collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut used = vec![false; new_rows.len()];
+    for l in report.lines() {
+        match row_name(l).and_then(|n| new_rows.iter().position(|r| row_name(r) == Some(n.clone())))
+        {
+            Some(i) => {
+                lines.push(new_rows[i].to_string());
+                used[i] = true;
+            }
+            None => lines.push(l.to_string()),
+        }
+    }
+    let last_row = lines
+        .iter()
+        .rposition(|l| row_name(l).is_some())
+        .map_or(lines.len(), |i| i + 1);
+    let extra: Vec<String> = new_rows
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|(r, _)| r.to_string())
+        .collect();
+    lines.splice(last_row..last_row, extra);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
 fn run(args: &[String]) -> Result<(), String> {
     let (cmd, rest) = args.split_first().ok_or(USAGE)?;
     match cmd.as_str() {
@@ -104,12 +141,18 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "report" => {
-            check_flags(rest, &["--out"])?;
+            check_flags(rest, &["--out", "--design"])?;
             let out =
                 PathBuf::from(flag(rest, "--out")?.unwrap_or_else(|| "bitstream/reports".into()));
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+            // One design: synthesise it and replace (or add) its row only.
+            let only = flag(rest, "--design")?
+                .map(|n| find_design(&n))
+                .transpose()?;
+            let merge = only.is_some();
+            let selected = only.map_or_else(designs, |d| vec![d]);
             let mut rows = Vec::new();
-            for d in designs() {
+            for d in selected {
                 let work = hdl::verilator::work_dir(&format!("synth-{}", d.name));
                 eprintln!("synthesising {} ...", d.name);
                 let (res, stat) = export::synth_xc7(&d, &work)?;
@@ -118,7 +161,22 @@ fn run(args: &[String]) -> Result<(), String> {
                 rows.push((d, res));
             }
             let path = out.join("resources.md");
-            std::fs::write(&path, report_markdown(&rows)).map_err(|e| e.to_string())?;
+            let text = if merge {
+                let old = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                merge_rows(&old, &report_markdown(&rows))
+            } else {
+                report_markdown(&rows)
+            };
+            std::fs::write(&path, text).map_err(|e| e.to_string())?;
+            println!("wrote {}", path.display());
+            Ok(())
+        }
+        "vivado" => {
+            check_flags(rest, &["--out"])?;
+            let out = flag(rest, "--out")?.unwrap_or_else(|| "bitstream/vivado".into());
+            let path = hdl::axi::vivado::write(Path::new(&out))
+                .map_err(|e| format!("writing {out}: {e}"))?;
             println!("wrote {}", path.display());
             Ok(())
         }
@@ -180,6 +238,16 @@ mod tests {
                 path.display()
             );
         }
+    }
+
+    #[test]
+    fn merge_rows_replaces_and_appends() {
+        let old = "# R\n\n| design | LUT |\n|---|---:|\n| `a` | 1 |\n| `b` | 2 |\n\ntail\n";
+        let fresh = "| design | LUT |\n|---|---:|\n| `b` | 20 |\n| `c` | 3 |\n";
+        assert_eq!(
+            merge_rows(old, fresh),
+            "# R\n\n| design | LUT |\n|---|---:|\n| `a` | 1 |\n| `b` | 20 |\n| `c` | 3 |\n\ntail\n"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //!   module reference.
 //! - [`bench`]: [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
+//! - [`vivado`]: the Vivado build script, generated from `driver::regmap`.
 
 pub mod bench;
 pub mod ctrl;
@@ -15,6 +16,7 @@ mod tests;
 pub mod top;
 #[cfg(test)]
 mod verilator_check;
+pub mod vivado;
 
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
 pub use top::{KeccakAccel, NttAccel};
