@@ -157,15 +157,15 @@ connect_bd_net [get_bd_pins keccak_accel_0/busy] [get_bd_ports keccak_busy_led]
 proc map_slave {intf offset range} {
     set seg [get_bd_addr_segs -of_objects [get_bd_intf_pins $intf]]
     set space [get_bd_addr_spaces ps7/Data]
-    if {[catch {assign_bd_address -target_address_space $space -offset $offset -range $range $seg}]} {
+    if {[catch {assign_bd_address -offset $offset -range $range -target_address_space $space $seg -force}]} {
         # Vivado before 2020.1.
         create_bd_addr_seg -range $range -offset $offset $space $seg SEG_[string map {/ _} $intf]
     }
 }
-map_slave ntt_accel_0/s_axi 0x43C00000 64K
-map_slave keccak_accel_0/s_axi 0x43C10000 64K
-map_slave ntt_dma/S_AXI_LITE 0x40400000 64K
-map_slave keccak_dma/S_AXI_LITE 0x40410000 64K
+map_slave ntt_accel_0/s_axi 0x43C00000 0x00010000
+map_slave keccak_accel_0/s_axi 0x43C10000 0x00010000
+map_slave ntt_dma/S_AXI_LITE 0x40400000 0x00010000
+map_slave keccak_dma/S_AXI_LITE 0x40410000 0x00010000
 assign_bd_address
 foreach seg [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data]] {
     puts "build.tcl: [get_property NAME $seg] at [get_property OFFSET $seg] range [get_property RANGE $seg]"
