@@ -200,6 +200,11 @@ impl<T: AccelTop> AccelBench<T> {
         }
     }
 
+    /// Records every signal from now on as a VCD waveform into `out`.
+    pub fn trace_to(&mut self, out: Box<dyn std::io::Write>) {
+        self.bench.trace_to(out);
+    }
+
     /// The design (to read a port directly).
     pub fn uut(&mut self) -> &mut T {
         &mut self.bench.uut

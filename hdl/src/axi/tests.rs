@@ -148,6 +148,15 @@ fn arguments_read_back_in_every_write_order() {
     assert_eq!(b.read(ctrl::STATUS as u32), Ok(0));
 }
 
+/// Random jobs per test: `default`, or 100 with `PQC_FULL=1`.
+fn iterations(default: usize) -> usize {
+    if std::env::var_os("PQC_FULL").is_some_and(|v| v == "1") {
+        100
+    } else {
+        default
+    }
+}
+
 /// A whole job over the bus: LOAD two random polynomials, NTT, PWM, PWMAC,
 /// INTT, STORE; every result against `pqc::ring`, every CYCLES value
 /// against the core's formulas.
@@ -155,7 +164,7 @@ fn arguments_read_back_in_every_write_order() {
 fn ntt_jobs_match_pqc_ring() {
     let mut b = AccelBench::ntt();
     let mut rng = Lcg::new(0xA11);
-    for _ in 0..2 {
+    for _ in 0..iterations(2) {
         let (x, y) = (rng.poly(), rng.poly());
         ntt_load(&mut b, 0, &x);
         ntt_load(&mut b, 1, &y);
@@ -262,6 +271,19 @@ fn sponge_jobs_match_sha3() {
         let got = sponge_job(&mut b, mode, &msg, out_len);
         assert_eq!(got, reference(mode, &msg, out_len), "{mode:?} {len}");
     }
+    // Random modes and lengths (a few by default).
+    for _ in 0..iterations(3) {
+        let mode = SpongeMode::ALL[rng.next_u32() as usize % SpongeMode::ALL.len()];
+        let len = rng.next_u32() as usize % 400;
+        let out_len = 1 + rng.next_u32() as usize % 300;
+        let msg: Vec<u8> = (0..len).map(|_| rng.next_u32() as u8).collect();
+        let got = sponge_job(&mut b, mode, &msg, out_len);
+        assert_eq!(
+            got,
+            reference(mode, &msg, out_len),
+            "{mode:?} {len} -> {out_len}"
+        );
+    }
 }
 
 #[test]
@@ -308,4 +330,19 @@ fn tops_pass_yosys_validate() {
     let mut kec = super::KeccakAccel::default();
     kec.connect_all();
     yosys_validate("axi_keccak_accel", &generate_verilog(&kec)).unwrap();
+}
+
+#[test]
+fn vcd_of_a_bus_job_is_written() {
+    let dir = crate::verilator::work_dir("axi-vcd");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("keccak_accel.vcd");
+    let d = super::designs()
+        .into_iter()
+        .find(|d| d.name == super::KECCAK_ACCEL)
+        .unwrap();
+    (d.vcd.unwrap())(&path).unwrap();
+    let vcd = std::fs::read_to_string(&path).unwrap();
+    assert!(vcd.starts_with("$timescale"));
+    assert!(vcd.contains(" s_axi_awvalid $end") && vcd.contains(" m_axis_tlast $end"));
 }
