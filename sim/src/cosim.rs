@@ -724,10 +724,6 @@ pub struct Outcome {
     pub faults: Vec<String>,
     /// Which backends did work on the PL, e.g. `HwRing + HwKeccak`.
     pub backends: String,
-    /// Busy cycles the cores reported (sum of `CYCLES` over the jobs).
-    pub core_busy_cycles: u64,
-    /// Core jobs run.
-    pub jobs: u64,
 }
 
 impl Outcome {
@@ -779,6 +775,8 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
         } else {
             0
         },
+        jobs: rs.jobs + ks.jobs,
+        core_busy_cycles: rs.busy_cycles + ks.busy_cycles,
     };
     let names: Vec<&str> = [("HwRing", rs.hw_calls), ("HwKeccak", ks.hw_calls)]
         .into_iter()
@@ -793,8 +791,6 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
         keccak_on_pl: engine.keccak.on_pl.clone(),
         faults,
         backends: names.join(" + "),
-        core_busy_cycles: rs.busy_cycles + ks.busy_cycles,
-        jobs: rs.jobs + ks.jobs,
     })
 }
 
@@ -983,7 +979,7 @@ mod tests {
                 o.counts.pl_cycles,
                 o.counts.axi_lite(),
                 o.counts.dma_bytes(),
-                o.jobs,
+                o.counts.jobs,
                 o.backends,
                 t.elapsed().as_secs_f64()
             );
@@ -1003,7 +999,9 @@ mod tests {
                 );
                 assert!(o.keccak_on_pl.iter().any(|&b| b));
             }
-            assert!(o.core_busy_cycles > 0 && o.core_busy_cycles < o.counts.pl_cycles);
+            assert!(
+                o.counts.core_busy_cycles > 0 && o.counts.core_busy_cycles < o.counts.pl_cycles
+            );
             if op == Operation::Verify {
                 assert!(o.outputs.verified);
             }

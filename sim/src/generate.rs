@@ -4,8 +4,51 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::report::{self, Model, Report, SoftwareSource};
-use crate::workload::{self, Operation, Scheme};
+use crate::cosim::{self, Config, Pl};
+use crate::report::{self, AccelFigure, Model, Report, SoftwareSource};
+use crate::workload::{self, Operation, PlCalls, Scheme};
+
+/// Which operations the co-simulation runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CosimSet {
+    /// None: software rows only.
+    None,
+    /// Every ML-DSA operation and SLH-DSA-SHAKE-128f keygen and verify
+    /// (a few minutes).
+    Default,
+    /// Also SLH-DSA-SHAKE-128f signing (about 5 M PL cycles: many minutes).
+    Full,
+}
+
+impl CosimSet {
+    /// Parses `none`, `default` or `full`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "none" => Ok(Self::None),
+            "default" => Ok(Self::Default),
+            "full" => Ok(Self::Full),
+            o => Err(format!("--cosim: `{o}` is not none, default or full")),
+        }
+    }
+
+    /// Whether `op` of `scheme` is simulated; otherwise why not.
+    pub fn covers(self, scheme: Scheme, op: Operation) -> Result<(), &'static str> {
+        match scheme {
+            Scheme::SlhDsa(p) if !p.name.contains("SHAKE") => {
+                Err("no SHA-2 core: the PL has the Keccak engine (SHAKE) only")
+            }
+            _ if self == Self::None => Err("co-simulation not run for this report"),
+            Scheme::MlDsa(_) => Ok(()),
+            Scheme::SlhDsa(p) if p.name.ends_with('s') => Err(
+                "not simulated: the s sets need tens of millions of PL cycles (hours at the simulation's speed)",
+            ),
+            Scheme::SlhDsa(_) if op == Operation::Sign && self != Self::Full => {
+                Err("not simulated by default (about 5 M PL cycles); `--cosim full` runs it")
+            }
+            Scheme::SlhDsa(_) => Ok(()),
+        }
+    }
+}
 
 /// Options of `pqc-zynq report`.
 #[derive(Clone, Debug)]
@@ -16,8 +59,11 @@ pub struct Options {
     pub transcript: PathBuf,
     /// Where the transcript came from.
     pub source: SoftwareSource,
-    /// Host runs per operation (0: no host figures and no offloaded share).
+    /// Host runs per operation (at least 1 when the co-simulation runs:
+    /// it needs the offloaded share).
     pub host_runs: usize,
+    /// Operations to co-simulate.
+    pub cosim: CosimSet,
 }
 
 /// The committed QEMU transcript (`report/inputs/`).
@@ -41,14 +87,60 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         &format!("report/inputs/{name}"),
         Model::DEFAULT,
     )?;
+    let pl = (opts.cosim != CosimSet::None).then(|| Pl::new(Config::DEFAULT));
+    let mut plan = Vec::new();
     for e in &mut r.entries {
-        e.note = match Scheme::from_name(&e.algorithm) {
-            Some(Scheme::SlhDsa(p)) if !p.name.contains("SHAKE") => {
-                "no SHA-2 core: the PL has the Keccak engine (SHAKE) only".into()
-            }
-            Some(_) => "accelerated figure not simulated in this report".into(),
-            None => "unknown parameter set".into(),
+        let (Some(scheme), Some(op)) = (
+            Scheme::from_name(&e.algorithm),
+            Operation::ALL.into_iter().find(|o| o.name() == e.operation),
+        ) else {
+            e.note = "unknown parameter set or operation".into();
+            plan.push(None);
+            continue;
         };
+        match opts.cosim.covers(scheme, op) {
+            Ok(()) => e.note.clear(),
+            Err(why) => e.note = why.into(),
+        }
+        plan.push(Some((scheme, op)));
+    }
+    for (e, planned) in r.entries.iter_mut().zip(&plan) {
+        let (Some((scheme, op)), Some(pl)) = (planned, &pl) else {
+            continue;
+        };
+        if opts.cosim.covers(*scheme, *op).is_err() {
+            continue;
+        }
+        let t = std::time::Instant::now();
+        let o = cosim::run_operation(pl, *scheme, *op)?;
+        if !o.faults.is_empty() {
+            return Err(format!(
+                "{} {}: co-simulation faults: {:?}",
+                e.algorithm, e.operation, o.faults
+            ));
+        }
+        let calls = PlCalls {
+            ring: o.ring_on_pl.clone(),
+            keccak: o.keccak_on_pl.clone(),
+        };
+        let h = workload::host_timing(*scheme, *op, opts.host_runs.max(1), Some(&calls))?;
+        eprintln!(
+            "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software, offloaded share {:.1} % ({:.0} s)",
+            e.algorithm,
+            e.operation,
+            o.counts.pl_cycles,
+            o.counts.axi_lite(),
+            o.counts.dma_bytes(),
+            if o.identical() { "=" } else { "!=" },
+            h.offload_fraction * 100.0,
+            t.elapsed().as_secs_f64()
+        );
+        e.accel = Some(AccelFigure {
+            counts: o.counts,
+            offload_fraction: h.offload_fraction,
+            identical: o.identical(),
+            backends: o.backends.clone(),
+        });
     }
     if opts.host_runs > 0 {
         r.host = format!(
@@ -74,11 +166,10 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             let h = workload::host_timing(scheme, op, runs, None)?;
             e.host = Some((h.median.as_secs_f64(), h.runs));
             eprintln!(
-                "host: {} {}: {} (offloadable share {:.1} %)",
+                "host: {} {}: {}",
                 e.algorithm,
                 e.operation,
                 report::fmt_seconds(h.median.as_secs_f64()),
-                h.offload_fraction * 100.0
             );
         }
     }

@@ -193,7 +193,8 @@ fn print_row(r: &Row) {
 }
 
 const USAGE: &str = "usage: pqc-zynq demo
-       pqc-zynq report --out DIR [--transcript FILE] [--source qemu|zedboard] [--host-runs N]";
+       pqc-zynq report --out DIR [--transcript FILE] [--source qemu|zedboard] [--host-runs N]
+                        [--cosim none|default|full]";
 
 fn report_command(args: &[String]) -> Result<(), String> {
     let mut opts = sim::generate::Options {
@@ -201,6 +202,7 @@ fn report_command(args: &[String]) -> Result<(), String> {
         transcript: sim::generate::default_transcript(),
         source: SoftwareSource::QemuIcount,
         host_runs: 5,
+        cosim: sim::generate::CosimSet::Default,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -213,6 +215,7 @@ fn report_command(args: &[String]) -> Result<(), String> {
             "--out" => opts.out = PathBuf::from(value()?),
             "--transcript" => opts.transcript = PathBuf::from(value()?),
             "--source" => opts.source = SoftwareSource::parse(&value()?)?,
+            "--cosim" => opts.cosim = sim::generate::CosimSet::parse(&value()?)?,
             "--host-runs" => {
                 let v = value()?;
                 opts.host_runs = v

@@ -282,6 +282,10 @@ pub struct AccelCounts {
     pub cache_lines: u64,
     /// Backend calls that fell back to software after a fault (must be 0).
     pub fallbacks: u64,
+    /// Core jobs (LOAD, NTT, SPONGE, …) run.
+    pub jobs: u64,
+    /// Sum of the cores' `CYCLES` registers: cycles the cores computed.
+    pub core_busy_cycles: u64,
 }
 
 impl AccelCounts {
@@ -295,6 +299,8 @@ impl AccelCounts {
         self.dma_transfers += o.dma_transfers;
         self.cache_lines += o.cache_lines;
         self.fallbacks += o.fallbacks;
+        self.jobs += o.jobs;
+        self.core_busy_cycles += o.core_busy_cycles;
     }
 
     /// All AXI-Lite transactions.
@@ -536,9 +542,10 @@ pub fn render_markdown(r: &Report) -> String {
          AXI tops (`hdl::axi`) with a PG021 simple-mode DMA model and a DDR model (`sim/src/cosim.rs`), \
          same inputs as ps-app; the output is checked byte-identical to software. Time = CPU share left in \
          software + CPU blocked on the PL + driver work:\n\
-         \x20 - CPU share left in software = (1 − offloaded share) × the software A9 time above; the \
-         offloaded share is the fraction of the software operation's host time spent in the backend calls \
-         the PL takes over (host-measured with timing wrappers, same inputs);\n\
+         \x20 - CPU share left in software = (1 − offloaded share) × the software A9 time above. The \
+         offloaded share is host-measured: the co-simulation records, call by call, which backend calls \
+         touched the PL; the host replays the same call sequence on the software backends and times those \
+         calls against the whole operation (x86 proportions stand in for the A9's);\n\
          \x20 - CPU blocked on the PL = PL cycles / {:.0} MHz (FCLK0). The co-simulation clocks the design \
          {} cycles per AXI-Lite access (GP0 round trip, every status poll included), so DMA streaming \
          (one 32-bit word per cycle, 4 bytes/cycle at most) and core busy time are covered by the polls. \
@@ -599,11 +606,11 @@ pub fn render_markdown(r: &Report) -> String {
         let _ = writeln!(o, "\n## Accelerated time, broken down (modelled)\n");
         let _ = writeln!(
             o,
-            "| algorithm | op | backends | offloaded share | CPU left in software | CPU blocked on PL | driver work | total | AXI-Lite reads / writes | DMA in / out bytes | DMA transfers | cache lines | faults |"
+            "| algorithm | op | backends | offloaded share | CPU left in software | CPU blocked on PL | driver work | total | core jobs | core busy cycles | AXI-Lite reads / writes | DMA in / out bytes | DMA transfers | cache lines | faults |"
         );
         let _ = writeln!(
             o,
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         );
         for e in accel {
             let a = e.accel.as_ref().expect("filtered");
@@ -613,7 +620,7 @@ pub fn render_markdown(r: &Report) -> String {
             let c = &a.counts;
             let _ = writeln!(
                 o,
-                "| {} | {} | {} | {:.1} % | {} | {} | {} | {} | {} / {} | {} / {} | {} | {} | {} |",
+                "| {} | {} | {} | {:.1} % | {} | {} | {} | {} | {} | {} | {} / {} | {} / {} | {} | {} | {} |",
                 e.algorithm,
                 e.operation,
                 a.backends,
@@ -622,6 +629,8 @@ pub fn render_markdown(r: &Report) -> String {
                 part(|t| t.pl).unwrap_or_else(dash),
                 part(|t| t.protocol).unwrap_or_else(dash),
                 part(AccelTime::total).unwrap_or_else(dash),
+                fmt_count(c.jobs),
+                fmt_count(c.core_busy_cycles),
                 fmt_count(c.axi_lite_reads),
                 fmt_count(c.axi_lite_writes),
                 fmt_count(c.mm2s_bytes),
@@ -669,6 +678,8 @@ pub struct BarGroup {
     pub label: String,
     /// One value per series (seconds); `None` leaves a gap.
     pub values: Vec<Option<f64>>,
+    /// Written above the group's tallest bar (e.g. the speed-up).
+    pub annotation: Option<String>,
 }
 
 /// A grouped bar chart (values in seconds, positive).
@@ -680,6 +691,20 @@ pub struct Chart {
     pub series: Vec<String>,
     /// The groups, left to right.
     pub groups: Vec<BarGroup>,
+    /// Lines printed under the chart (provenance).
+    pub footnotes: Vec<String>,
+}
+
+/// An axis label: `fmt_seconds` without trailing zero decimals.
+fn fmt_tick(v: f64) -> String {
+    let s = fmt_seconds(v);
+    let (num, unit) = s.split_once(' ').unwrap_or((&s, ""));
+    let num = if num.contains('.') {
+        num.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        num
+    };
+    format!("{num} {unit}")
 }
 
 const COLOURS: [&str; 4] = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
@@ -698,7 +723,8 @@ pub fn render_svg(chart: &Chart) -> String {
     });
     let log = !values.is_empty() && hi / lo > 20.0;
 
-    let (left, right, top, bottom) = (90.0, 20.0, 60.0, 150.0);
+    let (left, right, top) = (90.0, 20.0, 60.0);
+    let bottom = 170.0 + 16.0 * chart.footnotes.len() as f64;
     let bar_w = 14.0;
     let n_series = chart.series.len().max(1) as f64;
     let group_w = bar_w * n_series + 16.0;
@@ -762,7 +788,7 @@ pub fn render_svg(chart: &Chart) -> String {
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             left - 6.0,
             y + 4.0,
-            xml_escape(&fmt_seconds(t).replace(".00", ""))
+            xml_escape(&fmt_tick(t))
         );
     }
     // Axes.
@@ -807,6 +833,23 @@ pub fn render_svg(chart: &Chart) -> String {
                 xml_escape(&fmt_seconds(v))
             );
         }
+        if let Some(text) = &g.annotation {
+            let tallest = g
+                .values
+                .iter()
+                .flatten()
+                .filter(|v| v.is_finite() && **v > 0.0)
+                .fold(0.0f64, |a, &b| a.max(b));
+            if tallest > 0.0 {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="10">{}</text>"#,
+                    gx + bar_w * n_series / 2.0 - 1.0,
+                    y_of(tallest) - 4.0,
+                    xml_escape(text)
+                );
+            }
+        }
         let lx = gx + bar_w * n_series / 2.0;
         let ly = top + plot_h + 12.0;
         let _ = writeln!(
@@ -833,6 +876,14 @@ pub fn render_svg(chart: &Chart) -> String {
             xml_escape(name)
         );
     }
+    for (i, line) in chart.footnotes.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"<text x="10" y="{:.1}" font-size="10">{}</text>"#,
+            height - 10.0 - 16.0 * (chart.footnotes.len() - 1 - i) as f64,
+            xml_escape(line)
+        );
+    }
     let _ = writeln!(s, "</svg>");
     s
 }
@@ -850,12 +901,26 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
-/// The report's chart: software A9 and accelerated time per operation.
+/// The report's chart: software A9 and accelerated time per operation
+/// (the operations with both figures; every software row if none has an
+/// accelerated figure), the speed-up above each pair.
 pub fn chart_of(r: &Report) -> Chart {
-    let sw_name = match r.source {
-        SoftwareSource::QemuIcount => "software, Cortex-A9 (QEMU-derived)",
-        SoftwareSource::ZedBoard => "software, Cortex-A9 (ZedBoard)",
+    let m = &r.model;
+    let (sw_name, sw_note) = match r.source {
+        SoftwareSource::QemuIcount => (
+            "software, Cortex-A9 (QEMU-derived)",
+            format!(
+                "Software: QEMU -icount instruction counts of the ps-app table at {} cycle/instruction, {:.2} MHz: not board time.",
+                m.cycles_per_instruction,
+                m.cpu_hz / 1e6
+            ),
+        ),
+        SoftwareSource::ZedBoard => (
+            "software, Cortex-A9 (ZedBoard)",
+            "Software: measured on a ZedBoard (global timer).".to_string(),
+        ),
     };
+    let with_accel = r.entries.iter().any(|e| r.accel_time(e).is_some());
     Chart {
         title: "ML-DSA / SLH-DSA on the Zynq-7000: software vs PL-accelerated (modelled)".into(),
         series: vec![
@@ -865,11 +930,24 @@ pub fn chart_of(r: &Report) -> Chart {
         groups: r
             .entries
             .iter()
-            .map(|e| BarGroup {
-                label: format!("{} {}", e.algorithm, e.operation),
-                values: vec![r.software_seconds(e), r.accel_time(e).map(|t| t.total())],
+            .filter(|e| !with_accel || r.accel_time(e).is_some())
+            .map(|e| {
+                let sw = r.software_seconds(e);
+                let acc = r.accel_time(e).map(|t| t.total());
+                BarGroup {
+                    label: format!("{} {}", e.algorithm, e.operation),
+                    values: vec![sw, acc],
+                    annotation: sw.zip(acc).map(|(s, a)| format!("{:.1}×", s / a)),
+                }
             })
             .collect(),
+        footnotes: vec![
+            sw_note,
+            format!(
+                "Accelerated: PL cycles of the rust-hdl co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                m.fclk_hz / 1e6
+            ),
+        ],
     }
 }
 
@@ -1009,6 +1087,8 @@ mod tests {
                 dma_transfers: 80,
                 cache_lines: 2_200,
                 fallbacks: 0,
+                jobs: 300,
+                core_busy_cycles: 90_000,
             },
             offload_fraction: 0.6,
             identical: true,
@@ -1057,15 +1137,29 @@ mod tests {
             .descendants()
             .filter(|n| n.has_tag_name("rect") && n.children().any(|c| c.has_tag_name("title")))
             .count();
-        // 21 software bars and one accelerated.
-        assert_eq!(bars, 22);
+        // Only the operation with both figures: two bars, and its speed-up.
+        assert_eq!(bars, 2);
         let texts: Vec<String> = doc
             .descendants()
             .filter(|n| n.has_tag_name("text"))
             .filter_map(|n| n.text().map(str::to_string))
             .collect();
-        assert!(texts.iter().any(|t| t.contains("log scale")));
+        assert!(!texts.iter().any(|t| t == "ML-DSA-44 keygen"));
         assert!(texts.iter().any(|t| t == "ML-DSA-44 sign"));
+        assert!(texts.iter().any(|t| t.ends_with('×')));
+        assert!(texts.iter().any(|t| t.contains("not board time")));
+        // Without accelerated figures every software row is drawn, on a
+        // log axis (they span 10^4).
+        let mut sw_only = r.clone();
+        sw_only.entries.iter_mut().for_each(|e| e.accel = None);
+        let svg = render_svg(&chart_of(&sw_only));
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let bars = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("rect") && n.children().any(|c| c.has_tag_name("title")))
+            .count();
+        assert_eq!(bars, 21);
+        assert!(svg.contains("log scale"));
         assert!(texts.iter().any(|t| t.contains("accelerated (modelled")));
         // Escaping: a label with markup characters survives the round trip.
         let chart = Chart {
@@ -1074,12 +1168,16 @@ mod tests {
             groups: vec![BarGroup {
                 label: "<x>".into(),
                 values: vec![Some(1e-3)],
+                annotation: Some("a&b".into()),
             }],
+            footnotes: vec!["<note>".into()],
         };
         let svg = render_svg(&chart);
         let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
         assert!(doc.descendants().any(|n| n.text() == Some("a < b & \"c\"")));
         assert!(doc.descendants().any(|n| n.text() == Some("<x>")));
+        assert!(doc.descendants().any(|n| n.text() == Some("a&b")));
+        assert!(doc.descendants().any(|n| n.text() == Some("<note>")));
     }
 
     #[test]
@@ -1090,7 +1188,9 @@ mod tests {
             groups: vec![BarGroup {
                 label: "g".into(),
                 values: vec![Some(2e-3), Some(1e-3)],
+                annotation: None,
             }],
+            footnotes: vec![],
         };
         let svg = render_svg(&chart);
         assert!(!svg.contains("log scale"));
@@ -1112,5 +1212,9 @@ mod tests {
         assert_eq!(fmt_count(1234567), "1,234,567");
         assert_eq!(fmt_seconds(0.00784), "7.84 ms");
         assert_eq!(fmt_seconds(12.5), "12.5 s");
+        assert_eq!(fmt_tick(10.0), "10 s");
+        assert_eq!(fmt_tick(1e-3), "1 ms");
+        assert_eq!(fmt_tick(2.5e-3), "2.5 ms");
+        assert_eq!(fmt_tick(100e-6), "100 µs");
     }
 }
