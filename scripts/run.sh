@@ -18,3 +18,10 @@ cargo run --release -q -p hdl -- export --out bitstream/rtl
 
 printf '\n=== 3. PS application on QEMU xilinx-zynq-a9\n'
 bash scripts/qemu.sh
+
+# 4. The software-vs-accelerated timing report (scripts/report.sh): software
+#    figures from the committed QEMU transcript, accelerated figures modelled
+#    from the PL co-simulation (a few minutes). Written outside the tree; the
+#    committed example is report/.
+printf '\n=== 4. timing report: software vs accelerated (co-simulation)\n'
+bash scripts/report.sh --out "${CARGO_TARGET_DIR:-target}/report"

@@ -432,12 +432,12 @@ pub type SimRing<'a> =
 pub type SimKeccak<'a> =
     HwKeccak<'a, CtrlBus<KeccakAccel>, DmaBus<KeccakAccel>, CacheModel<KeccakAccel>, ArenaMap>;
 
-/// Source and destination buffer sizes of the NTT port (one polynomial
-/// each way; HwRing streams one at a time).
+/// Source and destination buffer sizes of the NTT port: one polynomial
+/// each way, as ps-app's (HwRing streams one polynomial per job).
 pub const NTT_BUFFER_BYTES: usize = 1024;
-/// Source and destination buffer sizes of the Keccak port (ExpandA's
-/// longest SHAKE128 request is under 1 KiB; 8 KiB leaves room for retries).
-pub const KECCAK_BUFFER_BYTES: usize = 8192;
+/// Source and destination buffer sizes of the Keccak port, as ps-app's
+/// (longer sponge requests run in software, and are counted as CPU time).
+pub const KECCAK_BUFFER_BYTES: usize = 4096;
 
 /// Bus base of each port's DDR region (inside the Zynq's DDR, above the
 /// firmware image; distinct per unit).

@@ -141,10 +141,29 @@ pub fn parse_transcript(text: &str) -> Result<PsTable, ParseError> {
         })?
         .map_err(|line| err(0, format!("unreadable prescaler in timer line `{line}`")))?;
 
-    let header_at = lines
+    let headers: Vec<usize> = lines
         .iter()
-        .position(|l| cells(l).is_some_and(|c| c.first() == Some(&"algorithm")))
-        .ok_or_else(|| err(0, "no benchmark table (no `| algorithm | op | ...` header)"))?;
+        .enumerate()
+        .filter(|(_, l)| cells(l).is_some_and(|c| c.first() == Some(&"algorithm")))
+        .map(|(i, _)| i)
+        .collect();
+    if headers.is_empty() {
+        return Err(err(
+            0,
+            "no benchmark table (no `| algorithm | op | ...` header)",
+        ));
+    }
+    // ps-app prints the software table, then (with the PL present) the
+    // `hw` table in the same format.
+    let mut rows = Vec::new();
+    for header_at in headers {
+        rows.extend(parse_table(&lines, header_at)?);
+    }
+    Ok(PsTable { prescaler, rows })
+}
+
+/// The rows of the table whose header is line `header_at` (0-based).
+fn parse_table(lines: &[&str], header_at: usize) -> Result<Vec<PsRow>, ParseError> {
     let header = cells(lines[header_at]).unwrap_or_default();
     if header != HEADER {
         return Err(err(
@@ -207,7 +226,7 @@ pub fn parse_transcript(text: &str) -> Result<PsTable, ParseError> {
     if rows.is_empty() {
         return Err(err(header_at + 1, "benchmark table has no rows"));
     }
-    Ok(PsTable { prescaler, rows })
+    Ok(rows)
 }
 
 /// The numbers that turn counts into time. Every accelerated figure in the
@@ -369,6 +388,8 @@ pub struct Entry {
     pub operation: String,
     /// ps-app software figure (mean ticks, iterations), if the transcript has it.
     pub software: Option<PsRow>,
+    /// ps-app `hw` row (the accelerators on a board), if the transcript has it.
+    pub measured_accel: Option<PsRow>,
     /// Host software median (seconds) and runs, measured in this run.
     pub host: Option<(f64, usize)>,
     /// Accelerated figure from the co-simulation.
@@ -415,6 +436,7 @@ impl Report {
                 algorithm: row.algorithm.clone(),
                 operation: row.operation.clone(),
                 software: Some(row.clone()),
+                measured_accel: None,
                 host: None,
                 accel: None,
                 note: String::new(),
@@ -422,6 +444,24 @@ impl Report {
         }
         if entries.is_empty() {
             return Err(format!("{transcript}: no software (`sw`) rows"));
+        }
+        for row in table.rows.iter().filter(|r| r.backend != "sw") {
+            if !row.ok {
+                return Err(format!(
+                    "{} {} ({}) reported FAIL in {transcript}: not a timing",
+                    row.algorithm, row.operation, row.backend
+                ));
+            }
+            let entry = entries
+                .iter_mut()
+                .find(|e| e.algorithm == row.algorithm && e.operation == row.operation)
+                .ok_or_else(|| {
+                    format!(
+                        "{transcript}: {} row {} {} has no software row",
+                        row.backend, row.algorithm, row.operation
+                    )
+                })?;
+            entry.measured_accel = Some(row.clone());
         }
         Ok(Report {
             source,
@@ -443,6 +483,14 @@ impl Report {
     /// Software seconds of an entry.
     pub fn software_seconds(&self, e: &Entry) -> Option<f64> {
         e.software.as_ref().map(|r| {
+            self.model
+                .software_seconds(self.source, r.mean_ticks, self.prescaler)
+        })
+    }
+
+    /// Seconds of an entry's ps-app `hw` row (accelerators on the board).
+    pub fn measured_accel_seconds(&self, e: &Entry) -> Option<f64> {
+        e.measured_accel.as_ref().map(|r| {
             self.model
                 .software_seconds(self.source, r.mean_ticks, self.prescaler)
         })
@@ -558,16 +606,29 @@ pub fn render_markdown(r: &Report) -> String {
         m.cache_cycles_per_line,
         m.cpu_hz / 1e6
     );
+    let measured = r.entries.iter().any(|e| e.measured_accel.is_some());
+    if measured {
+        let _ = writeln!(
+            o,
+            "- **Accelerated — measured**: the ps-app `hw` table of the same transcript (HwRing/HwKeccak on the \
+             PL; each row checked byte-identical to software by ps-app)."
+        );
+    }
     let _ = writeln!(o, "\n## Per operation\n");
     let _ = writeln!(
         o,
-        "| algorithm | op | software A9 ({}) | host software (measured) | accelerated (modelled) | speed-up | PL cycles | AXI-Lite | DMA bytes | output = software |",
+        "| algorithm | op | software A9 ({}) | host software (measured) |{} accelerated (modelled) | speed-up | PL cycles | AXI-Lite | DMA bytes | output = software |",
         match r.source {
             SoftwareSource::QemuIcount => "QEMU-derived",
             SoftwareSource::ZedBoard => "ZedBoard",
-        }
+        },
+        if measured { " accelerated (measured) |" } else { "" }
     );
-    let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    let _ = writeln!(
+        o,
+        "|---|---|---:|---:|{}---:|---:|---:|---:|---:|---|",
+        if measured { "---:|" } else { "" }
+    );
     for e in &r.entries {
         let sw = r
             .software_seconds(e)
@@ -590,9 +651,18 @@ pub fn render_markdown(r: &Report) -> String {
             ),
             None => ("—".into(), "—".into(), "—".into(), e.note.clone()),
         };
+        let meas = if measured {
+            let v = r
+                .measured_accel_seconds(e)
+                .map(fmt_seconds)
+                .unwrap_or_else(|| "—".into());
+            format!(" {v} |")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             o,
-            "| {} | {} | {sw} | {host} | {acc} | {ratio} | {pl} | {axi} | {dma} | {same} |",
+            "| {} | {} | {sw} | {host} |{meas} {acc} | {ratio} | {pl} | {axi} | {dma} | {same} |",
             e.algorithm, e.operation
         );
     }
@@ -921,22 +991,31 @@ pub fn chart_of(r: &Report) -> Chart {
         ),
     };
     let with_accel = r.entries.iter().any(|e| r.accel_time(e).is_some());
+    let measured = r.entries.iter().any(|e| e.measured_accel.is_some());
+    let mut series = vec![
+        sw_name.to_string(),
+        "accelerated (modelled from co-simulation)".to_string(),
+    ];
+    if measured {
+        series.push("accelerated (measured on the board)".into());
+    }
     Chart {
         title: "ML-DSA / SLH-DSA on the Zynq-7000: software vs PL-accelerated (modelled)".into(),
-        series: vec![
-            sw_name.into(),
-            "accelerated (modelled from co-simulation)".into(),
-        ],
+        series,
         groups: r
             .entries
             .iter()
-            .filter(|e| !with_accel || r.accel_time(e).is_some())
+            .filter(|e| !with_accel || r.accel_time(e).is_some() || e.measured_accel.is_some())
             .map(|e| {
                 let sw = r.software_seconds(e);
                 let acc = r.accel_time(e).map(|t| t.total());
+                let mut values = vec![sw, acc];
+                if measured {
+                    values.push(r.measured_accel_seconds(e));
+                }
                 BarGroup {
                     label: format!("{} {}", e.algorithm, e.operation),
-                    values: vec![sw, acc],
+                    values,
                     annotation: sw.zip(acc).map(|(s, a)| format!("{:.1}×", s / a)),
                 }
             })
@@ -1018,6 +1097,53 @@ mod tests {
             .unwrap_err()
             .message
             .contains("neither ok nor FAIL"));
+    }
+
+    /// A board transcript with the `hw` table after the software table.
+    #[test]
+    fn hw_table_rows_become_measured_accelerated_figures() {
+        let hw = "\n| algorithm            | op     | backend | iters | ticks (mean)  | peak stack (B) | result |\n\
+                  |----------------------|--------|---------|-------|---------------|----------------|--------|\n\
+                  | ML-DSA-44            | sign   | hw      |    10 |        200000 |          46000 | ok     |\n\
+                  accel: ntt ...\n";
+        let text = TRANSCRIPT.replace(
+            "stack: ML-DSA-87 sign",
+            &format!("{hw}stack: ML-DSA-87 sign"),
+        );
+        let t = parse_transcript(&text).unwrap();
+        assert_eq!(t.rows.len(), 22);
+        assert_eq!(t.rows[21].backend, "hw");
+        let r =
+            Report::from_table(&t, SoftwareSource::ZedBoard, "board.txt", Model::DEFAULT).unwrap();
+        assert_eq!(r.entries.len(), 21);
+        let e = r
+            .entries
+            .iter()
+            .find(|e| e.measured_accel.is_some())
+            .unwrap();
+        assert_eq!(
+            (e.algorithm.as_str(), e.operation.as_str()),
+            ("ML-DSA-44", "sign")
+        );
+        // ZedBoard: 200,000 ticks = 400,000 cycles at 666.67 MHz = 600 µs.
+        let s = r.measured_accel_seconds(e).unwrap();
+        assert!((s - 600e-6).abs() < 1e-9, "{s}");
+        let md = render_markdown(&r);
+        assert!(md.contains("accelerated (measured)"));
+        assert!(md.contains("| 600 µs |"), "{md}");
+        let svg = render_svg(&chart_of(&r));
+        roxmltree::Document::parse(&svg).expect("well-formed XML");
+        assert!(svg.contains("accelerated (measured on the board)"));
+        // A hw row that failed (result differs from software) is refused.
+        let bad = text.replace("|          46000 | ok     |", "|          46000 | FAIL   |");
+        let e = Report::from_table(
+            &parse_transcript(&bad).unwrap(),
+            SoftwareSource::ZedBoard,
+            "b",
+            Model::DEFAULT,
+        )
+        .unwrap_err();
+        assert!(e.contains("(hw) reported FAIL"), "{e}");
     }
 
     #[test]
