@@ -48,8 +48,11 @@ impl std::fmt::Display for AxiTimeout {
 
 impl std::error::Error for AxiTimeout {}
 
-/// Mutable access to every port of an accelerator top (both tops have the
-/// same ports; the register block and streams are driven through this).
+/// Access to every port of an accelerator top except `aclk` (both tops
+/// have the same ports). Field names are the port names without the
+/// `s_axi_` prefix; `s_t*`/`m_t*` are `s_axis_t*`/`m_axis_t*`. Inputs are
+/// `&mut` (to drive), outputs `&` (to read).
+#[allow(missing_docs)]
 pub struct Ports<'a> {
     pub aresetn: &'a mut Signal<In, Bit>,
     pub awaddr: &'a mut Signal<In, Bits<ADDR_BITS>>,
