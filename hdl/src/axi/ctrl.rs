@@ -12,7 +12,7 @@
 //!   nothing inside its `CTRL_WINDOW_BYTES` window.
 //! - `WSTRB` is honoured byte by byte on `ARG0..2` and `COMMAND`.
 //! - `COMMAND` with `COMMAND_START` set gives a one-clock `start` pulse with
-//!   `op` = bits [7:0], whether or not the core is busy: the core decides
+//!   `op` = bits 7..0, whether or not the core is busy: the core decides
 //!   (the NTT core ignores it while busy, the sponge engine takes `OP_ABORT`).
 //! - `aresetn` low clears the handshake state, the pulse and the arguments.
 
