@@ -5,7 +5,7 @@
 //! - [`top`]: [`NttAccel`] (NTT core, B = 4) and [`KeccakAccel`] (sponge
 //!   engine, 1 round per clock), with Xilinx port names for Vivado's
 //!   module reference.
-//! - [`bench`]: [`AccelBench`], a clock-by-clock driver of either top
+//! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
 //! - [`vivado`]: the Vivado build script, generated from `driver::regmap`.
 
