@@ -472,12 +472,16 @@ fn port<'a, T: AccelTop>(
     arena: &'a mut Arena,
     bytes: usize,
 ) -> Port<'a, T> {
+    // Bus addresses keep the CPU buffers' line alignment (as the Zynq's
+    // identity map does), so cache-line counts do not depend on where the
+    // allocator put the arena.
+    let skip = arena.0.as_ptr().align_offset(LINE_BYTES);
     let map = ArenaMap {
-        start: arena.0.as_ptr() as usize,
-        len: arena.0.len(),
+        start: arena.0.as_ptr() as usize + skip,
+        len: arena.0.len() - skip,
         base,
     };
-    ddr.borrow_mut().add_region(base, arena.0.len());
+    ddr.borrow_mut().add_region(base, map.len);
     let aligned = driver::accel::line_aligned(&mut arena.0, 2 * bytes).expect("arena size");
     let (dst, src) = aligned.split_at_mut(bytes);
     let engine = AxiDma::new(DmaBus(unit.clone()), cfg.dma_length_width, cfg.poll_limit);

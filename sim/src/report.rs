@@ -800,7 +800,16 @@ pub fn render_svg(chart: &Chart) -> String {
     let group_w = bar_w * n_series + 16.0;
     let plot_w = (group_w * chart.groups.len().max(1) as f64).max(300.0);
     let plot_h = 360.0;
-    let (width, height) = (left + plot_w + right, top + plot_h + bottom);
+    // Wide enough for the footnotes (about 5.8 px per character at 10 px).
+    let footnote_w = chart
+        .footnotes
+        .iter()
+        .map(|f| 20.0 + 5.8 * f.chars().count() as f64)
+        .fold(0.0, f64::max);
+    let (width, height) = (
+        (left + plot_w + right).max(footnote_w),
+        top + plot_h + bottom,
+    );
 
     // Axis range and ticks (values in µs for labels).
     let (axis_lo, axis_hi, ticks): (f64, f64, Vec<f64>) = if values.is_empty() {
