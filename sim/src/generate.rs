@@ -71,22 +71,25 @@ pub fn default_transcript() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/inputs/ps-app-qemu-f92718a.txt")
 }
 
+/// `path` relative to the repository when it lies inside it, else as given.
+fn shown_path(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    match (root.canonicalize(), path.canonicalize()) {
+        (Ok(root), Ok(p)) => p
+            .strip_prefix(&root)
+            .map(|r| r.display().to_string())
+            .unwrap_or_else(|_| path.display().to_string()),
+        _ => path.display().to_string(),
+    }
+}
+
 /// Parses the transcript and measures the host figures.
 pub fn build(opts: &Options) -> Result<Report, String> {
     let text = std::fs::read_to_string(&opts.transcript)
         .map_err(|e| format!("{}: {e}", opts.transcript.display()))?;
     let table = report::parse_transcript(&text).map_err(|e| e.to_string())?;
-    let name = opts
-        .transcript
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut r = Report::from_table(
-        &table,
-        opts.source,
-        &format!("report/inputs/{name}"),
-        Model::DEFAULT,
-    )?;
+    let name = shown_path(&opts.transcript);
+    let mut r = Report::from_table(&table, opts.source, &name, Model::DEFAULT)?;
     let pl = (opts.cosim != CosimSet::None).then(|| Pl::new(Config::DEFAULT));
     let mut plan = Vec::new();
     for e in &mut r.entries {
@@ -186,4 +189,37 @@ pub fn write(r: &Report, out: &Path) -> Result<(), String> {
     std::fs::write(&svg, report::render_svg(&report::chart_of(r)))
         .map_err(|e| format!("{}: {e}", svg.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transcripts_are_named_relative_to_the_repository() {
+        assert_eq!(
+            shown_path(&default_transcript()),
+            "report/inputs/ps-app-qemu-f92718a.txt"
+        );
+        let outside = std::env::temp_dir().join("no-such-transcript.txt");
+        assert_eq!(shown_path(&outside), outside.display().to_string());
+    }
+
+    #[test]
+    fn sha2_and_s_sets_are_not_co_simulated_and_say_why() {
+        let sha2 = Scheme::from_name("SLH-DSA-SHA2-128f").unwrap();
+        let s = Scheme::from_name("SLH-DSA-SHAKE-128s").unwrap();
+        let f = Scheme::from_name("SLH-DSA-SHAKE-128f").unwrap();
+        let ml = Scheme::from_name("ML-DSA-44").unwrap();
+        assert!(CosimSet::Full
+            .covers(sha2, Operation::Keygen)
+            .unwrap_err()
+            .contains("SHA-2"));
+        assert!(CosimSet::Full.covers(s, Operation::Verify).is_err());
+        assert!(CosimSet::Default.covers(f, Operation::Sign).is_err());
+        assert!(CosimSet::Full.covers(f, Operation::Sign).is_ok());
+        assert!(CosimSet::Default.covers(ml, Operation::Sign).is_ok());
+        assert!(CosimSet::None.covers(ml, Operation::Sign).is_err());
+        assert!(CosimSet::parse("most").is_err());
+    }
 }
