@@ -35,10 +35,9 @@ use driver::dma::{AddressMap, AxiDma};
 use driver::poll::PollTimeout;
 use driver::regmap::dma as reg;
 use hdl::axi::{AccelBench, AccelTop, KeccakAccel, NttAccel, StreamWord};
-use pqc::keccak::{KeccakBackend, SpongeMode};
 use pqc::mldsa::MlDsa;
-use pqc::ring::{Poly, RingBackend};
 
+use crate::hooked::{CallHook, Hooked};
 use crate::report::AccelCounts;
 use crate::workload::{self, Operation, Outputs, Scheme};
 
@@ -579,137 +578,37 @@ impl Probe {
     }
 }
 
-/// A backend wrapper that records, for every top-level call, whether it
-/// touched the PL (any register access). The host measurement replays the
-/// same call sequence on software and times exactly these calls.
-pub struct Recorder<B> {
-    /// The backend doing the work.
-    pub inner: B,
+/// A [`CallHook`] that records, for every top-level call, whether it touched
+/// the PL (any register access). The host measurement replays the same call
+/// sequence on software and times exactly these calls.
+pub struct PlUse {
     probe: Probe,
     /// One entry per call: did it use the PL?
     pub on_pl: Vec<bool>,
 }
 
-impl<B> Recorder<B> {
-    /// Wraps `inner`.
-    pub fn new(inner: B, probe: Probe) -> Self {
-        Recorder {
-            inner,
+impl PlUse {
+    /// Watches the PL that `probe` counts accesses of.
+    pub fn new(probe: Probe) -> Self {
+        PlUse {
             probe,
             on_pl: Vec::new(),
         }
     }
 }
 
-macro_rules! record {
-    ($self:ident, $call:expr) => {{
-        let before = $self.probe.accesses();
-        let r = $call;
-        let used = $self.probe.accesses() > before;
-        $self.on_pl.push(used);
-        r
-    }};
-}
-
-impl<B: RingBackend> RingBackend for Recorder<B> {
-    fn ntt(&mut self, a: &mut Poly) {
-        record!(self, self.inner.ntt(a))
+impl CallHook for PlUse {
+    type Start = u64;
+    fn before(&mut self) -> u64 {
+        self.probe.accesses()
     }
-    fn intt(&mut self, a: &mut Poly) {
-        record!(self, self.inner.intt(a))
-    }
-    fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
-        record!(self, self.inner.pointwise_mul(a, b, out))
-    }
-    fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
-        record!(self, self.inner.pointwise_mul_acc(acc, a, b))
-    }
-    fn ntt_vec(&mut self, v: &mut [Poly]) {
-        record!(self, self.inner.ntt_vec(v))
-    }
-    fn intt_vec(&mut self, v: &mut [Poly]) {
-        record!(self, self.inner.intt_vec(v))
-    }
-    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
-        record!(self, self.inner.dot(row, v, out))
-    }
-    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
-        record!(self, self.inner.scale_vec(c, v, out))
+    fn after(&mut self, accesses_before: u64) {
+        self.on_pl.push(self.probe.accesses() > accesses_before);
     }
 }
 
-impl<B: KeccakBackend> KeccakBackend for Recorder<B> {
-    fn permute(&mut self, state: &mut [u64; 25]) {
-        record!(self, self.inner.permute(state))
-    }
-    fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
-        record!(self, self.inner.sponge(mode, parts, out))
-    }
-    fn slh_shake_chain(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        x: &[u8],
-        start: u32,
-        steps: u32,
-        out: &mut [u8],
-    ) {
-        record!(
-            self,
-            self.inner
-                .slh_shake_chain(pk_seed, adrs, x, start, steps, out)
-        )
-    }
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        record!(self, self.inner.slh_shake_thash(pk_seed, adrs, m1, m2, out))
-    }
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        record!(
-            self,
-            self.inner
-                .slh_shake_tree_level(pk_seed, adrs, children, out)
-        )
-    }
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        record!(
-            self,
-            self.inner.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
-        )
-    }
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        record!(
-            self,
-            self.inner
-                .slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
-        )
-    }
-}
+/// A backend that records which of its calls used the PL.
+pub type Recorder<B> = Hooked<B, PlUse>;
 
 /// What one operation on the simulated PL gave.
 #[derive(Clone, Debug)]
@@ -749,8 +648,8 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
     let mut keccak_arena = Arena::new(KECCAK_BUFFER_BYTES);
     let probe = Probe::of(pl);
     let mut engine = MlDsa::new(
-        Recorder::new(pl.ring(&mut ntt_arena), probe.clone()),
-        Recorder::new(pl.keccak(&mut keccak_arena), probe),
+        Hooked::new(pl.ring(&mut ntt_arena), PlUse::new(probe.clone())),
+        Hooked::new(pl.keccak(&mut keccak_arena), PlUse::new(probe)),
     );
     let before = pl.counts();
     let mut outputs = base;
@@ -791,8 +690,8 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
         counts,
         outputs,
         software,
-        ring_on_pl: engine.ring.on_pl.clone(),
-        keccak_on_pl: engine.keccak.on_pl.clone(),
+        ring_on_pl: engine.ring.hook.on_pl.clone(),
+        keccak_on_pl: engine.keccak.hook.on_pl.clone(),
         faults,
         backends: names.join(" + "),
     })
@@ -803,6 +702,8 @@ mod tests {
     use super::*;
     use driver::regmap::{ctrl, keccak as kreg};
     use pqc::keccak::SoftKeccak;
+    use pqc::keccak::{KeccakBackend, SpongeMode};
+    use pqc::ring::RingBackend;
     use pqc::ring::SoftRing;
     use sha3::digest::{ExtendableOutput, Update, XofReader};
     use std::time::Instant;
@@ -1045,9 +946,9 @@ mod tests {
     fn software_ring_is_untouched_by_the_wrapper() {
         // The recorder sees no PL traffic for a software backend.
         let pl = Pl::new(Config::DEFAULT);
-        let mut r = Recorder::new(SoftRing, Probe::of(&pl));
+        let mut r = Hooked::new(SoftRing, PlUse::new(Probe::of(&pl)));
         let mut p = [1i32; pqc::ring::N];
         r.ntt(&mut p);
-        assert_eq!(r.on_pl, vec![false]);
+        assert_eq!(r.hook.on_pl, vec![false]);
     }
 }

@@ -5,6 +5,7 @@
 //! - [`cosim`]: the PL co-simulation (rust-hdl tops, DMA and DDR models)
 //!   behind the driver's hardware backends.
 //! - [`generate`]: `pqc-zynq report`, from inputs to files.
+//! - [`hooked`]: one backend wrapper running a hook around every call.
 //! - [`workload`]: the benchmark operations with ps-app's inputs, generic
 //!   over the `pqc` backends, and host measurements.
 #![forbid(unsafe_code)]
@@ -12,5 +13,6 @@
 
 pub mod cosim;
 pub mod generate;
+pub mod hooked;
 pub mod report;
 pub mod workload;

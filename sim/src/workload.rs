@@ -11,9 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
+use crate::hooked::{CallHook, Hooked};
+use pqc::keccak::{KeccakBackend, SoftKeccak};
 use pqc::mldsa::{MlDsa, ParameterSet};
-use pqc::ring::{Poly, RingBackend, SoftRing};
+use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params::Params};
 
 /// The message ps-app signs (ps-app/src/bench.rs `MESSAGE`).
@@ -181,134 +182,25 @@ pub fn prerequisites(scheme: Scheme, op: Operation) -> Result<Outputs, String> {
     Ok(out)
 }
 
-/// A ring backend that records the wall time of every call.
+/// A [`CallHook`] that records the wall time of every call, in order.
 #[derive(Debug, Default)]
-pub struct TimedRing<R> {
-    /// The backend doing the work.
-    pub inner: R,
+pub struct CallTimer {
     /// Time of each call, in order.
     pub calls: Vec<Duration>,
 }
 
-macro_rules! timed {
-    ($self:ident, $call:expr) => {{
-        let t = Instant::now();
-        let r = $call;
-        $self.calls.push(t.elapsed());
-        r
-    }};
-}
-
-impl<R: RingBackend> RingBackend for TimedRing<R> {
-    fn ntt(&mut self, a: &mut Poly) {
-        timed!(self, self.inner.ntt(a))
+impl CallHook for CallTimer {
+    type Start = Instant;
+    fn before(&mut self) -> Instant {
+        Instant::now()
     }
-    fn intt(&mut self, a: &mut Poly) {
-        timed!(self, self.inner.intt(a))
-    }
-    fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
-        timed!(self, self.inner.pointwise_mul(a, b, out))
-    }
-    fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
-        timed!(self, self.inner.pointwise_mul_acc(acc, a, b))
-    }
-    fn ntt_vec(&mut self, v: &mut [Poly]) {
-        timed!(self, self.inner.ntt_vec(v))
-    }
-    fn intt_vec(&mut self, v: &mut [Poly]) {
-        timed!(self, self.inner.intt_vec(v))
-    }
-    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
-        timed!(self, self.inner.dot(row, v, out))
-    }
-    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
-        timed!(self, self.inner.scale_vec(c, v, out))
+    fn after(&mut self, start: Instant) {
+        self.calls.push(start.elapsed());
     }
 }
 
-/// A Keccak backend that records the wall time of every call (each
-/// top-level call once: the inner backend's own nested calls are not seen
-/// by the wrapper).
-#[derive(Debug, Default)]
-pub struct TimedKeccak<K> {
-    /// The backend doing the work.
-    pub inner: K,
-    /// Time of each call, in order.
-    pub calls: Vec<Duration>,
-}
-
-impl<K: KeccakBackend> KeccakBackend for TimedKeccak<K> {
-    fn permute(&mut self, state: &mut [u64; 25]) {
-        timed!(self, self.inner.permute(state))
-    }
-    fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
-        timed!(self, self.inner.sponge(mode, parts, out))
-    }
-    fn slh_shake_chain(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        x: &[u8],
-        start: u32,
-        steps: u32,
-        out: &mut [u8],
-    ) {
-        timed!(
-            self,
-            self.inner
-                .slh_shake_chain(pk_seed, adrs, x, start, steps, out)
-        )
-    }
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        timed!(self, self.inner.slh_shake_thash(pk_seed, adrs, m1, m2, out))
-    }
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        timed!(
-            self,
-            self.inner
-                .slh_shake_tree_level(pk_seed, adrs, children, out)
-        )
-    }
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        timed!(
-            self,
-            self.inner.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
-        )
-    }
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        timed!(
-            self,
-            self.inner
-                .slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
-        )
-    }
-}
+/// A backend that records the wall time of every top-level call.
+pub type Timed<B> = Hooked<B, CallTimer>;
 
 /// Which backend calls of an operation ran on the PL, in call order
 /// (recorded by the co-simulation).
@@ -374,15 +266,16 @@ pub fn host_timing(
         plain.push(t.elapsed());
 
         let mut state = base.clone();
-        let mut timed = MlDsa::new(
-            TimedRing::<SoftRing>::default(),
-            TimedKeccak::<SoftKeccak>::default(),
-        );
+        let mut timed = MlDsa::new(Timed::<SoftRing>::default(), Timed::<SoftKeccak>::default());
         let t = Instant::now();
         run(&mut timed, scheme, op, &mut state)?;
         let total = t.elapsed().as_secs_f64();
-        let ring = marked(&timed.ring.calls, pl.map(|p| &p.ring[..]), "ring")?;
-        let keccak = marked(&timed.keccak.calls, pl.map(|p| &p.keccak[..]), "Keccak")?;
+        let ring = marked(&timed.ring.hook.calls, pl.map(|p| &p.ring[..]), "ring")?;
+        let keccak = marked(
+            &timed.keccak.hook.calls,
+            pl.map(|p| &p.keccak[..]),
+            "Keccak",
+        )?;
         let inside = (ring + keccak).as_secs_f64();
         shares.push(if total > 0.0 { inside / total } else { 0.0 });
     }
@@ -432,13 +325,10 @@ mod tests {
         // With a mask, only the marked calls count; a mask of another
         // length is refused.
         let calls = {
-            let mut e = MlDsa::new(
-                TimedRing::<SoftRing>::default(),
-                TimedKeccak::<SoftKeccak>::default(),
-            );
+            let mut e = MlDsa::new(Timed::<SoftRing>::default(), Timed::<SoftKeccak>::default());
             let mut state = prerequisites(scheme, Operation::Sign).unwrap();
             run(&mut e, scheme, Operation::Sign, &mut state).unwrap();
-            (e.ring.calls.len(), e.keccak.calls.len())
+            (e.ring.hook.calls.len(), e.keccak.hook.calls.len())
         };
         let only_keccak = PlCalls {
             ring: vec![false; calls.0],
