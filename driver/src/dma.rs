@@ -85,6 +85,51 @@ impl AddressMap for IdentityMap {
     }
 }
 
+/// A region of CPU memory that the engine sees at `bus_base` onwards: a
+/// buffer inside the region has bus address `bus_base` + its offset in the
+/// region. Host models of the PL use it (their DDR model holds the region at
+/// `bus_base`); so would a system whose DMA sees memory through an offset.
+#[derive(Clone, Copy, Debug)]
+pub struct OffsetMap {
+    cpu_start: usize,
+    len: usize,
+    bus_base: u32,
+}
+
+impl OffsetMap {
+    /// The `len` bytes of CPU memory from address `cpu_start`, seen by the
+    /// engine from `bus_base`.
+    pub fn new(cpu_start: usize, len: usize, bus_base: u32) -> Self {
+        OffsetMap {
+            cpu_start,
+            len,
+            bus_base,
+        }
+    }
+
+    /// Bytes in the region.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the region is empty (reaches nothing).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl AddressMap for OffsetMap {
+    fn bus_address(&self, buf: &[u8]) -> Option<u32> {
+        let at = (buf.as_ptr() as usize).checked_sub(self.cpu_start)?;
+        if at.checked_add(buf.len())? > self.len {
+            return None;
+        }
+        let start = self.bus_base.checked_add(u32::try_from(at).ok()?)?;
+        start.checked_add(u32::try_from(buf.len()).ok()?)?;
+        Some(start)
+    }
+}
+
 /// An AXI DMA core in simple mode behind a register bus.
 pub struct AxiDma<B> {
     bus: B,
@@ -332,24 +377,11 @@ mod tests {
         }
     }
 
-    /// Buffers live in one arena; bus address = BUS_BASE + offset in it.
-    struct ArenaMap {
-        arena_start: usize,
-        arena_len: usize,
-    }
-
-    impl AddressMap for ArenaMap {
-        fn bus_address(&self, buf: &[u8]) -> Option<u32> {
-            let start = (buf.as_ptr() as usize).checked_sub(self.arena_start)?;
-            (start + buf.len() <= self.arena_len).then(|| BUS_BASE + start as u32)
-        }
-    }
-
     /// A write-back cache model: the engine sees CPU writes only after a
     /// clean, the CPU sees engine writes only after an invalidate.
     struct SimCache {
         system: Rc<RefCell<System>>,
-        map: ArenaMap,
+        map: OffsetMap,
     }
 
     impl CacheMaintenance for SimCache {
@@ -490,13 +522,10 @@ mod tests {
 
     /// Runs one transfer of 100 source bytes into a 128-byte destination.
     fn run(rig: &mut Rig) -> (Result<usize, DmaError>, Vec<u8>) {
-        let map = ArenaMap {
-            arena_start: rig.arena.0.as_ptr() as usize,
-            arena_len: 512,
-        };
+        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
         let mut cache = SimCache {
             system: rig.system.clone(),
-            map: ArenaMap { ..map },
+            map,
         };
         let (dst, src) = rig.arena.0.split_at_mut(256);
         for (i, b) in src.iter_mut().enumerate() {
@@ -581,13 +610,10 @@ mod tests {
     #[test]
     fn bad_buffers_are_refused_before_touching_the_engine() {
         let mut rig = rig(Behaviour::Increment);
-        let map = ArenaMap {
-            arena_start: rig.arena.0.as_ptr() as usize,
-            arena_len: 512,
-        };
+        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
         let mut cache = SimCache {
             system: rig.system.clone(),
-            map: ArenaMap { ..map },
+            map,
         };
         let (dst, src) = rig.arena.0.split_at_mut(256);
         let e = rig
@@ -617,14 +643,28 @@ mod tests {
         assert!(rig.system.borrow().log.is_empty(), "nothing touched");
     }
 
-    fn sim_cache(rig: &Rig) -> (ArenaMap, SimCache) {
-        let map = ArenaMap {
-            arena_start: rig.arena.0.as_ptr() as usize,
-            arena_len: 512,
-        };
+    #[test]
+    fn offset_map_reaches_exactly_its_region() {
+        let arena = [0u8; 64];
+        let map = OffsetMap::new(arena.as_ptr() as usize, 32, 0x1000);
+        assert_eq!(map.bus_address(&arena[..32]), Some(0x1000));
+        assert_eq!(map.bus_address(&arena[8..16]), Some(0x1008));
+        // Past the region's end, or before its start.
+        assert_eq!(map.bus_address(&arena[16..40]), None);
+        let inner = OffsetMap::new(arena.as_ptr() as usize + 8, 32, 0x1000);
+        assert_eq!(inner.bus_address(&arena[..16]), None);
+        // A bus address that would pass 2^32 is refused, not wrapped.
+        let high = OffsetMap::new(arena.as_ptr() as usize, 64, u32::MAX - 16);
+        assert_eq!(high.bus_address(&arena[..8]), Some(u32::MAX - 16));
+        assert_eq!(high.bus_address(&arena[..32]), None);
+        assert!(OffsetMap::new(0, 0, 0).is_empty());
+    }
+
+    fn sim_cache(rig: &Rig) -> (OffsetMap, SimCache) {
+        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
         let cache = SimCache {
             system: rig.system.clone(),
-            map: ArenaMap { ..map },
+            map,
         };
         (map, cache)
     }

@@ -31,7 +31,7 @@ use std::rc::Rc;
 use driver::accel::{Control, DmaPort, HwKeccak, HwRing};
 use driver::bus::RegisterBus;
 use driver::cache::{is_line_aligned, CacheMaintenance, LINE_BYTES};
-use driver::dma::{AddressMap, AxiDma};
+use driver::dma::{AddressMap, AxiDma, OffsetMap};
 use driver::poll::PollTimeout;
 use driver::regmap::dma as reg;
 use hdl::axi::{AccelBench, AccelTop, KeccakAccel, NttAccel, StreamWord};
@@ -366,27 +366,12 @@ impl<T: AccelTop> RegisterBus for DmaBus<T> {
     }
 }
 
-/// CPU buffers of one port: bus address = `base` + offset in the arena.
-#[derive(Clone, Copy, Debug)]
-pub struct ArenaMap {
-    start: usize,
-    len: usize,
-    base: u32,
-}
-
-impl AddressMap for ArenaMap {
-    fn bus_address(&self, buf: &[u8]) -> Option<u32> {
-        let at = (buf.as_ptr() as usize).checked_sub(self.start)?;
-        (at.checked_add(buf.len())? <= self.len).then(|| self.base + at as u32)
-    }
-}
-
 /// A write-back data cache in front of the DDR model: the engine sees the
 /// CPU's writes only after `clean`, the CPU the engine's only after
 /// `invalidate`. Counts the lines maintained.
 pub struct CacheModel<T: AccelTop> {
     unit: Rc<RefCell<Unit<T>>>,
-    map: ArenaMap,
+    map: OffsetMap,
 }
 
 impl<T: AccelTop> CacheMaintenance for CacheModel<T> {
@@ -423,13 +408,13 @@ impl<T: AccelTop> CacheMaintenance for CacheModel<T> {
 }
 
 /// The DMA port type of a unit.
-pub type Port<'a, T> = DmaPort<'a, DmaBus<T>, CacheModel<T>, ArenaMap>;
+pub type Port<'a, T> = DmaPort<'a, DmaBus<T>, CacheModel<T>, OffsetMap>;
 /// [`HwRing`] on the simulated NTT top.
 pub type SimRing<'a> =
-    HwRing<'a, CtrlBus<NttAccel>, DmaBus<NttAccel>, CacheModel<NttAccel>, ArenaMap>;
+    HwRing<'a, CtrlBus<NttAccel>, DmaBus<NttAccel>, CacheModel<NttAccel>, OffsetMap>;
 /// [`HwKeccak`] on the simulated Keccak top.
 pub type SimKeccak<'a> =
-    HwKeccak<'a, CtrlBus<KeccakAccel>, DmaBus<KeccakAccel>, CacheModel<KeccakAccel>, ArenaMap>;
+    HwKeccak<'a, CtrlBus<KeccakAccel>, DmaBus<KeccakAccel>, CacheModel<KeccakAccel>, OffsetMap>;
 
 /// Source and destination buffer sizes of the NTT port: one polynomial
 /// each way, as ps-app's (HwRing streams one polynomial per job).
@@ -475,12 +460,8 @@ fn port<'a, T: AccelTop>(
     // identity map does), so cache-line counts do not depend on where the
     // allocator put the arena.
     let skip = arena.0.as_ptr().align_offset(LINE_BYTES);
-    let map = ArenaMap {
-        start: arena.0.as_ptr() as usize + skip,
-        len: arena.0.len() - skip,
-        base,
-    };
-    ddr.borrow_mut().add_region(base, map.len);
+    let map = OffsetMap::new(arena.0.as_ptr() as usize + skip, arena.0.len() - skip, base);
+    ddr.borrow_mut().add_region(base, map.len());
     let aligned = driver::accel::line_aligned(&mut arena.0, 2 * bytes).expect("arena size");
     let (dst, src) = aligned.split_at_mut(bytes);
     let engine = AxiDma::new(DmaBus(unit.clone()), cfg.dma_length_width, cfg.poll_limit);

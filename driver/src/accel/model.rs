@@ -6,7 +6,7 @@
 use super::{Control, DmaPort, HwKeccak, HwRing};
 use crate::bus::RegisterBus;
 use crate::cache::{is_line_aligned, CacheMaintenance};
-use crate::dma::{AddressMap, AxiDma};
+use crate::dma::{AddressMap, AxiDma, OffsetMap};
 use crate::poll::PollTimeout;
 use crate::regmap::{ctrl, dma as dreg, keccak as kreg, ntt as nreg};
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
@@ -414,25 +414,10 @@ impl RegisterBus for DmaBus {
     }
 }
 
-/// CPU memory handed to one port: bus address = `base` + offset in the arena.
-#[derive(Clone, Copy)]
-pub struct ArenaMap {
-    start: usize,
-    len: usize,
-    base: u32,
-}
-
-impl AddressMap for ArenaMap {
-    fn bus_address(&self, buf: &[u8]) -> Option<u32> {
-        let at = (buf.as_ptr() as usize).checked_sub(self.start)?;
-        (at + buf.len() <= self.len).then(|| self.base + at as u32)
-    }
-}
-
 /// A write-back cache in front of the DDR model.
 pub struct SimCache {
     pl: SharedPl,
-    map: ArenaMap,
+    map: OffsetMap,
 }
 
 impl CacheMaintenance for SimCache {
@@ -456,11 +441,11 @@ impl CacheMaintenance for SimCache {
 }
 
 /// The types of a model-backed port.
-pub type ModelPort<'a> = DmaPort<'a, DmaBus, SimCache, ArenaMap>;
+pub type ModelPort<'a> = DmaPort<'a, DmaBus, SimCache, OffsetMap>;
 /// [`HwRing`] on the model.
-pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, SimCache, ArenaMap>;
+pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, SimCache, OffsetMap>;
 /// [`HwKeccak`] on the model.
-pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, SimCache, ArenaMap>;
+pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, SimCache, OffsetMap>;
 
 /// Poll budget of the model backends (the model answers at once, so a
 /// small budget keeps the hang tests fast).
@@ -478,11 +463,7 @@ pub fn port<'a>(
         Which::Ntt => 0x1000_0000,
         Which::Keccak => 0x2000_0000,
     };
-    let map = ArenaMap {
-        start: arena.as_ptr() as usize,
-        len: arena.len(),
-        base,
-    };
+    let map = OffsetMap::new(arena.as_ptr() as usize, arena.len(), base);
     pl.borrow_mut()
         .regions
         .push((base, vec![0xEE; arena.len()]));
@@ -514,11 +495,11 @@ pub fn try_port<'a>(
     src: &'a mut [u8],
     dst: &'a mut [u8],
 ) -> Result<ModelPort<'a>, crate::dma::DmaError> {
-    let map = ArenaMap {
-        start: 0,
-        len: if reach { usize::MAX } else { 0 },
-        base: 0,
-    };
+    let (lo, hi) = [&*src, &*dst].iter().fold((usize::MAX, 0), |(lo, hi), b| {
+        let start = b.as_ptr() as usize;
+        (lo.min(start), hi.max(start + b.len()))
+    });
+    let map = OffsetMap::new(lo, if reach { hi - lo } else { 0 }, 0x3000_0000);
     let engine = AxiDma::new(
         DmaBus {
             pl: pl.clone(),
