@@ -3,7 +3,7 @@
 # valgrind's callgrind: 16 operations per figure (the criterion bench's
 # message cycle), counted only inside `measured_region` of
 # pqc/benches/mldsa_icount.rs. Counts do not depend on machine load, so the
-# ratios repeat exactly; they are instructions, not time.
+# ratios repeat run to run; they are instructions, not time.
 #
 # Usage: bash scripts/icount.sh [sets...]   (default: 44 65 87)
 set -euo pipefail

@@ -32,19 +32,7 @@ const FIPS204: &str = "fips204";
 const RUSTCRYPTO: &str = "ml-dsa";
 const PEERS: [&str; 2] = [FIPS204, RUSTCRYPTO];
 
-/// Messages cycled through by the sign and verify benchmarks.
-const MESSAGES: usize = 16;
-const CONTEXT: &[u8] = b"pqc bench";
-
-fn seed() -> [u8; 32] {
-    core::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11))
-}
-
-fn messages() -> Vec<[u8; 64]> {
-    (0..MESSAGES)
-        .map(|m| core::array::from_fn(|i| (i as u8) ^ (m as u8).wrapping_mul(101)))
-        .collect()
-}
+use common::mldsa_inputs::{messages, seed, CONTEXT, MESSAGES};
 
 macro_rules! bench_set {
     ($c:expr, $name:literal, $ours:ident, $fips:ident, $rc:ty) => {{

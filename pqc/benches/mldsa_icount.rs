@@ -14,19 +14,8 @@ use fips204::traits::{KeyGen as _, SerDes as _, Signer as _, Verifier as _};
 use pqc::mldsa::{self, ParameterSet};
 use std::hint::black_box;
 
-/// Same messages and context as the criterion bench (`benches/mldsa.rs`).
-const MESSAGES: usize = 16;
-const CONTEXT: &[u8] = b"pqc bench";
-
-fn seed() -> [u8; 32] {
-    core::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11))
-}
-
-fn messages() -> Vec<[u8; 64]> {
-    (0..MESSAGES)
-        .map(|m| core::array::from_fn(|i| (i as u8) ^ (m as u8).wrapping_mul(101)))
-        .collect()
-}
+mod common;
+use common::mldsa_inputs::{messages, seed, CONTEXT, MESSAGES};
 
 /// The only function callgrind counts (`--toggle-collect=*measured_region*`).
 #[inline(never)]

@@ -191,3 +191,25 @@ pub fn print_summary(title: &str, started: SystemTime, peers: &[&str]) {
         println!("\nPQC_BENCH_QUICK is set: smoke-run figures, not for the record.");
     }
 }
+
+/// The ML-DSA inputs shared by the criterion bench (`benches/mldsa.rs`) and
+/// the instruction-count bench (`benches/mldsa_icount.rs`), so both measure
+/// the same work.
+pub mod mldsa_inputs {
+    /// Messages cycled through by the sign and verify benchmarks.
+    pub const MESSAGES: usize = 16;
+    /// Context string of every signature.
+    pub const CONTEXT: &[u8] = b"pqc bench";
+
+    /// The key-generation seed ξ.
+    pub fn seed() -> [u8; 32] {
+        core::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11))
+    }
+
+    /// The 64-byte messages, `MESSAGES` of them.
+    pub fn messages() -> Vec<[u8; 64]> {
+        (0..MESSAGES)
+            .map(|m| core::array::from_fn(|i| (i as u8) ^ (m as u8).wrapping_mul(101)))
+            .collect()
+    }
+}
