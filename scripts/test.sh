@@ -17,6 +17,9 @@ cargo fmt --all -- --check
 step "cargo clippy (host crates)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "cargo doc (broken intra-doc links are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
 step "cargo build -p pqc --target armv7a-none-eabi"
 cargo build -p pqc --release --target armv7a-none-eabi
 

@@ -40,7 +40,7 @@ pub mod ctrl {
     pub const VERSION: usize = 0x04;
     /// Read-only: elaboration parameters of the core (per-core layout).
     pub const CONFIG: usize = 0x08;
-    /// Write: bits [7:0] operation code, bit [31] start.
+    /// Write: bits \[7:0\] operation code, bit \[31\] start.
     pub const COMMAND: usize = 0x0C;
     /// Read-only status bits, see `STATUS_*`.
     pub const STATUS: usize = 0x10;
@@ -53,7 +53,7 @@ pub mod ctrl {
     /// Read-only: clock cycles the last operation took, from start to done.
     pub const CYCLES: usize = 0x20;
 
-    /// `COMMAND` bit that starts the operation written in bits [7:0].
+    /// `COMMAND` bit that starts the operation written in bits \[7:0\].
     pub const COMMAND_START: u32 = 1 << 31;
     /// Mask of the operation code in `COMMAND`.
     pub const COMMAND_OP_MASK: u32 = 0xFF;
@@ -90,15 +90,15 @@ pub mod ntt {
     /// Slot `ARG0` += slot `ARG1` ∘ slot `ARG2` (accumulate in `ARG0`).
     pub const OP_PWMAC: u32 = 0x06;
 
-    /// `CONFIG` bits [3:0]: butterflies per cycle B (1, 2 or 4).
+    /// `CONFIG` bits \[3:0\]: butterflies per cycle B (1, 2 or 4).
     pub const CONFIG_LANES_SHIFT: u32 = 0;
-    /// `CONFIG` bits [7:4]: number of slots.
+    /// `CONFIG` bits \[7:4\]: number of slots.
     pub const CONFIG_SLOTS_SHIFT: u32 = 4;
     /// Width mask of each `CONFIG` field.
     pub const CONFIG_FIELD_MASK: u32 = 0xF;
 }
 
-/// The Keccak-f[1600] core and SHAKE/SHA3 sponge engine.
+/// The Keccak-f\[1600\] core and SHAKE/SHA3 sponge engine.
 pub mod keccak {
     /// `ID` register value: ASCII "KEC1".
     pub const ID: u32 = u32::from_be_bytes(*b"KEC1");
@@ -132,7 +132,7 @@ pub mod keccak {
     /// SHA3-512.
     pub const MODE_SHA3_512: u32 = 3;
 
-    /// `CONFIG` bits [4:0]: Keccak rounds computed per clock (1 or 2).
+    /// `CONFIG` bits \[4:0\]: Keccak rounds computed per clock (1 or 2).
     pub const CONFIG_ROUNDS_PER_CLOCK_MASK: u32 = 0x1F;
 }
 

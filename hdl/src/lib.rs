@@ -1,7 +1,7 @@
 //! Accelerator cores for the Zynq-7000 PL, written in rust-hdl.
 //!
 //! - [`ntt`]: the ML-DSA NTT/INTT butterfly core (q = 8380417).
-//! - [`keccak`]: the Keccak-f[1600] core and the SHAKE/SHA3 sponge engine.
+//! - [`keccak`]: the Keccak-f\[1600\] core and the SHAKE/SHA3 sponge engine.
 //! - [`axi`]: the PL top levels (AXI4-Lite control, AXI4-Stream data).
 //! - [`export`]: Verilog export with per-design module names.
 //! - [`verilator`]: runs exported Verilog under Verilator for cross-checks.

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] and the SHA-3 sponge, behind a backend trait.
+//! Keccak-f\[1600\] and the SHA-3 sponge, behind a backend trait.
 //!
 //! ML-DSA uses SHAKE128/256 for ExpandA, ExpandS, ExpandMask, SampleInBall
 //! and H; SLH-DSA-SHAKE builds its tweakable hashes on SHAKE256. All of it
@@ -74,7 +74,7 @@ impl SpongeMode {
 ///   (for the SHA3 modes, lengths other than the digest length give the plain
 ///   sponge output with that mode's padding).
 pub trait KeccakBackend {
-    /// Keccak-f[1600] on one state (lanes little-endian, index x + 5y).
+    /// Keccak-f\[1600\] on one state (lanes little-endian, index x + 5y).
     fn permute(&mut self, state: &mut [u64; 25]);
 
     /// Absorb `parts` (concatenated) with `mode`'s padding, squeeze `out.len()` bytes.
@@ -167,7 +167,7 @@ pub trait KeccakBackend {
     }
 }
 
-/// Keccak-f[1600] in portable software (RustCrypto `keccak`).
+/// Keccak-f\[1600\] in portable software (RustCrypto `keccak`).
 pub fn keccak_f1600(state: &mut [u64; 25]) {
     keccak::Keccak::new().with_f1600(|f| f(state));
 }

@@ -1,4 +1,4 @@
-//! Arithmetic in R_q = Z_q[X]/(X^256 + 1), q = 8380417 (FIPS 204 §7.5).
+//! Arithmetic in R_q = Z_q\[X\]/(X^256 + 1), q = 8380417 (FIPS 204 §7.5).
 //!
 //! # Representation contract
 //!

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] permutations per key generation, signature and
+//! Keccak-f\[1600\] permutations per key generation, signature and
 //! verification for the SHAKE sets (checked against a formula derived from
 //! the parameters), and the stack a signature needs.
 

@@ -26,7 +26,7 @@ mod bits {
     pub const B: u32 = 1 << 2;
     pub const C: u32 = 1 << 3;
     pub const XN: u32 = 1 << 4;
-    /// AP[1:0] = 0b11: read/write at every privilege level.
+    /// AP\[1:0\] = 0b11: read/write at every privilege level.
     pub const AP_FULL: u32 = 0b11 << 10;
     pub const TEX_1: u32 = 0b001 << 12;
 }

@@ -28,14 +28,16 @@
 //! cache maintenance and the bus addresses come from the two traits, so
 //! no `unsafe` is needed anywhere:
 //!
-//! - **Firmware**: static line-aligned arrays, [`crate::dma::IdentityMap`]
+//! - **Firmware**: line-aligned arrays that live as long as the backends
+//!   (ps-app keeps them in the frame of its never-returning entry function,
+//!   which needs no `static mut`), [`crate::dma::IdentityMap`]
 //!   (the MMU maps one-to-one), [`crate::cache::ZynqCaches`] and
 //!   [`crate::mmio::Mmio`] windows at the [`crate::regmap`] bases.
 //! - **Host models** (the tests here, the `sim` co-simulation): allocate
 //!   one arena (`Vec<u8>`), take the two buffers from it with
-//!   [`line_aligned`], and give the [`AddressMap`] the arena's start
-//!   address (`as_ptr() as usize`, safe) so that bus address = model base +
-//!   offset in the arena. The simulated DDR is an `Rc<RefCell<…>>` shared by
+//!   [`line_aligned`], and map them with [`crate::dma::OffsetMap`] over the
+//!   arena's start address (`as_ptr() as usize`, safe), so that bus address
+//!   = model base + offset in the arena. The simulated DDR is an `Rc<RefCell<…>>` shared by
 //!   the cache model and the simulated DMA: `clean` copies the CPU buffer
 //!   into the DDR model, `invalidate` copies the DDR model back into the
 //!   buffer (exactly what a write-back cache makes visible), and the DMA

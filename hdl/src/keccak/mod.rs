@@ -1,10 +1,10 @@
-//! The Keccak-f[1600] core and the SHAKE/SHA3 sponge engine for the PL.
+//! The Keccak-f\[1600\] core and the SHAKE/SHA3 sponge engine for the PL.
 //!
 //! - [`round`]: `R` combinational rounds (θ, ρ, π, χ, ι) on 25 × 64-bit lanes.
 //! - [`permutation`]: the iterative core, 24/R clocks a permutation.
 //! - [`sponge`]: the SHAKE/SHA3 sponge and WOTS+ chain engine (streams, handshake).
 //! - [`harness`]: drives requests through the streams (tests, cross-checks).
-//! - [`bench`]: a clock-by-clock driver for rust-hdl simulations.
+//! - [`bench`](mod@bench): a clock-by-clock driver for rust-hdl simulations.
 //!
 //! # Measured figures
 //!

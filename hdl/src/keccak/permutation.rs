@@ -1,4 +1,4 @@
-//! The iterative Keccak-f[1600] core: 25 lane registers and `R` rounds per clock.
+//! The iterative Keccak-f\[1600\] core: 25 lane registers and `R` rounds per clock.
 //!
 //! Handshake: while `busy` is low the core accepts, on a clock edge, one of
 //! `load` (state ← `load_lanes`) or `xor_enable` (32-bit word
@@ -19,7 +19,7 @@ pub const XOR_WORDS: usize = pqc::keccak::SpongeMode::Shake128.rate_bytes() / 4;
 /// Lanes the absorb port reaches.
 pub const XOR_LANES: usize = XOR_WORDS / 2;
 
-/// Iterative Keccak-f[1600] with `R` rounds per clock (`R` divides 24).
+/// Iterative Keccak-f\[1600\] with `R` rounds per clock (`R` divides 24).
 #[derive(LogicBlock)]
 pub struct KeccakPermutation<const R: usize> {
     /// Core clock.

@@ -1,4 +1,4 @@
-//! Combinational Keccak-f[1600] rounds: θ, ρ, π, χ, ι on 25 × 64-bit lanes.
+//! Combinational Keccak-f\[1600\] rounds: θ, ρ, π, χ, ι on 25 × 64-bit lanes.
 //!
 //! [`KeccakRounds<R>`] applies `R` consecutive rounds in one combinational
 //! cloud, so the permutation core finishes in `24 / R` clocks. The rotation
@@ -8,7 +8,7 @@
 
 use rust_hdl::prelude::*;
 
-/// Rounds of Keccak-f[1600] (12 + 2ℓ with ℓ = 6).
+/// Rounds of Keccak-f\[1600\] (12 + 2ℓ with ℓ = 6).
 pub const ROUNDS: usize = 24;
 
 /// Lane index of (x, y) in the state (FIPS 202: A[x, y] = lane x + 5y).
@@ -52,7 +52,7 @@ const fn rc_bit(t: usize) -> u64 {
     (r & 1) as u64
 }
 
-/// ι round constants RC[i_r] (FIPS 202 Algorithm 6).
+/// ι round constants RC\[i_r\] (FIPS 202 Algorithm 6).
 pub const fn round_constants() -> [u64; ROUNDS] {
     let mut rcs = [0u64; ROUNDS];
     let mut round = 0;
@@ -67,7 +67,7 @@ pub const fn round_constants() -> [u64; ROUNDS] {
     rcs
 }
 
-/// `R` combinational Keccak-f[1600] rounds, starting at round `round_index`.
+/// `R` combinational Keccak-f\[1600\] rounds, starting at round `round_index`.
 ///
 /// `lanes[25k..25k+25]` is the input of round k (`lanes[0..25]` copies
 /// `state_in`); the output of the last round drives `state_out`. Array
