@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The project's main job on a fresh machine: installs what is missing, then
 #  1. the signature demo (every ML-DSA and SLH-DSA set, sizes and timings);
-#  2. exports the accelerator Verilog to bitstream/rtl (reproducible: a clean
-#     checkout shows no change afterwards);
+#  2. exports the accelerator Verilog to bitstream/rtl and generates the
+#     Vivado build script bitstream/vivado/build.tcl (both reproducible: a
+#     clean checkout shows no change afterwards);
 #  3. builds the bare-metal PS application and boots it on QEMU's Zynq-7000
-#     model: self-tests, benchmark table, exit status.
+#     model: self-tests, benchmark table, exit status;
+#  4. writes the software-vs-accelerated timing report with its chart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,9 +14,10 @@ bash scripts/setup.sh
 printf '\n=== 1. signature demo (software backends)\n'
 cargo run --release -q -p sim --bin pqc-zynq -- demo
 
-printf '\n=== 2. Verilog export (bitstream/rtl)\n'
+printf '\n=== 2. Verilog export (bitstream/rtl) and Vivado script (bitstream/vivado)\n'
 cargo run --release -q -p hdl -- list
 cargo run --release -q -p hdl -- export --out bitstream/rtl
+cargo run --release -q -p hdl -- vivado --out bitstream/vivado
 
 printf '\n=== 3. PS application on QEMU xilinx-zynq-a9\n'
 bash scripts/qemu.sh
