@@ -66,9 +66,15 @@ pub struct Options {
     pub cosim: CosimSet,
 }
 
-/// The committed QEMU transcript (`report/inputs/`).
+/// The committed QEMU transcript, relative to the repository root; the
+/// suffix is the commit `scripts/report.sh --capture` booted.
+pub const DEFAULT_TRANSCRIPT: &str = "report/inputs/ps-app-qemu-c854c6c.txt";
+
+/// The committed QEMU transcript ([`DEFAULT_TRANSCRIPT`]).
 pub fn default_transcript() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/inputs/ps-app-qemu-f92718a.txt")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(DEFAULT_TRANSCRIPT)
 }
 
 /// `path` relative to the repository when it lies inside it, else as given.
@@ -197,9 +203,10 @@ mod tests {
 
     #[test]
     fn transcripts_are_named_relative_to_the_repository() {
-        assert_eq!(
-            shown_path(&default_transcript()),
-            "report/inputs/ps-app-qemu-f92718a.txt"
+        assert_eq!(shown_path(&default_transcript()), DEFAULT_TRANSCRIPT);
+        assert!(
+            default_transcript().is_file(),
+            "committed transcript missing"
         );
         let outside = std::env::temp_dir().join("no-such-transcript.txt");
         assert_eq!(shown_path(&outside), outside.display().to_string());
