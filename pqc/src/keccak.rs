@@ -255,6 +255,67 @@ impl KeccakBackend for SoftKeccak {
     }
 }
 
+/// A mutable reference to a backend is a backend (so `&mut dyn
+/// KeccakBackend` fits where a sized backend is expected). Every method
+/// forwards, so the referent's whole-unit overrides are the ones used.
+impl<K: KeccakBackend + ?Sized> KeccakBackend for &mut K {
+    fn permute(&mut self, state: &mut [u64; 25]) {
+        (**self).permute(state)
+    }
+    fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
+        (**self).sponge(mode, parts, out)
+    }
+    fn slh_shake_chain(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        x: &[u8],
+        start: u32,
+        steps: u32,
+        out: &mut [u8],
+    ) {
+        (**self).slh_shake_chain(pk_seed, adrs, x, start, steps, out)
+    }
+    fn slh_shake_thash(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        m1: &[u8],
+        m2: &[u8],
+        out: &mut [u8],
+    ) {
+        (**self).slh_shake_thash(pk_seed, adrs, m1, m2, out)
+    }
+    fn slh_shake_tree_level(
+        &mut self,
+        pk_seed: &[u8],
+        adrs: &[u8; 32],
+        children: &[u8],
+        out: &mut [u8],
+    ) {
+        (**self).slh_shake_tree_level(pk_seed, adrs, children, out)
+    }
+    fn slh_shake_wots_pk(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        out: &mut [u8],
+    ) {
+        (**self).slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
+    }
+    fn slh_shake_fors_leaves(
+        &mut self,
+        pk_seed: &[u8],
+        sk_seed: &[u8],
+        adrs: &[u8; 32],
+        first_index: u32,
+        out: &mut [u8],
+    ) {
+        (**self).slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
+    }
+}
+
 /// A backend wrapper that counts permutations, for the hardware sizing
 /// figures (how many Keccak-f calls a signature costs).
 #[derive(Clone, Copy, Debug, Default)]

@@ -307,6 +307,36 @@ impl RingBackend for SoftRing {
     }
 }
 
+/// A mutable reference to a backend is a backend (so `&mut dyn RingBackend`
+/// fits where a sized backend is expected). Every method forwards, so the
+/// referent's vector-grain overrides are the ones used.
+impl<R: RingBackend + ?Sized> RingBackend for &mut R {
+    fn ntt(&mut self, a: &mut Poly) {
+        (**self).ntt(a)
+    }
+    fn intt(&mut self, a: &mut Poly) {
+        (**self).intt(a)
+    }
+    fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
+        (**self).pointwise_mul(a, b, out)
+    }
+    fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
+        (**self).pointwise_mul_acc(acc, a, b)
+    }
+    fn ntt_vec(&mut self, v: &mut [Poly]) {
+        (**self).ntt_vec(v)
+    }
+    fn intt_vec(&mut self, v: &mut [Poly]) {
+        (**self).intt_vec(v)
+    }
+    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
+        (**self).dot(row, v, out)
+    }
+    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
+        (**self).scale_vec(c, v, out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
