@@ -3,9 +3,9 @@
 
 use crate::app::{Measurement, Platform};
 use core::fmt::Write;
-use pqc::keccak::{KeccakBackend, SpongeMode};
+use pqc::keccak::{KeccakBackend, SoftKeccak};
 use pqc::mldsa::{self, MlDsa, ParameterSet};
-use pqc::ring::{Poly, RingBackend};
+use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params as slh, HashFamily, Params};
 
 /// Iteration counts, fixed at build time (environment variables
@@ -149,52 +149,138 @@ fn format_usize(mut value: usize, buf: &mut [u8; 20]) -> &str {
     core::str::from_utf8(&buf[at..]).unwrap_or("?")
 }
 
-/// keygen, sign, verify of one ML-DSA set in software.
-pub fn mldsa_rows(platform: &mut dyn Platform, set: ParameterSet, iterations: u32) -> [Row; 3] {
-    let name = set.params().name;
-    let (mut pk, mut sk, mut sig) = ([0u8; 2592], [0u8; 4896], [0u8; 4627]);
-    let pk = &mut pk[..set.public_key_len()];
-    let sk = &mut sk[..set.secret_key_len()];
-    let sig = &mut sig[..set.signature_len()];
-    let seed = [0x42u8; 32];
-    let keygen = run(platform, (name, "sw"), "keygen", iterations, &mut || {
-        mldsa::keygen_internal(set, &seed, pk, sk).is_ok()
+/// ML-DSA key-generation seed ξ of every row. `sim/src/workload.rs` uses
+/// the same inputs, so the timing report's co-simulation does the same work.
+const MLDSA_SEED: [u8; 32] = [0x42; 32];
+/// ML-DSA signing randomness: the deterministic variant.
+const MLDSA_RND: [u8; 32] = [0; 32];
+/// SLH-DSA SK.seed ‖ SK.prf ‖ PK.seed (n bytes each) of every row.
+const SLH_SEEDS: [u8; 3 * slh::MAX_N] = [0x24; 3 * slh::MAX_N];
+
+/// Largest ML-DSA set: its sizes bound every buffer.
+const MLDSA_MAX: ParameterSet = ParameterSet::MlDsa87;
+
+/// ML-DSA key and signature buffers, sized for the largest set.
+struct MlDsaBuffers {
+    pk: [u8; MLDSA_MAX.public_key_len()],
+    sk: [u8; MLDSA_MAX.secret_key_len()],
+    sig: [u8; MLDSA_MAX.signature_len()],
+}
+
+impl MlDsaBuffers {
+    fn new() -> Self {
+        MlDsaBuffers {
+            pk: [0; MLDSA_MAX.public_key_len()],
+            sk: [0; MLDSA_MAX.secret_key_len()],
+            sig: [0; MLDSA_MAX.signature_len()],
+        }
+    }
+
+    /// (pk, sk, sig) of `set`'s lengths.
+    fn of(&mut self, set: ParameterSet) -> (&mut [u8], &mut [u8], &mut [u8]) {
+        (
+            &mut self.pk[..set.public_key_len()],
+            &mut self.sk[..set.secret_key_len()],
+            &mut self.sig[..set.signature_len()],
+        )
+    }
+}
+
+/// SLH-DSA key and signature buffers, sized for the largest set.
+struct SlhDsaBuffers {
+    pk: [u8; 2 * slh::MAX_N],
+    sk: [u8; 4 * slh::MAX_N],
+    sig: [u8; slh::MAX_SIG_BYTES],
+}
+
+impl SlhDsaBuffers {
+    fn new() -> Self {
+        SlhDsaBuffers {
+            pk: [0; 2 * slh::MAX_N],
+            sk: [0; 4 * slh::MAX_N],
+            sig: [0; slh::MAX_SIG_BYTES],
+        }
+    }
+
+    /// (pk, sk, sig) of `p`'s lengths.
+    fn of(&mut self, p: &Params) -> (&mut [u8], &mut [u8], &mut [u8]) {
+        (
+            &mut self.pk[..p.pk_bytes()],
+            &mut self.sk[..p.sk_bytes()],
+            &mut self.sig[..p.sig_bytes()],
+        )
+    }
+}
+
+/// keygen, sign, verify of one ML-DSA set on `engine`'s backends, in rows
+/// labelled `backend`; the keys and signature are left in `out`.
+fn mldsa_rows_with<R: RingBackend, K: KeccakBackend>(
+    platform: &mut dyn Platform,
+    set: ParameterSet,
+    iterations: u32,
+    (backend, engine): (&'static str, &mut MlDsa<R, K>),
+    out: &mut MlDsaBuffers,
+) -> [Row; 3] {
+    let name = (set.params().name, backend);
+    let (pk, sk, sig) = out.of(set);
+    let keygen = run(platform, name, "keygen", iterations, &mut || {
+        engine.keygen_internal(set, &MLDSA_SEED, pk, sk).is_ok()
     });
-    let sign = run(platform, (name, "sw"), "sign", iterations, &mut || {
-        mldsa::sign(set, sk, MESSAGE, b"", &[0; 32], sig).is_ok()
+    let sign = run(platform, name, "sign", iterations, &mut || {
+        engine.sign(set, sk, MESSAGE, b"", &MLDSA_RND, sig).is_ok()
     });
-    let verify = run(platform, (name, "sw"), "verify", iterations, &mut || {
-        mldsa::verify(set, pk, MESSAGE, b"", sig).is_ok()
+    let verify = run(platform, name, "verify", iterations, &mut || {
+        engine.verify(set, pk, MESSAGE, b"", sig).is_ok()
     });
     [keygen, sign, verify]
 }
 
-/// keygen, sign, verify of one SLH-DSA set in software.
-pub fn slhdsa_rows(platform: &mut dyn Platform, p: &'static Params, iterations: u32) -> [Row; 3] {
-    let mut sig = [0u8; slh::MAX_SIG_BYTES];
-    let (mut pk, mut sk) = ([0u8; 64], [0u8; 128]);
-    let (pk, sk) = (&mut pk[..p.pk_bytes()], &mut sk[..p.sk_bytes()]);
-    let sig = &mut sig[..p.sig_bytes()];
-    let seeds = [0x24u8; 3 * slh::MAX_N];
-    let n = p.n;
-    let keygen = run(platform, (p.name, "sw"), "keygen", iterations, &mut || {
-        slhdsa::slh_keygen_internal(
-            p,
-            &seeds[..n],
-            &seeds[n..2 * n],
-            &seeds[2 * n..3 * n],
-            sk,
-            pk,
-        )
-        .is_ok()
+/// keygen, sign, verify of one SLH-DSA set with `keccak` (the SHA2 sets do
+/// not use it), in rows labelled `backend`; the keys and signature are left
+/// in `out`.
+fn slhdsa_rows_with<K: KeccakBackend>(
+    platform: &mut dyn Platform,
+    p: &'static Params,
+    iterations: u32,
+    (backend, keccak): (&'static str, &mut K),
+    out: &mut SlhDsaBuffers,
+) -> [Row; 3] {
+    let name = (p.name, backend);
+    let (pk, sk, sig) = out.of(p);
+    let seeds = slh_seeds(p);
+    let keygen = run(platform, name, "keygen", iterations, &mut || {
+        slhdsa::slh_keygen_internal_with(keccak, p, seeds[0], seeds[1], seeds[2], sk, pk).is_ok()
     });
-    let sign = run(platform, (p.name, "sw"), "sign", iterations, &mut || {
-        slhdsa::slh_sign(p, sk, MESSAGE, b"", None, sig).is_ok()
+    let sign = run(platform, name, "sign", iterations, &mut || {
+        slhdsa::slh_sign_with(keccak, p, sk, MESSAGE, b"", None, sig).is_ok()
     });
-    let verify = run(platform, (p.name, "sw"), "verify", iterations, &mut || {
-        slhdsa::slh_verify(p, pk, MESSAGE, b"", sig).is_ok()
+    let verify = run(platform, name, "verify", iterations, &mut || {
+        slhdsa::slh_verify_with(keccak, p, pk, MESSAGE, b"", sig).is_ok()
     });
     [keygen, sign, verify]
+}
+
+/// SK.seed, SK.prf, PK.seed of `p` from [`SLH_SEEDS`].
+fn slh_seeds(p: &Params) -> [&'static [u8]; 3] {
+    let n = p.n;
+    [
+        &SLH_SEEDS[..n],
+        &SLH_SEEDS[n..2 * n],
+        &SLH_SEEDS[2 * n..3 * n],
+    ]
+}
+
+/// keygen, sign, verify of one ML-DSA set in software.
+pub fn mldsa_rows(platform: &mut dyn Platform, set: ParameterSet, iterations: u32) -> [Row; 3] {
+    let mut engine = MlDsa::<SoftRing, SoftKeccak>::default();
+    let mut out = MlDsaBuffers::new();
+    mldsa_rows_with(platform, set, iterations, ("sw", &mut engine), &mut out)
+}
+
+/// keygen, sign, verify of one SLH-DSA set in software.
+pub fn slhdsa_rows(platform: &mut dyn Platform, p: &'static Params, iterations: u32) -> [Row; 3] {
+    let mut out = SlhDsaBuffers::new();
+    slhdsa_rows_with(platform, p, iterations, ("sw", &mut SoftKeccak), &mut out)
 }
 
 /// Prints the whole table and the stack lines; returns whether every
@@ -265,99 +351,6 @@ pub fn run_table(out: &mut dyn Write, platform: &mut dyn Platform, iterations: I
     ok
 }
 
-/// A `&mut dyn RingBackend` as a sized backend (the engines are generic).
-/// Forwards every method, so the hardware backend's overrides are used.
-struct DynRing<'a>(&'a mut dyn RingBackend);
-
-impl RingBackend for DynRing<'_> {
-    fn ntt(&mut self, a: &mut Poly) {
-        self.0.ntt(a)
-    }
-    fn intt(&mut self, a: &mut Poly) {
-        self.0.intt(a)
-    }
-    fn pointwise_mul(&mut self, a: &Poly, b: &Poly, out: &mut Poly) {
-        self.0.pointwise_mul(a, b, out)
-    }
-    fn pointwise_mul_acc(&mut self, acc: &mut Poly, a: &Poly, b: &Poly) {
-        self.0.pointwise_mul_acc(acc, a, b)
-    }
-    fn ntt_vec(&mut self, v: &mut [Poly]) {
-        self.0.ntt_vec(v)
-    }
-    fn intt_vec(&mut self, v: &mut [Poly]) {
-        self.0.intt_vec(v)
-    }
-    fn dot(&mut self, row: &[Poly], v: &[Poly], out: &mut Poly) {
-        self.0.dot(row, v, out)
-    }
-    fn scale_vec(&mut self, c: &Poly, v: &[Poly], out: &mut [Poly]) {
-        self.0.scale_vec(c, v, out)
-    }
-}
-
-/// A `&mut dyn KeccakBackend` as a sized backend; forwards every method.
-struct DynKeccak<'a>(&'a mut dyn KeccakBackend);
-
-impl KeccakBackend for DynKeccak<'_> {
-    fn permute(&mut self, state: &mut [u64; 25]) {
-        self.0.permute(state)
-    }
-    fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
-        self.0.sponge(mode, parts, out)
-    }
-    fn slh_shake_chain(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        x: &[u8],
-        start: u32,
-        steps: u32,
-        out: &mut [u8],
-    ) {
-        self.0.slh_shake_chain(pk_seed, adrs, x, start, steps, out)
-    }
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        self.0.slh_shake_thash(pk_seed, adrs, m1, m2, out)
-    }
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        self.0.slh_shake_tree_level(pk_seed, adrs, children, out)
-    }
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        self.0.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
-    }
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        self.0
-            .slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
-    }
-}
-
 /// keygen, sign, verify of one ML-DSA set on the given backends, with the
 /// inputs of [`mldsa_rows`]; a row is ok only if its output equals the
 /// software result (the hardware backends must be bit-identical).
@@ -368,31 +361,16 @@ pub fn mldsa_rows_on(
     ring: &mut dyn RingBackend,
     keccak: &mut dyn KeccakBackend,
 ) -> [Row; 3] {
-    let name = set.params().name;
-    let mut engine = MlDsa::new(DynRing(ring), DynKeccak(keccak));
-    let (mut pk, mut sk, mut sig) = ([0u8; 2592], [0u8; 4896], [0u8; 4627]);
-    let pk = &mut pk[..set.public_key_len()];
-    let sk = &mut sk[..set.secret_key_len()];
-    let sig = &mut sig[..set.signature_len()];
-    let seed = [0x42u8; 32];
-    let keygen = run(platform, (name, "hw"), "keygen", iterations, &mut || {
-        engine.keygen_internal(set, &seed, pk, sk).is_ok()
-    });
-    let sign = run(platform, (name, "hw"), "sign", iterations, &mut || {
-        engine.sign(set, sk, MESSAGE, b"", &[0; 32], sig).is_ok()
-    });
-    let verify = run(platform, (name, "hw"), "verify", iterations, &mut || {
-        engine.verify(set, pk, MESSAGE, b"", sig).is_ok()
-    });
+    let mut hw = MlDsaBuffers::new();
+    let mut engine = MlDsa::new(ring, keccak);
+    let [mut keygen, mut sign, verify] =
+        mldsa_rows_with(platform, set, iterations, ("hw", &mut engine), &mut hw);
     // The same deterministic inputs in software: the outputs must agree.
-    let (mut pk_sw, mut sk_sw, mut sig_sw) = ([0u8; 2592], [0u8; 4896], [0u8; 4627]);
-    let pk_sw = &mut pk_sw[..set.public_key_len()];
-    let sk_sw = &mut sk_sw[..set.secret_key_len()];
-    let sig_sw = &mut sig_sw[..set.signature_len()];
-    let same = mldsa::keygen_internal(set, &seed, pk_sw, sk_sw).is_ok()
-        && mldsa::sign(set, sk_sw, MESSAGE, b"", &[0; 32], sig_sw).is_ok()
-        && (&*pk, &*sk, &*sig) == (&*pk_sw, &*sk_sw, &*sig_sw);
-    let [mut keygen, mut sign, verify] = [keygen, sign, verify];
+    let mut sw = MlDsaBuffers::new();
+    let (pk_sw, sk_sw, sig_sw) = sw.of(set);
+    let same = mldsa::keygen_internal(set, &MLDSA_SEED, pk_sw, sk_sw).is_ok()
+        && mldsa::sign(set, sk_sw, MESSAGE, b"", &MLDSA_RND, sig_sw).is_ok()
+        && hw.of(set) == sw.of(set);
     keygen.ok &= same;
     sign.ok &= same;
     [keygen, sign, verify]
@@ -405,36 +383,20 @@ pub fn slhdsa_rows_on(
     platform: &mut dyn Platform,
     p: &'static Params,
     iterations: u32,
-    keccak: &mut dyn KeccakBackend,
+    mut keccak: &mut dyn KeccakBackend,
 ) -> [Row; 3] {
-    let mut keccak = DynKeccak(keccak);
-    let mut sig = [0u8; slh::MAX_SIG_BYTES];
-    let (mut pk, mut sk) = ([0u8; 64], [0u8; 128]);
-    let (pk, sk) = (&mut pk[..p.pk_bytes()], &mut sk[..p.sk_bytes()]);
-    let sig = &mut sig[..p.sig_bytes()];
-    let seeds = [0x24u8; 3 * slh::MAX_N];
-    let n = p.n;
-    let (a, b, c) = (&seeds[..n], &seeds[n..2 * n], &seeds[2 * n..3 * n]);
-    let name = (p.name, "hw");
-    let mut keygen = run(platform, name, "keygen", iterations, &mut || {
-        slhdsa::slh_keygen_internal_with(&mut keccak, p, a, b, c, sk, pk).is_ok()
-    });
-    let mut sign = run(platform, name, "sign", iterations, &mut || {
-        slhdsa::slh_sign_with(&mut keccak, p, sk, MESSAGE, b"", None, sig).is_ok()
-    });
-    let verify = run(platform, name, "verify", iterations, &mut || {
-        slhdsa::slh_verify_with(&mut keccak, p, pk, MESSAGE, b"", sig).is_ok()
-    });
-    let (mut pk_sw, mut sk_sw) = ([0u8; 64], [0u8; 128]);
-    let (pk_sw, sk_sw) = (&mut pk_sw[..p.pk_bytes()], &mut sk_sw[..p.sk_bytes()]);
-    let same_keys = slhdsa::slh_keygen_internal(p, a, b, c, sk_sw, pk_sw).is_ok()
-        && (&*pk, &*sk) == (&*pk_sw, &*sk_sw);
-    let mut sig_sw = [0u8; slh::MAX_SIG_BYTES];
-    let sig_sw = &mut sig_sw[..p.sig_bytes()];
-    let same_sig =
-        slhdsa::slh_sign(p, sk_sw, MESSAGE, b"", None, sig_sw).is_ok() && *sig == *sig_sw;
-    keygen.ok &= same_keys;
-    sign.ok &= same_sig;
+    let mut hw = SlhDsaBuffers::new();
+    let [mut keygen, mut sign, verify] =
+        slhdsa_rows_with(platform, p, iterations, ("hw", &mut keccak), &mut hw);
+    let mut sw = SlhDsaBuffers::new();
+    let seeds = slh_seeds(p);
+    let (pk_sw, sk_sw, sig_sw) = sw.of(p);
+    let same_keys =
+        slhdsa::slh_keygen_internal(p, seeds[0], seeds[1], seeds[2], sk_sw, pk_sw).is_ok();
+    let same_sig = slhdsa::slh_sign(p, sk_sw, MESSAGE, b"", None, sig_sw).is_ok();
+    let ((pk, sk, sig), (pk_sw, sk_sw, sig_sw)) = (hw.of(p), sw.of(p));
+    keygen.ok &= same_keys && (&*pk, &*sk) == (&*pk_sw, &*sk_sw);
+    sign.ok &= same_sig && *sig == *sig_sw;
     [keygen, sign, verify]
 }
 
