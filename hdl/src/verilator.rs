@@ -95,36 +95,14 @@ impl VerilatorRun {
         tb_top: &str,
         extra_flags: &[&str],
     ) -> Result<String, String> {
-        std::fs::write(self.dir.join("rtl.v"), rtl).map_err(|e| e.to_string())?;
-        std::fs::write(self.dir.join("tb.sv"), testbench).map_err(|e| e.to_string())?;
-        let build = Command::new("verilator")
-            .current_dir(&self.dir)
+        self.write_sources(rtl, "tb.sv", testbench)?;
+        let mut build = Command::new("verilator");
+        build
             .args(["--binary", "-O2", "--top-module", tb_top, "-Mdir", "obj"])
             .args(RUST_HDL_WNO)
             .args(extra_flags)
-            .args(["rtl.v", "tb.sv"])
-            .output()
-            .map_err(|e| format!("cannot run verilator: {e}"))?;
-        if !build.status.success() {
-            return Err(format!(
-                "verilator build failed:\n{}\n{}",
-                String::from_utf8_lossy(&build.stdout),
-                String::from_utf8_lossy(&build.stderr)
-            ));
-        }
-        let run = Command::new(self.dir.join("obj").join(format!("V{tb_top}")))
-            .current_dir(&self.dir)
-            .output()
-            .map_err(|e| format!("cannot run the Verilator model: {e}"))?;
-        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
-        if !run.status.success() {
-            return Err(format!(
-                "Verilator model failed ({}):\n{stdout}\n{}",
-                run.status,
-                String::from_utf8_lossy(&run.stderr)
-            ));
-        }
-        Ok(stdout)
+            .args(["rtl.v", "tb.sv"]);
+        self.build_then_run(build, &format!("V{tb_top}"))
     }
 
     /// Writes `rtl` and a plain C++ testbench `main`, builds with
@@ -136,14 +114,28 @@ impl VerilatorRun {
         testbench: &str,
         top: &str,
     ) -> Result<String, String> {
-        std::fs::write(self.dir.join("rtl.v"), rtl).map_err(|e| e.to_string())?;
-        std::fs::write(self.dir.join("tb.cpp"), testbench).map_err(|e| e.to_string())?;
-        let build = Command::new("verilator")
-            .current_dir(&self.dir)
+        self.write_sources(rtl, "tb.cpp", testbench)?;
+        let mut build = Command::new("verilator");
+        build
             .args(["--cc", "--exe", "--build", "-O2", "--top-module", top])
             .args(["-Mdir", "obj", "-o", "sim"])
             .args(RUST_HDL_WNO)
-            .args(["rtl.v", "tb.cpp"])
+            .args(["rtl.v", "tb.cpp"]);
+        self.build_then_run(build, "sim")
+    }
+
+    /// Writes the RTL to `rtl.v` and the testbench to `tb_file`.
+    fn write_sources(&self, rtl: &str, tb_file: &str, testbench: &str) -> Result<(), String> {
+        std::fs::write(self.dir.join("rtl.v"), rtl).map_err(|e| e.to_string())?;
+        std::fs::write(self.dir.join(tb_file), testbench).map_err(|e| e.to_string())
+    }
+
+    /// Runs the Verilator `build` command in the work directory, then the
+    /// model `obj/<model>`; returns the model's standard output, or the
+    /// tool's output if either step fails.
+    fn build_then_run(&self, mut build: Command, model: &str) -> Result<String, String> {
+        let build = build
+            .current_dir(&self.dir)
             .output()
             .map_err(|e| format!("cannot run verilator: {e}"))?;
         if !build.status.success() {
@@ -153,7 +145,7 @@ impl VerilatorRun {
                 String::from_utf8_lossy(&build.stderr)
             ));
         }
-        let run = Command::new(self.dir.join("obj").join("sim"))
+        let run = Command::new(self.dir.join("obj").join(model))
             .current_dir(&self.dir)
             .output()
             .map_err(|e| format!("cannot run the Verilator model: {e}"))?;
