@@ -471,19 +471,7 @@ pub fn port<'a>(
     let aligned = super::line_aligned(arena, usable).expect("arena too small");
     let (dst, rest) = aligned.split_at_mut(dst_len);
     let src = &mut rest[..src_len];
-    let engine = AxiDma::new(
-        DmaBus {
-            pl: pl.clone(),
-            which,
-        },
-        14,
-        POLL_LIMIT,
-    );
-    let cache = SimCache {
-        pl: pl.clone(),
-        map,
-    };
-    DmaPort::new(engine, cache, map, src, dst).expect("model buffers")
+    assemble(pl, which, map, src, dst).expect("model buffers")
 }
 
 /// A port over caller-chosen buffers, with an address map that reaches
@@ -500,6 +488,18 @@ pub fn try_port<'a>(
         (lo.min(start), hi.max(start + b.len()))
     });
     let map = OffsetMap::new(lo, if reach { hi - lo } else { 0 }, 0x3000_0000);
+    assemble(pl, which, map, src, dst)
+}
+
+/// The DMA engine of `which` with the model's cache over `map`, as a port
+/// over `src` and `dst`.
+fn assemble<'a>(
+    pl: &SharedPl,
+    which: Which,
+    map: OffsetMap,
+    src: &'a mut [u8],
+    dst: &'a mut [u8],
+) -> Result<ModelPort<'a>, crate::dma::DmaError> {
     let engine = AxiDma::new(
         DmaBus {
             pl: pl.clone(),
