@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use pqc::mldsa::{self, ParameterSet};
 use pqc::slhdsa::{self, params::Params};
-use sim::report::SoftwareSource;
+use sim::report::{fmt_seconds, SoftwareSource};
+use sim::workload::median;
 
 /// Biggest ML-DSA buffers (ML-DSA-87).
 const MLDSA_MAX_PK: usize = 2592;
@@ -39,15 +40,15 @@ fn random<const N: usize>() -> [u8; N] {
 
 /// Median wall time of `runs` calls of `f`.
 fn median_time(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
 }
 
 fn mldsa_row(set: ParameterSet, runs: usize, msg: &[u8]) -> Result<Row, String> {
@@ -140,17 +141,6 @@ fn slhdsa_row(p: &'static Params, runs: usize, msg: &[u8]) -> Result<Row, String
     })
 }
 
-fn fmt_time(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us >= 1e6 {
-        format!("{:.2} s", us / 1e6)
-    } else if us >= 1e3 {
-        format!("{:.2} ms", us / 1e3)
-    } else {
-        format!("{us:.1} µs")
-    }
-}
-
 fn demo() -> Result<(), String> {
     let msg = b"Zynq-7000 co-design: sign me with a post-quantum signature";
     println!(
@@ -185,9 +175,9 @@ fn print_row(r: &Row) {
         r.pk,
         r.sk,
         r.sig,
-        fmt_time(r.keygen),
-        fmt_time(r.sign),
-        fmt_time(r.verify),
+        fmt_seconds(r.keygen.as_secs_f64()),
+        fmt_seconds(r.sign.as_secs_f64()),
+        fmt_seconds(r.verify.as_secs_f64()),
         r.runs
     );
 }

@@ -224,7 +224,8 @@ pub struct HostTiming {
     pub offload_fraction: f64,
 }
 
-fn median<T: PartialOrd + Copy>(mut v: Vec<T>) -> T {
+/// The median (upper median for an even count) of a non-empty list.
+pub fn median<T: PartialOrd + Copy>(mut v: Vec<T>) -> T {
     v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
     v[v.len() / 2]
 }
