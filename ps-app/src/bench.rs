@@ -2,6 +2,7 @@
 //! ticks (mean over the iterations) and peak stack (max over them).
 
 use crate::app::{Measurement, Platform};
+use crate::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 use core::fmt::Write;
 use pqc::keccak::{KeccakBackend, SoftKeccak};
 use pqc::mldsa::{self, MlDsa, ParameterSet};
@@ -39,9 +40,6 @@ pub const ITERATIONS: Iterations = Iterations {
     mldsa: parse(option_env!("PS_APP_BENCH_MLDSA_ITERATIONS"), 10),
     slhdsa: parse(option_env!("PS_APP_BENCH_SLHDSA_ITERATIONS"), 1),
 };
-
-/// The message every benchmark signs.
-const MESSAGE: &[u8] = b"ps-app benchmark message: 48 bytes of plain text";
 
 /// SLH-DSA sets in the table.
 pub const SLH_TABLE: [&Params; 4] = [
@@ -149,13 +147,8 @@ fn format_usize(mut value: usize, buf: &mut [u8; 20]) -> &str {
     core::str::from_utf8(&buf[at..]).unwrap_or("?")
 }
 
-/// ML-DSA key-generation seed ξ of every row. `sim/src/workload.rs` uses
-/// the same inputs, so the timing report's co-simulation does the same work.
-const MLDSA_SEED: [u8; 32] = [0x42; 32];
-/// ML-DSA signing randomness: the deterministic variant.
-const MLDSA_RND: [u8; 32] = [0; 32];
 /// SLH-DSA SK.seed ‖ SK.prf ‖ PK.seed (n bytes each) of every row.
-const SLH_SEEDS: [u8; 3 * slh::MAX_N] = [0x24; 3 * slh::MAX_N];
+const SLH_SEEDS: [u8; 3 * slh::MAX_N] = [SLH_SEED_BYTE; 3 * slh::MAX_N];
 
 /// Largest ML-DSA set: its sizes bound every buffer.
 const MLDSA_MAX: ParameterSet = ParameterSet::MlDsa87;

@@ -15,6 +15,7 @@
 
 mod app;
 mod bench;
+mod bench_inputs;
 mod memory_map;
 mod selftest;
 mod uart_config;

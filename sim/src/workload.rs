@@ -1,9 +1,8 @@
-//! The benchmark operations, generic over the `pqc` backends, with the same
-//! inputs as the ps-app benchmark table (ps-app/src/bench.rs: ML-DSA seed
-//! 0x42…, deterministic signing with an empty context; SLH-DSA seeds 0x24…,
-//! deterministic signing), so a software figure from the board or QEMU and
-//! an accelerated figure from the co-simulation describe the same work
-//! (for ML-DSA signing: the same number of rejection attempts).
+//! The benchmark operations, generic over the `pqc` backends, with the
+//! inputs of the ps-app benchmark table (`ps-app/src/bench_inputs.rs`,
+//! included below), so a software figure from the board or QEMU and an
+//! accelerated figure from the co-simulation describe the same work (for
+//! ML-DSA signing: the same number of rejection attempts).
 //!
 //! Also the host measurements: median wall time of each operation, and the
 //! share of it spent inside backend calls (timing wrappers around the
@@ -17,14 +16,10 @@ use pqc::mldsa::{MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params::Params};
 
-/// The message ps-app signs (ps-app/src/bench.rs `MESSAGE`).
-pub const MESSAGE: &[u8] = b"ps-app benchmark message: 48 bytes of plain text";
-/// ps-app's ML-DSA key-generation seed ξ.
-pub const MLDSA_SEED: [u8; 32] = [0x42; 32];
-/// ps-app's ML-DSA signing randomness (deterministic variant).
-pub const MLDSA_RND: [u8; 32] = [0; 32];
-/// Every byte of ps-app's SLH-DSA seeds (SK.seed ‖ SK.prf ‖ PK.seed).
-pub const SLH_SEED_BYTE: u8 = 0x24;
+// ps-app's benchmark inputs, from the one file that defines them.
+#[path = "../../ps-app/src/bench_inputs.rs"]
+mod bench_inputs;
+pub use bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 
 /// keygen, sign or verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
