@@ -1,5 +1,7 @@
 //! The register-bus abstraction the drivers are written against.
 
+use ps_pl_contract::typed::{Register, RegisterValue};
+
 /// 32-bit register access at byte offsets from a peripheral's base.
 ///
 /// The hardware implementation is [`crate::mmio::Mmio`]; tests use
@@ -14,6 +16,23 @@ pub trait RegisterBus {
     fn modify32(&mut self, offset: usize, clear: u32, set: u32) {
         let value = self.read32(offset);
         self.write32(offset, (value & !clear) | set);
+    }
+
+    /// Reads a typed register of the contract.
+    fn read<V: RegisterValue>(&mut self, register: Register<V>) -> V
+    where
+        Self: Sized,
+    {
+        V::from_bits(self.read32(register.offset()))
+    }
+
+    /// Writes a typed register of the contract: only a value of its own
+    /// type fits (a DMACR value cannot go to DMASR).
+    fn write<V: RegisterValue>(&mut self, register: Register<V>, value: V)
+    where
+        Self: Sized,
+    {
+        self.write32(register.offset(), value.bits())
     }
 }
 

@@ -3,8 +3,9 @@
 //! transfer of the accelerator's answer into a destination buffer, with the
 //! cache maintenance that makes both sides see the same bytes.
 //!
-//! Register offsets and bits come from [`crate::regmap::dma`], the map
-//! shared with the HDL.
+//! Registers, their typed values and the engine's configuration come from
+//! [`ps_pl_contract::dma`], the contract shared with the Vivado script and
+//! the host models.
 //!
 //! The transfer is synchronous and bounded: it polls the status registers a
 //! fixed number of times and, on timeout or a reported error, resets the
@@ -13,7 +14,9 @@
 use crate::bus::RegisterBus;
 use crate::cache::{is_line_aligned, CacheMaintenance};
 use crate::poll::{poll_until, PollTimeout};
-use crate::regmap::dma as reg;
+use ps_pl_contract::dma::{
+    self as reg, BusAddress, ChannelRegisters, Dmacr, Dmasr, Length, MM2S, S2MM,
+};
 
 /// Which half of the engine reported something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +142,8 @@ pub struct AxiDma<B> {
 
 impl<B: RegisterBus> AxiDma<B> {
     /// `length_width` is the core's "Width of Buffer Length Register"
-    /// (8..=26 bits, 14 by default in Vivado); `poll_limit` bounds every wait.
+    /// (8..=26 bits; the design's is [`reg::LENGTH_WIDTH_BITS`]);
+    /// `poll_limit` bounds every wait.
     pub fn new(bus: B, length_width: u32, poll_limit: u32) -> Self {
         let width = length_width.clamp(8, 26);
         AxiDma {
@@ -161,10 +165,10 @@ impl<B: RegisterBus> AxiDma<B> {
 
     /// Soft-resets both channels and waits until the reset bit clears.
     pub fn reset(&mut self) -> Result<(), DmaError> {
-        self.bus.write32(reg::MM2S_DMACR, reg::DMACR_RESET);
+        self.bus.write(reg::MM2S_DMACR, Dmacr::RESET);
         let bus = &mut self.bus;
         poll_until(self.poll_limit, || {
-            (bus.read32(reg::MM2S_DMACR) & reg::DMACR_RESET == 0).then_some(())
+            (!bus.read(reg::MM2S_DMACR).intersects(Dmacr::RESET)).then_some(())
         })
         .map_err(|_| DmaError::ResetStuck)
     }
@@ -255,46 +259,49 @@ impl<B: RegisterBus> AxiDma<B> {
     }
 
     fn clear_status(&mut self) {
-        let clear = reg::DMASR_IOC_IRQ | reg::DMASR_ERR_IRQ;
-        self.bus.write32(reg::S2MM_DMASR, clear);
-        self.bus.write32(reg::MM2S_DMASR, clear);
+        let clear = Dmasr::IOC_IRQ | Dmasr::ERR_IRQ;
+        self.bus.write(reg::S2MM_DMASR, clear);
+        self.bus.write(reg::MM2S_DMASR, clear);
+    }
+
+    fn start(&mut self, channel: ChannelRegisters, address: u32, len: usize) {
+        self.bus.write(channel.dmacr, Dmacr::RS);
+        self.bus.write(channel.address, BusAddress(address));
+        // check_len bounds len by max_len < 2^26.
+        self.bus.write(channel.length, Length(len as u32));
     }
 
     fn arm_s2mm(&mut self, destination: u32, len: usize) {
-        self.bus.write32(reg::S2MM_DMACR, reg::DMACR_RS);
-        self.bus.write32(reg::S2MM_DA, destination);
-        self.bus.write32(reg::S2MM_LENGTH, len as u32);
+        self.start(S2MM, destination, len);
     }
 
     fn start_mm2s(&mut self, source: u32, len: usize) {
-        self.bus.write32(reg::MM2S_DMACR, reg::DMACR_RS);
-        self.bus.write32(reg::MM2S_SA, source);
-        self.bus.write32(reg::MM2S_LENGTH, len as u32);
+        self.start(MM2S, source, len);
     }
 
     /// Polls the channels in use until both are idle; on an error or a
     /// timeout resets the engine (so it stops writing) and reports.
     fn wait(&mut self, mm2s_used: bool, s2mm_used: bool) -> Result<(), DmaError> {
-        let done = reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
-        let mut last = (0, 0);
+        let done = Dmasr::IOC_IRQ | Dmasr::IDLE;
+        let mut last = (Dmasr(0), Dmasr(0));
         let bus = &mut self.bus;
         let outcome = poll_until(self.poll_limit, || {
             let mm2s = if mm2s_used {
-                bus.read32(reg::MM2S_DMASR)
+                bus.read(reg::MM2S_DMASR)
             } else {
                 done
             };
             let s2mm = if s2mm_used {
-                bus.read32(reg::S2MM_DMASR)
+                bus.read(reg::S2MM_DMASR)
             } else {
                 done
             };
             last = (mm2s, s2mm);
-            if mm2s & reg::DMASR_ERRORS != 0 {
+            if mm2s.intersects(Dmasr::ERRORS) {
                 Some(Err((Channel::Mm2s, mm2s)))
-            } else if s2mm & reg::DMASR_ERRORS != 0 {
+            } else if s2mm.intersects(Dmasr::ERRORS) {
                 Some(Err((Channel::S2mm, s2mm)))
-            } else if mm2s & done == done && s2mm & done == done {
+            } else if mm2s.contains(done) && s2mm.contains(done) {
                 Some(Ok(()))
             } else {
                 None
@@ -304,13 +311,16 @@ impl<B: RegisterBus> AxiDma<B> {
             Ok(Ok(())) => Ok(()),
             Ok(Err((channel, status))) => {
                 self.reset()?;
-                Err(DmaError::Device { channel, status })
+                Err(DmaError::Device {
+                    channel,
+                    status: status.bits(),
+                })
             }
             Err(_) => {
                 self.reset()?;
                 Err(DmaError::Timeout {
-                    mm2s_status: last.0,
-                    s2mm_status: last.1,
+                    mm2s_status: last.0.bits(),
+                    s2mm_status: last.1.bits(),
                 })
             }
         }
@@ -321,7 +331,7 @@ impl<B: RegisterBus> AxiDma<B> {
         cache: &mut impl CacheMaintenance,
         dst: &mut [u8],
     ) -> Result<usize, DmaError> {
-        let received = self.bus.read32(reg::S2MM_LENGTH) as usize;
+        let received = self.bus.read(reg::S2MM_LENGTH).0 as usize;
         self.clear_status();
         // Lines the CPU may have speculatively fetched during the transfer.
         cache.invalidate(dst)?;
@@ -332,19 +342,16 @@ impl<B: RegisterBus> AxiDma<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::RefCell;
-    use std::rc::Rc;
+    use crate::host::{
+        AxiDmaModel, Beat, CacheModel, Ddr, DmaFault, DmaWithEndpoint, FaultyDma, HostEvent,
+        SharedDdr, StreamEndpoint, Trace,
+    };
+    use std::collections::VecDeque;
     use std::vec::Vec;
 
     const BUS_BASE: u32 = 0x0100_0000;
-    const STALE: u8 = 0xEE;
-
-    #[derive(Clone, Debug, PartialEq)]
-    enum Event {
-        Clean(u32, usize),
-        Invalidate(u32, usize),
-        Write(usize, u32),
-    }
+    const STALE: u8 = crate::host::STALE_BYTE;
+    use ps_pl_contract::dma::offset as off;
 
     #[derive(Clone, Copy, PartialEq)]
     enum Behaviour {
@@ -352,181 +359,132 @@ mod tests {
         Increment,
         /// Answer only the first n bytes, then TLAST.
         Short(usize),
-        /// Never completes.
+        /// Never takes its input.
         Hang,
-        /// Reports a slave error on S2MM.
-        SlaveError,
-        /// Reset never clears.
-        HangAndStuckReset,
-        /// A stream source: n bytes `0xA0 + i` as soon as S2MM is armed.
+        /// A stream source: n bytes `0xA0 + i`, ready from the start.
         Source(usize),
     }
 
-    /// What DDR holds (the engine's view) and the event log.
-    struct System {
-        memory: Vec<u8>,
-        log: Vec<Event>,
-        /// What the engine read from memory on MM2S.
-        streamed: Vec<u8>,
-    }
-
-    impl System {
-        fn range(&mut self, addr: u32, len: usize) -> &mut [u8] {
-            let at = (addr - BUS_BASE) as usize;
-            &mut self.memory[at..at + len]
-        }
-    }
-
-    /// A write-back cache model: the engine sees CPU writes only after a
-    /// clean, the CPU sees engine writes only after an invalidate.
-    struct SimCache {
-        system: Rc<RefCell<System>>,
-        map: OffsetMap,
-    }
-
-    impl CacheMaintenance for SimCache {
-        fn clean(&mut self, buf: &[u8]) -> Result<(), PollTimeout> {
-            let addr = self.map.bus_address(buf).unwrap();
-            let mut s = self.system.borrow_mut();
-            s.range(addr, buf.len()).copy_from_slice(buf);
-            s.log.push(Event::Clean(addr, buf.len()));
-            Ok(())
-        }
-        fn invalidate(&mut self, buf: &mut [u8]) -> Result<(), PollTimeout> {
-            assert!(is_line_aligned(buf));
-            let addr = self.map.bus_address(buf).unwrap();
-            let mut s = self.system.borrow_mut();
-            buf.copy_from_slice(s.range(addr, buf.len()));
-            s.log.push(Event::Invalidate(addr, buf.len()));
-            Ok(())
-        }
-    }
-
-    struct SimDma {
-        system: Rc<RefCell<System>>,
+    /// The PL side of the test: what it received and what it answers.
+    struct TestCore {
         behaviour: Behaviour,
-        regs: [u32; 0x60 / 4],
+        streamed: Vec<u8>,
+        pending: usize,
+        output: VecDeque<Beat>,
     }
 
-    impl SimDma {
-        fn start_stream(&mut self) {
-            let r = |o: usize| o / 4;
-            let s2mm_armed = self.regs[r(reg::S2MM_DMACR)] & reg::DMACR_RS != 0
-                && self.regs[r(reg::S2MM_LENGTH)] != 0;
-            let (sa, len) = (
-                self.regs[r(reg::MM2S_SA)],
-                self.regs[r(reg::MM2S_LENGTH)] as usize,
-            );
-            let (da, room) = (
-                self.regs[r(reg::S2MM_DA)],
-                self.regs[r(reg::S2MM_LENGTH)] as usize,
-            );
-            match self.behaviour {
-                Behaviour::Hang | Behaviour::HangAndStuckReset | Behaviour::Source(_) => return,
-                Behaviour::SlaveError => {
-                    self.regs[r(reg::S2MM_DMASR)] |= 1 << 5;
-                    return;
+    fn beats(bytes: &[u8]) -> VecDeque<Beat> {
+        let n = bytes.len().div_ceil(4);
+        bytes
+            .chunks(4)
+            .enumerate()
+            .map(|(i, c)| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                Beat {
+                    data: u32::from_le_bytes(w),
+                    last: i + 1 == n,
                 }
-                _ => {}
+            })
+            .collect()
+    }
+
+    impl TestCore {
+        fn new(behaviour: Behaviour) -> Self {
+            let output = match behaviour {
+                Behaviour::Source(n) => {
+                    beats(&(0..n).map(|i| 0xA0u8.wrapping_add(i as u8)).collect::<Vec<_>>())
+                }
+                _ => VecDeque::new(),
+            };
+            TestCore {
+                behaviour,
+                streamed: Vec::new(),
+                pending: 0,
+                output,
             }
-            self.regs[r(reg::MM2S_DMASR)] |= reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
-            let streamed = self.system.borrow_mut().range(sa, len).to_vec();
-            self.system.borrow_mut().streamed = streamed;
-            if !s2mm_armed {
-                return; // stream data lost: the receiver never completes
+        }
+    }
+
+    impl StreamEndpoint for TestCore {
+        fn push_input(&mut self, input: &[Beat]) {
+            if self.behaviour == Behaviour::Hang {
+                self.pending += input.len();
+                return;
             }
-            let mut s = self.system.borrow_mut();
-            let mut answer: Vec<u8> = s.range(sa, len).iter().map(|b| b.wrapping_add(1)).collect();
+            let bytes: Vec<u8> = input.iter().flat_map(|b| b.data.to_le_bytes()).collect();
+            self.streamed.extend_from_slice(&bytes);
+            let mut answer: Vec<u8> = bytes.iter().map(|b| b.wrapping_add(1)).collect();
             if let Behaviour::Short(n) = self.behaviour {
                 answer.truncate(n);
             }
-            answer.truncate(room);
-            s.range(da, answer.len()).copy_from_slice(&answer);
-            self.regs[r(reg::S2MM_LENGTH)] = answer.len() as u32;
-            self.regs[r(reg::S2MM_DMASR)] |= reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
+            self.output = beats(&answer);
         }
+        fn input_drained(&self) -> bool {
+            self.pending == 0
+        }
+        fn drop_input(&mut self) {
+            self.pending = 0;
+        }
+        fn pop_output(&mut self) -> Option<Beat> {
+            self.output.pop_front()
+        }
+        fn drop_output(&mut self) {
+            self.output.clear();
+        }
+        fn set_output_ready(&mut self, _ready: bool) {}
     }
 
-    impl RegisterBus for SimDma {
-        fn read32(&mut self, offset: usize) -> u32 {
-            self.regs[offset / 4]
-        }
-        fn write32(&mut self, offset: usize, value: u32) {
-            self.system
-                .borrow_mut()
-                .log
-                .push(Event::Write(offset, value));
-            match offset {
-                reg::MM2S_DMASR | reg::S2MM_DMASR => self.regs[offset / 4] &= !value,
-                reg::MM2S_DMACR if value & reg::DMACR_RESET != 0 => {
-                    if self.behaviour == Behaviour::HangAndStuckReset {
-                        self.regs[offset / 4] = value;
-                    } else {
-                        self.regs = [0; 0x60 / 4];
-                        self.regs[reg::MM2S_DMASR / 4] = reg::DMASR_HALTED;
-                        self.regs[reg::S2MM_DMASR / 4] = reg::DMASR_HALTED;
-                    }
-                }
-                _ => {
-                    self.regs[offset / 4] = value;
-                    if offset == reg::MM2S_LENGTH {
-                        self.start_stream();
-                    }
-                    if let (reg::S2MM_LENGTH, Behaviour::Source(n)) = (offset, self.behaviour) {
-                        let n = n.min(value as usize);
-                        let da = self.regs[reg::S2MM_DA / 4];
-                        let answer: Vec<u8> =
-                            (0..n).map(|i| 0xA0u8.wrapping_add(i as u8)).collect();
-                        self.system
-                            .borrow_mut()
-                            .range(da, n)
-                            .copy_from_slice(&answer);
-                        self.regs[reg::S2MM_LENGTH / 4] = n as u32;
-                        self.regs[reg::S2MM_DMASR / 4] |= reg::DMASR_IOC_IRQ | reg::DMASR_IDLE;
-                    }
-                }
-            }
-        }
-    }
+    type TestBus = DmaWithEndpoint<FaultyDma, TestCore>;
 
     #[repr(C, align(32))]
     struct Arena([u8; 512]);
 
     struct Rig {
         arena: Arena,
-        system: Rc<RefCell<System>>,
-        dma: AxiDma<SimDma>,
+        ddr: SharedDdr,
+        trace: Trace,
+        dma: AxiDma<TestBus>,
     }
 
-    fn rig(behaviour: Behaviour) -> Rig {
-        let system = Rc::new(RefCell::new(System {
-            memory: vec![STALE; 512],
-            log: Vec::new(),
-            streamed: Vec::new(),
-        }));
+    fn rig_with(behaviour: Behaviour, fault: Option<DmaFault>) -> Rig {
+        let ddr = Ddr::shared();
+        ddr.borrow_mut().add_region(BUS_BASE, 512);
+        let trace = Trace::default();
+        let mut faulty =
+            FaultyDma::new(AxiDmaModel::new(ddr.clone(), 14).with_trace(trace.clone()));
+        if let Some(f) = fault {
+            faulty.inject(f, 0);
+        }
         let dma = AxiDma::new(
-            SimDma {
-                system: system.clone(),
-                behaviour,
-                regs: [0; 0x60 / 4],
+            DmaWithEndpoint {
+                dma: faulty,
+                endpoint: TestCore::new(behaviour),
             },
             14,
             100,
         );
         Rig {
             arena: Arena([0; 512]),
-            system,
+            ddr,
+            trace,
             dma,
         }
     }
 
+    fn rig(behaviour: Behaviour) -> Rig {
+        rig_with(behaviour, None)
+    }
+
+    fn sim_cache(rig: &Rig) -> (OffsetMap, CacheModel) {
+        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
+        let cache = CacheModel::new(rig.ddr.clone(), map).with_trace(rig.trace.clone());
+        (map, cache)
+    }
+
     /// Runs one transfer of 100 source bytes into a 128-byte destination.
     fn run(rig: &mut Rig) -> (Result<usize, DmaError>, Vec<u8>) {
-        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
-        let mut cache = SimCache {
-            system: rig.system.clone(),
-            map,
-        };
+        let (map, mut cache) = sim_cache(rig);
         let (dst, src) = rig.arena.0.split_at_mut(256);
         for (i, b) in src.iter_mut().enumerate() {
             *b = i as u8;
@@ -552,19 +510,19 @@ mod tests {
     fn receiver_is_armed_before_the_stream_starts_and_caches_bracket_it() {
         let mut rig = rig(Behaviour::Increment);
         run(&mut rig).0.unwrap();
-        let log = rig.system.borrow().log.clone();
-        let at = |e: &Event| log.iter().position(|x| x == e).unwrap();
+        let log = rig.trace.events();
+        let at = |e: &HostEvent| log.iter().position(|x| x == e).unwrap();
         let src_bus = BUS_BASE + 256;
-        let clean = at(&Event::Clean(src_bus, 100));
-        let s2mm_len = at(&Event::Write(reg::S2MM_LENGTH, 128));
-        let mm2s_len = at(&Event::Write(reg::MM2S_LENGTH, 100));
+        let clean = at(&HostEvent::Clean(src_bus, 100));
+        let s2mm_len = at(&HostEvent::DmaWrite(off::S2MM_LENGTH, 128));
+        let mm2s_len = at(&HostEvent::DmaWrite(off::MM2S_LENGTH, 100));
         let last_invalidate = log
             .iter()
-            .rposition(|e| *e == Event::Invalidate(BUS_BASE, 128))
+            .rposition(|e| *e == HostEvent::Invalidate(BUS_BASE, 128))
             .unwrap();
         assert!(clean < s2mm_len && s2mm_len < mm2s_len && mm2s_len < last_invalidate);
-        assert!(log.contains(&Event::Write(reg::MM2S_SA, src_bus)));
-        assert!(log.contains(&Event::Write(reg::S2MM_DA, BUS_BASE)));
+        assert!(log.contains(&HostEvent::DmaWrite(off::MM2S_SA, src_bus)));
+        assert!(log.contains(&HostEvent::DmaWrite(off::S2MM_DA, BUS_BASE)));
     }
 
     #[test]
@@ -581,28 +539,30 @@ mod tests {
         let mut rig = rig(Behaviour::Hang);
         let (got, _) = run(&mut rig);
         assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
-        let log = rig.system.borrow().log.clone();
         assert_eq!(
-            log.last(),
-            Some(&Event::Write(reg::MM2S_DMACR, reg::DMACR_RESET))
+            rig.trace.events().last(),
+            Some(&HostEvent::DmaWrite(off::MM2S_DMACR, Dmacr::RESET.bits()))
         );
     }
 
     #[test]
     fn a_reset_that_never_completes_is_reported() {
-        let mut rig = rig(Behaviour::HangAndStuckReset);
+        let mut rig = rig_with(Behaviour::Hang, Some(DmaFault::StuckReset));
         assert_eq!(run(&mut rig).0, Err(DmaError::ResetStuck));
     }
 
     #[test]
     fn device_errors_are_reported_with_their_status() {
-        let mut rig = rig(Behaviour::SlaveError);
+        let mut rig = rig_with(
+            Behaviour::Increment,
+            Some(DmaFault::SlaveError(Some(Channel::S2mm))),
+        );
         let (got, _) = run(&mut rig);
         assert_eq!(
             got,
             Err(DmaError::Device {
                 channel: Channel::S2mm,
-                status: 1 << 5
+                status: (Dmasr::DMA_SLV_ERR | Dmasr::ERR_IRQ | Dmasr::HALTED).bits()
             })
         );
     }
@@ -610,11 +570,7 @@ mod tests {
     #[test]
     fn bad_buffers_are_refused_before_touching_the_engine() {
         let mut rig = rig(Behaviour::Increment);
-        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
-        let mut cache = SimCache {
-            system: rig.system.clone(),
-            map,
-        };
+        let (map, mut cache) = sim_cache(&rig);
         let (dst, src) = rig.arena.0.split_at_mut(256);
         let e = rig
             .dma
@@ -630,17 +586,16 @@ mod tests {
         let e = rig.dma.transfer(&mut cache, &map, &outside, &mut dst[..32]);
         assert_eq!(e, Err(DmaError::Unreachable));
         let mut small = AxiDma::new(
-            SimDma {
-                system: rig.system.clone(),
-                behaviour: Behaviour::Increment,
-                regs: [0; 24],
+            DmaWithEndpoint {
+                dma: AxiDmaModel::new(rig.ddr.clone(), 8).with_trace(rig.trace.clone()),
+                endpoint: TestCore::new(Behaviour::Increment),
             },
             8,
             10,
         );
         let e = small.transfer(&mut cache, &map, &src[..], &mut dst[..32]);
         assert_eq!(e, Err(DmaError::TooLong { len: 256, max: 255 }));
-        assert!(rig.system.borrow().log.is_empty(), "nothing touched");
+        assert!(rig.trace.events().is_empty(), "nothing touched");
     }
 
     #[test]
@@ -660,15 +615,6 @@ mod tests {
         assert!(OffsetMap::new(0, 0, 0).is_empty());
     }
 
-    fn sim_cache(rig: &Rig) -> (OffsetMap, SimCache) {
-        let map = OffsetMap::new(rig.arena.0.as_ptr() as usize, 512, BUS_BASE);
-        let cache = SimCache {
-            system: rig.system.clone(),
-            map,
-        };
-        (map, cache)
-    }
-
     #[test]
     fn send_streams_the_cleaned_source_and_leaves_s2mm_alone() {
         let mut rig = rig(Behaviour::Increment);
@@ -678,21 +624,19 @@ mod tests {
             *b = (i * 3) as u8;
         }
         rig.dma.send(&mut cache, &map, src).unwrap();
-        let s = rig.system.borrow();
-        assert_eq!(s.streamed, src.to_vec());
-        let clean = s
-            .log
+        assert_eq!(rig.dma.bus().endpoint.streamed, src.to_vec());
+        let log = rig.trace.events();
+        let clean = log
             .iter()
-            .position(|e| *e == Event::Clean(BUS_BASE + 256, 100));
-        let start = s
-            .log
+            .position(|e| *e == HostEvent::Clean(BUS_BASE + 256, 100));
+        let start = log
             .iter()
-            .position(|e| *e == Event::Write(reg::MM2S_LENGTH, 100));
+            .position(|e| *e == HostEvent::DmaWrite(off::MM2S_LENGTH, 100));
         assert!(clean.unwrap() < start.unwrap());
-        assert!(!s
-            .log
-            .iter()
-            .any(|e| matches!(e, Event::Write(reg::S2MM_LENGTH | reg::S2MM_DMACR, _))));
+        assert!(!log.iter().any(|e| matches!(
+            e,
+            HostEvent::DmaWrite(off::S2MM_LENGTH | off::S2MM_DMACR, _)
+        )));
     }
 
     #[test]
@@ -705,24 +649,22 @@ mod tests {
         assert_eq!(dst[0], 0xA0);
         assert_eq!(dst[39], 0xA0 + 39);
         assert_eq!(dst[40], STALE);
-        let s = rig.system.borrow();
-        let inv: Vec<usize> = s
-            .log
+        let log = rig.trace.events();
+        let inv: Vec<usize> = log
             .iter()
             .enumerate()
-            .filter(|(_, e)| **e == Event::Invalidate(BUS_BASE, 128))
+            .filter(|(_, e)| **e == HostEvent::Invalidate(BUS_BASE, 128))
             .map(|(i, _)| i)
             .collect();
-        let arm = s
-            .log
+        let arm = log
             .iter()
-            .position(|e| *e == Event::Write(reg::S2MM_LENGTH, 128));
+            .position(|e| *e == HostEvent::DmaWrite(off::S2MM_LENGTH, 128));
         assert_eq!(inv.len(), 2);
         assert!(inv[0] < arm.unwrap() && arm.unwrap() < inv[1]);
-        assert!(!s
-            .log
-            .iter()
-            .any(|e| matches!(e, Event::Write(reg::MM2S_LENGTH | reg::MM2S_DMACR, _))));
+        assert!(!log.iter().any(|e| matches!(
+            e,
+            HostEvent::DmaWrite(off::MM2S_LENGTH | off::MM2S_DMACR, _)
+        )));
     }
 
     #[test]
@@ -735,16 +677,26 @@ mod tests {
         let got = rig.dma.receive(&mut cache, &map, &mut dst[..64]);
         assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
         assert_eq!(
-            rig.system.borrow().log.last(),
-            Some(&Event::Write(reg::MM2S_DMACR, reg::DMACR_RESET))
+            rig.trace.events().last(),
+            Some(&HostEvent::DmaWrite(off::MM2S_DMACR, Dmacr::RESET.bits()))
         );
-        let mut rig2 = self::rig(Behaviour::SlaveError);
-        let (map, mut cache) = sim_cache(&rig2);
+        let mut rig2 = rig_with(
+            Behaviour::Increment,
+            Some(DmaFault::SlaveError(Some(Channel::Mm2s))),
+        );
+        let (map2, mut cache2) = sim_cache(&rig2);
         let src = &rig2.arena.0[256..300];
-        let got = rig2.dma.send(&mut cache, &map, src);
-        // The slave error sits on S2MM, which a send does not watch: it
-        // never reports MM2S idle either, so the send times out.
-        assert!(matches!(got, Err(DmaError::Timeout { .. })), "{got:?}");
+        let got = rig2.dma.send(&mut cache2, &map2, src);
+        assert!(
+            matches!(
+                got,
+                Err(DmaError::Device {
+                    channel: Channel::Mm2s,
+                    ..
+                })
+            ),
+            "{got:?}"
+        );
         assert_eq!(
             rig.dma.receive(&mut cache, &map, &mut dst[8..40]),
             Err(DmaError::MisalignedDestination)

@@ -1,5 +1,5 @@
 //! The PL probe: is a bitstream loaded, and which accelerator cores answer
-//! on M_AXI_GP0 with the identification words of [`crate::regmap`]?
+//! on M_AXI_GP0 with the identification words of [`ps_pl_contract::regmap`]?
 //!
 //! On a real Zynq a read from the GP0 window while the PL is unconfigured
 //! (or its level shifters are off) never completes and hangs the CPU, so
@@ -8,7 +8,7 @@
 //! probe reports as "no core".
 
 use crate::bus::RegisterBus;
-use crate::regmap::{ctrl, keccak, ntt};
+use ps_pl_contract::regmap::{ctrl, keccak, ntt};
 use core::fmt;
 
 /// Physical base of the PS device-configuration block (DEVCFG, UG585 ch. 6).
@@ -85,8 +85,8 @@ pub fn probe_core(ctrl_regs: &mut impl RegisterBus, expected_id: u32) -> CoreSta
 }
 
 /// Probes the PL: DEVCFG and the SLCR level shifters first, then the NTT
-/// and Keccak control blocks ([`crate::regmap::NTT_BASE`],
-/// [`crate::regmap::KECCAK_BASE`]).
+/// and Keccak control blocks ([`ps_pl_contract::regmap::NTT_BASE`],
+/// [`ps_pl_contract::regmap::KECCAK_BASE`]).
 pub fn probe(
     devcfg: &mut impl RegisterBus,
     slcr: &mut impl RegisterBus,

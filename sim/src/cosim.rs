@@ -25,17 +25,19 @@
 //! the simulated top, a DMA outside the DDR model) are recorded, never
 //! hidden: [`Pl::errors`].
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use driver::accel::{Control, DmaPort, HwKeccak, HwRing};
 use driver::bus::RegisterBus;
-use driver::cache::{is_line_aligned, CacheMaintenance, LINE_BYTES};
-use driver::dma::{AddressMap, AxiDma, OffsetMap};
-use driver::poll::PollTimeout;
-use driver::regmap::dma as reg;
+use driver::cache::LINE_BYTES;
+use driver::dma::{AxiDma, OffsetMap};
+use driver::host::{
+    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, FaultyDma, SharedDdr, StreamEndpoint,
+};
 use hdl::axi::{AccelBench, AccelTop, KeccakAccel, NttAccel, StreamWord};
 use pqc::mldsa::MlDsa;
+use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
 
 use crate::hooked::{CallHook, Hooked};
 use crate::report::AccelCounts;
@@ -48,8 +50,6 @@ pub struct Config {
     pub axi_lite_cycles: u32,
     /// Bound on every wait of the driver (register reads).
     pub poll_limit: u32,
-    /// DMA "Width of Buffer Length Register" (bits).
-    pub dma_length_width: u32,
 }
 
 impl Config {
@@ -57,67 +57,46 @@ impl Config {
     pub const DEFAULT: Config = Config {
         axi_lite_cycles: crate::report::Model::DEFAULT.axi_lite_cycles,
         poll_limit: 20_000,
-        dma_length_width: 14,
     };
 }
 
-/// The DDR as the DMA engines see it: regions of bytes at bus addresses.
-#[derive(Debug, Default)]
-pub struct Ddr {
-    regions: Vec<(u32, Vec<u8>)>,
-}
+/// A simulated top's two streams as the DMA model's endpoint.
+struct BenchStreams<'a, T: AccelTop>(&'a mut AccelBench<T>);
 
-impl Ddr {
-    /// Adds a region of `len` bytes (initially 0xEE, "stale") at `base`.
-    pub fn add_region(&mut self, base: u32, len: usize) {
-        self.regions.push((base, vec![0xEE; len]));
+impl<T: AccelTop> StreamEndpoint for BenchStreams<'_, T> {
+    fn push_input(&mut self, beats: &[Beat]) {
+        self.0.stream_in.extend(beats.iter().map(|b| StreamWord {
+            data: b.data,
+            last: b.last,
+        }));
     }
-
-    /// The bytes at `addr..addr + len`, if one region holds all of them.
-    pub fn range(&mut self, addr: u32, len: usize) -> Option<&mut [u8]> {
-        self.regions.iter_mut().find_map(|(base, bytes)| {
-            let at = addr.checked_sub(*base)? as usize;
-            bytes.get_mut(at..at.checked_add(len)?)
+    fn input_drained(&self) -> bool {
+        self.0.stream_in.is_empty()
+    }
+    fn drop_input(&mut self) {
+        self.0.stream_in.clear();
+    }
+    fn pop_output(&mut self) -> Option<Beat> {
+        self.0.stream_out.pop_front().map(|w| Beat {
+            data: w.data,
+            last: w.last,
         })
     }
-}
-
-/// Shared handle to the DDR model.
-pub type SharedDdr = Rc<RefCell<Ddr>>;
-
-/// One simple-mode channel's state beyond its registers.
-#[derive(Debug, Default)]
-struct DmaModel {
-    regs: [u32; 0x60 / 4],
-    /// MM2S words handed to the stream and not yet taken by the core.
-    mm2s_busy: bool,
-    /// S2MM: (destination, room, bytes written so far) while armed.
-    s2mm: Option<(u32, usize, usize)>,
-}
-
-impl DmaModel {
-    fn reset() -> Self {
-        let mut d = DmaModel::default();
-        d.regs[reg::MM2S_DMASR / 4] = reg::DMASR_HALTED;
-        d.regs[reg::S2MM_DMASR / 4] = reg::DMASR_HALTED;
-        d
+    fn drop_output(&mut self) {
+        self.0.stream_out.clear();
     }
-
-    fn set(&mut self, offset: usize, bits: u32) {
-        self.regs[offset / 4] |= bits;
-    }
-
-    fn running(&self, dmacr: usize) -> bool {
-        self.regs[dmacr / 4] & reg::DMACR_RS != 0
+    fn set_output_ready(&mut self, ready: bool) {
+        self.0.sink_ready = ready;
     }
 }
 
-/// One accelerator: its simulated top, its DMA engine and its counters.
+/// One accelerator: its simulated top, its DMA engine (with the fault
+/// wrapper, idle unless a test injects a fault) and its counters.
 pub struct Unit<T: AccelTop> {
     bench: AccelBench<T>,
-    dma: DmaModel,
-    ddr: SharedDdr,
+    dma: FaultyDma,
     counts: AccelCounts,
+    cache_lines: Rc<Cell<u64>>,
     cycles_at_reset: u64,
     axi_lite_cycles: u32,
     errors: Vec<String>,
@@ -128,9 +107,9 @@ impl<T: AccelTop> Unit<T> {
         let cycles_at_reset = bench.cycles();
         let mut unit = Unit {
             bench,
-            dma: DmaModel::reset(),
-            ddr,
+            dma: FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS)),
             counts: AccelCounts::default(),
+            cache_lines: Rc::default(),
             cycles_at_reset,
             axi_lite_cycles: cfg.axi_lite_cycles,
             errors: Vec::new(),
@@ -141,10 +120,20 @@ impl<T: AccelTop> Unit<T> {
 
     /// Counts so far (PL cycles since reset).
     pub fn counts(&self) -> AccelCounts {
+        let dma = self.dma.model().counts();
         AccelCounts {
             pl_cycles: self.bench.cycles() - self.cycles_at_reset,
+            mm2s_bytes: dma.mm2s_bytes,
+            s2mm_bytes: dma.s2mm_bytes,
+            dma_transfers: dma.transfers,
+            cache_lines: self.cache_lines.get(),
             ..self.counts
         }
+    }
+
+    /// The DMA engine, for fault injection.
+    pub fn dma(&mut self) -> &mut FaultyDma {
+        &mut self.dma
     }
 
     fn error(&mut self, e: String) {
@@ -153,56 +142,16 @@ impl<T: AccelTop> Unit<T> {
         }
     }
 
+    /// Bus errors of the top and protocol errors seen by the DMA model.
+    fn all_errors(&self) -> Vec<String> {
+        let mut e = self.errors.clone();
+        e.extend(self.dma.model().errors().iter().cloned());
+        e
+    }
+
     /// Moves stream words between the core and DDR; updates DMASR.
     fn service(&mut self) {
-        // MM2S: complete once the core has taken every word.
-        if self.dma.mm2s_busy && self.bench.stream_in.is_empty() {
-            self.dma.mm2s_busy = false;
-            self.dma
-                .set(reg::MM2S_DMASR, reg::DMASR_IDLE | reg::DMASR_IOC_IRQ);
-        }
-        // S2MM: write what the core sent; TLAST completes the transfer.
-        while let Some(word) = self.bench.stream_out.pop_front() {
-            let Some((da, room, at)) = self.dma.s2mm else {
-                self.error(format!(
-                    "stream word {word:?} taken while S2MM was not armed"
-                ));
-                continue;
-            };
-            if at + 4 > room {
-                // PG021: a packet longer than the buffer is an internal error.
-                self.dma.s2mm = None;
-                self.dma
-                    .set(reg::S2MM_DMASR, reg::DMASR_DMA_INT_ERR | reg::DMASR_ERR_IRQ);
-                self.bench.stream_out.clear();
-                break;
-            }
-            let ok = match self.ddr.borrow_mut().range(da + at as u32, 4) {
-                Some(bytes) => {
-                    bytes.copy_from_slice(&word.data.to_le_bytes());
-                    true
-                }
-                None => false,
-            };
-            if !ok {
-                self.dma.s2mm = None;
-                self.dma
-                    .set(reg::S2MM_DMASR, reg::DMASR_DMA_DEC_ERR | reg::DMASR_ERR_IRQ);
-                break;
-            }
-            self.counts.s2mm_bytes += 4;
-            let at = at + 4;
-            if word.last {
-                self.dma.s2mm = None;
-                self.dma.regs[reg::S2MM_LENGTH / 4] = at as u32;
-                self.dma
-                    .set(reg::S2MM_DMASR, reg::DMASR_IDLE | reg::DMASR_IOC_IRQ);
-            } else {
-                self.dma.s2mm = Some((da, room, at));
-            }
-        }
-        // Back-pressure: the core's output moves only into an armed buffer.
-        self.bench.sink_ready = self.dma.s2mm.is_some();
+        self.dma.service(&mut BenchStreams(&mut self.bench));
     }
 
     /// Clocks the design `n` times with the DMA moving data.
@@ -250,95 +199,14 @@ impl<T: AccelTop> Unit<T> {
         self.counts.axi_lite_reads += 1;
         // The value at the end of the access, as the read data phase returns it.
         self.pad(0);
-        match offset {
-            // Soft reset completes at once in the model (self-clearing).
-            reg::MM2S_DMACR | reg::S2MM_DMACR => self.dma.regs[offset / 4] & !reg::DMACR_RESET,
-            o if o % 4 == 0 && o < 0x60 => self.dma.regs[o / 4],
-            _ => 0,
-        }
+        self.dma.read(offset)
     }
 
     fn dma_write(&mut self, offset: usize, value: u32) {
         self.counts.axi_lite_writes += 1;
         self.pad(0);
-        let d = &mut self.dma;
-        match offset {
-            reg::MM2S_DMASR | reg::S2MM_DMASR => {
-                // IOC and error interrupts are write-1-to-clear.
-                d.regs[offset / 4] &= !(value & (reg::DMASR_IOC_IRQ | reg::DMASR_ERR_IRQ));
-            }
-            reg::MM2S_DMACR | reg::S2MM_DMACR if value & reg::DMACR_RESET != 0 => {
-                // Resets both channels; data in flight is dropped.
-                *d = DmaModel::reset();
-                self.bench.stream_in.clear();
-                self.service();
-            }
-            reg::MM2S_DMACR | reg::S2MM_DMACR => {
-                let status = offset + (reg::MM2S_DMASR - reg::MM2S_DMACR);
-                d.regs[offset / 4] = value;
-                if value & reg::DMACR_RS != 0 {
-                    d.regs[status / 4] &= !reg::DMASR_HALTED;
-                } else {
-                    d.regs[status / 4] |= reg::DMASR_HALTED;
-                }
-            }
-            reg::MM2S_LENGTH => {
-                d.regs[offset / 4] = value;
-                self.start_mm2s(value as usize);
-            }
-            reg::S2MM_LENGTH => {
-                d.regs[offset / 4] = value;
-                if !d.running(reg::S2MM_DMACR) {
-                    self.error("S2MM_LENGTH written while the channel is halted".into());
-                } else if value == 0 {
-                    d.set(reg::S2MM_DMASR, reg::DMASR_DMA_INT_ERR | reg::DMASR_ERR_IRQ);
-                } else {
-                    d.regs[reg::S2MM_DMASR / 4] &= !reg::DMASR_IDLE;
-                    d.s2mm = Some((d.regs[reg::S2MM_DA / 4], value as usize, 0));
-                    self.counts.dma_transfers += 1;
-                    self.service();
-                }
-            }
-            o if o % 4 == 0 && o < 0x60 => d.regs[o / 4] = value,
-            _ => self.error(format!("DMA write outside the register file: {offset:#x}")),
-        }
-    }
-
-    /// MM2S: reads `len` bytes at SA from DDR into the core's input stream
-    /// (little-endian 32-bit beats, TLAST on the last; the bytes past `len`
-    /// in the last beat are what DDR holds there, as TKEEP masks them).
-    fn start_mm2s(&mut self, len: usize) {
-        let d = &mut self.dma;
-        if !d.running(reg::MM2S_DMACR) {
-            self.error("MM2S_LENGTH written while the channel is halted".into());
-            return;
-        }
-        if len == 0 {
-            d.set(reg::MM2S_DMASR, reg::DMASR_DMA_INT_ERR | reg::DMASR_ERR_IRQ);
-            return;
-        }
-        let sa = d.regs[reg::MM2S_SA / 4];
-        let mut ddr = self.ddr.borrow_mut();
-        let Some(bytes) = ddr.range(sa, len) else {
-            d.set(reg::MM2S_DMASR, reg::DMASR_DMA_DEC_ERR | reg::DMASR_ERR_IRQ);
-            return;
-        };
-        let mut bytes = bytes.to_vec();
-        let padded = len.next_multiple_of(4);
-        let tail = ddr.range(sa, padded).map(|b| b[len..].to_vec());
-        bytes.extend(tail.unwrap_or_else(|| vec![0; padded - len]));
-        drop(ddr);
-        let words = bytes.len() / 4;
-        self.bench
-            .stream_in
-            .extend(bytes.chunks_exact(4).enumerate().map(|(i, c)| StreamWord {
-                data: u32::from_le_bytes(c.try_into().expect("4 bytes")),
-                last: i + 1 == words,
-            }));
-        d.regs[reg::MM2S_DMASR / 4] &= !reg::DMASR_IDLE;
-        d.mm2s_busy = true;
-        self.counts.mm2s_bytes += len as u64;
-        self.counts.dma_transfers += 1;
+        self.dma
+            .write(offset, value, &mut BenchStreams(&mut self.bench));
     }
 }
 
@@ -366,62 +234,13 @@ impl<T: AccelTop> RegisterBus for DmaBus<T> {
     }
 }
 
-/// A write-back data cache in front of the DDR model: the engine sees the
-/// CPU's writes only after `clean`, the CPU the engine's only after
-/// `invalidate`. Counts the lines maintained.
-pub struct CacheModel<T: AccelTop> {
-    unit: Rc<RefCell<Unit<T>>>,
-    map: OffsetMap,
-}
-
-impl<T: AccelTop> CacheMaintenance for CacheModel<T> {
-    fn clean(&mut self, buf: &[u8]) -> Result<(), PollTimeout> {
-        let addr = self.map.bus_address(buf).expect("clean outside the arena");
-        let unit = &mut *self.unit.borrow_mut();
-        let first = addr as usize / LINE_BYTES;
-        let last = (addr as usize + buf.len()).div_ceil(LINE_BYTES);
-        unit.counts.cache_lines += (last - first) as u64;
-        unit.ddr
-            .borrow_mut()
-            .range(addr, buf.len())
-            .expect("arena region in DDR")
-            .copy_from_slice(buf);
-        Ok(())
-    }
-
-    fn invalidate(&mut self, buf: &mut [u8]) -> Result<(), PollTimeout> {
-        assert!(is_line_aligned(buf), "invalidate of a partial line");
-        let addr = self
-            .map
-            .bus_address(buf)
-            .expect("invalidate outside the arena");
-        let unit = &mut *self.unit.borrow_mut();
-        unit.counts.cache_lines += (buf.len() / LINE_BYTES) as u64;
-        buf.copy_from_slice(
-            unit.ddr
-                .borrow_mut()
-                .range(addr, buf.len())
-                .expect("arena region in DDR"),
-        );
-        Ok(())
-    }
-}
-
 /// The DMA port type of a unit.
-pub type Port<'a, T> = DmaPort<'a, DmaBus<T>, CacheModel<T>, OffsetMap>;
+pub type Port<'a, T> = DmaPort<'a, DmaBus<T>, CacheModel, OffsetMap>;
 /// [`HwRing`] on the simulated NTT top.
-pub type SimRing<'a> =
-    HwRing<'a, CtrlBus<NttAccel>, DmaBus<NttAccel>, CacheModel<NttAccel>, OffsetMap>;
+pub type SimRing<'a> = HwRing<'a, CtrlBus<NttAccel>, DmaBus<NttAccel>, CacheModel, OffsetMap>;
 /// [`HwKeccak`] on the simulated Keccak top.
 pub type SimKeccak<'a> =
-    HwKeccak<'a, CtrlBus<KeccakAccel>, DmaBus<KeccakAccel>, CacheModel<KeccakAccel>, OffsetMap>;
-
-/// Source and destination buffer sizes of the NTT port: one polynomial
-/// each way, as ps-app's (HwRing streams one polynomial per job).
-pub const NTT_BUFFER_BYTES: usize = 1024;
-/// Source and destination buffer sizes of the Keccak port, as ps-app's
-/// (longer sponge requests run in software, and are counted as CPU time).
-pub const KECCAK_BUFFER_BYTES: usize = 4096;
+    HwKeccak<'a, CtrlBus<KeccakAccel>, DmaBus<KeccakAccel>, CacheModel, OffsetMap>;
 
 /// Bus base of each port's DDR region (inside the Zynq's DDR, above the
 /// firmware image; distinct per unit).
@@ -464,18 +283,16 @@ fn port<'a, T: AccelTop>(
     ddr.borrow_mut().add_region(base, map.len());
     let aligned = driver::accel::line_aligned(&mut arena.0, 2 * bytes).expect("arena size");
     let (dst, src) = aligned.split_at_mut(bytes);
-    let engine = AxiDma::new(DmaBus(unit.clone()), cfg.dma_length_width, cfg.poll_limit);
-    let cache = CacheModel {
-        unit: unit.clone(),
-        map,
-    };
+    let engine = AxiDma::new(DmaBus(unit.clone()), LENGTH_WIDTH_BITS, cfg.poll_limit);
+    let cache =
+        CacheModel::new(ddr.clone(), map).with_line_counter(unit.borrow().cache_lines.clone());
     DmaPort::new(engine, cache, map, src, dst).expect("co-simulation buffers")
 }
 
 impl Pl {
     /// Elaborates both tops and resets them.
     pub fn new(cfg: Config) -> Self {
-        let ddr: SharedDdr = Rc::default();
+        let ddr = Ddr::shared();
         Pl {
             ntt: Rc::new(RefCell::new(Unit::new(
                 AccelBench::ntt(),
@@ -532,8 +349,8 @@ impl Pl {
 
     /// Bus-level errors seen by either unit (must be empty).
     pub fn errors(&self) -> Vec<String> {
-        let mut e = self.ntt.borrow().errors.clone();
-        e.extend(self.keccak.borrow().errors.iter().cloned());
+        let mut e = self.ntt.borrow().all_errors();
+        e.extend(self.keccak.borrow().all_errors());
         e
     }
 }
@@ -681,7 +498,8 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use driver::regmap::{ctrl, keccak as kreg};
+    use ps_pl_contract::dma::{self as reg, BusAddress, Dmacr, Dmasr, Length};
+    use ps_pl_contract::regmap::{ctrl, keccak as kreg};
     use pqc::keccak::SoftKeccak;
     use pqc::keccak::{KeccakBackend, SpongeMode};
     use pqc::ring::RingBackend;
@@ -708,7 +526,7 @@ mod tests {
         let c0 = pl.counts().pl_cycles;
         assert_eq!(bus.read32(ctrl::ID), kreg::ID);
         let mut dma = DmaBus(pl.keccak.clone());
-        assert_eq!(dma.read32(reg::MM2S_DMASR), reg::DMASR_HALTED);
+        assert_eq!(dma.read(reg::MM2S_DMASR), Dmasr::HALTED);
         let c = pl.counts();
         assert_eq!(
             c.pl_cycles - c0,
@@ -717,38 +535,16 @@ mod tests {
         assert_eq!((c.axi_lite_reads, c.axi_lite_writes), (2, 0));
     }
 
-    /// PG021 status behaviour of the DMA model: decode error outside DDR,
-    /// internal error for a zero length and for a packet longer than the
-    /// S2MM buffer, soft reset back to halted, IOC write-1-to-clear.
+    /// The DMA model against the simulated top (its PG021 semantics have
+    /// their own tests in `driver::host`): a SHAKE256 job whose 64-byte
+    /// answer meets a 32-byte S2MM buffer is an internal error, the first
+    /// 32 bytes land, MM2S completes normally.
     #[test]
-    fn dma_model_reports_pg021_status() {
+    fn an_answer_longer_than_the_s2mm_buffer_is_an_internal_error() {
         let pl = Pl::new(Config::DEFAULT);
         pl.ddr.borrow_mut().add_region(0x0100_0000, 4096);
         let mut dma = DmaBus(pl.keccak.clone());
         let mut ctl = CtrlBus(pl.keccak.clone());
-        let err = reg::DMASR_ERR_IRQ;
-
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RS);
-        assert_eq!(dma.read32(reg::MM2S_DMASR), 0, "running, not idle");
-        dma.write32(reg::MM2S_SA, 0x3000_0000);
-        dma.write32(reg::MM2S_LENGTH, 8);
-        assert_eq!(
-            dma.read32(reg::MM2S_DMASR),
-            reg::DMASR_DMA_DEC_ERR | err,
-            "outside DDR"
-        );
-
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RESET);
-        assert_eq!(dma.read32(reg::MM2S_DMACR) & reg::DMACR_RESET, 0);
-        assert_eq!(dma.read32(reg::MM2S_DMASR), reg::DMASR_HALTED);
-        assert_eq!(dma.read32(reg::S2MM_DMASR), reg::DMASR_HALTED);
-
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RS);
-        dma.write32(reg::MM2S_LENGTH, 0);
-        assert_eq!(dma.read32(reg::MM2S_DMASR), reg::DMASR_DMA_INT_ERR | err);
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RESET);
-
-        // A SHAKE256 job with a 64-byte answer into a 32-byte S2MM buffer.
         pl.ddr
             .borrow_mut()
             .range(0x0100_0000, 4)
@@ -762,32 +558,24 @@ mod tests {
         ] {
             ctl.write32(o, v);
         }
-        dma.write32(reg::S2MM_DMACR, reg::DMACR_RS);
-        dma.write32(reg::S2MM_DA, 0x0100_0100);
-        dma.write32(reg::S2MM_LENGTH, 32);
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RS);
-        dma.write32(reg::MM2S_SA, 0x0100_0000);
-        dma.write32(reg::MM2S_LENGTH, 3);
-        let mut s2mm = 0;
+        dma.write(reg::S2MM_DMACR, Dmacr::RS);
+        dma.write(reg::S2MM_DA, BusAddress(0x0100_0100));
+        dma.write(reg::S2MM_LENGTH, Length(32));
+        dma.write(reg::MM2S_DMACR, Dmacr::RS);
+        dma.write(reg::MM2S_SA, BusAddress(0x0100_0000));
+        dma.write(reg::MM2S_LENGTH, Length(3));
+        let mut s2mm = Dmasr(0);
         for _ in 0..100 {
-            s2mm = dma.read32(reg::S2MM_DMASR);
-            if s2mm & err != 0 {
+            s2mm = dma.read(reg::S2MM_DMASR);
+            if s2mm.intersects(Dmasr::ERR_IRQ) {
                 break;
             }
         }
-        assert_eq!(s2mm, reg::DMASR_DMA_INT_ERR | err);
-        let mm2s = dma.read32(reg::MM2S_DMASR);
-        assert_eq!(mm2s, reg::DMASR_IDLE | reg::DMASR_IOC_IRQ);
-        dma.write32(reg::MM2S_DMASR, reg::DMASR_IOC_IRQ);
-        assert_eq!(dma.read32(reg::MM2S_DMASR), reg::DMASR_IDLE);
-        // The first 32 bytes of the answer did land.
+        assert_eq!(s2mm, Dmasr::DMA_INT_ERR | Dmasr::ERR_IRQ | Dmasr::HALTED);
+        assert_eq!(dma.read(reg::MM2S_DMASR), Dmasr::IDLE | Dmasr::IOC_IRQ);
         let got = pl.ddr.borrow_mut().range(0x0100_0100, 32).unwrap().to_vec();
         assert_eq!(got, shake256(b"abc", 32));
-
-        // A length write on a halted channel is a driver bug: recorded.
-        dma.write32(reg::MM2S_DMACR, reg::DMACR_RESET);
-        dma.write32(reg::MM2S_LENGTH, 4);
-        assert!(pl.errors().iter().any(|e| e.contains("halted")));
+        assert!(pl.errors().is_empty(), "{:?}", pl.errors());
     }
 
     #[test]

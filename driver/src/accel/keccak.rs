@@ -4,7 +4,7 @@ use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
-use crate::regmap::keccak as op;
+use ps_pl_contract::regmap::keccak as op;
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::slhdsa::address::{AddressType, Adrs};
 use zeroize::Zeroize;

@@ -1,7 +1,7 @@
 //! The hardware backends of `pqc`: [`HwRing`] (ring arithmetic on the NTT
 //! core) and [`HwKeccak`] (sponge and WOTS+ chains on the Keccak engine),
 //! each over a control block ([`Control`], the registers of
-//! [`crate::regmap::ctrl`]) and an AXI DMA in simple mode ([`DmaPort`]).
+//! [`ps_pl_contract::regmap::ctrl`]) and an AXI DMA in simple mode ([`DmaPort`]).
 //!
 //! # Never a wrong result, never a hang
 //!
@@ -32,7 +32,7 @@
 //!   (ps-app keeps them in the frame of its never-returning entry function,
 //!   which needs no `static mut`), [`crate::dma::IdentityMap`]
 //!   (the MMU maps one-to-one), [`crate::cache::ZynqCaches`] and
-//!   [`crate::mmio::Mmio`] windows at the [`crate::regmap`] bases.
+//!   [`crate::mmio::Mmio`] windows at the [`ps_pl_contract::regmap`] bases.
 //! - **Host models** (the tests here, the `sim` co-simulation): allocate
 //!   one arena (`Vec<u8>`), take the two buffers from it with
 //!   [`line_aligned`], and map them with [`crate::dma::OffsetMap`] over the
@@ -67,7 +67,7 @@ use crate::bus::RegisterBus;
 use crate::cache::{CacheMaintenance, LINE_BYTES};
 use crate::dma::{AddressMap, AxiDma, DmaError};
 use crate::poll::poll_until;
-use crate::regmap::ctrl;
+use ps_pl_contract::regmap::ctrl;
 use core::fmt;
 
 /// Why the hardware could not complete a job.
@@ -165,7 +165,7 @@ pub struct AccelStats {
     pub sw_calls: u64,
 }
 
-/// Client of one accelerator control block ([`crate::regmap::ctrl`]).
+/// Client of one accelerator control block ([`ps_pl_contract::regmap::ctrl`]).
 pub struct Control<B> {
     bus: B,
     poll_limit: u32,

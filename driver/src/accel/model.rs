@@ -1,17 +1,22 @@
 //! A behavioural model of the PL for the host tests: the two control
-//! blocks (computing with `pqc`'s software), their two simple-mode DMA
-//! engines, and the DDR they reach, all behind the driver's traits in safe
-//! code. It is also the worked example of the module docs' memory recipe.
+//! blocks (computing with `pqc`'s software) as stream endpoints of the
+//! shared host models ([`crate::host`]: the AXI DMA with fault injection,
+//! the DDR, the cache), all behind the driver's traits in safe code. It is
+//! also the worked example of the module docs' memory recipe.
 
 use super::{Control, DmaPort, HwKeccak, HwRing};
 use crate::bus::RegisterBus;
-use crate::cache::{is_line_aligned, CacheMaintenance};
-use crate::dma::{AddressMap, AxiDma, OffsetMap};
-use crate::poll::PollTimeout;
-use crate::regmap::{ctrl, dma as dreg, keccak as kreg, ntt as nreg};
+use crate::dma::{AxiDma, OffsetMap};
+use crate::host::{
+    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, DmaFault, FaultyDma, SharedDdr,
+    StreamEndpoint,
+};
+use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::ring::{self, Poly, N, Q};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 use std::vec::Vec;
 
@@ -39,13 +44,6 @@ pub enum Fault {
     BadOutput,
 }
 
-#[derive(Default)]
-struct Dma {
-    regs: [u32; 0x60 / 4],
-    /// S2MM armed with this many bytes of room.
-    room: Option<usize>,
-}
-
 struct Core {
     which: Which,
     args: [u32; 3],
@@ -53,9 +51,8 @@ struct Core {
     cycles: u32,
     job: Option<u32>,
     input: Vec<u32>,
-    output: Vec<u32>,
+    output: VecDeque<Beat>,
     slots: [Poly; nreg::SLOTS as usize],
-    dma: Dma,
     jobs_started: u64,
     fault: Option<(Fault, u64)>,
     /// Control-register accesses (reads and writes).
@@ -64,12 +61,17 @@ struct Core {
     dma_accesses: u64,
 }
 
+/// A core with its DMA engine.
+struct Unit {
+    core: Core,
+    dma: FaultyDma,
+}
+
 /// The simulated PL and DDR.
 pub struct Pl {
-    /// (bus base, bytes) of each DDR region.
-    regions: Vec<(u32, Vec<u8>)>,
-    ntt: Core,
-    keccak: Core,
+    ddr: SharedDdr,
+    ntt: Unit,
+    keccak: Unit,
 }
 
 /// The model's shared handle.
@@ -77,36 +79,45 @@ pub type SharedPl = Rc<RefCell<Pl>>;
 
 impl Pl {
     pub fn new() -> SharedPl {
-        let core = |which| Core {
-            which,
-            args: [0; 3],
-            status: 0,
-            cycles: 0,
-            job: None,
-            input: Vec::new(),
-            output: Vec::new(),
-            slots: [[0; N]; nreg::SLOTS as usize],
-            dma: Dma::default(),
-            jobs_started: 0,
-            fault: None,
-            ctrl_accesses: 0,
-            dma_accesses: 0,
+        let ddr = Ddr::shared();
+        let unit = |which| Unit {
+            core: Core {
+                which,
+                args: [0; 3],
+                status: 0,
+                cycles: 0,
+                job: None,
+                input: Vec::new(),
+                output: VecDeque::new(),
+                slots: [[0; N]; nreg::SLOTS as usize],
+                jobs_started: 0,
+                fault: None,
+                ctrl_accesses: 0,
+                dma_accesses: 0,
+            },
+            dma: FaultyDma::new(AxiDmaModel::new(ddr.clone(), LENGTH_WIDTH_BITS)),
         };
         Rc::new(RefCell::new(Pl {
-            regions: Vec::new(),
-            ntt: core(Which::Ntt),
-            keccak: core(Which::Keccak),
+            ntt: unit(Which::Ntt),
+            keccak: unit(Which::Keccak),
+            ddr,
         }))
     }
 
-    fn core(&mut self, which: Which) -> &mut Core {
+    fn unit(&mut self, which: Which) -> &mut Unit {
         match which {
             Which::Ntt => &mut self.ntt,
             Which::Keccak => &mut self.keccak,
         }
     }
 
-    /// Injects `fault` into `which` from its job number `from_job` (0 = at once).
+    fn core(&mut self, which: Which) -> &mut Core {
+        &mut self.unit(which).core
+    }
+
+    /// Injects `fault` into `which` from its job number `from_job` (0 = at
+    /// once). A slave error is raised by the DMA's fault wrapper while the
+    /// core's fault is active.
     pub fn inject(&mut self, which: Which, fault: Fault, from_job: u64) {
         self.core(which).fault = Some((fault, from_job));
     }
@@ -117,45 +128,47 @@ impl Pl {
         (c.ctrl_accesses, c.dma_accesses)
     }
 
-    fn range(&mut self, addr: u32, len: usize) -> &mut [u8] {
-        range(&mut self.regions, addr, len)
-    }
-
-    /// Moves stream data between the core and DDR and runs ready jobs.
-    fn pump(&mut self, which: Which) {
-        let Pl {
-            regions,
-            ntt,
-            keccak,
-        } = self;
-        let core = match which {
-            Which::Ntt => ntt,
-            Which::Keccak => keccak,
-        };
-        core.step();
-        let Some(room) = core.dma.room else { return };
-        if core.output.is_empty() || core.active_fault() == Some(Fault::Hang) {
-            return;
-        }
-        let bytes: Vec<u8> = core.output.drain(..).flat_map(u32::to_le_bytes).collect();
-        let n = bytes.len().min(room);
-        let regs = &mut core.dma.regs;
-        regs[dreg::S2MM_LENGTH / 4] = n as u32;
-        regs[dreg::S2MM_DMASR / 4] |= dreg::DMASR_IDLE | dreg::DMASR_IOC_IRQ;
-        core.dma.room = None;
-        let da = regs[dreg::S2MM_DA / 4];
-        range(regions, da, n).copy_from_slice(&bytes[..n]);
+    /// Services `which`'s DMA: moves stream data between the core and DDR.
+    fn service(&mut self, which: Which) {
+        let Unit { core, dma } = self.unit(which);
+        dma.service(core);
     }
 }
 
-fn range(regions: &mut [(u32, Vec<u8>)], addr: u32, len: usize) -> &mut [u8] {
-    for (base, bytes) in regions {
-        if addr >= *base && (addr - *base) as usize + len <= bytes.len() {
-            let at = (addr - *base) as usize;
-            return &mut bytes[at..at + len];
+impl StreamEndpoint for Core {
+    fn push_input(&mut self, beats: &[Beat]) {
+        if self.active_fault() == Some(Fault::Hang) {
+            return; // never taken: MM2S never completes
         }
+        self.input.extend(beats.iter().map(|b| b.data));
+        self.step();
     }
-    panic!("DMA outside the DDR model: {addr:#x} + {len}");
+    fn input_drained(&self) -> bool {
+        self.active_fault() != Some(Fault::Hang)
+    }
+    fn drop_input(&mut self) {}
+    fn pop_output(&mut self) -> Option<Beat> {
+        if self.active_fault() == Some(Fault::Hang) {
+            return None;
+        }
+        self.output.pop_front()
+    }
+    fn drop_output(&mut self) {
+        self.output.clear();
+    }
+    fn set_output_ready(&mut self, _ready: bool) {}
+}
+
+/// The beats of `words`, TLAST on the final one.
+fn beats(words: &[u32]) -> VecDeque<Beat> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, &data)| Beat {
+            data,
+            last: i + 1 == words.len(),
+        })
+        .collect()
 }
 
 impl Core {
@@ -206,10 +219,11 @@ impl Core {
                 self.finish(bad, N as u32 + 4)
             }
             nreg::OP_STORE => {
-                self.output = self.slots[a0].iter().map(|&c| c as u32).collect();
+                let mut words: Vec<u32> = self.slots[a0].iter().map(|&c| c as u32).collect();
                 if self.active_fault() == Some(Fault::BadOutput) {
-                    self.output[5] = Q as u32;
+                    words[5] = Q as u32;
                 }
+                self.output = beats(&words);
                 self.finish(false, N as u32 + 4)
             }
             nreg::OP_NTT => {
@@ -243,13 +257,14 @@ impl Core {
         };
         let emit = |core: &mut Core, mut out: Vec<u8>, cycles: u32| {
             out.resize(out.len().next_multiple_of(4), 0);
-            core.output = out
+            let mut words: Vec<u32> = out
                 .chunks_exact(4)
                 .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
                 .collect();
             if core.active_fault() == Some(Fault::BadOutput) {
-                core.output.pop();
+                words.pop();
             }
+            core.output = beats(&words);
             core.finish(false, cycles);
         };
         match op {
@@ -344,8 +359,8 @@ impl RegisterBus for CtrlBus {
                 core.jobs_started += 1;
                 core.job = Some(op);
                 core.status = ctrl::STATUS_BUSY;
-                drop(pl);
-                self.pl.borrow_mut().pump(self.which);
+                core.step();
+                pl.service(self.which);
             }
             _ => {}
         }
@@ -361,91 +376,29 @@ pub struct DmaBus {
 impl RegisterBus for DmaBus {
     fn read32(&mut self, offset: usize) -> u32 {
         let mut pl = self.pl.borrow_mut();
-        let core = pl.core(self.which);
+        let Unit { core, dma } = pl.unit(self.which);
         core.dma_accesses += 1;
-        core.dma.regs[offset / 4]
+        dma.service(core);
+        dma.read(offset)
     }
 
     fn write32(&mut self, offset: usize, value: u32) {
         let mut pl = self.pl.borrow_mut();
-        let core = pl.core(self.which);
+        let Unit { core, dma } = pl.unit(self.which);
         core.dma_accesses += 1;
-        let fault = core.active_fault();
-        let regs = &mut core.dma.regs;
-        match offset {
-            dreg::MM2S_DMASR | dreg::S2MM_DMASR => regs[offset / 4] &= !value,
-            dreg::MM2S_DMACR if value & dreg::DMACR_RESET != 0 => {
-                core.dma = Dma::default();
-                core.dma.regs[dreg::MM2S_DMASR / 4] = dreg::DMASR_HALTED;
-                core.dma.regs[dreg::S2MM_DMASR / 4] = dreg::DMASR_HALTED;
-            }
-            dreg::MM2S_LENGTH => {
-                regs[offset / 4] = value;
-                match fault {
-                    Some(Fault::Hang) => return,
-                    Some(Fault::SlaveError) => {
-                        regs[dreg::MM2S_DMASR / 4] |= dreg::DMASR_DMA_SLV_ERR;
-                        return;
-                    }
-                    _ => {}
-                }
-                let sa = regs[dreg::MM2S_SA / 4];
-                regs[dreg::MM2S_DMASR / 4] |= dreg::DMASR_IDLE | dreg::DMASR_IOC_IRQ;
-                let bytes = pl.range(sa, value as usize).to_vec();
-                let core = pl.core(self.which);
-                core.input.extend(bytes.chunks(4).map(|c| {
-                    let mut w = [0u8; 4];
-                    w[..c.len()].copy_from_slice(c);
-                    u32::from_le_bytes(w)
-                }));
-                pl.pump(self.which);
-            }
-            dreg::S2MM_LENGTH => {
-                regs[offset / 4] = value;
-                if fault == Some(Fault::SlaveError) {
-                    regs[dreg::S2MM_DMASR / 4] |= dreg::DMASR_DMA_SLV_ERR;
-                    return;
-                }
-                core.dma.room = Some(value as usize);
-                pl.pump(self.which);
-            }
-            _ => regs[offset / 4] = value,
-        }
-    }
-}
-
-/// A write-back cache in front of the DDR model.
-pub struct SimCache {
-    pl: SharedPl,
-    map: OffsetMap,
-}
-
-impl CacheMaintenance for SimCache {
-    fn clean(&mut self, buf: &[u8]) -> Result<(), PollTimeout> {
-        let addr = self.map.bus_address(buf).expect("clean outside the arena");
-        self.pl
-            .borrow_mut()
-            .range(addr, buf.len())
-            .copy_from_slice(buf);
-        Ok(())
-    }
-    fn invalidate(&mut self, buf: &mut [u8]) -> Result<(), PollTimeout> {
-        assert!(is_line_aligned(buf));
-        let addr = self
-            .map
-            .bus_address(buf)
-            .expect("invalidate outside the arena");
-        buf.copy_from_slice(self.pl.borrow_mut().range(addr, buf.len()));
-        Ok(())
+        let slave_error = core.active_fault() == Some(Fault::SlaveError);
+        dma.set_now(slave_error.then_some(DmaFault::SlaveError(None)));
+        dma.write(offset, value, core);
+        dma.service(core);
     }
 }
 
 /// The types of a model-backed port.
-pub type ModelPort<'a> = DmaPort<'a, DmaBus, SimCache, OffsetMap>;
+pub type ModelPort<'a> = DmaPort<'a, DmaBus, CacheModel, OffsetMap>;
 /// [`HwRing`] on the model.
-pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, SimCache, OffsetMap>;
+pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 /// [`HwKeccak`] on the model.
-pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, SimCache, OffsetMap>;
+pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 
 /// Poll budget of the model backends (the model answers at once, so a
 /// small budget keeps the hang tests fast).
@@ -464,9 +417,7 @@ pub fn port<'a>(
         Which::Keccak => 0x2000_0000,
     };
     let map = OffsetMap::new(arena.as_ptr() as usize, arena.len(), base);
-    pl.borrow_mut()
-        .regions
-        .push((base, vec![0xEE; arena.len()]));
+    pl.borrow().ddr.borrow_mut().add_region(base, arena.len());
     let usable = arena.len() - crate::cache::LINE_BYTES;
     let aligned = super::line_aligned(arena, usable).expect("arena too small");
     let (dst, rest) = aligned.split_at_mut(dst_len);
@@ -505,13 +456,10 @@ fn assemble<'a>(
             pl: pl.clone(),
             which,
         },
-        14,
+        LENGTH_WIDTH_BITS,
         POLL_LIMIT,
     );
-    let cache = SimCache {
-        pl: pl.clone(),
-        map,
-    };
+    let cache = CacheModel::new(pl.borrow().ddr.clone(), map);
     DmaPort::new(engine, cache, map, src, dst)
 }
 
@@ -526,18 +474,18 @@ pub fn control(pl: &SharedPl, which: Which) -> Control<CtrlBus> {
     )
 }
 
-/// [`HwRing`] over the model with 1 KiB buffers (one polynomial).
+/// [`HwRing`] over the model with the contract's buffers (one polynomial).
 pub fn ring<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelRing<'a> {
     HwRing::new(
         control(pl, Which::Ntt),
-        port(pl, Which::Ntt, arena, 1024, 1024),
+        port(pl, Which::Ntt, arena, NTT_BUFFER_BYTES, NTT_BUFFER_BYTES),
     )
 }
 
-/// [`HwKeccak`] over the model with 4 KiB buffers.
+/// [`HwKeccak`] over the model with the contract's buffers.
 pub fn keccak<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelKeccak<'a> {
     HwKeccak::new(
         control(pl, Which::Keccak),
-        port(pl, Which::Keccak, arena, 4096, 4096),
+        port(pl, Which::Keccak, arena, KECCAK_BUFFER_BYTES, KECCAK_BUFFER_BYTES),
     )
 }

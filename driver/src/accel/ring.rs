@@ -4,7 +4,7 @@ use super::{AccelError, AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
-use crate::regmap::ntt;
+use ps_pl_contract::regmap::ntt;
 use pqc::ring::{Poly, RingBackend, SoftRing, N, Q};
 
 /// Bytes of one polynomial on the stream: 256 little-endian 32-bit words.

@@ -294,8 +294,8 @@ fn a_core_that_never_finishes_an_operation_times_out() {
     assert_eq!(
         r,
         Some(AccelError::Timeout {
-            op: crate::regmap::ntt::OP_NTT,
-            status: crate::regmap::ctrl::STATUS_BUSY
+            op: ps_pl_contract::regmap::ntt::OP_NTT,
+            status: ps_pl_contract::regmap::ctrl::STATUS_BUSY
         })
     );
 }
@@ -305,7 +305,7 @@ fn a_dma_slave_error_falls_back() {
     let (r, k, _) = workload_under_fault(Fault::SlaveError, 2);
     for f in [r, k] {
         assert!(
-            matches!(f, Some(AccelError::Dma(DmaError::Device { status, .. })) if status & crate::regmap::dma::DMASR_DMA_SLV_ERR != 0),
+            matches!(f, Some(AccelError::Dma(DmaError::Device { status, .. })) if status & ps_pl_contract::dma::Dmasr::DMA_SLV_ERR.bits() != 0),
             "{f:?}"
         );
     }
@@ -317,14 +317,14 @@ fn a_wrong_id_means_software_from_the_first_call() {
     assert_eq!(
         r,
         Some(AccelError::WrongId {
-            expected: crate::regmap::ntt::ID,
+            expected: ps_pl_contract::regmap::ntt::ID,
             found: 0
         })
     );
     assert_eq!(
         k,
         Some(AccelError::WrongId {
-            expected: crate::regmap::keccak::ID,
+            expected: ps_pl_contract::regmap::keccak::ID,
             found: 0
         })
     );

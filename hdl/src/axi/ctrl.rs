@@ -1,4 +1,4 @@
-//! The AXI4-Lite slave register block of `driver::regmap::ctrl`, shared by
+//! The AXI4-Lite slave register block of `ps_pl_contract::regmap::ctrl`, shared by
 //! both accelerator tops.
 //!
 //! - Writes: AW and W are taken independently (either order, or together)
@@ -16,7 +16,7 @@
 //!   (the NTT core ignores it while busy, the sponge engine takes `OP_ABORT`).
 //! - `aresetn` low clears the handshake state, the pulse and the arguments.
 
-use driver::regmap::{ctrl, CTRL_WINDOW_BYTES};
+use ps_pl_contract::regmap::{ctrl, CTRL_WINDOW_BYTES};
 use rust_hdl::prelude::*;
 
 /// Address bits decoded: log2 of the control window (0x1_0000 -> 16).

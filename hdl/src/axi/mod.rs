@@ -1,5 +1,5 @@
 //! The PL top levels: each accelerator core behind an AXI4-Lite control
-//! block (`driver::regmap::ctrl`) with AXI4-Stream ports for an AXI DMA.
+//! block (`ps_pl_contract::regmap::ctrl`) with AXI4-Stream ports for an AXI DMA.
 //!
 //! - [`ctrl`]: the AXI4-Lite slave register block shared by both tops.
 //! - [`top`]: [`NttAccel`] (NTT core, B = 4) and [`KeccakAccel`] (sponge
@@ -7,7 +7,7 @@
 //!   module reference.
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
-//! - [`vivado`]: the Vivado build script, generated from `driver::regmap`.
+//! - [`vivado`]: the Vivado build script, generated from `ps_pl_contract::regmap`.
 
 pub mod bench;
 pub mod ctrl;
@@ -53,7 +53,7 @@ const VCD_POLL_LIMIT: u32 = 10_000;
 /// Writes the arguments and the start command over the bus, then polls
 /// STATUS until the core is idle; returns STATUS.
 fn bus_job<T: AccelTop>(b: &mut AccelBench<T>, op: u32, args: [u32; 3]) -> Result<u32, String> {
-    use driver::regmap::ctrl;
+    use ps_pl_contract::regmap::ctrl;
     let e = |e: AxiTimeout| e.to_string();
     for (off, a) in [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2].into_iter().zip(args) {
         b.write(off as u32, a).map_err(e)?;
@@ -80,7 +80,7 @@ fn traced<T: AccelTop>(path: &std::path::Path) -> Result<AccelBench<T>, String> 
 
 /// VCD of LOAD, NTT and STORE of one polynomial over the bus.
 fn ntt_vcd(path: &std::path::Path) -> Result<(), String> {
-    use driver::regmap::{ctrl, ntt as reg};
+    use ps_pl_contract::regmap::{ctrl, ntt as reg};
     let mut b = traced::<NttAccel>(path)?;
     let poly = crate::ntt::sim::Lcg::new(2026).poly();
     b.stream_in
@@ -98,7 +98,7 @@ fn ntt_vcd(path: &std::path::Path) -> Result<(), String> {
 
 /// VCD of a SHAKE256 request (200 bytes in, 64 out) over the bus.
 fn keccak_vcd(path: &std::path::Path) -> Result<(), String> {
-    use driver::regmap::{ctrl, keccak as reg};
+    use ps_pl_contract::regmap::{ctrl, keccak as reg};
     let mut b = traced::<KeccakAccel>(path)?;
     let msg: Vec<u8> = (0..200u32).map(|i| (i * 7) as u8).collect();
     let words = crate::keccak::harness::pack_words(&msg, 0);

@@ -8,7 +8,7 @@
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use crate::keccak::SpongeEngine;
 use crate::ntt::core::NttCoreB4;
-use driver::regmap;
+use ps_pl_contract::regmap;
 use rust_hdl::prelude::*;
 
 /// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is

@@ -16,7 +16,7 @@ use crate::keccak::sponge::mode_code;
 use crate::keccak::sponge_tests::reference;
 use crate::ntt::sim::Lcg;
 use crate::verilator::{verilator_required, VerilatorRun};
-use driver::regmap::{ctrl, keccak as kreg, ntt as nreg};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use pqc::keccak::SpongeMode;
 use pqc::ring::{self, N};
 use std::fmt::Write as _;
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {{
   return 0;
 }}
 "#,
-        window_mask = driver::regmap::CTRL_WINDOW_BYTES - 1,
+        window_mask = ps_pl_contract::regmap::CTRL_WINDOW_BYTES - 1,
         busy = ctrl::STATUS_BUSY,
         status_off = ctrl::STATUS,
         cycles_off = ctrl::CYCLES,

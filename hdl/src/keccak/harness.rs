@@ -5,7 +5,7 @@
 
 use super::bench::Bench;
 use super::sponge::SpongeEngine;
-use driver::regmap::keccak as regs;
+use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
 
 /// One request: op code, arguments and the input stream.

@@ -1,6 +1,6 @@
 //! The SHAKE/SHA3 sponge engine and the SLH-DSA WOTS+ chain engine.
 //!
-//! One [`SpongeEngine`] serves both operations of `driver::regmap::keccak`
+//! One [`SpongeEngine`] serves both operations of `ps_pl_contract::regmap::keccak`
 //! (read the op-code docs there for the argument and stream formats):
 //!
 //! - `OP_SPONGE`: absorbs an `ARG1`-byte message from the 32-bit input
@@ -36,7 +36,7 @@
 
 use super::permutation::{KeccakPermutation, XOR_LANES};
 use super::round::ROUNDS;
-use driver::regmap::keccak as regs;
+use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
 use rust_hdl::prelude::*;
 
@@ -80,7 +80,7 @@ pub struct SpongeEngine<const R: usize> {
     pub clock: Signal<In, Clock>,
     /// Start the operation `op` (taken when not busy; `OP_ABORT` always).
     pub start: Signal<In, Bit>,
-    /// Operation code (`driver::regmap::keccak::OP_*`).
+    /// Operation code (`ps_pl_contract::regmap::keccak::OP_*`).
     pub op: Signal<In, Bits<8>>,
     /// First argument.
     pub arg0: Signal<In, Bits<32>>,

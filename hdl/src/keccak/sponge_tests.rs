@@ -11,7 +11,7 @@ use super::harness::{
 use super::round::ROUNDS;
 use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
-use driver::regmap::keccak as regs;
+use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
 

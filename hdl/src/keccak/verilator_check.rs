@@ -13,7 +13,7 @@ use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
 use crate::export::{design_verilog, Design};
 use crate::verilator::{verilator_required, VerilatorRun};
-use driver::regmap::keccak as regs;
+use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
 use std::fmt::Write as _;
 

@@ -4,7 +4,7 @@
 //!
 //! # Interface
 //!
-//! - Control: `op`, `arg0..2` (see [`driver::regmap::ntt`]) are sampled with
+//! - Control: `op`, `arg0..2` (see [`ps_pl_contract::regmap::ntt`]) are sampled with
 //!   a one-cycle `start` pulse while `busy` is low. `busy` stays high until
 //!   the operation is complete; then `done` is set (and `error` if the
 //!   request or the streamed data was malformed) until the next `start`.
@@ -27,7 +27,7 @@
 use super::arith::Q_U64;
 use super::butterfly::{Butterfly, BUTTERFLY_LATENCY};
 use super::schedule::{twiddle_base, twiddle_rom, Direction};
-use driver::regmap::ntt as reg;
+use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
 
 /// Cycles from a read issue to the write of its results: one RAM read cycle,

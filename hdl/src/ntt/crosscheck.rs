@@ -8,7 +8,7 @@ use super::core::NttCore;
 use super::harness::{Command, CoreSim};
 use super::sim::Lcg;
 use crate::verilator::VerilatorRun;
-use driver::regmap::ntt as reg;
+use ps_pl_contract::regmap::ntt as reg;
 use pqc::ring::{N, Q};
 use rust_hdl::prelude::*;
 use std::fmt::Write as _;

@@ -4,7 +4,7 @@
 
 use super::core::NttCore;
 use super::sim::{settle, tick, Lcg};
-use driver::regmap::ntt as reg;
+use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
 
 /// Upper bound on the cycles of any command, so a wedged core fails fast.

@@ -13,7 +13,7 @@ use super::core::{
 };
 use super::harness::{Command, CoreSim};
 use super::sim::Lcg;
-use driver::regmap::ntt as reg;
+use ps_pl_contract::regmap::ntt as reg;
 use pqc::ring::{self, Poly, N, Q};
 use rust_hdl::prelude::*;
 

@@ -24,7 +24,7 @@ use driver::dma::{AxiDma, IdentityMap};
 use driver::mmio::Mmio;
 use driver::pl310::{Pl310, PL310_BASE, PL310_WINDOW};
 use driver::probe::{self, Probe, DEVCFG_BASE, DEVCFG_WINDOW};
-use driver::regmap;
+use ps_pl_contract::regmap;
 
 /// SLCR unlock/lock keys and the L2C RAM control register (UG585 §3.4.10).
 const SLCR_BASE: usize = 0xF800_0000;
@@ -119,7 +119,7 @@ struct DmaArea {
 
 type Caches = ZynqCaches<Mmio>;
 
-/// The hardware backends over the PL windows of `driver::regmap`.
+/// The hardware backends over the PL windows of `ps_pl_contract::regmap`.
 struct Accelerator<'a> {
     ring: HwRing<'a, Mmio, Mmio, Caches, IdentityMap>,
     keccak: HwKeccak<'a, Mmio, Mmio, Caches, IdentityMap>,

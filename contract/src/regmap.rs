@@ -1,6 +1,6 @@
-//! The PL register map: the single definition shared by the HDL (`hdl`
-//! crate, which builds the AXI4-Lite register files from these constants)
-//! and the firmware driver.
+//! The PL register map: the HDL (`hdl` builds the AXI4-Lite register
+//! files from these constants), the firmware driver, the Vivado script and
+//! the host models all read it from here.
 //!
 //! Layout of the PL side (Zynq M_AXI_GP0 window, 0x4000_0000–0x7FFF_FFFF):
 //!
@@ -8,12 +8,16 @@
 //! |---|---|---|
 //! | NTT core control | [`NTT_BASE`] | AXI4-Lite, [`ctrl`] registers |
 //! | Keccak engine control | [`KECCAK_BASE`] | AXI4-Lite, [`ctrl`] registers |
-//! | AXI DMA for the NTT core | [`NTT_DMA_BASE`] | Xilinx AXI DMA (PG021), [`dma`] |
-//! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`dma`] |
+//! | AXI DMA for the NTT core | [`NTT_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
+//! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //!
 //! Every accelerator's control block starts with the same registers
 //! ([`ctrl`]); the operation codes and arguments specific to each core are
 //! in [`ntt`] and [`keccak`].
+//!
+//! Room for more blocks: the GP0 window has space for further control
+//! blocks and DMAs at 64 KiB steps (`0x43C2_0000`…, `0x4042_0000`…); the
+//! whole-operation engines take their windows here when they are built.
 
 /// Start of the M_AXI_GP0 window (strongly ordered in the PS MMU map).
 pub const PL_GP0_START: usize = 0x4000_0000;
@@ -74,7 +78,7 @@ pub mod ntt {
     pub const ID: u32 = u32::from_be_bytes(*b"NTT1");
 
     /// Number of user polynomial slots (0..SLOTS−1) resident in the core.
-    pub const SLOTS: u32 = 3;
+    pub const SLOTS: u32 = crate::cores::NTT_SLOTS;
 
     /// Stream 256 coefficients (32-bit words, value < q, `tlast` on the
     /// 256th) from the input stream into slot `ARG0`.
@@ -134,47 +138,6 @@ pub mod keccak {
 
     /// `CONFIG` bits \[4:0\]: Keccak rounds computed per clock (1 or 2).
     pub const CONFIG_ROUNDS_PER_CLOCK_MASK: u32 = 0x1F;
-}
-
-/// Xilinx AXI DMA (PG021) register offsets and bits, simple (non-SG) mode.
-pub mod dma {
-    /// MM2S control register.
-    pub const MM2S_DMACR: usize = 0x00;
-    /// MM2S status register.
-    pub const MM2S_DMASR: usize = 0x04;
-    /// MM2S source address (low 32 bits).
-    pub const MM2S_SA: usize = 0x18;
-    /// MM2S transfer length in bytes; writing it starts the transfer.
-    pub const MM2S_LENGTH: usize = 0x28;
-    /// S2MM control register.
-    pub const S2MM_DMACR: usize = 0x30;
-    /// S2MM status register.
-    pub const S2MM_DMASR: usize = 0x34;
-    /// S2MM destination address (low 32 bits).
-    pub const S2MM_DA: usize = 0x48;
-    /// S2MM buffer length in bytes; writing it arms the channel.
-    pub const S2MM_LENGTH: usize = 0x58;
-
-    /// DMACR: run/stop.
-    pub const DMACR_RS: u32 = 1 << 0;
-    /// DMACR: soft reset (self-clearing).
-    pub const DMACR_RESET: u32 = 1 << 2;
-    /// DMASR: channel halted.
-    pub const DMASR_HALTED: u32 = 1 << 0;
-    /// DMASR: channel idle (simple mode: transfer complete).
-    pub const DMASR_IDLE: u32 = 1 << 1;
-    /// DMASR: internal error.
-    pub const DMASR_DMA_INT_ERR: u32 = 1 << 4;
-    /// DMASR: slave error.
-    pub const DMASR_DMA_SLV_ERR: u32 = 1 << 5;
-    /// DMASR: decode error.
-    pub const DMASR_DMA_DEC_ERR: u32 = 1 << 6;
-    /// DMASR: interrupt on complete (write 1 to clear).
-    pub const DMASR_IOC_IRQ: u32 = 1 << 12;
-    /// DMASR: error interrupt (write 1 to clear).
-    pub const DMASR_ERR_IRQ: u32 = 1 << 14;
-    /// Any of the error bits.
-    pub const DMASR_ERRORS: u32 = DMASR_DMA_INT_ERR | DMASR_DMA_SLV_ERR | DMASR_DMA_DEC_ERR;
 }
 
 #[cfg(test)]
