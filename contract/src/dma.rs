@@ -85,9 +85,11 @@ register_bits!(
 
 impl Dmasr {
     /// The error bits.
-    pub const ERRORS: Dmasr = Dmasr(Dmasr::DMA_INT_ERR.0 | Dmasr::DMA_SLV_ERR.0 | Dmasr::DMA_DEC_ERR.0);
+    pub const ERRORS: Dmasr =
+        Dmasr(Dmasr::DMA_INT_ERR.0 | Dmasr::DMA_SLV_ERR.0 | Dmasr::DMA_DEC_ERR.0);
     /// The only bits a write can change: the interrupt bits, write 1 to clear.
-    pub const WRITE_1_TO_CLEAR: Dmasr = Dmasr(Dmasr::IOC_IRQ.0 | Dmasr::DLY_IRQ.0 | Dmasr::ERR_IRQ.0);
+    pub const WRITE_1_TO_CLEAR: Dmasr =
+        Dmasr(Dmasr::IOC_IRQ.0 | Dmasr::DLY_IRQ.0 | Dmasr::ERR_IRQ.0);
 }
 
 /// A 32-bit bus address (SA, DA).
@@ -171,13 +173,21 @@ mod tests {
             assert!(b <= MAX_TRANSFER_BYTES);
             assert_eq!(b % (STREAM_DATA_BITS as usize / 8), 0);
         }
-        assert!((8..=26).contains(&LENGTH_WIDTH_BITS), "PG021 allows 8..=26 bits");
+        assert!(
+            (8..=26).contains(&LENGTH_WIDTH_BITS),
+            "PG021 allows 8..=26 bits"
+        );
     }
 
     #[test]
     fn registers_lie_in_the_register_file_and_the_w1c_bits_are_the_interrupts() {
         for ch in [MM2S, S2MM] {
-            for o in [ch.dmacr.offset(), ch.dmasr.offset(), ch.address.offset(), ch.length.offset()] {
+            for o in [
+                ch.dmacr.offset(),
+                ch.dmasr.offset(),
+                ch.address.offset(),
+                ch.length.offset(),
+            ] {
                 assert!(o % 4 == 0 && o < offset::REGISTER_FILE_BYTES);
             }
         }

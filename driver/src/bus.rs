@@ -36,6 +36,17 @@ pub trait RegisterBus {
     }
 }
 
+/// A window shared by several users of one thread in turn (e.g. the PL310
+/// by two DMA ports): each access borrows it for that access only.
+impl<B: RegisterBus> RegisterBus for &core::cell::RefCell<B> {
+    fn read32(&mut self, offset: usize) -> u32 {
+        self.borrow_mut().read32(offset)
+    }
+    fn write32(&mut self, offset: usize, value: u32) {
+        self.borrow_mut().write32(offset, value)
+    }
+}
+
 impl<B: RegisterBus + ?Sized> RegisterBus for &mut B {
     fn read32(&mut self, offset: usize) -> u32 {
         (**self).read32(offset)

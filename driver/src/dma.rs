@@ -392,9 +392,11 @@ mod tests {
     impl TestCore {
         fn new(behaviour: Behaviour) -> Self {
             let output = match behaviour {
-                Behaviour::Source(n) => {
-                    beats(&(0..n).map(|i| 0xA0u8.wrapping_add(i as u8)).collect::<Vec<_>>())
-                }
+                Behaviour::Source(n) => beats(
+                    &(0..n)
+                        .map(|i| 0xA0u8.wrapping_add(i as u8))
+                        .collect::<Vec<_>>(),
+                ),
                 _ => VecDeque::new(),
             };
             TestCore {

@@ -9,10 +9,6 @@
 use crate::bus::RegisterBus;
 use crate::poll::{poll_until, PollTimeout};
 
-/// Physical base address of the PL310 on the Zynq-7000.
-pub const PL310_BASE: usize = 0xF8F0_2000;
-/// Size of the PL310 register window.
-pub const PL310_WINDOW: usize = 0x1000;
 /// L2 line size in bytes.
 pub const L2_LINE_BYTES: u32 = 32;
 

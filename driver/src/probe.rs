@@ -8,23 +8,11 @@
 //! probe reports as "no core".
 
 use crate::bus::RegisterBus;
-use ps_pl_contract::regmap::{ctrl, keccak, ntt};
 use core::fmt;
-
-/// Physical base of the PS device-configuration block (DEVCFG, UG585 ch. 6).
-pub const DEVCFG_BASE: usize = 0xF800_7000;
-/// Size of the DEVCFG register window used here.
-pub const DEVCFG_WINDOW: usize = 0x100;
-/// DEVCFG interrupt status register.
-pub const DEVCFG_INT_STS: usize = 0x0C;
-/// INT_STS.PCFG_DONE: the PL has been configured.
-pub const PCFG_DONE: u32 = 1 << 2;
-/// SLCR offset of LVL_SHFTR_EN (UG585 appendix B.28), from the SLCR base
-/// 0xF800_0000.
-pub const SLCR_LVL_SHFTR_EN: usize = 0x900;
-/// LVL_SHFTR_EN value with every PS-PL level shifter on (what
-/// `ps7_post_config` writes).
-pub const LEVEL_SHIFTERS_ON: u32 = 0xF;
+use ps_pl_contract::ps::{
+    DEVCFG_INT_STS, DEVCFG_PCFG_DONE as PCFG_DONE, LEVEL_SHIFTERS_ON, SLCR_LVL_SHFTR_EN,
+};
+use ps_pl_contract::regmap::{ctrl, keccak, ntt};
 
 /// What one control block answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -498,12 +498,12 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ps_pl_contract::dma::{self as reg, BusAddress, Dmacr, Dmasr, Length};
-    use ps_pl_contract::regmap::{ctrl, keccak as kreg};
     use pqc::keccak::SoftKeccak;
     use pqc::keccak::{KeccakBackend, SpongeMode};
     use pqc::ring::RingBackend;
     use pqc::ring::SoftRing;
+    use ps_pl_contract::dma::{self as reg, BusAddress, Dmacr, Dmasr, Length};
+    use ps_pl_contract::regmap::{ctrl, keccak as kreg};
     use sha3::digest::{ExtendableOutput, Update, XofReader};
     use std::time::Instant;
 

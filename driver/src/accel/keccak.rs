@@ -4,9 +4,9 @@ use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
-use ps_pl_contract::regmap::keccak as op;
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::slhdsa::address::{AddressType, Adrs};
+use ps_pl_contract::regmap::keccak as op;
 use zeroize::Zeroize;
 
 /// Largest n of SLH-DSA (bytes) and the WOTS+ chain count for it (2n + 3).

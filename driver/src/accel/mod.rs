@@ -67,8 +67,8 @@ use crate::bus::RegisterBus;
 use crate::cache::{CacheMaintenance, LINE_BYTES};
 use crate::dma::{AddressMap, AxiDma, DmaError};
 use crate::poll::poll_until;
-use ps_pl_contract::regmap::ctrl;
 use core::fmt;
+use ps_pl_contract::regmap::ctrl;
 
 /// Why the hardware could not complete a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

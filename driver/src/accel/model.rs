@@ -8,13 +8,12 @@ use super::{Control, DmaPort, HwKeccak, HwRing};
 use crate::bus::RegisterBus;
 use crate::dma::{AxiDma, OffsetMap};
 use crate::host::{
-    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, DmaFault, FaultyDma, SharedDdr,
-    StreamEndpoint,
+    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, DmaFault, FaultyDma, SharedDdr, StreamEndpoint,
 };
-use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
-use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::ring::{self, Poly, N, Q};
+use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -486,6 +485,12 @@ pub fn ring<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelRing<'a> {
 pub fn keccak<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelKeccak<'a> {
     HwKeccak::new(
         control(pl, Which::Keccak),
-        port(pl, Which::Keccak, arena, KECCAK_BUFFER_BYTES, KECCAK_BUFFER_BYTES),
+        port(
+            pl,
+            Which::Keccak,
+            arena,
+            KECCAK_BUFFER_BYTES,
+            KECCAK_BUFFER_BYTES,
+        ),
     )
 }

@@ -4,8 +4,8 @@ use super::{AccelError, AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
-use ps_pl_contract::regmap::ntt;
 use pqc::ring::{Poly, RingBackend, SoftRing, N, Q};
+use ps_pl_contract::regmap::ntt;
 
 /// Bytes of one polynomial on the stream: 256 little-endian 32-bit words.
 const POLY_BYTES: usize = 4 * N;

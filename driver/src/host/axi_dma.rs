@@ -279,9 +279,7 @@ impl DmaDevice for AxiDmaModel {
                 }
             }
             x if x % 4 == 0 && x < o::REGISTER_FILE_BYTES => self.regs[x / 4] = value,
-            _ => self.record(format!(
-                "DMA write outside the register file: {offset:#x}"
-            )),
+            _ => self.record(format!("DMA write outside the register file: {offset:#x}")),
         }
     }
 
@@ -438,7 +436,11 @@ mod tests {
         let mut b = rig();
         b.write32(o::MM2S_DMACR, Dmacr::RS.bits());
         assert_eq!(sr(&mut b, o::MM2S_DMASR), Dmasr(0), "running, not idle");
-        assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::HALTED, "other channel untouched");
+        assert_eq!(
+            sr(&mut b, o::S2MM_DMASR),
+            Dmasr::HALTED,
+            "other channel untouched"
+        );
         b.write32(o::MM2S_DMACR, 0);
         assert_eq!(sr(&mut b, o::MM2S_DMASR), Dmasr::HALTED);
     }
@@ -446,7 +448,12 @@ mod tests {
     #[test]
     fn a_completed_transfer_is_idle_with_ioc() {
         let mut b = rig();
-        b.dma.ddr().borrow_mut().range(BASE, 8).unwrap().copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        b.dma
+            .ddr()
+            .borrow_mut()
+            .range(BASE, 8)
+            .unwrap()
+            .copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
         b.write32(o::MM2S_DMACR, Dmacr::RS.bits());
         b.write32(o::MM2S_SA, BASE);
         b.write32(o::MM2S_LENGTH, 6);
@@ -512,7 +519,11 @@ mod tests {
         b.write32(o::S2MM_DA, BASE + 512);
         b.write32(o::S2MM_LENGTH, 64);
         b.write32(o::S2MM_DMACR, Dmacr::RESET.bits());
-        assert_eq!(b.read32(o::S2MM_DMACR) & Dmacr::RESET.bits(), 0, "self-clearing");
+        assert_eq!(
+            b.read32(o::S2MM_DMACR) & Dmacr::RESET.bits(),
+            0,
+            "self-clearing"
+        );
         assert_eq!(sr(&mut b, o::MM2S_DMASR), Dmasr::HALTED);
         assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::HALTED);
         assert!(b.endpoint.input_drained(), "input in flight dropped");
@@ -612,9 +623,11 @@ mod tests {
         let mut b = rig();
         b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
         b.write32(o::S2MM_DA, BASE);
-        b.endpoint
-            .output
-            .extend([word(0x1111_1111, false), word(0x2222_2222, true), word(9, true)]);
+        b.endpoint.output.extend([
+            word(0x1111_1111, false),
+            word(0x2222_2222, true),
+            word(9, true),
+        ]);
         b.write32(o::S2MM_LENGTH, 64);
         assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::IDLE | Dmasr::IOC_IRQ);
         assert_eq!(b.read32(o::S2MM_LENGTH), 8);
@@ -640,7 +653,10 @@ mod tests {
             sr(&mut b, o::S2MM_DMASR),
             Dmasr::DMA_INT_ERR | Dmasr::ERR_IRQ | Dmasr::HALTED
         );
-        assert!(b.endpoint.output.is_empty(), "the rest of the packet is dropped");
+        assert!(
+            b.endpoint.output.is_empty(),
+            "the rest of the packet is dropped"
+        );
     }
 
     #[test]

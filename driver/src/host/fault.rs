@@ -75,8 +75,8 @@ impl DmaDevice for FaultyDma {
         if channel.is_some() {
             self.transfers += 1;
         }
-        let reset = matches!(offset, o::MM2S_DMACR | o::S2MM_DMACR)
-            && Dmacr(value).contains(Dmacr::RESET);
+        let reset =
+            matches!(offset, o::MM2S_DMACR | o::S2MM_DMACR) && Dmacr(value).contains(Dmacr::RESET);
         match (self.active(), channel) {
             (Some(DmaFault::SlaveError(on)), Some(ch)) if on.is_none_or(|on| on == ch) => {
                 self.inner.fail(ch, Dmasr::DMA_SLV_ERR)

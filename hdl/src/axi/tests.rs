@@ -9,9 +9,9 @@ use crate::keccak::sponge::mode_code;
 use crate::keccak::sponge_tests::{reference, sponge_cycles};
 use crate::ntt::core::{load_cycles, pointwise_cycles, store_cycles, transform_cycles};
 use crate::ntt::sim::Lcg;
-use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use pqc::keccak::SpongeMode;
 use pqc::ring::{self, Poly, N};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 
 /// STATUS polls before a job counts as hung (each poll is ~3 clocks).
 const POLL_LIMIT: u32 = 20_000;

@@ -16,9 +16,9 @@ use crate::keccak::sponge::mode_code;
 use crate::keccak::sponge_tests::reference;
 use crate::ntt::sim::Lcg;
 use crate::verilator::{verilator_required, VerilatorRun};
-use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use pqc::keccak::SpongeMode;
 use pqc::ring::{self, N};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
 use std::fmt::Write as _;
 
 /// STATUS polls of one `Poll` step before the testbench gives up.

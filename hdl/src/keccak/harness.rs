@@ -5,8 +5,8 @@
 
 use super::bench::Bench;
 use super::sponge::SpongeEngine;
-use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
+use ps_pl_contract::regmap::keccak as regs;
 
 /// One request: op code, arguments and the input stream.
 #[derive(Clone, Debug, PartialEq, Eq)]

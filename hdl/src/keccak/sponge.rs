@@ -36,8 +36,8 @@
 
 use super::permutation::{KeccakPermutation, XOR_LANES};
 use super::round::ROUNDS;
-use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
+use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
 
 /// Largest n of SLH-DSA (bytes): PK.seed, X and the output are n bytes.

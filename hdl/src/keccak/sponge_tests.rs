@@ -11,8 +11,8 @@ use super::harness::{
 use super::round::ROUNDS;
 use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
-use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
+use ps_pl_contract::regmap::keccak as regs;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
 
 fn full_run() -> bool {

@@ -13,8 +13,8 @@ use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
 use crate::export::{design_verilog, Design};
 use crate::verilator::{verilator_required, VerilatorRun};
-use ps_pl_contract::regmap::keccak as regs;
 use pqc::keccak::SpongeMode;
+use ps_pl_contract::regmap::keccak as regs;
 use std::fmt::Write as _;
 
 const TESTBENCH: &str = include_str!("sponge_tb.sv");

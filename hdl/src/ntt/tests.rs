@@ -13,8 +13,8 @@ use super::core::{
 };
 use super::harness::{Command, CoreSim};
 use super::sim::Lcg;
-use ps_pl_contract::regmap::ntt as reg;
 use pqc::ring::{self, Poly, N, Q};
+use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
 
 fn full() -> bool {

@@ -9,6 +9,7 @@
 
 mod boot;
 mod mmu;
+mod peripherals;
 pub mod semihosting;
 mod stack;
 mod timer;
@@ -16,33 +17,33 @@ mod uart;
 
 use crate::app::{self, Measurement, Platform};
 use crate::uart_config;
+use core::cell::RefCell;
 use core::fmt::Write;
 use driver::accel::{AccelStats, Control, DmaPort, HwKeccak, HwRing};
 use driver::bus::RegisterBus;
 use driver::cache::{CacheMaintenance, ZynqCaches};
 use driver::dma::{AxiDma, IdentityMap};
 use driver::mmio::Mmio;
-use driver::pl310::{Pl310, PL310_BASE, PL310_WINDOW};
-use driver::probe::{self, Probe, DEVCFG_BASE, DEVCFG_WINDOW};
-use ps_pl_contract::regmap;
+use driver::pl310::Pl310;
+use driver::probe::{self, Probe};
+use peripherals::Peripherals;
+use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
+use ps_pl_contract::ps::{
+    SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE, SLCR_LOCK, SLCR_LOCK_KEY, SLCR_UNLOCK, SLCR_UNLOCK_KEY,
+};
 
-/// SLCR unlock/lock keys and the L2C RAM control register (UG585 §3.4.10).
-const SLCR_BASE: usize = 0xF800_0000;
-const SLCR_LOCK: usize = 0x004;
-const SLCR_UNLOCK: usize = 0x008;
-const SLCR_L2C_RAM: usize = 0xA1C;
-const SLCR_LOCK_KEY: u32 = 0x767B;
-const SLCR_UNLOCK_KEY: u32 = 0xDF0D;
-const L2C_RAM_VALUE: u32 = 0x0002_0202;
+/// A register window shared in turn by several users.
+type Shared<'a> = &'a RefCell<Mmio>;
 
-/// Snoop control unit (CPU private space).
-const SCU_BASE: usize = 0xF8F0_0000;
-
-struct Board {
+struct Board<'a> {
     timer: timer::GlobalTimer,
+    devcfg: Mmio,
+    slcr: Shared<'a>,
+    ntt: Shared<'a>,
+    keccak: Shared<'a>,
 }
 
-impl Platform for Board {
+impl Platform for Board<'_> {
     fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
         let timer = &mut self.timer;
         let mut ticks = 0;
@@ -58,19 +59,14 @@ impl Platform for Board {
     }
 
     fn probe(&mut self) -> Probe {
-        // SAFETY: DEVCFG, the SLCR and the two PL control windows
-        // (addresses from the shared register map) are device registers; the
-        // probe only reads, and touches GP0 only after DEVCFG and the SLCR
-        // report a configured PL behind enabled level shifters.
-        let (mut devcfg, mut slcr, mut ntt, mut keccak) = unsafe {
-            (
-                Mmio::new(DEVCFG_BASE, DEVCFG_WINDOW),
-                Mmio::new(SLCR_BASE, 0x1000),
-                Mmio::new(regmap::NTT_BASE, regmap::CTRL_WINDOW_BYTES),
-                Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES),
-            )
-        };
-        probe::probe(&mut devcfg, &mut slcr, &mut ntt, &mut keccak)
+        // The probe only reads, and touches GP0 only after DEVCFG and the
+        // SLCR report a configured PL behind enabled level shifters.
+        probe::probe(
+            &mut self.devcfg,
+            &mut self.slcr,
+            &mut self.ntt,
+            &mut self.keccak,
+        )
     }
 
     fn platform_notes(&self, out: &mut dyn Write) {
@@ -100,56 +96,53 @@ impl Platform for Board {
     }
 }
 
-/// "Width of Buffer Length Register" of the AXI DMA cores (Vivado default).
-const DMA_LENGTH_WIDTH: u32 = 14;
 /// Poll budget of every accelerator wait (`driver::poll`: well under a second).
 const ACCEL_POLL_LIMIT: u32 = 1_000_000;
 
-/// The DMA buffers: one polynomial each way for the NTT core; 4 KiB each
-/// way for the Keccak engine (the longest message the protocols hash is
-/// ML-DSA-87's 2592-byte public key; longer requests run in software).
+/// The DMA buffers of the contract (`ps_pl_contract::dma`): one polynomial
+/// each way for the NTT core, the Keccak engine's for sponge requests.
 /// Every field starts on a cache line, as the destinations must.
 #[repr(C, align(32))]
 struct DmaArea {
-    ntt_src: [u8; 1024],
-    ntt_dst: [u8; 1024],
-    keccak_src: [u8; 4096],
-    keccak_dst: [u8; 4096],
+    ntt_src: [u8; NTT_BUFFER_BYTES],
+    ntt_dst: [u8; NTT_BUFFER_BYTES],
+    keccak_src: [u8; KECCAK_BUFFER_BYTES],
+    keccak_dst: [u8; KECCAK_BUFFER_BYTES],
 }
 
-type Caches = ZynqCaches<Mmio>;
+type Caches<'a> = ZynqCaches<Shared<'a>>;
 
-/// The hardware backends over the PL windows of `ps_pl_contract::regmap`.
+/// The hardware backends over the PL windows of the contract's register map.
 struct Accelerator<'a> {
-    ring: HwRing<'a, Mmio, Mmio, Caches, IdentityMap>,
-    keccak: HwKeccak<'a, Mmio, Mmio, Caches, IdentityMap>,
+    ring: HwRing<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>,
+    keccak: HwKeccak<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>,
+}
+
+/// The windows the accelerators use.
+struct AcceleratorWindows<'a> {
+    ntt: Shared<'a>,
+    ntt_dma: Mmio,
+    keccak: Shared<'a>,
+    keccak_dma: Mmio,
+    /// The PL310, when it was enabled.
+    l2: Option<Shared<'a>>,
 }
 
 impl<'a> Accelerator<'a> {
     /// Builds both backends without touching the PL (they read ID and
     /// VERSION on first use, which the application makes only after the
     /// probe found the cores); `None` if a buffer is unusable for DMA.
-    fn new(area: &'a mut DmaArea, l2_enabled: bool) -> Option<Self> {
-        let caches = || {
-            // SAFETY: the PL310 register window; only by-address
-            // maintenance is issued, one call at a time.
-            ZynqCaches::new(
-                l2_enabled
-                    .then(|| Pl310::new(unsafe { Mmio::new(PL310_BASE, PL310_WINDOW) }, 1_000_000)),
-            )
-        };
-        // SAFETY: the accelerators' control blocks and AXI DMA register
-        // windows from the shared register map (strongly ordered in the
-        // MMU map); single-threaded, so no two users of a window overlap.
-        let (ntt, ntt_dma, keccak, keccak_dma) = unsafe {
-            (
-                Mmio::new(regmap::NTT_BASE, regmap::CTRL_WINDOW_BYTES),
-                Mmio::new(regmap::NTT_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
-                Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES),
-                Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
-            )
-        };
-        let dma = |bus| AxiDma::new(bus, DMA_LENGTH_WIDTH, ACCEL_POLL_LIMIT);
+    fn new(area: &'a mut DmaArea, windows: AcceleratorWindows<'a>) -> Option<Self> {
+        let AcceleratorWindows {
+            ntt,
+            ntt_dma,
+            keccak,
+            keccak_dma,
+            l2,
+        } = windows;
+        // Only by-address maintenance is issued, one call at a time.
+        let caches = || ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000)));
+        let dma = |bus| AxiDma::new(bus, LENGTH_WIDTH_BITS, ACCEL_POLL_LIMIT);
         let ntt_port = DmaPort::new(
             dma(ntt_dma),
             caches(),
@@ -175,7 +168,7 @@ impl<'a> Accelerator<'a> {
 
 /// The board plus the hardware backends (when the DMA buffers are usable).
 struct BoardWithAccelerator<'a> {
-    board: Board,
+    board: Board<'a>,
     accelerator: Option<Accelerator<'a>>,
 }
 
@@ -224,9 +217,7 @@ impl Platform for BoardWithAccelerator<'_> {
 
 /// Enables the SCU and joins the Cortex-A9 to coherency (ACTLR.SMP, FW),
 /// as the Zynq boot flow does before the D-cache is turned on.
-fn scu_and_smp_bits() {
-    // SAFETY: the SCU control register window.
-    let mut scu = unsafe { Mmio::new(SCU_BASE, 0x100) };
+fn scu_and_smp_bits(scu: &mut Mmio) {
     scu.modify32(0, 0, 1);
     // SAFETY: ACTLR read-modify-write of the SMP (bit 6) and FW (bit 0)
     // bits, legal in Secure PL1 before caches are enabled.
@@ -242,16 +233,14 @@ fn scu_and_smp_bits() {
     }
 }
 
-/// Programs the SLCR L2C RAM register and enables the PL310.
-fn l2_enable() -> Result<(), driver::poll::PollTimeout> {
-    // SAFETY: SLCR registers, written with the unlock/lock protocol.
-    let mut slcr = unsafe { Mmio::new(SLCR_BASE, 0x1000) };
+/// Programs the SLCR L2C RAM register (unlock/lock protocol) and enables
+/// the PL310.
+fn l2_enable(slcr: Shared<'_>, pl310: Shared<'_>) -> Result<(), driver::poll::PollTimeout> {
+    let mut slcr = slcr.borrow_mut();
     slcr.write32(SLCR_UNLOCK, SLCR_UNLOCK_KEY);
-    slcr.write32(SLCR_L2C_RAM, L2C_RAM_VALUE);
+    slcr.write32(SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE);
     slcr.write32(SLCR_LOCK, SLCR_LOCK_KEY);
-    // SAFETY: the PL310 register window.
-    let l2 = unsafe { Mmio::new(PL310_BASE, PL310_WINDOW) };
-    Pl310::new(l2, 1_000_000).enable()
+    Pl310::new(pl310, 1_000_000).enable()
 }
 
 /// Exit status bit: the cache-maintenance check failed.
@@ -262,18 +251,15 @@ const STATUS_CACHE_CHECK_FAILED: u32 = 4;
 /// invalidate, read back. On the board a clean that did not reach DDR
 /// would lose the pattern at the invalidate; on QEMU (no cache model) it
 /// shows that every maintenance operation executes.
-fn cache_check(l2_enabled: bool) -> Result<(), &'static str> {
+fn cache_check(l2: Option<Shared<'_>>) -> Result<(), &'static str> {
     #[repr(C, align(32))]
     struct Lines([u8; 4096]);
     let mut buf = Lines([0; 4096]);
     for (i, b) in buf.0.iter_mut().enumerate() {
         *b = (i * 7 + 3) as u8;
     }
-    // SAFETY: the PL310 register window; the controller is enabled and only
-    // by-address maintenance is issued.
-    let l2 =
-        l2_enabled.then(|| Pl310::new(unsafe { Mmio::new(PL310_BASE, PL310_WINDOW) }, 1_000_000));
-    let mut caches = ZynqCaches::new(l2);
+    // The controller is enabled; only by-address maintenance is issued.
+    let mut caches = ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000)));
     caches
         .clean(&buf.0)
         .map_err(|_| "L2 clean did not complete")?;
@@ -295,13 +281,28 @@ fn cache_check(l2_enabled: bool) -> Result<(), &'static str> {
 /// Called by `_start` in SYS mode with a stack, `.bss` and `.data` ready.
 #[no_mangle]
 extern "C" fn ps_app_start() -> ! {
-    let mut uart = uart::Uart::init();
+    let Some(Peripherals {
+        slcr,
+        devcfg,
+        mut scu,
+        pl310,
+        global_timer,
+        uart1,
+        ntt,
+        ntt_dma,
+        keccak,
+        keccak_dma,
+    }) = Peripherals::take()
+    else {
+        unreachable!("ps_app_start runs once")
+    };
+    let mut uart = uart::Uart::init(uart1);
     let _ = writeln!(
         uart,
         "\nps-app: Zynq-7000 PS, ML-DSA (FIPS 204) / SLH-DSA (FIPS 205)"
     );
-    let l2 = l2_enable();
-    scu_and_smp_bits();
+    let l2 = l2_enable(&slcr, &pl310);
+    scu_and_smp_bits(&mut scu);
     mmu::enable();
     let _ = writeln!(
         uart,
@@ -312,7 +313,8 @@ extern "C" fn ps_app_start() -> ! {
             Err(_) => "FAILED (invalidate-by-way did not finish)",
         }
     );
-    let cache = cache_check(l2.is_ok());
+    let l2_window = l2.is_ok().then_some(&pl310);
+    let cache = cache_check(l2_window);
     let _ = match cache {
         Ok(()) => writeln!(
             uart,
@@ -323,16 +325,27 @@ extern "C" fn ps_app_start() -> ! {
     // In this frame, which never returns: static in effect, without a
     // `static mut`. DDR, write-back cached: hence the cache maintenance.
     let mut dma_area = DmaArea {
-        ntt_src: [0; 1024],
-        ntt_dst: [0; 1024],
-        keccak_src: [0; 4096],
-        keccak_dst: [0; 4096],
+        ntt_src: [0; NTT_BUFFER_BYTES],
+        ntt_dst: [0; NTT_BUFFER_BYTES],
+        keccak_src: [0; KECCAK_BUFFER_BYTES],
+        keccak_dst: [0; KECCAK_BUFFER_BYTES],
+    };
+    let windows = AcceleratorWindows {
+        ntt: &ntt,
+        ntt_dma,
+        keccak: &keccak,
+        keccak_dma,
+        l2: l2_window,
     };
     let mut board = BoardWithAccelerator {
         board: Board {
-            timer: timer::GlobalTimer::start(),
+            timer: timer::GlobalTimer::start(global_timer),
+            devcfg,
+            slcr: &slcr,
+            ntt: &ntt,
+            keccak: &keccak,
         },
-        accelerator: Accelerator::new(&mut dma_area, l2.is_ok()),
+        accelerator: Accelerator::new(&mut dma_area, windows),
     };
     let mut status = app::run(&mut uart, &mut board);
     if cache.is_err() {
@@ -364,7 +377,7 @@ extern "C" fn ps_app_exception_trap(kind: u32, return_address: u32) -> ! {
         7 => "FIQ",
         _ => "reserved vector",
     };
-    let mut uart = uart::Uart::init();
+    let mut uart = uart::Uart::emergency();
     let _ = writeln!(
         uart,
         "\nEXCEPTION: {name}, lr={return_address:#010x} DFSR={dfsr:#010x} DFAR={dfar:#010x}"
@@ -380,7 +393,7 @@ extern "C" fn ps_app_exception_trap(kind: u32, return_address: u32) -> ! {
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
-    let mut uart = uart::Uart::init();
+    let mut uart = uart::Uart::emergency();
     let _ = writeln!(uart, "\nPANIC: {info}");
     let _ = writeln!(uart, "EXIT status={}", app::STATUS_PANIC);
     semihosting::exit(app::STATUS_PANIC)

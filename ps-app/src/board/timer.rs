@@ -11,8 +11,6 @@
 use driver::bus::RegisterBus;
 use driver::mmio::Mmio;
 
-/// Physical base of the global timer.
-pub const GLOBAL_TIMER_BASE: usize = 0xF8F0_0200;
 /// Prescaler programmed into the control register.
 pub const PRESCALER: u32 = 0;
 /// CPU cycles per tick on the ZedBoard (CPU_3x2x = CPU/2, prescaler 0).
@@ -28,10 +26,8 @@ pub struct GlobalTimer {
 }
 
 impl GlobalTimer {
-    /// Starts the counter (comparator and interrupt off).
-    pub fn start() -> GlobalTimer {
-        // SAFETY: the global timer's register window, used by nothing else.
-        let mut regs = unsafe { Mmio::new(GLOBAL_TIMER_BASE, 0x20) };
+    /// Starts the counter in window `regs` (comparator and interrupt off).
+    pub fn start(mut regs: Mmio) -> GlobalTimer {
         regs.write32(CONTROL, (PRESCALER << 8) | 1);
         GlobalTimer { regs }
     }

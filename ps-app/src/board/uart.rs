@@ -4,9 +4,7 @@ use crate::uart_config::{BDIV, CD, MODE_8N1};
 use driver::bus::RegisterBus;
 use driver::mmio::Mmio;
 use driver::poll::poll_until;
-
-/// Physical base of UART1.
-pub const UART1_BASE: usize = 0xE000_1000;
+use ps_pl_contract::ps;
 
 const CR: usize = 0x00;
 const MR: usize = 0x04;
@@ -36,10 +34,17 @@ pub struct Uart {
 }
 
 impl Uart {
-    /// Programs UART1 for 115200 8N1 (UG585 §19.3.2 sequence).
-    pub fn init() -> Uart {
-        // SAFETY: UART1's register window, used by nothing else.
-        let mut regs = unsafe { Mmio::new(UART1_BASE, 0x1000) };
+    /// The console on the panic and exception paths: re-opens UART1
+    /// (the one window opened outside `Peripherals::take`; the normal flow
+    /// has ended when these paths run) and programs it again.
+    pub fn emergency() -> Uart {
+        // SAFETY: UART1's register window; the normal flow that owned it
+        // will not run again.
+        Uart::init(unsafe { Mmio::new(ps::UART1_BASE, ps::UART_WINDOW) })
+    }
+
+    /// Programs UART1 (window `regs`) for 115200 8N1 (UG585 §19.3.2 sequence).
+    pub fn init(mut regs: Mmio) -> Uart {
         regs.write32(CR, CR_TX_DIS | CR_RX_DIS);
         regs.write32(MR, MODE_8N1);
         regs.write32(BAUDGEN, CD);
