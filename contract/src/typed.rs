@@ -66,6 +66,7 @@ macro_rules! register_bits {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name(pub u32);
 
+        #[allow(dead_code)] // not every register uses every helper
         impl $name {
             $($(#[$bdoc])* pub const $bit: $name = $name($value);)*
 

@@ -70,6 +70,10 @@ impl SpongeMode {
 ///   backend never needs to keep sponge state between calls.
 /// - [`KeccakBackend::permute`] exists for completeness and testing; protocol
 ///   code does not call it in a loop.
+/// - The SLH-DSA units of work (WOTS+ chain, WOTS+ public key, FORS leaves,
+///   Merkle levels, tweakable hashes) are not here: their seam is
+///   [`crate::slhdsa::HashEngine`], which a hardware backend implements
+///   for the units it accelerates.
 /// - Output must equal [`soft_sponge`] bit for bit, for any output length
 ///   (for the SHA3 modes, lengths other than the digest length give the plain
 ///   sponge output with that mode's padding).
@@ -80,90 +84,6 @@ pub trait KeccakBackend {
     /// Absorb `parts` (concatenated) with `mode`'s padding, squeeze `out.len()` bytes.
     fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
         soft_sponge(|s| self.permute(s), mode, parts, out)
-    }
-
-    // SLH-DSA-SHAKE units of work (FIPS 205 §11.1). Each method is one bus
-    // transaction for a PL engine; the defaults (in `slhdsa::shake`) build
-    // the sponge from `permute`/`sponge`. `n = pk_seed.len()` is 16, 24 or
-    // 32; `adrs` is the full 32-byte address; every output is written
-    // whole. Overrides must equal the defaults bit for bit.
-
-    /// WOTS+ chain, FIPS 205 Algorithm 5: starting from `tmp = x`, for `j`
-    /// in `start..start + steps` set the hash address (ADRS bytes 28..32,
-    /// big-endian) to `j` and compute `tmp = SHAKE256(PK.seed ‖ ADRS ‖ tmp, 8n)`;
-    /// `out = tmp` (`out = x` when `steps = 0`). Reference:
-    /// [`crate::slhdsa::shake_wots_chain`].
-    fn slh_shake_chain(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        x: &[u8],
-        start: u32,
-        steps: u32,
-        out: &mut [u8],
-    ) {
-        crate::slhdsa::shake::chain(self, pk_seed, adrs, x, start, steps, out)
-    }
-
-    /// Tweakable hash `SHAKE256(PK.seed ‖ ADRS ‖ m1 ‖ m2, 8·out.len())`: F
-    /// (`m2` empty), H (a Merkle node from its two children), T_l and PRF
-    /// (`m1 = SK.seed`, `m2` empty).
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        crate::slhdsa::shake::thash(self, pk_seed, adrs, m1, m2, out)
-    }
-
-    /// One level of a Merkle tree (XMSS or FORS): `out.len() / n` parents
-    /// from `children` (twice as many n-byte nodes), parent i =
-    /// `H(PK.seed, ADRS_i, children[2i] ‖ children[2i + 1])` where `ADRS_i`
-    /// is `adrs` (tree height already set to the parents' height) with tree
-    /// index `adrs.tree_index + i`.
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        crate::slhdsa::shake::tree_level(self, pk_seed, adrs, children, out)
-    }
-
-    /// One whole XMSS leaf: the WOTS+ public key of the key pair addressed
-    /// by `adrs` (type WOTS_HASH, layer, tree and key pair set), FIPS 205
-    /// Algorithm 6: `len = 2n + 3` secret values by PRF (type WOTS_PRF,
-    /// chain address i), each chained `w − 1 = 15` steps, compressed by
-    /// T_len (type WOTS_PK). `out` is n bytes.
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        crate::slhdsa::shake::wots_pk(self, pk_seed, sk_seed, adrs, out)
-    }
-
-    /// A run of `out.len() / n` consecutive FORS leaves starting at tree
-    /// index `first_index` (FIPS 205 Algorithms 14 and 15 at height 0): for
-    /// each index i, `sk = PRF(PK.seed, SK.seed, ADRS_prf(i))` with type
-    /// FORS_PRF and the key pair of `adrs`, then `leaf = F(PK.seed,
-    /// ADRS(height 0, index i), sk)` with `adrs` (type FORS_TREE, layer 0,
-    /// tree and key pair set).
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        crate::slhdsa::shake::fors_leaves(self, pk_seed, sk_seed, adrs, first_index, out)
     }
 }
 
@@ -264,55 +184,6 @@ impl<K: KeccakBackend + ?Sized> KeccakBackend for &mut K {
     }
     fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
         (**self).sponge(mode, parts, out)
-    }
-    fn slh_shake_chain(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        x: &[u8],
-        start: u32,
-        steps: u32,
-        out: &mut [u8],
-    ) {
-        (**self).slh_shake_chain(pk_seed, adrs, x, start, steps, out)
-    }
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        (**self).slh_shake_thash(pk_seed, adrs, m1, m2, out)
-    }
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        (**self).slh_shake_tree_level(pk_seed, adrs, children, out)
-    }
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        (**self).slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
-    }
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        (**self).slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
     }
 }
 

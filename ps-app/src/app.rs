@@ -4,8 +4,8 @@
 use crate::bench;
 use crate::selftest;
 use core::fmt::Write;
+use driver::accel::WotsChainOffload;
 use driver::probe::Probe;
-use pqc::keccak::KeccakBackend;
 use pqc::ring::RingBackend;
 
 /// Exit status bit: a self-test failed.
@@ -27,9 +27,9 @@ pub struct Measurement {
 }
 
 /// What runs with the hardware backends: a platform to measure on, the
-/// ring backend, the Keccak backend.
+/// ring backend, the Keccak backend (which also runs whole WOTS+ chains).
 pub type AcceleratedBody<'a> =
-    dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn KeccakBackend) + 'a;
+    dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn WotsChainOffload) + 'a;
 
 /// What the application needs from the board.
 pub trait Platform {

@@ -4,9 +4,11 @@
 use crate::app::{Measurement, Platform};
 use crate::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 use core::fmt::Write;
+use driver::accel::{SlhOnPl, WotsChainOffload};
 use pqc::keccak::{KeccakBackend, SoftKeccak};
 use pqc::mldsa::{self, MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
+use pqc::slhdsa::SlhBackend;
 use pqc::slhdsa::{self, params as slh, HashFamily, Params};
 
 /// Iteration counts, fixed at build time (environment variables
@@ -231,7 +233,7 @@ fn mldsa_rows_with<R: RingBackend, K: KeccakBackend>(
 /// keygen, sign, verify of one SLH-DSA set with `keccak` (the SHA2 sets do
 /// not use it), in rows labelled `backend`; the keys and signature are left
 /// in `out`.
-fn slhdsa_rows_with<K: KeccakBackend>(
+fn slhdsa_rows_with<K: SlhBackend>(
     platform: &mut dyn Platform,
     p: &'static Params,
     iterations: u32,
@@ -352,7 +354,7 @@ pub fn mldsa_rows_on(
     set: ParameterSet,
     iterations: u32,
     ring: &mut dyn RingBackend,
-    keccak: &mut dyn KeccakBackend,
+    keccak: &mut dyn WotsChainOffload,
 ) -> [Row; 3] {
     let mut hw = MlDsaBuffers::new();
     let mut engine = MlDsa::new(ring, keccak);
@@ -376,11 +378,16 @@ pub fn slhdsa_rows_on(
     platform: &mut dyn Platform,
     p: &'static Params,
     iterations: u32,
-    mut keccak: &mut dyn KeccakBackend,
+    keccak: &mut dyn WotsChainOffload,
 ) -> [Row; 3] {
     let mut hw = SlhDsaBuffers::new();
-    let [mut keygen, mut sign, verify] =
-        slhdsa_rows_with(platform, p, iterations, ("hw", &mut keccak), &mut hw);
+    let [mut keygen, mut sign, verify] = slhdsa_rows_with(
+        platform,
+        p,
+        iterations,
+        ("hw", &mut SlhOnPl(keccak)),
+        &mut hw,
+    );
     let mut sw = SlhDsaBuffers::new();
     let seeds = slh_seeds(p);
     let (pk_sw, sk_sw, sig_sw) = sw.of(p);
@@ -400,7 +407,7 @@ pub fn run_hw_table(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
     ring: &mut dyn RingBackend,
-    keccak: &mut dyn KeccakBackend,
+    keccak: &mut dyn WotsChainOffload,
     iterations: Iterations,
 ) -> bool {
     let mut ok = true;

@@ -498,6 +498,7 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use driver::accel::WotsChainOffload;
     use pqc::keccak::SoftKeccak;
     use pqc::keccak::{KeccakBackend, SpongeMode};
     use pqc::ring::RingBackend;
@@ -631,8 +632,8 @@ mod tests {
             for (start, steps) in [(0, 1), (3, 12), (0, 15)] {
                 let mut hw = vec![0u8; n];
                 let mut sw = vec![0u8; n];
-                k.slh_shake_chain(&seed, &adrs, &x, start, steps, &mut hw);
-                SoftKeccak.slh_shake_chain(&seed, &adrs, &x, start, steps, &mut sw);
+                k.wots_chain(&seed, &adrs, &x, start, steps, &mut hw);
+                SoftKeccak.wots_chain(&seed, &adrs, &x, start, steps, &mut sw);
                 assert_eq!(hw, sw, "n {n}, start {start}, steps {steps}");
             }
         }

@@ -1,5 +1,5 @@
 //! One backend wrapper for every per-call measurement: [`Hooked`] forwards
-//! each top-level `RingBackend` / `KeccakBackend` call to the wrapped
+//! each top-level `RingBackend` / `KeccakBackend` / `WotsChainOffload` call to the wrapped
 //! backend and runs a [`CallHook`] around it. The host timing
 //! ([`crate::workload::CallTimer`]) and the co-simulation's record of which
 //! calls reached the PL ([`crate::cosim::PlUse`]) are hooks, so the list of
@@ -8,6 +8,7 @@
 //! Only top-level calls are seen: the wrapped backend's own nested calls (a
 //! default `dot` calling `pointwise_mul`, say) stay inside it.
 
+use driver::accel::WotsChainOffload;
 use pqc::keccak::{KeccakBackend, SpongeMode};
 use pqc::ring::{Poly, RingBackend};
 
@@ -80,7 +81,10 @@ impl<B: KeccakBackend, H: CallHook> KeccakBackend for Hooked<B, H> {
     fn sponge(&mut self, mode: SpongeMode, parts: &[&[u8]], out: &mut [u8]) {
         around!(self, self.inner.sponge(mode, parts, out))
     }
-    fn slh_shake_chain(
+}
+
+impl<B: WotsChainOffload, H: CallHook> WotsChainOffload for Hooked<B, H> {
+    fn wots_chain(
         &mut self,
         pk_seed: &[u8],
         adrs: &[u8; 32],
@@ -91,57 +95,7 @@ impl<B: KeccakBackend, H: CallHook> KeccakBackend for Hooked<B, H> {
     ) {
         around!(
             self,
-            self.inner
-                .slh_shake_chain(pk_seed, adrs, x, start, steps, out)
-        )
-    }
-    fn slh_shake_thash(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        m1: &[u8],
-        m2: &[u8],
-        out: &mut [u8],
-    ) {
-        around!(self, self.inner.slh_shake_thash(pk_seed, adrs, m1, m2, out))
-    }
-    fn slh_shake_tree_level(
-        &mut self,
-        pk_seed: &[u8],
-        adrs: &[u8; 32],
-        children: &[u8],
-        out: &mut [u8],
-    ) {
-        around!(
-            self,
-            self.inner
-                .slh_shake_tree_level(pk_seed, adrs, children, out)
-        )
-    }
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        around!(
-            self,
-            self.inner.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out)
-        )
-    }
-    fn slh_shake_fors_leaves(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        first_index: u32,
-        out: &mut [u8],
-    ) {
-        around!(
-            self,
-            self.inner
-                .slh_shake_fors_leaves(pk_seed, sk_seed, adrs, first_index, out)
+            self.inner.wots_chain(pk_seed, adrs, x, start, steps, out)
         )
     }
 }

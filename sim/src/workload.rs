@@ -11,7 +11,8 @@
 use std::time::{Duration, Instant};
 
 use crate::hooked::{CallHook, Hooked};
-use pqc::keccak::{KeccakBackend, SoftKeccak};
+use driver::accel::{SlhOnPl, WotsChainOffload};
+use pqc::keccak::SoftKeccak;
 use pqc::mldsa::{MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params::Params};
@@ -99,7 +100,7 @@ pub struct Outputs {
 /// uses only its Keccak backend). `prior` holds the keys (for sign) and
 /// signature (for verify) made by earlier operations; the result is written
 /// back into it.
-pub fn run<R: RingBackend, H: KeccakBackend>(
+pub fn run<R: RingBackend, H: WotsChainOffload>(
     engine: &mut MlDsa<R, H>,
     scheme: Scheme,
     op: Operation,
@@ -128,7 +129,8 @@ pub fn run<R: RingBackend, H: KeccakBackend>(
             }
         },
         Scheme::SlhDsa(p) => {
-            let keccak = &mut engine.keccak;
+            // WOTS+ chains as whole jobs when `H` runs them on the PL.
+            let keccak = &mut SlhOnPl(&mut engine.keccak);
             let n = p.n;
             let seeds = vec![SLH_SEED_BYTE; 3 * n];
             match op {

@@ -1,19 +1,11 @@
 //! [`HwKeccak`]: `pqc::keccak::KeccakBackend` on the Keccak/sponge engine.
 
-use super::{AccelStats, Control, DmaPort, Engine};
+use super::{AccelStats, Control, DmaPort, Engine, WotsChainOffload};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
-use pqc::slhdsa::address::{AddressType, Adrs};
 use ps_pl_contract::regmap::keccak as op;
-use zeroize::Zeroize;
-
-/// Largest n of SLH-DSA (bytes) and the WOTS+ chain count for it (2n + 3).
-const MAX_N: usize = 32;
-const MAX_WOTS_LEN: usize = 2 * MAX_N + 3;
-/// WOTS+ w − 1 (lg w = 4 in every FIPS 205 set).
-const W_MINUS_1: u32 = 15;
 
 /// The engine's mode code (`ARG0` of `OP_SPONGE`).
 fn mode_code(mode: SpongeMode) -> u32 {
@@ -34,8 +26,10 @@ fn mode_code(mode: SpongeMode) -> u32 {
 ///   whose message or output does not fit the DMA buffers or the DMA
 ///   length register runs in software ([`SoftKeccak`]), as does an empty
 ///   output (the engine refuses a zero output length).
-/// - [`KeccakBackend::slh_shake_chain`] is one `OP_WOTS_CHAIN` job, and
-///   [`KeccakBackend::slh_shake_wots_pk`] runs its 2n + 3 chains that way.
+/// - A WOTS+ chain ([`super::WotsChainOffload::wots_chain`]) is one
+///   `OP_WOTS_CHAIN` job; [`super::SlhOnPl`] makes it the chain of the
+///   SLH-DSA hash engine, so WOTS+ keys and signatures run their chains
+///   on the PL.
 /// - [`KeccakBackend::permute`] runs in software: the engine has no bare
 ///   permutation, and a bus round trip (two DMA transfers, ~20 register
 ///   accesses of 100–200 ns each) costs more than one software
@@ -118,8 +112,12 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> KeccakB
             None => SoftKeccak.sponge(mode, parts, out),
         }
     }
+}
 
-    fn slh_shake_chain(
+impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> WotsChainOffload
+    for HwKeccak<'_, B, D, C, M>
+{
+    fn wots_chain(
         &mut self,
         pk_seed: &[u8],
         adrs: &[u8; 32],
@@ -134,9 +132,9 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> KeccakB
             && out.len() == n
             && start.checked_add(steps).is_some();
         if !well_formed || !self.fits(2 * n + 32, n) {
-            // Software panics on malformed requests, as the default would.
+            // Software panics on malformed requests, as it would without the PL.
             self.engine.software();
-            return SoftKeccak.slh_shake_chain(pk_seed, adrs, x, start, steps, out);
+            return SoftKeccak.wots_chain(pk_seed, adrs, x, start, steps, out);
         }
         if steps == 0 {
             return out.copy_from_slice(x);
@@ -153,47 +151,7 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> KeccakB
         });
         match done {
             Some(()) => out.copy_from_slice(&self.engine.port.dst[..n]),
-            None => SoftKeccak.slh_shake_chain(pk_seed, adrs, x, start, steps, out),
+            None => SoftKeccak.wots_chain(pk_seed, adrs, x, start, steps, out),
         }
-    }
-
-    /// FIPS 205 Algorithm 6 with every chain as one `OP_WOTS_CHAIN` job
-    /// (the `pqc` default would run the chains on `permute`, i.e. software).
-    fn slh_shake_wots_pk(
-        &mut self,
-        pk_seed: &[u8],
-        sk_seed: &[u8],
-        adrs: &[u8; 32],
-        out: &mut [u8],
-    ) {
-        let n = pk_seed.len();
-        if !matches!(n, 16 | 24 | 32)
-            || sk_seed.len() != n
-            || out.len() != n
-            || !self.engine.usable()
-        {
-            self.engine.software();
-            return SoftKeccak.slh_shake_wots_pk(pk_seed, sk_seed, adrs, out);
-        }
-        let len = 2 * n + 3;
-        let base = Adrs(*adrs);
-        let mut sk_adrs = base;
-        sk_adrs.set_type_and_clear(AddressType::WotsPrf);
-        sk_adrs.set_keypair(base.keypair());
-        let mut chain_adrs = base;
-        let mut ends = [0u8; MAX_WOTS_LEN * MAX_N];
-        let mut sk = [0u8; MAX_N];
-        for i in 0..len {
-            sk_adrs.set_chain(i as u32);
-            self.slh_shake_thash(pk_seed, &sk_adrs.0, sk_seed, &[], &mut sk[..n]);
-            chain_adrs.set_chain(i as u32);
-            let end = &mut ends[i * n..(i + 1) * n];
-            self.slh_shake_chain(pk_seed, &chain_adrs.0, &sk[..n], 0, W_MINUS_1, end);
-        }
-        sk.zeroize();
-        let mut pk_adrs = base;
-        pk_adrs.set_type_and_clear(AddressType::WotsPk);
-        pk_adrs.set_keypair(base.keypair());
-        self.slh_shake_thash(pk_seed, &pk_adrs.0, &ends[..len * n], &[], out);
     }
 }

@@ -57,11 +57,13 @@ mod keccak;
 #[cfg(test)]
 mod model;
 mod ring;
+mod slh;
 #[cfg(test)]
 mod tests;
 
 pub use keccak::HwKeccak;
 pub use ring::HwRing;
+pub use slh::{PlShakeHashes, SlhOnPl, WotsChainOffload};
 
 use crate::bus::RegisterBus;
 use crate::cache::{CacheMaintenance, LINE_BYTES};
@@ -413,11 +415,6 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             hw_calls: 0,
             sw_calls: 0,
         }
-    }
-
-    /// Whether the hardware is still in use.
-    fn usable(&self) -> bool {
-        self.fault.is_none()
     }
 
     /// Runs `job` on the hardware unless a fault was recorded; `None` means

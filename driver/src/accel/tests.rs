@@ -3,12 +3,13 @@
 //! fall back and stick, control traffic per job is constant.
 
 use super::model::{self, Fault, Pl, SharedPl, Which};
-use super::AccelError;
+use super::{AccelError, SlhOnPl, WotsChainOffload};
 use crate::dma::DmaError;
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::mldsa::{MlDsa, ParameterSet};
 use pqc::ring::{Poly, RingBackend, SoftRing, N, Q};
-use pqc::slhdsa::{self, params as slh};
+use pqc::slhdsa::address::Adrs;
+use pqc::slhdsa::{self, params as slh, shake_wots_chain, HashEngine, ShakeEngine, SlhBackend};
 
 /// xorshift, enough for test data without a dependency.
 fn next(state: &mut u64) -> u64 {
@@ -161,14 +162,29 @@ fn sponge_and_chain_equal_the_software_backend() {
         let adrs: [u8; 32] = core::array::from_fn(|i| i as u8);
         for (start, steps) in [(0, 15), (3, 7), (5, 0)] {
             let (mut h, mut w) = (vec![0u8; n], vec![0u8; n]);
-            hw.slh_shake_chain(&msg[..n], &adrs, &msg[50..50 + n], start, steps, &mut h);
-            SoftKeccak.slh_shake_chain(&msg[..n], &adrs, &msg[50..50 + n], start, steps, &mut w);
+            hw.wots_chain(&msg[..n], &adrs, &msg[50..50 + n], start, steps, &mut h);
+            shake_wots_chain(
+                &mut SoftKeccak,
+                &msg[..n],
+                &adrs,
+                &msg[50..50 + n],
+                start,
+                steps,
+                &mut w,
+            );
             assert_eq!(h, w, "chain n={n} {start}+{steps}");
         }
         let (mut h, mut w) = (vec![0u8; n], vec![0u8; n]);
-        hw.slh_shake_wots_pk(&msg[..n], &msg[100..100 + n], &adrs, &mut h);
-        SoftKeccak.slh_shake_wots_pk(&msg[..n], &msg[100..100 + n], &adrs, &mut w);
+        let (pk_seed, sk_seed) = (&msg[..n], &msg[100..100 + n]);
+        let jobs = hw.stats().jobs;
+        SlhOnPl(&mut hw)
+            .shake_hashes(pk_seed, sk_seed)
+            .wots_pk(&Adrs(adrs), &mut h);
+        ShakeEngine::new(&mut SoftKeccak, pk_seed, sk_seed).wots_pk(&Adrs(adrs), &mut w);
         assert_eq!(h, w, "wots_pk n={n}");
+        // One job per chain, and one sponge for T_len over the 2n + 3 ends
+        // (longer than one SHAKE256 block).
+        assert_eq!(hw.stats().jobs - jobs, 2 * n as u64 + 3 + 1);
     }
     assert_eq!(hw.fault(), None);
     assert_eq!(hw.stats().sw_calls, 0);
@@ -245,8 +261,8 @@ fn workload_under_fault(
             assert_eq!(h, w, "{fault:?} sponge {len}");
         }
         let (mut h, mut w) = ([0u8; 16], [0u8; 16]);
-        keccak.slh_shake_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut h);
-        SoftKeccak.slh_shake_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut w);
+        keccak.wots_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut h);
+        SoftKeccak.wots_chain(&[1; 16], &[2; 32], &[3; 16], 1, 9, &mut w);
         assert_eq!(h, w, "{fault:?} chain");
     }
     let faults = (ring.fault(), keccak.fault());
@@ -453,16 +469,28 @@ fn slh_dsa_shake_128f_through_the_hardware_backend_is_byte_identical() {
     let (mut sk_h, mut pk_h) = (vec![0u8; p.sk_bytes()], vec![0u8; p.pk_bytes()]);
     let (mut sk_s, mut pk_s) = (sk_h.clone(), pk_h.clone());
     let (a, b, c) = (&seeds[..16], &seeds[16..32], &seeds[32..]);
-    slhdsa::slh_keygen_internal_with(&mut hw, p, a, b, c, &mut sk_h, &mut pk_h).unwrap();
+    slhdsa::slh_keygen_internal_with(&mut SlhOnPl(&mut hw), p, a, b, c, &mut sk_h, &mut pk_h)
+        .unwrap();
     slhdsa::slh_keygen_internal_with(&mut SoftKeccak, p, a, b, c, &mut sk_s, &mut pk_s).unwrap();
     assert_eq!((&sk_h, &pk_h), (&sk_s, &pk_s), "keys");
     let (mut sig_h, mut sig_s) = (vec![0u8; p.sig_bytes()], vec![0u8; p.sig_bytes()]);
-    slhdsa::slh_sign_with(&mut hw, p, &sk_h, b"message", b"", None, &mut sig_h).unwrap();
+    slhdsa::slh_sign_with(
+        &mut SlhOnPl(&mut hw),
+        p,
+        &sk_h,
+        b"message",
+        b"",
+        None,
+        &mut sig_h,
+    )
+    .unwrap();
     slhdsa::slh_sign_with(&mut SoftKeccak, p, &sk_s, b"message", b"", None, &mut sig_s).unwrap();
     assert_eq!(sig_h, sig_s, "signature");
-    slhdsa::slh_verify_with(&mut hw, p, &pk_h, b"message", b"", &sig_h).unwrap();
+    slhdsa::slh_verify_with(&mut SlhOnPl(&mut hw), p, &pk_h, b"message", b"", &sig_h).unwrap();
     sig_h[100] ^= 1;
-    assert!(slhdsa::slh_verify_with(&mut hw, p, &pk_h, b"message", b"", &sig_h).is_err());
+    assert!(
+        slhdsa::slh_verify_with(&mut SlhOnPl(&mut hw), p, &pk_h, b"message", b"", &sig_h).is_err()
+    );
     assert_eq!(hw.fault(), None);
     let stats = hw.stats();
     assert!(stats.hw_calls > 1000 && stats.sw_calls == 0, "{stats:?}");

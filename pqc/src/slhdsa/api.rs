@@ -1,11 +1,11 @@
 //! Byte-slice SLH-DSA functions mirroring FIPS 205 §9–§10.
 
 use super::address::{AddressType, Adrs};
-use super::hash::{HashEngine, Sha2Engine, ShakeEngine};
+use super::hash::{HashEngine, Sha2Engine, SlhBackend};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
 use super::tree;
 use crate::error::{check_ctx, check_len, Error, Result};
-use crate::keccak::{KeccakBackend, SoftKeccak};
+use crate::keccak::SoftKeccak;
 use crate::prehash::{PreHash, MAX_DIGEST_BYTES};
 use signature::rand_core::CryptoRng;
 use zeroize::Zeroize;
@@ -125,12 +125,12 @@ fn verify_core<E: HashEngine>(
     tree::ht_verify(e, p, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
 }
 
-/// `slh_keygen_internal` (Algorithm 18) with an explicit Keccak backend.
+/// `slh_keygen_internal` (Algorithm 18) with an explicit backend ([`SlhBackend`]: any Keccak backend, or a hardware hash engine).
 ///
 /// Writes `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` to `sk` (`4n` bytes) and
 /// `PK.seed ‖ PK.root` to `pk` (`2n` bytes).
-pub fn slh_keygen_internal_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn slh_keygen_internal_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk_seed: &[u8],
     sk_prf: &[u8],
@@ -151,7 +151,7 @@ pub fn slh_keygen_internal_with<K: KeccakBackend>(
             keygen_core(&mut Sha2Engine::new(p, pk_seed, sk_seed), p, &mut root[..n])
         }
         HashFamily::Shake => keygen_core(
-            &mut ShakeEngine::new(keccak, pk_seed, sk_seed),
+            &mut backend.shake_hashes(pk_seed, sk_seed),
             p,
             &mut root[..n],
         ),
@@ -178,8 +178,8 @@ pub fn slh_keygen_internal(
 }
 
 /// `slh_keygen` (Algorithm 21): draws `SK.seed`, `SK.prf`, `PK.seed` from `rng`.
-pub fn slh_keygen_with<K: KeccakBackend, R: CryptoRng + ?Sized>(
-    keccak: &mut K,
+pub fn slh_keygen_with<B: SlhBackend, R: CryptoRng + ?Sized>(
+    backend: &mut B,
     p: &Params,
     rng: &mut R,
     sk: &mut [u8],
@@ -190,7 +190,7 @@ pub fn slh_keygen_with<K: KeccakBackend, R: CryptoRng + ?Sized>(
     let mut seeds = [0u8; 3 * MAX_N];
     rng.fill_bytes(&mut seeds[..3 * n]);
     let result = slh_keygen_internal_with(
-        keccak,
+        backend,
         p,
         &seeds[..n],
         &seeds[n..2 * n],
@@ -214,8 +214,8 @@ pub fn slh_keygen<R: CryptoRng + ?Sized>(
 
 /// Signs `M′` given as parts; `addrnd = None` is the deterministic variant
 /// (`opt_rand = PK.seed`). Returns the signature length.
-fn sign_parts<K: KeccakBackend>(
-    keccak: &mut K,
+fn sign_parts<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk: &[u8],
     msg: &[&[u8]],
@@ -236,15 +236,15 @@ fn sign_parts<K: KeccakBackend>(
             sign_core(&mut e, p, &key, msg, opt_rand, sig)
         }
         HashFamily::Shake => {
-            let mut e = ShakeEngine::new(keccak, key.pk_seed, key.sk_seed);
+            let mut e = backend.shake_hashes(key.pk_seed, key.sk_seed);
             sign_core(&mut e, p, &key, msg, opt_rand, sig)
         }
     }
     Ok(p.sig_bytes())
 }
 
-fn verify_parts<K: KeccakBackend>(
-    keccak: &mut K,
+fn verify_parts<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     pk: &[u8],
     msg: &[&[u8]],
@@ -258,7 +258,7 @@ fn verify_parts<K: KeccakBackend>(
             verify_core(&mut Sha2Engine::new(p, pk_seed, &[]), p, pk_root, msg, sig)
         }
         HashFamily::Shake => verify_core(
-            &mut ShakeEngine::new(keccak, pk_seed, &[]),
+            &mut backend.shake_hashes(pk_seed, &[]),
             p,
             pk_root,
             msg,
@@ -272,20 +272,20 @@ fn verify_parts<K: KeccakBackend>(
     }
 }
 
-/// `slh_sign_internal` (Algorithm 19) with an explicit Keccak backend.
+/// `slh_sign_internal` (Algorithm 19) with an explicit backend ([`SlhBackend`]: any Keccak backend, or a hardware hash engine).
 ///
 /// `addrnd = None` signs deterministically (`opt_rand = PK.seed`); otherwise
 /// it must be `n` bytes. Writes `sig_bytes()` bytes to the front of `sig`
 /// and returns that length.
-pub fn slh_sign_internal_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn slh_sign_internal_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk: &[u8],
     msg: &[u8],
     addrnd: Option<&[u8]>,
     sig: &mut [u8],
 ) -> Result<usize> {
-    sign_parts(keccak, p, sk, &[msg], addrnd, sig)
+    sign_parts(backend, p, sk, &[msg], addrnd, sig)
 }
 
 /// `slh_sign_internal` (Algorithm 19) on the software backend.
@@ -301,8 +301,8 @@ pub fn slh_sign_internal(
 
 /// `slh_sign` (Algorithm 22): pure SLH-DSA with context string `ctx`
 /// (at most 255 bytes). `addrnd = None` is the deterministic variant.
-pub fn slh_sign_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn slh_sign_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk: &[u8],
     msg: &[u8],
@@ -311,7 +311,7 @@ pub fn slh_sign_with<K: KeccakBackend>(
     sig: &mut [u8],
 ) -> Result<usize> {
     let header = [0u8, check_ctx(ctx)?];
-    sign_parts(keccak, p, sk, &[&header, ctx, msg], addrnd, sig)
+    sign_parts(backend, p, sk, &[&header, ctx, msg], addrnd, sig)
 }
 
 /// `slh_sign` (Algorithm 22) on the software backend.
@@ -329,8 +329,8 @@ pub fn slh_sign(
 /// `hash_slh_sign` (Algorithm 23): HashSLH-DSA, `M′ = 1 ‖ |ctx| ‖ ctx ‖
 /// OID(PH) ‖ PH(msg)`.
 #[allow(clippy::too_many_arguments)]
-pub fn hash_slh_sign_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn hash_slh_sign_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk: &[u8],
     msg: &[u8],
@@ -344,7 +344,7 @@ pub fn hash_slh_sign_with<K: KeccakBackend>(
     let mut digest = [0u8; MAX_DIGEST_BYTES];
     let len = ph.digest(msg, &mut digest);
     sign_parts(
-        keccak,
+        backend,
         p,
         sk,
         &[&header, ctx, &oid, &digest[..len]],
@@ -356,8 +356,8 @@ pub fn hash_slh_sign_with<K: KeccakBackend>(
 /// `hash_slh_sign` (Algorithm 23) for a digest the caller computed with
 /// `ph`; a digest of the wrong length gives [`Error::UnsupportedHash`].
 #[allow(clippy::too_many_arguments)]
-pub fn hash_slh_sign_prehashed_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn hash_slh_sign_prehashed_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     sk: &[u8],
     digest: &[u8],
@@ -371,7 +371,7 @@ pub fn hash_slh_sign_prehashed_with<K: KeccakBackend>(
         return Err(Error::UnsupportedHash);
     }
     let oid = ph.oid();
-    sign_parts(keccak, p, sk, &[&header, ctx, &oid, digest], addrnd, sig)
+    sign_parts(backend, p, sk, &[&header, ctx, &oid, digest], addrnd, sig)
 }
 
 /// [`hash_slh_sign_prehashed_with`] on the software backend.
@@ -402,14 +402,14 @@ pub fn hash_slh_sign(
 
 /// `slh_verify_internal` (Algorithm 20). `Ok(())` iff the signature is
 /// valid; wrong key or signature lengths give [`Error::InvalidLength`].
-pub fn slh_verify_internal_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn slh_verify_internal_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     pk: &[u8],
     msg: &[u8],
     sig: &[u8],
 ) -> Result<()> {
-    verify_parts(keccak, p, pk, &[msg], sig)
+    verify_parts(backend, p, pk, &[msg], sig)
 }
 
 /// `slh_verify_internal` (Algorithm 20) on the software backend.
@@ -418,8 +418,8 @@ pub fn slh_verify_internal(p: &Params, pk: &[u8], msg: &[u8], sig: &[u8]) -> Res
 }
 
 /// `slh_verify` (Algorithm 24) with context string `ctx`.
-pub fn slh_verify_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn slh_verify_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     pk: &[u8],
     msg: &[u8],
@@ -427,7 +427,7 @@ pub fn slh_verify_with<K: KeccakBackend>(
     sig: &[u8],
 ) -> Result<()> {
     let header = [0u8, check_ctx(ctx)?];
-    verify_parts(keccak, p, pk, &[&header, ctx, msg], sig)
+    verify_parts(backend, p, pk, &[&header, ctx, msg], sig)
 }
 
 /// `slh_verify` (Algorithm 24) on the software backend.
@@ -436,8 +436,8 @@ pub fn slh_verify(p: &Params, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> 
 }
 
 /// `hash_slh_verify` (Algorithm 25).
-pub fn hash_slh_verify_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn hash_slh_verify_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     pk: &[u8],
     msg: &[u8],
@@ -449,7 +449,7 @@ pub fn hash_slh_verify_with<K: KeccakBackend>(
     let oid = ph.oid();
     let mut digest = [0u8; MAX_DIGEST_BYTES];
     let len = ph.digest(msg, &mut digest);
-    verify_parts(keccak, p, pk, &[&header, ctx, &oid, &digest[..len]], sig)
+    verify_parts(backend, p, pk, &[&header, ctx, &oid, &digest[..len]], sig)
 }
 
 /// `hash_slh_verify` (Algorithm 25) on the software backend.
@@ -466,8 +466,8 @@ pub fn hash_slh_verify(
 
 /// `hash_slh_verify` (Algorithm 25) for a digest the caller computed with
 /// `ph`; a digest of the wrong length gives [`Error::UnsupportedHash`].
-pub fn hash_slh_verify_prehashed_with<K: KeccakBackend>(
-    keccak: &mut K,
+pub fn hash_slh_verify_prehashed_with<B: SlhBackend>(
+    backend: &mut B,
     p: &Params,
     pk: &[u8],
     digest: &[u8],
@@ -480,7 +480,7 @@ pub fn hash_slh_verify_prehashed_with<K: KeccakBackend>(
         return Err(Error::UnsupportedHash);
     }
     let oid = ph.oid();
-    verify_parts(keccak, p, pk, &[&header, ctx, &oid, digest], sig)
+    verify_parts(backend, p, pk, &[&header, ctx, &oid, digest], sig)
 }
 
 /// [`hash_slh_verify_prehashed_with`] on the software backend.

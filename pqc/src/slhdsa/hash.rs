@@ -3,9 +3,11 @@
 //! [`HashEngine`] is the seam between the protocol (WOTS+, XMSS, FORS, the
 //! hypertree) and whatever computes the hashes. Its methods are whole units
 //! of work: a WOTS+ chain of `s` steps, one XMSS leaf (a WOTS+ public key), a
-//! run of FORS leaves, a Merkle node. [`ShakeEngine`] forwards each unit to
-//! the matching `slh_shake_*` method of a [`KeccakBackend`], so a PL Keccak
-//! engine takes one bus transaction per unit; [`Sha2Engine`] is software
+//! run of FORS leaves, a Merkle node. [`ShakeEngine`] computes them over a
+//! [`KeccakBackend`]'s permutation and sponge (the tweakable hash and the
+//! chain lane by lane, the other units by the trait's defaults); a PL
+//! engine implements [`HashEngine`] itself for what it runs (see
+//! [`SlhBackend`]); [`Sha2Engine`] is software
 //! (RustCrypto `sha2` compression functions, with the `PK.seed` block
 //! absorbed once per key).
 
@@ -19,7 +21,17 @@ use zeroize::Zeroize;
 /// The most message parts a hash call accepts (prefix, context, OID, message…).
 pub(crate) const MAX_MSG_PARTS: usize = 6;
 
-/// Tweakable hashes of one key (`PK.seed`, and `SK.seed` when signing).
+/// Tweakable hashes of one key (`PK.seed`, and `SK.seed` when signing):
+/// the one seam of the SLH-DSA hash units that software and hardware
+/// implement.
+///
+/// Only [`HashEngine::n`], the message hashes, [`HashEngine::prf`] and
+/// [`HashEngine::thash`] are required. The units ([`HashEngine::chain`],
+/// [`HashEngine::tree_level`], [`HashEngine::wots_pk`],
+/// [`HashEngine::fors_leaves`]) have defaults that dispatch through the
+/// engine's own methods, so a backend overrides only what it accelerates
+/// (a PL engine that runs whole chains overrides `chain`, and its WOTS+
+/// public keys then run their chains on the PL too).
 ///
 /// # For hardware implementers
 /// Every method is one request/response: inputs are a 32-byte ADRS plus at
@@ -48,7 +60,21 @@ pub trait HashEngine {
 
     /// WOTS+ chain (FIPS 205 Algorithm 5): `steps` applications of F from
     /// `x`, with hash addresses `start..start + steps` in `adrs`.
-    fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]);
+    fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]) {
+        let n = self.n();
+        let end = start
+            .checked_add(steps)
+            .expect("chain: start + steps overflows the hash address");
+        let mut a = *adrs;
+        let mut tmp = [0u8; MAX_N];
+        tmp[..n].copy_from_slice(x);
+        for j in start..end {
+            a.set_hash(j);
+            let input = tmp;
+            self.thash(&a, &input[..n], &[], &mut tmp[..n]);
+        }
+        out.copy_from_slice(&tmp[..n]);
+    }
 
     /// One Merkle level: parent i = H(ADRS with tree index `first + i`,
     /// `children[2i] ‖ children[2i + 1]`), where `adrs` carries the parents'
@@ -155,6 +181,12 @@ impl<'k, K: KeccakBackend> ShakeEngine<'k, K> {
         e.sk_seed[..sk_seed.len()].copy_from_slice(sk_seed);
         e
     }
+
+    /// The Keccak backend underneath (for engines that run some units
+    /// elsewhere and the rest here).
+    pub fn backend(&mut self) -> &mut K {
+        self.keccak
+    }
 }
 
 impl<K: KeccakBackend> Drop for ShakeEngine<'_, K> {
@@ -180,35 +212,56 @@ impl<K: KeccakBackend> HashEngine for ShakeEngine<'_, K> {
     }
     fn prf(&mut self, adrs: &Adrs, out: &mut [u8]) {
         let n = self.n;
-        self.keccak
-            .slh_shake_thash(&self.pk_seed[..n], &adrs.0, &self.sk_seed[..n], &[], out);
-    }
-    fn thash(&mut self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
-        self.keccak
-            .slh_shake_thash(&self.pk_seed[..self.n], &adrs.0, m1, m2, out);
-    }
-    fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]) {
-        self.keccak
-            .slh_shake_chain(&self.pk_seed[..self.n], &adrs.0, x, start, steps, out);
-    }
-    fn tree_level(&mut self, adrs: &Adrs, children: &[u8], out: &mut [u8]) {
-        self.keccak
-            .slh_shake_tree_level(&self.pk_seed[..self.n], &adrs.0, children, out);
-    }
-    fn wots_pk(&mut self, adrs: &Adrs, out: &mut [u8]) {
-        let n = self.n;
-        self.keccak
-            .slh_shake_wots_pk(&self.pk_seed[..n], &self.sk_seed[..n], &adrs.0, out);
-    }
-    fn fors_leaves(&mut self, adrs: &Adrs, first_index: u32, out: &mut [u8]) {
-        let n = self.n;
-        self.keccak.slh_shake_fors_leaves(
+        super::shake::thash(
+            self.keccak,
             &self.pk_seed[..n],
-            &self.sk_seed[..n],
             &adrs.0,
-            first_index,
+            &self.sk_seed[..n],
+            &[],
             out,
         );
+    }
+    fn thash(&mut self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
+        super::shake::thash(self.keccak, &self.pk_seed[..self.n], &adrs.0, m1, m2, out);
+    }
+    /// The chain kept in lanes between steps (one permutation per step).
+    fn chain(&mut self, adrs: &Adrs, x: &[u8], start: u32, steps: u32, out: &mut [u8]) {
+        super::shake::chain(
+            self.keccak,
+            &self.pk_seed[..self.n],
+            &adrs.0,
+            x,
+            start,
+            steps,
+            out,
+        );
+    }
+}
+
+/// What the SLH-DSA functions run on: it makes the [`HashEngine`] of one
+/// key for the SHAKE parameter sets (the SHA2 sets use [`Sha2Engine`]).
+///
+/// Every [`KeccakBackend`] is one, with [`ShakeEngine`] (software units
+/// over its sponge and permutation); a hardware backend that runs whole
+/// units implements this with its own engine.
+pub trait SlhBackend {
+    /// The engine of one SHAKE key.
+    type ShakeHashes<'a>: HashEngine
+    where
+        Self: 'a;
+
+    /// The engine for `PK.seed` (and `SK.seed`, empty for verification).
+    fn shake_hashes<'a>(&'a mut self, pk_seed: &[u8], sk_seed: &[u8]) -> Self::ShakeHashes<'a>;
+}
+
+impl<K: KeccakBackend> SlhBackend for K {
+    type ShakeHashes<'a>
+        = ShakeEngine<'a, K>
+    where
+        K: 'a;
+
+    fn shake_hashes<'a>(&'a mut self, pk_seed: &[u8], sk_seed: &[u8]) -> ShakeEngine<'a, K> {
+        ShakeEngine::new(self, pk_seed, sk_seed)
     }
 }
 

@@ -5,24 +5,26 @@
 //!   `slh_keygen_internal`, `slh_sign`, `hash_slh_sign`, `slh_sign_internal`,
 //!   `slh_verify`, `hash_slh_verify`, `slh_verify_internal`) taking a
 //!   [`Params`] and caller buffers, each with a `_with` form that takes the
-//!   [`KeccakBackend`] doing the SHAKE work;
+//!   [`SlhBackend`] doing the SHAKE work (any [`KeccakBackend`] is one);
 //! - typed keys per parameter set ([`sha2_128s`] … [`shake_256f`]) with the
 //!   RustCrypto `signature` traits.
 //!
-//! Hashing goes through [`HashEngine`] in units of whole work items; for the
-//! SHAKE sets each unit is a `slh_shake_*` method of [`KeccakBackend`] with a
-//! software default, which a PL engine overrides (one bus transaction each):
+//! Hashing goes through [`HashEngine`], the one seam of the hash units,
+//! in units of whole work items. Each unit has a default built on the
+//! engine's own `prf`/`thash`/`chain`, so a hardware engine overrides only
+//! the units it runs (one bus transaction each):
 //!
 //! | unit | FIPS 205 | per call |
 //! |---|---|---|
-//! | `slh_shake_wots_pk` | Alg. 6 | one XMSS leaf: `len` PRFs, `len` chains of 15 steps, T_len |
-//! | `slh_shake_chain` | Alg. 5 | one WOTS+ chain of `s` steps (signing, verifying) |
-//! | `slh_shake_fors_leaves` | Alg. 14–15 | a run of FORS leaves (PRF + F each), 32 per call |
-//! | `slh_shake_tree_level` | Alg. 9/15 nodes | one Merkle level of up to 16 parents |
-//! | `slh_shake_thash` | F, H, T_l, PRF | one tweakable hash (auth-path climbs, roots) |
+//! | [`HashEngine::wots_pk`] | Alg. 6 | one XMSS leaf: `len` PRFs, `len` chains of 15 steps, T_len |
+//! | [`HashEngine::chain`] | Alg. 5 | one WOTS+ chain of `s` steps (signing, verifying) |
+//! | [`HashEngine::fors_leaves`] | Alg. 14–15 | a run of FORS leaves (PRF + F each), 32 per call |
+//! | [`HashEngine::tree_level`] | Alg. 9/15 nodes | one Merkle level of up to 16 parents |
+//! | [`HashEngine::thash`] | F, H, T_l | one tweakable hash (auth-path climbs, roots) |
 //!
-//! `tests/slhdsa_backend.rs` checks a backend that overrides every unit
-//! against the defaults and prints the unit calls per signature.
+//! The Keccak backend ([`KeccakBackend`]) keeps only the permutation and
+//! the sponge. `tests/slhdsa_backend.rs` checks an engine that overrides
+//! every unit against the defaults and prints the unit calls per signature.
 //!
 //! Nothing here allocates; the largest stack buffers are a few KiB
 //! (WOTS+ chain ends, a FORS leaf batch), independent of the signature size.
@@ -37,7 +39,7 @@ mod typed;
 
 pub use crate::prehash::PreHash;
 pub use api::*;
-pub use hash::{HashEngine, Sha2Engine, ShakeEngine};
+pub use hash::{HashEngine, Sha2Engine, ShakeEngine, SlhBackend};
 pub use params::{HashFamily, Params};
 pub use typed::*;
 
@@ -53,7 +55,7 @@ use crate::keccak::{KeccakBackend, SpongeMode};
 ///
 /// This is the plain sponge formulation, one [`KeccakBackend::sponge`] call
 /// per step, kept as the specification against which
-/// [`KeccakBackend::slh_shake_chain`] (software or hardware) is tested.
+/// [`HashEngine::chain`] (software or hardware) is tested.
 ///
 /// # Panics
 /// If the lengths differ or are not 16, 24 or 32, or if `start + steps`
@@ -152,9 +154,8 @@ mod tests {
                 );
                 let mut counting = CountingKeccak::<SoftKeccak>::default();
                 let mut fast = [0u8; 32];
-                counting.slh_shake_chain(
-                    &pk_seed[..n],
-                    &adrs,
+                ShakeEngine::new(&mut counting, &pk_seed[..n], &[]).chain(
+                    &address::Adrs(adrs),
                     &x[..n],
                     start,
                     steps,
@@ -185,9 +186,8 @@ mod tests {
                 (5, 3),
             ] {
                 let mut fast = [0u8; 32];
-                SoftKeccak.slh_shake_thash(
-                    &pk_seed[..n],
-                    &adrs,
+                ShakeEngine::new(&mut SoftKeccak, &pk_seed[..n], &[]).thash(
+                    &address::Adrs(adrs),
                     &m[..l1],
                     &m[l1..l1 + l2],
                     &mut fast[..n],

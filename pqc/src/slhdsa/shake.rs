@@ -1,10 +1,7 @@
-//! Software reference for the SLH-DSA-SHAKE units of work (FIPS 205 §11.1).
-//!
-//! These are the default bodies of the `slh_shake_*` methods of
-//! [`KeccakBackend`]: they run the sponge themselves and call only
-//! [`KeccakBackend::permute`] (or [`KeccakBackend::sponge`] for inputs longer
-//! than one block), so a backend that overrides nothing still counts and
-//! performs every permutation.
+//! The SHAKE tweakable hash and WOTS+ chain of [`super::ShakeEngine`]
+//! (FIPS 205 §11.1), built lane by lane on [`KeccakBackend::permute`] (or
+//! [`KeccakBackend::sponge`] for inputs longer than one block), so a
+//! counting backend still sees every permutation.
 //!
 //! Every tweakable-hash input `PK.seed ‖ ADRS ‖ M` with `|M| ≤ 3n` fits the
 //! first 136-byte SHAKE256 block, and `n` is a multiple of 8, so the seed,
@@ -12,10 +9,8 @@
 //! without byte shuffling, and a chain keeps its value in lanes between
 //! steps.
 
-use super::address::{AddressType, Adrs};
-use super::params::{LG_W, MAX_N, W};
+use super::params::MAX_N;
 use crate::keccak::{KeccakBackend, SpongeMode};
-use zeroize::Zeroize;
 
 const RATE: usize = 136;
 /// Lane 16 holds the last rate byte, which takes the final padding bit.
@@ -75,7 +70,7 @@ fn one_block<K: KeccakBackend + ?Sized>(
     out.copy_from_slice(&state[..w]);
 }
 
-/// FIPS 205 Algorithm 5 for SHAKE (see [`KeccakBackend::slh_shake_chain`]).
+/// FIPS 205 Algorithm 5 for SHAKE (see [`super::HashEngine::chain`]).
 pub(crate) fn chain<K: KeccakBackend + ?Sized>(
     keccak: &mut K,
     pk_seed: &[u8],
@@ -133,104 +128,4 @@ pub(crate) fn thash<K: KeccakBackend + ?Sized>(
     } else {
         keccak.sponge(SpongeMode::Shake256, &[pk_seed, adrs, m1, m2], out);
     }
-}
-
-/// One Merkle level (see [`KeccakBackend::slh_shake_tree_level`]).
-pub(crate) fn tree_level<K: KeccakBackend + ?Sized>(
-    keccak: &mut K,
-    pk_seed: &[u8],
-    adrs: &[u8; 32],
-    children: &[u8],
-    out: &mut [u8],
-) {
-    let n = pk_seed.len();
-    check_n(n);
-    assert!(
-        out.len() % n == 0 && children.len() == 2 * out.len(),
-        "tree_level: children must be twice the parents"
-    );
-    let mut a = Adrs(*adrs);
-    let first = a.tree_index();
-    for (i, (parent, pair)) in out
-        .chunks_exact_mut(n)
-        .zip(children.chunks_exact(2 * n))
-        .enumerate()
-    {
-        a.set_tree_index(first + i as u32);
-        let (left, right) = pair.split_at(n);
-        thash(keccak, pk_seed, &a.0, left, right, parent);
-    }
-}
-
-/// WOTS+ public key of one key pair (see [`KeccakBackend::slh_shake_wots_pk`]).
-pub(crate) fn wots_pk<K: KeccakBackend + ?Sized>(
-    keccak: &mut K,
-    pk_seed: &[u8],
-    sk_seed: &[u8],
-    adrs: &[u8; 32],
-    out: &mut [u8],
-) {
-    let n = pk_seed.len();
-    check_n(n);
-    assert!(sk_seed.len() == n && out.len() == n, "wots_pk: sizes");
-    let len = 2 * n + 3;
-    debug_assert_eq!(LG_W, 4);
-    let base = Adrs(*adrs);
-    let mut sk_adrs = base;
-    sk_adrs.set_type_and_clear(AddressType::WotsPrf);
-    sk_adrs.set_keypair(base.keypair());
-    let mut chain_adrs = base;
-    let mut ends = [0u8; super::params::MAX_LEN * MAX_N];
-    let mut sk = [0u8; MAX_N];
-    for i in 0..len {
-        sk_adrs.set_chain(i as u32);
-        thash(keccak, pk_seed, &sk_adrs.0, sk_seed, &[], &mut sk[..n]);
-        chain_adrs.set_chain(i as u32);
-        chain(
-            keccak,
-            pk_seed,
-            &chain_adrs.0,
-            &sk[..n],
-            0,
-            W - 1,
-            &mut ends[i * n..(i + 1) * n],
-        );
-    }
-    sk.zeroize();
-    let mut pk_adrs = base;
-    pk_adrs.set_type_and_clear(AddressType::WotsPk);
-    pk_adrs.set_keypair(base.keypair());
-    thash(keccak, pk_seed, &pk_adrs.0, &ends[..len * n], &[], out);
-}
-
-/// FORS leaves (see [`KeccakBackend::slh_shake_fors_leaves`]).
-pub(crate) fn fors_leaves<K: KeccakBackend + ?Sized>(
-    keccak: &mut K,
-    pk_seed: &[u8],
-    sk_seed: &[u8],
-    adrs: &[u8; 32],
-    first_index: u32,
-    out: &mut [u8],
-) {
-    let n = pk_seed.len();
-    check_n(n);
-    assert!(
-        sk_seed.len() == n && out.len() % n == 0,
-        "fors_leaves: sizes"
-    );
-    let base = Adrs(*adrs);
-    let mut sk_adrs = base;
-    sk_adrs.set_type_and_clear(AddressType::ForsPrf);
-    sk_adrs.set_keypair(base.keypair());
-    let mut leaf_adrs = base;
-    leaf_adrs.set_tree_height(0);
-    let mut sk = [0u8; MAX_N];
-    for (i, leaf) in out.chunks_exact_mut(n).enumerate() {
-        let index = first_index + i as u32;
-        sk_adrs.set_tree_index(index);
-        thash(keccak, pk_seed, &sk_adrs.0, sk_seed, &[], &mut sk[..n]);
-        leaf_adrs.set_tree_index(index);
-        thash(keccak, pk_seed, &leaf_adrs.0, &sk[..n], &[], leaf);
-    }
-    sk.zeroize();
 }

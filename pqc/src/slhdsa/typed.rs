@@ -10,7 +10,8 @@ macro_rules! parameter_set_module {
         #[doc = $doc]
         pub mod $module {
             use crate::error::{Error, Result};
-            use crate::keccak::{KeccakBackend, SoftKeccak};
+            use crate::keccak::SoftKeccak;
+            use crate::slhdsa::SlhBackend;
             use crate::slhdsa::{api, params, PreHash};
             use signature::rand_core::{CryptoRng, TryCryptoRng};
             use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -104,15 +105,15 @@ macro_rules! parameter_set_module {
                 ) -> Result<()> {
                     api::slh_verify(&PARAMS, &self.0, msg, ctx, &sig.0)
                 }
-                /// `slh_verify` with a context string on a given Keccak backend.
-                pub fn verify_with_backend<K: KeccakBackend>(
+                /// `slh_verify` with a context string on a given backend ([`crate::slhdsa::SlhBackend`]).
+                pub fn verify_with_backend<B: SlhBackend>(
                     &self,
-                    keccak: &mut K,
+                    backend: &mut B,
                     msg: &[u8],
                     ctx: &[u8],
                     sig: &Signature,
                 ) -> Result<()> {
-                    api::slh_verify_with(keccak, &PARAMS, &self.0, msg, ctx, &sig.0)
+                    api::slh_verify_with(backend, &PARAMS, &self.0, msg, ctx, &sig.0)
                 }
                 /// `hash_slh_verify` (HashSLH-DSA).
                 pub fn hash_verify(
@@ -185,9 +186,9 @@ macro_rules! parameter_set_module {
                 pub fn from_seeds(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8]) -> Result<Self> {
                     Self::from_seeds_with(&mut SoftKeccak, sk_seed, sk_prf, pk_seed)
                 }
-                /// `slh_keygen_internal` on a given Keccak backend.
-                pub fn from_seeds_with<K: KeccakBackend>(
-                    keccak: &mut K,
+                /// `slh_keygen_internal` on a given backend ([`crate::slhdsa::SlhBackend`]).
+                pub fn from_seeds_with<B: SlhBackend>(
+                    backend: &mut B,
                     sk_seed: &[u8],
                     sk_prf: &[u8],
                     pk_seed: &[u8],
@@ -195,7 +196,7 @@ macro_rules! parameter_set_module {
                     let mut bytes = [0u8; SECRET_KEY_LEN];
                     let mut pk = [0u8; PUBLIC_KEY_LEN];
                     api::slh_keygen_internal_with(
-                        keccak, &PARAMS, sk_seed, sk_prf, pk_seed, &mut bytes, &mut pk,
+                        backend, &PARAMS, sk_seed, sk_prf, pk_seed, &mut bytes, &mut pk,
                     )?;
                     Ok(SigningKey {
                         bytes,
@@ -250,17 +251,17 @@ macro_rules! parameter_set_module {
                 ) -> Result<Signature> {
                     self.sign_with_backend(&mut SoftKeccak, msg, ctx, addrnd)
                 }
-                /// `slh_sign` on a given Keccak backend.
-                pub fn sign_with_backend<K: KeccakBackend>(
+                /// `slh_sign` on a given backend ([`crate::slhdsa::SlhBackend`]).
+                pub fn sign_with_backend<B: SlhBackend>(
                     &self,
-                    keccak: &mut K,
+                    backend: &mut B,
                     msg: &[u8],
                     ctx: &[u8],
                     addrnd: Option<&[u8; N]>,
                 ) -> Result<Signature> {
                     let mut sig = Signature([0u8; SIGNATURE_LEN]);
                     api::slh_sign_with(
-                        keccak,
+                        backend,
                         &PARAMS,
                         &self.bytes,
                         msg,
