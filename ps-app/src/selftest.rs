@@ -138,10 +138,22 @@ fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
     digest
 }
 
-/// Largest buffers any self-tested set needs.
-const MAX_PK: usize = 2592;
-const MAX_SK: usize = 4896;
-const MAX_SIG: usize = 17088;
+/// Largest buffers any self-tested set needs: ML-DSA-87's keys (larger
+/// than any 128-bit SLH-DSA key) and the larger of ML-DSA-87's and the
+/// SLH-DSA 128f signatures (SHAKE and SHA2 alike).
+const MAX_PK: usize = pqc::mldsa::ml_dsa_87::PUBLIC_KEY_LEN;
+const MAX_SK: usize = pqc::mldsa::ml_dsa_87::SECRET_KEY_LEN;
+const MAX_SIG: usize = {
+    let (ml, slh) = (
+        pqc::mldsa::ml_dsa_87::SIGNATURE_LEN,
+        pqc::slhdsa::shake_128f::SIGNATURE_LEN,
+    );
+    if ml > slh {
+        ml
+    } else {
+        slh
+    }
+};
 
 /// Tallies results and prints one line per case.
 pub struct Tally<'a> {

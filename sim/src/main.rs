@@ -17,9 +17,9 @@ use sim::report::{fmt_seconds, SoftwareSource};
 use sim::workload::median;
 
 /// Biggest ML-DSA buffers (ML-DSA-87).
-const MLDSA_MAX_PK: usize = 2592;
-const MLDSA_MAX_SK: usize = 4896;
-const MLDSA_MAX_SIG: usize = 4627;
+const MLDSA_MAX_PK: usize = mldsa::ml_dsa_87::PUBLIC_KEY_LEN;
+const MLDSA_MAX_SK: usize = mldsa::ml_dsa_87::SECRET_KEY_LEN;
+const MLDSA_MAX_SIG: usize = mldsa::ml_dsa_87::SIGNATURE_LEN;
 
 struct Row {
     name: &'static str,

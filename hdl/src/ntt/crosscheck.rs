@@ -260,10 +260,9 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "opt-in: PQC_FULL=1 bash scripts/test.sh runs it"]
     fn verilator_matches_rust_hdl_b1_b2_full() {
-        if std::env::var("PQC_FULL").is_ok_and(|v| v == "1") {
-            crosscheck::<2, 4, 6, 8>("ntt_b2", 3);
-            crosscheck::<1, 2, 7, 9>("ntt_b1", 3);
-        }
+        crosscheck::<2, 4, 6, 8>("ntt_b2", 3);
+        crosscheck::<1, 2, 7, 9>("ntt_b1", 3);
     }
 }
