@@ -93,6 +93,11 @@ pub mod ntt {
     pub const OP_PWM: u32 = 0x05;
     /// Slot `ARG0` += slot `ARG1` ∘ slot `ARG2` (accumulate in `ARG0`).
     pub const OP_PWMAC: u32 = 0x06;
+    /// Abandon whatever runs (accepted while busy, also mid-stream): the
+    /// core returns to idle with `STATUS_DONE | STATUS_ERROR`; slot contents
+    /// are unspecified afterwards. As the Keccak engine's
+    /// [`super::keccak::OP_ABORT`].
+    pub const OP_ABORT: u32 = 0xFF;
 
     /// `CONFIG` bits \[3:0\]: butterflies per cycle B (1, 2 or 4).
     pub const CONFIG_LANES_SHIFT: u32 = 0;

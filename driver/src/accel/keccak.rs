@@ -47,13 +47,20 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     /// Touches no register: ID and version are checked on first use.
     pub fn new(ctrl: Control<B>, port: DmaPort<'a, D, C, M>) -> Self {
         HwKeccak {
-            engine: Engine::new(ctrl, port, op::ID, Some(op::OP_ABORT)),
+            engine: Engine::new(ctrl, port, op::ID, op::OP_ABORT),
         }
     }
 
-    /// The first fault seen; once set, every call runs in software.
+    /// The first fault seen (the hardware may have recovered from it).
     pub fn fault(&self) -> Option<super::AccelError> {
         self.engine.fault
+    }
+
+    /// Whether the core was given up (wrong ID or version, a core or DMA
+    /// that did not recover, or repeated failures): every call then runs
+    /// in software.
+    pub fn abandoned(&self) -> bool {
+        self.engine.abandoned()
     }
 
     /// Job, cycle and DMA counters.

@@ -165,6 +165,9 @@ pub struct AccelStats {
     /// Backend calls computed in software (after a fault, or requests the
     /// hardware cannot take).
     pub sw_calls: u64,
+    /// Jobs that failed and were recovered from (aborted, recomputed in
+    /// software).
+    pub failed_jobs: u64,
 }
 
 /// Client of one accelerator control block ([`ps_pl_contract::regmap::ctrl`]).
@@ -387,16 +390,28 @@ impl<'a, D: RegisterBus, C: CacheMaintenance, M: AddressMap> DmaPort<'a, D, C, M
     }
 }
 
+/// Failed jobs in a row after which a backend stops using its core for
+/// good. A single failure (a DMA error, a refused or corrupted job) is
+/// recovered from: the core is aborted, the DMA reset, the call computed in
+/// software, and the next call tries the hardware again.
+pub const FAILED_JOBS_BEFORE_SOFTWARE: u32 = 3;
+
 /// What both backends share: the control block, the DMA port, and the
 /// fault state machine.
 struct Engine<'a, B, D, C, M> {
     ctrl: Control<B>,
     port: DmaPort<'a, D, C, M>,
     id: u32,
-    /// Operation written after a failed job to stop the core (Keccak only).
-    abort_op: Option<u32>,
+    /// Operation written after a failed job to stop the core.
+    abort_op: u32,
     identified: bool,
+    /// The first fault seen (kept for reports).
     fault: Option<AccelError>,
+    /// Failed jobs since the last job that succeeded.
+    failures_in_a_row: u32,
+    failed_jobs: u64,
+    /// The hardware is no longer used.
+    abandoned: bool,
     hw_calls: u64,
     sw_calls: u64,
 }
@@ -404,7 +419,7 @@ struct Engine<'a, B, D, C, M> {
 impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     Engine<'a, B, D, C, M>
 {
-    fn new(ctrl: Control<B>, port: DmaPort<'a, D, C, M>, id: u32, abort_op: Option<u32>) -> Self {
+    fn new(ctrl: Control<B>, port: DmaPort<'a, D, C, M>, id: u32, abort_op: u32) -> Self {
         Engine {
             ctrl,
             port,
@@ -412,44 +427,79 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             abort_op,
             identified: false,
             fault: None,
+            failures_in_a_row: 0,
+            failed_jobs: 0,
+            abandoned: false,
             hw_calls: 0,
             sw_calls: 0,
         }
     }
 
-    /// Runs `job` on the hardware unless a fault was recorded; `None` means
+    /// Stops using the hardware for good, recording `e` if it is the first fault.
+    fn abandon(&mut self, e: AccelError) {
+        self.fault.get_or_insert(e);
+        self.abandoned = true;
+    }
+
+    /// Runs `job` on the hardware unless it was abandoned; `None` means
     /// "compute this call in software" (and is counted as such).
+    ///
+    /// A wrong ID or version abandons the hardware at once. A failed job is
+    /// aborted (core abort, DMA soft reset, both bounded); if the core does
+    /// not come back to idle or the DMA reset does not finish, or after
+    /// [`FAILED_JOBS_BEFORE_SOFTWARE`] failures in a row, the hardware is
+    /// abandoned.
     fn run<T>(
         &mut self,
         job: impl FnOnce(&mut Control<B>, &mut DmaPort<'a, D, C, M>) -> Result<T, AccelError>,
     ) -> Option<T> {
-        if self.fault.is_none() && !self.identified {
+        if !self.abandoned && !self.identified {
             match self.ctrl.identify(self.id) {
                 Ok(_) => self.identified = true,
-                Err(e) => self.fault = Some(e),
+                Err(e) => self.abandon(e),
             }
         }
-        if self.fault.is_some() {
+        if self.abandoned {
             self.sw_calls += 1;
             return None;
         }
         match job(&mut self.ctrl, &mut self.port) {
             Ok(value) => {
                 self.hw_calls += 1;
+                self.failures_in_a_row = 0;
                 Some(value)
             }
             Err(e) => {
-                self.fault = Some(e);
-                // Best effort: stop the core and the DMA; the hardware is
-                // not used again, so their outcome does not matter.
-                if let Some(op) = self.abort_op {
-                    self.ctrl.command(op);
+                self.fault.get_or_insert(e);
+                self.failed_jobs += 1;
+                self.failures_in_a_row += 1;
+                let recovered = self.recover();
+                if let Err(stuck) = recovered {
+                    self.abandon(stuck);
+                } else if self.failures_in_a_row >= FAILED_JOBS_BEFORE_SOFTWARE {
+                    self.abandon(e);
                 }
-                let _ = self.port.engine.reset();
                 self.sw_calls += 1;
                 None
             }
         }
+    }
+
+    /// Aborts the core and resets the DMA so the next job starts clean.
+    fn recover(&mut self) -> Result<(), AccelError> {
+        self.ctrl.command(self.abort_op);
+        // The abort ends with DONE | ERROR: `Refused` is the expected outcome.
+        match self.ctrl.wait(self.abort_op) {
+            Err(AccelError::Refused { .. }) | Ok(_) => {}
+            Err(e) => return Err(e),
+        }
+        self.port.engine.reset()?;
+        Ok(())
+    }
+
+    /// Whether the hardware was abandoned.
+    fn abandoned(&self) -> bool {
+        self.abandoned
     }
 
     /// Counts a call the hardware cannot take (computed in software).
@@ -465,6 +515,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             dma_bytes: self.port.dma_bytes(),
             hw_calls: self.hw_calls,
             sw_calls: self.sw_calls,
+            failed_jobs: self.failed_jobs,
         }
     }
 }

@@ -26,7 +26,8 @@ pub enum Which {
     Keccak,
 }
 
-/// Injected misbehaviour, from job number `from_job` of that core on.
+/// Injected misbehaviour, from job number `from_job` of that core on (or for
+/// that job only, see [`Pl::inject_once`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// Neither the core nor its DMA ever completes.
@@ -53,7 +54,8 @@ struct Core {
     output: VecDeque<Beat>,
     slots: [Poly; nreg::SLOTS as usize],
     jobs_started: u64,
-    fault: Option<(Fault, u64)>,
+    /// The fault, its first job, and its last job (`None`: for good).
+    fault: Option<(Fault, u64, Option<u64>)>,
     /// Control-register accesses (reads and writes).
     ctrl_accesses: u64,
     /// DMA-register accesses.
@@ -118,7 +120,13 @@ impl Pl {
     /// once). A slave error is raised by the DMA's fault wrapper while the
     /// core's fault is active.
     pub fn inject(&mut self, which: Which, fault: Fault, from_job: u64) {
-        self.core(which).fault = Some((fault, from_job));
+        self.core(which).fault = Some((fault, from_job, None));
+    }
+
+    /// Injects `fault` into job number `job` of `which` only: a transient
+    /// failure the driver must recover from.
+    pub fn inject_once(&mut self, which: Which, fault: Fault, job: u64) {
+        self.core(which).fault = Some((fault, job, Some(job)));
     }
 
     /// (control, DMA) register accesses of `which` so far.
@@ -173,7 +181,11 @@ fn beats(words: &[u32]) -> VecDeque<Beat> {
 impl Core {
     fn active_fault(&self) -> Option<Fault> {
         match self.fault {
-            Some((f, from)) if self.jobs_started > from => Some(f),
+            Some((f, from, until))
+                if self.jobs_started > from && until.is_none_or(|u| self.jobs_started <= u + 1) =>
+            {
+                Some(f)
+            }
             _ => None,
         }
     }
@@ -346,7 +358,7 @@ impl RegisterBus for CtrlBus {
             ctrl::ARG0 | ctrl::ARG1 | ctrl::ARG2 => core.args[(offset - ctrl::ARG0) / 4] = value,
             ctrl::COMMAND if value & ctrl::COMMAND_START != 0 => {
                 let op = value & ctrl::COMMAND_OP_MASK;
-                if self.which == Which::Keccak && op == kreg::OP_ABORT {
+                if op == kreg::OP_ABORT || op == nreg::OP_ABORT {
                     core.input.clear();
                     core.output.clear();
                     core.finish(true, 0);

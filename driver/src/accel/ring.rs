@@ -88,13 +88,20 @@ impl<'a, Bc: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     /// software.
     pub fn new(ctrl: Control<Bc>, port: DmaPort<'a, D, C, M>) -> Self {
         HwRing {
-            engine: Engine::new(ctrl, port, ntt::ID, None),
+            engine: Engine::new(ctrl, port, ntt::ID, ntt::OP_ABORT),
         }
     }
 
-    /// The first fault seen; once set, every call runs in software.
+    /// The first fault seen (the hardware may have recovered from it).
     pub fn fault(&self) -> Option<AccelError> {
         self.engine.fault
+    }
+
+    /// Whether the core was given up (wrong ID or version, a core or DMA
+    /// that did not recover, or repeated failures): every call then runs
+    /// in software.
+    pub fn abandoned(&self) -> bool {
+        self.engine.abandoned()
     }
 
     /// Job, cycle and DMA counters.

@@ -266,22 +266,25 @@ fn workload_under_fault(
         assert_eq!(h, w, "{fault:?} chain");
     }
     let faults = (ring.fault(), keccak.fault());
-    // After a fault the hardware is left alone: more calls touch nothing.
+    // A fault that persists makes the backend give the core up: more
+    // calls touch nothing.
+    assert_eq!(ring.abandoned(), faults.0.is_some(), "{fault:?}");
+    assert_eq!(keccak.abandoned(), faults.1.is_some(), "{fault:?}");
     let before = accesses(&pl);
     let mut p = v[0];
     ring.ntt(&mut p);
     keccak.sponge(SpongeMode::Shake256, &[b"abc"], &mut [0u8; 8]);
     let after = accesses(&pl);
-    if faults.0.is_some() {
+    if ring.abandoned() {
         assert_eq!(
             before.0, after.0,
-            "{fault:?}: NTT core touched after its fault"
+            "{fault:?}: NTT core touched after it was abandoned"
         );
     }
-    if faults.1.is_some() {
+    if keccak.abandoned() {
         assert_eq!(
             before.1, after.1,
-            "{fault:?}: Keccak engine touched after its fault"
+            "{fault:?}: Keccak engine touched after it was abandoned"
         );
     }
     (faults.0, faults.1, pl)
@@ -494,4 +497,70 @@ fn slh_dsa_shake_128f_through_the_hardware_backend_is_byte_identical() {
     assert_eq!(hw.fault(), None);
     let stats = hw.stats();
     assert!(stats.hw_calls > 1000 && stats.sw_calls == 0, "{stats:?}");
+}
+
+/// A single failed job (for every kind of misbehaviour) is recovered from:
+/// the core is aborted, the DMA reset, the call computed in software, and
+/// the hardware takes the next calls again.
+#[test]
+fn a_transient_fault_is_aborted_recovered_and_the_pl_kept() {
+    for fault in [
+        Fault::Hang,
+        Fault::SlaveError,
+        Fault::StatusError,
+        Fault::BadOutput,
+    ] {
+        let pl = Pl::new();
+        pl.borrow_mut().inject_once(Which::Ntt, fault, 2);
+        pl.borrow_mut().inject_once(Which::Keccak, fault, 2);
+        let (mut m1, mut m2) = (arena(), arena());
+        let mut ring = model::ring(&pl, &mut m1);
+        let mut keccak = model::keccak(&pl, &mut m2);
+        let mut s = 11u64;
+        for call in 0..6 {
+            let mut h = random_poly(&mut s);
+            let mut w = h;
+            ring.ntt(&mut h);
+            SoftRing.ntt(&mut w);
+            assert_eq!(h, w, "{fault:?} ntt call {call}");
+            let msg = [call as u8; 40];
+            let (mut h, mut w) = ([0u8; 64], [0u8; 64]);
+            keccak.sponge(SpongeMode::Shake256, &[&msg], &mut h);
+            SoftKeccak.sponge(SpongeMode::Shake256, &[&msg], &mut w);
+            assert_eq!(h, w, "{fault:?} sponge call {call}");
+        }
+        for (name, fault_seen, abandoned, stats) in [
+            ("NTT", ring.fault(), ring.abandoned(), ring.stats()),
+            ("Keccak", keccak.fault(), keccak.abandoned(), keccak.stats()),
+        ] {
+            assert!(fault_seen.is_some(), "{fault:?} {name}: fault recorded");
+            assert!(!abandoned, "{fault:?} {name}: the PL is kept");
+            assert_eq!(stats.failed_jobs, 1, "{fault:?} {name}");
+            assert!(stats.hw_calls >= 4, "{fault:?} {name}: {stats:?}");
+        }
+    }
+}
+
+/// A fault that persists abandons the core after exactly
+/// `FAILED_JOBS_BEFORE_SOFTWARE` failed jobs in a row.
+#[test]
+fn a_persistent_fault_abandons_the_core_after_the_limit() {
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::Keccak, Fault::StatusError, 1);
+    let mut mem = arena();
+    let mut keccak = model::keccak(&pl, &mut mem);
+    for call in 0..10u8 {
+        let (mut h, mut w) = ([0u8; 32], [0u8; 32]);
+        keccak.sponge(SpongeMode::Shake128, &[&[call]], &mut h);
+        SoftKeccak.sponge(SpongeMode::Shake128, &[&[call]], &mut w);
+        assert_eq!(h, w);
+    }
+    let stats = keccak.stats();
+    assert!(keccak.abandoned());
+    assert_eq!(stats.hw_calls, 1);
+    assert_eq!(
+        stats.failed_jobs,
+        u64::from(super::FAILED_JOBS_BEFORE_SOFTWARE)
+    );
+    assert_eq!(stats.sw_calls, 9);
 }

@@ -199,19 +199,38 @@ impl Platform for BoardWithAccelerator<'_> {
 
     fn accelerator_report(&mut self, out: &mut dyn Write) {
         let Some(a) = &self.accelerator else { return };
-        let mut line = |name: &str, stats: AccelStats, fault: Option<driver::accel::AccelError>| {
+        let mut line = |name: &str,
+                        stats: AccelStats,
+                        fault: Option<driver::accel::AccelError>,
+                        abandoned: bool| {
             let _ = write!(
                 out,
-                "accel: {name}: {} calls in hw, {} in sw, {} jobs, {} PL busy cycles, {} DMA bytes, fault: ",
-                stats.hw_calls, stats.sw_calls, stats.jobs, stats.busy_cycles, stats.dma_bytes
+                "accel: {name}: {} calls in hw, {} in sw, {} jobs, {} failed jobs, {} PL busy cycles, {} DMA bytes, {}, first fault: ",
+                stats.hw_calls,
+                stats.sw_calls,
+                stats.jobs,
+                stats.failed_jobs,
+                stats.busy_cycles,
+                stats.dma_bytes,
+                if abandoned { "abandoned" } else { "in use" }
             );
             let _ = match fault {
                 Some(e) => writeln!(out, "{e}"),
                 None => writeln!(out, "none"),
             };
         };
-        line("NTT core", a.ring.stats(), a.ring.fault());
-        line("Keccak engine", a.keccak.stats(), a.keccak.fault());
+        line(
+            "NTT core",
+            a.ring.stats(),
+            a.ring.fault(),
+            a.ring.abandoned(),
+        );
+        line(
+            "Keccak engine",
+            a.keccak.stats(),
+            a.keccak.fault(),
+            a.keccak.abandoned(),
+        );
     }
 }
 
