@@ -19,7 +19,11 @@
 //! - S2MM ends early on TLAST: LENGTH then reads back the bytes received.
 //!
 //! Time is the owner's business: a behavioural model services the streams
-//! after every access, a cycle-accurate one on every PL clock.
+//! after every access, a cycle-accurate one on every PL clock and calls
+//! [`DmaDevice::clock`] once per PL cycle. With a [`DmaLatency`] the engine
+//! also takes the time a real one does from LENGTH to the first MM2S beat
+//! and from TLAST to S2MM completion (the conservative bus model of
+//! `ps_pl_contract::bus_model`); with none (the default) both are instant.
 
 use super::ddr::SharedDdr;
 use super::trace::{HostEvent, Trace};
@@ -68,6 +72,23 @@ pub struct DmaCounts {
     pub transfers: u64,
 }
 
+/// Latencies of the engine, in PL cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DmaLatency {
+    /// From the LENGTH write of MM2S to its first stream beat.
+    pub first_beat_cycles: u32,
+    /// From the S2MM beat with TLAST to Idle and IOC.
+    pub s2mm_completion_cycles: u32,
+}
+
+impl DmaLatency {
+    /// The conservative bus model of the contract.
+    pub const CONSERVATIVE: DmaLatency = DmaLatency {
+        first_beat_cycles: ps_pl_contract::bus_model::DMA_FIRST_BEAT_CYCLES,
+        s2mm_completion_cycles: ps_pl_contract::bus_model::S2MM_COMPLETION_CYCLES,
+    };
+}
+
 /// The register interface of a DMA model, with or without fault injection.
 pub trait DmaDevice {
     /// A register read.
@@ -77,6 +98,8 @@ pub trait DmaDevice {
     /// Moves stream data: completes MM2S once the PL took every beat,
     /// writes the PL's output beats to DDR, sets TREADY.
     fn service(&mut self, endpoint: &mut dyn StreamEndpoint);
+    /// One PL cycle passes: latencies count down (then [`DmaDevice::service`]).
+    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint);
     /// The plain model underneath.
     fn model(&self) -> &AxiDmaModel;
 }
@@ -96,7 +119,12 @@ pub struct AxiDmaModel {
     length_mask: u32,
     ddr: SharedDdr,
     mm2s_busy: bool,
+    /// MM2S beats fetched and the cycles left before the first goes out.
+    mm2s_waiting: Option<(u32, Vec<Beat>)>,
     s2mm: Option<Armed>,
+    /// S2MM saw TLAST: cycles left before it reports completion.
+    s2mm_completing: Option<u32>,
+    latency: DmaLatency,
     counts: DmaCounts,
     errors: Vec<String>,
     trace: Option<Trace>,
@@ -110,7 +138,10 @@ impl AxiDmaModel {
             length_mask: (1u32 << length_width_bits.clamp(8, 26)) - 1,
             ddr,
             mm2s_busy: false,
+            mm2s_waiting: None,
             s2mm: None,
+            s2mm_completing: None,
+            latency: DmaLatency::default(),
             counts: DmaCounts::default(),
             errors: Vec::new(),
             trace: None,
@@ -122,6 +153,12 @@ impl AxiDmaModel {
     /// Logs every register write to `trace`.
     pub fn with_trace(mut self, trace: Trace) -> Self {
         self.trace = Some(trace);
+        self
+    }
+
+    /// Takes `latency` (counted by [`DmaDevice::clock`]).
+    pub fn with_latency(mut self, latency: DmaLatency) -> Self {
+        self.latency = latency;
         self
     }
 
@@ -147,7 +184,9 @@ impl AxiDmaModel {
         self.regs[o::MM2S_DMASR / 4] = Dmasr::HALTED.bits();
         self.regs[o::S2MM_DMASR / 4] = Dmasr::HALTED.bits();
         self.mm2s_busy = false;
+        self.mm2s_waiting = None;
         self.s2mm = None;
+        self.s2mm_completing = None;
     }
 
     fn record(&mut self, e: String) {
@@ -170,10 +209,12 @@ impl AxiDmaModel {
         let (dmacr, status) = match channel {
             Channel::Mm2s => {
                 self.mm2s_busy = false;
+                self.mm2s_waiting = None;
                 (o::MM2S_DMACR, o::MM2S_DMASR)
             }
             Channel::S2mm => {
                 self.s2mm = None;
+                self.s2mm_completing = None;
                 (o::S2MM_DMACR, o::S2MM_DMASR)
             }
         };
@@ -211,7 +252,11 @@ impl AxiDmaModel {
                 last: i + 1 == n,
             })
             .collect();
-        endpoint.push_input(&beats);
+        if self.latency.first_beat_cycles == 0 {
+            endpoint.push_input(&beats);
+        } else {
+            self.mm2s_waiting = Some((self.latency.first_beat_cycles, beats));
+        }
         self.regs[o::MM2S_DMASR / 4] &= !Dmasr::IDLE.bits();
         self.mm2s_busy = true;
         self.counts.mm2s_bytes += len as u64;
@@ -283,8 +328,26 @@ impl DmaDevice for AxiDmaModel {
         }
     }
 
+    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint) {
+        if let Some((left, _)) = &mut self.mm2s_waiting {
+            *left -= 1;
+            if *left == 0 {
+                let (_, beats) = self.mm2s_waiting.take().expect("waiting");
+                endpoint.push_input(&beats);
+            }
+        }
+        if let Some(left) = &mut self.s2mm_completing {
+            *left -= 1;
+            if *left == 0 {
+                self.s2mm_completing = None;
+                self.set(o::S2MM_DMASR, Dmasr::IDLE | Dmasr::IOC_IRQ);
+            }
+        }
+        self.service(endpoint);
+    }
+
     fn service(&mut self, endpoint: &mut dyn StreamEndpoint) {
-        if self.mm2s_busy && endpoint.input_drained() {
+        if self.mm2s_busy && self.mm2s_waiting.is_none() && endpoint.input_drained() {
             self.mm2s_busy = false;
             self.set(o::MM2S_DMASR, Dmasr::IDLE | Dmasr::IOC_IRQ);
         }
@@ -319,7 +382,10 @@ impl DmaDevice for AxiDmaModel {
             if beat.last {
                 self.s2mm = None;
                 self.regs[o::S2MM_LENGTH / 4] = written as u32;
-                self.set(o::S2MM_DMASR, Dmasr::IDLE | Dmasr::IOC_IRQ);
+                match self.latency.s2mm_completion_cycles {
+                    0 => self.set(o::S2MM_DMASR, Dmasr::IDLE | Dmasr::IOC_IRQ),
+                    n => self.s2mm_completing = Some(n),
+                }
             } else {
                 self.s2mm = Some(Armed {
                     destination,
@@ -667,5 +733,81 @@ mod tests {
         assert!(b.endpoint.input.is_empty());
         assert_eq!(sr(&mut b, o::MM2S_DMASR), Dmasr::HALTED);
         assert!(b.dma.errors()[0].contains("halted"));
+    }
+}
+
+#[cfg(test)]
+mod latency_tests {
+    use super::*;
+    use crate::host::Ddr;
+    use ps_pl_contract::dma::LENGTH_WIDTH_BITS;
+    use std::collections::VecDeque;
+
+    /// Takes every beat at once; answers with queued beats.
+    #[derive(Default)]
+    struct Sink {
+        input: Vec<Beat>,
+        output: VecDeque<Beat>,
+    }
+
+    impl StreamEndpoint for Sink {
+        fn push_input(&mut self, beats: &[Beat]) {
+            self.input.extend_from_slice(beats);
+        }
+        fn input_drained(&self) -> bool {
+            true
+        }
+        fn drop_input(&mut self) {}
+        fn pop_output(&mut self) -> Option<Beat> {
+            self.output.pop_front()
+        }
+        fn drop_output(&mut self) {}
+        fn set_output_ready(&mut self, _: bool) {}
+    }
+
+    #[test]
+    fn the_conservative_latencies_delay_the_first_beat_and_s2mm_completion() {
+        let ddr = Ddr::shared();
+        ddr.borrow_mut().add_region(0x1000, 64);
+        let lat = DmaLatency::CONSERVATIVE;
+        let mut dma = AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS).with_latency(lat);
+        let mut sink = Sink::default();
+        for (reg, v) in [
+            (o::MM2S_DMACR, Dmacr::RS.bits()),
+            (o::MM2S_SA, 0x1000),
+            (o::MM2S_LENGTH, 8),
+        ] {
+            dma.write(reg, v, &mut sink);
+        }
+        let mut first_beat_at = None;
+        for cycle in 1..=200u32 {
+            dma.clock(&mut sink);
+            if first_beat_at.is_none() && !sink.input.is_empty() {
+                first_beat_at = Some(cycle);
+            }
+        }
+        assert_eq!(first_beat_at, Some(lat.first_beat_cycles));
+        assert!(Dmasr(dma.read(o::MM2S_DMASR)).contains(Dmasr::IDLE));
+
+        sink.output.push_back(Beat {
+            data: 1,
+            last: true,
+        });
+        for (reg, v) in [
+            (o::S2MM_DMACR, Dmacr::RS.bits()),
+            (o::S2MM_DA, 0x1020),
+            (o::S2MM_LENGTH, 16),
+        ] {
+            dma.write(reg, v, &mut sink);
+        }
+        let mut done_at = None;
+        for cycle in 1..=200u32 {
+            dma.clock(&mut sink);
+            if done_at.is_none() && Dmasr(dma.read(o::S2MM_DMASR)).contains(Dmasr::IDLE) {
+                done_at = Some(cycle);
+            }
+        }
+        assert_eq!(done_at, Some(lat.s2mm_completion_cycles));
+        assert_eq!(dma.read(o::S2MM_LENGTH), 4);
     }
 }

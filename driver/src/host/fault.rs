@@ -91,6 +91,10 @@ impl DmaDevice for FaultyDma {
         self.inner.service(endpoint)
     }
 
+    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint) {
+        self.inner.clock(endpoint)
+    }
+
     fn model(&self) -> &AxiDmaModel {
         &self.inner
     }

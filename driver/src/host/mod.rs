@@ -20,7 +20,9 @@ mod ddr;
 mod fault;
 mod trace;
 
-pub use axi_dma::{AxiDmaModel, Beat, DmaCounts, DmaDevice, DmaWithEndpoint, StreamEndpoint};
+pub use axi_dma::{
+    AxiDmaModel, Beat, DmaCounts, DmaDevice, DmaLatency, DmaWithEndpoint, StreamEndpoint,
+};
 pub use cache::CacheModel;
 pub use ddr::{Ddr, SharedDdr, STALE_BYTE};
 pub use fault::{DmaFault, FaultyDma};
