@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Extracts the few ACVP cases ps-app embeds for its start-up self-tests.
+"""Extracts the few ACVP cases the firmware embeds for its start-up self-tests.
 
 Reads pqc/tests/vectors/*/{prompt,expectedResults}.json.gz (NIST ACVP
-gen-val files) and writes ps-app/vectors/*.bin plus the generated module
-ps-app/src/vectors.rs. Deterministic: rerunning it on the same vector files
+gen-val files) and writes selftest/vectors/*.bin plus the generated module
+selftest/src/vectors.rs (crate pqc-selftest). Deterministic: rerunning it on the same vector files
 gives byte-identical output (scripts/test.d/20-ps-app.sh checks this).
 
 Selection (the smallest inputs, to keep the image small):
@@ -30,8 +30,8 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "pqc" / "tests" / "vectors"
-OUT_BIN = ROOT / "ps-app" / "vectors"
-OUT_RS = ROOT / "ps-app" / "src" / "vectors.rs"
+OUT_BIN = ROOT / "selftest" / "vectors"
+OUT_RS = ROOT / "selftest" / "src" / "vectors.rs"
 
 ML_DSA_SETS = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"]
 SLH_DSA_SETS = ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHA2-128f"]

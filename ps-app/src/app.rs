@@ -2,11 +2,11 @@
 //! probe report and the benchmark table.
 
 use crate::bench;
-use crate::selftest;
 use core::fmt::Write;
 use driver::accel::WotsChainOffload;
 use driver::probe::Probe;
 use pqc::ring::RingBackend;
+use pqc_selftest::selftest;
 
 /// Exit status bit: a self-test failed.
 pub const STATUS_SELFTEST_FAILED: u32 = 1;

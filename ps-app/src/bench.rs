@@ -2,7 +2,6 @@
 //! ticks (mean over the iterations) and peak stack (max over them).
 
 use crate::app::{Measurement, Platform};
-use crate::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 use core::fmt::Write;
 use driver::accel::{SlhOnPl, WotsChainOffload};
 use pqc::keccak::{KeccakBackend, SoftKeccak};
@@ -10,6 +9,7 @@ use pqc::mldsa::{self, MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::SlhBackend;
 use pqc::slhdsa::{self, params as slh, HashFamily, Params};
+use pqc_selftest::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 
 /// Iteration counts, fixed at build time (environment variables
 /// `PS_APP_BENCH_MLDSA_ITERATIONS`, default 10, and

@@ -15,11 +15,8 @@
 
 mod app;
 mod bench;
-mod bench_inputs;
 mod memory_map;
-mod selftest;
 mod uart_config;
-mod vectors;
 
 #[cfg(target_os = "none")]
 mod board;

@@ -1,6 +1,6 @@
 //! The benchmark operations, generic over the `pqc` backends, with the
-//! inputs of the ps-app benchmark table (`ps-app/src/bench_inputs.rs`,
-//! included below), so a software figure from the board or QEMU and an
+//! inputs of the firmware benchmark tables (`pqc_selftest::bench_inputs`),
+//! so a software figure from the board or QEMU and an
 //! accelerated figure from the co-simulation describe the same work (for
 //! ML-DSA signing: the same number of rejection attempts).
 //!
@@ -17,10 +17,8 @@ use pqc::mldsa::{MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params::Params};
 
-// ps-app's benchmark inputs, from the one file that defines them.
-#[path = "../../ps-app/src/bench_inputs.rs"]
-mod bench_inputs;
-pub use bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
+// The firmware's benchmark inputs, from the crate that defines them.
+pub use pqc_selftest::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
 
 /// keygen, sign or verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

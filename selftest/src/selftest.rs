@@ -300,6 +300,8 @@ pub fn run_all(out: &mut dyn Write) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::print;
+    use std::string::String;
 
     #[test]
     fn every_embedded_case_passes_on_the_host() {

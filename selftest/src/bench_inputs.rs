@@ -1,7 +1,7 @@
-//! The inputs of the benchmark table, in one file that the `sim` crate
-//! includes as well (`#[path]` in `sim/src/workload.rs`), so the timing
-//! report's co-simulation and host runs do exactly the work that QEMU or the
-//! board timed (for ML-DSA signing: the same rejection attempts).
+//! The inputs of the benchmark tables, which the `sim` crate uses as well,
+//! so the timing report's co-simulation and host runs do exactly the work
+//! that QEMU or the board timed (for ML-DSA signing: the same rejection
+//! attempts).
 
 /// The message every benchmark signs, with an empty context.
 pub const MESSAGE: &[u8] = b"ps-app benchmark message: 48 bytes of plain text";
