@@ -40,7 +40,6 @@ use pqc::mldsa::MlDsa;
 use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
 
 use crate::hooked::{CallHook, Hooked};
-use crate::report::AccelCounts;
 use crate::workload::{self, Operation, Outputs, Scheme};
 
 /// Co-simulation parameters.
@@ -58,6 +57,59 @@ impl Config {
         axi_lite_cycles: crate::report::Model::DEFAULT.axi_lite_cycles,
         poll_limit: 20_000,
     };
+}
+
+/// What the co-simulation counted for one operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccelCounts {
+    /// PL clock cycles the CPU spent waiting on the PL: every AXI-Lite
+    /// access (padded to [`Model::axi_lite_cycles`]) including status
+    /// polls, which cover DMA streaming and core busy time.
+    pub pl_cycles: u64,
+    /// AXI-Lite reads (control windows and DMA registers).
+    pub axi_lite_reads: u64,
+    /// AXI-Lite writes.
+    pub axi_lite_writes: u64,
+    /// Bytes the DMA engines read from DDR into the cores (MM2S).
+    pub mm2s_bytes: u64,
+    /// Bytes the DMA engines wrote from the cores to DDR (S2MM).
+    pub s2mm_bytes: u64,
+    /// Started MM2S transfers.
+    pub dma_transfers: u64,
+    /// Cache lines cleaned or invalidated around the transfers.
+    pub cache_lines: u64,
+    /// Backend calls that fell back to software after a fault (must be 0).
+    pub fallbacks: u64,
+    /// Core jobs (LOAD, NTT, SPONGE, …) run.
+    pub jobs: u64,
+    /// Sum of the cores' `CYCLES` registers: cycles the cores computed.
+    pub core_busy_cycles: u64,
+}
+
+impl AccelCounts {
+    /// Element-wise sum.
+    pub fn add(&mut self, o: &AccelCounts) {
+        self.pl_cycles += o.pl_cycles;
+        self.axi_lite_reads += o.axi_lite_reads;
+        self.axi_lite_writes += o.axi_lite_writes;
+        self.mm2s_bytes += o.mm2s_bytes;
+        self.s2mm_bytes += o.s2mm_bytes;
+        self.dma_transfers += o.dma_transfers;
+        self.cache_lines += o.cache_lines;
+        self.fallbacks += o.fallbacks;
+        self.jobs += o.jobs;
+        self.core_busy_cycles += o.core_busy_cycles;
+    }
+
+    /// All AXI-Lite transactions.
+    pub fn axi_lite(&self) -> u64 {
+        self.axi_lite_reads + self.axi_lite_writes
+    }
+
+    /// All DMA bytes, both directions.
+    pub fn dma_bytes(&self) -> u64 {
+        self.mm2s_bytes + self.s2mm_bytes
+    }
 }
 
 /// A simulated top's two streams as the DMA model's endpoint.

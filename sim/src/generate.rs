@@ -185,7 +185,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     Ok(r)
 }
 
-/// Writes `report.md` and `report.svg` into `out`.
+/// Writes `report.md`, `report.svg` and `report.json` into `out`.
 pub fn write(r: &Report, out: &Path) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let md = out.join("report.md");
@@ -194,6 +194,9 @@ pub fn write(r: &Report, out: &Path) -> Result<(), String> {
     let svg = out.join("report.svg");
     std::fs::write(&svg, report::render_svg(&report::chart_of(r)))
         .map_err(|e| format!("{}: {e}", svg.display()))?;
+    let json = out.join("report.json");
+    std::fs::write(&json, report::render_json(r))
+        .map_err(|e| format!("{}: {e}", json.display()))?;
     Ok(())
 }
 

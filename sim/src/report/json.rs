@@ -1,0 +1,160 @@
+//! `report.json`: every figure of the report as one row
+//! `{"algorithm", "op", "tier", "seconds", "source"}`, for scripts and
+//! other reports. `source` says whether the figure was measured,
+//! QEMU-derived or modelled, and from what.
+//!
+//! Tiers: `sw-a9` (Cortex-A9 software, from the firmware transcript),
+//! `sw-host` (this host's software, measured), `offload` (the primitive
+//! offload tier, HwRing/HwKeccak, modelled from the co-simulation), `board`
+//! (the firmware's hardware rows measured on a ZedBoard). Later tiers
+//! (`engine`, `sw-m4`, `sw-m7`) use the same row shape.
+
+use super::model::Report;
+use super::transcript::SoftwareSource;
+
+/// One figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonRow {
+    /// Parameter set, e.g. `ML-DSA-44`.
+    pub algorithm: String,
+    /// `keygen`, `sign` or `verify`.
+    pub op: String,
+    /// Which tier (see the module docs).
+    pub tier: &'static str,
+    /// Seconds per operation.
+    pub seconds: f64,
+    /// Measured, QEMU-derived or modelled, and from what.
+    pub source: String,
+}
+
+/// The rows of `r`, entry by entry, tier by tier.
+pub fn rows(r: &Report) -> Vec<JsonRow> {
+    let m = &r.model;
+    let software_source = match r.source {
+        SoftwareSource::QemuIcount => format!(
+            "QEMU-derived: ps-app on QEMU xilinx-zynq-a9 (-icount shift=0), {}; instructions as A9 time at {} cycle(s)/instruction, {:.2} MHz",
+            r.transcript,
+            m.cycles_per_instruction,
+            m.cpu_hz / 1e6
+        ),
+        SoftwareSource::ZedBoard => format!(
+            "measured: ps-app on a ZedBoard, global timer, {}",
+            r.transcript
+        ),
+    };
+    let offload_source = format!(
+        "modelled: cycle-accurate co-simulation of the PL tops (PL cycles at {:.0} MHz, {} PL cycles per AXI-Lite access) plus CPU work (software share, buffer copies, cache maintenance)",
+        m.fclk_hz / 1e6,
+        m.axi_lite_cycles
+    );
+    let mut out = Vec::new();
+    for e in &r.entries {
+        let mut push = |tier, seconds: Option<f64>, source: String| {
+            if let Some(seconds) = seconds {
+                out.push(JsonRow {
+                    algorithm: e.algorithm.clone(),
+                    op: e.operation.clone(),
+                    tier,
+                    seconds,
+                    source,
+                });
+            }
+        };
+        push("sw-a9", r.software_seconds(e), software_source.clone());
+        push(
+            "sw-host",
+            e.host.map(|(s, _)| s),
+            format!(
+                "measured: {}",
+                if r.host.is_empty() {
+                    "this host"
+                } else {
+                    &r.host
+                }
+            ),
+        );
+        push(
+            "offload",
+            r.accel_time(e).map(|t| t.total()),
+            offload_source.clone(),
+        );
+        if r.source == SoftwareSource::ZedBoard {
+            push(
+                "board",
+                r.measured_accel_seconds(e),
+                format!(
+                    "measured: ps-app hardware rows on a ZedBoard, {}",
+                    r.transcript
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// Escapes a string for a JSON string literal.
+fn escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// `report.json`: a JSON array of rows, one per line.
+pub fn render_json(r: &Report) -> String {
+    let rows = rows(r);
+    let mut o = String::from("[\n");
+    for (i, row) in rows.iter().enumerate() {
+        o.push_str(&format!(
+            "  {{\"algorithm\": \"{}\", \"op\": \"{}\", \"tier\": \"{}\", \"seconds\": {:e}, \"source\": \"{}\"}}{}\n",
+            escape(&row.algorithm),
+            escape(&row.op),
+            row.tier,
+            row.seconds,
+            escape(&row.source),
+            if i + 1 < rows.len() { "," } else { "" }
+        ));
+    }
+    o.push_str("]\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::sample_report;
+
+    #[test]
+    fn every_figure_is_a_row_that_reads_back() {
+        let mut r = sample_report();
+        r.host = "linux x86_64 \"test\"".into();
+        r.entries[0].host = Some((0.5e-3, 3));
+        let text = render_json(&r);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let rows = v.as_array().unwrap();
+        // One sw-a9 row per entry, one sw-host row, one offload row.
+        let count = |tier: &str| rows.iter().filter(|x| x["tier"] == tier).count();
+        assert_eq!(count("sw-a9"), r.entries.len());
+        assert_eq!(count("sw-host"), 1);
+        assert_eq!(count("offload"), 1);
+        assert_eq!(count("board"), 0, "no board rows from a QEMU transcript");
+        let offload = rows.iter().find(|x| x["tier"] == "offload").unwrap();
+        assert_eq!(offload["algorithm"], "ML-DSA-44");
+        assert_eq!(offload["op"], "sign");
+        let e = r.entries.iter().find(|e| e.accel.is_some()).unwrap();
+        let expected = r.accel_time(e).unwrap().total();
+        assert!((offload["seconds"].as_f64().unwrap() - expected).abs() < 1e-12 * expected);
+        assert!(offload["source"].as_str().unwrap().starts_with("modelled"));
+        let host = rows.iter().find(|x| x["tier"] == "sw-host").unwrap();
+        assert_eq!(host["source"], "measured: linux x86_64 \"test\"");
+        for row in rows {
+            assert!(row["seconds"].as_f64().unwrap() > 0.0);
+        }
+    }
+}

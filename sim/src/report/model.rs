@@ -1,0 +1,329 @@
+//! Counts into time: the conversion model, and the report's rows.
+
+use super::transcript::{PsRow, PsTable, SoftwareSource};
+use crate::cosim::AccelCounts;
+
+/// The numbers that turn counts into time. Every accelerated figure in the
+/// report is computed from these; `report.md` prints them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Model {
+    /// Cortex-A9 clock (ZedBoard: 666.67 MHz).
+    pub cpu_hz: f64,
+    /// PL clock FCLK0 of the accelerators and DMA engines.
+    pub fclk_hz: f64,
+    /// Global-timer ticks per second on QEMU (100 MHz of virtual time).
+    pub qemu_timer_hz: f64,
+    /// Guest instructions per second of QEMU virtual time (`-icount shift=0`).
+    pub qemu_instructions_per_s: f64,
+    /// A9 cycles per QEMU guest instruction assumed for QEMU-derived times.
+    pub cycles_per_instruction: f64,
+    /// PL cycles one AXI-Lite register access blocks the CPU (GP0 round
+    /// trip); the co-simulation clocks the design this long per access.
+    pub axi_lite_cycles: u32,
+    /// CPU cycles per byte to pack/unpack DMA buffers (copy + conversion).
+    pub copy_cycles_per_byte: f64,
+    /// CPU cycles per 32-byte line of cache maintenance (L1 by MVA + PL310 by PA).
+    pub cache_cycles_per_line: f64,
+}
+
+impl Model {
+    /// The model used for the committed report.
+    pub const DEFAULT: Model = Model {
+        cpu_hz: 666.666_667e6,
+        fclk_hz: 100e6,
+        qemu_timer_hz: 100e6,
+        qemu_instructions_per_s: 1e9,
+        cycles_per_instruction: 1.0,
+        axi_lite_cycles: 20,
+        copy_cycles_per_byte: 1.0,
+        cache_cycles_per_line: 40.0,
+    };
+
+    /// Seconds of A9 time for `ticks` global-timer ticks from `source`
+    /// (prescaler as printed by ps-app).
+    pub fn software_seconds(&self, source: SoftwareSource, ticks: u64, prescaler: u32) -> f64 {
+        let ticks = ticks as f64 * f64::from(prescaler + 1);
+        match source {
+            // PERIPHCLK = CPU/2: one tick is 2 CPU cycles.
+            SoftwareSource::ZedBoard => ticks * 2.0 / self.cpu_hz,
+            SoftwareSource::QemuIcount => {
+                let instructions = ticks * self.qemu_instructions_per_s / self.qemu_timer_hz;
+                instructions * self.cycles_per_instruction / self.cpu_hz
+            }
+        }
+    }
+}
+
+/// The accelerated figure of one operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccelFigure {
+    /// Co-simulation counts.
+    pub counts: AccelCounts,
+    /// Share of the software operation's time spent in the calls the
+    /// accelerators take over (host-measured, same inputs).
+    pub offload_fraction: f64,
+    /// The accelerated output was byte-identical to the software output.
+    pub identical: bool,
+    /// Which backends ran on the simulated PL, e.g. `HwRing + HwKeccak`.
+    pub backends: String,
+}
+
+/// Accelerated time split into its modelled parts (seconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccelTime {
+    /// Software the CPU still runs: (1 − offloaded share) × software time.
+    pub cpu_rest: f64,
+    /// CPU blocked on the PL: PL cycles at FCLK0.
+    pub pl: f64,
+    /// Driver work between bus accesses: buffer packing and cache maintenance.
+    pub protocol: f64,
+}
+
+impl AccelTime {
+    /// Sum of the parts.
+    pub fn total(&self) -> f64 {
+        self.cpu_rest + self.pl + self.protocol
+    }
+}
+
+impl Model {
+    /// Accelerated time of an operation whose software time is `software_s`.
+    pub fn accelerated(&self, software_s: f64, a: &AccelFigure) -> AccelTime {
+        let c = &a.counts;
+        AccelTime {
+            cpu_rest: (1.0 - a.offload_fraction).clamp(0.0, 1.0) * software_s,
+            pl: c.pl_cycles as f64 / self.fclk_hz,
+            protocol: (c.dma_bytes() as f64 * self.copy_cycles_per_byte
+                + c.cache_lines as f64 * self.cache_cycles_per_line)
+                / self.cpu_hz,
+        }
+    }
+}
+
+/// One operation of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Parameter set.
+    pub algorithm: String,
+    /// keygen / sign / verify.
+    pub operation: String,
+    /// ps-app software figure (mean ticks, iterations), if the transcript has it.
+    pub software: Option<PsRow>,
+    /// ps-app `hw` row (the accelerators on a board), if the transcript has it.
+    pub measured_accel: Option<PsRow>,
+    /// Host software median (seconds) and runs, measured in this run.
+    pub host: Option<(f64, usize)>,
+    /// Accelerated figure from the co-simulation.
+    pub accel: Option<AccelFigure>,
+    /// Why there is no accelerated figure, or other remarks.
+    pub note: String,
+}
+
+/// Everything the report shows.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Where the software figures come from.
+    pub source: SoftwareSource,
+    /// Global-timer prescaler of the transcript.
+    pub prescaler: u32,
+    /// Name of the transcript file (for the provenance line).
+    pub transcript: String,
+    /// Description of the host the host figures were measured on.
+    pub host: String,
+    /// Conversion model.
+    pub model: Model,
+    /// Rows in order.
+    pub entries: Vec<Entry>,
+}
+
+impl Report {
+    /// Builds the entries from a parsed table: one per `sw` row. Failing rows
+    /// are refused: a failed operation has no meaningful time.
+    pub fn from_table(
+        table: &PsTable,
+        source: SoftwareSource,
+        transcript: &str,
+        model: Model,
+    ) -> Result<Report, String> {
+        let mut entries = Vec::new();
+        for row in table.rows.iter().filter(|r| r.backend == "sw") {
+            if !row.ok {
+                return Err(format!(
+                    "{} {} reported FAIL in {transcript}: not a timing",
+                    row.algorithm, row.operation
+                ));
+            }
+            entries.push(Entry {
+                algorithm: row.algorithm.clone(),
+                operation: row.operation.clone(),
+                software: Some(row.clone()),
+                measured_accel: None,
+                host: None,
+                accel: None,
+                note: String::new(),
+            });
+        }
+        if entries.is_empty() {
+            return Err(format!("{transcript}: no software (`sw`) rows"));
+        }
+        for row in table.rows.iter().filter(|r| r.backend != "sw") {
+            if !row.ok {
+                return Err(format!(
+                    "{} {} ({}) reported FAIL in {transcript}: not a timing",
+                    row.algorithm, row.operation, row.backend
+                ));
+            }
+            let entry = entries
+                .iter_mut()
+                .find(|e| e.algorithm == row.algorithm && e.operation == row.operation)
+                .ok_or_else(|| {
+                    format!(
+                        "{transcript}: {} row {} {} has no software row",
+                        row.backend, row.algorithm, row.operation
+                    )
+                })?;
+            entry.measured_accel = Some(row.clone());
+        }
+        Ok(Report {
+            source,
+            prescaler: table.prescaler,
+            transcript: transcript.to_string(),
+            host: String::new(),
+            model,
+            entries,
+        })
+    }
+
+    /// The entry for `algorithm`/`operation`, if present.
+    pub fn entry_mut(&mut self, algorithm: &str, operation: &str) -> Option<&mut Entry> {
+        self.entries
+            .iter_mut()
+            .find(|e| e.algorithm == algorithm && e.operation == operation)
+    }
+
+    /// Software seconds of an entry.
+    pub fn software_seconds(&self, e: &Entry) -> Option<f64> {
+        e.software.as_ref().map(|r| {
+            self.model
+                .software_seconds(self.source, r.mean_ticks, self.prescaler)
+        })
+    }
+
+    /// Seconds of an entry's ps-app `hw` row (accelerators on the board).
+    pub fn measured_accel_seconds(&self, e: &Entry) -> Option<f64> {
+        e.measured_accel.as_ref().map(|r| {
+            self.model
+                .software_seconds(self.source, r.mean_ticks, self.prescaler)
+        })
+    }
+
+    /// Modelled accelerated time of an entry (needs its software time for
+    /// the CPU share that stays in software).
+    pub fn accel_time(&self, e: &Entry) -> Option<AccelTime> {
+        Some(
+            self.model
+                .accelerated(self.software_seconds(e)?, e.accel.as_ref()?),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::TRANSCRIPT;
+    use crate::report::{chart_of, parse_transcript, render_markdown, render_svg};
+
+    /// A board transcript with the `hw` table after the software table.
+    #[test]
+    fn hw_table_rows_become_measured_accelerated_figures() {
+        let hw = "\n| algorithm            | op     | backend | iters | ticks (mean)  | peak stack (B) | result |\n\
+                  |----------------------|--------|---------|-------|---------------|----------------|--------|\n\
+                  | ML-DSA-44            | sign   | hw      |    10 |        200000 |          46000 | ok     |\n\
+                  accel: ntt ...\n";
+        let text = TRANSCRIPT.replace(
+            "stack: ML-DSA-87 sign",
+            &format!("{hw}stack: ML-DSA-87 sign"),
+        );
+        let t = parse_transcript(&text).unwrap();
+        assert_eq!(t.rows.len(), 22);
+        assert_eq!(t.rows[21].backend, "hw");
+        let r =
+            Report::from_table(&t, SoftwareSource::ZedBoard, "board.txt", Model::DEFAULT).unwrap();
+        assert_eq!(r.entries.len(), 21);
+        let e = r
+            .entries
+            .iter()
+            .find(|e| e.measured_accel.is_some())
+            .unwrap();
+        assert_eq!(
+            (e.algorithm.as_str(), e.operation.as_str()),
+            ("ML-DSA-44", "sign")
+        );
+        // ZedBoard: 200,000 ticks = 400,000 cycles at 666.67 MHz = 600 µs.
+        let s = r.measured_accel_seconds(e).unwrap();
+        assert!((s - 600e-6).abs() < 1e-9, "{s}");
+        let md = render_markdown(&r);
+        assert!(md.contains("accelerated (measured)"));
+        assert!(md.contains("| 600 µs |"), "{md}");
+        let svg = render_svg(&chart_of(&r));
+        roxmltree::Document::parse(&svg).expect("well-formed XML");
+        assert!(svg.contains("accelerated (measured on the board)"));
+        // A hw row that failed (result differs from software) is refused.
+        let bad = text.replace("|          46000 | ok     |", "|          46000 | FAIL   |");
+        let e = Report::from_table(
+            &parse_transcript(&bad).unwrap(),
+            SoftwareSource::ZedBoard,
+            "b",
+            Model::DEFAULT,
+        )
+        .unwrap_err();
+        assert!(e.contains("(hw) reported FAIL"), "{e}");
+    }
+
+    #[test]
+    fn failing_rows_are_not_reported_as_timings() {
+        let failed = TRANSCRIPT.replacen("| ok     |", "| FAIL   |", 1);
+        let t = parse_transcript(&failed).unwrap();
+        assert!(!t.rows[0].ok);
+        let e =
+            Report::from_table(&t, SoftwareSource::QemuIcount, "x", Model::DEFAULT).unwrap_err();
+        assert!(e.contains("ML-DSA-44 keygen reported FAIL"), "{e}");
+    }
+
+    #[test]
+    fn ticks_convert_per_source() {
+        let m = Model::DEFAULT;
+        // ZedBoard: 333.33 M ticks = 1 s.
+        let s = m.software_seconds(SoftwareSource::ZedBoard, 333_333_333, 0);
+        assert!((s - 1.0).abs() < 1e-6, "{s}");
+        // QEMU: 1 tick = 10 instructions = 10 cycles at CPI 1.
+        let s = m.software_seconds(SoftwareSource::QemuIcount, 66_666_667, 0);
+        assert!((s - 1.0).abs() < 1e-6, "{s}");
+        // Prescaler p divides the timer clock by p + 1.
+        let s2 = m.software_seconds(SoftwareSource::ZedBoard, 1000, 1);
+        assert!((s2 - 2.0 * m.software_seconds(SoftwareSource::ZedBoard, 1000, 0)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn accelerated_time_adds_its_modelled_parts() {
+        let m = Model::DEFAULT;
+        let a = AccelFigure {
+            counts: AccelCounts {
+                pl_cycles: 100_000,
+                mm2s_bytes: 3000,
+                s2mm_bytes: 1000,
+                cache_lines: 100,
+                ..Default::default()
+            },
+            offload_fraction: 0.75,
+            identical: true,
+            backends: "HwRing".into(),
+        };
+        let t = m.accelerated(0.004, &a);
+        assert!((t.cpu_rest - 0.001).abs() < 1e-12);
+        assert!((t.pl - 0.001).abs() < 1e-12);
+        let protocol = (4000.0 + 100.0 * 40.0) / m.cpu_hz;
+        assert!((t.protocol - protocol).abs() < 1e-15);
+        assert!((t.total() - (0.002 + protocol)).abs() < 1e-12);
+    }
+}
