@@ -63,7 +63,7 @@ impl Config {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AccelCounts {
     /// PL clock cycles the CPU spent waiting on the PL: every AXI-Lite
-    /// access (padded to [`Model::axi_lite_cycles`]) including status
+    /// access (padded to [`crate::report::Model::axi_lite_cycles`]) including status
     /// polls, which cover DMA streaming and core busy time.
     pub pl_cycles: u64,
     /// AXI-Lite reads (control windows and DMA registers).
