@@ -2,6 +2,7 @@
 //!
 //! - [`ntt`]: the ML-DSA NTT/INTT butterfly core (q = 8380417).
 //! - [`keccak`]: the Keccak-f\[1600\] core and the SHAKE/SHA3 sponge engine.
+//! - [`mldsa`]: building blocks of the ML-DSA engine (coefficient units).
 //! - [`axi`]: the PL top levels (AXI4-Lite control, AXI4-Stream data).
 //! - [`export`]: Verilog export with per-design module names.
 //! - [`verilator`]: runs exported Verilog under Verilator for cross-checks.
@@ -9,5 +10,6 @@
 pub mod axi;
 pub mod export;
 pub mod keccak;
+pub mod mldsa;
 pub mod ntt;
 pub mod verilator;

@@ -115,7 +115,7 @@
 //! Secrets held in buffers (the signing/keygen working state, signing keys)
 //! are zeroized on drop with [`zeroize`].
 
-mod arith;
+pub mod arith;
 mod encode;
 mod internal;
 pub mod params;

@@ -1,0 +1,13 @@
+//! Building blocks of the ML-DSA engine (issue "ML-DSA engine in the PL"),
+//! each small and tested alone against `pqc` before they are composed:
+//!
+//! - [`decompose`]: Decompose / HighBits / LowBits (FIPS 204 Algorithm 36)
+//!   with UseHint (Algorithm 40), one coefficient per clock.
+//! - [`power2round`]: Power2Round (Algorithm 35), one coefficient per clock.
+//!
+//! Each has a simulation test against `pqc::mldsa::arith`, a yosys check,
+//! and a Verilator cross-check of its exported Verilog ([`verilator_check`]).
+
+pub mod decompose;
+pub mod power2round;
+pub mod verilator_check;
