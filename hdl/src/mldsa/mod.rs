@@ -4,10 +4,12 @@
 //! - [`decompose`]: Decompose / HighBits / LowBits (FIPS 204 Algorithm 36)
 //!   with UseHint (Algorithm 40), one coefficient per clock.
 //! - [`power2round`]: Power2Round (Algorithm 35), one coefficient per clock.
+//! - [`coeffwise`]: add/subtract mod q, the infinity-norm check, MakeHint.
 //!
 //! Each has a simulation test against `pqc::mldsa::arith`, a yosys check,
 //! and a Verilator cross-check of its exported Verilog ([`verilator_check`]).
 
+pub mod coeffwise;
 pub mod decompose;
 pub mod power2round;
 pub mod verilator_check;
