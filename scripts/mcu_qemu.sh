@@ -4,10 +4,13 @@
 # semihosting. Exits with the application's status: 0 only if every
 # self-test passed and every benchmarked operation succeeded.
 #
-# Usage: scripts/mcu_qemu.sh MACHINE [--corrupt-selftest] [--build-only] [--no-icount]
+# Usage: scripts/mcu_qemu.sh MACHINE [--corrupt-selftest] [--build-only|--no-build] [--no-icount]
 #   MACHINE             netduinoplus2 (STM32F405, Cortex-M4F) or mps2-an500 (Cortex-M7)
 #   --corrupt-selftest  build with one embedded expected signature corrupted
 #   --build-only        build, print the ELF path, do not boot
+#   --no-build          boot the ELF an earlier --build-only left (every
+#                       variant builds to one cargo output path, so runs in
+#                       parallel must not build)
 #   --no-icount         virtual time follows the host clock (faster; the
 #                       counts are then not instructions)
 # Environment:
@@ -27,11 +30,12 @@ case "$machine" in
   netduinoplus2|mps2-an500) shift ;;
   *) echo "usage: scripts/mcu_qemu.sh netduinoplus2|mps2-an500 [options]" >&2; exit 2 ;;
 esac
-corrupt=0 build_only=0 icount=(-icount shift=0)
+corrupt=0 build_only=0 build=1 icount=(-icount shift=0)
 for arg in "$@"; do
   case "$arg" in
     --corrupt-selftest) corrupt=1 ;;
     --build-only) build_only=1 ;;
+    --no-build) build=0 ;;
     --no-icount) icount=() ;;
     *) echo "mcu_qemu.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
@@ -47,10 +51,13 @@ if [ "$corrupt" = 1 ]; then
   features=(--no-default-features --features "board-$machine,corrupt-selftest")
   name="$name-corrupt-selftest"
 fi
-cargo build -q -p mcu-app --release --target thumbv7em-none-eabihf "${features[@]}" >&2
-# Every variant builds to the same path: keep a copy per variant.
 elf="$target_dir/thumbv7em-none-eabihf/release/$name.elf"
-cp "$target_dir/thumbv7em-none-eabihf/release/mcu-app" "$elf"
+if [ "$build" = 1 ]; then
+  cargo build -q -p mcu-app --release --target thumbv7em-none-eabihf "${features[@]}" >&2
+  # Every variant builds to the same path: keep a copy per variant.
+  cp "$target_dir/thumbv7em-none-eabihf/release/mcu-app" "$elf"
+fi
+[ -f "$elf" ] || { echo "mcu_qemu.sh: no $elf (build it with --build-only first)" >&2; exit 2; }
 if [ "$build_only" = 1 ]; then
   echo "$elf"
   exit 0

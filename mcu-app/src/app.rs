@@ -12,6 +12,9 @@ pub const STATUS_SELFTEST_FAILED: u32 = 1;
 /// Exit status bit: a benchmarked operation failed or a stack goal was missed.
 pub const STATUS_BENCH_FAILED: u32 = 2;
 
+/// Exit status: the core is not the one the build's board feature names.
+pub const STATUS_WRONG_CORE: u32 = 4;
+
 /// Instructions in the calibration loop (2 per iteration).
 const REFERENCE_ITERATIONS: u32 = 2_000_000;
 
@@ -20,6 +23,21 @@ pub fn run(p: &mut cortex_m::Peripherals, buffers: &mut Buffers) -> u32 {
     let out = &mut Console;
     board::start_counter(&mut p.SYST);
     let _ = writeln!(out, "mcu-app: {}, console: semihosting", board::BOARD);
+    // A build booted on the wrong machine (or board) would measure the
+    // wrong core: refuse.
+    let cpuid = p.CPUID.base.read();
+    let (part, core) = board::EXPECTED_CORE;
+    if (cpuid >> 4) & 0xFFF != part {
+        let _ = writeln!(
+            out,
+            "cpu: CPUID {cpuid:#010x}, not the {core} this build is for: stopping"
+        );
+        return STATUS_WRONG_CORE;
+    }
+    let _ = writeln!(
+        out,
+        "cpu: CPUID {cpuid:#010x}, {core}, as the board feature expects"
+    );
     let dwt = board::dwt_cycle_counter_runs(&mut p.DCB, &mut p.DWT);
     let _ = writeln!(
         out,

@@ -21,6 +21,14 @@ pub const BOARD: &str = if cfg!(feature = "board-netduinoplus2") {
     "STM32F407-DISC1 (Cortex-M4F)"
 };
 
+/// The CPUID part number of the core this build is for (Cortex-M4: 0xC24,
+/// Cortex-M7: 0xC27) and its name.
+pub const EXPECTED_CORE: (u32, &str) = if cfg!(feature = "board-mps2-an500") {
+    (0xC27, "Cortex-M7")
+} else {
+    (0xC24, "Cortex-M4")
+};
+
 /// Whether the build runs under QEMU (counts are then instructions).
 pub const EMULATED: bool = !cfg!(feature = "board-stm32f407-disc1");
 
