@@ -21,10 +21,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-if ! rustup target list --installed | grep -qx armv7a-none-eabi; then
-  echo "setup: adding Rust target armv7a-none-eabi"
-  rustup target add armv7a-none-eabi
-fi
+# armv7a-none-eabi: ps-app (Cortex-A9); thumbv7em-none-eabihf: mcu-app (Cortex-M4F/M7).
+for target in armv7a-none-eabi thumbv7em-none-eabihf; do
+  if ! rustup target list --installed | grep -qx "$target"; then
+    echo "setup: adding Rust target $target"
+    rustup target add "$target"
+  fi
+done
 for comp in rustfmt clippy; do
   rustup component list --installed | grep -q "^$comp" || rustup component add "$comp"
 done

@@ -1,4 +1,5 @@
-//! Constant-time check of ML-DSA signing with Valgrind memcheck
+//! Constant-time check of ML-DSA signing, in both signing modes (fast and
+//! small-stack), with Valgrind memcheck
 //! ("ctgrind"): the secret parts of the secret key (K, s1, s2, t0) and rnd
 //! are marked undefined, so memcheck reports every branch and every memory
 //! address that depends on them. Each report must fall on one of the
@@ -11,7 +12,7 @@
 //! otherwise. The child process is this test binary under valgrind.
 #![cfg(target_arch = "x86_64")]
 
-use pqc::mldsa::{self, ParameterSet};
+use pqc::mldsa::{self, MlDsa, ParameterSet, SigningMode};
 use std::process::Command;
 
 const CHILD_ENV: &str = "PQC_CTGRIND_CHILD";
@@ -68,12 +69,17 @@ fn ctgrind_child() {
         mldsa::keygen_internal(set, &[11; 32], &mut pk, &mut sk).unwrap();
         for i in 0..3u8 {
             let rnd = [i; 32];
-            make_mem_undefined(&sk[32..64]); // K
-            make_mem_undefined(&sk[128..]); // s1, s2, t0
-            make_mem_undefined(&rnd);
-            let mut sig = vec![0u8; set.signature_len()];
-            let r = mldsa::sign(set, &sk, &[i; 50], b"ctx", &rnd, &mut sig);
-            std::hint::black_box((r.is_ok(), &sig));
+            // Both signing modes, each with freshly marked secrets.
+            for mode in [SigningMode::Fast, SigningMode::SmallStack] {
+                make_mem_undefined(&sk[32..64]); // K
+                make_mem_undefined(&sk[128..]); // s1, s2, t0
+                make_mem_undefined(&rnd);
+                let mut sig = vec![0u8; set.signature_len()];
+                let r = <MlDsa>::default()
+                    .with_signing_mode(mode)
+                    .sign(set, &sk, &[i; 50], b"ctx", &rnd, &mut sig);
+                std::hint::black_box((r.is_ok(), &sig));
+            }
         }
     }
 }
@@ -110,6 +116,7 @@ fn signing_has_no_secret_dependent_branch_or_index_beyond_the_audit() {
     assert!(log.contains("ERROR SUMMARY"), "no valgrind summary:\n{log}");
 
     let mut reports = 0;
+    let mut small_stack_reports = 0;
     let mut accepted_hits = std::collections::BTreeMap::<String, usize>::new();
     // Group valgrind's lines ("==pid== text") into records separated by
     // empty lines.
@@ -128,6 +135,9 @@ fn signing_has_no_secret_dependent_branch_or_index_beyond_the_audit() {
         r.contains("depends on uninitialised value") || r.contains("Use of uninitialised value")
     }) {
         reports += 1;
+        if record.contains("sign_mu_small_stack") {
+            small_stack_reports += 1;
+        }
         // Innermost frame inside pqc's sources.
         let frame = record
             .lines()
@@ -153,7 +163,9 @@ fn signing_has_no_secret_dependent_branch_or_index_beyond_the_audit() {
             ))
             .or_default() += 1;
     }
-    println!("memcheck reports: {reports}, all on audited lines:");
+    println!(
+        "memcheck reports: {reports} ({small_stack_reports} in the small-stack path), all on audited lines:"
+    );
     for (k, v) in &accepted_hits {
         println!("  {v:4} × {k}");
     }
@@ -161,5 +173,9 @@ fn signing_has_no_secret_dependent_branch_or_index_beyond_the_audit() {
     assert!(
         accepted_hits.keys().any(|k| k.contains("reject == 0")),
         "no report at all: were the secrets marked?\n{log}"
+    );
+    assert!(
+        small_stack_reports > 0,
+        "no report from the small-stack path: did it run under valgrind?"
     );
 }

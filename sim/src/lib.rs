@@ -14,5 +14,6 @@
 pub mod cosim;
 pub mod generate;
 pub mod hooked;
+pub mod mcu_transcript;
 pub mod report;
 pub mod workload;

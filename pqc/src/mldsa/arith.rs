@@ -44,7 +44,10 @@ pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
         r1 &= 15;
     } else {
         r1 = (r1 * 11275 + (1 << 23)) >> 24;
-        r1 ^= ((43 - r1) >> 31) & r1;
+        // r1 ∈ [0, 44]: 44 wraps to 0. A shift, not a sign-bit mask, so
+        // LLVM does not turn it into a select (valgrind saw a cmov in the
+        // scalar loop of small-stack signing with the mask form).
+        r1 -= 44 * ((r1 + 20) >> 6);
     }
     let mut r0 = r - r1 * 2 * gamma2;
     r0 -= (((Q - 1) / 2 - r0) >> 31) & Q;

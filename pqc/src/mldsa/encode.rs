@@ -63,12 +63,15 @@ pub fn unpack_centered(bytes: &[u8], bound: i32, bits: usize, max_value: u32, p:
 
 /// HintBitPack (Algorithm 20). `hints` yields, for polynomial `i`, whether
 /// coefficient `j` has a hint; the caller guarantees at most ω ones.
-pub fn pack_hints(k: usize, omega: usize, h: &[Poly], out: &mut [u8]) {
+/// The hints come as 0/1 coefficients of any integer type (`i32` in the
+/// fast signing path, `u8` in the small-stack one).
+pub fn pack_hints<T: Copy + Into<i32>>(k: usize, omega: usize, h: &[[T; N]], out: &mut [u8]) {
     debug_assert_eq!(out.len(), omega + k);
     out.fill(0);
     let mut index = 0usize;
     for (i, hp) in h.iter().enumerate().take(k) {
         for (j, &bit) in hp.iter().enumerate() {
+            let bit: i32 = bit.into();
             if bit != 0 {
                 out[index] = j as u8;
                 index += 1;

@@ -77,18 +77,33 @@
 //! 16 + 12 + 12 KiB of polynomials. Key generation and verification
 //! generate Â one row at a time. Peak stack measured by
 //! `tests/mldsa_stack.rs` (stack painting, x86_64 release build):
-//! ML-DSA-44 keygen 18.5 KiB, sign 45.8 KiB, verify 17.8 KiB;
-//! ML-DSA-65 24.5 / 69.8 / 23.3 KiB; ML-DSA-87 32.5 / 107.8 / 29.8 KiB.
+//! ML-DSA-44 keygen 18.5 KiB, sign 44.8 KiB, verify 17.8 KiB;
+//! ML-DSA-65 24.5 / 68.8 / 23.3 KiB; ML-DSA-87 32.5 / 106.8 / 29.8 KiB.
+//!
+//! For microcontrollers, [`SigningMode::SmallStack`] (chosen at run time
+//! with [`MlDsa::with_signing_mode`], or made the default by the cargo
+//! feature `small-stack-sign`) signs with the same output but regenerates Â
+//! row by row in every attempt and keeps s1, s2 and t0 packed, unpacking
+//! one polynomial at a time: 2l + k + 1 polynomials and k·256 hint bytes
+//! live. Measured the same way: ML-DSA-44 sign 17.7 KiB, ML-DSA-65
+//! 22.2 KiB, ML-DSA-87 28.7 KiB. It costs k·l ExpandA calls and l + 2k
+//! NTTs more per rejection attempt; its ring calls are per polynomial
+//! (`ntt`, `pointwise_mul`, `intt`) except `ntt_vec`(y), `dot` and
+//! `intt_vec`(w). `tests/mldsa_small_stack.rs` checks it against the fast
+//! mode, `tests/mldsa_acvp.rs` runs the sigGen vectors through it.
 //!
 //! # Constant time (audit)
 //!
 //! Secret inputs: ξ, ρ′, K, s1, s2, t0, rnd, ρ″, y, and per rejected attempt
 //! w, c̃, c. Checked two ways: by reading the code (list below), and for
 //! signing by `tests/mldsa_ctgrind.rs`, which runs sign for all three sets
+//! in both signing modes
 //! under valgrind memcheck with K, s1, s2, t0 and rnd marked undefined and
 //! fails on any secret-dependent branch or address outside the lines listed
 //! here (it caught LLVM turning SampleInBall's masked select back into a
-//! data-dependent select; the mask now goes through `black_box`). Timing
+//! data-dependent select; the mask now goes through `black_box`; and a
+//! cmov from Decompose's γ2 = (q−1)/88 wrap in the small-stack mode's
+//! scalar loop, now a shift instead of a sign mask). Timing
 //! measurements (dudect-style) were not done.
 //!
 //! - NTT, pointwise products, reductions ([`crate::ring`]): fixed loops,
@@ -189,24 +204,85 @@ macro_rules! dispatch {
     };
 }
 
+/// How signing trades stack for time; both produce identical signatures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SigningMode {
+    /// Â, s1, s2 and t0 expanded once per signature and kept for every
+    /// rejection attempt (ML-DSA-44: about 46 KiB of stack on x86_64).
+    Fast,
+    /// Â regenerated row by row in every attempt, s1, s2 and t0 kept packed
+    /// and unpacked one polynomial at a time (ML-DSA-44: about 17 KiB), at
+    /// the price of k·l ExpandA calls and l + 2k extra NTTs per attempt.
+    SmallStack,
+}
+
+impl SigningMode {
+    /// The build's default: [`SigningMode::SmallStack`] with the cargo
+    /// feature `small-stack-sign`, else [`SigningMode::Fast`]. The free
+    /// functions ([`sign`], …) and the typed keys use it.
+    pub const DEFAULT: SigningMode = if cfg!(feature = "small-stack-sign") {
+        SigningMode::SmallStack
+    } else {
+        SigningMode::Fast
+    };
+}
+
+impl Default for SigningMode {
+    fn default() -> Self {
+        SigningMode::DEFAULT
+    }
+}
+
 /// The ML-DSA engine over a ring backend `R` and a Keccak backend `H`.
 ///
 /// `MlDsa::default()` uses the portable software backends; construct it with
 /// [`MlDsa::new`] to run on an accelerator. Every method checks the lengths
 /// of its inputs and outputs against the parameter set and returns
-/// [`Error`] on bad input; none panics.
+/// [`Error`] on bad input; none panics. Signing follows
+/// [`MlDsa::signing_mode`] (see [`MlDsa::with_signing_mode`]).
 #[derive(Clone, Debug, Default)]
 pub struct MlDsa<R = SoftRing, H = SoftKeccak> {
     /// The ring-arithmetic backend.
     pub ring: R,
     /// The Keccak backend.
     pub keccak: H,
+    /// Fast or small-stack signing ([`SigningMode::DEFAULT`] unless set).
+    pub signing_mode: SigningMode,
 }
 
 impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
-    /// An engine over the given backends.
+    /// An engine over the given backends, signing in
+    /// [`SigningMode::DEFAULT`].
     pub fn new(ring: R, keccak: H) -> Self {
-        MlDsa { ring, keccak }
+        MlDsa {
+            ring,
+            keccak,
+            signing_mode: SigningMode::DEFAULT,
+        }
+    }
+
+    /// The same engine signing in `mode`.
+    pub fn with_signing_mode(mut self, mode: SigningMode) -> Self {
+        self.signing_mode = mode;
+        self
+    }
+
+    /// Sign_internal from μ in the engine's signing mode; lengths checked.
+    fn sign_mu_checked(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<()> {
+        let (ring, keccak) = (&mut self.ring, &mut self.keccak);
+        match self.signing_mode {
+            SigningMode::Fast => dispatch!(set, sign_mu(ring, keccak, sk, mu, rnd, sig)),
+            SigningMode::SmallStack => {
+                dispatch!(set, sign_mu_small_stack(ring, keccak, sk, mu, rnd, sig))
+            }
+        }
     }
 
     /// ML-DSA.KeyGen_internal (Algorithm 6): key pair from the seed ξ.
@@ -278,10 +354,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
         let mut mu = [0u8; 64];
         internal::message_representative(&mut self.keccak, &sk[64..128], m_prime, &mut mu);
-        dispatch!(
-            set,
-            sign_mu(&mut self.ring, &mut self.keccak, sk, &mu, rnd, sig)
-        )
+        self.sign_mu_checked(set, sk, &mu, rnd, sig)
     }
 
     /// ML-DSA.Sign (Algorithm 2) with caller randomness `rnd` (32 fresh
@@ -323,10 +396,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
     ) -> Result<()> {
         check_len("ML-DSA secret key", set.secret_key_len(), sk.len())?;
         check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
-        dispatch!(
-            set,
-            sign_mu(&mut self.ring, &mut self.keccak, sk, mu, rnd, sig)
-        )
+        self.sign_mu_checked(set, sk, mu, rnd, sig)
     }
 
     /// HashML-DSA.Sign (Algorithm 4): signs PH(msg) for the pre-hash `ph`.
