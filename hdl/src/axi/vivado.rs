@@ -15,8 +15,10 @@ use std::fmt::Write as _;
 
 /// The ZedBoard's device.
 pub const PART: &str = "xc7z020clg484-1";
-/// Fabric clock FCLK_CLK0 in MHz (the accelerators, DMAs and interconnects).
-pub const FCLK0_MHZ: u32 = 100;
+/// Fabric clock FCLK_CLK0 in MHz (the accelerators, DMAs and interconnects),
+/// from [`super::FCLK0_HZ`].
+pub const FCLK0_MHZ: u32 = (super::FCLK0_HZ / 1_000_000) as u32;
+const _: () = assert!(FCLK0_MHZ as u64 * 1_000_000 == super::FCLK0_HZ);
 /// Base name of the products copied into `bitstream/`: `<name>.bit`,
 /// `<name>.xsa`; `ps7_init.tcl` keeps its name (`scripts/zedboard_jtag.tcl`).
 pub const PRODUCT: &str = "pqc_zynq";

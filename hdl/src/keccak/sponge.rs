@@ -33,6 +33,9 @@
 //! `OP_ABORT` is taken even while busy and returns to idle at once with
 //! `done` and `error`: the recovery for a source that never sends `in_last`
 //! or a sink that never takes the output. Nothing else waits on the outside.
+//!
+//! `reset` (synchronous, active high; the top drives it from `aresetn`)
+//! returns the engine to idle with the state cleared and `done`/`error` low.
 
 use super::permutation::{KeccakPermutation, XOR_LANES};
 use super::round::ROUNDS;
@@ -78,6 +81,8 @@ pub enum Phase {
 pub struct SpongeEngine<const R: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, state cleared, flags low.
+    pub reset: Signal<In, Bit>,
     /// Start the operation `op` (taken when not busy; `OP_ABORT` always).
     pub start: Signal<In, Bit>,
     /// Operation code (`driver::regmap::keccak::OP_*`).
@@ -161,6 +166,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
         let chain_rate = CHAIN_MODE.rate_bytes();
         Self {
             clock: Default::default(),
+            reset: Default::default(),
             start: Default::default(),
             op: Default::default(),
             arg0: Default::default(),
@@ -591,6 +597,12 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             self.perm.clear.next = true;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
+            self.phase.d.next = Phase::Idle;
+        }
+        if self.reset.val() {
+            self.perm.clear.next = true;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
             self.phase.d.next = Phase::Idle;
         }
     }
