@@ -375,7 +375,11 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
         .by_ref()
         .find_map(|l| {
             let rest = l.trim().strip_prefix("Latest arrival time in '")?;
-            rest.split(" is ").nth(1)?.trim_end_matches(':').parse().ok()
+            rest.split(" is ")
+                .nth(1)?
+                .trim_end_matches(':')
+                .parse()
+                .ok()
         })
         .ok_or("no `Latest arrival time` line in the sta output")?;
     let mut hops: Vec<StaHop> = Vec::new();
@@ -410,7 +414,11 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
     let start = if s.arc == "<primary input>" {
         format!("input {}", clean_name(&s.cell))
     } else {
-        format!("{} → {}", s.cell_type(), clean_name(&hops[start_idx - 1].net))
+        format!(
+            "{} → {}",
+            s.cell_type(),
+            clean_name(&hops[start_idx - 1].net)
+        )
     };
     let e = &hops[0];
     let end = format!("{} {}", e.arc, clean_name(&e.cell));

@@ -399,12 +399,12 @@ fn verilated_ntt_accel_matches_simulation() {
         .filter(|l| l.starts_with(&format!("R {:x} ", ctrl::STATUS)))
         .collect();
     let busy = format!("{:08x}", ctrl::STATUS_BUSY);
-    assert!(status_reads.iter().any(|l| l.ends_with(&busy)), "{expected}");
     assert!(
-        expected.contains(&format!(
-            "P {:x} ",
-            ctrl::STATUS_DONE | ctrl::STATUS_ERROR
-        )),
+        status_reads.iter().any(|l| l.ends_with(&busy)),
+        "{expected}"
+    );
+    assert!(
+        expected.contains(&format!("P {:x} ", ctrl::STATUS_DONE | ctrl::STATUS_ERROR)),
         "{expected}"
     );
     assert!(
@@ -476,13 +476,23 @@ fn exported_tops_carry_vivado_interface_attributes() {
             .lines()
             .map(str::trim)
             .filter(|l| (l.starts_with("input ") || l.starts_with("output ")) && l.ends_with(';'))
-            .map(|l| l.trim_end_matches(';').split_whitespace().last().unwrap().to_string())
+            .map(|l| {
+                l.trim_end_matches(';')
+                    .split_whitespace()
+                    .last()
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         // Every port of the top (the first declarations) is a bus port,
         // aclk, aresetn, or busy.
-        let mut tagged = 0;
+        let (mut tagged, mut with_param) = (0, 0);
         for p in ports.iter().take_while(|p| p.as_str() != "busy") {
             let attrs = port_attributes(p);
+            with_param += attrs
+                .iter()
+                .filter(|(k, _)| *k == "X_INTERFACE_PARAMETER")
+                .count();
             assert!(!attrs.is_empty(), "{}: port {p} has no interface", d.name);
             for (k, val) in &attrs {
                 assert!(
@@ -494,6 +504,8 @@ fn exported_tops_carry_vivado_interface_attributes() {
             tagged += 1;
         }
         assert!(v.contains("input wire  [3:0] s_axis_tkeep;"), "{}", d.name);
+        // aclk, aresetn, s_axi AWADDR, s_axis and m_axis TDATA.
+        assert_eq!(with_param, 5, "{}", d.name);
         for needle in [
             "xilinx.com:signal:clock:1.0 aclk CLK",
             "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 100000000",
@@ -517,7 +529,7 @@ fn exported_tops_carry_vivado_interface_attributes() {
             .arg("-p")
             .arg(format!(
                 "read_verilog {}; hierarchy -top {top}; select -assert-count {tagged} {top}/a:X_INTERFACE_INFO; \
-                 select -assert-count 4 {top}/a:X_INTERFACE_PARAMETER",
+                 select -assert-count {with_param} {top}/a:X_INTERFACE_PARAMETER",
                 file.display(),
                 top = d.name
             ))
@@ -531,7 +543,13 @@ fn exported_tops_carry_vivado_interface_attributes() {
         );
         if verilator_required("verilator lint of the attributes") {
             let out = std::process::Command::new("verilator")
-                .args(["--lint-only", "-Wno-WIDTH", "-Wno-UNUSED", "--top-module", d.name])
+                .args([
+                    "--lint-only",
+                    "-Wno-WIDTH",
+                    "-Wno-UNUSED",
+                    "--top-module",
+                    d.name,
+                ])
                 .arg(&file)
                 .output()
                 .expect("verilator");

@@ -116,15 +116,14 @@ impl Logic for Butterfly {
         // candidates d, d + q = v − u + 2q, d − q = v − u (sign: v < u), and
         // d has the parity u₀ ⊕ v₀ ⊕ 1.
         self.s_even.next = bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val());
-        self.s_plus.next = bit_cast::<26, 23>(self.u.val())
-            + bit_cast::<26, 23>(self.v.val())
-            + self.q26.val();
-        self.s_minus.next = bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val())
-            - self.q26.val();
-        self.d_even.next = bit_cast::<26, 23>(self.v.val()) + self.q26.val()
-            - bit_cast::<26, 23>(self.u.val());
-        self.d_plus.next = bit_cast::<26, 23>(self.v.val()) + self.q2_26.val()
-            - bit_cast::<26, 23>(self.u.val());
+        self.s_plus.next =
+            bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val()) + self.q26.val();
+        self.s_minus.next =
+            bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val()) - self.q26.val();
+        self.d_even.next =
+            bit_cast::<26, 23>(self.v.val()) + self.q26.val() - bit_cast::<26, 23>(self.u.val());
+        self.d_plus.next =
+            bit_cast::<26, 23>(self.v.val()) + self.q2_26.val() - bit_cast::<26, 23>(self.u.val());
         self.d_minus.next = bit_cast::<26, 23>(self.v.val()) - bit_cast::<26, 23>(self.u.val());
         self.odd.next = self.u.val().get_bit(0) != self.v.val().get_bit(0);
         if self.gs.val() {
