@@ -355,6 +355,9 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
     wire  [63:0] perm$lanes$22;
     wire  [63:0] perm$lanes$23;
     wire  [63:0] perm$lanes$24;
+    reg  clear_r$d;
+    wire  clear_r$q;
+    reg  clear_r$clock;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
@@ -417,6 +420,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
     reg  adrs$3$clock;
     
     // Local signals
+    reg  perm_busy;
+    reg  perm_free;
     reg  [5:0] rate_words;
     reg  [7:0] domain;
     reg  [31:0] in_word;
@@ -487,6 +492,11 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         .lanes$22(perm$lanes$22),
         .lanes$23(perm$lanes$23),
         .lanes$24(perm$lanes$24)
+    );
+    keccak_accel__core__clear_r clear_r(
+        .d(clear_r$d),
+        .q(clear_r$q),
+        .clock(clear_r$clock)
     );
     keccak_accel__core__phase phase(
         .d(phase$d),
@@ -591,6 +601,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
     
     // Update code
     always @(*) begin
+        clear_r$clock = clock;
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
@@ -603,6 +614,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         segment_word$clock = clock;
         hash_address$clock = clock;
         steps_left$clock = clock;
+        clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
@@ -937,24 +949,27 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         end
         perm$start = 1'b0;
         perm$load = 1'b0;
-        perm$clear = 1'b0;
+        clear_r$d = 1'b0;
+        perm$clear = clear_r$q;
+        perm_busy = perm$busy & ~clear_r$q;
+        perm_free = ~perm$busy & ~clear_r$q;
         perm$xor_enable = 1'b0;
         perm$xor_word_index = word_pos$q;
         perm$xor_word = in_word;
         in_ready = 1'b0;
         out_valid = 1'b0;
         out_last = out_left$q <= 32'h4;
-        busy = (phase$q != Phase$Idle) | perm$busy;
+        busy = (phase$q != Phase$Idle) | perm_busy;
         done = done_flag$q;
         error = error_flag$q;
         core_config = config_constant;
         case (phase$q)
             Phase$Idle:
                 begin
-                    if (start & ~perm$busy) begin
+                    if (start & ~perm_busy) begin
                         done_flag$d = 1'b0;
                         error_flag$d = 1'b0;
-                        perm$clear = 1'b1;
+                        clear_r$d = 1'b1;
                         word_pos$d = 32'h0;
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
@@ -995,8 +1010,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
             Phase$Absorb:
                 begin
-                    in_ready = ~perm$busy;
-                    if (in_valid & ~perm$busy) begin
+                    in_ready = perm_free;
+                    if (in_valid & perm_free) begin
                         if (in_last & (msg_left$q > 32'h4)) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
@@ -1028,7 +1043,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
             Phase$PadDomain:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         perm$xor_enable = 1'b1;
                         perm$xor_word = ((domain) & 32'hffffffff);
                         if (word_pos$q + 32'h1 == rate_words) begin
@@ -1044,7 +1059,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
             Phase$PadFinal:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         perm$xor_enable = 1'b1;
                         perm$xor_word_index = rate_words - 32'h1;
                         perm$xor_word = final_pad_word;
@@ -1055,8 +1070,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
             Phase$Squeeze:
                 begin
-                    out_valid = ~perm$busy;
-                    if (out_ready & ~perm$busy) begin
+                    out_valid = perm_free;
+                    if (out_ready & perm_free) begin
                         if (out_left$q <= 32'h4) begin
                             out_left$d = 32'h0;
                             done_flag$d = 1'b1;
@@ -1168,7 +1183,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
             Phase$ChainStep:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         if (steps_left$q == 32'h0) begin
                             word_pos$d = 32'h0;
                             phase$d = Phase$Squeeze;
@@ -1191,13 +1206,13 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 end
         endcase
         if (start & (op == op_abort)) begin
-            perm$clear = 1'b1;
+            clear_r$d = 1'b1;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
         end
         if (reset) begin
-            perm$clear = 1'b1;
+            clear_r$d = 1'b1;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
             phase$d = Phase$Idle;
@@ -1300,6 +1315,25 @@ module keccak_accel__core__chain_lanes(d,q,clock);
     end
           
 endmodule // keccak_accel__core__chain_lanes
+
+
+module keccak_accel__core__clear_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_accel__core__clear_r
 
 
 module keccak_accel__core__done_flag(d,q,clock);

@@ -113,6 +113,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     wire  [63:0] perm$lanes$22;
     wire  [63:0] perm$lanes$23;
     wire  [63:0] perm$lanes$24;
+    reg  clear_r$d;
+    wire  clear_r$q;
+    reg  clear_r$clock;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
@@ -175,6 +178,8 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     reg  adrs$3$clock;
     
     // Local signals
+    reg  perm_busy;
+    reg  perm_free;
     reg  [5:0] rate_words;
     reg  [7:0] domain;
     reg  [31:0] in_word;
@@ -245,6 +250,11 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         .lanes$22(perm$lanes$22),
         .lanes$23(perm$lanes$23),
         .lanes$24(perm$lanes$24)
+    );
+    keccak_r1__clear_r clear_r(
+        .d(clear_r$d),
+        .q(clear_r$q),
+        .clock(clear_r$clock)
     );
     keccak_r1__phase phase(
         .d(phase$d),
@@ -349,6 +359,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     
     // Update code
     always @(*) begin
+        clear_r$clock = clock;
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
@@ -361,6 +372,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         segment_word$clock = clock;
         hash_address$clock = clock;
         steps_left$clock = clock;
+        clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
@@ -695,24 +707,27 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         end
         perm$start = 1'b0;
         perm$load = 1'b0;
-        perm$clear = 1'b0;
+        clear_r$d = 1'b0;
+        perm$clear = clear_r$q;
+        perm_busy = perm$busy & ~clear_r$q;
+        perm_free = ~perm$busy & ~clear_r$q;
         perm$xor_enable = 1'b0;
         perm$xor_word_index = word_pos$q;
         perm$xor_word = in_word;
         in_ready = 1'b0;
         out_valid = 1'b0;
         out_last = out_left$q <= 32'h4;
-        busy = (phase$q != Phase$Idle) | perm$busy;
+        busy = (phase$q != Phase$Idle) | perm_busy;
         done = done_flag$q;
         error = error_flag$q;
         core_config = config_constant;
         case (phase$q)
             Phase$Idle:
                 begin
-                    if (start & ~perm$busy) begin
+                    if (start & ~perm_busy) begin
                         done_flag$d = 1'b0;
                         error_flag$d = 1'b0;
-                        perm$clear = 1'b1;
+                        clear_r$d = 1'b1;
                         word_pos$d = 32'h0;
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
@@ -753,8 +768,8 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
             Phase$Absorb:
                 begin
-                    in_ready = ~perm$busy;
-                    if (in_valid & ~perm$busy) begin
+                    in_ready = perm_free;
+                    if (in_valid & perm_free) begin
                         if (in_last & (msg_left$q > 32'h4)) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
@@ -786,7 +801,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
             Phase$PadDomain:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         perm$xor_enable = 1'b1;
                         perm$xor_word = ((domain) & 32'hffffffff);
                         if (word_pos$q + 32'h1 == rate_words) begin
@@ -802,7 +817,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
             Phase$PadFinal:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         perm$xor_enable = 1'b1;
                         perm$xor_word_index = rate_words - 32'h1;
                         perm$xor_word = final_pad_word;
@@ -813,8 +828,8 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
             Phase$Squeeze:
                 begin
-                    out_valid = ~perm$busy;
-                    if (out_ready & ~perm$busy) begin
+                    out_valid = perm_free;
+                    if (out_ready & perm_free) begin
                         if (out_left$q <= 32'h4) begin
                             out_left$d = 32'h0;
                             done_flag$d = 1'b1;
@@ -926,7 +941,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
             Phase$ChainStep:
                 begin
-                    if (~perm$busy) begin
+                    if (perm_free) begin
                         if (steps_left$q == 32'h0) begin
                             word_pos$d = 32'h0;
                             phase$d = Phase$Squeeze;
@@ -949,13 +964,13 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                 end
         endcase
         if (start & (op == op_abort)) begin
-            perm$clear = 1'b1;
+            clear_r$d = 1'b1;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
         end
         if (reset) begin
-            perm$clear = 1'b1;
+            clear_r$d = 1'b1;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
             phase$d = Phase$Idle;
@@ -1058,6 +1073,25 @@ module keccak_r1__chain_lanes(d,q,clock);
     end
           
 endmodule // keccak_r1__chain_lanes
+
+
+module keccak_r1__clear_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_r1__clear_r
 
 
 module keccak_r1__done_flag(d,q,clock);
