@@ -1321,6 +1321,7 @@ module keccak_accel__core__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     
@@ -2606,6 +2607,7 @@ module keccak_accel__core__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     

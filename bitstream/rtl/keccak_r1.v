@@ -1079,6 +1079,7 @@ module keccak_r1__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     
@@ -2364,6 +2365,7 @@ module keccak_r1__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     

@@ -1079,6 +1079,7 @@ module keccak_r2__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     
@@ -2584,6 +2585,7 @@ module keccak_r2__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     

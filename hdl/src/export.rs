@@ -89,8 +89,48 @@ pub fn design_verilog(design: &Design) -> String {
         design.name, design.description
     );
     let renamed = rename_modules(&(design.verilog)(), design.name);
-    text.push_str(&interface_attributes(&renamed, design.name));
+    text.push_str(&max_fanout_attributes(&interface_attributes(
+        &renamed,
+        design.name,
+    )));
     text
+}
+
+/// Flip-flops that drive a whole state register and so get a Vivado
+/// `MAX_FANOUT` attribute (Vivado synthesis then replicates them): the
+/// Keccak permutation's `running` (round-or-hold select of the 1,600 state
+/// bits) and the sponge engine's registered `clear_r` (their synchronous
+/// reset). Matched as the last field of a rust-hdl DFF module name
+/// (`…__running`, `…__clear_r`); yosys keeps the attribute and ignores it.
+pub const MAX_FANOUT_REGS: [(&str, u32); 2] = [("running", 64), ("clear_r", 64)];
+
+/// Puts `(* max_fanout = N *)` on the `q` register of the DFF modules named
+/// in [`MAX_FANOUT_REGS`].
+pub fn max_fanout_attributes(verilog: &str) -> String {
+    let mut out = String::with_capacity(verilog.len() + 256);
+    let mut fanout: Option<u32> = None;
+    for line in verilog.lines() {
+        let body = line.trim_start();
+        if let Some(rest) = body.strip_prefix("module ") {
+            let name = &rest[..rest.find('(').unwrap_or(rest.len())];
+            fanout = MAX_FANOUT_REGS
+                .iter()
+                .find(|(reg, _)| name.ends_with(&format!("__{reg}")))
+                .map(|&(_, n)| n);
+        } else if body.starts_with("endmodule") {
+            fanout = None;
+        }
+        if let (Some(n), true) = (
+            fanout,
+            body.starts_with("output reg ") && body.ends_with(" q;"),
+        ) {
+            let indent = &line[..line.len() - body.len()];
+            let _ = writeln!(out, "{indent}(* max_fanout = {n} *)");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The `X_INTERFACE_INFO` / `X_INTERFACE_PARAMETER` attributes of one top
@@ -299,9 +339,10 @@ pub struct WorstPath {
     pub arrival_ps: u32,
     /// Launching cell (`TYPE`) and the net it drives (or the input port).
     pub start: String,
-    /// Capturing cell pin (`TYPE.PIN`) and the cell's name.
+    /// Capturing cell pin (`TYPE.PIN`) and the net into it (or the cell's
+    /// name when the net has no source name).
     pub end: String,
-    /// LUT1..LUT6 on the path.
+    /// LUT1..LUT6 and INV (a LUT1 on xc7) on the path.
     pub luts: u32,
     /// CARRY4 on the path.
     pub carry4: u32,
@@ -420,8 +461,14 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
             clean_name(&hops[start_idx - 1].net)
         )
     };
+    // The end point by the net into it when that has a source name (e.g.
+    // `core.bf$3.top_r.d[21]`), else by the cell's name.
     let e = &hops[0];
-    let end = format!("{} {}", e.arc, clean_name(&e.cell));
+    let end = if e.net.starts_with('\\') {
+        format!("{} ← {}", e.arc, clean_name(&e.net))
+    } else {
+        format!("{} {}", e.arc, clean_name(&e.cell))
+    };
     let mut path = WorstPath {
         arrival_ps,
         start,
@@ -430,7 +477,9 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
     };
     for h in &hops[..start_idx] {
         match h.cell_type() {
-            t if t.starts_with("LUT") => path.luts += u32::from(h.arc.contains("->")),
+            t if t.starts_with("LUT") || t == "INV" => {
+                path.luts += u32::from(h.arc.contains("->"));
+            }
             "CARRY4" => path.carry4 += 1,
             "MUXF7" | "MUXF8" => path.muxf += 1,
             _ => {}
@@ -501,6 +550,8 @@ Latest arrival time in 'ntt_accel' is 1517:
     1049 $auto$alu.slice[0].carry4 (CARRY4.S->CO)
            $techmap$3.A [5]
      800 $abc$lut$2 (LUT6.I0->O)
+           $abc$not$9
+     673 $abc$lut$not$9 (INV.I->O)
            \\core.buf1.banks$4.read_data [1]
      399 $auto$ff.cc:266:slice$28359 (FDRE.C->Q)
            \\core.accumulate$clock
@@ -513,15 +564,30 @@ Warning: Endpoint ntt_accel.\\m_axis_tkeep [3] has no (* sta_arrival *) value.
 ";
 
     #[test]
+    fn max_fanout_goes_on_the_named_flip_flops_only() {
+        let v = "module k__perm__running(d,q,clock);\n    output reg  q;\nendmodule // k__perm__running\n\
+                 module k__state(d,q,clock);\n    output reg  q;\nendmodule // k__state\n\
+                 module k__clear_r(d,q,clock);\n    output reg  q;\nendmodule // k__clear_r\n";
+        let r = max_fanout_attributes(v);
+        assert_eq!(
+            r.matches("(* max_fanout = 64 *)\n    output reg  q;")
+                .count(),
+            2
+        );
+        assert!(r.contains("module k__state(d,q,clock);\n    output reg  q;"));
+    }
+
+    #[test]
     fn parses_the_sta_worst_path() {
         let p = parse_sta(STA_SAMPLE).unwrap();
         assert_eq!(p.arrival_ps, 1517);
-        assert_eq!((p.luts, p.carry4, p.muxf, p.levels()), (2, 2, 0, 4));
-        // FF -> LUT6, -> CARRY4.S, (CI cascade is free), -> LUT5, -> DSP.
-        assert_eq!(p.routed_nets, 4);
+        // LUT5, LUT6 and the INV (a LUT1); two CARRY4.
+        assert_eq!((p.luts, p.carry4, p.muxf, p.levels()), (3, 2, 0, 5));
+        // FF -> INV -> LUT6 -> CARRY4.S, (CI cascade is free), -> LUT5 -> DSP.
+        assert_eq!(p.routed_nets, 5);
         assert_eq!(p.start, "FDRE → core.buf1.banks$4.read_data[1]");
         assert!(p.end.starts_with("DSP48E1.A "), "{}", p.end);
-        let period = 1.517 + 4.0 * ROUTE_NS_PER_NET;
+        let period = 1.517 + 5.0 * ROUTE_NS_PER_NET;
         assert!((p.estimated_period_ns() - period).abs() < 1e-9);
         assert!(parse_sta("no timing here").is_err());
         assert!(parse_sta(&STA_SAMPLE.replace("1517:", "1600:")).is_err());
