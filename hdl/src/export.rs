@@ -403,7 +403,7 @@ impl StaHop {
 }
 
 fn clean_name(name: &str) -> String {
-    name.replace('\\', "").replace(' ', "")
+    name.replace(['\\', ' '], "")
 }
 
 /// Parses the worst path from the text of yosys `sta` (0.23 format: the

@@ -253,6 +253,46 @@ mod tests {
         assert!(max_f3 < 2 * Q as u64);
     }
 
+    /// yosys `synth_xilinx` maps the product onto two DSP48E1 with the
+    /// operand, multiplier and output registers all absorbed (AREG = BREG
+    /// = MREG = PREG = 1 on both slices).
+    #[test]
+    fn mul23_maps_to_two_fully_registered_dsp48e1() {
+        let design = crate::ntt::designs()
+            .into_iter()
+            .find(|d| d.name == "ntt_modmul")
+            .unwrap();
+        let dir = crate::verilator::work_dir("dsp-regs");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("m.v"), crate::export::design_verilog(&design)).unwrap();
+        let out = std::process::Command::new("yosys")
+            .args([
+                "-q",
+                "-p",
+                "read_verilog m.v; synth_xilinx -family xc7 -flatten -top ntt_modmul; \
+                 tee -o dsp.txt dump t:DSP48E1",
+            ])
+            .current_dir(&dir)
+            .output()
+            .expect("yosys");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dump = std::fs::read_to_string(dir.join("dsp.txt")).unwrap();
+        let cells = dump.matches("cell \\DSP48E1 ").count();
+        assert_eq!(cells, 2, "{dump}");
+        for reg in ["AREG", "BREG"] {
+            let n = dump.matches(&format!("parameter \\{reg} 1\n")).count();
+            assert_eq!(n, 2, "{reg}: {dump}");
+        }
+        for reg in ["MREG", "PREG"] {
+            let n = dump.matches(&format!("parameter \\{reg} 1'1\n")).count();
+            assert_eq!(n, 2, "{reg}: {dump}");
+        }
+    }
+
     #[test]
     fn modmul_yosys_validates() {
         let mut uut = ModMul::default();
