@@ -93,9 +93,10 @@ fn timing_markdown(rows: &[(Design, WorstPath)]) -> String {
          **This is an estimate, not Vivado's timing analysis.** Each design is\n\
          synthesised with yosys 0.23 `synth_xilinx -family xc7 -abc9 -flatten`;\n\
          then `read_verilog -lib -specify +/xilinx/cells_sim.v; sta` times the\n\
-         netlist with the cell delays of the yosys xc7 models (slowest grade\n\
-         values; no placement, no routing, no setup time of the capturing cell,\n\
-         no clock skew or uncertainty). The cell delay is the latest arrival,\n\
+         netlist with the cell delays of the yosys xc7 models (taken, per the\n\
+         comments in `cells_sim.v`, from the Project X-Ray Artix-7 timing\n\
+         database); no placement, no routing, no setup time of the capturing\n\
+         cell, no clock skew or uncertainty. The cell delay is the latest arrival,\n\
          counted from the clock port, so it includes the clock buffers (0.1 ns)\n\
          and the launching clock-to-out. Per-design `sta` output: `<design>.sta.txt`.\n\n\
          Fmax estimate for xc7z020-1: 1 / (cell delay + {route} ns × routed nets),\n\
