@@ -1158,6 +1158,7 @@ module keccak_perm_r1__running(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     

@@ -1378,6 +1378,7 @@ module keccak_perm_r2__running(d,q,clock);
     
     // Module arguments
     input wire  d;
+    (* max_fanout = 64 *)
     output reg  q;
     input wire  clock;
     

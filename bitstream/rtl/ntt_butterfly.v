@@ -14,8 +14,9 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
     output reg  [22:0] bot;
     
     // Constant declarations
-    localparam  q24 = 24'h7fe001;
-    localparam  half_q = 23'h3ff001;
+    localparam  q26 = 26'h7fe001;
+    localparam  q2_26 = 26'hffc002;
+    localparam  q25 = 25'h7fe001;
     
     // Stub signals
     reg  mul$clock;
@@ -49,6 +50,12 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
     reg  [22:0] u_line$4$d;
     wire  [22:0] u_line$4$q;
     reg  u_line$4$clock;
+    reg  [22:0] u_line$5$d;
+    wire  [22:0] u_line$5$q;
+    reg  u_line$5$clock;
+    reg  [22:0] u_line$6$d;
+    wire  [22:0] u_line$6$q;
+    reg  u_line$6$clock;
     reg  gs_line$0$d;
     wire  gs_line$0$q;
     reg  gs_line$0$clock;
@@ -64,6 +71,12 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
     reg  gs_line$4$d;
     wire  gs_line$4$q;
     reg  gs_line$4$clock;
+    reg  gs_line$5$d;
+    wire  gs_line$5$q;
+    reg  gs_line$5$clock;
+    reg  gs_line$6$d;
+    wire  gs_line$6$q;
+    reg  gs_line$6$clock;
     reg  [22:0] top_r$d;
     wire  [22:0] top_r$q;
     reg  top_r$clock;
@@ -74,12 +87,17 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
     // Local signals
     reg  [22:0] u_last;
     reg  gs_last;
-    reg  [23:0] sum;
-    reg  [22:0] sum_red;
-    reg  [23:0] diff;
-    reg  [22:0] diff_red;
-    reg  [23:0] ct_sum;
-    reg  [23:0] ct_diff;
+    reg  [25:0] s_even;
+    reg  [25:0] s_plus;
+    reg  [25:0] s_minus;
+    reg  [25:0] d_even;
+    reg  [25:0] d_plus;
+    reg  [25:0] d_minus;
+    reg  odd;
+    reg  [24:0] ct_sum;
+    reg  [24:0] ct_sum_m;
+    reg  [24:0] ct_diff;
+    reg  [24:0] ct_diff_p;
     
     // Sub module instances
     ntt_butterfly__mul mul(
@@ -133,6 +151,16 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
         .q(u_line$4$q),
         .clock(u_line$4$clock)
     );
+    ntt_butterfly__u_line__5 u_line$5(
+        .d(u_line$5$d),
+        .q(u_line$5$q),
+        .clock(u_line$5$clock)
+    );
+    ntt_butterfly__u_line__6 u_line$6(
+        .d(u_line$6$d),
+        .q(u_line$6$q),
+        .clock(u_line$6$clock)
+    );
     ntt_butterfly__gs_line__0 gs_line$0(
         .d(gs_line$0$d),
         .q(gs_line$0$q),
@@ -157,6 +185,16 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
         .d(gs_line$4$d),
         .q(gs_line$4$q),
         .clock(gs_line$4$clock)
+    );
+    ntt_butterfly__gs_line__5 gs_line$5(
+        .d(gs_line$5$d),
+        .q(gs_line$5$q),
+        .clock(gs_line$5$clock)
+    );
+    ntt_butterfly__gs_line__6 gs_line$6(
+        .d(gs_line$6$d),
+        .q(gs_line$6$q),
+        .clock(gs_line$6$clock)
     );
     ntt_butterfly__top_r top_r(
         .d(top_r$d),
@@ -194,28 +232,35 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
         gs_line$3$clock = clock;
         u_line$4$clock = clock;
         gs_line$4$clock = clock;
-        sum = ((u) & 24'hffffff) + ((v) & 24'hffffff);
-        if (sum >= q24) begin
-            sum_red = ((sum - q24) & 23'h7fffff);
-        end
-        else begin
-            sum_red = ((sum) & 23'h7fffff);
-        end
-        diff = ((v) & 24'hffffff) + q24 - ((u) & 24'hffffff);
-        if (diff >= q24) begin
-            diff_red = ((diff - q24) & 23'h7fffff);
-        end
-        else begin
-            diff_red = ((diff) & 23'h7fffff);
-        end
+        u_line$5$clock = clock;
+        gs_line$5$clock = clock;
+        u_line$6$clock = clock;
+        gs_line$6$clock = clock;
+        s_even = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff);
+        s_plus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) + q26;
+        s_minus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) - q26;
+        d_even = ((v) & 26'h3ffffff) + q26 - ((u) & 26'h3ffffff);
+        d_plus = ((v) & 26'h3ffffff) + q2_26 - ((u) & 26'h3ffffff);
+        d_minus = ((v) & 26'h3ffffff) - ((u) & 26'h3ffffff);
+        odd = u[32'h0] != v[32'h0];
         if (gs) begin
-            u1$d = sum_red >> 32'h1;
-            if (sum_red[32'h0]) begin
-                u1$d = (sum_red >> 32'h1) + half_q;
+            if (~odd) begin
+                u1$d = s_even[(32'h1)+:(23)];
+                if (d_minus[32'h19]) begin
+                    v1$d = d_plus[(32'h1)+:(23)];
+                end
+                else begin
+                    v1$d = d_minus[(32'h1)+:(23)];
+                end
             end
-            v1$d = diff_red >> 32'h1;
-            if (diff_red[32'h0]) begin
-                v1$d = (diff_red >> 32'h1) + half_q;
+            else begin
+                if (s_minus[32'h19]) begin
+                    u1$d = s_plus[(32'h1)+:(23)];
+                end
+                else begin
+                    u1$d = s_minus[(32'h1)+:(23)];
+                end
+                v1$d = d_even[(32'h1)+:(23)];
             end
         end
         else begin
@@ -236,26 +281,32 @@ module ntt_butterfly(clock,u,v,w,gs,top,bot);
         gs_line$3$d = gs_line$2$q;
         u_line$4$d = u_line$3$q;
         gs_line$4$d = gs_line$3$q;
-        u_last = u_line$4$q;
-        gs_last = gs_line$4$q;
-        ct_sum = ((u_last) & 24'hffffff) + ((mul$r) & 24'hffffff);
-        ct_diff = ((u_last) & 24'hffffff) + q24 - ((mul$r) & 24'hffffff);
+        u_line$5$d = u_line$4$q;
+        gs_line$5$d = gs_line$4$q;
+        u_line$6$d = u_line$5$q;
+        gs_line$6$d = gs_line$5$q;
+        u_last = u_line$6$q;
+        gs_last = gs_line$6$q;
+        ct_sum = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff);
+        ct_sum_m = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff) - q25;
+        ct_diff = ((u_last) & 25'h1ffffff) - ((mul$r) & 25'h1ffffff);
+        ct_diff_p = ((u_last) & 25'h1ffffff) + q25 - ((mul$r) & 25'h1ffffff);
         if (gs_last) begin
             top_r$d = u_last;
             bot_r$d = mul$r;
         end
         else begin
-            if (ct_sum >= q24) begin
-                top_r$d = ((ct_sum - q24) & 23'h7fffff);
+            if (ct_sum_m[32'h18]) begin
+                top_r$d = ct_sum[(32'h0)+:(23)];
             end
             else begin
-                top_r$d = ((ct_sum) & 23'h7fffff);
+                top_r$d = ct_sum_m[(32'h0)+:(23)];
             end
-            if (ct_diff >= q24) begin
-                bot_r$d = ((ct_diff - q24) & 23'h7fffff);
+            if (ct_diff[32'h18]) begin
+                bot_r$d = ct_diff_p[(32'h0)+:(23)];
             end
             else begin
-                bot_r$d = ((ct_diff) & 23'h7fffff);
+                bot_r$d = ct_diff[(32'h0)+:(23)];
             end
         end
         top = top_r$q;
@@ -398,6 +449,44 @@ module ntt_butterfly__gs_line__4(d,q,clock);
 endmodule // ntt_butterfly__gs_line__4
 
 
+module ntt_butterfly__gs_line__5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ntt_butterfly__gs_line__5
+
+
+module ntt_butterfly__gs_line__6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ntt_butterfly__gs_line__6
+
+
 module ntt_butterfly__mul(clock,a,b,r);
     
     // Module arguments
@@ -452,15 +541,27 @@ module ntt_butterfly__mul__mul(clock,a,b,p);
     // Update code (custom)
     reg [22:0] a_reg;
     reg [22:0] b_reg;
+    reg [39:0] m_lo;
+    reg [28:0] m_hi;
+    reg [39:0] p_lo;
+    reg [28:0] p_hi;
     initial begin
        a_reg = 23'd0;
        b_reg = 23'd0;
+       m_lo = 40'd0;
+       m_hi = 29'd0;
+       p_lo = 40'd0;
+       p_hi = 29'd0;
        p = 46'd0;
     end
     always @(posedge clock) begin
        a_reg <= a;
        b_reg <= b;
-       p <= a_reg * b_reg;
+       m_lo <= a_reg * b_reg[16:0];
+       m_hi <= a_reg * b_reg[22:17];
+       p_lo <= m_lo;
+       p_hi <= m_hi;
+       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
 endmodule // ntt_butterfly__mul__mul
 
@@ -473,7 +574,7 @@ module ntt_butterfly__mul__reduce(clock,x,r);
     output reg  [22:0] r;
     
     // Constant declarations
-    localparam  q24 = 24'h7fe001;
+    localparam  q25 = 25'h7fe001;
     
     // Stub signals
     reg  [36:0] fold1$d;
@@ -488,6 +589,7 @@ module ntt_butterfly__mul__reduce(clock,x,r);
     
     // Local signals
     reg  [27:0] fold2;
+    reg  [24:0] minus_q;
     
     // Sub module instances
     ntt_butterfly__mul__reduce__fold1 fold1(
@@ -517,11 +619,12 @@ module ntt_butterfly__mul__reduce(clock,x,r);
         fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
         fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
         fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        if (fold3$q >= q24) begin
-            out$d = ((fold3$q - q24) & 23'h7fffff);
+        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
+        if (minus_q[32'h18]) begin
+            out$d = ((fold3$q) & 23'h7fffff);
         end
         else begin
-            out$d = ((fold3$q) & 23'h7fffff);
+            out$d = ((minus_q) & 23'h7fffff);
         end
         r = out$q;
     end
@@ -717,6 +820,44 @@ module ntt_butterfly__u_line__4(d,q,clock);
     end
           
 endmodule // ntt_butterfly__u_line__4
+
+
+module ntt_butterfly__u_line__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ntt_butterfly__u_line__5
+
+
+module ntt_butterfly__u_line__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ntt_butterfly__u_line__6
 
 
 module ntt_butterfly__v1(d,q,clock);

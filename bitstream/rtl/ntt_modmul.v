@@ -56,15 +56,27 @@ module ntt_modmul__mul(clock,a,b,p);
     // Update code (custom)
     reg [22:0] a_reg;
     reg [22:0] b_reg;
+    reg [39:0] m_lo;
+    reg [28:0] m_hi;
+    reg [39:0] p_lo;
+    reg [28:0] p_hi;
     initial begin
        a_reg = 23'd0;
        b_reg = 23'd0;
+       m_lo = 40'd0;
+       m_hi = 29'd0;
+       p_lo = 40'd0;
+       p_hi = 29'd0;
        p = 46'd0;
     end
     always @(posedge clock) begin
        a_reg <= a;
        b_reg <= b;
-       p <= a_reg * b_reg;
+       m_lo <= a_reg * b_reg[16:0];
+       m_hi <= a_reg * b_reg[22:17];
+       p_lo <= m_lo;
+       p_hi <= m_hi;
+       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
 endmodule // ntt_modmul__mul
 
@@ -77,7 +89,7 @@ module ntt_modmul__reduce(clock,x,r);
     output reg  [22:0] r;
     
     // Constant declarations
-    localparam  q24 = 24'h7fe001;
+    localparam  q25 = 25'h7fe001;
     
     // Stub signals
     reg  [36:0] fold1$d;
@@ -92,6 +104,7 @@ module ntt_modmul__reduce(clock,x,r);
     
     // Local signals
     reg  [27:0] fold2;
+    reg  [24:0] minus_q;
     
     // Sub module instances
     ntt_modmul__reduce__fold1 fold1(
@@ -121,11 +134,12 @@ module ntt_modmul__reduce(clock,x,r);
         fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
         fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
         fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        if (fold3$q >= q24) begin
-            out$d = ((fold3$q - q24) & 23'h7fffff);
+        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
+        if (minus_q[32'h18]) begin
+            out$d = ((fold3$q) & 23'h7fffff);
         end
         else begin
-            out$d = ((fold3$q) & 23'h7fffff);
+            out$d = ((minus_q) & 23'h7fffff);
         end
         r = out$q;
     end

@@ -93,10 +93,13 @@ pub mod ntt {
     pub const OP_PWM: u32 = 0x05;
     /// Slot `ARG0` += slot `ARG1` ∘ slot `ARG2` (accumulate in `ARG0`).
     pub const OP_PWMAC: u32 = 0x06;
-    /// Abandon whatever runs (accepted while busy, also mid-stream): the
-    /// core returns to idle with `STATUS_DONE | STATUS_ERROR`; slot contents
-    /// are unspecified afterwards. As the Keccak engine's
-    /// [`super::keccak::OP_ABORT`].
+    /// Abandon whatever runs (also accepted while busy, e.g. a LOAD whose
+    /// input stream stopped half-way); the core returns to idle with
+    /// `STATUS_DONE | STATUS_ERROR`, the results of the aborted operation
+    /// still in flight are discarded, and the next operation runs normally.
+    /// The slot being written by the aborted operation (and, for an NTT or
+    /// INTT, the slot itself) holds undefined data afterwards. Words left in
+    /// the input stream are not drained: reset the DMA channel.
     pub const OP_ABORT: u32 = 0xFF;
 
     /// `CONFIG` bits \[3:0\]: butterflies per cycle B (1, 2 or 4).

@@ -13,8 +13,9 @@
 //! - `WSTRB` is honoured byte by byte on `ARG0..2` and `COMMAND`.
 //! - `COMMAND` with `COMMAND_START` set gives a one-clock `start` pulse with
 //!   `op` = bits 7..0, whether or not the core is busy: the core decides
-//!   (the NTT core ignores it while busy, the sponge engine takes `OP_ABORT`).
-//! - `aresetn` low clears the handshake state, the pulse and the arguments.
+//!   (both cores take their `OP_ABORT` while busy and ignore other ops then).
+//! - `aresetn` low clears the handshake state, the pulse and the arguments
+//!   (the tops reset their cores with it too).
 
 use ps_pl_contract::regmap::{ctrl, CTRL_WINDOW_BYTES};
 use rust_hdl::prelude::*;

@@ -23,6 +23,11 @@ pub use top::{KeccakAccel, NttAccel};
 
 use crate::export::{raw_verilog, Design};
 
+/// Frequency of the one PL clock, `FCLK_CLK0` (Hz): the `FREQ_HZ` of the
+/// tops' `aclk` interface and the PS7 fabric clock of the build script
+/// (the contract's [`ps_pl_contract::clock::FCLK0_HZ`]).
+pub const FCLK0_HZ: u64 = ps_pl_contract::clock::FCLK0_HZ as u64;
+
 /// Module name and file stem of the NTT top (`bitstream/rtl/ntt_accel.v`).
 pub const NTT_ACCEL: &str = "ntt_accel";
 /// Module name and file stem of the Keccak top (`bitstream/rtl/keccak_accel.v`).

@@ -416,3 +416,143 @@ fn ntt_streams_with_back_pressure() {
     let c = b.read(ctrl::CYCLES as u32).unwrap();
     assert!(c >= store_cycles() as u32 + 45, "CYCLES {c}");
 }
+
+/// `OP_ABORT` of a LOAD whose stream stops half-way and of a running INTT:
+/// the core is idle at once with DONE | ERROR and the next jobs are
+/// correct. Then `aresetn` in the middle of a job resets the core itself.
+#[test]
+fn ntt_abort_mid_stream_and_reset_recover() {
+    let mut b = AccelBench::ntt();
+    let mut rng = Lcg::new(91);
+    let cut = rng.poly();
+    let cut_words = words(&cut.map(|c| c as u32));
+    b.stream_in.extend(cut_words[..100].iter().copied());
+    b.write(ctrl::ARG0 as u32, 2).unwrap();
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_LOAD)
+        .unwrap();
+    for _ in 0..150 {
+        b.clock();
+    }
+    assert!(b.stream_in.is_empty(), "the 100 words are taken");
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(ctrl::STATUS_BUSY));
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_ABORT)
+        .unwrap();
+    assert!(!b.busy());
+    assert_eq!(
+        b.read(ctrl::STATUS as u32),
+        Ok(ctrl::STATUS_DONE | ctrl::STATUS_ERROR)
+    );
+    // The next jobs on the same slot are correct.
+    let a = rng.poly();
+    ntt_load(&mut b, 2, &a);
+    assert_eq!(
+        run_job(&mut b, nreg::OP_NTT, [2, 0, 0]),
+        ok(transform_cycles(4))
+    );
+    let mut want = a;
+    ring::ntt(&mut want);
+    assert_eq!(ntt_store(&mut b, 2), want);
+    // Abort in the middle of an INTT (butterfly results in flight), then
+    // an INTT of a fresh polynomial in the same slot.
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_INTT)
+        .unwrap();
+    for _ in 0..60 {
+        b.clock();
+    }
+    assert!(b.busy());
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_ABORT)
+        .unwrap();
+    assert_eq!(
+        b.read(ctrl::STATUS as u32),
+        Ok(ctrl::STATUS_DONE | ctrl::STATUS_ERROR)
+    );
+    let c = rng.poly();
+    ntt_load(&mut b, 2, &c);
+    assert_eq!(
+        run_job(&mut b, nreg::OP_INTT, [2, 0, 0]),
+        ok(transform_cycles(4))
+    );
+    let mut want = c;
+    ring::intt(&mut want);
+    assert_eq!(ntt_store(&mut b, 2), want);
+    // aresetn while a LOAD waits for its stream: the core is idle with no
+    // flags and a zero count, and works afterwards.
+    b.stream_in.extend(cut_words[..10].iter().copied());
+    b.write(ctrl::ARG0 as u32, 0).unwrap();
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | nreg::OP_LOAD)
+        .unwrap();
+    for _ in 0..20 {
+        b.clock();
+    }
+    assert!(b.busy());
+    b.uut().ports().aresetn.next = false;
+    b.clock();
+    b.clock();
+    b.uut().ports().aresetn.next = true;
+    assert!(!b.busy());
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(0));
+    assert_eq!(b.read(ctrl::CYCLES as u32), Ok(0));
+    ntt_load(&mut b, 0, &a);
+    assert_eq!(ntt_store(&mut b, 0), a);
+}
+
+/// `aresetn` stops a running sponge job and clears the engine's flags.
+#[test]
+fn keccak_reset_stops_the_engine() {
+    let mut b = AccelBench::keccak();
+    // A SHAKE128 request whose message never arrives.
+    b.write(ctrl::ARG0 as u32, mode_code(SpongeMode::Shake128))
+        .unwrap();
+    b.write(ctrl::ARG1 as u32, 64).unwrap();
+    b.write(ctrl::ARG2 as u32, 32).unwrap();
+    b.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | kreg::OP_SPONGE)
+        .unwrap();
+    for _ in 0..10 {
+        b.clock();
+    }
+    assert!(b.busy());
+    b.uut().ports().aresetn.next = false;
+    b.clock();
+    b.uut().ports().aresetn.next = true;
+    assert!(!b.busy());
+    assert_eq!(b.read(ctrl::STATUS as u32), Ok(0));
+    assert_eq!(b.read(ctrl::CYCLES as u32), Ok(0));
+    // The next request is answered correctly.
+    let msg: Vec<u8> = (0..50u8).collect();
+    b.stream_in.extend(words(&pack_words(&msg, 0)));
+    let end = run_job(
+        &mut b,
+        kreg::OP_SPONGE,
+        [mode_code(SpongeMode::Shake256), 50, 40],
+    );
+    assert_eq!(end.status, ctrl::STATUS_DONE);
+    let out: Vec<u32> = b.stream_out.drain(..).map(|w| w.data).collect();
+    assert_eq!(
+        unpack_words(&out, 40),
+        reference(SpongeMode::Shake256, &msg, 40)
+    );
+}
+
+/// Every PL top is at or under [`CELL_DELAY_BUDGET_NS`] of cell delay on
+/// its worst path in the yosys timing estimate (the flow of `hdl timing`
+/// and `bitstream/reports/timing.md`: `synth_xilinx -abc9`, `sta` with the
+/// `cells_sim.v` delays). Deterministic: same yosys, same netlist.
+#[test]
+fn pl_tops_meet_the_cell_delay_budget() {
+    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
+    for d in super::designs() {
+        let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
+        let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            path.levels() > 0 && path.arrival_ps > 0,
+            "{}: {path:?}",
+            d.name
+        );
+        assert!(
+            path.cell_ns() <= CELL_DELAY_BUDGET_NS,
+            "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
+            d.name,
+            path.cell_ns()
+        );
+    }
+}

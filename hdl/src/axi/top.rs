@@ -18,7 +18,8 @@ use rust_hdl::prelude::*;
 pub struct NttAccel {
     /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
     pub aclk: Signal<In, Clock>,
-    /// Active-low synchronous reset of the bus interface (peripheral reset).
+    /// Active-low synchronous reset of the bus interface and the core
+    /// (peripheral reset).
     pub aresetn: Signal<In, Bit>,
     /// AXI4-Lite write address (byte offset in the control window).
     pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
@@ -60,6 +61,9 @@ pub struct NttAccel {
     pub s_axis_tvalid: Signal<In, Bit>,
     /// Input stream last.
     pub s_axis_tlast: Signal<In, Bit>,
+    /// Input stream byte enables (the AXI DMA's `M_AXIS_MM2S` has TKEEP);
+    /// the cores take whole 32-bit words, so it is ignored.
+    pub s_axis_tkeep: Signal<In, Bits<4>>,
     /// Input stream ready.
     pub s_axis_tready: Signal<Out, Bit>,
     /// Output stream data (to the DMA's S2MM channel).
@@ -104,6 +108,7 @@ impl Default for NttAccel {
             s_axis_tdata: Default::default(),
             s_axis_tvalid: Default::default(),
             s_axis_tlast: Default::default(),
+            s_axis_tkeep: Default::default(),
             s_axis_tready: Default::default(),
             m_axis_tdata: Default::default(),
             m_axis_tkeep: Default::default(),
@@ -143,6 +148,7 @@ impl Logic for NttAccel {
         self.m_axis_tkeep.next = self.all_bytes.val();
 
         self.core.clock.next = self.aclk.val();
+        self.core.reset.next = !self.aresetn.val();
         self.core.start.next = self.regs.start.val();
         self.core.op.next = self.regs.op.val();
         self.core.arg0.next = self.regs.arg0.val();
@@ -175,7 +181,8 @@ impl Logic for NttAccel {
 pub struct KeccakAccel {
     /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
     pub aclk: Signal<In, Clock>,
-    /// Active-low synchronous reset of the bus interface (peripheral reset).
+    /// Active-low synchronous reset of the bus interface and the core
+    /// (peripheral reset).
     pub aresetn: Signal<In, Bit>,
     /// AXI4-Lite write address (byte offset in the control window).
     pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
@@ -217,6 +224,9 @@ pub struct KeccakAccel {
     pub s_axis_tvalid: Signal<In, Bit>,
     /// Input stream last.
     pub s_axis_tlast: Signal<In, Bit>,
+    /// Input stream byte enables (the AXI DMA's `M_AXIS_MM2S` has TKEEP);
+    /// the cores take whole 32-bit words, so it is ignored.
+    pub s_axis_tkeep: Signal<In, Bits<4>>,
     /// Input stream ready.
     pub s_axis_tready: Signal<Out, Bit>,
     /// Output stream data (to the DMA's S2MM channel).
@@ -262,6 +272,7 @@ impl Default for KeccakAccel {
             s_axis_tdata: Default::default(),
             s_axis_tvalid: Default::default(),
             s_axis_tlast: Default::default(),
+            s_axis_tkeep: Default::default(),
             s_axis_tready: Default::default(),
             m_axis_tdata: Default::default(),
             m_axis_tkeep: Default::default(),
@@ -302,6 +313,7 @@ impl Logic for KeccakAccel {
         self.m_axis_tkeep.next = self.all_bytes.val();
 
         self.core.clock.next = self.aclk.val();
+        self.core.reset.next = !self.aresetn.val();
         self.core.start.next = self.regs.start.val();
         self.core.op.next = self.regs.op.val();
         self.core.arg0.next = self.regs.arg0.val();
@@ -321,6 +333,9 @@ impl Logic for KeccakAccel {
             self.cycle_count.d.next = 1.into();
         } else if self.core.busy.val() {
             self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+        }
+        if !self.aresetn.val() {
+            self.cycle_count.d.next = 0.into();
         }
 
         self.core.in_data.next = self.s_axis_tdata.val();

@@ -33,6 +33,14 @@ enum Step {
     Stream(Vec<u32>),
     /// Poll STATUS until not busy, read CYCLES, report the output words.
     Poll,
+    /// Queue words on the input stream without TLAST (a stream cut short).
+    StreamCut(Vec<u32>),
+    /// Idle clocks.
+    Clocks(u32),
+    /// Drop the words still queued on the input stream.
+    Flush,
+    /// `aresetn` low for this many clocks.
+    Reset(u32),
 }
 
 fn script_text(steps: &[Step]) -> String {
@@ -49,6 +57,16 @@ fn script_text(steps: &[Step]) -> String {
                 writeln!(s)
             }
             Step::Poll => writeln!(s, "P"),
+            Step::StreamCut(w) => {
+                let _ = write!(s, "U {:x}", w.len());
+                for x in w {
+                    let _ = write!(s, " {x:x}");
+                }
+                writeln!(s)
+            }
+            Step::Clocks(n) => writeln!(s, "C {n:x}"),
+            Step::Flush => writeln!(s, "F"),
+            Step::Reset(n) => writeln!(s, "X {n:x}"),
         }
         .unwrap();
     }
@@ -87,6 +105,23 @@ fn rust_hdl_transcript<T: AccelTop>(steps: &[Step]) -> String {
                     writeln!(out, "O {:08x} {}", w.data, u8::from(w.last)).unwrap();
                 }
                 writeln!(out, "P {status:x} {cycles}").unwrap();
+            }
+            Step::StreamCut(w) => b.stream_in.extend(w.iter().map(|&d| StreamWord {
+                data: d,
+                last: false,
+            })),
+            Step::Clocks(n) => {
+                for _ in 0..*n {
+                    b.clock();
+                }
+            }
+            Step::Flush => b.stream_in.clear(),
+            Step::Reset(n) => {
+                b.uut().ports().aresetn.next = false;
+                for _ in 0..*n {
+                    b.clock();
+                }
+                b.uut().ports().aresetn.next = true;
             }
         }
     }
@@ -213,6 +248,22 @@ int main(int argc, char** argv) {{
       for (const Word& w : out_q) fprintf(out, "O %08x %d\n", w.data, w.last ? 1 : 0);
       out_q.clear();
       fprintf(out, "P %x %u\n", status, cyc);
+    }} else if (op[0] == 'U') {{
+      if (fscanf(in, "%x", &n) != 1) return 1;
+      for (unsigned i = 0; i < n; i++) {{
+        if (fscanf(in, "%x", &a) != 1) return 1;
+        in_q.push_back({{a, false}});
+      }}
+    }} else if (op[0] == 'C') {{
+      if (fscanf(in, "%x", &n) != 1) return 1;
+      for (unsigned i = 0; i < n; i++) clock_once();
+    }} else if (op[0] == 'F') {{
+      in_q.clear();
+    }} else if (op[0] == 'X') {{
+      if (fscanf(in, "%x", &n) != 1) return 1;
+      t->aresetn = 0;
+      for (unsigned i = 0; i < n; i++) clock_once();
+      t->aresetn = 1; t->eval();
     }} else if (op[0] == 'E') {{
       break;
     }} else {{
@@ -306,7 +357,60 @@ fn verilated_ntt_accel_matches_simulation() {
     job(&mut steps, nreg::OP_PWM, [2, 0, 1]);
     job(&mut steps, nreg::OP_STORE, [2, 0, 0]);
     job(&mut steps, 0x7F, [0, 0, 0]);
+    // OP_ABORT of a LOAD whose stream stops after 100 words: idle with
+    // DONE | ERROR; the leftover words are dropped (the driver resets the
+    // DMA), and the next LOAD, NTT and STORE are correct.
+    let z = rng.poly();
+    steps.push(Step::StreamCut(z.map(|c| c as u32)[..100].to_vec()));
+    steps.push(Step::Write(ctrl::ARG0 as u32, 1));
+    steps.push(Step::Write(
+        ctrl::COMMAND as u32,
+        ctrl::COMMAND_START | nreg::OP_LOAD,
+    ));
+    steps.push(Step::Clocks(150));
+    steps.push(Step::Read(ctrl::STATUS as u32));
+    steps.push(Step::Write(
+        ctrl::COMMAND as u32,
+        ctrl::COMMAND_START | nreg::OP_ABORT,
+    ));
+    steps.push(Step::Poll);
+    steps.push(Step::Flush);
+    steps.push(Step::Stream(z.map(|c| c as u32).to_vec()));
+    job(&mut steps, nreg::OP_LOAD, [1, 0, 0]);
+    job(&mut steps, nreg::OP_NTT, [1, 0, 0]);
+    job(&mut steps, nreg::OP_STORE, [1, 0, 0]);
+    // aresetn in the middle of an INTT resets the core: STATUS reads 0.
+    steps.push(Step::Write(
+        ctrl::COMMAND as u32,
+        ctrl::COMMAND_START | nreg::OP_INTT,
+    ));
+    steps.push(Step::Clocks(40));
+    steps.push(Step::Reset(2));
+    steps.push(Step::Read(ctrl::STATUS as u32));
+    steps.push(Step::Read(ctrl::CYCLES as u32));
+    steps.push(Step::Stream(x.map(|c| c as u32).to_vec()));
+    job(&mut steps, nreg::OP_LOAD, [0, 0, 0]);
+    job(&mut steps, nreg::OP_NTT, [0, 0, 0]);
+    job(&mut steps, nreg::OP_STORE, [0, 0, 0]);
     let expected = rust_hdl_transcript::<super::NttAccel>(&steps);
+    // The abort and the reset as specified, in the transcript itself.
+    let status_reads: Vec<&str> = expected
+        .lines()
+        .filter(|l| l.starts_with(&format!("R {:x} ", ctrl::STATUS)))
+        .collect();
+    let busy = format!("{:08x}", ctrl::STATUS_BUSY);
+    assert!(
+        status_reads.iter().any(|l| l.ends_with(&busy)),
+        "{expected}"
+    );
+    assert!(
+        expected.contains(&format!("P {:x} ", ctrl::STATUS_DONE | ctrl::STATUS_ERROR)),
+        "{expected}"
+    );
+    assert!(
+        status_reads.last().unwrap().ends_with("00000000"),
+        "{expected}"
+    );
     // The simulated outputs are the software model's.
     let mut xh = x;
     ring::ntt(&mut xh);
@@ -315,6 +419,12 @@ fn verilated_ntt_accel_matches_simulation() {
     let jobs = outputs(&expected);
     assert_eq!(jobs[2], xh.map(|c| c as u32).to_vec());
     assert_eq!(jobs[5], prod.map(|c| c as u32).to_vec());
+    // jobs: 0 load, 1 ntt, 2 store, 3 load, 4 pwm, 5 store, 6 refused,
+    // 7 abort, 8 load, 9 ntt, 10 store, 11 load, 12 ntt, 13 store.
+    let mut zh = z;
+    ring::ntt(&mut zh);
+    assert_eq!(jobs[10], zh.map(|c| c as u32).to_vec());
+    assert_eq!(jobs[13], xh.map(|c| c as u32).to_vec());
     let got = run_verilated(NTT_ACCEL, &steps);
     compare(NTT_ACCEL, &expected, &got);
 }
@@ -352,4 +462,103 @@ fn verilated_keccak_accel_matches_simulation() {
     }
     let got = run_verilated(KECCAK_ACCEL, &steps);
     compare(KECCAK_ACCEL, &expected, &got);
+}
+
+/// The exported tops carry the Vivado interface attributes on every bus,
+/// clock and reset port; yosys attaches them to the port wires, and
+/// Verilator lints the file with them.
+#[test]
+fn exported_tops_carry_vivado_interface_attributes() {
+    use crate::export::port_attributes;
+    for d in super::designs() {
+        let v = design_verilog(&d);
+        let ports: Vec<String> = v
+            .lines()
+            .map(str::trim)
+            .filter(|l| (l.starts_with("input ") || l.starts_with("output ")) && l.ends_with(';'))
+            .map(|l| {
+                l.trim_end_matches(';')
+                    .split_whitespace()
+                    .last()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        // Every port of the top (the first declarations) is a bus port,
+        // aclk, aresetn, or busy.
+        let (mut tagged, mut with_param) = (0, 0);
+        for p in ports.iter().take_while(|p| p.as_str() != "busy") {
+            let attrs = port_attributes(p);
+            with_param += attrs
+                .iter()
+                .filter(|(k, _)| *k == "X_INTERFACE_PARAMETER")
+                .count();
+            assert!(!attrs.is_empty(), "{}: port {p} has no interface", d.name);
+            for (k, val) in &attrs {
+                assert!(
+                    v.contains(&format!("(* {k} = \"{val}\" *)")),
+                    "{}: {p} lacks {k}",
+                    d.name
+                );
+            }
+            tagged += 1;
+        }
+        assert!(v.contains("input wire  [3:0] s_axis_tkeep;"), "{}", d.name);
+        // aclk, aresetn, s_axi AWADDR, s_axis and m_axis TDATA.
+        assert_eq!(with_param, 5, "{}", d.name);
+        for needle in [
+            "xilinx.com:signal:clock:1.0 aclk CLK",
+            "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 100000000",
+            "xilinx.com:signal:reset:1.0 aresetn RST",
+            "POLARITY ACTIVE_LOW",
+            "xilinx.com:interface:aximm:1.0 s_axi AWADDR",
+            "PROTOCOL AXI4LITE",
+            "xilinx.com:interface:axis:1.0 s_axis TKEEP",
+            "xilinx.com:interface:axis:1.0 m_axis TKEEP",
+            "HAS_TKEEP 1",
+        ] {
+            assert!(v.contains(needle), "{}: {needle}", d.name);
+        }
+        // yosys: one X_INTERFACE_INFO per tagged port wire of the top.
+        let dir = crate::verilator::work_dir(&format!("attrs-{}", d.name));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{}.v", d.name));
+        std::fs::write(&file, &v).unwrap();
+        let out = std::process::Command::new("yosys")
+            .arg("-q")
+            .arg("-p")
+            .arg(format!(
+                "read_verilog {}; hierarchy -top {top}; select -assert-count {tagged} {top}/a:X_INTERFACE_INFO; \
+                 select -assert-count {with_param} {top}/a:X_INTERFACE_PARAMETER",
+                file.display(),
+                top = d.name
+            ))
+            .output()
+            .expect("yosys");
+        assert!(
+            out.status.success(),
+            "{}: yosys: {}",
+            d.name,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if verilator_required("verilator lint of the attributes") {
+            let out = std::process::Command::new("verilator")
+                .args([
+                    "--lint-only",
+                    "-Wno-WIDTH",
+                    "-Wno-UNUSED",
+                    "--top-module",
+                    d.name,
+                ])
+                .arg(&file)
+                .output()
+                .expect("verilator");
+            assert!(
+                out.status.success(),
+                "{}: verilator: {}",
+                d.name,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
 }

@@ -15,13 +15,60 @@ use std::fmt::Write as _;
 
 /// The ZedBoard's device.
 pub const PART: &str = "xc7z020clg484-1";
-/// Fabric clock FCLK_CLK0 in MHz (the accelerators, DMAs and interconnects).
-pub const FCLK0_MHZ: u32 = 100;
+/// Fabric clock FCLK_CLK0 in MHz (the accelerators, DMAs and interconnects),
+/// from the contract.
+pub const FCLK0_MHZ: u32 = ps_pl_contract::clock::FCLK0_MHZ;
+const _: () = assert!(FCLK0_MHZ as u64 * 1_000_000 == super::FCLK0_HZ);
 /// Base name of the products copied into `bitstream/`: `<name>.bit`,
 /// `<name>.xsa`; `ps7_init.tcl` keeps its name (`scripts/zedboard_jtag.tcl`).
 pub const PRODUCT: &str = "pqc_zynq";
-/// Width of the AXI DMA buffer length registers (bits): 8 MiB transfers.
-pub const DMA_LENGTH_BITS: u32 = 23;
+/// Width of the AXI DMA buffer length registers (bits), from the contract.
+pub const DMA_LENGTH_BITS: u32 = ps_pl_contract::dma::LENGTH_WIDTH_BITS;
+/// Stream and memory data widths of the AXI DMAs, from the contract.
+const STREAM_BITS: u32 = ps_pl_contract::dma::STREAM_DATA_BITS;
+const MEMORY_BITS: u32 = ps_pl_contract::dma::MEMORY_DATA_BITS;
+/// Environment variable that lets the script run without the ZedBoard
+/// board files (`PQC_NO_BOARD_FILES=1`); the PS7 then gets the explicit
+/// DDR3 settings of [`DDR_SETTINGS`] instead of the board preset.
+pub const NO_BOARD_ENV: &str = "PQC_NO_BOARD_FILES";
+/// The ZedBoard DDR3 (two MT41K128M16 JT-125, 32-bit bus, 533 MHz) as PS7
+/// `CONFIG.PCW_UIPARAM_DDR_*` settings: the values of the ZedBoard board
+/// preset (timings from the Micron speed grade; board delays and DQS-to-CLK
+/// skews of the ZedBoard layout). Used only under [`NO_BOARD_ENV`]; check
+/// them against the board files' `preset.xml` before relying on them.
+pub const DDR_SETTINGS: [(&str, &str); 30] = [
+    ("PCW_UIPARAM_DDR_MEMORY_TYPE", "DDR 3"),
+    ("PCW_UIPARAM_DDR_PARTNO", "MT41K128M16 JT-125"),
+    ("PCW_UIPARAM_DDR_BUS_WIDTH", "32 Bit"),
+    ("PCW_UIPARAM_DDR_ECC", "Disabled"),
+    ("PCW_UIPARAM_DDR_FREQ_MHZ", "533.333333"),
+    ("PCW_UIPARAM_DDR_DRAM_WIDTH", "16 Bits"),
+    ("PCW_UIPARAM_DDR_DEVICE_CAPACITY", "2048 MBits"),
+    ("PCW_UIPARAM_DDR_SPEED_BIN", "DDR3_1066F"),
+    ("PCW_UIPARAM_DDR_BANK_ADDR_COUNT", "3"),
+    ("PCW_UIPARAM_DDR_ROW_ADDR_COUNT", "14"),
+    ("PCW_UIPARAM_DDR_COL_ADDR_COUNT", "10"),
+    ("PCW_UIPARAM_DDR_CL", "7"),
+    ("PCW_UIPARAM_DDR_CWL", "6"),
+    ("PCW_UIPARAM_DDR_T_RCD", "7"),
+    ("PCW_UIPARAM_DDR_T_RP", "7"),
+    ("PCW_UIPARAM_DDR_T_RC", "48.75"),
+    ("PCW_UIPARAM_DDR_T_RAS_MIN", "35.0"),
+    ("PCW_UIPARAM_DDR_T_FAW", "40.0"),
+    ("PCW_UIPARAM_DDR_TRAIN_WRITE_LEVEL", "1"),
+    ("PCW_UIPARAM_DDR_TRAIN_READ_GATE", "1"),
+    ("PCW_UIPARAM_DDR_TRAIN_DATA_EYE", "1"),
+    ("PCW_UIPARAM_DDR_USE_INTERNAL_VREF", "0"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY0", "0.41"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY1", "0.411"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY2", "0.341"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY3", "0.358"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_0", "0.025"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_1", "0.028"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_2", "-0.009"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_3", "-0.061"),
+];
+
 /// LED ports of the block design: (port, top module whose `busy` drives it).
 pub const LEDS: [(&str, &str); 2] = [
     ("ntt_busy_led", NTT_ACCEL),
@@ -63,6 +110,10 @@ fn slaves() -> Vec<Slave> {
 /// The whole `build.tcl`.
 pub fn build_tcl() -> String {
     let mut t = String::new();
+    let ddr: String = DDR_SETTINGS
+        .iter()
+        .map(|(k, v)| format!("        CONFIG.{k} {{{v}}} \\\n"))
+        .collect();
     let window_k = CTRL_WINDOW_BYTES / 1024;
     let _ = write!(
         t,
@@ -84,6 +135,16 @@ pub fn build_tcl() -> String {
 #
 # NOT RUN in this repository (no Vivado here): written against the
 # Vivado 2019.2+ Tcl API (write_hw_platform), checked only by review.
+#
+# Exits non-zero (no products copied) if the ZedBoard board files are
+# missing (unless {NO_BOARD_ENV}=1: explicit DDR3 settings instead), if
+# validate_bd_design fails, if a run fails, or if the routed design has
+# negative setup or hold slack (WNS/WHS < 0) at {FCLK0_MHZ} MHz.
+
+proc fail {{msg}} {{
+    puts stderr "build.tcl: ERROR: $msg"
+    exit 1
+}}
 
 set script_dir [file dirname [file normalize [info script]]]
 set repo [file normalize [file join $script_dir .. ..]]
@@ -92,16 +153,20 @@ set proj_dir [file join $repo target vivado]
 
 create_project -force {PRODUCT} $proj_dir -part {PART}
 set_property target_language Verilog [current_project]
-# The ZedBoard board files give the PS7 preset (DDR3, MIO, clocks); without
-# them the settings below still configure what ps-app needs.
+# The ZedBoard board files give the PS7 preset (DDR3 timing and training,
+# MIO, clocks). They are required; {NO_BOARD_ENV}=1 is the documented
+# override, which sets the DDR3 explicitly (hdl::axi::vivado::DDR_SETTINGS).
 set board [lindex [lsort [concat \
     [get_board_parts -quiet -latest_file_version *:zedboard:*] \
     [get_board_parts -quiet -latest_file_version em.avnet.com:zed:*]]] end]
+set no_board [expr {{[info exists ::env({NO_BOARD_ENV})] && $::env({NO_BOARD_ENV}) eq "1"}}]
 if {{$board ne ""}} {{
     puts "build.tcl: board part $board"
     set_property board_part $board [current_project]
+}} elseif {{$no_board}} {{
+    puts "build.tcl: no ZedBoard board files; {NO_BOARD_ENV}=1, explicit DDR3 settings"
 }} else {{
-    puts "build.tcl: no ZedBoard board files, using the explicit PS7 settings"
+    fail "no ZedBoard board files (install them, or set {NO_BOARD_ENV}=1 for the explicit DDR3 settings)"
 }}
 
 # The two accelerator tops (exported by `hdl export`) and the LED pins.
@@ -138,6 +203,11 @@ set_property -dict [list \
     CONFIG.PCW_S_AXI_HP0_DATA_WIDTH {{64}} \
     CONFIG.PCW_USE_FABRIC_INTERRUPT {{0}} \
 ] $ps
+if {{$board eq ""}} {{
+    # {NO_BOARD_ENV}=1: the ZedBoard DDR3 settings of its board preset.
+    set_property -dict [list \
+{ddr}    ] $ps
+}}
 
 set clk [get_bd_pins ps7/FCLK_CLK0]
 set rst [create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset rst_fclk0]
@@ -160,10 +230,10 @@ foreach dma {{ntt_dma keccak_dma}} {{
         CONFIG.c_sg_length_width {{{DMA_LENGTH_BITS}}} \
         CONFIG.c_include_mm2s {{1}} \
         CONFIG.c_include_s2mm {{1}} \
-        CONFIG.c_m_axi_mm2s_data_width {{32}} \
-        CONFIG.c_m_axis_mm2s_tdata_width {{32}} \
-        CONFIG.c_m_axi_s2mm_data_width {{32}} \
-        CONFIG.c_s_axis_s2mm_tdata_width {{32}} \
+        CONFIG.c_m_axi_mm2s_data_width {{{MEMORY_BITS}}} \
+        CONFIG.c_m_axis_mm2s_tdata_width {{{STREAM_BITS}}} \
+        CONFIG.c_m_axi_s2mm_data_width {{{MEMORY_BITS}}} \
+        CONFIG.c_s_axis_s2mm_tdata_width {{{STREAM_BITS}}} \
         CONFIG.c_include_mm2s_dre {{0}} \
         CONFIG.c_include_s2mm_dre {{0}} \
         CONFIG.c_mm2s_burst_size {{16}} \
@@ -272,7 +342,9 @@ foreach seg [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data]] {{
     let _ = write!(
         t,
         r#"
-validate_bd_design
+if {{[catch {{validate_bd_design}} msg]}} {{
+    fail "validate_bd_design failed: $msg"
+}}
 save_bd_design
 set wrapper [make_wrapper -files [get_files system.bd] -top]
 add_files -norecurse $wrapper
@@ -284,19 +356,25 @@ generate_target all [get_files system.bd]
 launch_runs synth_1 -jobs 4
 wait_on_run synth_1
 if {{[get_property PROGRESS [get_runs synth_1]] ne "100%"}} {{
-    error "build.tcl: synthesis failed"
+    fail "synthesis failed"
 }}
 launch_runs impl_1 -to_step write_bitstream -jobs 4
 wait_on_run impl_1
 if {{[get_property PROGRESS [get_runs impl_1]] ne "100%"}} {{
-    error "build.tcl: implementation failed"
+    fail "implementation failed"
 }}
 open_run impl_1
 report_utilization -file [file join $script_dir utilization.txt]
 report_timing_summary -file [file join $script_dir timing.txt]
-set wns [get_property STATS.WNS [get_runs impl_1]]
-if {{$wns < 0}} {{
-    puts "build.tcl: WARNING: timing not met at {FCLK0_MHZ} MHz (WNS $wns ns)"
+# Worst setup and hold slack of the routed design (all clocks).
+set wns [get_property SLACK [get_timing_paths -delay_type max -max_paths 1 -nworst 1]]
+set whs [get_property SLACK [get_timing_paths -delay_type min -max_paths 1 -nworst 1]]
+puts "build.tcl: WNS $wns ns, WHS $whs ns"
+if {{$wns eq "" || $whs eq ""}} {{
+    fail "no timing paths in the routed design"
+}}
+if {{$wns < 0 || $whs < 0}} {{
+    fail "timing not met at {FCLK0_MHZ} MHz (WNS $wns ns, WHS $whs ns); see [file join $script_dir timing.txt]"
 }}
 
 # Products.
@@ -353,6 +431,54 @@ mod tests {
         );
     }
 
+    /// The script holds the contract's facts: the DMA length width (a
+    /// 14-bit default would truncate the firmware's transfers), stream and
+    /// memory widths, a length register wide enough for the firmware's
+    /// buffers, FCLK0, and every PL address of the register map.
+    #[test]
+    fn script_holds_the_ps_pl_contract() {
+        use ps_pl_contract::{clock, dma, regmap};
+        let tcl = build_tcl();
+        let setting = |name: &str| -> Vec<String> {
+            tcl.lines()
+                .filter_map(|l| l.trim().strip_prefix(&format!("CONFIG.{name} {{")))
+                .map(|rest| rest.split('}').next().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(
+            setting("c_sg_length_width"),
+            [dma::LENGTH_WIDTH_BITS.to_string()]
+        );
+        for (name, bits) in [
+            ("c_m_axis_mm2s_tdata_width", dma::STREAM_DATA_BITS),
+            ("c_s_axis_s2mm_tdata_width", dma::STREAM_DATA_BITS),
+            ("c_m_axi_mm2s_data_width", dma::MEMORY_DATA_BITS),
+            ("c_m_axi_s2mm_data_width", dma::MEMORY_DATA_BITS),
+        ] {
+            assert_eq!(setting(name), [bits.to_string()], "{name}");
+        }
+        let max = (1usize << dma::LENGTH_WIDTH_BITS) - 1;
+        assert!(dma::NTT_BUFFER_BYTES <= max && dma::KECCAK_BUFFER_BYTES <= max);
+        assert_eq!(
+            setting("PCW_FPGA0_PERIPHERAL_FREQMHZ"),
+            [clock::FCLK0_MHZ.to_string()]
+        );
+        for base in [
+            regmap::NTT_BASE,
+            regmap::KECCAK_BASE,
+            regmap::NTT_DMA_BASE,
+            regmap::KECCAK_DMA_BASE,
+        ] {
+            assert!(
+                tcl.contains(&format!(
+                    " 0x{base:08X} 0x{:08X}\n",
+                    regmap::CTRL_WINDOW_BYTES
+                )),
+                "{base:#x} not mapped in build.tcl"
+            );
+        }
+    }
+
     /// Every LED port of the block design is pinned in the constraints.
     #[test]
     fn constraints_pin_every_led_port() {
@@ -380,7 +506,21 @@ set ::calls {}
 set ::segs [dict create]
 set ::skew 0
 proc unknown {args} { lappend ::calls $args; return "" }
-proc get_board_parts {args} { return "" }
+set ::board ""
+set ::slack_max 0.25
+set ::slack_min 0.02
+set ::validate_ok 1
+proc get_board_parts {args} {
+    if {[string match *zedboard* [lindex $args end]]} { return $::board }
+    return ""
+}
+proc validate_bd_design {args} {
+    if {!$::validate_ok} { error "ERROR: \[BD 41-758\] stand-in validation failure" }
+}
+proc get_timing_paths {args} {
+    if {[lsearch $args min] >= 0} { return path_min }
+    return path_max
+}
 proc get_bd_intf_pins {p} { return $p }
 proc get_bd_pins {args} { return [lindex $args end] }
 proc get_bd_ports {p} { return $p }
@@ -409,7 +549,7 @@ proc get_property {prop obj} {
         NAME { return $obj }
         RANGE { return 0x00010000 }
         PROGRESS { return 100% }
-        STATS.WNS { return 0.25 }
+        SLACK { return [expr {$obj eq "path_min" ? $::slack_min : $::slack_max}] }
         DIRECTORY { return $::impl_dir }
         default { error "get_property $prop" }
     }
@@ -418,9 +558,30 @@ proc make_wrapper {args} { return system_wrapper.v }
 proc write_hw_platform {args} { close [open [lindex $args end] w] }
 "#;
 
+    /// What the stand-ins report.
+    struct Stand {
+        /// Added to every assigned address (the script must catch it).
+        skew: u32,
+        /// What `get_board_parts *:zedboard:*` finds.
+        board: &'static str,
+        /// `PQC_NO_BOARD_FILES` in the environment of `tclsh`.
+        no_board_env: Option<&'static str>,
+        /// Setup (max) and hold (min) slack of the routed design.
+        slack: (f64, f64),
+        validate_ok: bool,
+    }
+
+    const GOOD: Stand = Stand {
+        skew: 0,
+        board: "avnet.com:zedboard:part0:1.4",
+        no_board_env: None,
+        slack: (0.25, 0.02),
+        validate_ok: true,
+    };
+
     /// Runs the script under `tclsh` with [`VIVADO_STUBS`] in a scratch
     /// repository layout; returns (success, output, scratch root).
-    fn run_under_tclsh(name: &str, skew: u32) -> Option<(bool, String, std::path::PathBuf)> {
+    fn run_under_tclsh(name: &str, st: &Stand) -> Option<(bool, String, std::path::PathBuf)> {
         let root = crate::verilator::work_dir(name);
         let _ = std::fs::remove_dir_all(&root);
         let vivado = root.join("bitstream/vivado");
@@ -433,17 +594,26 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
         std::fs::write(gen.join("ps7_init.tcl"), "proc ps7_init {} {}").unwrap();
         std::fs::write(vivado.join("build.tcl"), build_tcl()).unwrap();
         let driver = format!(
-            "{VIVADO_STUBS}\nset ::skew {skew}\nset ::impl_dir {{{}}}\nsource {{{}}}\n\
+            "{VIVADO_STUBS}\nset ::skew {skew}\nset ::board {{{board}}}\n\
+             set ::slack_max {smax}\nset ::slack_min {smin}\nset ::validate_ok {vok}\n\
+             set ::impl_dir {{{}}}\nsource {{{}}}\n\
              puts \"CALLS [llength $::calls]\"\n\
-             foreach c $::calls {{ if {{[lindex $c 0] eq \"create_bd_cell\"}} {{ puts $c }} }}\n",
+             foreach c $::calls {{ if {{[lindex $c 0] in {{create_bd_cell set_property}}}} {{ puts $c }} }}\n",
             impl_dir.display(),
-            vivado.join("build.tcl").display()
+            vivado.join("build.tcl").display(),
+            skew = st.skew,
+            board = st.board,
+            smax = st.slack.0,
+            smin = st.slack.1,
+            vok = u8::from(st.validate_ok),
         );
         std::fs::write(root.join("driver.tcl"), driver).unwrap();
-        let out = match std::process::Command::new("tclsh")
-            .arg(root.join("driver.tcl"))
-            .output()
-        {
+        let mut cmd = std::process::Command::new("tclsh");
+        cmd.arg(root.join("driver.tcl")).env_remove(NO_BOARD_ENV);
+        if let Some(v) = st.no_board_env {
+            cmd.env(NO_BOARD_ENV, v);
+        }
+        let out = match cmd.output() {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("SKIPPED {name}: cannot run tclsh ({e})");
@@ -460,7 +630,7 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
 
     #[test]
     fn script_runs_under_tclsh_with_stubbed_vivado() {
-        let Some((ok, out, root)) = run_under_tclsh("vivado-tclsh", 0) else {
+        let Some((ok, out, root)) = run_under_tclsh("vivado-tclsh", &GOOD) else {
             return;
         };
         assert!(ok, "build.tcl failed under tclsh:\n{out}");
@@ -483,9 +653,94 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
             );
         }
         assert_eq!(out.matches("xilinx.com:ip:axi_dma").count(), 2, "{out}");
+        // With the board preset, the explicit DDR3 timings are not set.
+        assert!(out.contains("board_part avnet.com:zedboard"), "{out}");
+        assert!(!out.contains("PCW_UIPARAM_DDR_BOARD_DELAY0"), "{out}");
         // The address check of the script catches a block placed elsewhere.
-        let (ok, out, _) = run_under_tclsh("vivado-tclsh-skew", 0x1000).unwrap();
+        let skewed = Stand {
+            skew: 0x1000,
+            ..GOOD
+        };
+        let (ok, out, _) = run_under_tclsh("vivado-tclsh-skew", &skewed).unwrap();
         assert!(!ok && out.contains("is not at 0x43C00000"), "{out}");
+    }
+
+    /// Negative setup or hold slack after routing, a failing
+    /// `validate_bd_design` and missing board files each make the script
+    /// exit non-zero before any product is copied.
+    #[test]
+    fn script_fails_on_timing_validation_and_missing_board_files() {
+        let cases = [
+            (
+                "vivado-tclsh-wns",
+                Stand {
+                    slack: (-0.12, 0.02),
+                    ..GOOD
+                },
+                "timing not met",
+            ),
+            (
+                "vivado-tclsh-whs",
+                Stand {
+                    slack: (0.3, -0.01),
+                    ..GOOD
+                },
+                "timing not met",
+            ),
+            (
+                "vivado-tclsh-validate",
+                Stand {
+                    validate_ok: false,
+                    ..GOOD
+                },
+                "validate_bd_design failed",
+            ),
+            (
+                "vivado-tclsh-noboard",
+                Stand { board: "", ..GOOD },
+                "no ZedBoard board files",
+            ),
+            (
+                "vivado-tclsh-noboard-0",
+                Stand {
+                    board: "",
+                    no_board_env: Some("0"),
+                    ..GOOD
+                },
+                "no ZedBoard board files",
+            ),
+        ];
+        for (name, st, message) in cases {
+            let Some((ok, out, root)) = run_under_tclsh(name, &st) else {
+                return;
+            };
+            assert!(!ok, "{name}: build.tcl succeeded:\n{out}");
+            assert!(out.contains(message), "{name}: no {message:?}:\n{out}");
+            assert!(
+                !root
+                    .join("bitstream")
+                    .join(format!("{PRODUCT}.bit"))
+                    .exists(),
+                "{name}: a bitstream was copied"
+            );
+        }
+        // The documented override: no board files, explicit DDR3 settings.
+        let st = Stand {
+            board: "",
+            no_board_env: Some("1"),
+            ..GOOD
+        };
+        let (ok, out, _) = run_under_tclsh("vivado-tclsh-override", &st).unwrap();
+        assert!(ok, "override failed:\n{out}");
+        for (k, v) in DDR_SETTINGS {
+            // Tcl prints a list element in braces only if it has a space.
+            let shown = if v.contains(' ') {
+                format!("{{{v}}}")
+            } else {
+                v.to_string()
+            };
+            assert!(out.contains(&format!("CONFIG.{k} {shown}")), "{k}:\n{out}");
+        }
     }
 
     #[test]

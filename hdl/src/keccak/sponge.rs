@@ -18,7 +18,9 @@
 //! # Handshake and errors
 //!
 //! `start` is taken when `busy` is low: it clears `done` and `error` and
-//! samples `op` and `arg0..2`. When the operation ends, `done` rises (and
+//! samples `op` and `arg0..2`. The state is cleared on the clock after the
+//! start (the clear is registered, see `clear_r`), so a sponge request takes
+//! its first message word one clock later than the start clock. When the operation ends, `done` rises (and
 //! stays until the next start), with `error` set if the request was
 //! malformed:
 //!
@@ -33,6 +35,9 @@
 //! `OP_ABORT` is taken even while busy and returns to idle at once with
 //! `done` and `error`: the recovery for a source that never sends `in_last`
 //! or a sink that never takes the output. Nothing else waits on the outside.
+//!
+//! `reset` (synchronous, active high; the top drives it from `aresetn`)
+//! returns the engine to idle with the state cleared and `done`/`error` low.
 
 use super::permutation::{KeccakPermutation, XOR_LANES};
 use super::round::ROUNDS;
@@ -78,6 +83,8 @@ pub enum Phase {
 pub struct SpongeEngine<const R: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, state cleared, flags low.
+    pub reset: Signal<In, Bit>,
     /// Start the operation `op` (taken when not busy; `OP_ABORT` always).
     pub start: Signal<In, Bit>,
     /// Operation code (`ps_pl_contract::regmap::keccak::OP_*`).
@@ -113,6 +120,10 @@ pub struct SpongeEngine<const R: usize> {
     /// Output stream TREADY.
     pub out_ready: Signal<In, Bit>,
     perm: KeccakPermutation<R>,
+    /// The permutation's `clear`, registered: the synchronous reset of the
+    /// 1,600 state flip-flops comes straight from this flip-flop (no logic
+    /// in front of the high-fanout net, which the tools can replicate).
+    clear_r: DFF<Bit>,
     phase: DFF<Phase>,
     mode: DFF<Bits<2>>,
     msg_left: DFF<Bits<32>>,
@@ -127,6 +138,8 @@ pub struct SpongeEngine<const R: usize> {
     steps_left: DFF<Bits<32>>,
     pk_seed: [DFF<Bits<64>>; 4],
     adrs: [DFF<Bits<64>>; 4],
+    perm_busy: Signal<Local, Bit>,
+    perm_free: Signal<Local, Bit>,
     rate_words: Signal<Local, Bits<6>>,
     domain: Signal<Local, Bits<8>>,
     in_word: Signal<Local, Bits<32>>,
@@ -161,6 +174,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
         let chain_rate = CHAIN_MODE.rate_bytes();
         Self {
             clock: Default::default(),
+            reset: Default::default(),
             start: Default::default(),
             op: Default::default(),
             arg0: Default::default(),
@@ -179,6 +193,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             out_last: Default::default(),
             out_ready: Default::default(),
             perm: Default::default(),
+            clear_r: Default::default(),
             phase: Default::default(),
             mode: Default::default(),
             msg_left: Default::default(),
@@ -193,6 +208,8 @@ impl<const R: usize> Default for SpongeEngine<R> {
             steps_left: Default::default(),
             pk_seed: Default::default(),
             adrs: Default::default(),
+            perm_busy: Default::default(),
+            perm_free: Default::default(),
             rate_words: Default::default(),
             domain: Default::default(),
             in_word: Default::default(),
@@ -227,6 +244,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         dff_setup!(
             self,
             clock,
+            clear_r,
             phase,
             mode,
             msg_left,
@@ -383,24 +401,29 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         // Defaults.
         self.perm.start.next = false;
         self.perm.load.next = false;
-        self.perm.clear.next = false;
+        self.clear_r.d.next = false;
+        self.perm.clear.next = self.clear_r.q.val();
+        // The permutation is busy unless a clear is on its way (the clear
+        // stops it on the next edge); it takes words only when neither.
+        self.perm_busy.next = self.perm.busy.val() & !self.clear_r.q.val();
+        self.perm_free.next = !self.perm.busy.val() & !self.clear_r.q.val();
         self.perm.xor_enable.next = false;
         self.perm.xor_word_index.next = self.word_pos.q.val();
         self.perm.xor_word.next = self.in_word.val();
         self.in_ready.next = false;
         self.out_valid.next = false;
         self.out_last.next = self.out_left.q.val() <= 4;
-        self.busy.next = (self.phase.q.val() != Phase::Idle) | self.perm.busy.val();
+        self.busy.next = (self.phase.q.val() != Phase::Idle) | self.perm_busy.val();
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();
         self.core_config.next = self.config_constant.val();
 
         match self.phase.q.val() {
             Phase::Idle => {
-                if self.start.val() & !self.perm.busy.val() {
+                if self.start.val() & !self.perm_busy.val() {
                     self.done_flag.d.next = false;
                     self.error_flag.d.next = false;
-                    self.perm.clear.next = true;
+                    self.clear_r.d.next = true;
                     self.word_pos.d.next = 0.into();
                     if self.op.val() == self.op_sponge.val() {
                         self.mode.d.next = self.arg0.val().get_bits::<2>(0);
@@ -439,8 +462,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::Absorb => {
-                self.in_ready.next = !self.perm.busy.val();
-                if self.in_valid.val() & !self.perm.busy.val() {
+                self.in_ready.next = self.perm_free.val();
+                if self.in_valid.val() & self.perm_free.val() {
                     if self.in_last.val() & (self.msg_left.q.val() > 4) {
                         // Shorter than declared: stop at its end.
                         self.done_flag.d.next = true;
@@ -470,7 +493,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::PadDomain => {
-                if !self.perm.busy.val() {
+                if self.perm_free.val() {
                     self.perm.xor_enable.next = true;
                     self.perm.xor_word.next = bit_cast::<32, 8>(self.domain.val());
                     if self.word_pos.q.val() + 1 == self.rate_words.val() {
@@ -485,7 +508,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::PadFinal => {
-                if !self.perm.busy.val() {
+                if self.perm_free.val() {
                     self.perm.xor_enable.next = true;
                     self.perm.xor_word_index.next = self.rate_words.val() - 1;
                     self.perm.xor_word.next = self.final_pad_word.val();
@@ -495,8 +518,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::Squeeze => {
-                self.out_valid.next = !self.perm.busy.val();
-                if self.out_ready.val() & !self.perm.busy.val() {
+                self.out_valid.next = self.perm_free.val();
+                if self.out_ready.val() & self.perm_free.val() {
                     if self.out_left.q.val() <= 4 {
                         self.out_left.d.next = 0.into();
                         self.done_flag.d.next = true;
@@ -565,7 +588,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::ChainStep => {
-                if !self.perm.busy.val() {
+                if self.perm_free.val() {
                     if self.steps_left.q.val() == 0 {
                         self.word_pos.d.next = 0.into();
                         self.phase.d.next = Phase::Squeeze;
@@ -587,10 +610,17 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         }
         // Abort wins over everything, busy or not.
         if self.start.val() & (self.op.val() == self.op_abort.val()) {
-            // Clearing the core also stops a permutation in progress.
-            self.perm.clear.next = true;
+            // Clearing the core also stops a permutation in progress (on the
+            // next edge; `perm_busy` already reads low).
+            self.clear_r.d.next = true;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
+            self.phase.d.next = Phase::Idle;
+        }
+        if self.reset.val() {
+            self.clear_r.d.next = true;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
             self.phase.d.next = Phase::Idle;
         }
     }

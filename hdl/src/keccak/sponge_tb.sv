@@ -26,7 +26,7 @@ module sponge_tb;
   reg out_ready = 0;
 
   `DUT dut (
-    .clock(clock), .start(start), .op(op), .arg0(arg0), .arg1(arg1), .arg2(arg2),
+    .clock(clock), .reset(1'b0), .start(start), .op(op), .arg0(arg0), .arg1(arg1), .arg2(arg2),
     .busy(busy), .done(done), .error(error), .core_config(core_config),
     .in_data(in_data), .in_valid(in_valid), .in_last(in_last), .in_ready(in_ready),
     .out_data(out_data), .out_valid(out_valid), .out_last(out_last), .out_ready(out_ready)

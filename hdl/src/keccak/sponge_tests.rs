@@ -46,7 +46,7 @@ pub(crate) fn reference(mode: SpongeMode, message: &[u8], out_len: usize) -> Vec
 }
 
 /// Clocks of an `OP_SPONGE` request at full stream speed (see `sponge.rs`):
-/// start, one per input word, a permutation per full block, one or two
+/// start, the clear clock, one per input word, a permutation per full block, one or two
 /// padding clocks, the final permutation, one per output word and a
 /// permutation per further output block.
 pub(crate) fn sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usize) -> u64 {
@@ -59,7 +59,9 @@ pub(crate) fn sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usi
     } else {
         2
     };
-    (1 + in_words
+    // The start clock, then one clock while the registered clear empties
+    // the state (no word is taken), then the words.
+    (2 + in_words
         + (len / rate) * perm
         + pad
         + perm

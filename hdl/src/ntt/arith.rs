@@ -1,7 +1,9 @@
 //! Arithmetic modulo q = 8380417 = 2^23 − 2^13 + 1.
 //!
 //! - [`Mul23`]: the 23×23-bit product, a leaf with hand-written Verilog so
-//!   that synthesis maps it onto DSP48E1 slices (2 per product on xc7).
+//!   that synthesis maps it onto two DSP48E1 slices (23×17 and 23×6), each
+//!   with its input, multiplier (MREG) and output (PREG) registers, and the
+//!   two partial products added in the fabric in a stage of their own.
 //! - [`ModReduce`]: reduction of a product below q² to `[0, q)` using
 //!   2^23 ≡ 2^13 − 1 (mod q): three shift-and-add folds and one conditional
 //!   subtraction, no multiplier. This is smaller than Montgomery, which would
@@ -17,16 +19,23 @@ use rust_hdl::prelude::*;
 pub const COEFF_BITS: usize = 23;
 /// The modulus as a 64-bit literal for HDL constants.
 pub const Q_U64: u64 = pqc::ring::Q as u64;
-/// Register stages of [`Mul23`].
-pub const MUL23_LATENCY: usize = 2;
+/// Register stages of [`Mul23`]: operands, MREG, PREG, sum of the halves.
+pub const MUL23_LATENCY: usize = 4;
+/// Low bits of `b` multiplied in the first DSP48E1 (its B port takes 17
+/// unsigned bits); the remaining 6 go to the second.
+pub const MUL23_SPLIT: usize = 17;
 /// Register stages of [`ModReduce`].
 pub const REDUCE_LATENCY: usize = 3;
 /// Register stages of [`ModMul`].
 pub const MODMUL_LATENCY: usize = MUL23_LATENCY + REDUCE_LATENCY;
 
-/// 23×23 → 46-bit unsigned multiplier with input and output registers
-/// (latency [`MUL23_LATENCY`]). rust-hdl only multiplies 16×16 bits, so the
-/// simulation model is written in Rust and the Verilog by hand.
+/// 23×23 → 46-bit unsigned multiplier, fully pipelined (latency
+/// [`MUL23_LATENCY`]): operand registers, the two partial products
+/// `a·b[16:0]` and `a·b[22:17]` each with a multiplier register (DSP48E1
+/// MREG) and an output register (PREG), then their sum `lo + (hi << 17)` in
+/// a register of its own. rust-hdl only multiplies 16×16 bits, so the
+/// simulation model is written in Rust and the Verilog by hand; the model
+/// keeps the same register stages.
 #[derive(LogicBlock, Default)]
 pub struct Mul23 {
     pub clock: Signal<In, Clock>,
@@ -35,12 +44,21 @@ pub struct Mul23 {
     pub p: Signal<Out, Bits<46>>,
     _a_reg: u64,
     _b_reg: u64,
+    /// The (lo, hi) partial products in the M and P register stages.
+    _m: (u64, u64),
+    _p: (u64, u64),
 }
 
 impl Logic for Mul23 {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            self.p.next = Bits::<46>::from(self._a_reg * self._b_reg);
+            let mask = (1u64 << MUL23_SPLIT) - 1;
+            self.p.next = Bits::<46>::from(self._p.0 + (self._p.1 << MUL23_SPLIT));
+            self._p = self._m;
+            self._m = (
+                self._a_reg * (self._b_reg & mask),
+                self._a_reg * (self._b_reg >> MUL23_SPLIT),
+            );
             self._a_reg = self.a.val().to_u64();
             self._b_reg = self.b.val().to_u64();
         }
@@ -51,21 +69,36 @@ impl Logic for Mul23 {
     }
 
     fn hdl(&self) -> Verilog {
-        // Operand registers then the product register: the shape DSP48E1
-        // inference absorbs (AREG/BREG and MREG/PREG).
+        // Operand registers, then per partial product a multiplier and an
+        // output register: the shape DSP48E1 inference absorbs (AREG/BREG,
+        // MREG, PREG) on both slices. The sum of the halves is a fabric
+        // adder with its own register.
+        assert_eq!(MUL23_SPLIT, 17, "the Verilog below is written for 17");
         Verilog::Custom(
             "\
 reg [22:0] a_reg;
 reg [22:0] b_reg;
+reg [39:0] m_lo;
+reg [28:0] m_hi;
+reg [39:0] p_lo;
+reg [28:0] p_hi;
 initial begin
    a_reg = 23'd0;
    b_reg = 23'd0;
+   m_lo = 40'd0;
+   m_hi = 29'd0;
+   p_lo = 40'd0;
+   p_hi = 29'd0;
    p = 46'd0;
 end
 always @(posedge clock) begin
    a_reg <= a;
    b_reg <= b;
-   p <= a_reg * b_reg;
+   m_lo <= a_reg * b_reg[16:0];
+   m_hi <= a_reg * b_reg[22:17];
+   p_lo <= m_lo;
+   p_hi <= m_hi;
+   p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
 end
 "
             .into(),
@@ -97,7 +130,8 @@ pub struct ModReduce {
     fold3: DFF<Bits<24>>,
     out: DFF<Bits<23>>,
     fold2: Signal<Local, Bits<28>>,
-    q24: Constant<Bits<24>>,
+    minus_q: Signal<Local, Bits<25>>,
+    q25: Constant<Bits<25>>,
 }
 
 impl Default for ModReduce {
@@ -110,7 +144,8 @@ impl Default for ModReduce {
             fold3: Default::default(),
             out: Default::default(),
             fold2: Default::default(),
-            q24: Constant::new(Q_U64.into()),
+            minus_q: Default::default(),
+            q25: Constant::new(Q_U64.into()),
         }
     }
 }
@@ -129,10 +164,13 @@ impl Logic for ModReduce {
         self.fold3.d.next = bit_cast::<24, 23>(self.fold2.val().get_bits::<23>(0))
             + (bit_cast::<24, 5>(self.fold2.val().get_bits::<5>(23)) << 13)
             - bit_cast::<24, 5>(self.fold2.val().get_bits::<5>(23));
-        if self.fold3.q.val() >= self.q24.val() {
-            self.out.d.next = bit_cast::<23, 24>(self.fold3.q.val() - self.q24.val());
-        } else {
+        // fold3 − q and fold3 in parallel, selected on the sign of the
+        // difference (one carry chain, then a multiplexer).
+        self.minus_q.next = bit_cast::<25, 24>(self.fold3.q.val()) - self.q25.val();
+        if self.minus_q.val().get_bit(24) {
             self.out.d.next = bit_cast::<23, 24>(self.fold3.q.val());
+        } else {
+            self.out.d.next = bit_cast::<23, 25>(self.minus_q.val());
         }
         self.r.next = self.out.q.val();
     }
@@ -213,6 +251,46 @@ mod tests {
         assert!(max_f2 < 1 << 28);
         let max_f3 = ((1u64 << 23) - 1) + ((1 << 5) - 1) * ((1 << 13) - 1);
         assert!(max_f3 < 2 * Q as u64);
+    }
+
+    /// yosys `synth_xilinx` maps the product onto two DSP48E1 with the
+    /// operand, multiplier and output registers all absorbed (AREG = BREG
+    /// = MREG = PREG = 1 on both slices).
+    #[test]
+    fn mul23_maps_to_two_fully_registered_dsp48e1() {
+        let design = crate::ntt::designs()
+            .into_iter()
+            .find(|d| d.name == "ntt_modmul")
+            .unwrap();
+        let dir = crate::verilator::work_dir("dsp-regs");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("m.v"), crate::export::design_verilog(&design)).unwrap();
+        let out = std::process::Command::new("yosys")
+            .args([
+                "-q",
+                "-p",
+                "read_verilog m.v; synth_xilinx -family xc7 -flatten -top ntt_modmul; \
+                 tee -o dsp.txt dump t:DSP48E1",
+            ])
+            .current_dir(&dir)
+            .output()
+            .expect("yosys");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dump = std::fs::read_to_string(dir.join("dsp.txt")).unwrap();
+        let cells = dump.matches("cell \\DSP48E1 ").count();
+        assert_eq!(cells, 2, "{dump}");
+        for reg in ["AREG", "BREG"] {
+            let n = dump.matches(&format!("parameter \\{reg} 1\n")).count();
+            assert_eq!(n, 2, "{reg}: {dump}");
+        }
+        for reg in ["MREG", "PREG"] {
+            let n = dump.matches(&format!("parameter \\{reg} 1'1\n")).count();
+            assert_eq!(n, 2, "{reg}: {dump}");
+        }
     }
 
     #[test]

@@ -38,14 +38,22 @@ pub struct Butterfly {
     bot_r: DFF<Bits<23>>,
     u_last: Signal<Local, Bits<23>>,
     gs_last: Signal<Local, bool>,
-    sum: Signal<Local, Bits<24>>,
-    sum_red: Signal<Local, Bits<23>>,
-    diff: Signal<Local, Bits<24>>,
-    diff_red: Signal<Local, Bits<23>>,
-    ct_sum: Signal<Local, Bits<24>>,
-    ct_diff: Signal<Local, Bits<24>>,
-    q24: Constant<Bits<24>>,
-    half_q: Constant<Bits<23>>,
+    // Stage 1 candidates (see `update`).
+    s_even: Signal<Local, Bits<26>>,
+    s_plus: Signal<Local, Bits<26>>,
+    s_minus: Signal<Local, Bits<26>>,
+    d_even: Signal<Local, Bits<26>>,
+    d_plus: Signal<Local, Bits<26>>,
+    d_minus: Signal<Local, Bits<26>>,
+    odd: Signal<Local, bool>,
+    // Last-stage candidates.
+    ct_sum: Signal<Local, Bits<25>>,
+    ct_sum_m: Signal<Local, Bits<25>>,
+    ct_diff: Signal<Local, Bits<25>>,
+    ct_diff_p: Signal<Local, Bits<25>>,
+    q26: Constant<Bits<26>>,
+    q2_26: Constant<Bits<26>>,
+    q25: Constant<Bits<25>>,
 }
 
 impl Default for Butterfly {
@@ -69,15 +77,20 @@ impl Default for Butterfly {
             bot_r: Default::default(),
             u_last: Default::default(),
             gs_last: Default::default(),
-            sum: Default::default(),
-            sum_red: Default::default(),
-            diff: Default::default(),
-            diff_red: Default::default(),
+            s_even: Default::default(),
+            s_plus: Default::default(),
+            s_minus: Default::default(),
+            d_even: Default::default(),
+            d_plus: Default::default(),
+            d_minus: Default::default(),
+            odd: Default::default(),
             ct_sum: Default::default(),
+            ct_sum_m: Default::default(),
             ct_diff: Default::default(),
-            q24: Constant::new(Q_U64.into()),
-            // (q + 1) / 2: adding it to ⌊x/2⌋ halves an odd x mod q.
-            half_q: Constant::new(Q_U64.div_ceil(2).into()),
+            ct_diff_p: Default::default(),
+            q26: Constant::new(Q_U64.into()),
+            q2_26: Constant::new((2 * Q_U64).into()),
+            q25: Constant::new(Q_U64.into()),
         }
     }
 }
@@ -91,28 +104,43 @@ impl Logic for Butterfly {
             self.u_line[i].clock.next = self.clock.val();
             self.gs_line[i].clock.next = self.clock.val();
         }
-        // Stage 1: GS sum and difference (v − u), each reduced then halved.
-        self.sum.next = bit_cast::<24, 23>(self.u.val()) + bit_cast::<24, 23>(self.v.val());
-        if self.sum.val() >= self.q24.val() {
-            self.sum_red.next = bit_cast::<23, 24>(self.sum.val() - self.q24.val());
-        } else {
-            self.sum_red.next = bit_cast::<23, 24>(self.sum.val());
-        }
-        self.diff.next =
-            bit_cast::<24, 23>(self.v.val()) + self.q24.val() - bit_cast::<24, 23>(self.u.val());
-        if self.diff.val() >= self.q24.val() {
-            self.diff_red.next = bit_cast::<23, 24>(self.diff.val() - self.q24.val());
-        } else {
-            self.diff_red.next = bit_cast::<23, 24>(self.diff.val());
-        }
+        // Stage 1, GS: top = half(u + v mod q), bot' = half(v − u mod q),
+        // with half(x) = x/2 for even x and (x + q)/2 for odd x.
+        //
+        // For s = u + v in [0, 2q): an even s gives s/2 whether or not
+        // s ≥ q (s/2 < q; if s ≥ q then s − q is odd and half(s − q) =
+        // s/2). An odd s gives (s + q)/2 if s < q, else (s − q)/2. The three
+        // candidates are independent adders of u and v (one carry chain
+        // each), chosen by the parity (u₀ ⊕ v₀) and the sign of s − q.
+        // The difference uses d = v − u + q in [1, 2q) the same way:
+        // candidates d, d + q = v − u + 2q, d − q = v − u (sign: v < u), and
+        // d has the parity u₀ ⊕ v₀ ⊕ 1.
+        self.s_even.next = bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val());
+        self.s_plus.next =
+            bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val()) + self.q26.val();
+        self.s_minus.next =
+            bit_cast::<26, 23>(self.u.val()) + bit_cast::<26, 23>(self.v.val()) - self.q26.val();
+        self.d_even.next =
+            bit_cast::<26, 23>(self.v.val()) + self.q26.val() - bit_cast::<26, 23>(self.u.val());
+        self.d_plus.next =
+            bit_cast::<26, 23>(self.v.val()) + self.q2_26.val() - bit_cast::<26, 23>(self.u.val());
+        self.d_minus.next = bit_cast::<26, 23>(self.v.val()) - bit_cast::<26, 23>(self.u.val());
+        self.odd.next = self.u.val().get_bit(0) != self.v.val().get_bit(0);
         if self.gs.val() {
-            self.u1.d.next = self.sum_red.val() >> 1;
-            if self.sum_red.val().get_bit(0) {
-                self.u1.d.next = (self.sum_red.val() >> 1) + self.half_q.val();
-            }
-            self.v1.d.next = self.diff_red.val() >> 1;
-            if self.diff_red.val().get_bit(0) {
-                self.v1.d.next = (self.diff_red.val() >> 1) + self.half_q.val();
+            if !self.odd.val() {
+                self.u1.d.next = self.s_even.val().get_bits::<23>(1);
+                if self.d_minus.val().get_bit(25) {
+                    self.v1.d.next = self.d_plus.val().get_bits::<23>(1);
+                } else {
+                    self.v1.d.next = self.d_minus.val().get_bits::<23>(1);
+                }
+            } else {
+                if self.s_minus.val().get_bit(25) {
+                    self.u1.d.next = self.s_plus.val().get_bits::<23>(1);
+                } else {
+                    self.u1.d.next = self.s_minus.val().get_bits::<23>(1);
+                }
+                self.v1.d.next = self.d_even.val().get_bits::<23>(1);
             }
         } else {
             self.u1.d.next = self.u.val();
@@ -134,24 +162,31 @@ impl Logic for Butterfly {
             self.u_last.next = self.u_line[i].q.val();
             self.gs_last.next = self.gs_line[i].q.val();
         }
-        // Last stage: CT sum and difference.
+        // Last stage: CT sum and difference, each from two parallel adders
+        // chosen by the sign of one of them: u + t or u + t − q, u − t or
+        // u − t + q.
         self.ct_sum.next =
-            bit_cast::<24, 23>(self.u_last.val()) + bit_cast::<24, 23>(self.mul.r.val());
-        self.ct_diff.next = bit_cast::<24, 23>(self.u_last.val()) + self.q24.val()
-            - bit_cast::<24, 23>(self.mul.r.val());
+            bit_cast::<25, 23>(self.u_last.val()) + bit_cast::<25, 23>(self.mul.r.val());
+        self.ct_sum_m.next = bit_cast::<25, 23>(self.u_last.val())
+            + bit_cast::<25, 23>(self.mul.r.val())
+            - self.q25.val();
+        self.ct_diff.next =
+            bit_cast::<25, 23>(self.u_last.val()) - bit_cast::<25, 23>(self.mul.r.val());
+        self.ct_diff_p.next = bit_cast::<25, 23>(self.u_last.val()) + self.q25.val()
+            - bit_cast::<25, 23>(self.mul.r.val());
         if self.gs_last.val() {
             self.top_r.d.next = self.u_last.val();
             self.bot_r.d.next = self.mul.r.val();
         } else {
-            if self.ct_sum.val() >= self.q24.val() {
-                self.top_r.d.next = bit_cast::<23, 24>(self.ct_sum.val() - self.q24.val());
+            if self.ct_sum_m.val().get_bit(24) {
+                self.top_r.d.next = self.ct_sum.val().get_bits::<23>(0);
             } else {
-                self.top_r.d.next = bit_cast::<23, 24>(self.ct_sum.val());
+                self.top_r.d.next = self.ct_sum_m.val().get_bits::<23>(0);
             }
-            if self.ct_diff.val() >= self.q24.val() {
-                self.bot_r.d.next = bit_cast::<23, 24>(self.ct_diff.val() - self.q24.val());
+            if self.ct_diff.val().get_bit(24) {
+                self.bot_r.d.next = self.ct_diff_p.val().get_bits::<23>(0);
             } else {
-                self.bot_r.d.next = bit_cast::<23, 24>(self.ct_diff.val());
+                self.bot_r.d.next = self.ct_diff.val().get_bits::<23>(0);
             }
         }
         self.top.next = self.top_r.q.val();

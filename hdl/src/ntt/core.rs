@@ -9,6 +9,12 @@
 //!   the operation is complete; then `done` is set (and `error` if the
 //!   request or the streamed data was malformed) until the next `start`.
 //!   `cycles` holds the number of busy cycles of the last operation.
+//! - `OP_ABORT` with `start` is taken even while busy: the core returns to
+//!   idle on that clock with `done` and `error`, and the writes of the
+//!   butterflies still in flight are dropped. `cycles` keeps the aborted
+//!   operation's count (the abort clock included).
+//! - `reset` (synchronous, active high; the top drives it from `aresetn`)
+//!   returns the core to idle with `done`, `error` and `cycles` cleared.
 //! - `s_*`: 32-bit input stream (valid/ready/last, AXI4-Stream semantics),
 //!   used by `OP_LOAD`: 256 words, each < q, `tlast` on the 256th. A word
 //!   ≥ q or a misplaced `tlast` sets `error` (an early `tlast` ends the load).
@@ -31,8 +37,8 @@ use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
 
 /// Cycles from a read issue to the write of its results: one RAM read cycle,
-/// then the butterfly.
-pub const ISSUE_TO_WRITE: usize = 1 + BUTTERFLY_LATENCY;
+/// one for the read crossbar (its output is registered), then the butterfly.
+pub const ISSUE_TO_WRITE: usize = 2 + BUTTERFLY_LATENCY;
 /// Buffers: the user slots plus the scratch buffer of the ping-pong.
 pub const BUFFERS: usize = reg::SLOTS as usize + 1;
 /// Index of the scratch buffer.
@@ -113,6 +119,7 @@ impl<const BANKS: usize, const AW: usize> Logic for CoeffBuffer<BANKS, AW> {
 #[derive(LogicBlock)]
 pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> {
     pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
     pub start: Signal<In, bool>,
     pub op: Signal<In, Bits<8>>,
     pub arg0: Signal<In, Bits<32>>,
@@ -138,6 +145,11 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     buf3: CoeffBuffer<BANKS, AW>,
     rom: [SyncROM<Bits<23>, TW>; B],
     bf: [Butterfly; B],
+    // Registered crossbar output: the butterfly operands.
+    xu: [DFF<Bits<23>>; B],
+    xv: [DFF<Bits<23>>; B],
+    xw: [DFF<Bits<23>>; B],
+    xgs: [DFF<bool>; B],
     // Controller state.
     state: DFF<Bits<3>>,
     kind: DFF<Bits<2>>,
@@ -222,6 +234,7 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     k_op_intt: Constant<Bits<8>>,
     k_op_pwm: Constant<Bits<8>>,
     k_op_pwmac: Constant<Bits<8>>,
+    k_op_abort: Constant<Bits<8>>,
     bank_hi: [Constant<bool>; BANKS],
     bank_lane: [Constant<Bits<4>>; BANKS],
     fwd_lo: [Constant<Bits<4>>; B],
@@ -264,6 +277,7 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
         let wf = |i7: usize, beta: usize| (beta + 2 * B - B * i7) % (2 * B);
         Self {
             clock: Default::default(),
+            reset: Default::default(),
             start: Default::default(),
             op: Default::default(),
             arg0: Default::default(),
@@ -290,6 +304,10 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
                 SyncROM::from(twiddle_rom(lane, B).into_iter().map(Bits::<23>::from))
             }),
             bf: std::array::from_fn(|_| Default::default()),
+            xu: std::array::from_fn(|_| Default::default()),
+            xv: std::array::from_fn(|_| Default::default()),
+            xw: std::array::from_fn(|_| Default::default()),
+            xgs: std::array::from_fn(|_| Default::default()),
             state: Default::default(),
             kind: Default::default(),
             accumulate: Default::default(),
@@ -368,6 +386,7 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
             k_op_intt: Constant::new((reg::OP_INTT as u64).into()),
             k_op_pwm: Constant::new((reg::OP_PWM as u64).into()),
             k_op_pwmac: Constant::new((reg::OP_PWMAC as u64).into()),
+            k_op_abort: Constant::new((reg::OP_ABORT as u64).into()),
             bank_hi: std::array::from_fn(|beta| Constant::new(beta >= B)),
             bank_lane: std::array::from_fn(|beta| konst(beta % B)),
             fwd_lo: std::array::from_fn(konst),
@@ -417,6 +436,14 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
         for b in 0..B {
             self.rom[b].clock.next = self.clock.val();
             self.bf[b].clock.next = self.clock.val();
+            self.xu[b].clock.next = self.clock.val();
+            self.xv[b].clock.next = self.clock.val();
+            self.xw[b].clock.next = self.clock.val();
+            self.xgs[b].clock.next = self.clock.val();
+            self.bf[b].u.next = self.xu[b].q.val();
+            self.bf[b].v.next = self.xv[b].q.val();
+            self.bf[b].w.next = self.xw[b].q.val();
+            self.bf[b].gs.next = self.xgs[b].q.val();
         }
 
         // ---- Status outputs.
@@ -540,7 +567,8 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
         }
         self.m_tdata.next = bit_cast::<32, 23>(self.store_word.val());
 
-        // ---- Read crossbar into the lanes (control of stage 0).
+        // ---- Read crossbar into the lanes (control of stage 0), registered
+        // in front of the butterflies.
         self.r_i7.next = self.pc[0].q.val() >= self.k_half.val();
         if self.pk[0].q.val() == self.c_kind_pw.val() {
             self.r_i7.next = self.pc[0].q.val() >= self.k_pw_half.val();
@@ -568,22 +596,22 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
             } else {
                 self.v_sel[b].next = self.fwd_lo[b].val();
             }
-            self.bf[b].gs.next = self.pk[0].q.val() == self.c_kind_inv.val();
-            self.bf[b].u.next = 0.into();
-            self.bf[b].v.next = 0.into();
-            self.bf[b].w.next = self.rom[b].data.val();
+            self.xgs[b].d.next = self.pk[0].q.val() == self.c_kind_inv.val();
+            self.xu[b].d.next = 0.into();
+            self.xv[b].d.next = 0.into();
+            self.xw[b].d.next = self.rom[b].data.val();
             for k in 0..BANKS {
                 if self.u_sel[b].val().index() == k {
                     if (self.pk[0].q.val() != self.c_kind_pw.val()) | self.accumulate.q.val() {
-                        self.bf[b].u.next = self.p_data[k].val();
+                        self.xu[b].d.next = self.p_data[k].val();
                     }
                 }
                 if self.v_sel[b].val().index() == k {
                     if self.pk[0].q.val() == self.c_kind_pw.val() {
-                        self.bf[b].v.next = self.a_data[k].val();
-                        self.bf[b].w.next = self.b_data[k].val();
+                        self.xv[b].d.next = self.a_data[k].val();
+                        self.xw[b].d.next = self.b_data[k].val();
                     } else {
-                        self.bf[b].v.next = self.p_data[k].val();
+                        self.xv[b].d.next = self.p_data[k].val();
                     }
                 }
             }
@@ -765,6 +793,27 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
         if self.finish.val() {
             self.state.d.next = self.c_st_idle.val();
             self.done_r.d.next = true;
+        }
+        // Abort wins over everything, busy or not: back to idle, and no
+        // write of the pipeline lands any more.
+        if self.start.val() & (self.op.val() == self.k_op_abort.val()) {
+            self.state.d.next = self.c_st_idle.val();
+            self.done_r.d.next = true;
+            self.error_r.d.next = true;
+            self.primed.d.next = false;
+            for i in 0..ISSUE_TO_WRITE {
+                self.pv[i].d.next = false;
+            }
+        }
+        if self.reset.val() {
+            self.state.d.next = self.c_st_idle.val();
+            self.done_r.d.next = false;
+            self.error_r.d.next = false;
+            self.cycles_r.d.next = 0.into();
+            self.primed.d.next = false;
+            for i in 0..ISSUE_TO_WRITE {
+                self.pv[i].d.next = false;
+            }
         }
     }
 }

@@ -82,7 +82,7 @@ module tb_top;
   reg s_tvalid = 0, s_tlast = 0, m_tready = 0;
   wire s_tready, m_tvalid, m_tlast;
   wire [31:0] m_tdata;
-  {design} dut(.clock(clock), .start(start), .op(op), .arg0(arg0), .arg1(arg1),
+  {design} dut(.clock(clock), .reset(1'b0), .start(start), .op(op), .arg0(arg0), .arg1(arg1),
     .arg2(arg2), .busy(busy), .done(done), .error(error), .cycles(cycles),
     .config_word(config_word), .s_tdata(s_tdata), .s_tvalid(s_tvalid),
     .s_tlast(s_tlast), .s_tready(s_tready), .m_tdata(m_tdata),

@@ -8,7 +8,11 @@
 //!   exported RTL under Verilator and writes VCDs.
 //!
 //! Cycle counts (busy cycles, asserted by the tests): NTT/INTT
-//! `1024/B + 8` (1032, 520, 264), PWM/PWMAC `256/B + 8` (264, 136, 72).
+//! `1024/B + 11` (1035, 523, 267), PWM/PWMAC `256/B + 11` (267, 139, 75);
+//! the 11 are the issue-to-write pipeline (RAM read, registered crossbar,
+//! butterfly stage 1, the 4-stage DSP48E1 product, 3 reduction stages, the
+//! last butterfly stage). Timing estimate: `bitstream/reports/timing.md`
+//! (`cargo run -p hdl --release -- timing --out bitstream/reports`).
 //! Resources: `bitstream/reports/resources.md`
 //! (`cargo run -p hdl --release -- report --out bitstream/reports`).
 //! Waveform: `cargo run -p hdl --release -- vcd --design ntt_b4 --out ntt_b4.vcd`.
