@@ -458,7 +458,9 @@ mod tests {
             assert_eq!(setting(name), [bits.to_string()], "{name}");
         }
         let max = (1usize << dma::LENGTH_WIDTH_BITS) - 1;
-        assert!(dma::NTT_BUFFER_BYTES <= max && dma::KECCAK_BUFFER_BYTES <= max);
+        for buffer in [dma::NTT_BUFFER_BYTES, dma::KECCAK_BUFFER_BYTES] {
+            assert!(buffer <= max, "{buffer} B does not fit the length register");
+        }
         assert_eq!(
             setting("PCW_FPGA0_PERIPHERAL_FREQMHZ"),
             [clock::FCLK0_MHZ.to_string()]
