@@ -25,8 +25,11 @@ cargo build -p pqc --release --target armv7a-none-eabi
 
 # --show-output prints what the passing tests report (ACVP pass counts,
 # cycle counts, permutation counts) after each test binary.
+# PQC_FULL=1 also runs the #[ignore]d slow tests.
+ignored=()
+[ "${PQC_FULL:-}" = 1 ] && ignored=(--include-ignored)
 step "cargo test --release --workspace"
-cargo test --release --workspace -- --show-output
+cargo test --release --workspace -- --show-output "${ignored[@]}"
 
 for extra in scripts/test.d/*.sh; do
   [ -e "$extra" ] || continue
