@@ -114,6 +114,12 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         .flatten()
         .filter(|(s, o)| opts.cosim.covers(*s, *o).is_ok())
         .count();
+    if let Some(pl) = &pl {
+        r.engine = match pl.engine() {
+            cosim::Engine::Verilator => "Verilator (exported Verilog)".into(),
+            cosim::Engine::RustHdl => "rust-hdl".into(),
+        };
+    }
     let progress = pl.as_ref().map(|pl| {
         Progress::start(
             &format!("co-simulation ({})", pl.engine().name()),

@@ -9,8 +9,8 @@
 //!   turned into A9 time with a stated cycles-per-instruction model;
 //! - **measured on a ZedBoard**: ticks of the global timer (PERIPHCLK =
 //!   CPU/2), exact board time;
-//! - **modelled**: the accelerated figures, from cycle-accurate rust-hdl
-//!   co-simulation counts (PL cycles at FCLK0, AXI-Lite transactions, DMA
+//! - **modelled**: the accelerated figures, from cycle-accurate
+//!   co-simulation counts (Verilator or rust-hdl; identical) (PL cycles at FCLK0, AXI-Lite transactions, DMA
 //!   bytes) and the CPU-side model in [`Model`].
 
 use std::fmt::{self, Write as _};
@@ -411,6 +411,9 @@ pub struct Report {
     pub host: String,
     /// Conversion model.
     pub model: Model,
+    /// The simulator of the PL tops in the co-simulation, as the report
+    /// names it (e.g. `Verilator`).
+    pub engine: String,
     /// Rows in order.
     pub entries: Vec<Entry>,
 }
@@ -469,6 +472,7 @@ impl Report {
             transcript: transcript.to_string(),
             host: String::new(),
             model,
+            engine: "Verilator".into(),
             entries,
         })
     }
@@ -586,8 +590,8 @@ pub fn render_markdown(r: &Report) -> String {
     let _ = writeln!(
         o,
         "- **Accelerated — modelled from cycle-accurate simulation, not measured on a board.** The unmodified \
-         driver backends (`driver::accel::HwRing`/`HwKeccak`) run against the rust-hdl simulation of the \
-         AXI tops (`hdl::axi`) with a PG021 simple-mode DMA model and a DDR model (`sim/src/cosim.rs`), \
+         driver backends (`driver::accel::HwRing`/`HwKeccak`) run against the {} simulation of the \
+         AXI tops (`hdl::axi`; both engines give identical counts) with a PG021 simple-mode DMA model and a DDR model (`sim/src/cosim.rs`), \
          same inputs as ps-app; the output is checked byte-identical to software. Time = CPU share left in \
          software + CPU blocked on the PL + driver work:\n\
          \x20 - CPU share left in software = (1 − offloaded share) × the software A9 time above. The \
@@ -600,6 +604,7 @@ pub fn render_markdown(r: &Report) -> String {
          DDR latency of the DMA is not modelled;\n\
          \x20 - driver work = DMA bytes × {} CPU cycle(s)/byte (packing) + cache lines × {} CPU cycles \
          (L1 + PL310 maintenance), at {:.2} MHz.",
+        r.engine,
         m.fclk_hz / 1e6,
         m.axi_lite_cycles,
         m.copy_cycles_per_byte,
@@ -1032,7 +1037,8 @@ pub fn chart_of(r: &Report) -> Chart {
         footnotes: vec![
             sw_note,
             format!(
-                "Accelerated: PL cycles of the rust-hdl co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                "Accelerated: PL cycles of the {} co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                r.engine,
                 m.fclk_hz / 1e6
             ),
         ],

@@ -52,7 +52,7 @@ struct Model {
     delete top;
   }
 
-  // VCD time: 10 units per clock, the rising edge at +5.
+  // VCD time in ns: 10 per clock, the rising edge at +5.
   void dump(uint64_t half) {
 #if PQC_TRACE
     if (vcd) vcd->dump(cycles * 10 + half);
@@ -239,8 +239,10 @@ PQC_EXPORT int pqcv_trace_open(void* p, const char* path) {
   if (m->vcd) return 1;
   m->vcd = new VerilatedVcdC;
   m->top->trace(m->vcd, 99);
+  // A 100 MHz FCLK0: a clock is 10 ns.
+  m->vcd->set_time_unit("1ns");
+  m->vcd->set_time_resolution("1ns");
   m->vcd->open(path);
-  m->dump(0);
   return 1;
 #else
   (void)p;
