@@ -82,6 +82,18 @@ fn shown_path(path: &Path) -> String {
     }
 }
 
+/// Every parameter set the transcript has no row for, in `pqc`'s order.
+fn unbenchmarked(r: &Report) -> Vec<Scheme> {
+    let names = pqc::mldsa::ParameterSet::ALL
+        .iter()
+        .map(|s| s.params().name)
+        .chain(pqc::slhdsa::params::ALL.iter().map(|p| p.name));
+    names
+        .filter(|n| !r.entries.iter().any(|e| e.algorithm == *n))
+        .filter_map(Scheme::from_name)
+        .collect()
+}
+
 /// Parses the transcript and measures the host figures.
 pub fn build(opts: &Options) -> Result<Report, String> {
     let text = std::fs::read_to_string(&opts.transcript)
@@ -112,6 +124,12 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     let simulated = plan
         .iter()
         .flatten()
+        .copied()
+        .chain(
+            unbenchmarked(&r)
+                .into_iter()
+                .flat_map(|s| Operation::ALL.map(|o| (s, o))),
+        )
         .filter(|(s, o)| opts.cosim.covers(*s, *o).is_ok())
         .count();
     if let Some(pl) = &pl {
@@ -166,6 +184,42 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             identical: o.identical(),
             backends: o.backends.clone(),
         });
+    }
+    if let (Some(pl), Some(progress)) = (&pl, &progress) {
+        for scheme in unbenchmarked(&r) {
+            for op in Operation::ALL {
+                if opts.cosim.covers(scheme, op).is_err() {
+                    continue;
+                }
+                let t = std::time::Instant::now();
+                let o = cosim::run_operation(pl, scheme, op)?;
+                progress.op_done();
+                if !o.faults.is_empty() {
+                    return Err(format!(
+                        "{} {}: co-simulation faults: {:?}",
+                        scheme.name(),
+                        op.name(),
+                        o.faults
+                    ));
+                }
+                progress.note(&format!(
+                    "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software ({:.0} s)",
+                    scheme.name(),
+                    op.name(),
+                    o.counts.pl_cycles,
+                    o.counts.axi_lite(),
+                    o.counts.dma_bytes(),
+                    if o.identical() { "=" } else { "!=" },
+                    t.elapsed().as_secs_f64()
+                ));
+                r.cosim_only.push(report::CosimOnly {
+                    algorithm: scheme.name().into(),
+                    operation: op.name().into(),
+                    counts: o.counts,
+                    identical: o.identical(),
+                });
+            }
+        }
     }
     if let (Some(pl), Some(progress)) = (&pl, progress) {
         drop(progress);

@@ -416,6 +416,22 @@ pub struct Report {
     pub engine: String,
     /// Rows in order.
     pub entries: Vec<Entry>,
+    /// Operations co-simulated although the transcript has no row for
+    /// them (parameter sets ps-app does not benchmark): PL counts only.
+    pub cosim_only: Vec<CosimOnly>,
+}
+
+/// A co-simulated operation without a software figure.
+#[derive(Clone, Debug)]
+pub struct CosimOnly {
+    /// Parameter set.
+    pub algorithm: String,
+    /// `keygen`, `sign` or `verify`.
+    pub operation: String,
+    /// What the co-simulation counted.
+    pub counts: AccelCounts,
+    /// Output identical to software.
+    pub identical: bool,
 }
 
 impl Report {
@@ -474,6 +490,7 @@ impl Report {
             model,
             engine: "Verilator".into(),
             entries,
+            cosim_only: Vec::new(),
         })
     }
 
@@ -725,6 +742,37 @@ pub fn render_markdown(r: &Report) -> String {
         let _ = writeln!(o, "\nNotes:\n");
         for e in notes {
             let _ = writeln!(o, "- {} {}: {}", e.algorithm, e.operation, e.note);
+        }
+    }
+    if !r.cosim_only.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n## Co-simulated sets without a software row\n\n\
+             The transcript has no row for these sets (ps-app does not benchmark them), so there is \
+             no A9 time and no speed-up; the co-simulation ran them all the same (ps-app's inputs, \
+             output checked against software). PL time = PL cycles / {:.0} MHz.\n",
+            m.fclk_hz / 1e6
+        );
+        let _ = writeln!(
+            o,
+            "| algorithm | op | PL cycles | PL time | AXI-Lite reads / writes | DMA bytes | jobs | output = software |"
+        );
+        let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---|");
+        for c in &r.cosim_only {
+            let n = &c.counts;
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} | {} / {} | {} | {} | {} |",
+                c.algorithm,
+                c.operation,
+                fmt_count(n.pl_cycles),
+                fmt_seconds(n.pl_cycles as f64 / m.fclk_hz),
+                fmt_count(n.axi_lite_reads),
+                fmt_count(n.axi_lite_writes),
+                fmt_count(n.dma_bytes()),
+                fmt_count(n.jobs),
+                if c.identical { "yes" } else { "**no**" }
+            );
         }
     }
     o
