@@ -1,7 +1,7 @@
 //! Elaboration parameters of the PL cores as built for the ZedBoard. The
 //! cores report them in their `CONFIG` register
-//! ([`ps_pl_contract::regmap::ntt::CONFIG_LANES_SHIFT`],
-//! [`ps_pl_contract::regmap::keccak::CONFIG_ROUNDS_PER_CLOCK_MASK`]); the driver
+//! ([`crate::regmap::ntt::CONFIG_LANES_SHIFT`],
+//! [`crate::regmap::keccak::CONFIG_ROUNDS_PER_CLOCK_MASK`]); the driver
 //! and the co-simulation rely on them.
 
 /// Butterflies per cycle B of the NTT core in the PL top.
