@@ -10,12 +10,15 @@
 #
 # Usage: scripts/report.sh [--out DIR] [--capture] [--transcript FILE]
 #                          [--source qemu|zedboard] [--cosim none|default|full]
+#                          [--engine verilator|rust-hdl]
 #   --out DIR         where report.md and report.svg go (default: report)
 #   --capture         boot ps-app on QEMU first (scripts/qemu.sh, ~2 min) and
 #                     use that transcript (saved in report/inputs/)
 #   --transcript F    use F (default: the committed report/inputs transcript)
-#   --cosim SET       default: every ML-DSA operation and SLH-DSA-SHAKE-128f
-#                     keygen/verify (a few minutes); full adds 128f signing
+#   --cosim SET       default (or full): every ML-DSA and SLH-DSA-SHAKE
+#                     operation of the transcript, s sets included, on the
+#                     Verilator engine; none: software rows only
+#   --engine E        verilator (default) or rust-hdl (the reference; slow)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --capture) capture=1; shift ;;
-    --transcript|--source|--cosim|--host-runs) args+=("$1" "$2"); shift 2 ;;
+    --transcript|--source|--cosim|--host-runs|--engine) args+=("$1" "$2"); shift 2 ;;
     *) echo "report.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done

@@ -8,6 +8,10 @@ command -v qemu-system-arm >/dev/null || need_apt+=(qemu-system-arm)
 command -v verilator >/dev/null || need_apt+=(verilator)
 command -v yosys >/dev/null || need_apt+=(yosys)
 command -v iverilog >/dev/null || need_apt+=(iverilog)
+# g++ and make: Verilator's C++ build (the cross-checks and the co-simulation
+# engine's model library, built on first use by cargo test/run).
+command -v g++ >/dev/null || need_apt+=(g++)
+command -v make >/dev/null || need_apt+=(make)
 command -v python3 >/dev/null || need_apt+=(python3)
 # valgrind: the ML-DSA constant-time test (pqc/tests/mldsa_ctgrind.rs).
 command -v valgrind >/dev/null || need_apt+=(valgrind)

@@ -113,6 +113,8 @@ pub(crate) use register_bits;
 
 #[cfg(test)]
 mod tests {
+    // The test type does not use every generated method.
+    #![allow(dead_code)]
     use super::*;
 
     register_bits!(

@@ -6,10 +6,13 @@
 //! - [`axi`]: the PL top levels (AXI4-Lite control, AXI4-Stream data).
 //! - [`export`]: Verilog export with per-design module names.
 //! - [`verilator`]: runs exported Verilog under Verilator for cross-checks.
+//! - [`verilated`]: the PL tops under Verilator in this process, for the
+//!   fast co-simulation engine.
 
 pub mod axi;
 pub mod export;
 pub mod keccak;
 pub mod mldsa;
 pub mod ntt;
+pub mod verilated;
 pub mod verilator;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cosim::{self, Config, Pl};
+use crate::progress::Progress;
 use crate::report::{self, AccelFigure, Model, Report, SoftwareSource};
 use crate::workload::{self, Operation, PlCalls, Scheme};
 
@@ -13,39 +14,29 @@ use crate::workload::{self, Operation, PlCalls, Scheme};
 pub enum CosimSet {
     /// None: software rows only.
     None,
-    /// Every ML-DSA operation and SLH-DSA-SHAKE-128f keygen and verify
-    /// (a few minutes).
+    /// Every ML-DSA operation and every SLH-DSA-SHAKE operation, the `s`
+    /// sets included (`full` is accepted as a synonym).
     Default,
-    /// Also SLH-DSA-SHAKE-128f signing (about 5 M PL cycles: many minutes).
-    Full,
 }
 
 impl CosimSet {
-    /// Parses `none`, `default` or `full`.
+    /// Parses `none`, `default` or `full` (the same as `default`).
     pub fn parse(text: &str) -> Result<Self, String> {
         match text {
             "none" => Ok(Self::None),
-            "default" => Ok(Self::Default),
-            "full" => Ok(Self::Full),
+            "default" | "full" => Ok(Self::Default),
             o => Err(format!("--cosim: `{o}` is not none, default or full")),
         }
     }
 
     /// Whether `op` of `scheme` is simulated; otherwise why not.
-    pub fn covers(self, scheme: Scheme, op: Operation) -> Result<(), &'static str> {
+    pub fn covers(self, scheme: Scheme, _op: Operation) -> Result<(), &'static str> {
         match scheme {
             Scheme::SlhDsa(p) if !p.name.contains("SHAKE") => {
                 Err("no SHA-2 core: the PL has the Keccak engine (SHAKE) only")
             }
             _ if self == Self::None => Err("co-simulation not run for this report"),
-            Scheme::MlDsa(_) => Ok(()),
-            Scheme::SlhDsa(p) if p.name.ends_with('s') => Err(
-                "not simulated: the s sets need tens of millions of PL cycles (hours at the simulation's speed)",
-            ),
-            Scheme::SlhDsa(_) if op == Operation::Sign && self != Self::Full => {
-                Err("not simulated by default (about 5 M PL cycles); `--cosim full` runs it")
-            }
-            Scheme::SlhDsa(_) => Ok(()),
+            Scheme::MlDsa(_) | Scheme::SlhDsa(_) => Ok(()),
         }
     }
 }
@@ -64,6 +55,8 @@ pub struct Options {
     pub host_runs: usize,
     /// Operations to co-simulate.
     pub cosim: CosimSet,
+    /// The simulator of the PL tops.
+    pub engine: cosim::Engine,
 }
 
 /// The committed QEMU transcript, relative to the repository root; the
@@ -89,6 +82,18 @@ fn shown_path(path: &Path) -> String {
     }
 }
 
+/// Every parameter set the transcript has no row for, in `pqc`'s order.
+fn unbenchmarked(r: &Report) -> Vec<Scheme> {
+    let names = pqc::mldsa::ParameterSet::ALL
+        .iter()
+        .map(|s| s.params().name)
+        .chain(pqc::slhdsa::params::ALL.iter().map(|p| p.name));
+    names
+        .filter(|n| !r.entries.iter().any(|e| e.algorithm == *n))
+        .filter_map(Scheme::from_name)
+        .collect()
+}
+
 /// Parses the transcript and measures the host figures.
 pub fn build(opts: &Options) -> Result<Report, String> {
     let text = std::fs::read_to_string(&opts.transcript)
@@ -96,7 +101,10 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     let table = report::parse_transcript(&text).map_err(|e| e.to_string())?;
     let name = shown_path(&opts.transcript);
     let mut r = Report::from_table(&table, opts.source, &name, Model::DEFAULT)?;
-    let pl = (opts.cosim != CosimSet::None).then(|| Pl::new(Config::DEFAULT));
+    let pl = match opts.cosim {
+        CosimSet::None => None,
+        _ => Some(Pl::new(Config::DEFAULT.on(opts.engine))?),
+    };
     let mut plan = Vec::new();
     for e in &mut r.entries {
         let (Some(scheme), Some(op)) = (
@@ -113,8 +121,33 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         }
         plan.push(Some((scheme, op)));
     }
+    let simulated = plan
+        .iter()
+        .flatten()
+        .copied()
+        .chain(
+            unbenchmarked(&r)
+                .into_iter()
+                .flat_map(|s| Operation::ALL.map(|o| (s, o))),
+        )
+        .filter(|(s, o)| opts.cosim.covers(*s, *o).is_ok())
+        .count();
+    if let Some(pl) = &pl {
+        r.engine = match pl.engine() {
+            cosim::Engine::Verilator => "Verilator (exported Verilog)".into(),
+            cosim::Engine::RustHdl => "rust-hdl".into(),
+        };
+    }
+    let progress = pl.as_ref().map(|pl| {
+        Progress::start(
+            &format!("co-simulation ({})", pl.engine().name()),
+            simulated as u64,
+            pl.progress_counter(),
+        )
+    });
+    let cosim_started = std::time::Instant::now();
     for (e, planned) in r.entries.iter_mut().zip(&plan) {
-        let (Some((scheme, op)), Some(pl)) = (planned, &pl) else {
+        let (Some((scheme, op)), Some(pl), Some(progress)) = (planned, &pl, &progress) else {
             continue;
         };
         if opts.cosim.covers(*scheme, *op).is_err() {
@@ -122,6 +155,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         }
         let t = std::time::Instant::now();
         let o = cosim::run_operation(pl, *scheme, *op)?;
+        progress.op_done();
         if !o.faults.is_empty() {
             return Err(format!(
                 "{} {}: co-simulation faults: {:?}",
@@ -133,7 +167,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             keccak: o.keccak_on_pl.clone(),
         };
         let h = workload::host_timing(*scheme, *op, opts.host_runs.max(1), Some(&calls))?;
-        eprintln!(
+        progress.note(&format!(
             "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software, offloaded share {:.1} % ({:.0} s)",
             e.algorithm,
             e.operation,
@@ -143,13 +177,57 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             if o.identical() { "=" } else { "!=" },
             h.offload_fraction * 100.0,
             t.elapsed().as_secs_f64()
-        );
+        ));
         e.accel = Some(AccelFigure {
             counts: o.counts,
             offload_fraction: h.offload_fraction,
             identical: o.identical(),
             backends: o.backends.clone(),
         });
+    }
+    if let (Some(pl), Some(progress)) = (&pl, &progress) {
+        for scheme in unbenchmarked(&r) {
+            for op in Operation::ALL {
+                if opts.cosim.covers(scheme, op).is_err() {
+                    continue;
+                }
+                let t = std::time::Instant::now();
+                let o = cosim::run_operation(pl, scheme, op)?;
+                progress.op_done();
+                if !o.faults.is_empty() {
+                    return Err(format!(
+                        "{} {}: co-simulation faults: {:?}",
+                        scheme.name(),
+                        op.name(),
+                        o.faults
+                    ));
+                }
+                progress.note(&format!(
+                    "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software ({:.0} s)",
+                    scheme.name(),
+                    op.name(),
+                    o.counts.pl_cycles,
+                    o.counts.axi_lite(),
+                    o.counts.dma_bytes(),
+                    if o.identical() { "=" } else { "!=" },
+                    t.elapsed().as_secs_f64()
+                ));
+                r.cosim_only.push(report::CosimOnly {
+                    algorithm: scheme.name().into(),
+                    operation: op.name().into(),
+                    counts: o.counts,
+                    identical: o.identical(),
+                });
+            }
+        }
+    }
+    if let (Some(pl), Some(progress)) = (&pl, progress) {
+        drop(progress);
+        eprintln!(
+            "cosim: {simulated} operations on {} in {:.0} s",
+            pl.engine().name(),
+            cosim_started.elapsed().as_secs_f64()
+        );
     }
     if opts.host_runs > 0 {
         r.host = format!(
@@ -216,20 +294,22 @@ mod tests {
     }
 
     #[test]
-    fn sha2_and_s_sets_are_not_co_simulated_and_say_why() {
+    fn every_shake_set_is_co_simulated_and_sha2_says_why_not() {
         let sha2 = Scheme::from_name("SLH-DSA-SHA2-128f").unwrap();
-        let s = Scheme::from_name("SLH-DSA-SHAKE-128s").unwrap();
-        let f = Scheme::from_name("SLH-DSA-SHAKE-128f").unwrap();
         let ml = Scheme::from_name("ML-DSA-44").unwrap();
-        assert!(CosimSet::Full
+        assert!(CosimSet::Default
             .covers(sha2, Operation::Keygen)
             .unwrap_err()
             .contains("SHA-2"));
-        assert!(CosimSet::Full.covers(s, Operation::Verify).is_err());
-        assert!(CosimSet::Default.covers(f, Operation::Sign).is_err());
-        assert!(CosimSet::Full.covers(f, Operation::Sign).is_ok());
+        for name in ["128s", "128f", "192s", "192f", "256s", "256f"] {
+            let s = Scheme::from_name(&format!("SLH-DSA-SHAKE-{name}")).unwrap();
+            for op in Operation::ALL {
+                assert!(CosimSet::Default.covers(s, op).is_ok(), "{name}");
+            }
+        }
         assert!(CosimSet::Default.covers(ml, Operation::Sign).is_ok());
         assert!(CosimSet::None.covers(ml, Operation::Sign).is_err());
+        assert_eq!(CosimSet::parse("full"), Ok(CosimSet::Default));
         assert!(CosimSet::parse("most").is_err());
     }
 }

@@ -18,8 +18,9 @@ fn window_offset(offset: u32) -> Bits<ADDR_BITS> {
     ((offset as u64) & ((1 << ADDR_BITS) - 1)).into()
 }
 
-/// One AXI4-Stream beat.
+/// One AXI4-Stream beat (`repr(C)`: the Verilator shim shares the layout).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct StreamWord {
     /// TDATA.
     pub data: u32,

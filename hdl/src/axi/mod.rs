@@ -7,10 +7,13 @@
 //!   module reference.
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
+//! - [`pl_top`]: [`PlTop`], the interface a co-simulation drives, for
+//!   AccelBench and the Verilated tops (`crate::verilated`).
 //! - [`vivado`]: the Vivado build script, generated from `ps_pl_contract::regmap`.
 
 pub mod bench;
 pub mod ctrl;
+pub mod pl_top;
 #[cfg(test)]
 mod tests;
 pub mod top;
@@ -19,6 +22,7 @@ mod verilator_check;
 pub mod vivado;
 
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
+pub use pl_top::PlTop;
 pub use top::{KeccakAccel, NttAccel};
 
 use crate::export::{raw_verilog, Design};

@@ -84,8 +84,8 @@ pub fn render_markdown(r: &Report) -> String {
     let _ = writeln!(
         o,
         "- **Accelerated — modelled from cycle-accurate simulation, not measured on a board.** The unmodified \
-         driver backends (`driver::accel::HwRing`/`HwKeccak`) run against the rust-hdl simulation of the \
-         AXI tops (`hdl::axi`) with a PG021 simple-mode DMA model and a DDR model (`sim/src/cosim.rs`), \
+         driver backends (`driver::accel::HwRing`/`HwKeccak`) run against the {} simulation of the \
+         AXI tops (`hdl::axi`; both engines give identical counts) with a PG021 simple-mode DMA model and a DDR model (`sim/src/cosim.rs`), \
          same inputs as ps-app; the output is checked byte-identical to software. Time = CPU share left in \
          software + CPU blocked on the PL + driver work:\n\
          \x20 - CPU share left in software = (1 − offloaded share) × the software A9 time above. The \
@@ -98,6 +98,7 @@ pub fn render_markdown(r: &Report) -> String {
          DDR latency of the DMA is not modelled;\n\
          \x20 - driver work = DMA bytes × {} CPU cycle(s)/byte (packing) + cache lines × {} CPU cycles \
          (L1 + PL310 maintenance), at {:.2} MHz.",
+        r.engine,
         m.fclk_hz / 1e6,
         m.axi_lite_cycles,
         m.copy_cycles_per_byte,
@@ -218,6 +219,37 @@ pub fn render_markdown(r: &Report) -> String {
         let _ = writeln!(o, "\nNotes:\n");
         for e in notes {
             let _ = writeln!(o, "- {} {}: {}", e.algorithm, e.operation, e.note);
+        }
+    }
+    if !r.cosim_only.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n## Co-simulated sets without a software row\n\n\
+             The transcript has no row for these sets (ps-app does not benchmark them), so there is \
+             no A9 time and no speed-up; the co-simulation ran them all the same (ps-app's inputs, \
+             output checked against software). PL time = PL cycles / {:.0} MHz.\n",
+            m.fclk_hz / 1e6
+        );
+        let _ = writeln!(
+            o,
+            "| algorithm | op | PL cycles | PL time | AXI-Lite reads / writes | DMA bytes | jobs | output = software |"
+        );
+        let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---|");
+        for c in &r.cosim_only {
+            let n = &c.counts;
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} | {} / {} | {} | {} | {} |",
+                c.algorithm,
+                c.operation,
+                fmt_count(n.pl_cycles),
+                fmt_seconds(n.pl_cycles as f64 / m.fclk_hz),
+                fmt_count(n.axi_lite_reads),
+                fmt_count(n.axi_lite_writes),
+                fmt_count(n.dma_bytes()),
+                fmt_count(n.jobs),
+                if c.identical { "yes" } else { "**no**" }
+            );
         }
     }
     o

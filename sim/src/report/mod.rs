@@ -9,9 +9,10 @@
 //!   turned into A9 time with a stated cycles-per-instruction model;
 //! - **measured on a ZedBoard**: ticks of the global timer (PERIPHCLK =
 //!   CPU/2), exact board time;
-//! - **modelled**: the accelerated figures, from cycle-accurate rust-hdl
-//!   co-simulation counts (PL cycles at FCLK0, AXI-Lite transactions, DMA
-//!   bytes) and the CPU-side model in [`Model`].
+//! - **modelled**: the accelerated figures, from cycle-accurate
+//!   co-simulation counts (Verilator or rust-hdl; identical) (PL cycles at
+//!   FCLK0, AXI-Lite transactions, DMA bytes) and the CPU-side model in
+//!   [`Model`].
 //!
 //! One module per job: [`transcript`] parses the firmware's benchmark
 //! table, [`model`] turns counts into time and holds the report's rows,
@@ -28,7 +29,7 @@ pub mod transcript;
 
 pub use crate::cosim::AccelCounts;
 pub use markdown::{fmt_count, fmt_seconds, render_markdown};
-pub use model::{AccelFigure, AccelTime, Entry, Model, Report};
+pub use model::{AccelFigure, AccelTime, CosimOnly, Entry, Model, Report};
 pub use svg::{chart_of, render_svg, xml_escape, BarGroup, Chart};
 pub use transcript::{parse_transcript, ParseError, PsRow, PsTable, SoftwareSource};
 

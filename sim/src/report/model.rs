@@ -132,8 +132,27 @@ pub struct Report {
     pub host: String,
     /// Conversion model.
     pub model: Model,
+    /// The simulator of the PL tops in the co-simulation, as the report
+    /// names it (e.g. `Verilator`).
+    pub engine: String,
     /// Rows in order.
     pub entries: Vec<Entry>,
+    /// Operations co-simulated although the transcript has no row for
+    /// them (parameter sets ps-app does not benchmark): PL counts only.
+    pub cosim_only: Vec<CosimOnly>,
+}
+
+/// A co-simulated operation without a software figure.
+#[derive(Clone, Debug)]
+pub struct CosimOnly {
+    /// Parameter set.
+    pub algorithm: String,
+    /// `keygen`, `sign` or `verify`.
+    pub operation: String,
+    /// What the co-simulation counted.
+    pub counts: AccelCounts,
+    /// Output identical to software.
+    pub identical: bool,
 }
 
 impl Report {
@@ -190,7 +209,9 @@ impl Report {
             transcript: transcript.to_string(),
             host: String::new(),
             model,
+            engine: "Verilator".into(),
             entries,
+            cosim_only: Vec::new(),
         })
     }
 

@@ -312,7 +312,8 @@ pub fn chart_of(r: &Report) -> Chart {
         footnotes: vec![
             sw_note,
             format!(
-                "Accelerated: PL cycles of the rust-hdl co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                "Accelerated: PL cycles of the {} co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                r.engine,
                 m.fclk_hz / 1e6
             ),
         ],
