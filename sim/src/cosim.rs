@@ -44,7 +44,7 @@ use driver::bus::RegisterBus;
 use driver::cache::LINE_BYTES;
 use driver::dma::{AxiDma, OffsetMap};
 use driver::host::{
-    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, FaultyDma, SharedDdr, StreamEndpoint,
+    AxiDmaModel, Beat, CacheModel, Ddr, DmaDevice, DmaLatency, FaultyDma, SharedDdr, StreamEndpoint,
 };
 use hdl::axi::{AccelBench, PlTop, StreamWord};
 use hdl::verilated::VerilatedTop;
@@ -94,6 +94,8 @@ pub struct Config {
     pub poll_limit: u32,
     /// The simulator of the tops.
     pub engine: Engine,
+    /// DMA latencies (the conservative bus model by default).
+    pub dma_latency: DmaLatency,
 }
 
 impl Config {
@@ -103,6 +105,7 @@ impl Config {
         axi_lite_cycles: crate::report::Model::DEFAULT.axi_lite_cycles,
         poll_limit: 20_000,
         engine: Engine::Verilator,
+        dma_latency: DmaLatency::CONSERVATIVE,
     };
 
     /// This configuration on `engine`.
@@ -243,7 +246,9 @@ impl<P: PlTop> Unit<P> {
         let cycles_at_reset = top.cycles();
         let mut unit = Unit {
             top,
-            dma: FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS)),
+            dma: FaultyDma::new(
+                AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS).with_latency(cfg.dma_latency),
+            ),
             counts: AccelCounts::default(),
             cache_lines: Rc::default(),
             cycles_at_reset,
@@ -326,7 +331,14 @@ impl<P: PlTop> Unit<P> {
         let mut left = n;
         while left > 0 {
             self.service();
-            left -= self.top.run(left);
+            // Stop where a DMA latency expires, so the DMA reacts on time.
+            let limit = self
+                .dma
+                .cycles_to_next_event()
+                .map_or(left, |c| c.min(left));
+            let ran = self.top.run(limit);
+            self.dma.advance(ran, &mut TopStreams(&mut self.top));
+            left -= ran;
         }
         self.service();
     }

@@ -57,6 +57,27 @@ pub struct Options {
     pub cosim: CosimSet,
     /// The simulator of the PL tops.
     pub engine: cosim::Engine,
+    /// mcu-app transcripts: (tier, file).
+    pub mcu: Vec<(&'static str, PathBuf)>,
+}
+
+/// The committed mcu-app transcripts, relative to the repository root.
+pub const DEFAULT_MCU_TRANSCRIPTS: [(&str, &str); 2] = [
+    ("sw-m4", "report/inputs/mcu-m4-qemu.txt"),
+    ("sw-m7", "report/inputs/mcu-m7-qemu.txt"),
+];
+
+/// [`DEFAULT_MCU_TRANSCRIPTS`] as paths.
+pub fn default_mcu_transcripts() -> Vec<(&'static str, PathBuf)> {
+    DEFAULT_MCU_TRANSCRIPTS
+        .iter()
+        .map(|&(tier, file)| {
+            (
+                tier,
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file),
+            )
+        })
+        .collect()
 }
 
 /// The committed QEMU transcript, relative to the repository root; the
@@ -100,7 +121,29 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         .map_err(|e| format!("{}: {e}", opts.transcript.display()))?;
     let table = report::parse_transcript(&text).map_err(|e| e.to_string())?;
     let name = shown_path(&opts.transcript);
-    let mut r = Report::from_table(&table, opts.source, &name, Model::DEFAULT)?;
+    // The PL clock: FCLK0, or the slowest top's estimated Fmax if lower.
+    let timing_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bitstream/reports/timing.md");
+    let timing = std::fs::read_to_string(&timing_path)
+        .map_err(|e| format!("{}: {e}", timing_path.display()))?;
+    let tops = [hdl::axi::NTT_ACCEL, hdl::axi::KECCAK_ACCEL];
+    let fmax_mhz = report::model::slowest_top_fmax_mhz(&timing, &tops)
+        .ok_or_else(|| format!("{}: no Fmax row for {tops:?}", timing_path.display()))?;
+    let model = Model::DEFAULT.with_pl_clock_limit(fmax_mhz * 1e6);
+    let mut r = Report::from_table(&table, opts.source, &name, model)?;
+    for (tier, path) in &opts.mcu {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let transcript =
+            crate::mcu_transcript::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        r.mcu.push(report::McuTier {
+            tier,
+            file: shown_path(path),
+            transcript,
+        });
+    }
+    r.pl_clock = format!(
+        "the lower of FCLK0 = {:.0} MHz and the slowest PL top's estimated Fmax, {fmax_mhz:.0} MHz (bitstream/reports/timing.md)",
+        ps_pl_contract::clock::FCLK0_HZ as f64 / 1e6
+    );
     let pl = match opts.cosim {
         CosimSet::None => None,
         _ => Some(Pl::new(Config::DEFAULT.on(opts.engine))?),

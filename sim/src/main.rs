@@ -207,6 +207,7 @@ fn report_command(args: &[String]) -> Result<(), String> {
         host_runs: 5,
         cosim: sim::generate::CosimSet::Default,
         engine: Engine::Verilator,
+        mcu: sim::generate::default_mcu_transcripts(),
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -236,9 +237,10 @@ fn report_command(args: &[String]) -> Result<(), String> {
     let r = sim::generate::build(&opts)?;
     sim::generate::write(&r, &opts.out)?;
     println!(
-        "wrote {} and {}",
+        "wrote {}, {} and {}",
         opts.out.join("report.md").display(),
-        opts.out.join("report.svg").display()
+        opts.out.join("report.svg").display(),
+        opts.out.join("report.json").display()
     );
     Ok(())
 }

@@ -98,8 +98,18 @@ pub trait DmaDevice {
     /// Moves stream data: completes MM2S once the PL took every beat,
     /// writes the PL's output beats to DDR, sets TREADY.
     fn service(&mut self, endpoint: &mut dyn StreamEndpoint);
-    /// One PL cycle passes: latencies count down (then [`DmaDevice::service`]).
-    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint);
+    /// `cycles` PL cycles pass: latencies count down (then
+    /// [`DmaDevice::service`]). Owners that run several clocks at once stop
+    /// at [`DmaDevice::cycles_to_next_event`] so no latency is overshot.
+    fn advance(&mut self, cycles: u64, endpoint: &mut dyn StreamEndpoint);
+    /// One PL cycle passes.
+    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint) {
+        self.advance(1, endpoint)
+    }
+    /// Cycles until a latency expires, if one is counting.
+    fn cycles_to_next_event(&self) -> Option<u64> {
+        self.model().cycles_to_next_event()
+    }
     /// The plain model underneath.
     fn model(&self) -> &AxiDmaModel;
 }
@@ -156,7 +166,18 @@ impl AxiDmaModel {
         self
     }
 
-    /// Takes `latency` (counted by [`DmaDevice::clock`]).
+    /// Cycles until the first beat goes out or S2MM completes, whichever
+    /// comes first, if either is pending.
+    pub fn cycles_to_next_event(&self) -> Option<u64> {
+        let beat = self.mm2s_waiting.as_ref().map(|(left, _)| u64::from(*left));
+        let done = self.s2mm_completing.map(u64::from);
+        match (beat, done) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Takes `latency` (counted by [`DmaDevice::advance`]).
     pub fn with_latency(mut self, latency: DmaLatency) -> Self {
         self.latency = latency;
         self
@@ -328,17 +349,19 @@ impl DmaDevice for AxiDmaModel {
         }
     }
 
-    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint) {
+    fn advance(&mut self, cycles: u64, endpoint: &mut dyn StreamEndpoint) {
+        let step = |left: &mut u32| {
+            *left = left.saturating_sub(u32::try_from(cycles).unwrap_or(u32::MAX));
+            *left == 0
+        };
         if let Some((left, _)) = &mut self.mm2s_waiting {
-            *left -= 1;
-            if *left == 0 {
+            if step(left) {
                 let (_, beats) = self.mm2s_waiting.take().expect("waiting");
                 endpoint.push_input(&beats);
             }
         }
         if let Some(left) = &mut self.s2mm_completing {
-            *left -= 1;
-            if *left == 0 {
+            if step(left) {
                 self.s2mm_completing = None;
                 self.set(o::S2MM_DMASR, Dmasr::IDLE | Dmasr::IOC_IRQ);
             }

@@ -91,8 +91,8 @@ impl DmaDevice for FaultyDma {
         self.inner.service(endpoint)
     }
 
-    fn clock(&mut self, endpoint: &mut dyn StreamEndpoint) {
-        self.inner.clock(endpoint)
+    fn advance(&mut self, cycles: u64, endpoint: &mut dyn StreamEndpoint) {
+        self.inner.advance(cycles, endpoint)
     }
 
     fn model(&self) -> &AxiDmaModel {

@@ -7,7 +7,8 @@
 //! `sw-host` (this host's software, measured), `offload` (the primitive
 //! offload tier, HwRing/HwKeccak, modelled from the co-simulation), `board`
 //! (the firmware's hardware rows measured on a ZedBoard). Later tiers
-//! (`engine`, `sw-m4`, `sw-m7`) use the same row shape.
+//! (`engine`) use the same row shape. `sw-m4` / `sw-m7`: the mcu-app
+//! transcripts (QEMU instruction counts at 168 MHz, one per cycle).
 
 use super::model::Report;
 use super::transcript::SoftwareSource;
@@ -48,6 +49,22 @@ pub fn rows(r: &Report) -> Vec<JsonRow> {
         m.axi_lite_cycles
     );
     let mut out = Vec::new();
+    for t in &r.mcu {
+        for row in &t.transcript.rows {
+            out.push(JsonRow {
+                algorithm: row.algorithm.clone(),
+                op: row.operation.clone(),
+                tier: t.tier,
+                seconds: row.count as f64 / super::model::MCU_CLOCK_HZ,
+                source: format!(
+                    "QEMU-derived: mcu-app on {}, {}; -icount instructions as cycles (1 per instruction) at {:.0} MHz, not measured on a board",
+                    t.transcript.board,
+                    t.file,
+                    super::model::MCU_CLOCK_HZ / 1e6
+                ),
+            });
+        }
+    }
     for e in &r.entries {
         let mut push = |tier, seconds: Option<f64>, source: String| {
             if let Some(seconds) = seconds {
@@ -156,5 +173,47 @@ mod tests {
         for row in rows {
             assert!(row["seconds"].as_f64().unwrap() > 0.0);
         }
+    }
+
+    #[test]
+    fn mcu_transcripts_become_sw_m4_and_sw_m7_rows() {
+        let mut r = sample_report();
+        for (tier, file) in [
+            (
+                "sw-m4",
+                include_str!("../../../report/inputs/mcu-m4-qemu.txt"),
+            ),
+            (
+                "sw-m7",
+                include_str!("../../../report/inputs/mcu-m7-qemu.txt"),
+            ),
+        ] {
+            r.mcu.push(crate::report::McuTier {
+                tier,
+                file: tier.into(),
+                transcript: crate::mcu_transcript::parse(file).unwrap(),
+            });
+        }
+        let v: serde_json::Value = serde_json::from_str(&render_json(&r)).unwrap();
+        let rows = v.as_array().unwrap();
+        for tier in ["sw-m4", "sw-m7"] {
+            let t: Vec<_> = rows.iter().filter(|x| x["tier"] == tier).collect();
+            assert_eq!(t.len(), r.mcu[0].transcript.rows.len(), "{tier}");
+            let sign44 = t
+                .iter()
+                .find(|x| x["algorithm"] == "ML-DSA-44" && x["op"] == "sign")
+                .unwrap();
+            let count = r.mcu[0].transcript.row("ML-DSA-44", "sign").unwrap().count as f64;
+            let s = sign44["seconds"].as_f64().unwrap();
+            // Within the M4/M7 difference (a few ppm) of the M4 count at 168 MHz.
+            assert!((s - count / 168e6).abs() < 1e-4 * s, "{tier}: {s}");
+            assert!(sign44["source"]
+                .as_str()
+                .unwrap()
+                .starts_with("QEMU-derived"));
+        }
+        let md = crate::report::render_markdown(&r);
+        assert!(md.contains("## Microcontroller baseline"));
+        assert!(md.contains("| ML-DSA-44 | sign |"));
     }
 }

@@ -92,15 +92,20 @@ pub fn render_markdown(r: &Report) -> String {
          offloaded share is host-measured: the co-simulation records, call by call, which backend calls \
          touched the PL; the host replays the same call sequence on the software backends and times those \
          calls against the whole operation (x86 proportions stand in for the A9's);\n\
-         \x20 - CPU blocked on the PL = PL cycles / {:.0} MHz (FCLK0). The co-simulation clocks the design \
-         {} cycles per AXI-Lite access (GP0 round trip, every status poll included), so DMA streaming \
-         (one 32-bit word per cycle, 4 bytes/cycle at most) and core busy time are covered by the polls. \
-         DDR latency of the DMA is not modelled;\n\
+         \x20 - CPU blocked on the PL = PL cycles / {:.0} MHz ({}). The co-simulation clocks the design \
+         with the conservative bus model of `ps_pl_contract::bus_model`: {} PL cycles per AXI-Lite access \
+         (GP0 round trip, read or write, every status poll included), the first beat of each DMA transfer \
+         {} PL cycles after its LENGTH write, S2MM completion {} PL cycles after TLAST, at most {} bytes \
+         per cycle on the 32-bit streams; DMA streaming and core busy time are covered by the polls;\n\
          \x20 - driver work = DMA bytes × {} CPU cycle(s)/byte (packing) + cache lines × {} CPU cycles \
          (L1 + PL310 maintenance), at {:.2} MHz.",
         r.engine,
         m.fclk_hz / 1e6,
+        r.pl_clock,
         m.axi_lite_cycles,
+        ps_pl_contract::bus_model::DMA_FIRST_BEAT_CYCLES,
+        ps_pl_contract::bus_model::S2MM_COMPLETION_CYCLES,
+        ps_pl_contract::bus_model::STREAM_BYTES_PER_CYCLE,
         m.copy_cycles_per_byte,
         m.cache_cycles_per_line,
         m.cpu_hz / 1e6
@@ -250,6 +255,69 @@ pub fn render_markdown(r: &Report) -> String {
                 fmt_count(n.jobs),
                 if c.identical { "yes" } else { "**no**" }
             );
+        }
+    }
+    if !r.mcu.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n## Microcontroller baseline (mcu-app on QEMU, tiers sw-m4 / sw-m7)\n\n\
+             The same `pqc` on a Cortex-M4F (QEMU netduinoplus2, STM32F405) and a Cortex-M7 (QEMU \
+             mps2-an500), ML-DSA signing in the small-stack mode. **QEMU-derived**: `-icount` \
+             instruction counts, shown as time at {:.0} MHz with one instruction per cycle; \
+             not cycles, not board time. pqm4's figures are cycles on a real Cortex-M4 ({}).\n",
+            super::model::MCU_CLOCK_HZ / 1e6,
+            crate::mcu_transcript::PQM4_SOURCE
+        );
+        let _ = write!(o, "| algorithm | op |");
+        for t in &r.mcu {
+            let _ = write!(
+                o,
+                " {} instructions | {} time | {} stack (B) |",
+                t.tier, t.tier, t.tier
+            );
+        }
+        let _ = writeln!(o, " pqm4 cycles (M4) | ours / pqm4 |");
+        let _ = write!(o, "|---|---|");
+        for _ in &r.mcu {
+            let _ = write!(o, "---:|---:|---:|");
+        }
+        let _ = writeln!(o, "---:|---:|");
+        let first = &r.mcu[0].transcript;
+        for row in &first.rows {
+            let _ = write!(o, "| {} | {} |", row.algorithm, row.operation);
+            for t in &r.mcu {
+                match t.transcript.row(&row.algorithm, &row.operation) {
+                    Some(x) => {
+                        let _ = write!(
+                            o,
+                            " {} | {} | {} |",
+                            fmt_count(x.count),
+                            fmt_seconds(x.count as f64 / super::model::MCU_CLOCK_HZ),
+                            fmt_count(x.stack_bytes)
+                        );
+                    }
+                    None => {
+                        let _ = write!(o, " — | — | — |");
+                    }
+                }
+            }
+            let pqm4 = crate::mcu_transcript::PQM4
+                .iter()
+                .find(|p| p.algorithm == row.algorithm)
+                .and_then(|p| p.cycles(&row.operation));
+            match pqm4 {
+                Some(c) => {
+                    let _ = writeln!(
+                        o,
+                        " {} | {:.2} |",
+                        fmt_count(c),
+                        row.count as f64 / c as f64
+                    );
+                }
+                None => {
+                    let _ = writeln!(o, " — | — |");
+                }
+            }
         }
     }
     o

@@ -26,18 +26,45 @@ pub struct Model {
     pub cache_cycles_per_line: f64,
 }
 
+/// The estimated Fmax (MHz) of the slowest of `tops` in a
+/// `bitstream/reports/timing.md` (`hdl timing`), if every one has a row.
+pub fn slowest_top_fmax_mhz(timing_md: &str, tops: &[&str]) -> Option<f64> {
+    let mut slowest: Option<f64> = None;
+    for top in tops {
+        let row = timing_md
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{top}` |")))?;
+        let fmax: f64 = row.split('|').nth(6)?.trim().parse().ok()?;
+        slowest = Some(slowest.map_or(fmax, |s: f64| s.min(fmax)));
+    }
+    slowest
+}
+
 impl Model {
-    /// The model used for the committed report.
+    /// The model used for the committed report: FCLK0 and the AXI-Lite
+    /// access time of the contract's conservative bus model
+    /// (`ps_pl_contract::bus_model`). The report lowers `fclk_hz` to the
+    /// slowest PL top's estimated Fmax if that is below FCLK0
+    /// ([`Model::with_pl_clock_limit`]).
     pub const DEFAULT: Model = Model {
         cpu_hz: 666.666_667e6,
-        fclk_hz: 100e6,
+        fclk_hz: ps_pl_contract::clock::FCLK0_HZ as f64,
         qemu_timer_hz: 100e6,
         qemu_instructions_per_s: 1e9,
         cycles_per_instruction: 1.0,
-        axi_lite_cycles: 20,
+        axi_lite_cycles: ps_pl_contract::bus_model::AXI_LITE_ACCESS_CYCLES,
         copy_cycles_per_byte: 1.0,
         cache_cycles_per_line: 40.0,
     };
+
+    /// The PL clock: the lower of FCLK0 and `fmax_hz`, the estimated Fmax
+    /// of the slowest PL top.
+    pub fn with_pl_clock_limit(self, fmax_hz: f64) -> Model {
+        Model {
+            fclk_hz: self.fclk_hz.min(fmax_hz),
+            ..self
+        }
+    }
 
     /// Seconds of A9 time for `ticks` global-timer ticks from `source`
     /// (prescaler as printed by ps-app).
@@ -135,11 +162,41 @@ pub struct Report {
     /// The simulator of the PL tops in the co-simulation, as the report
     /// names it (e.g. `Verilator`).
     pub engine: String,
+    /// Where the PL clock of the model comes from.
+    pub pl_clock: String,
     /// Rows in order.
     pub entries: Vec<Entry>,
     /// Operations co-simulated although the transcript has no row for
     /// them (parameter sets ps-app does not benchmark): PL counts only.
     pub cosim_only: Vec<CosimOnly>,
+    /// The microcontroller baseline (mcu-app transcripts), tier by tier.
+    pub mcu: Vec<McuTier>,
+}
+
+/// Clock at which mcu-app instruction counts become time: the STM32F407's
+/// 168 MHz, assuming one instruction per cycle (QEMU counts instructions;
+/// a real Cortex-M4 takes at least one cycle for most of them).
+pub const MCU_CLOCK_HZ: f64 = 168e6;
+
+/// One microcontroller tier of the report.
+#[derive(Clone, Debug)]
+pub struct McuTier {
+    /// `sw-m4` or `sw-m7`.
+    pub tier: &'static str,
+    /// The transcript file, as the report names it.
+    pub file: String,
+    /// Its rows.
+    pub transcript: crate::mcu_transcript::McuTranscript,
+}
+
+impl McuTier {
+    /// Seconds of `algorithm` / `operation` at [`MCU_CLOCK_HZ`], if the
+    /// transcript has the row.
+    pub fn seconds(&self, algorithm: &str, operation: &str) -> Option<f64> {
+        self.transcript
+            .row(algorithm, operation)
+            .map(|r| r.count as f64 / MCU_CLOCK_HZ)
+    }
 }
 
 /// A co-simulated operation without a software figure.
@@ -210,8 +267,10 @@ impl Report {
             host: String::new(),
             model,
             engine: "Verilator".into(),
+            pl_clock: "FCLK0".into(),
             entries,
             cosim_only: Vec::new(),
+            mcu: Vec::new(),
         })
     }
 
@@ -346,5 +405,23 @@ mod tests {
         let protocol = (4000.0 + 100.0 * 40.0) / m.cpu_hz;
         assert!((t.protocol - protocol).abs() < 1e-15);
         assert!((t.total() - (0.002 + protocol)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_pl_clock_is_the_lower_of_fclk0_and_the_slowest_top() {
+        let md = "| design | cell | levels | nets | period | est. Fmax (MHz) | start | end |\n\
+                  | `ntt_accel` | 4.13 | 10 | 6 | 6.83 | 146 | a | b |\n\
+                  | `keccak_accel` | 3.03 | 9 | 5 | 5.3 | 151 | a | b |\n";
+        let fmax = slowest_top_fmax_mhz(md, &["ntt_accel", "keccak_accel"]).unwrap();
+        assert_eq!(fmax, 146.0);
+        assert_eq!(
+            Model::DEFAULT.with_pl_clock_limit(fmax * 1e6).fclk_hz,
+            100e6
+        );
+        assert_eq!(Model::DEFAULT.with_pl_clock_limit(90e6).fclk_hz, 90e6);
+        assert_eq!(slowest_top_fmax_mhz(md, &["ntt_accel", "missing"]), None);
+        // The committed estimate parses.
+        let committed = include_str!("../../../bitstream/reports/timing.md");
+        assert!(slowest_top_fmax_mhz(committed, &["ntt_accel", "keccak_accel"]).is_some());
     }
 }

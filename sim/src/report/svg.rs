@@ -57,7 +57,9 @@ fn fmt_tick(v: f64) -> String {
     format!("{num} {unit}")
 }
 
-const COLOURS: [&str; 4] = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
+const COLOURS: [&str; 6] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1",
+];
 
 /// Renders a chart as a standalone SVG document. The value axis is
 /// logarithmic when the values span more than a factor of 20.
@@ -288,6 +290,16 @@ pub fn chart_of(r: &Report) -> Chart {
     if measured {
         series.push("accelerated (measured on the board)".into());
     }
+    for t in &r.mcu {
+        series.push(format!(
+            "software, {} (QEMU instructions at 168 MHz)",
+            if t.tier == "sw-m4" {
+                "Cortex-M4"
+            } else {
+                "Cortex-M7"
+            }
+        ));
+    }
     Chart {
         title: "ML-DSA / SLH-DSA on the Zynq-7000: software vs PL-accelerated (modelled)".into(),
         series,
@@ -302,6 +314,9 @@ pub fn chart_of(r: &Report) -> Chart {
                 if measured {
                     values.push(r.measured_accel_seconds(e));
                 }
+                for t in &r.mcu {
+                    values.push(t.seconds(&e.algorithm, &e.operation));
+                }
                 BarGroup {
                     label: format!("{} {}", e.algorithm, e.operation),
                     values,
@@ -311,6 +326,7 @@ pub fn chart_of(r: &Report) -> Chart {
             .collect(),
         footnotes: vec![
             sw_note,
+            "Cortex-M4/M7: mcu-app QEMU instruction counts at 168 MHz, 1 instruction per cycle; pqm4 (real M4, cycles) in report.md.".to_string(),
             format!(
                 "Accelerated: PL cycles of the {} co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
                 r.engine,
