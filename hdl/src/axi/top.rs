@@ -11,115 +11,134 @@ use crate::ntt::core::NttCoreB4;
 use ps_pl_contract::regmap;
 use rust_hdl::prelude::*;
 
-/// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is
-/// the core's own count of busy cycles (`hdl::ntt::core::transform_cycles`
-/// and friends).
-#[derive(LogicBlock)]
-pub struct NttAccel {
-    /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
-    pub aclk: Signal<In, Clock>,
-    /// Active-low synchronous reset of the bus interface and the core
-    /// (peripheral reset).
-    pub aresetn: Signal<In, Bit>,
-    /// AXI4-Lite write address (byte offset in the control window).
-    pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
-    /// AXI4-Lite write address valid.
-    pub s_axi_awvalid: Signal<In, Bit>,
-    /// AXI4-Lite write address ready.
-    pub s_axi_awready: Signal<Out, Bit>,
-    /// AXI4-Lite write data.
-    pub s_axi_wdata: Signal<In, Bits<32>>,
-    /// AXI4-Lite write strobes.
-    pub s_axi_wstrb: Signal<In, Bits<4>>,
-    /// AXI4-Lite write data valid.
-    pub s_axi_wvalid: Signal<In, Bit>,
-    /// AXI4-Lite write data ready.
-    pub s_axi_wready: Signal<Out, Bit>,
-    /// AXI4-Lite write response.
-    pub s_axi_bresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite write response valid.
-    pub s_axi_bvalid: Signal<Out, Bit>,
-    /// AXI4-Lite write response ready.
-    pub s_axi_bready: Signal<In, Bit>,
-    /// AXI4-Lite read address.
-    pub s_axi_araddr: Signal<In, Bits<ADDR_BITS>>,
-    /// AXI4-Lite read address valid.
-    pub s_axi_arvalid: Signal<In, Bit>,
-    /// AXI4-Lite read address ready.
-    pub s_axi_arready: Signal<Out, Bit>,
-    /// AXI4-Lite read data.
-    pub s_axi_rdata: Signal<Out, Bits<32>>,
-    /// AXI4-Lite read response.
-    pub s_axi_rresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite read data valid.
-    pub s_axi_rvalid: Signal<Out, Bit>,
-    /// AXI4-Lite read data ready.
-    pub s_axi_rready: Signal<In, Bit>,
-    /// Input stream data (from the DMA's MM2S channel).
-    pub s_axis_tdata: Signal<In, Bits<32>>,
-    /// Input stream valid.
-    pub s_axis_tvalid: Signal<In, Bit>,
-    /// Input stream last.
-    pub s_axis_tlast: Signal<In, Bit>,
-    /// Input stream byte enables (the AXI DMA's `M_AXIS_MM2S` has TKEEP);
-    /// the cores take whole 32-bit words, so it is ignored.
-    pub s_axis_tkeep: Signal<In, Bits<4>>,
-    /// Input stream ready.
-    pub s_axis_tready: Signal<Out, Bit>,
-    /// Output stream data (to the DMA's S2MM channel).
-    pub m_axis_tdata: Signal<Out, Bits<32>>,
-    /// Output stream byte enables: always all four bytes.
-    pub m_axis_tkeep: Signal<Out, Bits<4>>,
-    /// Output stream valid.
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    /// Output stream last.
-    pub m_axis_tlast: Signal<Out, Bit>,
-    /// Output stream ready.
-    pub m_axis_tready: Signal<In, Bit>,
-    /// The core is busy (drives a ZedBoard LED).
-    pub busy: Signal<Out, Bit>,
-    regs: CtrlRegs,
-    core: NttCoreB4,
-    all_bytes: Constant<Bits<4>>,
+/// Stamps a PL top: the ports every top has (Xilinx names: `aclk`,
+/// `aresetn`, the AXI4-Lite slave `s_axi_*`, the AXI4-Stream slave and
+/// master `s_axis_*` / `m_axis_*`, the `busy` LED), in this order, then
+/// the top's own parts, and a `Default` that fills the ports and builds
+/// the parts from the given expressions.
+macro_rules! pl_top {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $($(#[$part_meta:meta])* $part:ident : $ty:ty = $init:expr,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(LogicBlock)]
+        pub struct $name {
+            /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
+            pub aclk: Signal<In, Clock>,
+            /// Active-low synchronous reset of the bus interface and the core
+            /// (peripheral reset).
+            pub aresetn: Signal<In, Bit>,
+            /// AXI4-Lite write address (byte offset in the control window).
+            pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
+            /// AXI4-Lite write address valid.
+            pub s_axi_awvalid: Signal<In, Bit>,
+            /// AXI4-Lite write address ready.
+            pub s_axi_awready: Signal<Out, Bit>,
+            /// AXI4-Lite write data.
+            pub s_axi_wdata: Signal<In, Bits<32>>,
+            /// AXI4-Lite write strobes.
+            pub s_axi_wstrb: Signal<In, Bits<4>>,
+            /// AXI4-Lite write data valid.
+            pub s_axi_wvalid: Signal<In, Bit>,
+            /// AXI4-Lite write data ready.
+            pub s_axi_wready: Signal<Out, Bit>,
+            /// AXI4-Lite write response.
+            pub s_axi_bresp: Signal<Out, Bits<2>>,
+            /// AXI4-Lite write response valid.
+            pub s_axi_bvalid: Signal<Out, Bit>,
+            /// AXI4-Lite write response ready.
+            pub s_axi_bready: Signal<In, Bit>,
+            /// AXI4-Lite read address.
+            pub s_axi_araddr: Signal<In, Bits<ADDR_BITS>>,
+            /// AXI4-Lite read address valid.
+            pub s_axi_arvalid: Signal<In, Bit>,
+            /// AXI4-Lite read address ready.
+            pub s_axi_arready: Signal<Out, Bit>,
+            /// AXI4-Lite read data.
+            pub s_axi_rdata: Signal<Out, Bits<32>>,
+            /// AXI4-Lite read response.
+            pub s_axi_rresp: Signal<Out, Bits<2>>,
+            /// AXI4-Lite read data valid.
+            pub s_axi_rvalid: Signal<Out, Bit>,
+            /// AXI4-Lite read data ready.
+            pub s_axi_rready: Signal<In, Bit>,
+            /// Input stream data (from the DMA's MM2S channel).
+            pub s_axis_tdata: Signal<In, Bits<32>>,
+            /// Input stream valid.
+            pub s_axis_tvalid: Signal<In, Bit>,
+            /// Input stream last.
+            pub s_axis_tlast: Signal<In, Bit>,
+            /// Input stream byte enables (the AXI DMA's `M_AXIS_MM2S` has TKEEP);
+            /// the cores take whole 32-bit words, so it is ignored.
+            pub s_axis_tkeep: Signal<In, Bits<4>>,
+            /// Input stream ready.
+            pub s_axis_tready: Signal<Out, Bit>,
+            /// Output stream data (to the DMA's S2MM channel).
+            pub m_axis_tdata: Signal<Out, Bits<32>>,
+            /// Output stream byte enables: always all four bytes.
+            pub m_axis_tkeep: Signal<Out, Bits<4>>,
+            /// Output stream valid.
+            pub m_axis_tvalid: Signal<Out, Bit>,
+            /// Output stream last.
+            pub m_axis_tlast: Signal<Out, Bit>,
+            /// Output stream ready.
+            pub m_axis_tready: Signal<In, Bit>,
+            /// The core is busy (drives a ZedBoard LED).
+            pub busy: Signal<Out, Bit>,
+            $($(#[$part_meta])* $part: $ty,)*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    aclk: Default::default(),
+                    aresetn: Default::default(),
+                    s_axi_awaddr: Default::default(),
+                    s_axi_awvalid: Default::default(),
+                    s_axi_awready: Default::default(),
+                    s_axi_wdata: Default::default(),
+                    s_axi_wstrb: Default::default(),
+                    s_axi_wvalid: Default::default(),
+                    s_axi_wready: Default::default(),
+                    s_axi_bresp: Default::default(),
+                    s_axi_bvalid: Default::default(),
+                    s_axi_bready: Default::default(),
+                    s_axi_araddr: Default::default(),
+                    s_axi_arvalid: Default::default(),
+                    s_axi_arready: Default::default(),
+                    s_axi_rdata: Default::default(),
+                    s_axi_rresp: Default::default(),
+                    s_axi_rvalid: Default::default(),
+                    s_axi_rready: Default::default(),
+                    s_axis_tdata: Default::default(),
+                    s_axis_tvalid: Default::default(),
+                    s_axis_tlast: Default::default(),
+                    s_axis_tkeep: Default::default(),
+                    s_axis_tready: Default::default(),
+                    m_axis_tdata: Default::default(),
+                    m_axis_tkeep: Default::default(),
+                    m_axis_tvalid: Default::default(),
+                    m_axis_tlast: Default::default(),
+                    m_axis_tready: Default::default(),
+                    busy: Default::default(),
+                    $($part: $init,)*
+                }
+            }
+        }
+    };
 }
 
-impl Default for NttAccel {
-    fn default() -> Self {
-        Self {
-            aclk: Default::default(),
-            aresetn: Default::default(),
-            s_axi_awaddr: Default::default(),
-            s_axi_awvalid: Default::default(),
-            s_axi_awready: Default::default(),
-            s_axi_wdata: Default::default(),
-            s_axi_wstrb: Default::default(),
-            s_axi_wvalid: Default::default(),
-            s_axi_wready: Default::default(),
-            s_axi_bresp: Default::default(),
-            s_axi_bvalid: Default::default(),
-            s_axi_bready: Default::default(),
-            s_axi_araddr: Default::default(),
-            s_axi_arvalid: Default::default(),
-            s_axi_arready: Default::default(),
-            s_axi_rdata: Default::default(),
-            s_axi_rresp: Default::default(),
-            s_axi_rvalid: Default::default(),
-            s_axi_rready: Default::default(),
-            s_axis_tdata: Default::default(),
-            s_axis_tvalid: Default::default(),
-            s_axis_tlast: Default::default(),
-            s_axis_tkeep: Default::default(),
-            s_axis_tready: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tready: Default::default(),
-            busy: Default::default(),
-            regs: CtrlRegs::new(regmap::ntt::ID),
-            core: NttCoreB4::new(),
-            all_bytes: Constant::new(0xF.into()),
-        }
+pl_top! {
+    /// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is
+    /// the core's own count of busy cycles (`hdl::ntt::core::transform_cycles`
+    /// and friends).
+    NttAccel {
+        regs: CtrlRegs = CtrlRegs::new(regmap::ntt::ID),
+        core: NttCoreB4 = NttCoreB4::new(),
+        all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
     }
 }
 
@@ -172,119 +191,17 @@ impl Logic for NttAccel {
     }
 }
 
-/// The sponge engine (1 round per clock) behind the AXI4-Lite control
-/// block. `CYCLES` is counted here: clocks from the start edge to the edge
-/// after which `done` is high (1 for a refused request), the timing of
-/// `hdl::keccak::harness::Response::cycles`. An `OP_ABORT` while busy
-/// leaves the aborted operation's count, the abort clock included.
-#[derive(LogicBlock)]
-pub struct KeccakAccel {
-    /// AXI clock (`FCLK_CLK0`); clocks the bus, the streams and the core.
-    pub aclk: Signal<In, Clock>,
-    /// Active-low synchronous reset of the bus interface and the core
-    /// (peripheral reset).
-    pub aresetn: Signal<In, Bit>,
-    /// AXI4-Lite write address (byte offset in the control window).
-    pub s_axi_awaddr: Signal<In, Bits<ADDR_BITS>>,
-    /// AXI4-Lite write address valid.
-    pub s_axi_awvalid: Signal<In, Bit>,
-    /// AXI4-Lite write address ready.
-    pub s_axi_awready: Signal<Out, Bit>,
-    /// AXI4-Lite write data.
-    pub s_axi_wdata: Signal<In, Bits<32>>,
-    /// AXI4-Lite write strobes.
-    pub s_axi_wstrb: Signal<In, Bits<4>>,
-    /// AXI4-Lite write data valid.
-    pub s_axi_wvalid: Signal<In, Bit>,
-    /// AXI4-Lite write data ready.
-    pub s_axi_wready: Signal<Out, Bit>,
-    /// AXI4-Lite write response.
-    pub s_axi_bresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite write response valid.
-    pub s_axi_bvalid: Signal<Out, Bit>,
-    /// AXI4-Lite write response ready.
-    pub s_axi_bready: Signal<In, Bit>,
-    /// AXI4-Lite read address.
-    pub s_axi_araddr: Signal<In, Bits<ADDR_BITS>>,
-    /// AXI4-Lite read address valid.
-    pub s_axi_arvalid: Signal<In, Bit>,
-    /// AXI4-Lite read address ready.
-    pub s_axi_arready: Signal<Out, Bit>,
-    /// AXI4-Lite read data.
-    pub s_axi_rdata: Signal<Out, Bits<32>>,
-    /// AXI4-Lite read response.
-    pub s_axi_rresp: Signal<Out, Bits<2>>,
-    /// AXI4-Lite read data valid.
-    pub s_axi_rvalid: Signal<Out, Bit>,
-    /// AXI4-Lite read data ready.
-    pub s_axi_rready: Signal<In, Bit>,
-    /// Input stream data (from the DMA's MM2S channel).
-    pub s_axis_tdata: Signal<In, Bits<32>>,
-    /// Input stream valid.
-    pub s_axis_tvalid: Signal<In, Bit>,
-    /// Input stream last.
-    pub s_axis_tlast: Signal<In, Bit>,
-    /// Input stream byte enables (the AXI DMA's `M_AXIS_MM2S` has TKEEP);
-    /// the cores take whole 32-bit words, so it is ignored.
-    pub s_axis_tkeep: Signal<In, Bits<4>>,
-    /// Input stream ready.
-    pub s_axis_tready: Signal<Out, Bit>,
-    /// Output stream data (to the DMA's S2MM channel).
-    pub m_axis_tdata: Signal<Out, Bits<32>>,
-    /// Output stream byte enables: always all four bytes.
-    pub m_axis_tkeep: Signal<Out, Bits<4>>,
-    /// Output stream valid.
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    /// Output stream last.
-    pub m_axis_tlast: Signal<Out, Bit>,
-    /// Output stream ready.
-    pub m_axis_tready: Signal<In, Bit>,
-    /// The core is busy (drives a ZedBoard LED).
-    pub busy: Signal<Out, Bit>,
-    regs: CtrlRegs,
-    core: SpongeEngine<1>,
-    all_bytes: Constant<Bits<4>>,
-    cycle_count: DFF<Bits<32>>,
-}
-
-impl Default for KeccakAccel {
-    fn default() -> Self {
-        Self {
-            aclk: Default::default(),
-            aresetn: Default::default(),
-            s_axi_awaddr: Default::default(),
-            s_axi_awvalid: Default::default(),
-            s_axi_awready: Default::default(),
-            s_axi_wdata: Default::default(),
-            s_axi_wstrb: Default::default(),
-            s_axi_wvalid: Default::default(),
-            s_axi_wready: Default::default(),
-            s_axi_bresp: Default::default(),
-            s_axi_bvalid: Default::default(),
-            s_axi_bready: Default::default(),
-            s_axi_araddr: Default::default(),
-            s_axi_arvalid: Default::default(),
-            s_axi_arready: Default::default(),
-            s_axi_rdata: Default::default(),
-            s_axi_rresp: Default::default(),
-            s_axi_rvalid: Default::default(),
-            s_axi_rready: Default::default(),
-            s_axis_tdata: Default::default(),
-            s_axis_tvalid: Default::default(),
-            s_axis_tlast: Default::default(),
-            s_axis_tkeep: Default::default(),
-            s_axis_tready: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tready: Default::default(),
-            busy: Default::default(),
-            regs: CtrlRegs::new(regmap::keccak::ID),
-            core: SpongeEngine::<1>::default(),
-            all_bytes: Constant::new(0xF.into()),
-            cycle_count: Default::default(),
-        }
+pl_top! {
+    /// The sponge engine (1 round per clock) behind the AXI4-Lite control
+    /// block. `CYCLES` is counted here: clocks from the start edge to the edge
+    /// after which `done` is high (1 for a refused request), the timing of
+    /// `hdl::keccak::harness::Response::cycles`. An `OP_ABORT` while busy
+    /// leaves the aborted operation's count, the abort clock included.
+    KeccakAccel {
+        regs: CtrlRegs = CtrlRegs::new(regmap::keccak::ID),
+        core: SpongeEngine<1> = SpongeEngine::<1>::default(),
+        all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
+        cycle_count: DFF<Bits<32>> = Default::default(),
     }
 }
 
