@@ -82,6 +82,8 @@ fn ntt_store(bench: &mut AccelBench<super::NttAccel>, slot: u32) -> Poly {
     std::array::from_fn(|i| out[i].data as i32)
 }
 
+/// The tops are elaborated with the core parameters of the contract
+/// (`ps_pl_contract::cores`), as their CONFIG registers report them.
 #[test]
 fn identification_registers() {
     let mut ntt = AccelBench::ntt();
@@ -90,7 +92,7 @@ fn identification_registers() {
     let config = ntt.read(ctrl::CONFIG as u32).unwrap();
     assert_eq!(
         config >> nreg::CONFIG_LANES_SHIFT & nreg::CONFIG_FIELD_MASK,
-        4
+        ps_pl_contract::cores::NTT_LANES
     );
     assert_eq!(
         config >> nreg::CONFIG_SLOTS_SHIFT & nreg::CONFIG_FIELD_MASK,
@@ -102,7 +104,7 @@ fn identification_registers() {
     assert_eq!(kec.read(ctrl::VERSION as u32), Ok(ctrl::VERSION_VALUE));
     assert_eq!(
         kec.read(ctrl::CONFIG as u32).unwrap() & kreg::CONFIG_ROUNDS_PER_CLOCK_MASK,
-        1
+        ps_pl_contract::cores::KECCAK_ROUNDS_PER_CLOCK
     );
     // Unmapped offsets read 0; bits above the window are not decoded.
     for off in [ctrl::CYCLES as u32 + 4, 0x100, 0xFFFC] {
