@@ -5,6 +5,7 @@
 //!   with UseHint (Algorithm 40), one coefficient per clock.
 //! - [`power2round`]: Power2Round (Algorithm 35), one coefficient per clock.
 //! - [`coeffwise`]: add/subtract mod q, the infinity-norm check, MakeHint.
+//! - [`rej_ntt`]: RejNTTPoly's acceptance on a SHAKE128 byte stream (ExpandA).
 //!
 //! Each has a simulation test against `pqc::mldsa::arith`, a yosys check,
 //! and a Verilator cross-check of its exported Verilog ([`verilator_check`]).
@@ -12,4 +13,5 @@
 pub mod coeffwise;
 pub mod decompose;
 pub mod power2round;
+pub mod rej_ntt;
 pub mod verilator_check;

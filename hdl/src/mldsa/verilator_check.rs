@@ -267,4 +267,39 @@ mod tests {
         .unwrap();
         assert_eq!(got, expected, "MakeHint");
     }
+
+    #[test]
+    fn rej_ntt_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::rej_ntt::RejNttSampler;
+        if !verilator_required("rej_ntt_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(407);
+        let rows: Vec<Vec<u64>> = (0..900u64)
+            .map(|i| {
+                let byte = (rng.coeff() as u64) & 0xFF;
+                vec![u64::from(i == 400), byte, u64::from(i % 7 != 3)]
+            })
+            .collect();
+        let expected = rust_hdl_lines(
+            RejNttSampler::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.data.next = r[1].into();
+                u.data_valid.next = r[2] != 0;
+            },
+            |u| &mut u.clock,
+            |u| vec![u.coeff.val().to_u64(), u64::from(u.coeff_valid.val())],
+        );
+        let got = verilated_outputs(
+            RejNttSampler::default(),
+            "mldsa_rej_ntt",
+            &["reset", "data", "data_valid"],
+            &["coeff", "coeff_valid"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
 }

@@ -134,7 +134,7 @@ pub mod arith;
 mod encode;
 mod internal;
 pub mod params;
-mod sample;
+pub mod sample;
 mod typed;
 
 pub use crate::prehash::PreHash;

@@ -110,7 +110,7 @@ fn stream_from<K: KeccakBackend>(
     }
 }
 
-/// RejNTTPoly (Algorithm 30) for the seed ρ ‖ s ‖ r (Â[r][s]), with the
+/// RejNTTPoly (Algorithm 30) for the seed ρ ‖ s ‖ r (Â\[r\]\[s\]), with the
 /// first request length as a parameter so tests can force the rare paths.
 pub fn rej_ntt_poly_with<K: KeccakBackend>(
     kc: &mut K,
@@ -143,7 +143,7 @@ pub fn rej_ntt_poly_with<K: KeccakBackend>(
     );
 }
 
-/// One entry Â[row][col] of ExpandA (Algorithm 32), canonical, NTT domain.
+/// One entry Â\[row\]\[col\] of ExpandA (Algorithm 32), canonical, NTT domain.
 #[inline]
 pub fn expand_a_entry<K: KeccakBackend>(
     kc: &mut K,
