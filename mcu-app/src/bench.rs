@@ -7,46 +7,16 @@ use crate::table::{self, Calibration, Row, Unit};
 use core::fmt::Write;
 use pqc::mldsa::{MlDsa, ParameterSet, SigningMode};
 use pqc::slhdsa::{self, params as slh, Params};
-use pqc_selftest::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
+use pqc_selftest::bench_inputs::{parse_iterations, MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
+pub use pqc_selftest::bench_inputs::{Iterations, SLH_TABLE};
 
-/// Iteration counts, fixed at build time (`MCU_APP_BENCH_MLDSA_ITERATIONS`,
+/// The build's iteration counts (`MCU_APP_BENCH_MLDSA_ITERATIONS`,
 /// default 10; `MCU_APP_BENCH_SLHDSA_ITERATIONS`, default 1: one
 /// SLH-DSA-128s signature is billions of emulated instructions).
-#[derive(Clone, Copy, Debug)]
-pub struct Iterations {
-    /// Per ML-DSA row.
-    pub mldsa: u32,
-    /// Per SLH-DSA row.
-    pub slhdsa: u32,
-}
-
-const fn parse(text: Option<&str>, default: u32) -> u32 {
-    let Some(text) = text else { return default };
-    let bytes = text.as_bytes();
-    let mut value = 0u32;
-    let mut i = 0;
-    while i < bytes.len() {
-        assert!(bytes[i].is_ascii_digit(), "iteration count must be decimal");
-        value = value * 10 + (bytes[i] - b'0') as u32;
-        i += 1;
-    }
-    assert!(value > 0, "iteration count must be at least 1");
-    value
-}
-
-/// The build's iteration counts.
 pub const ITERATIONS: Iterations = Iterations {
-    mldsa: parse(option_env!("MCU_APP_BENCH_MLDSA_ITERATIONS"), 10),
-    slhdsa: parse(option_env!("MCU_APP_BENCH_SLHDSA_ITERATIONS"), 1),
+    mldsa: parse_iterations(option_env!("MCU_APP_BENCH_MLDSA_ITERATIONS"), 10),
+    slhdsa: parse_iterations(option_env!("MCU_APP_BENCH_SLHDSA_ITERATIONS"), 1),
 };
-
-/// SLH-DSA sets in the table.
-pub const SLH_TABLE: [&Params; 4] = [
-    &slh::SHAKE_128F,
-    &slh::SHA2_128F,
-    &slh::SHAKE_128S,
-    &slh::SHA2_128S,
-];
 
 /// Small-stack signing goals on the Cortex-M4 (issue 16).
 pub const SIGN_STACK_GOALS: [(ParameterSet, usize); 2] = [
