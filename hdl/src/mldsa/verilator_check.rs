@@ -302,4 +302,170 @@ mod tests {
         .unwrap();
         assert_eq!(got, expected);
     }
+
+    #[test]
+    fn rej_bounded_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::rej_bounded::RejBoundedSampler;
+        if !verilator_required("rej_bounded_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(408);
+        let rows: Vec<Vec<u64>> = (0..900u64)
+            .map(|i| {
+                let byte = (rng.coeff() as u64) & 0xFF;
+                vec![
+                    u64::from(i == 450),
+                    (i / 300) & 1,
+                    byte,
+                    u64::from(i % 5 != 2),
+                ]
+            })
+            .collect();
+        let expected = rust_hdl_lines(
+            RejBoundedSampler::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.eta4.next = r[1] != 0;
+                u.data.next = r[2].into();
+                u.data_valid.next = r[3] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u.coeff.val().to_u64(),
+                    u64::from(u.coeff_valid.val()),
+                    u64::from(u.data_ready.val()),
+                ]
+            },
+        );
+        let got = verilated_outputs(
+            RejBoundedSampler::default(),
+            "mldsa_rej_bounded",
+            &["reset", "eta4", "data", "data_valid"],
+            &["coeff", "coeff_valid", "data_ready"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn sample_in_ball_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::sample_in_ball::SampleInBall;
+        if !verilator_required("sample_in_ball_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(409);
+        // Two runs (τ = 39, then 60 after a reset), each followed by a
+        // read-out of all 256 coefficients.
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        for (tau, reset_at) in [(39u64, 0usize), (60, 1)] {
+            rows.push(vec![u64::from(reset_at == 1), 0, tau, 0, 0, 0]);
+            rows.push(vec![0, 1, tau, 0, 0, 0]);
+            for i in 0..400u64 {
+                let byte = (rng.coeff() as u64) & 0xFF;
+                rows.push(vec![0, 0, tau, byte, u64::from(i % 9 != 4), 0]);
+            }
+            for index in 0..256u64 {
+                rows.push(vec![0, 0, tau, 0, 0, index]);
+            }
+        }
+        let expected = rust_hdl_lines(
+            SampleInBall::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.start.next = r[1] != 0;
+                u.tau.next = r[2].into();
+                u.data.next = r[3].into();
+                u.data_valid.next = r[4] != 0;
+                u.read_index.next = r[5].into();
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u.coeff.val().to_u64(),
+                    u64::from(u.done.val()),
+                    u64::from(u.data_ready.val()),
+                ]
+            },
+        );
+        assert!(
+            expected.iter().any(|l| l.ends_with(" 1 0")),
+            "a run finished"
+        );
+        let got = verilated_outputs(
+            SampleInBall::default(),
+            "mldsa_sample_in_ball",
+            &["reset", "start", "tau", "data", "data_valid", "read_index"],
+            &["coeff", "done", "data_ready"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn bit_unpack_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::bit_unpack::BitUnpacker;
+        if !verilator_required("bit_unpack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(410);
+        // (width, centred, offset, max_value) per block of clocks.
+        let configs = [
+            (10u64, 0u64, 0u64, 1023u64),
+            (13, 1, 1 << 12, 8191),
+            (3, 1, 2, 4),
+            (20, 1, 1 << 19, (1 << 20) - 1),
+        ];
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        for (w, c, o, m) in configs {
+            rows.push(vec![1, w, c, o, m, 0, 0]);
+            for i in 0..300u64 {
+                let byte = (rng.coeff() as u64) & 0xFF;
+                rows.push(vec![0, w, c, o, m, byte, u64::from(i % 7 != 6)]);
+            }
+        }
+        let expected = rust_hdl_lines(
+            BitUnpacker::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.width.next = r[1].into();
+                u.centred.next = r[2] != 0;
+                u.offset.next = r[3].into();
+                u.max_value.next = r[4].into();
+                u.data.next = r[5].into();
+                u.data_valid.next = r[6] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u.coeff.val().to_u64(),
+                    u64::from(u.coeff_valid.val()),
+                    u64::from(u.out_of_range.val()),
+                    u64::from(u.data_ready.val()),
+                ]
+            },
+        );
+        let got = verilated_outputs(
+            BitUnpacker::default(),
+            "mldsa_bit_unpack",
+            &[
+                "reset",
+                "width",
+                "centred",
+                "offset",
+                "max_value",
+                "data",
+                "data_valid",
+            ],
+            &["coeff", "coeff_valid", "out_of_range", "data_ready"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
 }

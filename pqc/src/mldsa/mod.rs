@@ -131,7 +131,7 @@
 //! are zeroized on drop with [`zeroize`].
 
 pub mod arith;
-mod encode;
+pub mod encode;
 mod internal;
 pub mod params;
 pub mod sample;
