@@ -425,6 +425,11 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
         .ok_or("no `Latest arrival time` line in the sta output")?;
     let mut hops: Vec<StaHop> = Vec::new();
     for l in lines {
+        // yosys notes a path that ends at no flip-flop (an output port) with
+        // a warning inside the listing; the listing goes on after it.
+        if l.starts_with("Warning: Critical-path does not terminate") {
+            continue;
+        }
         if !l.starts_with(' ') || l.trim().is_empty() {
             break;
         }
@@ -433,11 +438,16 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
         let is_hop = t.ends_with(')') && t.contains(" (") && first.parse::<u32>().is_ok();
         if is_hop {
             let rest = t[first.len()..].trim_start();
-            let open = rest.rfind(" (").unwrap_or(0);
+            // `cell (ARC)`, or only `(ARC)` for an end point yosys cannot
+            // name (an output port).
+            let (cell, arc) = match rest.rfind(" (") {
+                Some(open) => (&rest[..open], &rest[open + 2..rest.len() - 1]),
+                None => ("", &rest[1..rest.len() - 1]),
+            };
             hops.push(StaHop {
                 arrival: first.parse().unwrap_or(0),
-                cell: rest[..open].to_string(),
-                arc: rest[open + 2..rest.len() - 1].to_string(),
+                cell: cell.to_string(),
+                arc: arc.to_string(),
                 net: String::new(),
             });
         } else if let Some(h) = hops.last_mut() {
@@ -575,6 +585,34 @@ Warning: Endpoint ntt_accel.\\m_axis_tkeep [3] has no (* sta_arrival *) value.
             2
         );
         assert!(r.contains("module k__state(d,q,clock);\n    output reg  q;"));
+    }
+
+    /// A path into an output port: yosys names no end cell and puts a
+    /// warning inside the listing.
+    const STA_TO_PORT: &str = "
+Latest arrival time in 'u' is 1659:
+    1659 (<unknown>)
+Warning: Critical-path does not terminate in a recognised endpoint.
+           $abc$92
+    1659 $lt$u.v:91$32.slice[0].carry4 (CARRY4.S->O)
+           $abc$122
+    1041 $abc$lut$122 (LUT6.I0->O)
+           \\b1.q [2]
+     399 $auto$ff.cc:266:slice$2425 (FDRE.C->Q)
+           \\b0.clock
+      96 $auto$clkbufmap.cc:261:execute$3092 (BUFG.I->O)
+           $auto$clkbufmap.cc:262:execute$3093
+       0 $iopadmap$u.clock (IBUF.I->O)
+           \\clock
+       0   \\clock (<primary input>)
+";
+
+    #[test]
+    fn parses_a_worst_path_into_an_output_port() {
+        let p = parse_sta(STA_TO_PORT).unwrap();
+        assert_eq!(p.arrival_ps, 1659);
+        assert_eq!((p.luts, p.carry4), (1, 1));
+        assert_eq!(p.start, "FDRE → b1.q[2]");
     }
 
     #[test]

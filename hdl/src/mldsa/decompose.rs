@@ -5,14 +5,16 @@
 //!
 //! The division by 2γ2 is the multiply-and-shift of the `pqc` reference,
 //! whose operands fit the 16×16 multiplier: a = ⌈r / 128⌉ < 2^16 times
-//! 11275 or 1025, then r1·2γ2 as (r1 · 2γ2/512) · 512 with 2γ2/512 = 372 or
-//! 1023. No branch: every path runs for every coefficient, so the cycle
+//! 11275 or 1025. r1·2γ2 comes from a 128-entry table addressed by
+//! (wide, r1), one LUT level, instead of a second multiplier: the DSP's
+//! combinational A→P delay in front of the subtraction and UseHint made
+//! stage 2 the unit's worst path (6.2 ns in the yosys timing estimate). No branch: every path runs for every coefficient, so the cycle
 //! count does not depend on the (possibly secret) input.
 
 use rust_hdl::prelude::*;
 
 /// Register stages of [`Decompose`].
-pub const DECOMPOSE_LATENCY: usize = 2;
+pub const DECOMPOSE_LATENCY: usize = 3;
 /// (q − 1) / 2: r0 above it wraps to r0 − q (the q − 1 corner case).
 const HALF_Q: u64 = (pqc::ring::Q as u64 - 1) / 2;
 /// 2^24 − q: adding it subtracts q modulo 2^24.
@@ -35,6 +37,12 @@ pub struct Decompose {
     pub r0: Signal<Out, Bits<24>>,
     /// UseHint(hint, r).
     pub r1_hinted: Signal<Out, Bits<6>>,
+    // Stage 0: ⌈r / 128⌉ registered in front of the multiplier, so the
+    // rounding carry chain and the DSP are not one path.
+    a_s0: DFF<Bits<16>>,
+    r_s0: DFF<Bits<23>>,
+    wide_s0: DFF<Bit>,
+    hint_s0: DFF<Bit>,
     // Stage 1.
     r1_s1: DFF<Bits<6>>,
     r_s1: DFF<Bits<23>>,
@@ -50,7 +58,7 @@ pub struct Decompose {
     t_narrow: Signal<Local, Bits<32>>,
     t_wide: Signal<Local, Bits<32>>,
     r1_narrow: Signal<Local, Bits<6>>,
-    two_gamma2_r1: Signal<Local, Bits<32>>,
+    r1_times_2gamma2: ROM<Bits<24>, 7>,
     r0_raw: Signal<Local, Bits<24>>,
     r0_final: Signal<Local, Bits<24>>,
     r1_plus: Signal<Local, Bits<6>>,
@@ -59,8 +67,6 @@ pub struct Decompose {
     r1_down: Signal<Local, Bits<6>>,
     k_narrow: Constant<Bits<16>>,
     k_wide: Constant<Bits<16>>,
-    m_narrow: Constant<Bits<16>>,
-    m_wide: Constant<Bits<16>>,
     half_q: Constant<Bits<24>>,
     minus_q: Constant<Bits<24>>,
 }
@@ -75,6 +81,10 @@ impl Default for Decompose {
             r1: Default::default(),
             r0: Default::default(),
             r1_hinted: Default::default(),
+            a_s0: Default::default(),
+            r_s0: Default::default(),
+            wide_s0: Default::default(),
+            hint_s0: Default::default(),
             r1_s1: Default::default(),
             r_s1: Default::default(),
             wide_s1: Default::default(),
@@ -87,7 +97,7 @@ impl Default for Decompose {
             t_narrow: Default::default(),
             t_wide: Default::default(),
             r1_narrow: Default::default(),
-            two_gamma2_r1: Default::default(),
+            r1_times_2gamma2: ROM::new(r1_times_2gamma2_table()),
             r0_raw: Default::default(),
             r0_final: Default::default(),
             r1_plus: Default::default(),
@@ -96,45 +106,63 @@ impl Default for Decompose {
             r1_down: Default::default(),
             k_narrow: Constant::new(11275u64.into()),
             k_wide: Constant::new(1025u64.into()),
-            m_narrow: Constant::new(372u64.into()),
-            m_wide: Constant::new(1023u64.into()),
             half_q: Constant::new(HALF_Q.into()),
             minus_q: Constant::new(MINUS_Q_24.into()),
         }
     }
 }
 
+/// r1·2γ2 for address (wide ‖ r1): 2γ2 = (q−1)/16 when wide, (q−1)/44
+/// otherwise; addresses past the largest r1 (15 or 43) hold 0.
+fn r1_times_2gamma2_table() -> std::collections::BTreeMap<Bits<7>, Bits<24>> {
+    let q = pqc::ring::Q as u64;
+    (0u64..128)
+        .map(|address| {
+            let (wide, r1) = (address >> 6 == 1, address & 63);
+            let (two_gamma2, largest) = if wide {
+                ((q - 1) / 16, 15)
+            } else {
+                ((q - 1) / 44, 43)
+            };
+            let value = if r1 <= largest { r1 * two_gamma2 } else { 0 };
+            (address.into(), value.into())
+        })
+        .collect()
+}
+
 impl Logic for Decompose {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r1_s1, r_s1, wide_s1, hint_s1, r1_s2, r0_s2, hinted_s2);
-        // Stage 1: r1 = HighBits(r).
+        dff_setup!(
+            self, clock, a_s0, r_s0, wide_s0, hint_s0, r1_s1, r_s1, wide_s1, hint_s1, r1_s2, r0_s2,
+            hinted_s2
+        );
+        // Stage 0: a = ⌈r / 128⌉.
         self.r_rounded.next = bit_cast::<24, 23>(self.r.val()) + 127;
-        self.a.next = self.r_rounded.val().get_bits::<16>(7);
+        self.a_s0.d.next = self.r_rounded.val().get_bits::<16>(7);
+        self.r_s0.d.next = self.r.val();
+        self.wide_s0.d.next = self.wide.val();
+        self.hint_s0.d.next = self.hint.val();
+        // Stage 1: r1 = HighBits(r).
+        self.a.next = self.a_s0.q.val();
         self.t_narrow.next = self.a.val() * self.k_narrow.val() + 8388608;
         self.t_wide.next = self.a.val() * self.k_wide.val() + 2097152;
         self.r1_narrow.next = self.t_narrow.val().get_bits::<6>(24);
         if self.r1_narrow.val() == 44 {
             self.r1_narrow.next = 0.into();
         }
-        if self.wide.val() {
+        if self.wide_s0.q.val() {
             self.r1_s1.d.next = bit_cast::<6, 4>(self.t_wide.val().get_bits::<4>(22));
         } else {
             self.r1_s1.d.next = self.r1_narrow.val();
         }
-        self.r_s1.d.next = self.r.val();
-        self.wide_s1.d.next = self.wide.val();
-        self.hint_s1.d.next = self.hint.val();
+        self.r_s1.d.next = self.r_s0.q.val();
+        self.wide_s1.d.next = self.wide_s0.q.val();
+        self.hint_s1.d.next = self.hint_s0.q.val();
         // Stage 2: r0 = r − r1·2γ2, centred; UseHint.
-        if self.wide_s1.q.val() {
-            self.two_gamma2_r1.next =
-                (bit_cast::<16, 6>(self.r1_s1.q.val()) * self.m_wide.val()) << 9;
-        } else {
-            self.two_gamma2_r1.next =
-                (bit_cast::<16, 6>(self.r1_s1.q.val()) * self.m_narrow.val()) << 9;
-        }
-        self.r0_raw.next =
-            bit_cast::<24, 23>(self.r_s1.q.val()) - bit_cast::<24, 32>(self.two_gamma2_r1.val());
+        self.r1_times_2gamma2.address.next = bit_cast::<7, 6>(self.r1_s1.q.val())
+            | (bit_cast::<7, 1>(self.wide_s1.q.val().into()) << 6);
+        self.r0_raw.next = bit_cast::<24, 23>(self.r_s1.q.val()) - self.r1_times_2gamma2.data.val();
         self.r0_final.next = self.r0_raw.val();
         if !self.r0_raw.val().get_bit(23) && self.r0_raw.val() > self.half_q.val() {
             self.r0_final.next = self.r0_raw.val() + self.minus_q.val();

@@ -5,9 +5,13 @@
 //!   with UseHint (Algorithm 40), one coefficient per clock.
 //! - [`power2round`]: Power2Round (Algorithm 35), one coefficient per clock.
 //! - [`coeffwise`]: add/subtract mod q, the infinity-norm check, MakeHint.
+//! - [`expand_a`]: one ExpandA entry in the PL, the sponge engine squeezing
+//!   straight into the RejNTTPoly sampler (the first composed block).
+//! - [`bit_pack`]: Simple/BitPack of every polynomial the engine writes.
 //! - [`bit_unpack`]: Simple/BitUnpack of every packed polynomial, and
 //!   ExpandMask's sampler.
-//! - [`rej_ntt`]: RejNTTPoly's acceptance on a SHAKE128 byte stream (ExpandA).
+//! - [`rej_ntt`]: RejNTTPoly's acceptance on the SHAKE128 word stream (ExpandA),
+//!   one candidate per clock.
 //! - [`rej_bounded`]: RejBoundedPoly's acceptance on a SHAKE256 byte stream
 //!   (ExpandS), one nibble per clock.
 //! - [`sample_in_ball`]: SampleInBall, one byte per clock, c held in
@@ -16,11 +20,116 @@
 //! Each has a simulation test against `pqc::mldsa::arith`, a yosys check,
 //! and a Verilator cross-check of its exported Verilog ([`verilator_check`]).
 
+pub mod bit_pack;
 pub mod bit_unpack;
 pub mod coeffwise;
 pub mod decompose;
+pub mod expand_a;
 pub mod power2round;
 pub mod rej_bounded;
 pub mod rej_ntt;
 pub mod sample_in_ball;
 pub mod verilator_check;
+
+use crate::export::{raw_verilog, Design};
+
+/// The ML-DSA units of the `hdl` tool's registry: each one alone, so each
+/// has its own yosys resource and timing rows.
+pub fn designs() -> Vec<Design> {
+    vec![
+        Design {
+            name: "mldsa_decompose",
+            description: "ML-DSA Decompose/HighBits/LowBits + UseHint, 1 coefficient a clock",
+            verilog: || raw_verilog(decompose::Decompose::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_power2round",
+            description: "ML-DSA Power2Round, 1 coefficient a clock",
+            verilog: || raw_verilog(power2round::Power2Round::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_mod_add_sub",
+            description: "ML-DSA a ± b mod q, 1 coefficient a clock",
+            verilog: || raw_verilog(coeffwise::ModAddSub::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_inf_norm_check",
+            description: "ML-DSA infinity-norm check against a bound, 1 coefficient a clock",
+            verilog: || raw_verilog(coeffwise::InfNormCheck::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_make_hint",
+            description: "ML-DSA MakeHint, 1 coefficient a clock",
+            verilog: || raw_verilog(coeffwise::MakeHint::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_rej_ntt",
+            description:
+                "ML-DSA RejNTTPoly acceptance (ExpandA), 1 candidate a clock from 32-bit words",
+            verilog: || raw_verilog(rej_ntt::RejNttSampler::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_rej_bounded",
+            description: "ML-DSA RejBoundedPoly acceptance (ExpandS), 1 nibble a clock",
+            verilog: || raw_verilog(rej_bounded::RejBoundedSampler::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_sample_in_ball",
+            description: "ML-DSA SampleInBall, c in registers, 1 byte a clock",
+            verilog: || raw_verilog(sample_in_ball::SampleInBall::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_expand_a",
+            description: "ML-DSA ExpandA entry: 1-round Keccak sponge engine feeding RejNTTPoly",
+            verilog: || raw_verilog(expand_a::ExpandAEntry::<1>::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_bit_pack",
+            description: "ML-DSA bit packer (t1, t0, s, z, w1), up to 1 coefficient a clock",
+            verilog: || raw_verilog(bit_pack::BitPacker::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_bit_unpack",
+            description:
+                "ML-DSA bit unpacker (t1, t0, s, z, ExpandMask), up to 1 coefficient a clock",
+            verilog: || raw_verilog(bit_unpack::BitUnpacker::default()),
+            vcd: None,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
+
+    /// Every unit meets the PL tops' cell-delay budget on its own, so the
+    /// engine composed of them can (its own top is checked when it exists).
+    #[test]
+    fn mldsa_units_meet_the_cell_delay_budget() {
+        for d in super::designs() {
+            let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
+            let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                path.levels() > 0 && path.arrival_ps > 0,
+                "{}: {path:?}",
+                d.name
+            );
+            assert!(
+                path.cell_ns() <= CELL_DELAY_BUDGET_NS,
+                "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
+                d.name,
+                path.cell_ns()
+            );
+        }
+    }
+}

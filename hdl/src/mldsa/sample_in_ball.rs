@@ -3,9 +3,12 @@
 //!
 //! c is held as two 256-bit vectors (`nonzero`, `negative`), so the swap
 //! `c[i] ← c[j]; c[j] ← (−1)^s` is one clock for every byte, whatever j is:
-//! there is no memory port whose timing depends on j. The first 8 bytes are
-//! the 64 sign bits; each later byte j is used when j ≤ i and dropped
-//! otherwise.
+//! there is no memory port whose timing depends on j. i is kept one-hot
+//! (`i_hot`, shifted once per accepted byte) and j decoded once, so each
+//! bit of c is one small function of its own bits of i, j and the old c\[j\]
+//! (1,791 LUT in yosys; an earlier form with indexed bit replacement
+//! synthesised to 3,465). The first 8 bytes are the 64 sign bits; each
+//! later byte j is used when j ≤ i and dropped otherwise.
 //!
 //! Cycles: one per byte, 8 + τ + (dropped bytes). The dropped count depends
 //! on c̃. For the accepted signing attempt c̃ is part of the signature; for
@@ -51,16 +54,18 @@ pub struct SampleInBall {
     sign_bytes_left: DFF<Bits<4>>,
     signs: DFF<Bits<64>>,
     i: DFF<Bits<9>>,
+    i_hot: DFF<Bits<256>>,
     nonzero: DFF<Bits<256>>,
     negative: DFF<Bits<256>>,
     read_out: DFF<Bits<23>>,
     take: Signal<Local, Bit>,
     j_wide: Signal<Local, Bits<9>>,
-    i_index: Signal<Local, Bits<8>>,
-    old_nonzero: Signal<Local, Bit>,
-    old_negative: Signal<Local, Bit>,
-    nonzero_moved: Signal<Local, Bits<256>>,
-    negative_moved: Signal<Local, Bits<256>>,
+    j_hot: Signal<Local, Bits<256>>,
+    old_nonzero_all: Signal<Local, Bits<256>>,
+    old_negative_all: Signal<Local, Bits<256>>,
+    sign_all: Signal<Local, Bits<256>>,
+    one256: Constant<Bits<256>>,
+    ones256: Constant<Bits<256>>,
     q_minus_1: Constant<Bits<23>>,
     n: Constant<Bits<9>>,
     sign_byte_count: Constant<Bits<4>>,
@@ -84,16 +89,18 @@ impl Default for SampleInBall {
             sign_bytes_left: Default::default(),
             signs: Default::default(),
             i: Default::default(),
+            i_hot: Default::default(),
             nonzero: Default::default(),
             negative: Default::default(),
             read_out: Default::default(),
             take: Default::default(),
             j_wide: Default::default(),
-            i_index: Default::default(),
-            old_nonzero: Default::default(),
-            old_negative: Default::default(),
-            nonzero_moved: Default::default(),
-            negative_moved: Default::default(),
+            j_hot: Default::default(),
+            old_nonzero_all: Default::default(),
+            old_negative_all: Default::default(),
+            sign_all: Default::default(),
+            one256: Constant::new(1.into()),
+            ones256: Constant::new(Bits::<256>::mask()),
             q_minus_1: Constant::new((pqc::ring::Q as u64 - 1).into()),
             n: Constant::new((pqc::ring::N as u64).into()),
             sign_byte_count: Constant::new((SIGN_BYTES as u64).into()),
@@ -112,6 +119,7 @@ impl Logic for SampleInBall {
             sign_bytes_left,
             signs,
             i,
+            i_hot,
             nonzero,
             negative,
             read_out
@@ -119,20 +127,20 @@ impl Logic for SampleInBall {
         self.data_ready.next = self.sampling.q.val();
         self.take.next = self.sampling.q.val() & self.data_valid.val();
         self.j_wide.next = bit_cast::<9, 8>(self.data.val());
-        self.i_index.next = self.i.q.val().get_bits::<8>(0);
-        self.old_nonzero.next = self.nonzero.q.val().get_bit(self.data.val().index());
-        self.old_negative.next = self.negative.q.val().get_bit(self.data.val().index());
-        // c[i] ← c[j] first, then c[j] ← ±1 (so j = i ends as ±1).
-        self.nonzero_moved.next = self
-            .nonzero
-            .q
-            .val()
-            .replace_bit(self.i_index.val().index(), self.old_nonzero.val());
-        self.negative_moved.next = self
-            .negative
-            .q
-            .val()
-            .replace_bit(self.i_index.val().index(), self.old_negative.val());
+        self.j_hot.next = self.one256.val() << self.data.val();
+        // c[j] and the sign, spread over all 256 bit positions.
+        self.old_nonzero_all.next = 0.into();
+        if (self.nonzero.q.val() & self.j_hot.val()).any() {
+            self.old_nonzero_all.next = self.ones256.val();
+        }
+        self.old_negative_all.next = 0.into();
+        if (self.negative.q.val() & self.j_hot.val()).any() {
+            self.old_negative_all.next = self.ones256.val();
+        }
+        self.sign_all.next = 0.into();
+        if self.signs.q.val().get_bit(0) {
+            self.sign_all.next = self.ones256.val();
+        }
         if self.take.val() {
             if self.sign_bytes_left.q.val().any() {
                 // Little-endian sign field: byte k lands in bits 8k..8k+8.
@@ -140,16 +148,18 @@ impl Logic for SampleInBall {
                     (self.signs.q.val() >> 8) | (bit_cast::<64, 8>(self.data.val()) << 56);
                 self.sign_bytes_left.d.next = self.sign_bytes_left.q.val() - 1;
             } else if self.j_wide.val() <= self.i.q.val() {
-                self.nonzero.d.next = self
-                    .nonzero_moved
-                    .val()
-                    .replace_bit(self.data.val().index(), true);
-                self.negative.d.next = self
-                    .negative_moved
-                    .val()
-                    .replace_bit(self.data.val().index(), self.signs.q.val().get_bit(0));
+                // c[i] ← c[j], then c[j] ← ±1 (so j = i ends as ±1).
+                self.nonzero.d.next =
+                    (self.nonzero.q.val() & !self.i_hot.q.val() & !self.j_hot.val())
+                        | (self.i_hot.q.val() & self.old_nonzero_all.val())
+                        | self.j_hot.val();
+                self.negative.d.next =
+                    (self.negative.q.val() & !self.i_hot.q.val() & !self.j_hot.val())
+                        | (self.i_hot.q.val() & !self.j_hot.val() & self.old_negative_all.val())
+                        | (self.j_hot.val() & self.sign_all.val());
                 self.signs.d.next = self.signs.q.val() >> 1;
                 self.i.d.next = self.i.q.val() + 1;
+                self.i_hot.d.next = self.i_hot.q.val() << 1;
                 if self.i.q.val() + 1 == self.n.val() {
                     self.sampling.d.next = false;
                     self.done_flag.d.next = true;
@@ -161,6 +171,8 @@ impl Logic for SampleInBall {
             self.done_flag.d.next = false;
             self.sign_bytes_left.d.next = self.sign_byte_count.val();
             self.i.d.next = self.n.val() - bit_cast::<9, 7>(self.tau.val());
+            self.i_hot.d.next =
+                self.one256.val() << (self.n.val() - bit_cast::<9, 7>(self.tau.val()));
             self.nonzero.d.next = 0.into();
             self.negative.d.next = 0.into();
         }

@@ -277,8 +277,8 @@ mod tests {
         let mut rng = Lcg::new(407);
         let rows: Vec<Vec<u64>> = (0..900u64)
             .map(|i| {
-                let byte = (rng.coeff() as u64) & 0xFF;
-                vec![u64::from(i == 400), byte, u64::from(i % 7 != 3)]
+                let word = u64::from(rng.next_u32());
+                vec![u64::from(i == 400), word, u64::from(i % 7 != 3)]
             })
             .collect();
         let expected = rust_hdl_lines(
@@ -286,17 +286,23 @@ mod tests {
             &rows,
             |u, r| {
                 u.reset.next = r[0] != 0;
-                u.data.next = r[1].into();
-                u.data_valid.next = r[2] != 0;
+                u.word.next = r[1].into();
+                u.word_valid.next = r[2] != 0;
             },
             |u| &mut u.clock,
-            |u| vec![u.coeff.val().to_u64(), u64::from(u.coeff_valid.val())],
+            |u| {
+                vec![
+                    u.coeff.val().to_u64(),
+                    u64::from(u.coeff_valid.val()),
+                    u64::from(u.word_ready.val()),
+                ]
+            },
         );
         let got = verilated_outputs(
             RejNttSampler::default(),
             "mldsa_rej_ntt",
-            &["reset", "data", "data_valid"],
-            &["coeff", "coeff_valid"],
+            &["reset", "word", "word_valid"],
+            &["coeff", "coeff_valid", "word_ready"],
             &rows,
         )
         .unwrap();
@@ -463,6 +469,139 @@ mod tests {
                 "data_valid",
             ],
             &["coeff", "coeff_valid", "out_of_range", "data_ready"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn expand_a_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::expand_a::ExpandAEntry;
+        if !verilator_required("expand_a_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(411);
+        // reset, seed_write, seed_index, seed_word, start, row, col.
+        let mut rows: Vec<Vec<u64>> = vec![vec![1, 0, 0, 0, 0, 0, 0]];
+        for i in 0..8u64 {
+            rows.push(vec![0, 1, i, u64::from(rng.next_u32()), 0, 0, 0]);
+        }
+        for (row, col) in [(0u64, 1u64), (2, 3)] {
+            rows.push(vec![0, 0, 0, 0, 1, row, col]);
+            rows.extend((0..420).map(|_| vec![0, 0, 0, 0, 0, row, col]));
+        }
+        // A reset in the middle of a third entry.
+        rows.push(vec![0, 0, 0, 0, 1, 4, 4]);
+        rows.extend((0..100).map(|_| vec![0, 0, 0, 0, 0, 4, 4]));
+        rows.push(vec![1, 0, 0, 0, 0, 4, 4]);
+        rows.extend((0..5).map(|_| vec![0, 0, 0, 0, 0, 4, 4]));
+        let expected = rust_hdl_lines(
+            ExpandAEntry::<1>::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.seed_write.next = r[1] != 0;
+                u.seed_index.next = r[2].into();
+                u.seed_word.next = r[3].into();
+                u.start.next = r[4] != 0;
+                u.row.next = r[5].into();
+                u.col.next = r[6].into();
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u64::from(u.busy.val()),
+                    u.coeff.val().to_u64(),
+                    u.coeff_index.val().to_u64(),
+                    u64::from(u.coeff_valid.val()),
+                ]
+            },
+        );
+        let writes = expected.iter().filter(|l| l.ends_with(" 1")).count();
+        assert!(writes >= 2 * 256, "{writes} writes");
+        let got = verilated_outputs(
+            ExpandAEntry::<1>::default(),
+            "mldsa_expand_a",
+            &[
+                "reset",
+                "seed_write",
+                "seed_index",
+                "seed_word",
+                "start",
+                "row",
+                "col",
+            ],
+            &["busy", "coeff", "coeff_index", "coeff_valid"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn bit_pack_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::bit_pack::BitPacker;
+        if !verilator_required("bit_pack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(412);
+        // reset, width, centred, offset, coeff, coeff_valid, data_ready.
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        for (w, c, o) in [
+            (10u64, 0u64, 0u64),
+            (13, 1, 1 << 12),
+            (3, 1, 2),
+            (20, 1, 1 << 19),
+        ] {
+            rows.push(vec![1, w, c, o, 0, 0, 0]);
+            for i in 0..300u64 {
+                let coeff = rng.coeff() as u64;
+                rows.push(vec![
+                    0,
+                    w,
+                    c,
+                    o,
+                    coeff,
+                    u64::from(i % 6 != 5),
+                    u64::from(i % 7 != 3),
+                ]);
+            }
+        }
+        let expected = rust_hdl_lines(
+            BitPacker::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.width.next = r[1].into();
+                u.centred.next = r[2] != 0;
+                u.offset.next = r[3].into();
+                u.coeff.next = r[4].into();
+                u.coeff_valid.next = r[5] != 0;
+                u.data_ready.next = r[6] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u.data.val().to_u64(),
+                    u64::from(u.data_valid.val()),
+                    u64::from(u.coeff_ready.val()),
+                ]
+            },
+        );
+        let got = verilated_outputs(
+            BitPacker::default(),
+            "mldsa_bit_pack",
+            &[
+                "reset",
+                "width",
+                "centred",
+                "offset",
+                "coeff",
+                "coeff_valid",
+                "data_ready",
+            ],
+            &["data", "data_valid", "coeff_ready"],
             &rows,
         )
         .unwrap();
