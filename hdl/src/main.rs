@@ -19,6 +19,7 @@ fn designs() -> Vec<Design> {
     let mut all = Vec::new();
     all.extend(hdl::ntt::designs());
     all.extend(hdl::keccak::designs());
+    all.extend(hdl::sha2::designs());
     all.extend(hdl::axi::designs());
     all
 }
