@@ -49,6 +49,10 @@ module sha512_core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,
     localparam  rot_left$9 = 64'h3;
     localparam  shift_right$0 = 64'h7;
     localparam  shift_right$1 = 64'h6;
+    localparam  half = 64'h20;
+    localparam  lo_mask = 64'hffffffff;
+    localparam  half_carry = 64'h100000000;
+    localparam  one = 64'h1;
     localparam  last_round = 7'b1010000;
     localparam  final_count = 7'b1010001;
     
@@ -186,6 +190,20 @@ module sha512_core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,
     reg  [63:0] big_sigma1;
     reg  [63:0] ch;
     reg  [63:0] maj;
+    reg  [63:0] s1;
+    reg  [63:0] c1;
+    reg  [63:0] se;
+    reg  [63:0] ce;
+    reg  [63:0] s2;
+    reg  [63:0] c2;
+    reg  [63:0] sa;
+    reg  [63:0] ca;
+    reg  [63:0] e_lo;
+    reg  [63:0] e_hi0;
+    reg  [63:0] e_hi1;
+    reg  [63:0] a_lo;
+    reg  [63:0] a_hi0;
+    reg  [63:0] a_hi1;
     reg  [63:0] new_a;
     reg  [63:0] new_e;
     reg  [63:0] small_sigma0;
@@ -495,8 +513,28 @@ module sha512_core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,
         big_sigma1 = ((v$4$q >> rot_right$3) | (v$4$q << rot_left$3)) ^ ((v$4$q >> rot_right$4) | (v$4$q << rot_left$4)) ^ ((v$4$q >> rot_right$5) | (v$4$q << rot_left$5));
         ch = (v$4$q & v$5$q) | (~v$4$q & v$6$q);
         maj = (v$0$q & v$1$q) | (v$0$q & v$2$q) | (v$1$q & v$2$q);
-        new_e = v$3$q + p$q + big_sigma1 + ch;
-        new_a = p$q + big_sigma1 + ch + big_sigma0 + maj;
+        s1 = p$q ^ big_sigma1 ^ ch;
+        c1 = ((p$q & big_sigma1) | (p$q & ch) | (big_sigma1 & ch)) << 32'h1;
+        se = s1 ^ c1 ^ v$3$q;
+        ce = ((s1 & c1) | (s1 & v$3$q) | (c1 & v$3$q)) << 32'h1;
+        s2 = s1 ^ c1 ^ big_sigma0;
+        c2 = ((s1 & c1) | (s1 & big_sigma0) | (c1 & big_sigma0)) << 32'h1;
+        sa = s2 ^ c2 ^ maj;
+        ca = ((s2 & c2) | (s2 & maj) | (c2 & maj)) << 32'h1;
+        e_lo = (se & lo_mask) + (ce & lo_mask);
+        e_hi0 = (se >> half) + (ce >> half);
+        e_hi1 = (se >> half) + (ce >> half) + one;
+        new_e = (e_lo & lo_mask) | (e_hi0 << half);
+        if (|(e_lo & half_carry)) begin
+            new_e = (e_lo & lo_mask) | (e_hi1 << half);
+        end
+        a_lo = (sa & lo_mask) + (ca & lo_mask);
+        a_hi0 = (sa >> half) + (ca >> half);
+        a_hi1 = (sa >> half) + (ca >> half) + one;
+        new_a = (a_lo & lo_mask) | (a_hi0 << half);
+        if (|(a_lo & half_carry)) begin
+            new_a = (a_lo & lo_mask) | (a_hi1 << half);
+        end
         small_sigma0 = ((sched$1$q >> rot_right$6) | (sched$1$q << rot_left$6)) ^ ((sched$1$q >> rot_right$7) | (sched$1$q << rot_left$7)) ^ (sched$1$q >> shift_right$0);
         small_sigma1 = ((sched$14$q >> rot_right$8) | (sched$14$q << rot_left$8)) ^ ((sched$14$q >> rot_right$9) | (sched$14$q << rot_left$9)) ^ (sched$14$q >> shift_right$1);
         w_sched = small_sigma1 + sched$9$q + small_sigma0 + sched$0$q;

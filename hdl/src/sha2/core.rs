@@ -66,6 +66,9 @@ pub type Sha512Core = Sha2Core<64>;
 /// amounts of Σ0, Σ1, σ0, σ1, the round count, the IV and the constants.
 struct Params {
     rounds: usize,
+    /// Width of the lower half of the carry-select adders of a' and e';
+    /// the word width means one plain adder.
+    split: u64,
     big_sigma0: [u64; 3],
     big_sigma1: [u64; 3],
     /// Two rotations and a shift.
@@ -79,6 +82,7 @@ fn params(w: usize) -> Params {
     match w {
         32 => Params {
             rounds: 64,
+            split: 32,
             big_sigma0: [2, 13, 22],
             big_sigma1: [6, 11, 25],
             small_sigma0: [7, 18, 3],
@@ -88,6 +92,7 @@ fn params(w: usize) -> Params {
         },
         64 => Params {
             rounds: 80,
+            split: 32,
             big_sigma0: [28, 34, 39],
             big_sigma1: [14, 18, 41],
             small_sigma0: [1, 8, 7],
@@ -169,6 +174,20 @@ pub struct Sha2Core<const W: usize> {
     big_sigma1: Signal<Local, Bits<W>>,
     ch: Signal<Local, Bits<W>>,
     maj: Signal<Local, Bits<W>>,
+    s1: Signal<Local, Bits<W>>,
+    c1: Signal<Local, Bits<W>>,
+    se: Signal<Local, Bits<W>>,
+    ce: Signal<Local, Bits<W>>,
+    s2: Signal<Local, Bits<W>>,
+    c2: Signal<Local, Bits<W>>,
+    sa: Signal<Local, Bits<W>>,
+    ca: Signal<Local, Bits<W>>,
+    e_lo: Signal<Local, Bits<W>>,
+    e_hi0: Signal<Local, Bits<W>>,
+    e_hi1: Signal<Local, Bits<W>>,
+    a_lo: Signal<Local, Bits<W>>,
+    a_hi0: Signal<Local, Bits<W>>,
+    a_hi1: Signal<Local, Bits<W>>,
     new_a: Signal<Local, Bits<W>>,
     new_e: Signal<Local, Bits<W>>,
     small_sigma0: Signal<Local, Bits<W>>,
@@ -180,6 +199,12 @@ pub struct Sha2Core<const W: usize> {
     rot_left: [Constant<Bits<W>>; 10],
     /// The shifts of σ0 and σ1.
     shift_right: [Constant<Bits<W>>; 2],
+    /// The carry-select split S (see [`Params`]), 2^S − 1, 2^S (0 for no
+    /// split) and 1.
+    half: Constant<Bits<W>>,
+    lo_mask: Constant<Bits<W>>,
+    half_carry: Constant<Bits<W>>,
+    one: Constant<Bits<W>>,
     last_round: Constant<Bits<7>>,
     final_count: Constant<Bits<7>>,
 }
@@ -239,6 +264,20 @@ impl<const W: usize> Default for Sha2Core<W> {
             big_sigma1: Default::default(),
             ch: Default::default(),
             maj: Default::default(),
+            s1: Default::default(),
+            c1: Default::default(),
+            se: Default::default(),
+            ce: Default::default(),
+            s2: Default::default(),
+            c2: Default::default(),
+            sa: Default::default(),
+            ca: Default::default(),
+            e_lo: Default::default(),
+            e_hi0: Default::default(),
+            e_hi1: Default::default(),
+            a_lo: Default::default(),
+            a_hi0: Default::default(),
+            a_hi1: Default::default(),
             new_a: Default::default(),
             new_e: Default::default(),
             small_sigma0: Default::default(),
@@ -248,6 +287,10 @@ impl<const W: usize> Default for Sha2Core<W> {
             rot_right: rot.map(|r| Constant::new(r.into())),
             rot_left: rot.map(|r| Constant::new((w - r).into())),
             shift_right: [p.small_sigma0[2], p.small_sigma1[2]].map(|s| Constant::new(s.into())),
+            half: Constant::new(p.split.into()),
+            lo_mask: Constant::new((u64::MAX >> (64 - p.split)).into()),
+            half_carry: Constant::new((if p.split < w { 1u64 << p.split } else { 0 }).into()),
+            one: Constant::new(1u64.into()),
             last_round: Constant::new((p.rounds as u64).into()),
             final_count: Constant::new((p.rounds as u64 + 1).into()),
         }
@@ -292,16 +335,54 @@ impl<const W: usize> Logic for Sha2Core<W> {
         self.maj.next = (self.v[0].q.val() & self.v[1].q.val())
             | (self.v[0].q.val() & self.v[2].q.val())
             | (self.v[1].q.val() & self.v[2].q.val());
-        // Each sum written out flat (no shared T1 signal): yosys then maps
-        // it as one multi-operand adder, a carry-save tree and one carry
-        // chain; a shared T1 would be a carry chain of its own.
+        // Carry-save: T1 = p + Σ1 + Ch as s1 + c1, then e' = s1 + c1 + d and
+        // a' = s1 + c1 + Σ0 + Maj reduced to two operands each.
+        self.s1.next = self.p.q.val() ^ self.big_sigma1.val() ^ self.ch.val();
+        self.c1.next = ((self.p.q.val() & self.big_sigma1.val())
+            | (self.p.q.val() & self.ch.val())
+            | (self.big_sigma1.val() & self.ch.val()))
+            << 1;
+        self.se.next = self.s1.val() ^ self.c1.val() ^ self.v[3].q.val();
+        self.ce.next = ((self.s1.val() & self.c1.val())
+            | (self.s1.val() & self.v[3].q.val())
+            | (self.c1.val() & self.v[3].q.val()))
+            << 1;
+        self.s2.next = self.s1.val() ^ self.c1.val() ^ self.big_sigma0.val();
+        self.c2.next = ((self.s1.val() & self.c1.val())
+            | (self.s1.val() & self.big_sigma0.val())
+            | (self.c1.val() & self.big_sigma0.val()))
+            << 1;
+        self.sa.next = self.s2.val() ^ self.c2.val() ^ self.maj.val();
+        self.ca.next = ((self.s2.val() & self.c2.val())
+            | (self.s2.val() & self.maj.val())
+            | (self.c2.val() & self.maj.val()))
+            << 1;
+        // Carry-select: the upper half is added for both carries in, in
+        // parallel with the lower half, so the carry chain is W/2 long.
+        self.e_lo.next =
+            (self.se.val() & self.lo_mask.val()) + (self.ce.val() & self.lo_mask.val());
+        self.e_hi0.next = (self.se.val() >> self.half.val()) + (self.ce.val() >> self.half.val());
+        self.e_hi1.next = (self.se.val() >> self.half.val())
+            + (self.ce.val() >> self.half.val())
+            + self.one.val();
         self.new_e.next =
-            self.v[3].q.val() + self.p.q.val() + self.big_sigma1.val() + self.ch.val();
-        self.new_a.next = self.p.q.val()
-            + self.big_sigma1.val()
-            + self.ch.val()
-            + self.big_sigma0.val()
-            + self.maj.val();
+            (self.e_lo.val() & self.lo_mask.val()) | (self.e_hi0.val() << self.half.val());
+        if (self.e_lo.val() & self.half_carry.val()).any() {
+            self.new_e.next =
+                (self.e_lo.val() & self.lo_mask.val()) | (self.e_hi1.val() << self.half.val());
+        }
+        self.a_lo.next =
+            (self.sa.val() & self.lo_mask.val()) + (self.ca.val() & self.lo_mask.val());
+        self.a_hi0.next = (self.sa.val() >> self.half.val()) + (self.ca.val() >> self.half.val());
+        self.a_hi1.next = (self.sa.val() >> self.half.val())
+            + (self.ca.val() >> self.half.val())
+            + self.one.val();
+        self.new_a.next =
+            (self.a_lo.val() & self.lo_mask.val()) | (self.a_hi0.val() << self.half.val());
+        if (self.a_lo.val() & self.half_carry.val()).any() {
+            self.new_a.next =
+                (self.a_lo.val() & self.lo_mask.val()) | (self.a_hi1.val() << self.half.val());
+        }
 
         // The message schedule one word ahead: with sched[14] = W_{t-1} in
         // the clock that takes W_t, this is W_{t+1} = σ1(W_{t-1}) + W_{t-6}
