@@ -9,7 +9,8 @@
 //! All inputs are sampled at the rising edge of `clock`.
 //!
 //! - `reset` (synchronous, active high, wins over everything): the core is
-//!   idle afterwards; the chaining value is kept.
+//!   idle after the clock. The chaining value is not cleared: it holds the
+//!   start value of an interrupted job (see `start`).
 //! - `load_state` (idle only): shifts `word_in` into the chaining value,
 //!   H0 ← H1 ← … ← H7 ← `word_in`; eight clocks load H0..H7 in order (e.g.
 //!   the SLH-DSA state after the PK.seed block, to restart from it).
@@ -23,7 +24,8 @@
 //!   ready are high. `word_ready` is high in the `start` clock (so W_0 may
 //!   come with `start`) and until W_15 is taken; round t runs in the clock
 //!   that takes W_{t+1}, so there is no load phase, and a missing word stalls
-//!   the core. Rounds 16..R−1 take W_t from the message schedule in the
+//!   the core (each clock without the asked-for word adds one clock to
+//!   the count below). Rounds 16..R−1 take W_t from the message schedule in the
 //!   15-word shift register plus the precomputed next word.
 //! - `out_index`/`out_word`: H\[`out_index`\] of the chaining value
 //!   (combinational from the registers); the digest is H0..H7 big endian.
@@ -32,25 +34,36 @@
 //!
 //! # Clock counts
 //!
-//! With every word valid when asked, a block takes exactly R + 2 clocks from
-//! the `start` clock to `done` (66 for SHA-256, 82 for SHA-512, asserted by
-//! the tests): the `start` clock takes W_0, the next R − 1 clocks take
+//! With every word valid when asked, a block takes exactly R + 2 clocks
+//! (66 for SHA-256, 82 for SHA-512, asserted by the tests): `done` is high
+//! after the (R + 2)-th rising edge counted from the one that takes
+//! `start`. The `start` clock takes W_0, the next R − 1 clocks take
 //! W_1..W_{R−1} (from the input for t < 16) and run rounds 0..R−2, one clock
 //! runs round R−1 and one adds the working variables into the chaining
 //! value. `start` may come again in the `done` clock, so back-to-back blocks
-//! cost R + 2 clocks each. Loading a chaining value costs 8 clocks and
-//! reading the digest 8 (or 4 for an n-byte SLH-DSA output with n ≤ 16 on
-//! SHA-256, …); neither overlaps a compression.
+//! cost R + 2 clocks each. Loading a chaining value takes 8 clocks and
+//! reading the digest one clock per word (`out_index` is combinational, so
+//! an n-byte SLH-DSA output reads only ⌈n / (W/8)⌉ words); neither overlaps
+//! a compression.
 //!
 //! # Timing
 //!
 //! The naive round, T1 = h + Σ1(e) + Ch(e,f,g) + K_t + W_t followed by
-//! a = T1 + T2, is two carry chains deep. Here h + K_t + W_t is added one
-//! clock ahead into the register `p` (h of round t is g of round t − 1;
-//! K_t is read from the ROM into a register a clock before that, and W_t
-//! from the message schedule is also computed a clock ahead), so e' and a'
-//! are a multi-operand sum of registers and one-LUT functions of them,
-//! which yosys maps to a carry-save tree and one carry chain.
+//! a = T1 + T2, is two carry chains deep. Here:
+//!
+//! - h + K_t + W_t is added a clock ahead into the register `p` (h of round
+//!   t is g of round t − 1; W_0 meets the initial h); K_t comes from the ROM
+//!   into a register a clock before that, and W_t (t ≥ 16) from the message
+//!   schedule is also computed a clock ahead into `w_next`.
+//! - e' = d + p + Σ1 + Ch and a' = p + Σ1 + Ch + Σ0 + Maj are carry-save
+//!   trees (T1 = p + Σ1 + Ch shared as two vectors) ending in one adder each.
+//! - On SHA-512 that adder is carry-select: the upper 32 bits are added for
+//!   both carries in, beside the lower 32 bits, which halves the chain.
+//! - The schedule taps are flip-flops with a reset, so yosys does not end
+//!   its shift-register chains in SRL16E outputs (1.5 ns clock-to-out) right
+//!   before an adder; the stages between the taps stay SRL16E.
+//!
+//! Measured figures are in the [`super`] module documentation.
 
 use rust_hdl::prelude::*;
 
@@ -81,7 +94,7 @@ struct Params {
 fn params(w: usize) -> Params {
     match w {
         32 => Params {
-            rounds: 64,
+            rounds: rounds(32),
             split: 32,
             big_sigma0: [2, 13, 22],
             big_sigma1: [6, 11, 25],
@@ -91,7 +104,7 @@ fn params(w: usize) -> Params {
             k: super::K256.iter().map(|&k| u64::from(k)).collect(),
         },
         64 => Params {
-            rounds: 80,
+            rounds: rounds(64),
             split: 32,
             big_sigma0: [28, 34, 39],
             big_sigma1: [14, 18, 41],
@@ -104,7 +117,7 @@ fn params(w: usize) -> Params {
     }
 }
 
-/// Rounds of the `W`-bit variant (64 or 80).
+/// Rounds R of the `W`-bit variant: 64 (SHA-256) or 80 (SHA-512).
 pub const fn rounds(w: usize) -> usize {
     if w == 32 {
         64

@@ -418,3 +418,28 @@ fn sha2_cores_yosys_validate() {
     uut.connect_all();
     yosys_validate("sha512_core", &generate_verilog(&uut)).unwrap();
 }
+
+/// Both cores are at or under [`CELL_DELAY_BUDGET_NS`] of cell delay on
+/// their worst path in the yosys timing estimate (the flow of `hdl timing`:
+/// `synth_xilinx -abc9`, `sta` with the `cells_sim.v` delays).
+///
+/// [`CELL_DELAY_BUDGET_NS`]: crate::export::CELL_DELAY_BUDGET_NS
+#[test]
+fn sha2_cores_meet_the_cell_delay_budget() {
+    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
+    for d in super::designs() {
+        let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
+        let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            path.levels() > 0 && path.arrival_ps > 0,
+            "{}: {path:?}",
+            d.name
+        );
+        assert!(
+            path.cell_ns() <= CELL_DELAY_BUDGET_NS,
+            "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
+            d.name,
+            path.cell_ns()
+        );
+    }
+}
