@@ -22,7 +22,8 @@
 //! - `word_in`/`word_valid`/`word_ready`: the message words W_0..W_15, big
 //!   endian as FIPS 180-4 reads them, one per clock where both valid and
 //!   ready are high. `word_ready` is high in the `start` clock (so W_0 may
-//!   come with `start`) and until W_15 is taken; round t runs in the clock
+//!   come with `start`; `word_ready` is combinational from `start` and
+//!   `reset`, never from `word_valid`) and until W_15 is taken; round t runs in the clock
 //!   that takes W_{t+1}, so there is no load phase, and a missing word stalls
 //!   the core (each clock without the asked-for word adds one clock to
 //!   the count below). Rounds 16..R−1 take W_t from the message schedule in the
