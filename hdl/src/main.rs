@@ -20,6 +20,7 @@ fn designs() -> Vec<Design> {
     all.extend(hdl::ntt::designs());
     all.extend(hdl::keccak::designs());
     all.extend(hdl::mldsa::designs());
+    all.extend(hdl::sha2::designs());
     all.extend(hdl::axi::designs());
     all
 }
