@@ -25,6 +25,8 @@ pub mod bit_unpack;
 pub mod coeffwise;
 pub mod decompose;
 pub mod expand_a;
+pub mod key_buffer;
+pub mod keygen;
 pub mod power2round;
 pub mod rej_bounded;
 pub mod rej_ntt;

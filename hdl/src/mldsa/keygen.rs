@@ -1,0 +1,935 @@
+//! ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6) for all three parameter
+//! sets behind one command: ξ in, pk ‖ sk out, nothing in between on the
+//! bus. The first whole operation of the ML-DSA engine.
+//!
+//! # Datapath
+//!
+//! One Keccak sponge engine, one NTT core (B = 4, its three slots: 0 the
+//! accumulator t̂, 1 the ŝ operand, 2 the Â entry), the RejNTTPoly and
+//! RejBoundedPoly samplers, Power2Round, two bit packers and two key
+//! buffers (pk, sk) in block RAM:
+//!
+//! 1. (ρ, ρ′, K) = H(ξ ‖ k ‖ l, 128), squeezed into seed registers; ρ and K
+//!    are copied into the key buffers.
+//! 2. For each row i: for each column j, s1\[j\] is sampled (SHAKE256 into
+//!    RejBoundedPoly) straight into the NTT core's LOAD of slot 1, and on
+//!    row 0 also η-packed into sk; NTT; Â\[i\]\[j\] is sampled (SHAKE128
+//!    into RejNTTPoly) into slot 2; slot 0 (+)= slot 1 ∘ slot 2. Then s2\[i\]
+//!    is sampled and packed, transformed, and added in the NTT domain
+//!    (slot 0 += NTT(s2\[i\]) ∘ 1, slot 2 loaded with ones: the core has no
+//!    add); INTT; STORE through Power2Round into the t1 (pk) and t0 (sk)
+//!    packers.
+//! 3. tr = H(pk, 64), from the pk buffer into sk.
+//! 4. pk, then sk, leave on the output stream as 32-bit little-endian words,
+//!    `last` on the final sk word.
+//!
+//! s1 is re-sampled for every row rather than stored: the core has three
+//! slots, and sampling costs about what a LOAD from a buffer would.
+//!
+//! Everything runs one step after another: no sampling overlaps an NTT
+//! yet, which is what the cycle counts (asserted in the tests, printed by
+//! them) leave to gain.
+//!
+//! # Timing
+//!
+//! The cycle count depends on the parameter set and on how many candidates
+//! the samplers reject: RejNTTPoly's rejections depend on ρ (public);
+//! RejBoundedPoly's on ρ′ (secret), but each nibble costs one clock and the
+//! rejected nibbles are independent of the kept coefficients (see
+//! [`super::rej_bounded`]). Nothing else varies.
+//!
+//! # Interface
+//!
+//! Write ξ a word at a time (`xi_write`, `xi_index`, `xi_word`, little-endian)
+//! while idle, then `start` with `set` (0, 1, 2: ML-DSA-44, -65, -87; 3 is
+//! refused with `error`). `busy` until the last output word is taken, then
+//! `done` (with `error` if a core reported one). `abort` returns to idle
+//! from any state with `done` and `error`. `reset` returns to idle.
+
+use crate::keccak::SpongeEngine;
+use crate::mldsa::bit_pack::BitPacker;
+use crate::mldsa::key_buffer::KeyBuffer;
+use crate::mldsa::power2round::Power2Round;
+use crate::mldsa::rej_bounded::RejBoundedSampler;
+use crate::mldsa::rej_ntt::RejNttSampler;
+use crate::ntt::core::NttCoreB4;
+use pqc::mldsa::params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
+use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
+use rust_hdl::prelude::*;
+
+/// The parameter sets in `set` order.
+pub const SETS: [Params; 3] = [ML_DSA_44, ML_DSA_65, ML_DSA_87];
+/// Output length requested from the sponge for sampling; an `OP_ABORT`
+/// ends the squeeze once the polynomial is complete.
+const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
+/// Seed registers: ρ (8 words), ρ′ (16), K (8).
+const SEED_WORDS: usize = 32;
+
+/// Phases of the key generation.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum KeyGenPhase {
+    /// Waiting for `start`.
+    Idle,
+    /// (ρ, ρ′, K) = H(ξ ‖ k ‖ l).
+    Seed,
+    /// ρ into pk; ρ and K into sk.
+    Copy,
+    /// s1\[j\] (or s2\[i\]) into slot 1 (and packed into sk).
+    SampleS,
+    /// NTT of slot 1.
+    NttS,
+    /// Â\[i\]\[j\] into slot 2.
+    SampleA,
+    /// Slot 0 (+)= slot 1 ∘ slot 2.
+    Multiply,
+    /// Slot 2 = all ones.
+    Ones,
+    /// Slot 0 += slot 1 ∘ slot 2 (adds NTT(s2\[i\])).
+    AddS2,
+    /// INTT of slot 0.
+    Intt,
+    /// Slot 0 out through Power2Round into the t1 and t0 packers.
+    StoreT,
+    /// tr = H(pk).
+    HashTr,
+    /// pk out.
+    OutPk,
+    /// sk out.
+    OutSk,
+}
+
+/// The KeyGen engine.
+#[derive(LogicBlock)]
+pub struct MlDsaKeyGen {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: idle, flags low.
+    pub reset: Signal<In, Bit>,
+    /// Write `xi_word` into ξ word `xi_index` (when idle).
+    pub xi_write: Signal<In, Bit>,
+    /// Which ξ word.
+    pub xi_index: Signal<In, Bits<3>>,
+    /// The ξ word.
+    pub xi_word: Signal<In, Bits<32>>,
+    /// Start a key generation (taken when idle).
+    pub start: Signal<In, Bit>,
+    /// Parameter set: 0, 1, 2 for ML-DSA-44, -65, -87.
+    pub set: Signal<In, Bits<2>>,
+    /// Abandon the key generation (taken in any state).
+    pub abort: Signal<In, Bit>,
+    /// A key generation runs.
+    pub busy: Signal<Out, Bit>,
+    /// The last key generation ended (until the next start).
+    pub done: Signal<Out, Bit>,
+    /// It ended with an error (refused set, core error, or abort).
+    pub error: Signal<Out, Bit>,
+    /// Output stream TDATA: pk ‖ sk.
+    pub m_data: Signal<Out, Bits<32>>,
+    /// Output stream TVALID.
+    pub m_valid: Signal<Out, Bit>,
+    /// Output stream TLAST (final sk word).
+    pub m_last: Signal<Out, Bit>,
+    /// Output stream TREADY.
+    pub m_ready: Signal<In, Bit>,
+    sponge: SpongeEngine<1>,
+    ntt: NttCoreB4,
+    rej_ntt: RejNttSampler,
+    rej_bounded: RejBoundedSampler,
+    p2r: Power2Round,
+    sk_packer: BitPacker,
+    pk_packer: BitPacker,
+    pk_buf: KeyBuffer<10, 12>,
+    sk_buf: KeyBuffer<11, 13>,
+    xi: [DFF<Bits<32>>; 8],
+    seed: [DFF<Bits<32>>; SEED_WORDS],
+    phase: DFF<KeyGenPhase>,
+    launched: DFF<Bit>,
+    done_flag: DFF<Bit>,
+    error_flag: DFF<Bit>,
+    // Parameter-set values, latched at start.
+    k: DFF<Bits<4>>,
+    l: DFF<Bits<4>>,
+    eta4: DFF<Bit>,
+    eta_bits: DFF<Bits<5>>,
+    eta: DFF<Bits<23>>,
+    t0_base: DFF<Bits<13>>,
+    pk_words: DFF<Bits<11>>,
+    sk_words: DFF<Bits<11>>,
+    // Loop state.
+    row: DFF<Bits<4>>,
+    col: DFF<Bits<4>>,
+    on_s2: DFF<Bit>,
+    count: DFF<Bits<9>>,
+    words_in: DFF<Bits<5>>,
+    stopped: DFF<Bit>,
+    pending: DFF<Bit>,
+    pk_ptr: DFF<Bits<12>>,
+    sk_s_ptr: DFF<Bits<13>>,
+    sk_t0_ptr: DFF<Bits<13>>,
+    ser_word: DFF<Bits<32>>,
+    ser_left: DFF<Bits<3>>,
+    out_index: DFF<Bits<11>>,
+    primed: DFF<Bit>,
+    // Combinational.
+    message_word: Signal<Local, Bits<32>>,
+    seed_word: Signal<Local, Bits<32>>,
+    s_index: Signal<Local, Bits<16>>,
+    sample_coeff: Signal<Local, Bits<23>>,
+    sample_valid: Signal<Local, Bit>,
+    stream_valid: Signal<Local, Bit>,
+    stream_take: Signal<Local, Bit>,
+    stream_next: Signal<Local, Bits<11>>,
+    stream_count: Signal<Local, Bits<11>>,
+    store_take: Signal<Local, Bit>,
+    copy_word: Signal<Local, Bits<32>>,
+    t0_field: Signal<Local, Bits<14>>,
+    packers_idle: Signal<Local, Bit>,
+    c_op_sponge: Constant<Bits<8>>,
+    c_op_abort: Constant<Bits<8>>,
+    c_shake128: Constant<Bits<32>>,
+    c_shake256: Constant<Bits<32>>,
+    c_squeeze: Constant<Bits<32>>,
+    c_op_load: Constant<Bits<8>>,
+    c_op_store: Constant<Bits<8>>,
+    c_op_ntt: Constant<Bits<8>>,
+    c_op_intt: Constant<Bits<8>>,
+    c_op_pwm: Constant<Bits<8>>,
+    c_op_pwmac: Constant<Bits<8>>,
+    c_ntt_abort: Constant<Bits<8>>,
+    c_set_k: [Constant<Bits<4>>; 3],
+    c_set_l: [Constant<Bits<4>>; 3],
+    c_set_eta: [Constant<Bits<23>>; 3],
+    c_set_eta_bits: [Constant<Bits<5>>; 3],
+    c_set_t0_base: [Constant<Bits<13>>; 3],
+    c_set_pk_words: [Constant<Bits<11>>; 3],
+    c_set_sk_words: [Constant<Bits<11>>; 3],
+    c_two_to_12: Constant<Bits<14>>,
+}
+
+/// Byte offset of t0 in sk: ρ ‖ K ‖ tr ‖ s1 ‖ s2 come first.
+const fn t0_offset(p: &Params) -> usize {
+    128 + (p.k + p.l) * Params::poly_bytes(p.eta_bits())
+}
+
+/// A constant of any width (values here all fit).
+fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl Default for MlDsaKeyGen {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            xi_write: Default::default(),
+            xi_index: Default::default(),
+            xi_word: Default::default(),
+            start: Default::default(),
+            set: Default::default(),
+            abort: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            m_data: Default::default(),
+            m_valid: Default::default(),
+            m_last: Default::default(),
+            m_ready: Default::default(),
+            sponge: Default::default(),
+            ntt: Default::default(),
+            rej_ntt: Default::default(),
+            rej_bounded: Default::default(),
+            p2r: Default::default(),
+            sk_packer: Default::default(),
+            pk_packer: Default::default(),
+            pk_buf: Default::default(),
+            sk_buf: Default::default(),
+            xi: Default::default(),
+            seed: Default::default(),
+            phase: Default::default(),
+            launched: Default::default(),
+            done_flag: Default::default(),
+            error_flag: Default::default(),
+            k: Default::default(),
+            l: Default::default(),
+            eta4: Default::default(),
+            eta_bits: Default::default(),
+            eta: Default::default(),
+            t0_base: Default::default(),
+            pk_words: Default::default(),
+            sk_words: Default::default(),
+            row: Default::default(),
+            col: Default::default(),
+            on_s2: Default::default(),
+            count: Default::default(),
+            words_in: Default::default(),
+            stopped: Default::default(),
+            pending: Default::default(),
+            pk_ptr: Default::default(),
+            sk_s_ptr: Default::default(),
+            sk_t0_ptr: Default::default(),
+            ser_word: Default::default(),
+            ser_left: Default::default(),
+            out_index: Default::default(),
+            primed: Default::default(),
+            message_word: Default::default(),
+            seed_word: Default::default(),
+            s_index: Default::default(),
+            sample_coeff: Default::default(),
+            sample_valid: Default::default(),
+            stream_valid: Default::default(),
+            stream_take: Default::default(),
+            stream_next: Default::default(),
+            stream_count: Default::default(),
+            store_take: Default::default(),
+            copy_word: Default::default(),
+            t0_field: Default::default(),
+            packers_idle: Default::default(),
+            c_op_sponge: c(kregs::OP_SPONGE as u64),
+            c_op_abort: c(kregs::OP_ABORT as u64),
+            c_shake128: c(kregs::MODE_SHAKE128 as u64),
+            c_shake256: c(kregs::MODE_SHAKE256 as u64),
+            c_squeeze: c(SQUEEZE_BYTES),
+            c_op_load: c(nregs::OP_LOAD as u64),
+            c_op_store: c(nregs::OP_STORE as u64),
+            c_op_ntt: c(nregs::OP_NTT as u64),
+            c_op_intt: c(nregs::OP_INTT as u64),
+            c_op_pwm: c(nregs::OP_PWM as u64),
+            c_op_pwmac: c(nregs::OP_PWMAC as u64),
+            c_ntt_abort: c(nregs::OP_ABORT as u64),
+            c_set_k: SETS.map(|p| c(p.k as u64)),
+            c_set_l: SETS.map(|p| c(p.l as u64)),
+            c_set_eta: SETS.map(|p| c(p.eta as u64)),
+            c_set_eta_bits: SETS.map(|p| c(p.eta_bits() as u64)),
+            c_set_t0_base: SETS.map(|p| c(t0_offset(&p) as u64)),
+            c_set_pk_words: SETS.map(|p| c(p.pk_len() as u64 / 4)),
+            c_set_sk_words: SETS.map(|p| c(p.sk_len() as u64 / 4)),
+            c_two_to_12: c(1 << 12),
+        }
+    }
+}
+
+impl Logic for MlDsaKeyGen {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, phase, launched, done_flag, error_flag, k, l, eta4, eta_bits, eta,
+            t0_base, pk_words, sk_words, row, col, on_s2, count, words_in, stopped, pending,
+            pk_ptr, sk_s_ptr, sk_t0_ptr, ser_word, ser_left, out_index, primed
+        );
+        for w in 0..8 {
+            self.xi[w].clock.next = self.clock.val();
+            self.xi[w].d.next = self.xi[w].q.val();
+        }
+        for w in 0..SEED_WORDS {
+            self.seed[w].clock.next = self.clock.val();
+            self.seed[w].d.next = self.seed[w].q.val();
+        }
+        clock!(
+            self, clock, sponge, ntt, rej_ntt, rej_bounded, p2r, sk_packer, pk_packer, pk_buf,
+            sk_buf
+        );
+
+        // ---- Defaults: no requests, no stream traffic, no writes.
+        self.sponge.reset.next = self.reset.val();
+        self.sponge.start.next = false;
+        self.sponge.op.next = self.c_op_sponge.val();
+        self.sponge.arg0.next = self.c_shake256.val();
+        self.sponge.arg1.next = 0.into();
+        self.sponge.arg2.next = self.c_squeeze.val();
+        self.sponge.in_valid.next = false;
+        self.sponge.in_last.next = false;
+        self.sponge.out_ready.next = false;
+        self.ntt.reset.next = self.reset.val();
+        self.ntt.start.next = false;
+        self.ntt.op.next = self.c_op_load.val();
+        self.ntt.arg0.next = 0.into();
+        self.ntt.arg1.next = 1.into();
+        self.ntt.arg2.next = 2.into();
+        self.ntt.s_tvalid.next = false;
+        self.ntt.s_tlast.next = self.count.q.val() == 255;
+        self.ntt.m_tready.next = false;
+        self.rej_ntt.reset.next = self.reset.val();
+        self.rej_bounded.reset.next = self.reset.val();
+        self.rej_bounded.eta4.next = self.eta4.q.val();
+        self.sk_packer.reset.next = self.reset.val();
+        self.pk_packer.reset.next = self.reset.val();
+        self.sk_packer.coeff_valid.next = false;
+        self.pk_packer.coeff_valid.next = false;
+        self.sk_packer.data_ready.next = true;
+        self.pk_packer.data_ready.next = true;
+        self.pk_packer.width.next = 10.into();
+        self.pk_packer.centred.next = false;
+        self.pk_packer.offset.next = 0.into();
+        self.pk_packer.coeff.next = bit_cast::<23, 10>(self.p2r.t1.val());
+        self.sk_packer.width.next = self.eta_bits.q.val();
+        self.sk_packer.centred.next = true;
+        self.sk_packer.offset.next = self.eta.q.val();
+        self.sk_packer.coeff.next = self.rej_bounded.coeff.val();
+        self.pk_buf.byte_write.next = false;
+        self.pk_buf.word_write.next = false;
+        self.sk_buf.byte_write.next = false;
+        self.sk_buf.word_write.next = false;
+        self.pk_buf.byte_address.next = self.pk_ptr.q.val();
+        self.pk_buf.byte_data.next = self.pk_packer.data.val();
+        self.sk_buf.byte_address.next = self.sk_s_ptr.q.val();
+        self.sk_buf.byte_data.next = self.sk_packer.data.val();
+        self.pk_buf.word_address.next = bit_cast::<10, 9>(self.count.q.val());
+        self.sk_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val());
+        self.pk_buf.word_data.next = self.seed_word.val();
+        self.sk_buf.word_data.next = self.copy_word.val();
+        self.m_valid.next = false;
+        self.m_last.next = false;
+        self.m_data.next = self.pk_buf.read_word.val();
+        self.p2r.t.next = self.ntt.m_tdata.val().get_bits::<23>(0);
+
+        // ---- Seed word w (ρ ‖ ρ′ ‖ K) by the message / copy counters.
+        self.seed_word.next = self.seed[0].q.val();
+        self.copy_word.next = self.seed[0].q.val();
+        for w in 0..8 {
+            if self.count.q.val().index() == w {
+                self.seed_word.next = self.seed[w].q.val();
+                self.copy_word.next = self.seed[w].q.val();
+            }
+        }
+        // sk words 8..16 are K = seed words 24..32.
+        for w in 8..16 {
+            if self.count.q.val().index() == w {
+                self.copy_word.next = self.seed[w + 16].q.val();
+            }
+        }
+        // ---- Message word of the running sponge job.
+        if self.on_s2.q.val() {
+            self.s_index.next = bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.row.q.val());
+        } else {
+            self.s_index.next = bit_cast::<16, 4>(self.col.q.val());
+        }
+        self.message_word.next = 0.into();
+        if self.phase.q.val() == KeyGenPhase::Seed {
+            for w in 0..8 {
+                if self.words_in.q.val().index() == w {
+                    self.message_word.next = self.xi[w].q.val();
+                }
+            }
+            if self.words_in.q.val() == 8 {
+                self.message_word.next =
+                    bit_cast::<32, 4>(self.k.q.val()) | (bit_cast::<32, 4>(self.l.q.val()) << 8);
+            }
+        } else if self.phase.q.val() == KeyGenPhase::SampleA {
+            for w in 0..8 {
+                if self.words_in.q.val().index() == w {
+                    self.message_word.next = self.seed[w].q.val();
+                }
+            }
+            if self.words_in.q.val() == 8 {
+                self.message_word.next = bit_cast::<32, 4>(self.col.q.val())
+                    | (bit_cast::<32, 4>(self.row.q.val()) << 8);
+            }
+        } else {
+            for w in 0..16 {
+                if self.words_in.q.val().index() == w {
+                    self.message_word.next = self.seed[w + 8].q.val();
+                }
+            }
+            if self.words_in.q.val() == 16 {
+                self.message_word.next = bit_cast::<32, 16>(self.s_index.val());
+            }
+        }
+        self.sponge.in_data.next = self.message_word.val();
+
+        // ---- Samplers into the NTT core's LOAD (and the s packer).
+        self.rej_ntt.word.next = self.sponge.out_data.val();
+        self.rej_ntt.word_valid.next = false;
+        self.rej_bounded.data.next = self.ser_word.q.val().get_bits::<8>(0);
+        self.rej_bounded.data_valid.next = false;
+        self.sample_coeff.next = self.rej_bounded.coeff.val();
+        self.sample_valid.next = self.rej_bounded.coeff_valid.val();
+        if self.phase.q.val() == KeyGenPhase::SampleA {
+            self.sample_coeff.next = self.rej_ntt.coeff.val();
+            self.sample_valid.next = self.rej_ntt.coeff_valid.val();
+        }
+        self.ntt.s_tdata.next = bit_cast::<32, 23>(self.sample_coeff.val());
+
+        // ---- RAM-to-stream reader (tr's message, the output): the word at
+        // `out_index` is on `read_word` once `primed`.
+        self.stream_count.next = self.pk_words.q.val();
+        if self.phase.q.val() == KeyGenPhase::OutSk {
+            self.stream_count.next = self.sk_words.q.val();
+        }
+        self.stream_valid.next = self.primed.q.val() & (self.out_index.q.val() < self.stream_count.val());
+        self.stream_take.next = false;
+        self.stream_next.next = self.out_index.q.val();
+        self.pk_buf.read_address.next = self.out_index.q.val().get_bits::<10>(0);
+        self.sk_buf.read_address.next = self.out_index.q.val();
+
+        // ---- t0 field for the packer: 2^12 − t0 in [0, 2^13).
+        self.t0_field.next = self.c_two_to_12.val() - self.p2r.t0.val();
+        self.packers_idle.next = !self.sk_packer.data_valid.val() & !self.pk_packer.data_valid.val();
+        self.store_take.next = false;
+
+        match self.phase.q.val() {
+            KeyGenPhase::Idle => {
+                if self.xi_write.val() {
+                    for w in 0..8 {
+                        if self.xi_index.val().index() == w {
+                            self.xi[w].d.next = self.xi_word.val();
+                        }
+                    }
+                }
+                if self.start.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    if self.set.val() == 3 {
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    } else {
+                        for s in 0..3 {
+                            if self.set.val().index() == s {
+                                self.k.d.next = self.c_set_k[s].val();
+                                self.l.d.next = self.c_set_l[s].val();
+                                self.eta.d.next = self.c_set_eta[s].val();
+                                self.eta_bits.d.next = self.c_set_eta_bits[s].val();
+                                self.t0_base.d.next = self.c_set_t0_base[s].val();
+                                self.pk_words.d.next = self.c_set_pk_words[s].val();
+                                self.sk_words.d.next = self.c_set_sk_words[s].val();
+                            }
+                        }
+                        self.eta4.d.next = self.set.val() == 1;
+                        self.phase.d.next = KeyGenPhase::Seed;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            KeyGenPhase::Seed => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg1.next = 34.into();
+                    self.sponge.arg2.next = 128.into();
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                } else {
+                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge.in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    self.sponge.out_ready.next = true;
+                    if self.sponge.out_valid.val() {
+                        for w in 0..SEED_WORDS {
+                            if self.count.q.val().index() == w {
+                                self.seed[w].d.next = self.sponge.out_data.val();
+                            }
+                        }
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.sponge.done.val() {
+                        self.error_flag.d.next = self.sponge.error.val();
+                        self.count.d.next = 0.into();
+                        self.phase.d.next = KeyGenPhase::Copy;
+                    }
+                }
+            }
+            KeyGenPhase::Copy => {
+                // ρ to pk words 0..8; ρ ‖ K to sk words 0..16.
+                self.pk_buf.word_write.next = self.count.q.val() < 8;
+                self.sk_buf.word_write.next = true;
+                self.count.d.next = self.count.q.val() + 1;
+                if self.count.q.val() == 15 {
+                    self.row.d.next = 0.into();
+                    self.col.d.next = 0.into();
+                    self.on_s2.d.next = false;
+                    self.pk_ptr.d.next = 32.into();
+                    self.sk_s_ptr.d.next = 128.into();
+                    self.sk_t0_ptr.d.next = self.t0_base.q.val();
+                    self.phase.d.next = KeyGenPhase::SampleS;
+                    self.launched.d.next = false;
+                }
+            }
+            KeyGenPhase::SampleS => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg1.next = 66.into();
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_load.val();
+                    self.ntt.arg0.next = 1.into();
+                    self.rej_bounded.reset.next = true;
+                    self.sk_packer.reset.next = true;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                    self.stopped.d.next = false;
+                    self.ser_left.d.next = 0.into();
+                } else {
+                    self.sponge.in_valid.next = self.words_in.q.val() <= 16;
+                    self.sponge.in_last.next = self.words_in.q.val() == 16;
+                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 16) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    // Word to bytes for the nibble sampler.
+                    self.sponge.out_ready.next = (self.ser_left.q.val() == 0) & !self.stopped.q.val();
+                    self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
+                    if (self.ser_left.q.val() == 0) & self.sponge.out_valid.val() & !self.stopped.q.val() {
+                        self.ser_word.d.next = self.sponge.out_data.val();
+                        self.ser_left.d.next = 4.into();
+                    } else if (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val() {
+                        self.ser_word.d.next = self.ser_word.q.val() >> 8;
+                        self.ser_left.d.next = self.ser_left.q.val() - 1;
+                    }
+                    // The first 256 coefficients go to the core (and, for s1
+                    // on row 0 and every s2, to the packer).
+                    if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
+                        self.ntt.s_tvalid.next = true;
+                        self.sk_packer.coeff_valid.next = (self.row.q.val() == 0) | self.on_s2.q.val();
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.sk_packer.data_valid.val() {
+                        self.sk_buf.byte_write.next = true;
+                        self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 1;
+                    }
+                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
+                        self.stopped.d.next = true;
+                        self.sponge.start.next = true;
+                        self.sponge.op.next = self.c_op_abort.val();
+                    }
+                    if self.stopped.q.val() & self.ntt.done.val() & !self.sk_packer.data_valid.val() {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.phase.d.next = KeyGenPhase::NttS;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            KeyGenPhase::NttS => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_ntt.val();
+                    self.ntt.arg0.next = 1.into();
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    if self.on_s2.q.val() {
+                        self.phase.d.next = KeyGenPhase::Ones;
+                    } else {
+                        self.phase.d.next = KeyGenPhase::SampleA;
+                    }
+                }
+            }
+            KeyGenPhase::SampleA => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg0.next = self.c_shake128.val();
+                    self.sponge.arg1.next = 34.into();
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_load.val();
+                    self.ntt.arg0.next = 2.into();
+                    self.rej_ntt.reset.next = true;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                    self.stopped.d.next = false;
+                } else {
+                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge.in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    self.rej_ntt.word_valid.next = self.sponge.out_valid.val() & !self.stopped.q.val();
+                    self.sponge.out_ready.next = self.rej_ntt.word_ready.val() & !self.stopped.q.val();
+                    if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
+                        self.ntt.s_tvalid.next = true;
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
+                        self.stopped.d.next = true;
+                        self.sponge.start.next = true;
+                        self.sponge.op.next = self.c_op_abort.val();
+                    }
+                    if self.stopped.q.val() & self.ntt.done.val() {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.phase.d.next = KeyGenPhase::Multiply;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            KeyGenPhase::Multiply => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_pwmac.val();
+                    if self.col.q.val() == 0 {
+                        self.ntt.op.next = self.c_op_pwm.val();
+                    }
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    self.phase.d.next = KeyGenPhase::SampleS;
+                    if self.col.q.val() + 1 == self.l.q.val() {
+                        self.on_s2.d.next = true;
+                    } else {
+                        self.col.d.next = self.col.q.val() + 1;
+                    }
+                }
+            }
+            KeyGenPhase::Ones => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_load.val();
+                    self.ntt.arg0.next = 2.into();
+                    self.count.d.next = 0.into();
+                } else {
+                    self.ntt.s_tdata.next = 1.into();
+                    self.ntt.s_tvalid.next = !self.count.q.val().get_bit(8);
+                    if self.ntt.s_tready.val() & !self.count.q.val().get_bit(8) {
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.ntt.done.val() {
+                        self.launched.d.next = false;
+                        self.phase.d.next = KeyGenPhase::AddS2;
+                    }
+                }
+            }
+            KeyGenPhase::AddS2 => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_pwmac.val();
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    self.phase.d.next = KeyGenPhase::Intt;
+                }
+            }
+            KeyGenPhase::Intt => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_intt.val();
+                    self.ntt.arg0.next = 0.into();
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    self.phase.d.next = KeyGenPhase::StoreT;
+                }
+            }
+            KeyGenPhase::StoreT => {
+                self.sk_packer.width.next = 13.into();
+                self.sk_packer.centred.next = false;
+                self.sk_packer.coeff.next = bit_cast::<23, 14>(self.t0_field.val());
+                self.sk_buf.byte_address.next = self.sk_t0_ptr.q.val();
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_store.val();
+                    self.ntt.arg0.next = 0.into();
+                    self.pending.d.next = false;
+                    self.sk_packer.reset.next = true;
+                    self.pk_packer.reset.next = true;
+                } else {
+                    // A word is taken only when no Power2Round result waits
+                    // and both packers have room now; they then still have
+                    // room on the next clock, when the result arrives.
+                    self.store_take.next = self.ntt.m_tvalid.val()
+                        & !self.pending.q.val()
+                        & self.pk_packer.coeff_ready.val()
+                        & self.sk_packer.coeff_ready.val();
+                    self.ntt.m_tready.next = !self.pending.q.val()
+                        & self.pk_packer.coeff_ready.val()
+                        & self.sk_packer.coeff_ready.val();
+                    self.pending.d.next = self.store_take.val();
+                    self.pk_packer.coeff_valid.next = self.pending.q.val();
+                    self.sk_packer.coeff_valid.next = self.pending.q.val();
+                    if self.pk_packer.data_valid.val() {
+                        self.pk_buf.byte_write.next = true;
+                        self.pk_ptr.d.next = self.pk_ptr.q.val() + 1;
+                    }
+                    if self.sk_packer.data_valid.val() {
+                        self.sk_buf.byte_write.next = true;
+                        self.sk_t0_ptr.d.next = self.sk_t0_ptr.q.val() + 1;
+                    }
+                    if self.ntt.done.val() & !self.pending.q.val() & self.packers_idle.val() {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.launched.d.next = false;
+                        self.col.d.next = 0.into();
+                        self.on_s2.d.next = false;
+                        if self.row.q.val() + 1 == self.k.q.val() {
+                            self.phase.d.next = KeyGenPhase::HashTr;
+                        } else {
+                            self.row.d.next = self.row.q.val() + 1;
+                            self.phase.d.next = KeyGenPhase::SampleS;
+                        }
+                    }
+                }
+            }
+            KeyGenPhase::HashTr => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
+                    self.sponge.arg2.next = 64.into();
+                    self.out_index.d.next = 0.into();
+                    self.primed.d.next = false;
+                    self.count.d.next = 0.into();
+                } else {
+                    self.primed.d.next = true;
+                    self.sponge.in_valid.next = self.stream_valid.val();
+                    self.sponge.in_last.next = self.out_index.q.val() + 1 == self.pk_words.q.val();
+                    self.sponge.in_data.next = self.pk_buf.read_word.val();
+                    self.stream_take.next = self.stream_valid.val() & self.sponge.in_ready.val();
+                    // tr: sk words 16..32.
+                    self.sponge.out_ready.next = true;
+                    self.sk_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val()) + 16;
+                    self.sk_buf.word_data.next = self.sponge.out_data.val();
+                    if self.sponge.out_valid.val() {
+                        self.sk_buf.word_write.next = true;
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.sponge.done.val() {
+                        self.error_flag.d.next = self.sponge.error.val();
+                        self.launched.d.next = false;
+                        self.phase.d.next = KeyGenPhase::OutPk;
+                    }
+                }
+            }
+            KeyGenPhase::OutPk => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.out_index.d.next = 0.into();
+                    self.primed.d.next = false;
+                } else {
+                    self.primed.d.next = true;
+                    self.m_valid.next = self.stream_valid.val();
+                    self.stream_take.next = self.stream_valid.val() & self.m_ready.val();
+                    if self.stream_take.val() & (self.out_index.q.val() + 1 == self.pk_words.q.val()) {
+                        self.launched.d.next = false;
+                        self.phase.d.next = KeyGenPhase::OutSk;
+                    }
+                }
+            }
+            KeyGenPhase::OutSk => {
+                self.m_data.next = self.sk_buf.read_word.val();
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.out_index.d.next = 0.into();
+                    self.primed.d.next = false;
+                } else {
+                    self.primed.d.next = true;
+                    self.m_valid.next = self.stream_valid.val();
+                    self.m_last.next = self.out_index.q.val() + 1 == self.sk_words.q.val();
+                    self.stream_take.next = self.stream_valid.val() & self.m_ready.val();
+                    if self.stream_take.val() & (self.out_index.q.val() + 1 == self.sk_words.q.val()) {
+                        self.done_flag.d.next = true;
+                        self.phase.d.next = KeyGenPhase::Idle;
+                    }
+                }
+            }
+            _ => {
+                self.phase.d.next = KeyGenPhase::Idle;
+            }
+        }
+        // The reader moves on when its word is taken; the RAM reads the
+        // next address on the same edge.
+        if self.stream_take.val() {
+            self.stream_next.next = self.out_index.q.val() + 1;
+            self.out_index.d.next = self.out_index.q.val() + 1;
+        }
+        self.pk_buf.read_address.next = self.stream_next.val().get_bits::<10>(0);
+        self.sk_buf.read_address.next = self.stream_next.val();
+        // A core error ends the job.
+        if self.error_flag.q.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
+            self.done_flag.d.next = true;
+            self.phase.d.next = KeyGenPhase::Idle;
+        }
+        if self.abort.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+            self.phase.d.next = KeyGenPhase::Idle;
+            self.sponge.start.next = true;
+            self.sponge.op.next = self.c_op_abort.val();
+            self.ntt.start.next = true;
+            self.ntt.op.next = self.c_ntt_abort.val();
+        }
+        if self.reset.val() {
+            self.phase.d.next = KeyGenPhase::Idle;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
+        }
+        self.busy.next = self.phase.q.val() != KeyGenPhase::Idle;
+        self.done.next = self.done_flag.q.val();
+        self.error.next = self.error_flag.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ntt::sim::{settle, tick, Lcg};
+    use pqc::mldsa::{keygen_internal, ParameterSet};
+
+    const PARAMETER_SETS: [ParameterSet; 3] =
+        [ParameterSet::MlDsa44, ParameterSet::MlDsa65, ParameterSet::MlDsa87];
+
+    /// Runs one key generation; the sink refuses every `stall`-th clock.
+    /// Returns the output bytes, whether `error` was set, and the clocks
+    /// from start to done.
+    fn run(uut: &mut MlDsaKeyGen, set: usize, xi: &[u8; 32], stall: usize) -> (Vec<u8>, bool, usize) {
+        for (i, w) in xi.chunks_exact(4).enumerate() {
+            uut.xi_write.next = true;
+            uut.xi_index.next = (i as u64).into();
+            uut.xi_word.next = (u32::from_le_bytes(w.try_into().unwrap()) as u64).into();
+            tick(uut, |u| &mut u.clock);
+        }
+        uut.xi_write.next = false;
+        uut.set.next = (set as u64).into();
+        uut.start.next = true;
+        tick(uut, |u| &mut u.clock);
+        uut.start.next = false;
+        let mut out = Vec::new();
+        let mut clocks = 1;
+        loop {
+            let ready = stall == 0 || clocks % stall != stall - 1;
+            uut.m_ready.next = ready;
+            settle(uut);
+            if ready && uut.m_valid.val() {
+                let w = uut.m_data.val().to_u64() as u32;
+                out.extend_from_slice(&w.to_le_bytes());
+                if uut.m_last.val() {
+                    assert!(!out.is_empty());
+                }
+            }
+            if uut.done.val() && !uut.busy.val() {
+                break;
+            }
+            assert!(clocks < 400_000, "key generation never finished");
+            tick(uut, |u| &mut u.clock);
+            clocks += 1;
+        }
+        uut.m_ready.next = false;
+        (out, uut.error.val(), clocks)
+    }
+
+    fn engine() -> MlDsaKeyGen {
+        let mut uut = MlDsaKeyGen::default();
+        uut.connect_all();
+        settle(&mut uut);
+        uut.reset.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.reset.next = false;
+        uut
+    }
+
+    #[test]
+    fn keygen_engine_matches_pqc_for_every_parameter_set() {
+        let mut uut = engine();
+        let mut rng = Lcg::new(6);
+        for (set, &ps) in PARAMETER_SETS.iter().enumerate() {
+            let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
+            let p = ps.params();
+            let mut pk = vec![0u8; p.pk_len()];
+            let mut sk = vec![0u8; p.sk_len()];
+            keygen_internal(ps, &xi, &mut pk, &mut sk).unwrap();
+            let (out, error, clocks) = run(&mut uut, set, &xi, [0, 3, 7][set]);
+            assert!(!error, "{}", p.name);
+            assert_eq!(out.len(), pk.len() + sk.len(), "{}", p.name);
+            assert_eq!(out[..pk.len()], pk[..], "{} pk", p.name);
+            assert_eq!(out[pk.len()..], sk[..], "{} sk", p.name);
+            eprintln!("{}: keygen {clocks} clocks", p.name);
+        }
+    }
+}
