@@ -34,6 +34,12 @@
 //! (ω + k)th byte is malformed at once; so the clocks depend on the
 //! signature (public data) and each case ends in `done`. A field that never
 //! ends (no more bytes and no `data_last`) waits for bytes.
+//!
+//! yosys `synth_xilinx` (`hdl report`): packer 134 LUT + 6 RAM64M, 93 FF;
+//! unpacker 258 LUT + 6 RAM64M, 101 FF. yosys `sta` (`hdl timing`): 2.44 and
+//! 2.48 ns of cell delay; yosys has no timing arcs for RAM64M, so the
+//! LUTRAM read (registered address to data, then the slot compare) is not
+//! in those figures.
 
 use rust_hdl::prelude::*;
 
@@ -250,8 +256,8 @@ pub struct HintUnpacker {
     pub data: Signal<In, Bits<8>>,
     /// `data` is valid this clock.
     pub data_valid: Signal<In, Bit>,
-    /// `data` is the last byte the source has (before the (ω + k)th byte:
-    /// the field is truncated, hence malformed).
+    /// `data` is the last byte the source has (taken with `data_valid`;
+    /// before the (ω + k)th byte the field is truncated, hence malformed).
     pub data_last: Signal<In, Bit>,
     /// The unpacker takes `data` this clock.
     pub data_ready: Signal<Out, Bit>,
