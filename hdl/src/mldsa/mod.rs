@@ -14,6 +14,8 @@
 //!   one candidate per clock.
 //! - [`rej_bounded`]: RejBoundedPoly's acceptance on a SHAKE256 byte stream
 //!   (ExpandS), one nibble per clock.
+//! - [`hint_codec`]: HintBitPack / HintBitUnpack of the signature's hint
+//!   field, one hint bit per clock, with every malformed-encoding check.
 //! - [`sample_in_ball`]: SampleInBall, one byte per clock, c held in
 //!   registers so the swap costs the same for every position.
 //!
@@ -25,6 +27,7 @@ pub mod bit_unpack;
 pub mod coeffwise;
 pub mod decompose;
 pub mod expand_a;
+pub mod hint_codec;
 pub mod key_buffer;
 pub mod keygen;
 pub mod power2round;
@@ -105,6 +108,19 @@ pub fn designs() -> Vec<Design> {
             description:
                 "ML-DSA bit unpacker (t1, t0, s, z, ExpandMask), up to 1 coefficient a clock",
             verilog: || raw_verilog(bit_unpack::BitUnpacker::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_hint_pack",
+            description: "ML-DSA HintBitPack: 1 hint bit a clock in, ω + k bytes out",
+            verilog: || raw_verilog(hint_codec::HintPacker::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_hint_unpack",
+            description:
+                "ML-DSA HintBitUnpack with the malformed checks: ω + k bytes in, 1 hint bit a clock out",
+            verilog: || raw_verilog(hint_codec::HintUnpacker::default()),
             vcd: None,
         },
     ]

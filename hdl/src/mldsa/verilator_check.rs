@@ -607,4 +607,170 @@ mod tests {
         .unwrap();
         assert_eq!(got, expected);
     }
+
+    #[test]
+    fn hint_pack_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::hint_codec::HintPacker;
+        if !verilator_required("hint_pack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(413);
+        // reset, k, omega, hint, hint_valid, data_ready.
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        // ML-DSA-44 with a few hints, ML-DSA-65 with too many.
+        for (k, omega, density) in [(4u64, 80u64, 40u32), (6, 55, 12)] {
+            rows.push(vec![1, k, omega, 0, 0, 0]);
+            for i in 0..(k * 256 * 9 / 8 + 16) {
+                let hint = u64::from(rng.next_u32() % density == 0);
+                rows.push(vec![0, k, omega, hint, u64::from(i % 9 != 8), 1]);
+            }
+            for i in 0..(omega + k + 40) {
+                rows.push(vec![0, k, omega, 0, 0, u64::from(i % 5 != 4)]);
+            }
+        }
+        let expected = rust_hdl_lines(
+            HintPacker::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.k.next = r[1].into();
+                u.omega.next = r[2].into();
+                u.hint.next = r[3] != 0;
+                u.hint_valid.next = r[4] != 0;
+                u.data_ready.next = r[5] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u.data.val().to_u64(),
+                    u64::from(u.data_valid.val()),
+                    u64::from(u.hint_ready.val()),
+                    u64::from(u.too_many.val()),
+                    u64::from(u.done.val()),
+                ]
+            },
+        );
+        assert!(
+            expected.iter().any(|l| l.ends_with(" 0 1 1")),
+            "too_many run"
+        );
+        assert!(expected.iter().any(|l| l.ends_with(" 0 0 1")), "clean run");
+        let got = verilated_outputs(
+            HintPacker::default(),
+            "mldsa_hint_pack",
+            &["reset", "k", "omega", "hint", "hint_valid", "data_ready"],
+            &["data", "data_valid", "hint_ready", "too_many", "done"],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn hint_unpack_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::hint_codec::HintUnpacker;
+        use pqc::mldsa::encode::pack_hints;
+        if !verilator_required("hint_unpack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(414);
+        // reset, k, omega, data, data_valid, data_last, hint_ready.
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        let mut fields: Vec<(u64, u64, Vec<u8>)> = Vec::new();
+        for (k, omega) in [(4usize, 80usize), (8, 75)] {
+            let mut h = vec![[0u8; pqc::ring::N]; k];
+            for _ in 0..omega / 2 {
+                let r = rng.next_u32() as usize;
+                h[(r >> 8) % k][r & 0xFF] = 1;
+            }
+            let mut bytes = vec![0u8; omega + k];
+            pack_hints(k, omega, &h, &mut bytes);
+            fields.push((k as u64, omega as u64, bytes.clone()));
+            // Malformed (a non-zero unused slot), and truncated.
+            bytes[omega - 1] = 7;
+            fields.push((k as u64, omega as u64, bytes.clone()));
+            fields.push((k as u64, omega as u64, bytes[..omega / 2].to_vec()));
+        }
+        for (k, omega, bytes) in &fields {
+            let (k, omega) = (*k, *omega);
+            rows.push(vec![1, k, omega, 0, 0, 0, 0]);
+            let mut next = 0;
+            let mut i = 0u64;
+            while next < bytes.len() {
+                let valid = i % 7 != 6;
+                let last = u64::from(next + 1 == bytes.len());
+                rows.push(vec![
+                    0,
+                    k,
+                    omega,
+                    u64::from(bytes[next]),
+                    u64::from(valid),
+                    last,
+                    1,
+                ]);
+                next += usize::from(valid);
+                i += 1;
+            }
+            for i in 0..(omega + k * 256 + k * 40) {
+                rows.push(vec![0, k, omega, 0, 0, 0, u64::from(i % 11 != 10)]);
+            }
+        }
+        let expected = rust_hdl_lines(
+            HintUnpacker::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.k.next = r[1].into();
+                u.omega.next = r[2].into();
+                u.data.next = r[3].into();
+                u.data_valid.next = r[4] != 0;
+                u.data_last.next = r[5] != 0;
+                u.hint_ready.next = r[6] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u64::from(u.hint.val()),
+                    u.hint_poly.val().to_u64(),
+                    u.hint_coeff.val().to_u64(),
+                    u64::from(u.hint_valid.val()),
+                    u64::from(u.data_ready.val()),
+                    u64::from(u.checked.val()),
+                    u64::from(u.malformed.val()),
+                    u64::from(u.done.val()),
+                ]
+            },
+        );
+        assert!(expected.iter().any(|l| l.starts_with("1 ")), "a hint bit");
+        assert!(
+            expected.iter().any(|l| l.ends_with(" 1 1 1")),
+            "a malformed verdict"
+        );
+        let got = verilated_outputs(
+            HintUnpacker::default(),
+            "mldsa_hint_unpack",
+            &[
+                "reset",
+                "k",
+                "omega",
+                "data",
+                "data_valid",
+                "data_last",
+                "hint_ready",
+            ],
+            &[
+                "hint",
+                "hint_poly",
+                "hint_coeff",
+                "hint_valid",
+                "data_ready",
+                "checked",
+                "malformed",
+                "done",
+            ],
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
 }
