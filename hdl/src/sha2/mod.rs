@@ -37,12 +37,16 @@
 //! builds the carry-save tree); 3.56 / 4.17 with the explicit carry-save
 //! form and the carry-select adders on SHA-512.
 
+pub mod chain;
+#[cfg(test)]
+mod chain_tests;
 pub mod core;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod verilator_check;
 
+pub use self::chain::Sha256ChainEngine;
 pub use self::core::{Sha256Core, Sha2Core, Sha512Core};
 
 use crate::export::{raw_verilog, Design};
@@ -115,6 +119,12 @@ pub fn designs() -> Vec<Design> {
             name: "sha512_core",
             description: "SHA-512 compression core, 1 round per clock (82 clocks a block)",
             verilog: || raw_verilog(Sha512Core::default()),
+            vcd: None,
+        },
+        Design {
+            name: "sha256_chain",
+            description: "SLH-DSA-SHA2 WOTS+ chain engine on the SHA-256 core (74 clocks a step)",
+            verilog: || raw_verilog(Sha256ChainEngine::default()),
             vcd: None,
         },
     ]
