@@ -48,10 +48,9 @@
 //! j\[15:0\] the high half of word 5) ‖ tmp ‖ 0x80 ‖ 0… ‖ (64 + 22 + n)·8
 //! as a 64-bit length, one 64-byte block (22 + 32 + 9 ≤ 64). The 22-byte
 //! ADRSc puts tmp on a 16-bit offset, so message words 5..13 are halves of
-//! two tmp words. The
-//! core's input `word_in` comes straight from the register `feed`, which
-//! holds the next message word (or state word while loading), selected a
-//! clock ahead.
+//! two tmp words. The core's input `word_in` comes straight from the
+//! register `feed`, which holds the next message word (or state word while
+//! loading), selected a clock ahead.
 //!
 //! # Errors
 //!
