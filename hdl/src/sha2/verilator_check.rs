@@ -93,3 +93,44 @@ fn sha512_core_rtl_equals_rust_hdl_clock_for_clock() {
     }
     cross_check::<64>("sha512_core", 2_000, 5125);
 }
+
+/// The chain engine: random good requests (every n, s = 0 included, at
+/// full speed and with stalling streams), bad requests and aborts, recorded
+/// on the rust-hdl model and replayed on the Verilated RTL.
+#[test]
+fn sha256_chain_rtl_equals_rust_hdl_clock_for_clock() {
+    use super::chain::Sha256ChainEngine;
+    use super::chain_tests::{Bench, Request, INPUTS as CHAIN_IN, OUTPUTS as CHAIN_OUT};
+    if !verilator_required("sha256_chain_rtl_equals_rust_hdl_clock_for_clock") {
+        return;
+    }
+    let mut bench = Bench::new(11);
+    let mut rng = Lcg::new(2051);
+    let mut finished = 0;
+    for k in 0..12u32 {
+        let n = [16usize, 24, 32][k as usize % 3];
+        let bytes: Vec<u8> = (0..n + 32 + n).map(|_| rng.next_u32() as u8).collect();
+        let adrs: [u8; 32] = bytes[n..n + 32].try_into().unwrap();
+        let mut req = Request::chain(&bytes[..n], &adrs, &bytes[n + 32..], k % 5, k % 3);
+        bench.pace = if k % 2 == 0 { 8 } else { 3 };
+        let abort_at = (k % 4 == 3).then_some(20 + u64::from(rng.next_u32() % 150));
+        if k % 6 == 5 {
+            req.n = 20;
+        }
+        let r = bench.run(&req, abort_at);
+        finished += usize::from(!r.error);
+    }
+    assert!(finished >= 6, "only {finished} chains finished");
+    let got = verilated_outputs(
+        Sha256ChainEngine::default(),
+        "sha256_chain",
+        &CHAIN_IN,
+        &CHAIN_OUT,
+        &bench.rows,
+    )
+    .unwrap();
+    assert_eq!(got.len(), bench.lines.len());
+    for (i, (g, e)) in got.iter().zip(&bench.lines).enumerate() {
+        assert_eq!(g, e, "sha256_chain: clock {i}");
+    }
+}
