@@ -41,10 +41,11 @@
 //! # Interface
 //!
 //! Write ξ a word at a time (`xi_write`, `xi_index`, `xi_word`, little-endian)
-//! while idle, then `start` with `set` (0, 1, 2: ML-DSA-44, -65, -87; 3 is
+//! while idle, then `start` with `parameter_set` (0, 1, 2: ML-DSA-44, -65, -87; 3 is
 //! refused with `error`). `busy` until the last output word is taken, then
-//! `done` (with `error` if a core reported one). `abort` returns to idle
-//! from any state with `done` and `error`. `reset` returns to idle.
+//! `done` (with `error` if a core reported one). `abort_job` returns to idle
+//! from any state with `done` and `error`. `reset` returns to idle. (The port names avoid C++ words, which
+//! Verilator refuses: `set`, `abort`.)
 
 use crate::keccak::SpongeEngine;
 use crate::mldsa::bit_pack::BitPacker;
@@ -114,9 +115,9 @@ pub struct MlDsaKeyGen {
     /// Start a key generation (taken when idle).
     pub start: Signal<In, Bit>,
     /// Parameter set: 0, 1, 2 for ML-DSA-44, -65, -87.
-    pub set: Signal<In, Bits<2>>,
+    pub parameter_set: Signal<In, Bits<2>>,
     /// Abandon the key generation (taken in any state).
-    pub abort: Signal<In, Bit>,
+    pub abort_job: Signal<In, Bit>,
     /// A key generation runs.
     pub busy: Signal<Out, Bit>,
     /// The last key generation ended (until the next start).
@@ -225,8 +226,8 @@ impl Default for MlDsaKeyGen {
             xi_index: Default::default(),
             xi_word: Default::default(),
             start: Default::default(),
-            set: Default::default(),
-            abort: Default::default(),
+            parameter_set: Default::default(),
+            abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             error: Default::default(),
@@ -325,7 +326,16 @@ impl Logic for MlDsaKeyGen {
             self.seed[w].d.next = self.seed[w].q.val();
         }
         clock!(
-            self, clock, sponge, ntt, rej_ntt, rej_bounded, p2r, sk_packer, pk_packer, pk_buf,
+            self,
+            clock,
+            sponge,
+            ntt,
+            rej_ntt,
+            rej_bounded,
+            p2r,
+            sk_packer,
+            pk_packer,
+            pk_buf,
             sk_buf
         );
 
@@ -375,8 +385,6 @@ impl Logic for MlDsaKeyGen {
         self.sk_buf.byte_data.next = self.sk_packer.data.val();
         self.pk_buf.word_address.next = bit_cast::<10, 9>(self.count.q.val());
         self.sk_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val());
-        self.pk_buf.word_data.next = self.seed_word.val();
-        self.sk_buf.word_data.next = self.copy_word.val();
         self.m_valid.next = false;
         self.m_last.next = false;
         self.m_data.next = self.pk_buf.read_word.val();
@@ -397,9 +405,12 @@ impl Logic for MlDsaKeyGen {
                 self.copy_word.next = self.seed[w + 16].q.val();
             }
         }
+        self.pk_buf.word_data.next = self.seed_word.val();
+        self.sk_buf.word_data.next = self.copy_word.val();
         // ---- Message word of the running sponge job.
         if self.on_s2.q.val() {
-            self.s_index.next = bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.row.q.val());
+            self.s_index.next =
+                bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.row.q.val());
         } else {
             self.s_index.next = bit_cast::<16, 4>(self.col.q.val());
         }
@@ -455,7 +466,8 @@ impl Logic for MlDsaKeyGen {
         if self.phase.q.val() == KeyGenPhase::OutSk {
             self.stream_count.next = self.sk_words.q.val();
         }
-        self.stream_valid.next = self.primed.q.val() & (self.out_index.q.val() < self.stream_count.val());
+        self.stream_valid.next =
+            self.primed.q.val() & (self.out_index.q.val() < self.stream_count.val());
         self.stream_take.next = false;
         self.stream_next.next = self.out_index.q.val();
         self.pk_buf.read_address.next = self.out_index.q.val().get_bits::<10>(0);
@@ -463,7 +475,8 @@ impl Logic for MlDsaKeyGen {
 
         // ---- t0 field for the packer: 2^12 − t0 in [0, 2^13).
         self.t0_field.next = self.c_two_to_12.val() - self.p2r.t0.val();
-        self.packers_idle.next = !self.sk_packer.data_valid.val() & !self.pk_packer.data_valid.val();
+        self.packers_idle.next =
+            !self.sk_packer.data_valid.val() & !self.pk_packer.data_valid.val();
         self.store_take.next = false;
 
         match self.phase.q.val() {
@@ -478,12 +491,12 @@ impl Logic for MlDsaKeyGen {
                 if self.start.val() {
                     self.done_flag.d.next = false;
                     self.error_flag.d.next = false;
-                    if self.set.val() == 3 {
+                    if self.parameter_set.val() == 3 {
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     } else {
                         for s in 0..3 {
-                            if self.set.val().index() == s {
+                            if self.parameter_set.val().index() == s {
                                 self.k.d.next = self.c_set_k[s].val();
                                 self.l.d.next = self.c_set_l[s].val();
                                 self.eta.d.next = self.c_set_eta[s].val();
@@ -493,7 +506,7 @@ impl Logic for MlDsaKeyGen {
                                 self.sk_words.d.next = self.c_set_sk_words[s].val();
                             }
                         }
-                        self.eta4.d.next = self.set.val() == 1;
+                        self.eta4.d.next = self.parameter_set.val() == 1;
                         self.phase.d.next = KeyGenPhase::Seed;
                         self.launched.d.next = false;
                     }
@@ -566,9 +579,13 @@ impl Logic for MlDsaKeyGen {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     // Word to bytes for the nibble sampler.
-                    self.sponge.out_ready.next = (self.ser_left.q.val() == 0) & !self.stopped.q.val();
+                    self.sponge.out_ready.next =
+                        (self.ser_left.q.val() == 0) & !self.stopped.q.val();
                     self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
-                    if (self.ser_left.q.val() == 0) & self.sponge.out_valid.val() & !self.stopped.q.val() {
+                    if (self.ser_left.q.val() == 0)
+                        & self.sponge.out_valid.val()
+                        & !self.stopped.q.val()
+                    {
                         self.ser_word.d.next = self.sponge.out_data.val();
                         self.ser_left.d.next = 4.into();
                     } else if (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val() {
@@ -579,7 +596,8 @@ impl Logic for MlDsaKeyGen {
                     // on row 0 and every s2, to the packer).
                     if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
                         self.ntt.s_tvalid.next = true;
-                        self.sk_packer.coeff_valid.next = (self.row.q.val() == 0) | self.on_s2.q.val();
+                        self.sk_packer.coeff_valid.next =
+                            (self.row.q.val() == 0) | self.on_s2.q.val();
                         self.count.d.next = self.count.q.val() + 1;
                     }
                     if self.sk_packer.data_valid.val() {
@@ -591,7 +609,8 @@ impl Logic for MlDsaKeyGen {
                         self.sponge.start.next = true;
                         self.sponge.op.next = self.c_op_abort.val();
                     }
-                    if self.stopped.q.val() & self.ntt.done.val() & !self.sk_packer.data_valid.val() {
+                    if self.stopped.q.val() & self.ntt.done.val() & !self.sk_packer.data_valid.val()
+                    {
                         self.error_flag.d.next = self.ntt.error.val();
                         self.phase.d.next = KeyGenPhase::NttS;
                         self.launched.d.next = false;
@@ -632,8 +651,10 @@ impl Logic for MlDsaKeyGen {
                     if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
-                    self.rej_ntt.word_valid.next = self.sponge.out_valid.val() & !self.stopped.q.val();
-                    self.sponge.out_ready.next = self.rej_ntt.word_ready.val() & !self.stopped.q.val();
+                    self.rej_ntt.word_valid.next =
+                        self.sponge.out_valid.val() & !self.stopped.q.val();
+                    self.sponge.out_ready.next =
+                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
                     if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
                         self.ntt.s_tvalid.next = true;
                         self.count.d.next = self.count.q.val() + 1;
@@ -796,7 +817,9 @@ impl Logic for MlDsaKeyGen {
                     self.primed.d.next = true;
                     self.m_valid.next = self.stream_valid.val();
                     self.stream_take.next = self.stream_valid.val() & self.m_ready.val();
-                    if self.stream_take.val() & (self.out_index.q.val() + 1 == self.pk_words.q.val()) {
+                    if self.stream_take.val()
+                        & (self.out_index.q.val() + 1 == self.pk_words.q.val())
+                    {
                         self.launched.d.next = false;
                         self.phase.d.next = KeyGenPhase::OutSk;
                     }
@@ -813,7 +836,9 @@ impl Logic for MlDsaKeyGen {
                     self.m_valid.next = self.stream_valid.val();
                     self.m_last.next = self.out_index.q.val() + 1 == self.sk_words.q.val();
                     self.stream_take.next = self.stream_valid.val() & self.m_ready.val();
-                    if self.stream_take.val() & (self.out_index.q.val() + 1 == self.sk_words.q.val()) {
+                    if self.stream_take.val()
+                        & (self.out_index.q.val() + 1 == self.sk_words.q.val())
+                    {
                         self.done_flag.d.next = true;
                         self.phase.d.next = KeyGenPhase::Idle;
                     }
@@ -836,7 +861,7 @@ impl Logic for MlDsaKeyGen {
             self.done_flag.d.next = true;
             self.phase.d.next = KeyGenPhase::Idle;
         }
-        if self.abort.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
+        if self.abort_job.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
             self.phase.d.next = KeyGenPhase::Idle;
@@ -859,50 +884,7 @@ impl Logic for MlDsaKeyGen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ntt::sim::{settle, tick, Lcg};
-    use pqc::mldsa::{keygen_internal, ParameterSet};
-
-    const PARAMETER_SETS: [ParameterSet; 3] =
-        [ParameterSet::MlDsa44, ParameterSet::MlDsa65, ParameterSet::MlDsa87];
-
-    /// Runs one key generation; the sink refuses every `stall`-th clock.
-    /// Returns the output bytes, whether `error` was set, and the clocks
-    /// from start to done.
-    fn run(uut: &mut MlDsaKeyGen, set: usize, xi: &[u8; 32], stall: usize) -> (Vec<u8>, bool, usize) {
-        for (i, w) in xi.chunks_exact(4).enumerate() {
-            uut.xi_write.next = true;
-            uut.xi_index.next = (i as u64).into();
-            uut.xi_word.next = (u32::from_le_bytes(w.try_into().unwrap()) as u64).into();
-            tick(uut, |u| &mut u.clock);
-        }
-        uut.xi_write.next = false;
-        uut.set.next = (set as u64).into();
-        uut.start.next = true;
-        tick(uut, |u| &mut u.clock);
-        uut.start.next = false;
-        let mut out = Vec::new();
-        let mut clocks = 1;
-        loop {
-            let ready = stall == 0 || clocks % stall != stall - 1;
-            uut.m_ready.next = ready;
-            settle(uut);
-            if ready && uut.m_valid.val() {
-                let w = uut.m_data.val().to_u64() as u32;
-                out.extend_from_slice(&w.to_le_bytes());
-                if uut.m_last.val() {
-                    assert!(!out.is_empty());
-                }
-            }
-            if uut.done.val() && !uut.busy.val() {
-                break;
-            }
-            assert!(clocks < 400_000, "key generation never finished");
-            tick(uut, |u| &mut u.clock);
-            clocks += 1;
-        }
-        uut.m_ready.next = false;
-        (out, uut.error.val(), clocks)
-    }
+    use crate::ntt::sim::{settle, tick};
 
     fn engine() -> MlDsaKeyGen {
         let mut uut = MlDsaKeyGen::default();
@@ -914,22 +896,50 @@ mod tests {
         uut
     }
 
+    // Whole key generations run on the exported RTL in
+    // `verilator_check` (every set, ACVP, against `pqc`, clock for clock);
+    // the rust-hdl model is too slow for more than one there.
+
     #[test]
-    fn keygen_engine_matches_pqc_for_every_parameter_set() {
+    fn keygen_engine_refuses_set_3_at_once() {
         let mut uut = engine();
-        let mut rng = Lcg::new(6);
-        for (set, &ps) in PARAMETER_SETS.iter().enumerate() {
-            let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
-            let p = ps.params();
-            let mut pk = vec![0u8; p.pk_len()];
-            let mut sk = vec![0u8; p.sk_len()];
-            keygen_internal(ps, &xi, &mut pk, &mut sk).unwrap();
-            let (out, error, clocks) = run(&mut uut, set, &xi, [0, 3, 7][set]);
-            assert!(!error, "{}", p.name);
-            assert_eq!(out.len(), pk.len() + sk.len(), "{}", p.name);
-            assert_eq!(out[..pk.len()], pk[..], "{} pk", p.name);
-            assert_eq!(out[pk.len()..], sk[..], "{} sk", p.name);
-            eprintln!("{}: keygen {clocks} clocks", p.name);
+        uut.parameter_set.next = 3.into();
+        uut.start.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.start.next = false;
+        settle(&mut uut);
+        assert!(uut.done.val() && uut.error.val() && !uut.busy.val());
+    }
+
+    #[test]
+    fn keygen_engine_aborts_from_the_row_loop_and_from_sampling() {
+        let mut uut = engine();
+        for abort_at in [30, 900, 2_500] {
+            uut.parameter_set.next = 0.into();
+            uut.start.next = true;
+            tick(&mut uut, |u| &mut u.clock);
+            uut.start.next = false;
+            for _ in 0..abort_at {
+                tick(&mut uut, |u| &mut u.clock);
+            }
+            settle(&mut uut);
+            assert!(uut.busy.val(), "still running at clock {abort_at}");
+            uut.abort_job.next = true;
+            tick(&mut uut, |u| &mut u.clock);
+            uut.abort_job.next = false;
+            settle(&mut uut);
+            assert!(uut.done.val() && uut.error.val() && !uut.busy.val());
+            // The cores are idle again: the next request starts cleanly.
+            tick(&mut uut, |u| &mut u.clock);
+            settle(&mut uut);
+            assert!(!uut.sponge.busy.val() && !uut.ntt.busy.val());
         }
+    }
+
+    #[test]
+    fn keygen_engine_yosys_validates() {
+        let mut uut = MlDsaKeyGen::default();
+        uut.connect_all();
+        yosys_validate("mldsa_keygen", &generate_verilog(&uut)).unwrap();
     }
 }

@@ -7,6 +7,9 @@
 //! - [`coeffwise`]: add/subtract mod q, the infinity-norm check, MakeHint.
 //! - [`expand_a`]: one ExpandA entry in the PL, the sponge engine squeezing
 //!   straight into the RejNTTPoly sampler (the first composed block).
+//! - [`keygen`]: KeyGen_internal for all three sets behind one command,
+//!   composed of the units here, the sponge engine and the NTT core.
+//! - [`key_buffer`]: byte-lane key buffers (pk, sk) in block RAM.
 //! - [`bit_pack`]: Simple/BitPack of every polynomial the engine writes.
 //! - [`bit_unpack`]: Simple/BitUnpack of every packed polynomial, and
 //!   ExpandMask's sampler.
@@ -95,6 +98,12 @@ pub fn designs() -> Vec<Design> {
             name: "mldsa_expand_a",
             description: "ML-DSA ExpandA entry: 1-round Keccak sponge engine feeding RejNTTPoly",
             verilog: || raw_verilog(expand_a::ExpandAEntry::<1>::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_keygen",
+            description: "ML-DSA KeyGen engine: sponge (R = 1), NTT core (B = 4), samplers, Power2Round, packers, key buffers",
+            verilog: || raw_verilog(keygen::MlDsaKeyGen::default()),
             vcd: None,
         },
         Design {

@@ -68,8 +68,28 @@ pub fn verilated_outputs<B: rust_hdl::prelude::Block>(
     outputs: &[&str],
     rows: &[Vec<u64>],
 ) -> Result<Vec<String>, String> {
+    verilated_outputs_in(
+        &format!("mldsa-{design}"),
+        block,
+        design,
+        inputs,
+        outputs,
+        rows,
+    )
+}
+
+/// [`verilated_outputs`] in the work directory `run` (tests that build the
+/// same design in parallel need their own).
+pub fn verilated_outputs_in<B: rust_hdl::prelude::Block>(
+    run: &str,
+    block: B,
+    design: &str,
+    inputs: &[&str],
+    outputs: &[&str],
+    rows: &[Vec<u64>],
+) -> Result<Vec<String>, String> {
     let rtl = rename_modules(&raw_verilog(block), design);
-    let run = VerilatorRun::new(&format!("mldsa-{design}")).map_err(|e| e.to_string())?;
+    let run = VerilatorRun::new(run).map_err(|e| e.to_string())?;
     let mut text = String::new();
     for row in rows {
         let line: Vec<String> = row.iter().map(|v| format!("{v:x}")).collect();
@@ -772,5 +792,265 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, expected);
+    }
+
+    /// Input rows of the KeyGen engine for one key generation: ξ, start,
+    /// then `clocks` clocks whose sink refuses every `stall`-th (none when
+    /// `stall` is 0). Columns: reset, xi_write, xi_index, xi_word, start,
+    /// set, abort, m_ready.
+    fn keygen_rows(set: u64, xi: &[u8; 32], clocks: usize, stall: usize) -> Vec<Vec<u64>> {
+        let mut rows: Vec<Vec<u64>> = xi
+            .chunks_exact(4)
+            .enumerate()
+            .map(|(i, w)| {
+                let word = u64::from(u32::from_le_bytes(w.try_into().unwrap()));
+                vec![0, 1, i as u64, word, 0, set, 0, 0]
+            })
+            .collect();
+        rows.push(vec![0, 0, 0, 0, 1, set, 0, 0]);
+        rows.extend((0..clocks).map(|c| {
+            let ready = stall == 0 || c % stall != stall - 1;
+            vec![0, 0, 0, 0, 0, set, 0, u64::from(ready)]
+        }));
+        rows
+    }
+
+    const KEYGEN_INPUTS: [&str; 8] = [
+        "reset",
+        "xi_write",
+        "xi_index",
+        "xi_word",
+        "start",
+        "parameter_set",
+        "abort_job",
+        "m_ready",
+    ];
+    const KEYGEN_OUTPUTS: [&str; 6] = ["busy", "done", "error", "m_valid", "m_last", "m_data"];
+
+    /// What the engine gave over `rows[range]` (output lines are printed
+    /// after each clock, so line c shows the stream state of clock c + 1):
+    /// the bytes taken, whether `m_last` came with the last word, and
+    /// `done`/`error` at the end of the range.
+    fn keygen_result(
+        lines: &[String],
+        rows: &[Vec<u64>],
+        range: std::ops::Range<usize>,
+    ) -> (Vec<u8>, bool, bool, bool) {
+        let field = |c: usize, i: usize| -> u64 {
+            u64::from_str_radix(lines[c].split_whitespace().nth(i).unwrap(), 16).unwrap()
+        };
+        let mut bytes = Vec::new();
+        let mut last_seen = false;
+        for c in range.start..range.end - 1 {
+            if field(c, 3) == 1 && rows[c + 1][7] == 1 {
+                assert!(!last_seen, "a word after the last");
+                bytes.extend_from_slice(&(field(c, 5) as u32).to_le_bytes());
+                last_seen = field(c, 4) == 1;
+            }
+        }
+        let end = range.end - 1;
+        (bytes, last_seen, field(end, 1) == 1, field(end, 2) == 1)
+    }
+
+    /// Clocks from the start row (after the 8 ξ rows) to the first clock
+    /// that shows `done`.
+    fn keygen_clocks(lines: &[String], range: std::ops::Range<usize>) -> usize {
+        let start = range.start + 8;
+        let done = (start..range.end)
+            .find(|&c| lines[c].split_whitespace().nth(1) == Some("1"))
+            .expect("done");
+        done - start + 1
+    }
+
+    fn mldsa_set(set: usize) -> pqc::mldsa::ParameterSet {
+        use pqc::mldsa::ParameterSet::*;
+        [MlDsa44, MlDsa65, MlDsa87][set]
+    }
+
+    fn pqc_keygen(set: usize, xi: &[u8; 32]) -> Vec<u8> {
+        let ps = mldsa_set(set);
+        let p = ps.params();
+        let mut pk = vec![0u8; p.pk_len()];
+        let mut sk = vec![0u8; p.sk_len()];
+        pqc::mldsa::keygen_internal(ps, xi, &mut pk, &mut sk).unwrap();
+        pk.extend_from_slice(&sk);
+        pk
+    }
+
+    /// ML-DSA-44 on the rust-hdl model against `pqc`, and the exported RTL
+    /// against the model clock for clock over the whole key generation.
+    #[test]
+    fn keygen_engine_matches_pqc_and_its_rtl_clock_for_clock() {
+        use crate::mldsa::keygen::MlDsaKeyGen;
+        if !verilator_required("keygen_engine_matches_pqc_and_its_rtl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(413);
+        let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
+        let mut rows = vec![vec![1, 0, 0, 0, 0, 0, 0, 0]];
+        rows.extend(keygen_rows(0, &xi, 29_000, 5));
+        let expected = rust_hdl_lines(
+            MlDsaKeyGen::default(),
+            &rows,
+            |u, r| {
+                u.reset.next = r[0] != 0;
+                u.xi_write.next = r[1] != 0;
+                u.xi_index.next = r[2].into();
+                u.xi_word.next = r[3].into();
+                u.start.next = r[4] != 0;
+                u.parameter_set.next = r[5].into();
+                u.abort_job.next = r[6] != 0;
+                u.m_ready.next = r[7] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                vec![
+                    u64::from(u.busy.val()),
+                    u64::from(u.done.val()),
+                    u64::from(u.error.val()),
+                    u64::from(u.m_valid.val()),
+                    u64::from(u.m_last.val()),
+                    u.m_data.val().to_u64(),
+                ]
+            },
+        );
+        let (bytes, last, done, error) = keygen_result(&expected, &rows, 0..rows.len());
+        assert!(
+            done && !error && last,
+            "done {done}, error {error}, last {last}"
+        );
+        assert_eq!(bytes, pqc_keygen(0, &xi), "rust-hdl model against pqc");
+        let got = verilated_outputs(
+            MlDsaKeyGen::default(),
+            "mldsa_keygen",
+            &KEYGEN_INPUTS,
+            &KEYGEN_OUTPUTS,
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got.len(), expected.len());
+        if let Some(c) = (0..got.len()).find(|&c| got[c] != expected[c]) {
+            panic!("clock {c}: RTL {} model {}", got[c], expected[c]);
+        }
+    }
+
+    /// Clocks from start to done of the ACVP keyGen cases (ξ of
+    /// `pqc_selftest::vectors::ML_DSA`), with a sink that never stalls.
+    const ACVP_KEYGEN_CLOCKS: [usize; 3] = [26_654, 53_253, 78_176];
+
+    /// Every parameter set on the exported RTL: the NIST ACVP keyGen case
+    /// (SHA3-256 digests of pk and sk) and a random ξ against `pqc`; a
+    /// refused set; an abort in the middle of a key generation, after which
+    /// the next one is right.
+    #[test]
+    fn keygen_rtl_runs_acvp_and_random_cases_for_every_set_and_recovers_from_abort() {
+        use crate::mldsa::keygen::{MlDsaKeyGen, SETS};
+        use sha3::{Digest, Sha3_256};
+        if !verilator_required(
+            "keygen_rtl_runs_acvp_and_random_cases_for_every_set_and_recovers_from_abort",
+        ) {
+            return;
+        }
+        // Clock bounds per set, above the measured counts (the test
+        // `keygen_cycle_counts` prints them).
+        let bound = [30_000, 60_000, 110_000];
+        let mut rng = Lcg::new(414);
+        let mut rows = vec![vec![1, 0, 0, 0, 0, 0, 0, 0]];
+        // (range, set, expected bytes or ACVP digests)
+        let mut cases = Vec::new();
+        for set in 0..3 {
+            let acvp = &pqc_selftest::vectors::ML_DSA[set].keygen;
+            assert!(pqc_selftest::vectors::ML_DSA[set]
+                .name
+                .ends_with(SETS[set].name.trim_start_matches("ML-DSA")));
+            let start = rows.len();
+            // The ACVP cases run with a sink that never stalls, so their
+            // clock counts are the engine's own.
+            rows.extend(keygen_rows(set as u64, &acvp.seed, bound[set], 0));
+            cases.push((
+                start..rows.len(),
+                set,
+                None,
+                Some((acvp.pk_sha3_256, acvp.sk_sha3_256)),
+            ));
+            let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
+            let start = rows.len();
+            rows.extend(keygen_rows(set as u64, &xi, bound[set], 3));
+            cases.push((start..rows.len(), set, Some(pqc_keygen(set, &xi)), None));
+        }
+        // Set 3 is refused at once.
+        let refused = rows.len();
+        rows.extend(keygen_rows(3, &[0; 32], 20, 0));
+        let refused = refused..rows.len();
+        // Abort an ML-DSA-87 key generation half-way.
+        let aborted = rows.len();
+        let mut abort_rows = keygen_rows(2, &[9; 32], 40_000, 0);
+        abort_rows[8 + 20_000][6] = 1;
+        rows.extend(abort_rows);
+        let aborted = aborted..rows.len();
+        // And the next one is right.
+        let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
+        let after = rows.len();
+        rows.extend(keygen_rows(1, &xi, bound[1], 0));
+        cases.push((after..rows.len(), 1, Some(pqc_keygen(1, &xi)), None));
+
+        let lines = verilated_outputs_in(
+            "mldsa-keygen-every-set",
+            MlDsaKeyGen::default(),
+            "mldsa_keygen",
+            &KEYGEN_INPUTS,
+            &KEYGEN_OUTPUTS,
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(lines.len(), rows.len());
+        for (range, set, want, digests) in cases {
+            eprintln!(
+                "{}: {} clocks ({})",
+                SETS[set].name,
+                keygen_clocks(&lines, range.clone()),
+                if digests.is_some() {
+                    "ACVP ξ"
+                } else {
+                    "random ξ"
+                }
+            );
+            let clocks = keygen_clocks(&lines, range.clone());
+            let (bytes, last, done, error) = keygen_result(&lines, &rows, range);
+            let name = SETS[set].name;
+            if digests.is_some() {
+                // Deterministic for a given ξ: the samplers' rejections are
+                // the only data dependence (see `keygen`).
+                assert_eq!(clocks, ACVP_KEYGEN_CLOCKS[set], "{name}: clocks");
+            }
+            assert!(
+                done && !error && last,
+                "{name}: done {done}, error {error}, last {last}"
+            );
+            let pk_len = SETS[set].pk_len();
+            if let Some(want) = want {
+                assert_eq!(bytes, want, "{name}: random ξ");
+            }
+            if let Some((pk_digest, sk_digest)) = digests {
+                assert_eq!(bytes.len(), pk_len + SETS[set].sk_len());
+                assert_eq!(
+                    Sha3_256::digest(&bytes[..pk_len])[..],
+                    pk_digest[..],
+                    "{name}: ACVP pk"
+                );
+                assert_eq!(
+                    Sha3_256::digest(&bytes[pk_len..])[..],
+                    sk_digest[..],
+                    "{name}: ACVP sk"
+                );
+            }
+        }
+        let (bytes, _, done, error) = keygen_result(&lines, &rows, refused);
+        assert!(bytes.is_empty() && done && error, "set 3 is refused");
+        let (bytes, _, done, error) = keygen_result(&lines, &rows, aborted);
+        assert!(
+            bytes.is_empty() && done && error,
+            "the abort ends the job with an error"
+        );
     }
 }
