@@ -10,14 +10,16 @@
 //! | Keccak engine control | [`KECCAK_BASE`] | AXI4-Lite, [`ctrl`] registers |
 //! | AXI DMA for the NTT core | [`NTT_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
+//! | ML-DSA engine control | [`MLDSA_BASE`] | AXI4-Lite, [`ctrl`] registers, [`mldsa`] operations |
+//! | AXI DMA for the ML-DSA engine | [`MLDSA_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //!
 //! Every accelerator's control block starts with the same registers
 //! ([`ctrl`]); the operation codes and arguments specific to each core are
-//! in [`ntt`] and [`keccak`].
+//! in [`ntt`], [`keccak`] and [`mldsa`].
 //!
 //! Room for more blocks: the GP0 window has space for further control
-//! blocks and DMAs at 64 KiB steps (`0x43C2_0000`…, `0x4042_0000`…); the
-//! whole-operation engines take their windows here when they are built.
+//! blocks and DMAs at 64 KiB steps (`0x43C3_0000`…, `0x4043_0000`…); the
+//! SLH-DSA engine takes its windows here when it is built.
 
 /// Start of the M_AXI_GP0 window (strongly ordered in the PS MMU map).
 pub const PL_GP0_START: usize = 0x4000_0000;
@@ -32,6 +34,10 @@ pub const KECCAK_BASE: usize = 0x43C1_0000;
 pub const NTT_DMA_BASE: usize = 0x4040_0000;
 /// AXI DMA (simple mode) feeding the sponge engine's byte stream.
 pub const KECCAK_DMA_BASE: usize = 0x4041_0000;
+/// AXI4-Lite control block of the ML-DSA engine (whole operations).
+pub const MLDSA_BASE: usize = 0x43C2_0000;
+/// AXI DMA (simple mode) feeding the ML-DSA engine's streams.
+pub const MLDSA_DMA_BASE: usize = 0x4042_0000;
 /// Size of each control block's address window.
 pub const CTRL_WINDOW_BYTES: usize = 0x1_0000;
 
@@ -148,13 +154,52 @@ pub mod keccak {
     pub const CONFIG_ROUNDS_PER_CLOCK_MASK: u32 = 0x1F;
 }
 
+/// The ML-DSA engine: whole FIPS 204 operations (so far KeyGen_internal).
+pub mod mldsa {
+    /// `ID` register value: ASCII "MLD1".
+    pub const ID: u32 = u32::from_be_bytes(*b"MLD1");
+
+    /// Operation: ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6).
+    /// `ARG0` = parameter set ([`SET_44`], [`SET_65`], [`SET_87`]; anything
+    /// else is refused with `STATUS_ERROR`). Input stream: ξ as 8
+    /// little-endian words, `TLAST` on the 8th (a `TLAST` earlier or missing
+    /// on the 8th ends the request with `STATUS_ERROR`). Output stream:
+    /// pk ‖ sk (FIPS 204 pkEncode ‖ skEncode) as little-endian words,
+    /// `TLAST` on the final sk word (the lengths are `pqc`'s
+    /// `Params::pk_len` + `Params::sk_len` of the set).
+    pub const OP_KEYGEN: u32 = 0x01;
+    /// Operation: abandon whatever runs (also accepted while busy); the
+    /// engine returns to idle with `STATUS_DONE | STATUS_ERROR`. Words left
+    /// in the input stream are not drained: reset the DMA channel.
+    pub const OP_ABORT: u32 = 0xFF;
+
+    /// `ARG0` of ML-DSA-44.
+    pub const SET_44: u32 = 0;
+    /// `ARG0` of ML-DSA-65.
+    pub const SET_65: u32 = 1;
+    /// `ARG0` of ML-DSA-87.
+    pub const SET_87: u32 = 2;
+
+    /// Words of ξ on the input stream of [`OP_KEYGEN`].
+    pub const KEYGEN_INPUT_WORDS: usize = 8;
+    /// `CONFIG` bit: the engine runs [`OP_KEYGEN`].
+    pub const CONFIG_KEYGEN: u32 = 1 << 0;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn blocks_lie_in_the_gp0_window_and_do_not_overlap() {
-        let mut bases = [NTT_BASE, KECCAK_BASE, NTT_DMA_BASE, KECCAK_DMA_BASE];
+        let mut bases = [
+            NTT_BASE,
+            KECCAK_BASE,
+            MLDSA_BASE,
+            NTT_DMA_BASE,
+            KECCAK_DMA_BASE,
+            MLDSA_DMA_BASE,
+        ];
         bases.sort_unstable();
         for w in bases.windows(2) {
             assert!(w[0] + CTRL_WINDOW_BYTES <= w[1]);
@@ -164,5 +209,6 @@ mod tests {
         }
         assert_ne!(ntt::ID, 0);
         assert_ne!(keccak::ID, 0);
+        assert_ne!(mldsa::ID, 0);
     }
 }

@@ -3,6 +3,7 @@
 //! streams moving on every clock.
 
 use super::ctrl::ADDR_BITS;
+use super::mldsa_top::MlDsaAccel;
 use super::top::{KeccakAccel, NttAccel};
 use crate::keccak::bench::Bench;
 use rust_hdl::prelude::*;
@@ -139,6 +140,7 @@ macro_rules! accel_top {
 }
 accel_top!(NttAccel);
 accel_top!(KeccakAccel);
+accel_top!(MlDsaAccel);
 
 /// How the two halves of an AXI4-Lite write are presented (for the tests of
 /// the register block; [`AccelBench::write`] uses [`WriteOrder::Together`]).

@@ -5,6 +5,7 @@
 //! - [`top`]: [`NttAccel`] (NTT core, B = 4) and [`KeccakAccel`] (sponge
 //!   engine, 1 round per clock), with Xilinx port names for Vivado's
 //!   module reference.
+//! - [`mldsa_top`]: [`MlDsaAccel`], the ML-DSA engine (whole operations).
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
 //! - [`pl_top`]: [`PlTop`], the interface a co-simulation drives, for
@@ -13,6 +14,7 @@
 
 pub mod bench;
 pub mod ctrl;
+pub mod mldsa_top;
 pub mod pl_top;
 #[cfg(test)]
 mod tests;
@@ -22,6 +24,7 @@ mod verilator_check;
 pub mod vivado;
 
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
+pub use mldsa_top::MlDsaAccel;
 pub use pl_top::PlTop;
 pub use top::{KeccakAccel, NttAccel};
 
@@ -37,7 +40,10 @@ pub const NTT_ACCEL: &str = "ntt_accel";
 /// Module name and file stem of the Keccak top (`bitstream/rtl/keccak_accel.v`).
 pub const KECCAK_ACCEL: &str = "keccak_accel";
 
-/// The two tops in the export/report registry.
+/// Module name and file stem of the ML-DSA engine top (`bitstream/rtl/mldsa_accel.v`).
+pub const MLDSA_ACCEL: &str = "mldsa_accel";
+
+/// The tops in the export/report registry.
 pub fn designs() -> Vec<Design> {
     vec![
         Design {
@@ -52,6 +58,12 @@ pub fn designs() -> Vec<Design> {
                 "PL top: sponge engine (1 round per clock) behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(KeccakAccel::default()),
             vcd: Some(keccak_vcd),
+        },
+        Design {
+            name: MLDSA_ACCEL,
+            description: "PL top: ML-DSA engine (KeyGen) behind AXI4-Lite control, AXI4-Stream data",
+            verilog: || raw_verilog(MlDsaAccel::default()),
+            vcd: None,
         },
     ]
 }

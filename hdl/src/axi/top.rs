@@ -131,6 +131,8 @@ macro_rules! pl_top {
     };
 }
 
+pub(crate) use pl_top;
+
 pl_top! {
     /// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is
     /// the core's own count of busy cycles (`hdl::ntt::core::transform_cycles`

@@ -8,7 +8,7 @@
 
 pub mod library;
 
-use crate::axi::{AxiTimeout, PlTop, StreamWord, KECCAK_ACCEL, NTT_ACCEL};
+use crate::axi::{AxiTimeout, PlTop, StreamWord, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL};
 use crate::export::Design;
 use libloading::Library;
 use std::collections::HashMap;
@@ -114,6 +114,11 @@ impl VerilatedTop {
     /// The Keccak top (`keccak_accel`).
     pub fn keccak(trace: bool) -> Result<Self, String> {
         Self::new(&design(KECCAK_ACCEL), trace)
+    }
+
+    /// The ML-DSA engine top (`mldsa_accel`).
+    pub fn mldsa(trace: bool) -> Result<Self, String> {
+        Self::new(&design(MLDSA_ACCEL), trace)
     }
 
     /// Starts writing every signal as a VCD waveform to `path` (needs an

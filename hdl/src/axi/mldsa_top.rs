@@ -1,0 +1,159 @@
+//! The ML-DSA engine's PL top: [`MlDsaKeyGen`] behind the AXI4-Lite control
+//! block, with ξ taken from the input stream and pk ‖ sk given on the
+//! output stream (`ps_pl_contract::regmap::mldsa`).
+//!
+//! The top runs the request's input side itself: on `OP_KEYGEN` it takes
+//! the 8 words of ξ (`TLAST` on the 8th) into the engine's ξ registers,
+//! then starts the engine. A set it does not know, a `TLAST` before the 8th
+//! word or none on it, and an unknown operation end the request at once
+//! with `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the
+//! same way. `CYCLES` counts the clocks from the accepted start to done.
+
+use super::ctrl::{CtrlRegs, ADDR_BITS};
+use super::top::pl_top;
+use crate::mldsa::keygen::MlDsaKeyGen;
+use ps_pl_contract::regmap::{self, mldsa as reg};
+use rust_hdl::prelude::*;
+
+// The engine numbers the sets as the contract does.
+const _: () = assert!(reg::SET_44 == 0 && reg::SET_65 == 1 && reg::SET_87 == 2);
+const _: () = assert!(reg::KEYGEN_INPUT_WORDS == 8);
+
+pl_top! {
+    /// The ML-DSA engine (KeyGen so far) behind the AXI4-Lite control block.
+    MlDsaAccel {
+        regs: CtrlRegs = CtrlRegs::new(regmap::mldsa::ID),
+        core: MlDsaKeyGen = MlDsaKeyGen::default(),
+        all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
+        op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
+        op_abort: Constant<Bits<8>> = Constant::new((reg::OP_ABORT as u64).into()),
+        config_word: Constant<Bits<32>> = Constant::new((reg::CONFIG_KEYGEN as u64).into()),
+        loading: DFF<Bit> = Default::default(),
+        xi_count: DFF<Bits<3>> = Default::default(),
+        set_reg: DFF<Bits<2>> = Default::default(),
+        handed: DFF<Bit> = Default::default(),
+        top_done: DFF<Bit> = Default::default(),
+        top_error: DFF<Bit> = Default::default(),
+        cycle_count: DFF<Bits<32>> = Default::default(),
+        any_busy: Signal<Local, Bit> = Default::default(),
+        take_word: Signal<Local, Bit> = Default::default(),
+    }
+}
+
+impl Logic for MlDsaAccel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.regs.clock.next = self.aclk.val();
+        self.regs.resetn.next = self.aresetn.val();
+        self.regs.awaddr.next = self.s_axi_awaddr.val();
+        self.regs.awvalid.next = self.s_axi_awvalid.val();
+        self.s_axi_awready.next = self.regs.awready.val();
+        self.regs.wdata.next = self.s_axi_wdata.val();
+        self.regs.wstrb.next = self.s_axi_wstrb.val();
+        self.regs.wvalid.next = self.s_axi_wvalid.val();
+        self.s_axi_wready.next = self.regs.wready.val();
+        self.s_axi_bresp.next = self.regs.bresp.val();
+        self.s_axi_bvalid.next = self.regs.bvalid.val();
+        self.regs.bready.next = self.s_axi_bready.val();
+        self.regs.araddr.next = self.s_axi_araddr.val();
+        self.regs.arvalid.next = self.s_axi_arvalid.val();
+        self.s_axi_arready.next = self.regs.arready.val();
+        self.s_axi_rdata.next = self.regs.rdata.val();
+        self.s_axi_rresp.next = self.regs.rresp.val();
+        self.s_axi_rvalid.next = self.regs.rvalid.val();
+        self.regs.rready.next = self.s_axi_rready.val();
+        self.m_axis_tkeep.next = self.all_bytes.val();
+
+        dff_setup!(
+            self,
+            aclk,
+            loading,
+            xi_count,
+            set_reg,
+            handed,
+            top_done,
+            top_error,
+            cycle_count
+        );
+        self.core.clock.next = self.aclk.val();
+        self.core.reset.next = !self.aresetn.val();
+        self.core.start.next = false;
+        self.core.abort_job.next = false;
+        self.core.parameter_set.next = self.set_reg.q.val();
+        self.core.xi_write.next = false;
+        self.core.xi_index.next = self.xi_count.q.val();
+        self.core.xi_word.next = self.s_axis_tdata.val();
+        self.any_busy.next = self.loading.q.val() | self.core.busy.val();
+
+        // ξ from the input stream, a word a clock.
+        self.s_axis_tready.next = self.loading.q.val();
+        self.take_word.next = self.loading.q.val() & self.s_axis_tvalid.val();
+        if self.take_word.val() {
+            self.core.xi_write.next = true;
+            self.xi_count.d.next = self.xi_count.q.val() + 1;
+            if self.xi_count.q.val() == 7 {
+                self.loading.d.next = false;
+                if self.s_axis_tlast.val() {
+                    self.core.start.next = true;
+                    self.handed.d.next = true;
+                } else {
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+            } else if self.s_axis_tlast.val() {
+                self.loading.d.next = false;
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            }
+        }
+        if self.regs.start.val() {
+            if self.regs.op.val() == self.op_abort.val() {
+                self.loading.d.next = false;
+                self.core.abort_job.next = true;
+                self.handed.d.next = false;
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            } else if !self.any_busy.val() {
+                self.handed.d.next = false;
+                self.top_done.d.next = false;
+                self.top_error.d.next = false;
+                if (self.regs.op.val() == self.op_keygen.val()) & (self.regs.arg0.val() < 3) {
+                    self.loading.d.next = true;
+                    self.xi_count.d.next = 0.into();
+                    self.set_reg.d.next = self.regs.arg0.val().get_bits::<2>(0);
+                } else {
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+            }
+        }
+
+        self.regs.busy.next = self.any_busy.val();
+        self.regs.done.next = self.top_done.q.val() | (self.handed.q.val() & self.core.done.val());
+        self.regs.error.next =
+            self.top_error.q.val() | (self.handed.q.val() & self.core.error.val());
+        self.regs.core_config.next = self.config_word.val();
+        self.regs.cycles.next = self.cycle_count.q.val();
+        self.busy.next = self.any_busy.val();
+
+        // Clocks since the accepted start, until done.
+        self.cycle_count.d.next = self.cycle_count.q.val();
+        if self.regs.start.val() & !self.any_busy.val() {
+            self.cycle_count.d.next = 1.into();
+        } else if self.any_busy.val() {
+            self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+        }
+        if !self.aresetn.val() {
+            self.loading.d.next = false;
+            self.handed.d.next = false;
+            self.top_done.d.next = false;
+            self.top_error.d.next = false;
+            self.cycle_count.d.next = 0.into();
+        }
+
+        self.m_axis_tdata.next = self.core.m_data.val();
+        self.m_axis_tvalid.next = self.core.m_valid.val();
+        self.m_axis_tlast.next = self.core.m_last.val();
+        self.core.m_ready.next = self.m_axis_tready.val();
+    }
+}
