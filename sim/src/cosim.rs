@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use driver::accel::{Control, DmaPort, HwKeccak, HwRing};
+use driver::accel::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
 use driver::bus::RegisterBus;
 use driver::cache::LINE_BYTES;
 use driver::dma::{AxiDma, OffsetMap};
@@ -429,11 +429,19 @@ pub type Port<'a, P> = DmaPort<'a, DmaBus<P>, CacheModel, OffsetMap>;
 pub type SimRing<'a> = HwRing<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
 /// [`HwKeccak`] on the simulated Keccak top.
 pub type SimKeccak<'a> = HwKeccak<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
+/// [`HwMlDsa`] on the simulated ML-DSA engine top.
+pub type SimMlDsa<'a> = HwMlDsa<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
 
 /// Bus base of each port's DDR region (inside the Zynq's DDR, above the
 /// firmware image; distinct per unit).
 const NTT_DDR_BASE: u32 = 0x0800_0000;
 const KECCAK_DDR_BASE: u32 = 0x0900_0000;
+const MLDSA_DDR_BASE: u32 = 0x0A00_0000;
+/// DMA buffer bytes (each way) of the ML-DSA engine's port: room for the
+/// largest pk ‖ sk (ML-DSA-87), rounded up to whole cache lines.
+pub const MLDSA_BUFFER_BYTES: usize = (pqc::mldsa::params::ML_DSA_87.pk_len()
+    + pqc::mldsa::params::ML_DSA_87.sk_len())
+.next_multiple_of(LINE_BYTES);
 
 /// CPU memory for one port's DMA buffers.
 pub struct Arena(Vec<u8>);
@@ -451,6 +459,9 @@ pub struct Pl {
     pub ntt: Rc<RefCell<Unit<AnyTop>>>,
     /// The Keccak unit.
     pub keccak: Rc<RefCell<Unit<AnyTop>>>,
+    /// The ML-DSA engine unit, elaborated on first use ([`Pl::mldsa_unit`]):
+    /// the report's primitive tiers never need it.
+    mldsa: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
     ddr: SharedDdr,
     cfg: Config,
     progress: Arc<AtomicU64>,
@@ -531,6 +542,7 @@ impl Pl {
         Ok(Pl {
             ntt: unit(ntt),
             keccak: unit(keccak),
+            mldsa: std::cell::OnceCell::new(),
             ddr: ddr.clone(),
             cfg,
             progress,
@@ -586,6 +598,36 @@ impl Pl {
                 bytes,
             ),
         )
+    }
+
+    /// The ML-DSA engine unit, elaborated (and reset) on the first call,
+    /// on the same simulator as the other tops.
+    pub fn mldsa_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
+        if let Some(u) = self.mldsa.get() {
+            return Ok(u.clone());
+        }
+        let top: AnyTop = match self.cfg.engine {
+            Engine::RustHdl => Box::new(AccelBench::<hdl::axi::MlDsaAccel>::new()),
+            Engine::Verilator => Box::new(VerilatedTop::mldsa(false)?),
+        };
+        let unit = Rc::new(RefCell::new(Unit::new(
+            top,
+            self.ddr.clone(),
+            &self.cfg,
+            self.progress.clone(),
+        )));
+        Ok(self.mldsa.get_or_init(|| unit).clone())
+    }
+
+    /// [`HwMlDsa`] over the ML-DSA engine unit, its buffers in `arena`
+    /// (`Arena::new(MLDSA_BUFFER_BYTES)`).
+    pub fn mldsa<'a>(&self, arena: &'a mut Arena) -> Result<SimMlDsa<'a>, String> {
+        let unit = self.mldsa_unit()?;
+        let bytes = (arena.0.len() - 2 * LINE_BYTES) / 2;
+        Ok(HwMlDsa::new(
+            Control::new(CtrlBus(unit.clone()), self.cfg.poll_limit),
+            port(&unit, &self.ddr, &self.cfg, MLDSA_DDR_BASE, arena, bytes),
+        ))
     }
 
     /// Counts of both units together.

@@ -1,5 +1,6 @@
 //! The hardware backends of `pqc`: [`HwRing`] (ring arithmetic on the NTT
-//! core) and [`HwKeccak`] (sponge and WOTS+ chains on the Keccak engine),
+//! core), [`HwKeccak`] (sponge and WOTS+ chains on the Keccak engine) and
+//! [`HwMlDsa`] (whole ML-DSA operations on the ML-DSA engine),
 //! each over a control block ([`Control`], the registers of
 //! [`ps_pl_contract::regmap::ctrl`]) and an AXI DMA in simple mode ([`DmaPort`]).
 //!
@@ -54,6 +55,7 @@
 //! job is a fixed handful of register accesses, independent of the data.
 
 mod keccak;
+mod mldsa;
 #[cfg(test)]
 mod model;
 mod ring;
@@ -62,6 +64,7 @@ mod slh;
 mod tests;
 
 pub use keccak::HwKeccak;
+pub use mldsa::HwMlDsa;
 pub use ring::HwRing;
 pub use slh::{PlShakeHashes, SlhOnPl, WotsChainOffload};
 

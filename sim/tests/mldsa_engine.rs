@@ -1,0 +1,122 @@
+//! The driver's ML-DSA engine backend (`driver::accel::HwMlDsa`, unmodified)
+//! against the exported ML-DSA engine top under Verilator, through the
+//! PG021 DMA model and the DDR and cache models (`sim::cosim`): KeyGen of
+//! the NIST ACVP cases of every set, byte-identical to `pqc`; then the
+//! faults of the bus (a DMA slave error, and a transfer that never
+//! completes, on a key generation's transfers), each ending in the right
+//! keys by the software fallback, and the engine usable again after them.
+
+use driver::host::DmaFault;
+use pqc::mldsa::{keygen_internal, ParameterSet};
+use sha3::{Digest, Sha3_256};
+use sim::cosim::{Arena, Config, Pl, MLDSA_BUFFER_BYTES};
+
+const SETS: [ParameterSet; 3] = [
+    ParameterSet::MlDsa44,
+    ParameterSet::MlDsa65,
+    ParameterSet::MlDsa87,
+];
+
+fn software_keys(set: ParameterSet, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
+    let mut pk = vec![0u8; set.public_key_len()];
+    let mut sk = vec![0u8; set.secret_key_len()];
+    keygen_internal(set, xi, &mut pk, &mut sk).unwrap();
+    (pk, sk)
+}
+
+#[test]
+fn hw_mldsa_keygen_runs_acvp_cases_on_the_engine_byte_identical() {
+    if !hdl::verilator::verilator_required("hw_mldsa_keygen co-simulation") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    for (i, case) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
+        let set = SETS[i];
+        let before = pl.mldsa_unit().unwrap().borrow().counts();
+        let mut pk = vec![0u8; set.public_key_len()];
+        let mut sk = vec![0u8; set.secret_key_len()];
+        hw.keygen_internal(set, &case.keygen.seed, &mut pk, &mut sk)
+            .unwrap();
+        let after = pl.mldsa_unit().unwrap().borrow().counts();
+        assert_eq!(hw.fault(), None, "{}", case.name);
+        assert_eq!(
+            hw.stats().hw_calls,
+            i as u64 + 1,
+            "{}: ran on the engine",
+            case.name
+        );
+        assert_eq!(
+            Sha3_256::digest(&pk)[..],
+            case.keygen.pk_sha3_256[..],
+            "{} pk",
+            case.name
+        );
+        assert_eq!(
+            Sha3_256::digest(&sk)[..],
+            case.keygen.sk_sha3_256[..],
+            "{} sk",
+            case.name
+        );
+        assert_eq!(
+            (pk.clone(), sk.clone()),
+            software_keys(set, &case.keygen.seed)
+        );
+        let cycles = after.pl_cycles - before.pl_cycles;
+        // The engine's own clocks, plus ξ, plus the bus: never less.
+        assert!(cycles > hw.stats().last_cycles as u64, "{cycles}");
+        eprintln!(
+            "{}: keygen at the bus {} PL cycles (engine CYCLES {}), {} register accesses, {} DMA bytes",
+            case.name,
+            cycles,
+            hw.stats().last_cycles,
+            after.axi_lite() - before.axi_lite(),
+            after.dma_bytes() - before.dma_bytes()
+        );
+    }
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
+}
+
+#[test]
+fn hw_mldsa_keygen_survives_bus_faults_with_the_right_keys() {
+    if !hdl::verilator::verilator_required("hw_mldsa_keygen faults") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    let set = ParameterSet::MlDsa44;
+    let faults = [DmaFault::SlaveError(None), DmaFault::NeverCompletes];
+    for (round, fault) in faults.into_iter().enumerate() {
+        let xi = [round as u8 + 1; 32];
+        // The next job's first LENGTH write (S2MM is armed first) fails.
+        let done = unit.borrow().counts().dma_transfers;
+        unit.borrow_mut().dma().inject(fault, done);
+        let mut pk = vec![0u8; set.public_key_len()];
+        let mut sk = vec![0u8; set.secret_key_len()];
+        hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+        assert_eq!(
+            (pk, sk),
+            software_keys(set, &xi),
+            "{fault:?}: software fallback"
+        );
+        assert!(hw.stats().failed_jobs > round as u64, "{fault:?}: counted");
+        unit.borrow_mut().dma().set_now(None);
+    }
+    assert!(hw.fault().is_some());
+    assert!(!hw.abandoned(), "two failures are below the abandon limit");
+    // The engine works again once the bus does.
+    let xi = [0x77; 32];
+    let calls = hw.stats().hw_calls;
+    let mut pk = vec![0u8; set.public_key_len()];
+    let mut sk = vec![0u8; set.secret_key_len()];
+    hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+    assert_eq!(hw.stats().hw_calls, calls + 1, "back on the engine");
+    assert_eq!((pk, sk), software_keys(set, &xi));
+    // Wrong key-buffer sizes are refused before anything runs.
+    let mut short = vec![0u8; 10];
+    let mut sk = vec![0u8; set.secret_key_len()];
+    assert!(hw.keygen_internal(set, &xi, &mut short, &mut sk).is_err());
+}
