@@ -23,6 +23,13 @@ pub const NTT_BUFFER_BYTES: usize = 1024;
 /// message the protocols hash through it is ML-DSA-87's 2,592-byte public
 /// key; longer requests run in software.
 pub const KECCAK_BUFFER_BYTES: usize = 4096;
+/// Largest stream of the ML-DSA engine's DMA, in bytes: the `OP_KEYGEN`
+/// output of ML-DSA-87, pk ‖ sk = 2,592 + 4,896 (`pqc`'s `pk_len` +
+/// `sk_len`; a test in `hdl` compares). The input, ξ, is 32 bytes.
+pub const MLDSA_MAX_STREAM_BYTES: usize = 2592 + 4896;
+// S2MM must be armed for the whole packet in one LENGTH write (a packet
+// longer than the armed length is DMA_INT_ERR).
+const _: () = assert!(MLDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);
 
 /// Register byte offsets, for device models that decode raw addresses.
 pub mod offset {
@@ -169,7 +176,11 @@ mod tests {
 
     #[test]
     fn buffers_fit_the_length_register_and_whole_stream_words() {
-        for b in [NTT_BUFFER_BYTES, KECCAK_BUFFER_BYTES] {
+        for b in [
+            NTT_BUFFER_BYTES,
+            KECCAK_BUFFER_BYTES,
+            MLDSA_MAX_STREAM_BYTES,
+        ] {
             assert!(b <= MAX_TRANSFER_BYTES);
             assert_eq!(b % (STREAM_DATA_BITS as usize / 8), 0);
         }
