@@ -438,10 +438,9 @@ const NTT_DDR_BASE: u32 = 0x0800_0000;
 const KECCAK_DDR_BASE: u32 = 0x0900_0000;
 const MLDSA_DDR_BASE: u32 = 0x0A00_0000;
 /// DMA buffer bytes (each way) of the ML-DSA engine's port: room for the
-/// largest pk ‖ sk (ML-DSA-87), rounded up to whole cache lines.
-pub const MLDSA_BUFFER_BYTES: usize = (pqc::mldsa::params::ML_DSA_87.pk_len()
-    + pqc::mldsa::params::ML_DSA_87.sk_len())
-.next_multiple_of(LINE_BYTES);
+/// engine's largest stream (pk ‖ sk of ML-DSA-87), in whole cache lines.
+pub const MLDSA_BUFFER_BYTES: usize =
+    ps_pl_contract::dma::MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES);
 
 /// CPU memory for one port's DMA buffers.
 pub struct Arena(Vec<u8>);
@@ -1003,4 +1002,52 @@ mod tests {
         r.ntt(&mut p);
         assert_eq!(r.hook.on_pl, vec![false]);
     }
+}
+
+/// What one whole operation on a PL engine cost (`engine` tier).
+#[derive(Clone, Debug)]
+pub struct EngineOutcome {
+    /// Co-simulation counts of the engine's unit for the operation.
+    pub counts: AccelCounts,
+    /// The keys (or outputs) equal the software ones byte for byte.
+    pub identical: bool,
+}
+
+/// ML-DSA KeyGen_internal of `set` on the ML-DSA engine (driver backend
+/// `HwMlDsa`), from the workload's fixed seed; compared with `pqc`.
+/// Fails if the backend fell back to software (a fault must not pass as
+/// an engine figure).
+pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
+    let unit = pl.mldsa_unit()?;
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena)?;
+    let (mut pk, mut sk) = (
+        vec![0u8; set.public_key_len()],
+        vec![0u8; set.secret_key_len()],
+    );
+    let before = unit.borrow().counts();
+    hw.keygen_internal(set, &workload::MLDSA_SEED, &mut pk, &mut sk)
+        .map_err(|e| format!("{set:?} keygen: {e:?}"))?;
+    let after = unit.borrow().counts();
+    if let Some(f) = hw.fault() {
+        return Err(format!("{set:?} keygen on the engine: {f}"));
+    }
+    let (mut spk, mut ssk) = (vec![0u8; pk.len()], vec![0u8; sk.len()]);
+    pqc::mldsa::keygen_internal(set, &workload::MLDSA_SEED, &mut spk, &mut ssk)
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(EngineOutcome {
+        counts: AccelCounts {
+            pl_cycles: after.pl_cycles - before.pl_cycles,
+            axi_lite_reads: after.axi_lite_reads - before.axi_lite_reads,
+            axi_lite_writes: after.axi_lite_writes - before.axi_lite_writes,
+            mm2s_bytes: after.mm2s_bytes - before.mm2s_bytes,
+            s2mm_bytes: after.s2mm_bytes - before.s2mm_bytes,
+            dma_transfers: after.dma_transfers - before.dma_transfers,
+            cache_lines: after.cache_lines - before.cache_lines,
+            fallbacks: hw.stats().sw_calls,
+            jobs: hw.stats().jobs,
+            core_busy_cycles: u64::from(hw.stats().last_cycles),
+        },
+        identical: pk == spk && sk == ssk,
+    })
 }

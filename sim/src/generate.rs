@@ -228,6 +228,32 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             backends: o.backends.clone(),
         });
     }
+    // The engine tier: whole operations on a PL engine (ML-DSA keygen).
+    if let Some(pl) = &pl {
+        for e in &mut r.entries {
+            let set = match (e.algorithm.as_str(), e.operation.as_str()) {
+                ("ML-DSA-44", "keygen") => pqc::mldsa::ParameterSet::MlDsa44,
+                ("ML-DSA-65", "keygen") => pqc::mldsa::ParameterSet::MlDsa65,
+                ("ML-DSA-87", "keygen") => pqc::mldsa::ParameterSet::MlDsa87,
+                _ => continue,
+            };
+            let o = cosim::run_engine_keygen(pl, set)?;
+            eprintln!(
+                "cosim: {} keygen on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
+                e.algorithm,
+                o.counts.pl_cycles,
+                o.counts.axi_lite(),
+                o.counts.dma_bytes(),
+                if o.identical { "=" } else { "!=" },
+            );
+            e.engine = Some(AccelFigure {
+                counts: o.counts,
+                offload_fraction: 1.0,
+                identical: o.identical,
+                backends: "HwMlDsa (ML-DSA engine)".into(),
+            });
+        }
+    }
     if let (Some(pl), Some(progress)) = (&pl, &progress) {
         for scheme in unbenchmarked(&r) {
             for op in Operation::ALL {

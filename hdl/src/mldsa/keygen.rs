@@ -949,3 +949,40 @@ mod tests {
         yosys_validate("mldsa_keygen", &generate_verilog(&uut)).unwrap();
     }
 }
+
+/// Clocks per phase of one ML-DSA-44 key generation on the rust-hdl model,
+/// printed (`cargo test -p hdl --release -- --ignored keygen_phase_clocks
+/// --nocapture`): where the engine's time goes.
+#[cfg(test)]
+#[test]
+#[ignore = "a measurement (30 s of rust-hdl simulation), not a check"]
+fn keygen_phase_clocks() {
+    use crate::ntt::sim::{settle, tick};
+    let mut uut = MlDsaKeyGen::default();
+    uut.connect_all();
+    settle(&mut uut);
+    uut.reset.next = true;
+    tick(&mut uut, |u| &mut u.clock);
+    uut.reset.next = false;
+    uut.parameter_set.next = 0.into();
+    uut.start.next = true;
+    uut.m_ready.next = true;
+    tick(&mut uut, |u| &mut u.clock);
+    uut.start.next = false;
+    let mut clocks = std::collections::BTreeMap::<String, u64>::new();
+    let mut total = 1u64;
+    while uut.busy.val() {
+        *clocks
+            .entry(format!("{:?}", uut.phase.q.val()))
+            .or_default() += 1;
+        tick(&mut uut, |u| &mut u.clock);
+        total += 1;
+    }
+    for (phase, n) in &clocks {
+        eprintln!(
+            "{phase:>10}: {n:>6} clocks ({:.1} %)",
+            100.0 * *n as f64 / total as f64
+        );
+    }
+    eprintln!("     total: {total}");
+}

@@ -29,7 +29,9 @@ pub mod transcript;
 
 pub use crate::cosim::AccelCounts;
 pub use markdown::{fmt_count, fmt_seconds, render_markdown};
-pub use model::{AccelFigure, AccelTime, CosimOnly, Entry, McuTier, Model, Report, MCU_CLOCK_HZ};
+pub use model::{
+    AccelFigure, AccelTime, Anchor, CosimOnly, Entry, McuTier, Model, Report, ANCHORS, MCU_CLOCK_HZ,
+};
 pub use svg::{chart_of, render_svg, xml_escape, BarGroup, Chart};
 pub use transcript::{parse_transcript, ParseError, PsRow, PsTable, SoftwareSource};
 

@@ -2,6 +2,7 @@
 
 use super::transcript::{PsRow, PsTable, SoftwareSource};
 use crate::cosim::AccelCounts;
+use crate::mcu_transcript::PQM4;
 
 /// The numbers that turn counts into time. Every accelerated figure in the
 /// report is computed from these; `report.md` prints them.
@@ -142,6 +143,9 @@ pub struct Entry {
     pub host: Option<(f64, usize)>,
     /// Accelerated figure from the co-simulation.
     pub accel: Option<AccelFigure>,
+    /// The whole operation on a PL engine (the `engine` tier), from the
+    /// co-simulation: everything runs in the PL (offloaded share 1).
+    pub engine: Option<AccelFigure>,
     /// Why there is no accelerated figure, or other remarks.
     pub note: String,
 }
@@ -172,6 +176,56 @@ pub struct Report {
     /// The microcontroller baseline (mcu-app transcripts), tier by tier.
     pub mcu: Vec<McuTier>,
 }
+
+/// A published figure the report shows as a reference mark.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Anchor {
+    /// Short name on the chart.
+    pub label: &'static str,
+    /// Where the figure comes from.
+    pub source: &'static str,
+    /// Parameter set the figures are for.
+    pub algorithm: &'static str,
+    /// Seconds of keygen, sign (mean), verify.
+    pub seconds: [f64; 3],
+}
+
+impl Anchor {
+    /// Seconds of `operation` (keygen / sign / verify).
+    pub fn seconds_of(&self, operation: &str) -> Option<f64> {
+        ["keygen", "sign", "verify"]
+            .iter()
+            .position(|o| *o == operation)
+            .map(|i| self.seconds[i])
+    }
+}
+
+/// The published ML-DSA-44 anchors the project answers (issue "ML-DSA
+/// engine end to end"), converted to seconds at the stated clocks.
+pub const ANCHORS: [Anchor; 3] = [
+    Anchor {
+        label: "Zynq-7000 co-design (study)",
+        source: "\"Comparative Performance Analysis of NIST PQC Standards: From STM32 Software Limitations to FPGA-SoC Acceleration\": 1.109 / 5.94 / 1.17 ms",
+        algorithm: "ML-DSA-44",
+        seconds: [1.109e-3, 5.94e-3, 1.17e-3],
+    },
+    Anchor {
+        label: "full hardware, Artix-7 (Beckwith et al.)",
+        source: "Beckwith, Nguyen, Gaj, FPT 2021, round-3 Dilithium2: 4,875 / 29,876 (mean sign) / 6,582 cycles at 116 MHz",
+        algorithm: "ML-DSA-44",
+        seconds: [4875.0 / 116e6, 29876.0 / 116e6, 6582.0 / 116e6],
+    },
+    Anchor {
+        label: "pqm4, Cortex-M4 at 168 MHz",
+        source: "pqm4 benchmarks.md (mupq/pqm4), ml-dsa-44 m4f cycles (crate::mcu_transcript::PQM4), at 168 MHz",
+        algorithm: "ML-DSA-44",
+        seconds: [
+            PQM4[0].keygen as f64 / MCU_CLOCK_HZ,
+            PQM4[0].sign as f64 / MCU_CLOCK_HZ,
+            PQM4[0].verify as f64 / MCU_CLOCK_HZ,
+        ],
+    },
+];
 
 /// Clock at which mcu-app instruction counts become time: the STM32F407's
 /// 168 MHz, assuming one instruction per cycle (QEMU counts instructions;
@@ -236,6 +290,7 @@ impl Report {
                 measured_accel: None,
                 host: None,
                 accel: None,
+                engine: None,
                 note: String::new(),
             });
         }
@@ -297,6 +352,13 @@ impl Report {
         })
     }
 
+    /// Modelled time of an entry on its PL engine: the PL cycles at the PL
+    /// clock plus the driver's copies and cache maintenance (no CPU share:
+    /// the whole operation runs in the PL).
+    pub fn engine_time(&self, e: &Entry) -> Option<AccelTime> {
+        Some(self.model.accelerated(0.0, e.engine.as_ref()?))
+    }
+
     /// Modelled accelerated time of an entry (needs its software time for
     /// the CPU share that stays in software).
     pub fn accel_time(&self, e: &Entry) -> Option<AccelTime> {
@@ -310,6 +372,86 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An engine figure shows up in the JSON rows (tier `engine`, PL time
+    /// plus driver work, no CPU share), in its report section with both
+    /// ratios, and as a bar; the anchors are rows and a table.
+    #[test]
+    fn engine_tier_and_anchors_reach_every_output() {
+        let mut r = crate::report::fixtures::sample_report();
+        let counts = AccelCounts {
+            pl_cycles: 27_000,
+            axi_lite_reads: 800,
+            axi_lite_writes: 60,
+            mm2s_bytes: 32,
+            s2mm_bytes: 3_872,
+            dma_transfers: 2,
+            cache_lines: 122,
+            fallbacks: 0,
+            jobs: 1,
+            core_busy_cycles: 26_700,
+        };
+        let fig = AccelFigure {
+            counts,
+            offload_fraction: 1.0,
+            identical: true,
+            backends: "HwMlDsa (ML-DSA engine)".into(),
+        };
+        r.entry_mut("ML-DSA-44", "keygen").unwrap().engine = Some(fig.clone());
+        let e = r.entries.iter().find(|e| e.engine.is_some()).unwrap();
+        let t = r.engine_time(e).unwrap();
+        assert_eq!(t.cpu_rest, 0.0);
+        assert!((t.pl - 27_000.0 / r.model.fclk_hz).abs() < 1e-15);
+        assert_eq!(
+            t,
+            r.model.accelerated(123.0, &fig),
+            "no CPU share at any software time"
+        );
+        let rows = crate::report::json::rows(&r);
+        let engine: Vec<_> = rows.iter().filter(|x| x.tier == "engine").collect();
+        assert_eq!(engine.len(), 1);
+        assert_eq!(
+            (engine[0].algorithm.as_str(), engine[0].op.as_str()),
+            ("ML-DSA-44", "keygen")
+        );
+        assert_eq!(engine[0].seconds, t.total());
+        assert_eq!(
+            rows.iter().filter(|x| x.tier == "anchor").count(),
+            3 * ANCHORS.len()
+        );
+        let md = render_markdown(&r);
+        assert!(md.contains("## Whole operations on a PL engine"));
+        assert!(md.contains("| ML-DSA-44 | keygen |"));
+        assert!(md.contains("## Published anchors (ML-DSA-44)"));
+        assert!(md.contains("Beckwith"));
+        let chart = chart_of(&r);
+        assert!(chart.series.iter().any(|s| s.contains("PL engine")));
+        let keygen = chart
+            .groups
+            .iter()
+            .find(|g| g.label == "ML-DSA-44 keygen")
+            .unwrap();
+        assert_eq!(
+            keygen.values[chart
+                .series
+                .iter()
+                .position(|s| s.contains("PL engine"))
+                .unwrap()],
+            Some(t.total())
+        );
+        assert!(render_svg(&chart).contains("ML-DSA-44 keygen"));
+    }
+
+    #[test]
+    fn the_pqm4_anchor_is_pqm4s_ml_dsa_44_row() {
+        assert_eq!(PQM4[0].algorithm, ANCHORS[2].algorithm);
+        assert_eq!(
+            ANCHORS[2].seconds_of("sign"),
+            Some(PQM4[0].sign as f64 / MCU_CLOCK_HZ)
+        );
+        assert_eq!(ANCHORS[1].seconds_of("keygen"), Some(4875.0 / 116e6));
+        assert_eq!(ANCHORS[0].seconds_of("other"), None);
+    }
     use crate::report::fixtures::TRANSCRIPT;
     use crate::report::{chart_of, parse_transcript, render_markdown, render_svg};
 
