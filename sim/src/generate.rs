@@ -125,7 +125,11 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     let timing_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bitstream/reports/timing.md");
     let timing = std::fs::read_to_string(&timing_path)
         .map_err(|e| format!("{}: {e}", timing_path.display()))?;
-    let tops = [hdl::axi::NTT_ACCEL, hdl::axi::KECCAK_ACCEL];
+    let tops = [
+        hdl::axi::NTT_ACCEL,
+        hdl::axi::KECCAK_ACCEL,
+        hdl::axi::MLDSA_ACCEL,
+    ];
     let fmax_mhz = report::model::slowest_top_fmax_mhz(&timing, &tops)
         .ok_or_else(|| format!("{}: no Fmax row for {tops:?}", timing_path.display()))?;
     let model = Model::DEFAULT.with_pl_clock_limit(fmax_mhz * 1e6);
