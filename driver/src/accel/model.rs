@@ -1,10 +1,10 @@
-//! A behavioural model of the PL for the host tests: the two control
+//! A behavioural model of the PL for the host tests: the three control
 //! blocks (computing with `pqc`'s software) as stream endpoints of the
 //! shared host models ([`crate::host`]: the AXI DMA with fault injection,
 //! the DDR, the cache), all behind the driver's traits in safe code. It is
 //! also the worked example of the module docs' memory recipe.
 
-use super::{Control, DmaPort, HwKeccak, HwRing};
+use super::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
 use crate::bus::RegisterBus;
 use crate::dma::{AxiDma, OffsetMap};
 use crate::host::{
@@ -12,8 +12,10 @@ use crate::host::{
 };
 use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::ring::{self, Poly, N, Q};
-use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
-use ps_pl_contract::regmap::{ctrl, keccak as kreg, ntt as nreg};
+use ps_pl_contract::dma::{
+    KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, MLDSA_MAX_STREAM_BYTES, NTT_BUFFER_BYTES,
+};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, mldsa as mreg, ntt as nreg};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -24,6 +26,7 @@ use std::vec::Vec;
 pub enum Which {
     Ntt,
     Keccak,
+    MlDsa,
 }
 
 /// Injected misbehaviour, from job number `from_job` of that core on (or for
@@ -40,7 +43,8 @@ pub enum Fault {
     WrongVersion,
     /// Every job ends with STATUS_ERROR.
     StatusError,
-    /// NTT: a STORE returns q in word 5. Keccak: the output stream is one word short.
+    /// NTT: a STORE returns q in word 5. Keccak and ML-DSA: the output
+    /// stream is one word short.
     BadOutput,
 }
 
@@ -73,6 +77,7 @@ pub struct Pl {
     ddr: SharedDdr,
     ntt: Unit,
     keccak: Unit,
+    mldsa: Unit,
 }
 
 /// The model's shared handle.
@@ -101,6 +106,7 @@ impl Pl {
         Rc::new(RefCell::new(Pl {
             ntt: unit(Which::Ntt),
             keccak: unit(Which::Keccak),
+            mldsa: unit(Which::MlDsa),
             ddr,
         }))
     }
@@ -109,6 +115,7 @@ impl Pl {
         match which {
             Which::Ntt => &mut self.ntt,
             Which::Keccak => &mut self.keccak,
+            Which::MlDsa => &mut self.mldsa,
         }
     }
 
@@ -206,6 +213,7 @@ impl Core {
         match self.which {
             Which::Ntt => self.step_ntt(op),
             Which::Keccak => self.step_keccak(op),
+            Which::MlDsa => self.step_mldsa(op),
         }
     }
 
@@ -257,6 +265,36 @@ impl Core {
             }
             _ => self.finish(true, 1),
         }
+    }
+
+    fn step_mldsa(&mut self, op: u32) {
+        use pqc::mldsa::ParameterSet::*;
+        let set = match (op, self.args[0]) {
+            (mreg::OP_KEYGEN, mreg::SET_44) => MlDsa44,
+            (mreg::OP_KEYGEN, mreg::SET_65) => MlDsa65,
+            (mreg::OP_KEYGEN, mreg::SET_87) => MlDsa87,
+            _ => return self.finish(true, 1),
+        };
+        if self.input.len() < mreg::KEYGEN_INPUT_WORDS {
+            return;
+        }
+        let xi: Vec<u8> = self
+            .input
+            .drain(..mreg::KEYGEN_INPUT_WORDS)
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        let mut keys = vec![0u8; set.public_key_len() + set.secret_key_len()];
+        let (pk, sk) = keys.split_at_mut(set.public_key_len());
+        pqc::mldsa::keygen_internal(set, &xi.try_into().unwrap(), pk, sk).unwrap();
+        let mut words: Vec<u32> = keys
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        if self.active_fault() == Some(Fault::BadOutput) {
+            words.pop();
+        }
+        self.output = beats(&words);
+        self.finish(false, 27_000)
     }
 
     fn step_keccak(&mut self, op: u32) {
@@ -337,6 +375,7 @@ impl RegisterBus for CtrlBus {
         let id = match self.which {
             Which::Ntt => nreg::ID,
             Which::Keccak => kreg::ID,
+            Which::MlDsa => mreg::ID,
         };
         match offset {
             ctrl::ID if core.fault.map(|f| f.0) == Some(Fault::WrongId) => 0,
@@ -358,7 +397,7 @@ impl RegisterBus for CtrlBus {
             ctrl::ARG0 | ctrl::ARG1 | ctrl::ARG2 => core.args[(offset - ctrl::ARG0) / 4] = value,
             ctrl::COMMAND if value & ctrl::COMMAND_START != 0 => {
                 let op = value & ctrl::COMMAND_OP_MASK;
-                if op == kreg::OP_ABORT || op == nreg::OP_ABORT {
+                if op == kreg::OP_ABORT || op == nreg::OP_ABORT || op == mreg::OP_ABORT {
                     core.input.clear();
                     core.output.clear();
                     core.finish(true, 0);
@@ -410,6 +449,8 @@ pub type ModelPort<'a> = DmaPort<'a, DmaBus, CacheModel, OffsetMap>;
 pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 /// [`HwKeccak`] on the model.
 pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
+/// [`HwMlDsa`] on the model.
+pub type ModelMlDsa<'a> = HwMlDsa<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 
 /// Poll budget of the model backends (the model answers at once, so a
 /// small budget keeps the hang tests fast).
@@ -426,6 +467,7 @@ pub fn port<'a>(
     let base = match which {
         Which::Ntt => 0x1000_0000,
         Which::Keccak => 0x2000_0000,
+        Which::MlDsa => 0x2800_0000,
     };
     let map = OffsetMap::new(arena.as_ptr() as usize, arena.len(), base);
     pl.borrow().ddr.borrow_mut().add_region(base, arena.len());
@@ -504,5 +546,14 @@ pub fn keccak<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelKeccak<'a> {
             KECCAK_BUFFER_BYTES,
             KECCAK_BUFFER_BYTES,
         ),
+    )
+}
+
+/// [`HwMlDsa`] over the model with room for the largest stream.
+pub fn mldsa<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelMlDsa<'a> {
+    let bytes = MLDSA_MAX_STREAM_BYTES.next_multiple_of(crate::cache::LINE_BYTES);
+    HwMlDsa::new(
+        control(pl, Which::MlDsa),
+        port(pl, Which::MlDsa, arena, bytes, bytes),
     )
 }

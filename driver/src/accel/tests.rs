@@ -564,3 +564,131 @@ fn a_persistent_fault_abandons_the_core_after_the_limit() {
     );
     assert_eq!(stats.sw_calls, 9);
 }
+
+fn mldsa_arena() -> Vec<u8> {
+    vec![0u8; 2 * ps_pl_contract::dma::MLDSA_MAX_STREAM_BYTES + 4 * crate::cache::LINE_BYTES]
+}
+
+fn software_keys(set: ParameterSet, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
+    let mut pk = vec![0u8; set.public_key_len()];
+    let mut sk = vec![0u8; set.secret_key_len()];
+    pqc::mldsa::keygen_internal(set, xi, &mut pk, &mut sk).unwrap();
+    (pk, sk)
+}
+
+/// KeyGen on the engine model, every set: the keys of software, one job
+/// each, ξ out and pk ‖ sk back (the only DMA traffic).
+#[test]
+fn hw_mldsa_keygen_equals_software_for_every_set() {
+    let pl = Pl::new();
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    for (i, set) in [
+        ParameterSet::MlDsa44,
+        ParameterSet::MlDsa65,
+        ParameterSet::MlDsa87,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let xi = [i as u8 + 3; 32];
+        let (mut pk, mut sk) = (
+            vec![0u8; set.public_key_len()],
+            vec![0u8; set.secret_key_len()],
+        );
+        hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+        assert_eq!((pk, sk), software_keys(set, &xi), "{set:?}");
+    }
+    let stats = hw.stats();
+    assert_eq!((stats.hw_calls, stats.sw_calls, stats.jobs), (3, 0, 3));
+    assert_eq!(
+        stats.dma_bytes,
+        3 * 32
+            + [
+                ParameterSet::MlDsa44,
+                ParameterSet::MlDsa65,
+                ParameterSet::MlDsa87
+            ]
+            .iter()
+            .map(|s| (s.public_key_len() + s.secret_key_len()) as u64)
+            .sum::<u64>()
+    );
+    assert_eq!(hw.fault(), None);
+}
+
+/// Every fault in the middle of a key generation (a core that never shows
+/// DONE, a DMA slave error, STATUS_ERROR, an output stream one word short)
+/// gives the right keys by the software fallback; the fault is recorded,
+/// the engine is aborted and kept, and the next key generation runs on it.
+#[test]
+fn hw_mldsa_keygen_falls_back_on_every_fault_and_recovers() {
+    for fault in [
+        Fault::Hang,
+        Fault::SlaveError,
+        Fault::StatusError,
+        Fault::BadOutput,
+    ] {
+        let pl = Pl::new();
+        pl.borrow_mut().inject_once(Which::MlDsa, fault, 1);
+        let mut m = mldsa_arena();
+        let mut hw = model::mldsa(&pl, &mut m);
+        let set = ParameterSet::MlDsa44;
+        for call in 0..3u8 {
+            let xi = [call; 32];
+            let (mut pk, mut sk) = (
+                vec![0u8; set.public_key_len()],
+                vec![0u8; set.secret_key_len()],
+            );
+            hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+            assert_eq!((pk, sk), software_keys(set, &xi), "{fault:?} call {call}");
+        }
+        let stats = hw.stats();
+        assert!(hw.fault().is_some(), "{fault:?}: recorded");
+        assert!(!hw.abandoned(), "{fault:?}: the engine is kept");
+        assert_eq!(stats.failed_jobs, 1, "{fault:?}");
+        assert_eq!(
+            stats.hw_calls, 2,
+            "{fault:?}: the other calls ran on the engine"
+        );
+    }
+}
+
+/// A persistent fault abandons the engine after the limit; a wrong ID
+/// means software from the first call; key buffers of the wrong size are
+/// refused before anything runs.
+#[test]
+fn hw_mldsa_abandons_a_broken_engine_and_refuses_bad_buffers() {
+    let set = ParameterSet::MlDsa65;
+    let xi = [9u8; 32];
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::MlDsa, Fault::Hang, 0);
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    for _ in 0..super::FAILED_JOBS_BEFORE_SOFTWARE + 2 {
+        let (mut pk, mut sk) = (
+            vec![0u8; set.public_key_len()],
+            vec![0u8; set.secret_key_len()],
+        );
+        hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+        assert_eq!((pk, sk), software_keys(set, &xi));
+    }
+    assert!(hw.abandoned());
+    assert_eq!(
+        hw.stats().failed_jobs,
+        u64::from(super::FAILED_JOBS_BEFORE_SOFTWARE)
+    );
+
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::MlDsa, Fault::WrongId, 0);
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let (mut pk, mut sk) = (
+        vec![0u8; set.public_key_len()],
+        vec![0u8; set.secret_key_len()],
+    );
+    hw.keygen_internal(set, &xi, &mut pk, &mut sk).unwrap();
+    assert_eq!((pk, sk.clone()), software_keys(set, &xi));
+    assert!(matches!(hw.fault(), Some(AccelError::WrongId { .. })));
+    let mut short = vec![0u8; 5];
+    assert!(hw.keygen_internal(set, &xi, &mut short, &mut sk).is_err());
+}
