@@ -32,11 +32,15 @@
 //!
 //! # Timing
 //!
-//! The cycle count depends on the parameter set and on how many candidates
-//! the samplers reject: RejNTTPoly's rejections depend on ρ (public);
-//! RejBoundedPoly's on ρ′ (secret), but each nibble costs one clock and the
-//! rejected nibbles are independent of the kept coefficients (see
-//! [`super::rej_bounded`]). Nothing else varies.
+//! The cycle count depends on the parameter set and on RejNTTPoly's
+//! rejections, which depend on ρ (public), as FIPS 204 allows. ExpandS's
+//! rejections depend on ρ′ (secret), so every s polynomial consumes the
+//! same number of squeezed bytes ([`s_squeeze_bytes`]) whatever they are:
+//! the sampler keeps reading (and discarding) after its 256th
+//! coefficient. Only if those bytes held fewer than 256 acceptable nibbles
+//! (probability below 2^−40) would it read on. Checked by
+//! `expand_s_clocks_do_not_depend_on_the_secret_seed`: the first s
+//! polynomial takes the same clocks for every ξ.
 //!
 //! # Interface
 //!
@@ -161,6 +165,7 @@ pub struct MlDsaKeyGen {
     col: DFF<Bits<4>>,
     on_s2: DFF<Bit>,
     count: DFF<Bits<9>>,
+    s_bytes: DFF<Bits<9>>,
     words_in: DFF<Bits<5>>,
     stopped: DFF<Bit>,
     pending: DFF<Bit>,
@@ -204,6 +209,8 @@ pub struct MlDsaKeyGen {
     c_set_t0_base: [Constant<Bits<13>>; 3],
     c_set_pk_words: [Constant<Bits<11>>; 3],
     c_set_sk_words: [Constant<Bits<11>>; 3],
+    c_set_s_bytes: [Constant<Bits<9>>; 3],
+    s_bytes_target: DFF<Bits<9>>,
     c_two_to_12: Constant<Bits<14>>,
 }
 
@@ -216,7 +223,19 @@ const fn t0_offset(p: &Params) -> usize {
 /// `pqc_selftest::vectors::ML_DSA`) with a sink that never stalls, for
 /// ML-DSA-44, -65, -87: measured on the exported RTL and asserted by the
 /// tests (`verilator_check`, and at the bus with the top's 8 clocks of ξ).
-pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [26_654, 53_253, 78_176];
+pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [32_119, 66_606, 96_239];
+
+/// Bytes of SHAKE256 output every ExpandS polynomial consumes, whatever
+/// its rejections: `pqc`'s first request (2 blocks for η = 2, 3 for η = 4),
+/// which holds fewer than 256 acceptable nibbles with probability below
+/// 2^−40 (η = 4: 816 nibbles at 9/16, 256 needed; η = 2: 544 at 15/16).
+pub const fn s_squeeze_bytes(p: &Params) -> usize {
+    if p.eta == 2 {
+        pqc::mldsa::sample::REJ_ETA2_FIRST
+    } else {
+        pqc::mldsa::sample::REJ_ETA4_FIRST
+    }
+}
 
 /// A constant of any width (values here all fit).
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -268,6 +287,7 @@ impl Default for MlDsaKeyGen {
             col: Default::default(),
             on_s2: Default::default(),
             count: Default::default(),
+            s_bytes: Default::default(),
             words_in: Default::default(),
             stopped: Default::default(),
             pending: Default::default(),
@@ -310,6 +330,8 @@ impl Default for MlDsaKeyGen {
             c_set_t0_base: SETS.map(|p| c(t0_offset(&p) as u64)),
             c_set_pk_words: SETS.map(|p| c(p.pk_len() as u64 / 4)),
             c_set_sk_words: SETS.map(|p| c(p.sk_len() as u64 / 4)),
+            c_set_s_bytes: SETS.map(|p| c(s_squeeze_bytes(&p) as u64)),
+            s_bytes_target: Default::default(),
             c_two_to_12: c(1 << 12),
         }
     }
@@ -319,9 +341,36 @@ impl Logic for MlDsaKeyGen {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, launched, done_flag, error_flag, k, l, eta4, eta_bits, eta,
-            t0_base, pk_words, sk_words, row, col, on_s2, count, words_in, stopped, pending,
-            pk_ptr, sk_s_ptr, sk_t0_ptr, ser_word, ser_left, out_index, primed
+            self,
+            clock,
+            phase,
+            launched,
+            done_flag,
+            error_flag,
+            k,
+            l,
+            eta4,
+            eta_bits,
+            eta,
+            t0_base,
+            pk_words,
+            sk_words,
+            row,
+            col,
+            on_s2,
+            count,
+            s_bytes,
+            s_bytes_target,
+            words_in,
+            stopped,
+            pending,
+            pk_ptr,
+            sk_s_ptr,
+            sk_t0_ptr,
+            ser_word,
+            ser_left,
+            out_index,
+            primed
         );
         for w in 0..8 {
             self.xi[w].clock.next = self.clock.val();
@@ -510,6 +559,7 @@ impl Logic for MlDsaKeyGen {
                                 self.t0_base.d.next = self.c_set_t0_base[s].val();
                                 self.pk_words.d.next = self.c_set_pk_words[s].val();
                                 self.sk_words.d.next = self.c_set_sk_words[s].val();
+                                self.s_bytes_target.d.next = self.c_set_s_bytes[s].val();
                             }
                         }
                         self.eta4.d.next = self.parameter_set.val() == 1;
@@ -574,6 +624,7 @@ impl Logic for MlDsaKeyGen {
                     self.ntt.arg0.next = 1.into();
                     self.rej_bounded.reset.next = true;
                     self.sk_packer.reset.next = true;
+                    self.s_bytes.d.next = 0.into();
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                     self.stopped.d.next = false;
@@ -597,6 +648,7 @@ impl Logic for MlDsaKeyGen {
                     } else if (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val() {
                         self.ser_word.d.next = self.ser_word.q.val() >> 8;
                         self.ser_left.d.next = self.ser_left.q.val() - 1;
+                        self.s_bytes.d.next = self.s_bytes.q.val() + 1;
                     }
                     // The first 256 coefficients go to the core (and, for s1
                     // on row 0 and every s2, to the packer).
@@ -610,7 +662,13 @@ impl Logic for MlDsaKeyGen {
                         self.sk_buf.byte_write.next = true;
                         self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 1;
                     }
-                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
+                    // Stop after a fixed number of bytes (or later, if they
+                    // held fewer than 256 coefficients: negligible odds),
+                    // so the clocks do not depend on ρ′'s rejections.
+                    if self.count.q.val().get_bit(8)
+                        & (self.s_bytes.q.val() >= self.s_bytes_target.q.val())
+                        & !self.stopped.q.val()
+                    {
                         self.stopped.d.next = true;
                         self.sponge.start.next = true;
                         self.sponge.op.next = self.c_op_abort.val();
@@ -939,6 +997,45 @@ mod tests {
             tick(&mut uut, |u| &mut u.clock);
             settle(&mut uut);
             assert!(!uut.sponge.busy.val() && !uut.ntt.busy.val());
+        }
+    }
+
+    /// ExpandS reads a fixed number of bytes, so the clocks of an s
+    /// polynomial are the same for every ξ (ρ′ is secret); without that
+    /// they would follow the rejected nibbles.
+    #[test]
+    fn expand_s_clocks_do_not_depend_on_the_secret_seed() {
+        for set in [0u64, 1] {
+            let mut seen = Vec::new();
+            for seed in 0..4u8 {
+                let mut uut = engine();
+                for w in 0..8u64 {
+                    uut.xi_write.next = true;
+                    uut.xi_index.next = w.into();
+                    uut.xi_word.next = (u64::from(seed) * 0x0101_0101 + w).into();
+                    tick(&mut uut, |u| &mut u.clock);
+                }
+                uut.xi_write.next = false;
+                uut.parameter_set.next = set.into();
+                uut.start.next = true;
+                tick(&mut uut, |u| &mut u.clock);
+                uut.start.next = false;
+                let mut clocks = 0;
+                let mut guard = 0;
+                while uut.phase.q.val() != KeyGenPhase::NttS {
+                    if uut.phase.q.val() == KeyGenPhase::SampleS {
+                        clocks += 1;
+                    }
+                    tick(&mut uut, |u| &mut u.clock);
+                    guard += 1;
+                    assert!(guard < 5_000, "no first s polynomial");
+                }
+                seen.push(clocks);
+            }
+            assert!(seen.iter().all(|&c| c == seen[0]), "set {set}: {seen:?}");
+            // At least the fixed squeeze, a nibble a clock.
+            let bytes = s_squeeze_bytes(&SETS[set as usize]);
+            assert!(seen[0] >= 2 * bytes, "set {set}: {seen:?}");
         }
     }
 
