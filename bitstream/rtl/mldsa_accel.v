@@ -404,6 +404,9 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     localparam  c_set_sk_words$0 = 11'b1010000000;
     localparam  c_set_sk_words$1 = 11'b1111110000;
     localparam  c_set_sk_words$2 = 11'b10011001000;
+    localparam  c_set_s_bytes$0 = 9'b100010000;
+    localparam  c_set_s_bytes$1 = 9'b110011000;
+    localparam  c_set_s_bytes$2 = 9'b100010000;
     localparam  c_two_to_12 = 14'b1000000000000;
     
     // Enums
@@ -689,6 +692,9 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     reg  [8:0] count$d;
     wire  [8:0] count$q;
     reg  count$clock;
+    reg  [8:0] s_bytes$d;
+    wire  [8:0] s_bytes$q;
+    reg  s_bytes$clock;
     reg  [4:0] words_in$d;
     wire  [4:0] words_in$q;
     reg  words_in$clock;
@@ -719,6 +725,9 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     reg  primed$d;
     wire  primed$q;
     reg  primed$clock;
+    reg  [8:0] s_bytes_target$d;
+    wire  [8:0] s_bytes_target$q;
+    reg  s_bytes_target$clock;
     
     // Local signals
     reg  [31:0] message_word;
@@ -1132,6 +1141,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .q(count$q),
         .clock(count$clock)
     );
+    mldsa_accel__core__s_bytes s_bytes(
+        .d(s_bytes$d),
+        .q(s_bytes$q),
+        .clock(s_bytes$clock)
+    );
     mldsa_accel__core__words_in words_in(
         .d(words_in$d),
         .q(words_in$q),
@@ -1182,6 +1196,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .q(primed$q),
         .clock(primed$clock)
     );
+    mldsa_accel__core__s_bytes_target s_bytes_target(
+        .d(s_bytes_target$d),
+        .q(s_bytes_target$q),
+        .clock(s_bytes_target$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1201,6 +1220,8 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         col$clock = clock;
         on_s2$clock = clock;
         count$clock = clock;
+        s_bytes$clock = clock;
+        s_bytes_target$clock = clock;
         words_in$clock = clock;
         stopped$clock = clock;
         pending$clock = clock;
@@ -1227,6 +1248,8 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         col$d = col$q;
         on_s2$d = on_s2$q;
         count$d = count$q;
+        s_bytes$d = s_bytes$q;
+        s_bytes_target$d = s_bytes_target$q;
         words_in$d = words_in$q;
         stopped$d = stopped$q;
         pending$d = pending$q;
@@ -1622,6 +1645,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                                 t0_base$d = c_set_t0_base$0;
                                 pk_words$d = c_set_pk_words$0;
                                 sk_words$d = c_set_sk_words$0;
+                                s_bytes_target$d = c_set_s_bytes$0;
                             end
                             if (parameter_set == 1) begin
                                 k$d = c_set_k$1;
@@ -1631,6 +1655,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                                 t0_base$d = c_set_t0_base$1;
                                 pk_words$d = c_set_pk_words$1;
                                 sk_words$d = c_set_sk_words$1;
+                                s_bytes_target$d = c_set_s_bytes$1;
                             end
                             if (parameter_set == 2) begin
                                 k$d = c_set_k$2;
@@ -1640,6 +1665,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                                 t0_base$d = c_set_t0_base$2;
                                 pk_words$d = c_set_pk_words$2;
                                 sk_words$d = c_set_sk_words$2;
+                                s_bytes_target$d = c_set_s_bytes$2;
                             end
                             eta4$d = parameter_set == 32'h1;
                             phase$d = KeyGenPhase$Seed;
@@ -1797,6 +1823,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                         ntt$arg0 = 32'h1;
                         rej_bounded$reset = 1'b1;
                         sk_packer$reset = 1'b1;
+                        s_bytes$d = 32'h0;
                         words_in$d = 32'h0;
                         count$d = 32'h0;
                         stopped$d = 1'b0;
@@ -1817,6 +1844,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                         else if ((ser_left$q != 32'h0) & rej_bounded$data_ready) begin
                             ser_word$d = ser_word$q >> 32'h8;
                             ser_left$d = ser_left$q - 32'h1;
+                            s_bytes$d = s_bytes$q + 32'h1;
                         end
                         if (sample_valid & ~count$q[32'h8]) begin
                             ntt$s_tvalid = 1'b1;
@@ -1827,7 +1855,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                             sk_buf$byte_write = 1'b1;
                             sk_s_ptr$d = sk_s_ptr$q + 32'h1;
                         end
-                        if (count$q[32'h8] & ~stopped$q) begin
+                        if (count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
                             stopped$d = 1'b1;
                             sponge$start = 1'b1;
                             sponge$op = c_op_abort;
@@ -13986,6 +14014,44 @@ module mldsa_accel__core__row(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__row
+
+
+module mldsa_accel__core__s_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__s_bytes
+
+
+module mldsa_accel__core__s_bytes_target(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__s_bytes_target
 
 
 module mldsa_accel__core__seed__0(d,q,clock);
