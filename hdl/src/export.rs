@@ -532,6 +532,28 @@ pub fn sta_xc7(design: &Design, work: &Path) -> Result<(WorstPath, String), Stri
     Ok((path, sta))
 }
 
+/// Asserts that every design of `designs` has a timed worst path within
+/// [`CELL_DELAY_BUDGET_NS`] of cell delay in the yosys estimate (the
+/// budget tests of the tops, the ML-DSA units and the SHA-2 cores).
+#[cfg(test)]
+pub(crate) fn assert_designs_meet_cell_delay_budget(designs: &[Design]) {
+    for d in designs {
+        let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
+        let (path, sta) = sta_xc7(d, &work).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            path.levels() > 0 && path.arrival_ps > 0,
+            "{}: {path:?}",
+            d.name
+        );
+        assert!(
+            path.cell_ns() <= CELL_DELAY_BUDGET_NS,
+            "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
+            d.name,
+            path.cell_ns()
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,6 +156,22 @@ impl AccelCounts {
         self.core_busy_cycles += o.core_busy_cycles;
     }
 
+    /// The bus, DMA and cache counts gained since `before` (a reading of
+    /// the same counters); the backend counts (`fallbacks`, `jobs`,
+    /// `core_busy_cycles`) are left 0 for the caller to fill in.
+    pub fn bus_since(&self, before: &AccelCounts) -> AccelCounts {
+        AccelCounts {
+            pl_cycles: self.pl_cycles - before.pl_cycles,
+            axi_lite_reads: self.axi_lite_reads - before.axi_lite_reads,
+            axi_lite_writes: self.axi_lite_writes - before.axi_lite_writes,
+            mm2s_bytes: self.mm2s_bytes - before.mm2s_bytes,
+            s2mm_bytes: self.s2mm_bytes - before.s2mm_bytes,
+            dma_transfers: self.dma_transfers - before.dma_transfers,
+            cache_lines: self.cache_lines - before.cache_lines,
+            ..AccelCounts::default()
+        }
+    }
+
     /// All AXI-Lite transactions.
     pub fn axi_lite(&self) -> u64 {
         self.axi_lite_reads + self.axi_lite_writes
@@ -762,13 +778,6 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
     }
     let (rs, ks) = (ring.stats(), keccak.stats());
     let counts = AccelCounts {
-        pl_cycles: after.pl_cycles - before.pl_cycles,
-        axi_lite_reads: after.axi_lite_reads - before.axi_lite_reads,
-        axi_lite_writes: after.axi_lite_writes - before.axi_lite_writes,
-        mm2s_bytes: after.mm2s_bytes - before.mm2s_bytes,
-        s2mm_bytes: after.s2mm_bytes - before.s2mm_bytes,
-        dma_transfers: after.dma_transfers - before.dma_transfers,
-        cache_lines: after.cache_lines - before.cache_lines,
         fallbacks: if ring.fault().is_some() || keccak.fault().is_some() {
             rs.sw_calls + ks.sw_calls
         } else {
@@ -776,6 +785,7 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
         },
         jobs: rs.jobs + ks.jobs,
         core_busy_cycles: rs.busy_cycles + ks.busy_cycles,
+        ..after.bus_since(&before)
     };
     let names: Vec<&str> = [("HwRing", rs.hw_calls), ("HwKeccak", ks.hw_calls)]
         .into_iter()
@@ -1037,16 +1047,10 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
         .map_err(|e| format!("{e:?}"))?;
     Ok(EngineOutcome {
         counts: AccelCounts {
-            pl_cycles: after.pl_cycles - before.pl_cycles,
-            axi_lite_reads: after.axi_lite_reads - before.axi_lite_reads,
-            axi_lite_writes: after.axi_lite_writes - before.axi_lite_writes,
-            mm2s_bytes: after.mm2s_bytes - before.mm2s_bytes,
-            s2mm_bytes: after.s2mm_bytes - before.s2mm_bytes,
-            dma_transfers: after.dma_transfers - before.dma_transfers,
-            cache_lines: after.cache_lines - before.cache_lines,
             fallbacks: hw.stats().sw_calls,
             jobs: hw.stats().jobs,
             core_busy_cycles: u64::from(hw.stats().last_cycles),
+            ..after.bus_since(&before)
         },
         identical: pk == spk && sk == ssk,
     })

@@ -103,16 +103,7 @@ fn sponges(engine: Engine) -> Vec<Step> {
         let (ntt, keccak) = pl.take_accesses();
         steps.push(Step {
             name: format!("sponges (faulty DMA: {faulty})"),
-            counts: AccelCounts {
-                pl_cycles: after.pl_cycles - before.pl_cycles,
-                axi_lite_reads: after.axi_lite_reads - before.axi_lite_reads,
-                axi_lite_writes: after.axi_lite_writes - before.axi_lite_writes,
-                mm2s_bytes: after.mm2s_bytes - before.mm2s_bytes,
-                s2mm_bytes: after.s2mm_bytes - before.s2mm_bytes,
-                dma_transfers: after.dma_transfers - before.dma_transfers,
-                cache_lines: after.cache_lines - before.cache_lines,
-                ..AccelCounts::default()
-            },
+            counts: after.bus_since(&before),
             outputs: None,
             digests: outputs,
             faults,

@@ -541,20 +541,5 @@ fn keccak_reset_stops_the_engine() {
 /// `cells_sim.v` delays). Deterministic: same yosys, same netlist.
 #[test]
 fn pl_tops_meet_the_cell_delay_budget() {
-    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
-    for d in super::designs() {
-        let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
-        let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            path.levels() > 0 && path.arrival_ps > 0,
-            "{}: {path:?}",
-            d.name
-        );
-        assert!(
-            path.cell_ns() <= CELL_DELAY_BUDGET_NS,
-            "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
-            d.name,
-            path.cell_ns()
-        );
-    }
+    crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
 }

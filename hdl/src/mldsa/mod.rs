@@ -137,26 +137,11 @@ pub fn designs() -> Vec<Design> {
 
 #[cfg(test)]
 mod tests {
-    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
-
     /// Every unit meets the PL tops' cell-delay budget on its own, so the
-    /// engine composed of them can (its own top is checked when it exists).
+    /// engine composed of them can (its top is held to it by
+    /// `pl_tops_meet_the_cell_delay_budget`).
     #[test]
     fn mldsa_units_meet_the_cell_delay_budget() {
-        for d in super::designs() {
-            let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
-            let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
-            assert!(
-                path.levels() > 0 && path.arrival_ps > 0,
-                "{}: {path:?}",
-                d.name
-            );
-            assert!(
-                path.cell_ns() <= CELL_DELAY_BUDGET_NS,
-                "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
-                d.name,
-                path.cell_ns()
-            );
-        }
+        crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
     }
 }

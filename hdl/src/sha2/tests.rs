@@ -427,20 +427,5 @@ fn sha2_cores_yosys_validate() {
 /// [`CELL_DELAY_BUDGET_NS`]: crate::export::CELL_DELAY_BUDGET_NS
 #[test]
 fn sha2_cores_meet_the_cell_delay_budget() {
-    use crate::export::{sta_xc7, CELL_DELAY_BUDGET_NS};
-    for d in super::designs() {
-        let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
-        let (path, sta) = sta_xc7(&d, &work).unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            path.levels() > 0 && path.arrival_ps > 0,
-            "{}: {path:?}",
-            d.name
-        );
-        assert!(
-            path.cell_ns() <= CELL_DELAY_BUDGET_NS,
-            "{}: {:.3} ns of cell delay > {CELL_DELAY_BUDGET_NS} ns ({path:?})\n{sta}",
-            d.name,
-            path.cell_ns()
-        );
-    }
+    crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
 }
