@@ -1,6 +1,10 @@
 //! The PL probe: is a bitstream loaded, and which accelerator cores answer
 //! on M_AXI_GP0 with the identification words of [`ps_pl_contract::regmap`]?
 //!
+//! The NTT core and the Keccak engine (the primitive offload) and the
+//! ML-DSA engine (whole operations) are reported separately: firmware can
+//! use either without the other.
+//!
 //! On a real Zynq a read from the GP0 window while the PL is unconfigured
 //! (or its level shifters are off) never completes and hangs the CPU, so
 //! the probe first reads DEVCFG's PCFG_DONE and the SLCR level-shifter
@@ -12,7 +16,7 @@ use core::fmt;
 use ps_pl_contract::ps::{
     DEVCFG_INT_STS, DEVCFG_PCFG_DONE as PCFG_DONE, LEVEL_SHIFTERS_ON, SLCR_LVL_SHFTR_EN,
 };
-use ps_pl_contract::regmap::{ctrl, keccak, ntt};
+use ps_pl_contract::regmap::{ctrl, keccak, mldsa, ntt};
 
 /// What one control block answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,13 +51,22 @@ pub struct Probe {
     pub ntt: CoreStatus,
     /// The Keccak/sponge engine.
     pub keccak: CoreStatus,
+    /// The ML-DSA engine ([`ps_pl_contract::regmap::MLDSA_BASE`]).
+    pub mldsa: CoreStatus,
 }
 
 impl Probe {
-    /// Whether both accelerator cores answered correctly.
+    /// Whether both primitive cores (NTT and Keccak) answered correctly:
+    /// what the primitive offload needs. Says nothing of the ML-DSA engine.
     pub fn accelerator_found(&self) -> bool {
         matches!(self.ntt, CoreStatus::Present { .. })
             && matches!(self.keccak, CoreStatus::Present { .. })
+    }
+
+    /// Whether the ML-DSA engine answered with its ID and a supported
+    /// register-interface version.
+    pub fn mldsa_engine_found(&self) -> bool {
+        matches!(self.mldsa, CoreStatus::Present { .. })
     }
 }
 
@@ -72,14 +85,16 @@ pub fn probe_core(ctrl_regs: &mut impl RegisterBus, expected_id: u32) -> CoreSta
     }
 }
 
-/// Probes the PL: DEVCFG and the SLCR level shifters first, then the NTT
-/// and Keccak control blocks ([`ps_pl_contract::regmap::NTT_BASE`],
-/// [`ps_pl_contract::regmap::KECCAK_BASE`]).
+/// Probes the PL: DEVCFG and the SLCR level shifters first, then the NTT,
+/// Keccak and ML-DSA control blocks ([`ps_pl_contract::regmap::NTT_BASE`],
+/// [`ps_pl_contract::regmap::KECCAK_BASE`],
+/// [`ps_pl_contract::regmap::MLDSA_BASE`]).
 pub fn probe(
     devcfg: &mut impl RegisterBus,
     slcr: &mut impl RegisterBus,
     ntt_ctrl: &mut impl RegisterBus,
     keccak_ctrl: &mut impl RegisterBus,
+    mldsa_ctrl: &mut impl RegisterBus,
 ) -> Probe {
     let pl_configured = devcfg.read32(DEVCFG_INT_STS) & PCFG_DONE != 0;
     let level_shifters_on = slcr.read32(SLCR_LVL_SHFTR_EN) & LEVEL_SHIFTERS_ON == LEVEL_SHIFTERS_ON;
@@ -89,6 +104,7 @@ pub fn probe(
             level_shifters_on,
             ntt: CoreStatus::NotProbed,
             keccak: CoreStatus::NotProbed,
+            mldsa: CoreStatus::NotProbed,
         };
     }
     Probe {
@@ -96,6 +112,7 @@ pub fn probe(
         level_shifters_on,
         ntt: probe_core(ntt_ctrl, ntt::ID),
         keccak: probe_core(keccak_ctrl, keccak::ID),
+        mldsa: probe_core(mldsa_ctrl, mldsa::ID),
     }
 }
 
@@ -116,11 +133,12 @@ impl fmt::Display for Probe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "PL configured: {}; level shifters: {}; NTT core: {}; Keccak core: {}",
+            "PL configured: {}; level shifters: {}; NTT core: {}; Keccak core: {}; ML-DSA engine: {}",
             if self.pl_configured { "yes" } else { "no" },
             if self.level_shifters_on { "on" } else { "off" },
             self.ntt,
-            self.keccak
+            self.keccak,
+            self.mldsa
         )
     }
 }
@@ -165,41 +183,77 @@ mod tests {
         Regs(r, 0)
     }
 
+    /// The three control blocks, each with its own ID and the given
+    /// versions and CONFIG words.
+    fn blocks(version: u32) -> [Regs; 3] {
+        [
+            block(ntt::ID, version, 0x11),
+            block(keccak::ID, version, 0x22),
+            block(mldsa::ID, version, mldsa::CONFIG_KEYGEN),
+        ]
+    }
+
+    fn probe_blocks(devcfg: &mut Regs, slcr: &mut Regs, [n, k, m]: &mut [Regs; 3]) -> Probe {
+        probe(devcfg, slcr, n, k, m)
+    }
+
     #[test]
     fn unconfigured_pl_is_never_read() {
-        let (mut n, mut k) = (block(ntt::ID, 1 << 16, 0), block(keccak::ID, 1 << 16, 0));
-        let p = probe(&mut devcfg(false), &mut slcr(0xF), &mut n, &mut k);
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        let p = probe_blocks(&mut devcfg(false), &mut slcr(0xF), &mut b);
         assert!(!p.accelerator_found());
+        assert!(!p.mldsa_engine_found());
         assert_eq!(p.ntt, CoreStatus::NotProbed);
-        assert_eq!((n.1, k.1), (0, 0));
+        assert_eq!(p.mldsa, CoreStatus::NotProbed);
+        assert_eq!(b.map(|r| r.1), [0, 0, 0]);
     }
 
     #[test]
     fn a_configured_pl_behind_disabled_level_shifters_is_never_read() {
-        let (mut n, mut k) = (block(ntt::ID, 1 << 16, 0), block(keccak::ID, 1 << 16, 0));
+        let mut b = blocks(ctrl::VERSION_VALUE);
         for shifters in [0x0, 0x3, 0xE] {
-            let p = probe(&mut devcfg(true), &mut slcr(shifters), &mut n, &mut k);
+            let p = probe_blocks(&mut devcfg(true), &mut slcr(shifters), &mut b);
             assert!(p.pl_configured && !p.level_shifters_on);
             assert_eq!(p.keccak, CoreStatus::NotProbed);
+            assert_eq!(p.mldsa, CoreStatus::NotProbed);
         }
-        assert_eq!((n.1, k.1), (0, 0));
+        assert_eq!(b.map(|r| r.1), [0, 0, 0]);
     }
 
     #[test]
-    fn both_cores_with_the_right_ids_are_found() {
-        let mut n = block(ntt::ID, ctrl::VERSION_VALUE | 3, 0x11);
-        let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0x22);
-        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k);
+    fn every_core_with_the_right_id_is_found() {
+        let [mut n, mut k, mut m] = blocks(ctrl::VERSION_VALUE);
+        n.0[ctrl::VERSION / 4] |= 3; // a newer minor version is compatible
+        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
         assert!(p.accelerator_found());
+        assert!(p.mldsa_engine_found());
         assert_eq!(p.ntt, CoreStatus::Present { config: 0x11 });
         assert_eq!(p.keccak, CoreStatus::Present { config: 0x22 });
+        assert_eq!(
+            p.mldsa,
+            CoreStatus::Present {
+                config: mldsa::CONFIG_KEYGEN
+            }
+        );
+        assert_eq!(
+            p.to_string(),
+            "PL configured: yes; level shifters: on; NTT core: present (config 0x00000011); \
+             Keccak core: present (config 0x00000022); ML-DSA engine: present (config 0x00000001)"
+        );
     }
 
     #[test]
     fn an_empty_window_or_wrong_id_or_version_is_not_an_accelerator() {
         let mut empty = block(0, 0, 0);
         let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0);
-        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut empty, &mut k);
+        let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, 0);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut empty,
+            &mut k,
+            &mut m,
+        );
         assert_eq!(p.ntt, CoreStatus::Absent { id: 0 });
         assert!(!p.accelerator_found());
         // Swapped IDs: each block must carry its own.
@@ -213,5 +267,57 @@ mod tests {
             probe_core(&mut old, ntt::ID),
             CoreStatus::WrongVersion { version: 2 << 16 }
         );
+    }
+
+    #[test]
+    fn the_mldsa_engine_alone_is_found_without_the_primitive_cores() {
+        let (mut n, mut k) = (block(0, 0, 0), block(0, 0, 0));
+        let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, mldsa::CONFIG_KEYGEN);
+        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
+        assert!(p.mldsa_engine_found());
+        assert!(!p.accelerator_found());
+        // ID, VERSION, CONFIG: nothing else, and no write (Regs panics).
+        assert_eq!(m.1, 3);
+    }
+
+    #[test]
+    fn an_empty_mldsa_window_is_no_engine_and_leaves_the_primitive_cores_alone() {
+        // What an empty GP0 window reads: 0.
+        let [mut n, mut k, _] = blocks(ctrl::VERSION_VALUE);
+        let mut empty = block(0, 0, 0);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut n,
+            &mut k,
+            &mut empty,
+        );
+        assert_eq!(p.mldsa, CoreStatus::Absent { id: 0 });
+        assert!(!p.mldsa_engine_found());
+        assert!(p.accelerator_found());
+        assert!(p
+            .to_string()
+            .ends_with("; ML-DSA engine: absent (ID reads 0x00000000)"));
+        // Another core's ID in the engine's window is not the engine.
+        let mut keccak_there = block(keccak::ID, ctrl::VERSION_VALUE, 0);
+        assert_eq!(
+            probe_core(&mut keccak_there, mldsa::ID),
+            CoreStatus::Absent { id: keccak::ID }
+        );
+    }
+
+    #[test]
+    fn an_mldsa_engine_of_another_interface_version_is_not_used() {
+        let [mut n, mut k, _] = blocks(ctrl::VERSION_VALUE);
+        let mut m = block(mldsa::ID, 2 << 16, mldsa::CONFIG_KEYGEN);
+        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
+        assert_eq!(p.mldsa, CoreStatus::WrongVersion { version: 2 << 16 });
+        assert!(!p.mldsa_engine_found());
+        assert!(p.accelerator_found());
+        // CONFIG is not read from an engine of unknown layout.
+        assert_eq!(m.1, 2);
+        assert!(p
+            .to_string()
+            .ends_with("; ML-DSA engine: register interface version 0x00020000 unsupported"));
     }
 }

@@ -134,6 +134,7 @@ mod tests {
                 level_shifters_on: false,
                 ntt: CoreStatus::NotProbed,
                 keccak: CoreStatus::NotProbed,
+                mldsa: CoreStatus::NotProbed,
             }
         }
         fn platform_notes(&self, out: &mut dyn Write) {
@@ -158,6 +159,7 @@ mod tests {
                 level_shifters_on: true,
                 ntt: CoreStatus::Present { config: 4 },
                 keccak: CoreStatus::Present { config: 1 },
+                mldsa: CoreStatus::Absent { id: 0 },
             }
         }
         fn platform_notes(&self, out: &mut dyn Write) {

@@ -41,6 +41,7 @@ struct Board<'a> {
     slcr: Shared<'a>,
     ntt: Shared<'a>,
     keccak: Shared<'a>,
+    mldsa: Shared<'a>,
 }
 
 impl Platform for Board<'_> {
@@ -66,6 +67,7 @@ impl Platform for Board<'_> {
             &mut self.slcr,
             &mut self.ntt,
             &mut self.keccak,
+            &mut self.mldsa,
         )
     }
 
@@ -311,6 +313,7 @@ extern "C" fn ps_app_start() -> ! {
         ntt_dma,
         keccak,
         keccak_dma,
+        mldsa,
     }) = Peripherals::take()
     else {
         unreachable!("ps_app_start runs once")
@@ -363,6 +366,7 @@ extern "C" fn ps_app_start() -> ! {
             slcr: &slcr,
             ntt: &ntt,
             keccak: &keccak,
+            mldsa: &mldsa,
         },
         accelerator: Accelerator::new(&mut dma_area, windows),
     };

@@ -36,6 +36,8 @@ pub struct Peripherals {
     pub keccak: RefCell<Mmio>,
     /// The Keccak engine's AXI DMA.
     pub keccak_dma: Mmio,
+    /// The ML-DSA engine's control block (the probe, then `HwMlDsa`).
+    pub mldsa: RefCell<Mmio>,
 }
 
 static TAKEN: AtomicBool = AtomicBool::new(false);
@@ -64,6 +66,7 @@ impl Peripherals {
                 ntt_dma: Mmio::new(regmap::NTT_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
                 keccak: RefCell::new(Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES)),
                 keccak_dma: Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
+                mldsa: RefCell::new(Mmio::new(regmap::MLDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
             })
         }
     }
