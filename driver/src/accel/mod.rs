@@ -43,7 +43,7 @@
 //!   into the DDR model, `invalidate` copies the DDR model back into the
 //!   buffer (exactly what a write-back cache makes visible), and the DMA
 //!   model reads and writes the DDR model at the programmed addresses.
-//!   See `accel::model` (test code) for a complete example.
+//!   See `accel::model` (tests and the `host-model` feature) for a complete example.
 //!
 //! # Job sequence
 //!
@@ -56,8 +56,10 @@
 
 mod keccak;
 mod mldsa;
-#[cfg(test)]
-mod model;
+// Public with `host-model` so other crates' tests can drive the backends
+// over the same model as the tests here.
+#[cfg(any(test, feature = "host-model"))]
+pub mod model;
 mod ring;
 mod slh;
 #[cfg(test)]

@@ -3,6 +3,10 @@
 //! shared host models ([`crate::host`]: the AXI DMA with fault injection,
 //! the DDR, the cache), all behind the driver's traits in safe code. It is
 //! also the worked example of the module docs' memory recipe.
+//!
+//! Built for the driver's tests and, with the `host-model` feature, for
+//! other crates' tests (ps-app runs its engine rows over it). Never in
+//! firmware.
 
 use super::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
 use crate::bus::RegisterBus;
@@ -24,8 +28,11 @@ use std::vec::Vec;
 /// Which core (and its DMA).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Which {
+    /// The NTT core.
     Ntt,
+    /// The Keccak engine.
     Keccak,
+    /// The ML-DSA engine.
     MlDsa,
 }
 
@@ -84,6 +91,7 @@ pub struct Pl {
 pub type SharedPl = Rc<RefCell<Pl>>;
 
 impl Pl {
+    /// A PL with the three units, no fault injected, and its DDR model.
     pub fn new() -> SharedPl {
         let ddr = Ddr::shared();
         let unit = |which| Unit {
@@ -363,7 +371,9 @@ impl Core {
 
 /// A control block of the model.
 pub struct CtrlBus {
+    /// The model.
     pub pl: SharedPl,
+    /// Whose control block.
     pub which: Which,
 }
 
@@ -419,7 +429,9 @@ impl RegisterBus for CtrlBus {
 
 /// A DMA engine of the model.
 pub struct DmaBus {
+    /// The model.
     pub pl: SharedPl,
+    /// Whose DMA engine.
     pub which: Which,
 }
 
