@@ -1,9 +1,9 @@
 //! The benchmark table: keygen / sign / verify per parameter set, timer
 //! ticks (mean over the iterations) and peak stack (max over them).
 
-use crate::app::{Measurement, Platform};
+use crate::app::{Measurement, MlDsaEngine, Platform};
 use core::fmt::Write;
-use driver::accel::{SlhOnPl, WotsChainOffload};
+use driver::accel::{AccelError, AccelStats, SlhOnPl, WotsChainOffload};
 use pqc::keccak::{KeccakBackend, SoftKeccak};
 use pqc::mldsa::{self, MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
@@ -31,7 +31,7 @@ pub struct Row {
     pub algorithm: &'static str,
     /// keygen, sign or verify.
     pub operation: &'static str,
-    /// "sw" or "hw".
+    /// "sw", "hw" (primitive offload) or "engine" (the ML-DSA engine).
     pub backend: &'static str,
     /// Iterations measured.
     pub iterations: u32,
@@ -395,4 +395,73 @@ pub fn run_hw_table(
         }
     }
     ok
+}
+
+/// KeyGen_internal of `set` on the ML-DSA engine from the ξ of
+/// [`mldsa_rows`], in a row labelled "engine"; ok only if every call
+/// succeeded and the keys equal software KeyGen_internal's on that ξ.
+pub fn mldsa_engine_keygen_row(
+    platform: &mut dyn Platform,
+    set: ParameterSet,
+    iterations: u32,
+    engine: &mut dyn MlDsaEngine,
+) -> Row {
+    let mut hw = MlDsaBuffers::new();
+    let (pk, sk, _) = hw.of(set);
+    let name = (set.params().name, "engine");
+    let mut row = run(platform, name, "keygen", iterations, &mut || {
+        engine.keygen_internal(set, &MLDSA_SEED, pk, sk).is_ok()
+    });
+    let mut sw = MlDsaBuffers::new();
+    let (pk_sw, sk_sw, _) = sw.of(set);
+    let same = mldsa::keygen_internal(set, &MLDSA_SEED, pk_sw, sk_sw).is_ok()
+        && (&*pk, &*sk) == (&*pk_sw, &*sk_sw);
+    row.ok &= same;
+    row
+}
+
+/// The engine table: keygen of every ML-DSA set on the engine (it runs
+/// nothing else yet). Returns whether every row succeeded and matched
+/// software.
+pub fn run_engine_table(
+    out: &mut dyn Write,
+    platform: &mut dyn Platform,
+    engine: &mut dyn MlDsaEngine,
+    iterations: Iterations,
+) -> bool {
+    let mut ok = true;
+    print_header(out);
+    for set in ParameterSet::ALL {
+        let row = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
+        print_row(out, &row);
+        ok &= row.ok;
+    }
+    ok
+}
+
+/// One `accel:` line: a hardware backend's counters and first fault (after
+/// a fault it computes in software, so its rows stay correct but are
+/// software timings: this line tells).
+pub fn print_accel_line(
+    out: &mut dyn Write,
+    name: &str,
+    stats: AccelStats,
+    fault: Option<AccelError>,
+    abandoned: bool,
+) {
+    let _ = write!(
+        out,
+        "accel: {name}: {} calls in hw, {} in sw, {} jobs, {} failed jobs, {} PL busy cycles, {} DMA bytes, {}, first fault: ",
+        stats.hw_calls,
+        stats.sw_calls,
+        stats.jobs,
+        stats.failed_jobs,
+        stats.busy_cycles,
+        stats.dma_bytes,
+        if abandoned { "abandoned" } else { "in use" }
+    );
+    let _ = match fault {
+        Some(e) => writeln!(out, "{e}"),
+        None => writeln!(out, "none"),
+    };
 }

@@ -16,21 +16,24 @@ mod timer;
 mod uart;
 
 use crate::app::{self, Measurement, Platform};
-use crate::uart_config;
+use crate::{bench, uart_config};
 use core::cell::RefCell;
 use core::fmt::Write;
-use driver::accel::{AccelStats, Control, DmaPort, HwKeccak, HwRing};
+use driver::accel::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
 use driver::bus::RegisterBus;
-use driver::cache::{CacheMaintenance, ZynqCaches};
+use driver::cache::{CacheMaintenance, ZynqCaches, LINE_BYTES};
 use driver::dma::{AxiDma, IdentityMap};
 use driver::mmio::Mmio;
 use driver::pl310::Pl310;
 use driver::probe::{self, Probe};
 use peripherals::Peripherals;
-use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
+use ps_pl_contract::dma::{
+    KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, MLDSA_MAX_STREAM_BYTES, NTT_BUFFER_BYTES,
+};
 use ps_pl_contract::ps::{
     SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE, SLCR_LOCK, SLCR_LOCK_KEY, SLCR_UNLOCK, SLCR_UNLOCK_KEY,
 };
+use ps_pl_contract::regmap::mldsa::KEYGEN_INPUT_WORDS;
 
 /// A register window shared in turn by several users.
 type Shared<'a> = &'a RefCell<Mmio>;
@@ -168,10 +171,42 @@ impl<'a> Accelerator<'a> {
     }
 }
 
+/// The ML-DSA engine's DMA buffers: ξ out, pk ‖ sk of the largest set
+/// back (whole cache lines, as a destination must be).
+#[repr(C, align(32))]
+struct MlDsaDmaArea {
+    src: [u8; KEYGEN_INPUT_WORDS * 4],
+    dst: [u8; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+}
+
+/// [`HwMlDsa`] over the engine's windows.
+type BoardMlDsa<'a> = HwMlDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
+
+/// Builds the ML-DSA engine backend without touching the PL (it reads ID
+/// and VERSION on first use, made only after the probe found the engine);
+/// `None` if a buffer is unusable for DMA.
+fn mldsa_engine<'a>(
+    area: &'a mut MlDsaDmaArea,
+    ctrl: Shared<'a>,
+    dma: Mmio,
+    l2: Option<Shared<'a>>,
+) -> Option<BoardMlDsa<'a>> {
+    let port = DmaPort::new(
+        AxiDma::new(dma, LENGTH_WIDTH_BITS, ACCEL_POLL_LIMIT),
+        ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000))),
+        IdentityMap,
+        &mut area.src,
+        &mut area.dst,
+    )
+    .ok()?;
+    Some(HwMlDsa::new(Control::new(ctrl, ACCEL_POLL_LIMIT), port))
+}
+
 /// The board plus the hardware backends (when the DMA buffers are usable).
 struct BoardWithAccelerator<'a> {
     board: Board<'a>,
     accelerator: Option<Accelerator<'a>>,
+    mldsa_engine: Option<BoardMlDsa<'a>>,
 }
 
 impl Platform for BoardWithAccelerator<'_> {
@@ -201,38 +236,30 @@ impl Platform for BoardWithAccelerator<'_> {
 
     fn accelerator_report(&mut self, out: &mut dyn Write) {
         let Some(a) = &self.accelerator else { return };
-        let mut line = |name: &str,
-                        stats: AccelStats,
-                        fault: Option<driver::accel::AccelError>,
-                        abandoned: bool| {
-            let _ = write!(
-                out,
-                "accel: {name}: {} calls in hw, {} in sw, {} jobs, {} failed jobs, {} PL busy cycles, {} DMA bytes, {}, first fault: ",
-                stats.hw_calls,
-                stats.sw_calls,
-                stats.jobs,
-                stats.failed_jobs,
-                stats.busy_cycles,
-                stats.dma_bytes,
-                if abandoned { "abandoned" } else { "in use" }
-            );
-            let _ = match fault {
-                Some(e) => writeln!(out, "{e}"),
-                None => writeln!(out, "none"),
-            };
-        };
-        line(
+        let ring = &a.ring;
+        bench::print_accel_line(
+            out,
             "NTT core",
-            a.ring.stats(),
-            a.ring.fault(),
-            a.ring.abandoned(),
+            ring.stats(),
+            ring.fault(),
+            ring.abandoned(),
         );
-        line(
+        let keccak = &a.keccak;
+        bench::print_accel_line(
+            out,
             "Keccak engine",
-            a.keccak.stats(),
-            a.keccak.fault(),
-            a.keccak.abandoned(),
+            keccak.stats(),
+            keccak.fault(),
+            keccak.abandoned(),
         );
+    }
+
+    fn with_mldsa_engine(&mut self, body: &mut app::EngineBody<'_>) -> bool {
+        let Some(engine) = &mut self.mldsa_engine else {
+            return false;
+        };
+        body(&mut self.board, engine);
+        true
     }
 }
 
@@ -314,6 +341,7 @@ extern "C" fn ps_app_start() -> ! {
         keccak,
         keccak_dma,
         mldsa,
+        mldsa_dma,
     }) = Peripherals::take()
     else {
         unreachable!("ps_app_start runs once")
@@ -352,6 +380,10 @@ extern "C" fn ps_app_start() -> ! {
         keccak_src: [0; KECCAK_BUFFER_BYTES],
         keccak_dst: [0; KECCAK_BUFFER_BYTES],
     };
+    let mut mldsa_area = MlDsaDmaArea {
+        src: [0; KEYGEN_INPUT_WORDS * 4],
+        dst: [0; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+    };
     let windows = AcceleratorWindows {
         ntt: &ntt,
         ntt_dma,
@@ -369,6 +401,7 @@ extern "C" fn ps_app_start() -> ! {
             mldsa: &mldsa,
         },
         accelerator: Accelerator::new(&mut dma_area, windows),
+        mldsa_engine: mldsa_engine(&mut mldsa_area, &mldsa, mldsa_dma, l2_window),
     };
     let mut status = app::run(&mut uart, &mut board);
     if cache.is_err() {

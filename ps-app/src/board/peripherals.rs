@@ -38,6 +38,8 @@ pub struct Peripherals {
     pub keccak_dma: Mmio,
     /// The ML-DSA engine's control block (the probe, then `HwMlDsa`).
     pub mldsa: RefCell<Mmio>,
+    /// The ML-DSA engine's AXI DMA.
+    pub mldsa_dma: Mmio,
 }
 
 static TAKEN: AtomicBool = AtomicBool::new(false);
@@ -67,6 +69,7 @@ impl Peripherals {
                 keccak: RefCell::new(Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES)),
                 keccak_dma: Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
                 mldsa: RefCell::new(Mmio::new(regmap::MLDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
+                mldsa_dma: Mmio::new(regmap::MLDSA_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
             })
         }
     }
