@@ -37,6 +37,9 @@ pub mod power2round;
 pub mod rej_bounded;
 pub mod rej_ntt;
 pub mod sample_in_ball;
+pub mod verify;
+#[cfg(test)]
+mod verify_tests;
 pub mod verilator_check;
 
 use crate::export::{raw_verilog, Design};
@@ -104,6 +107,12 @@ pub fn designs() -> Vec<Design> {
             name: "mldsa_keygen",
             description: "ML-DSA KeyGen engine: sponge (R = 1), NTT core (B = 4), samplers, Power2Round, packers, key buffers",
             verilog: || raw_verilog(keygen::MlDsaKeyGen::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_verify",
+            description: "ML-DSA Verify engine: sponge (R = 1), NTT core (B = 4), SampleInBall, RejNTTPoly, unpackers, UseHint, w1 packer, pk/σ/w1 buffers",
+            verilog: || raw_verilog(verify::MlDsaVerify::default()),
             vcd: None,
         },
         Design {

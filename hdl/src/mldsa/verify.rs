@@ -1,0 +1,1242 @@
+//! ML-DSA.Verify_internal (FIPS 204 Algorithm 8) for all three parameter
+//! sets behind one command: pk, σ and M′ (or an external μ) in on one
+//! stream, the verdict out. The second whole operation of the ML-DSA
+//! engine.
+//!
+//! # Input stream
+//!
+//! 32-bit little-endian words, each part starting on a word boundary:
+//! pk (whole words for every set), σ (its last word padded with zero
+//! bytes), then either M′ (`msg_bytes` bytes, the last word padded) or,
+//! with `external_mu`, the 64 bytes of μ. `last` must come on the final
+//! word and nowhere else; anything else ends the job with `error` (a
+//! stream of the wrong length). The layout is
+//! [`ps_pl_contract::regmap::mldsa`]'s `OP_VERIFY` format.
+//!
+//! # Datapath
+//!
+//! One Keccak sponge engine, one NTT core (B = 4; slot 0 the accumulator
+//! w̃, slots 1 and 2 the operands), the bit unpacker, HintBitUnpack,
+//! SampleInBall, RejNTTPoly, the ‖z‖∞ check, Decompose with UseHint, a
+//! w1 packer and three buffers in block RAM (pk, σ, w1Encode(w′1)):
+//!
+//! 1. pk into its buffer while tr = H(pk, 64) is absorbed; σ into its
+//!    buffer; μ = H(tr ‖ M′, 64) absorbing M′ straight from the stream
+//!    (or μ taken from it).
+//! 2. The hint field through HintBitUnpack: a malformed field is a reject
+//!    at once (σ is public, so leaving early leaks nothing).
+//! 3. c = SampleInBall(c̃) (SHAKE256 into the unit, which holds c).
+//! 4. For each row i: slot 1 = NTT(c), slot 2 = NTT(−t1\[i\]·2^d) (t1
+//!    unpacked from pk and negated on its way into LOAD), slot 0 = their
+//!    product; then for each j: slot 1 = NTT(z\[j\]) (unpacked from σ, its
+//!    ‖z\[j\]‖∞ checked), slot 2 = Â\[i\]\[j\] (SHAKE128 into RejNTTPoly),
+//!    slot 0 += product; INTT; STORE through UseHint with h\[i\] into the
+//!    w1 packer.
+//! 5. c̃′ = H(μ ‖ w1Encode(w′1), λ/4) compared word by word with c̃.
+//!
+//! The verdict is accept exactly when the hint field is well formed,
+//! ‖z‖∞ < γ1 − β and c̃′ = c̃, the three conditions of Algorithm 8.
+//!
+//! z and NTT(c) are re-made for every row rather than stored: the core
+//! has three slots. That and the serial schedule (no sampling overlaps an
+//! NTT) are what the cycle counts leave to gain.
+//!
+//! # Timing
+//!
+//! Every input of verification is public (pk, σ, M′), so the clocks may
+//! depend on all of them: on the message length, on RejNTTPoly's
+//! rejections (ρ), on SampleInBall's (c̃) and on an early reject of a
+//! malformed hint field. Nothing secret is involved.
+//!
+//! # Interface
+//!
+//! `start` (taken when idle) with `parameter_set` (0, 1, 2: ML-DSA-44,
+//! -65, -87), `external_mu` and `msg_bytes` (below 2^24); set 3 or a longer
+//! message is refused at once with `done` and `error`. `busy` until the
+//! verdict, then `done` with `verdict` (1 = valid signature), or with
+//! `error` (a wrong stream length or a core error; `verdict` low).
+//! `abort_job` returns to idle from any state with `done` and `error`.
+//! The engine does not drain a stream that is longer than declared: the
+//! top (or the DMA reset of the driver) does.
+
+use crate::keccak::SpongeEngine;
+use crate::mldsa::bit_pack::BitPacker;
+use crate::mldsa::bit_unpack::BitUnpacker;
+use crate::mldsa::coeffwise::InfNormCheck;
+use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
+use crate::mldsa::hint_codec::HintUnpacker;
+use crate::mldsa::key_buffer::KeyBuffer;
+use crate::mldsa::keygen::SETS;
+use crate::mldsa::rej_ntt::RejNttSampler;
+use crate::mldsa::sample_in_ball::SampleInBall;
+use crate::ntt::core::NttCoreB4;
+use pqc::mldsa::params::Params;
+use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
+use rust_hdl::prelude::*;
+
+/// Output length requested from the sponge for sampling; an `OP_ABORT`
+/// ends the squeeze once the sampler is satisfied.
+const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
+/// Words of μ (and of tr, which μ overwrites once absorbed).
+const MU_WORDS: usize = 16;
+// The valid pipeline beside Decompose is written out for 3 stages.
+const _: () = assert!(DECOMPOSE_LATENCY == 3);
+/// Messages of this many bytes or more are refused.
+pub const MAX_MSG_BYTES: u64 = 1 << 24;
+
+/// Phases of the verification.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum VerifyPhase {
+    /// Waiting for `start`.
+    Idle,
+    /// pk into its buffer, tr = H(pk).
+    LoadPk,
+    /// σ into its buffer.
+    LoadSig,
+    /// μ = H(tr ‖ M′), or μ from the stream.
+    Mu,
+    /// The hint field through HintBitUnpack.
+    Hints,
+    /// c = SampleInBall(c̃).
+    Challenge,
+    /// c into slot 1.
+    LoadC,
+    /// NTT of slot 1 (c).
+    NttC,
+    /// −t1\[i\]·2^d into slot 2.
+    LoadT,
+    /// NTT of slot 2.
+    NttT,
+    /// Slot 0 = slot 1 ∘ slot 2.
+    MulCt,
+    /// z\[j\] into slot 1.
+    LoadZ,
+    /// NTT of slot 1 (z\[j\]).
+    NttZ,
+    /// Â\[i\]\[j\] into slot 2.
+    SampleA,
+    /// Slot 0 += slot 1 ∘ slot 2.
+    MulAz,
+    /// INTT of slot 0.
+    Intt,
+    /// Slot 0 out through UseHint into the w1 packer.
+    StoreW,
+    /// c̃′ = H(μ ‖ w1Encode(w′1)) against c̃.
+    Commit,
+}
+
+/// The Verify engine.
+#[derive(LogicBlock)]
+pub struct MlDsaVerify {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: idle, flags low.
+    pub reset: Signal<In, Bit>,
+    /// Start a verification (taken when idle).
+    pub start: Signal<In, Bit>,
+    /// Parameter set: 0, 1, 2 for ML-DSA-44, -65, -87.
+    pub parameter_set: Signal<In, Bits<2>>,
+    /// μ comes on the stream instead of M′.
+    pub external_mu: Signal<In, Bit>,
+    /// Length of M′ in bytes (ignored with `external_mu`).
+    pub msg_bytes: Signal<In, Bits<32>>,
+    /// Abandon the verification (taken in any state).
+    pub abort_job: Signal<In, Bit>,
+    /// A verification runs.
+    pub busy: Signal<Out, Bit>,
+    /// The last verification ended (until the next start).
+    pub done: Signal<Out, Bit>,
+    /// It ended with an error (refusal, stream length, core error, abort).
+    pub error: Signal<Out, Bit>,
+    /// With `done` and not `error`: the signature is valid.
+    pub verdict: Signal<Out, Bit>,
+    /// Input stream TDATA: pk ‖ σ ‖ (M′ or μ).
+    pub s_data: Signal<In, Bits<32>>,
+    /// Input stream TVALID.
+    pub s_valid: Signal<In, Bit>,
+    /// Input stream TLAST.
+    pub s_last: Signal<In, Bit>,
+    /// Input stream TREADY.
+    pub s_ready: Signal<Out, Bit>,
+    sponge: SpongeEngine<1>,
+    ntt: NttCoreB4,
+    unpacker: BitUnpacker,
+    hints: HintUnpacker,
+    ball: SampleInBall,
+    rej_ntt: RejNttSampler,
+    z_norm: InfNormCheck,
+    decompose: Decompose,
+    w1_packer: BitPacker,
+    pk_buf: KeyBuffer<10, 12>,
+    sig_buf: KeyBuffer<11, 13>,
+    w1_buf: KeyBuffer<8, 10>,
+    rho: [DFF<Bits<32>>; 8],
+    mu: [DFF<Bits<32>>; MU_WORDS],
+    phase: DFF<VerifyPhase>,
+    launched: DFF<Bit>,
+    done_flag: DFF<Bit>,
+    error_flag: DFF<Bit>,
+    verdict_flag: DFF<Bit>,
+    // Parameter-set values, latched at start.
+    external: DFF<Bit>,
+    k: DFF<Bits<4>>,
+    l: DFF<Bits<4>>,
+    wide: DFF<Bit>,
+    tau: DFF<Bits<7>>,
+    omega: DFF<Bits<7>>,
+    gamma1: DFF<Bits<23>>,
+    gamma1_bits: DFF<Bits<5>>,
+    z_bound: DFF<Bits<24>>,
+    w1_bits: DFF<Bits<5>>,
+    ct_words: DFF<Bits<5>>,
+    z_words: DFF<Bits<8>>,
+    hint_base: DFF<Bits<11>>,
+    hint_bytes: DFF<Bits<7>>,
+    hint_words: DFF<Bits<8>>,
+    pk_words: DFF<Bits<11>>,
+    sig_words: DFF<Bits<11>>,
+    w1_words: DFF<Bits<9>>,
+    msg_len: DFF<Bits<24>>,
+    in_words: DFF<Bits<24>>,
+    // Loop state.
+    row: DFF<Bits<4>>,
+    col: DFF<Bits<4>>,
+    count: DFF<Bits<9>>,
+    words_in: DFF<Bits<24>>,
+    rd_ptr: DFF<Bits<11>>,
+    words_left: DFF<Bits<8>>,
+    z_ptr: DFF<Bits<11>>,
+    t_ptr: DFF<Bits<11>>,
+    w1_ptr: DFF<Bits<10>>,
+    ser_word: DFF<Bits<32>>,
+    ser_left: DFF<Bits<3>>,
+    stopped: DFF<Bit>,
+    z_bad: DFF<Bit>,
+    z_checking: DFF<Bit>,
+    mismatch: DFF<Bit>,
+    pipe: [DFF<Bit>; DECOMPOSE_LATENCY],
+    // Combinational.
+    rd_next: Signal<Local, Bits<11>>,
+    ser_byte: Signal<Local, Bits<8>>,
+    ser_valid: Signal<Local, Bit>,
+    ser_take: Signal<Local, Bit>,
+    ser_load: Signal<Local, Bit>,
+    ser_room: Signal<Local, Bit>,
+    mu_word: Signal<Local, Bits<32>>,
+    rho_word: Signal<Local, Bits<32>>,
+    stream_take: Signal<Local, Bit>,
+    last_expected: Signal<Local, Bit>,
+    t1_scaled: Signal<Local, Bits<23>>,
+    t1_negated: Signal<Local, Bits<23>>,
+    store_take: Signal<Local, Bit>,
+    count_next: Signal<Local, Bits<9>>,
+    fail: Signal<Local, Bit>,
+    msg_words: Signal<Local, Bits<32>>,
+    word_differs: Signal<Local, Bit>,
+    c_op_sponge: Constant<Bits<8>>,
+    c_op_abort: Constant<Bits<8>>,
+    c_shake128: Constant<Bits<32>>,
+    c_shake256: Constant<Bits<32>>,
+    c_squeeze: Constant<Bits<32>>,
+    c_op_load: Constant<Bits<8>>,
+    c_op_store: Constant<Bits<8>>,
+    c_op_ntt: Constant<Bits<8>>,
+    c_op_intt: Constant<Bits<8>>,
+    c_op_pwm: Constant<Bits<8>>,
+    c_op_pwmac: Constant<Bits<8>>,
+    c_ntt_abort: Constant<Bits<8>>,
+    c_q: Constant<Bits<23>>,
+    c_set_k: [Constant<Bits<4>>; 3],
+    c_set_l: [Constant<Bits<4>>; 3],
+    c_set_tau: [Constant<Bits<7>>; 3],
+    c_set_omega: [Constant<Bits<7>>; 3],
+    c_set_gamma1: [Constant<Bits<23>>; 3],
+    c_set_gamma1_bits: [Constant<Bits<5>>; 3],
+    c_set_z_bound: [Constant<Bits<24>>; 3],
+    c_set_w1_bits: [Constant<Bits<5>>; 3],
+    c_set_ct_words: [Constant<Bits<5>>; 3],
+    c_set_z_words: [Constant<Bits<8>>; 3],
+    c_set_hint_base: [Constant<Bits<11>>; 3],
+    c_set_hint_bytes: [Constant<Bits<7>>; 3],
+    c_set_hint_words: [Constant<Bits<8>>; 3],
+    c_set_pk_words: [Constant<Bits<11>>; 3],
+    c_set_sig_words: [Constant<Bits<11>>; 3],
+    c_set_w1_words: [Constant<Bits<9>>; 3],
+}
+
+/// Clocks from start to done of the NIST ACVP sigVer valid cases
+/// (`pqc_selftest::vectors::ML_DSA[set].sigver[0]`, M′ of the external
+/// interface) with a source that never stalls, for ML-DSA-44, -65, -87:
+/// measured on the model and asserted on it and on the exported RTL
+/// (`verify_rtl_equals_the_model_clock_for_clock_on_every_set`).
+pub const ACVP_VERIFY_CLOCKS: [usize; 3] = [30_157, 54_266, 95_418];
+
+/// Words of the σ part of the input stream (σ padded to a word).
+pub const fn sig_stream_words(p: &Params) -> usize {
+    p.sig_len().div_ceil(4)
+}
+
+/// Words of the whole input stream of a verification of an `msg_bytes`
+/// M′ (or of an external μ).
+pub const fn verify_stream_words(p: &Params, external_mu: bool, msg_bytes: usize) -> usize {
+    let tail = if external_mu {
+        MU_WORDS
+    } else {
+        msg_bytes.div_ceil(4)
+    };
+    p.pk_len() / 4 + sig_stream_words(p) + tail
+}
+
+/// The input stream of a verification as words (the layout above).
+pub fn verify_stream(pk: &[u8], sig: &[u8], tail: &[u8]) -> Vec<u32> {
+    let mut words = Vec::new();
+    for part in [pk, sig, tail] {
+        words.extend(part.chunks(4).map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        }));
+    }
+    words
+}
+
+/// A constant of any width (values here all fit).
+fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl Default for MlDsaVerify {
+    fn default() -> Self {
+        let z_poly = |p: &Params| Params::poly_bytes(p.gamma1_bits());
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            start: Default::default(),
+            parameter_set: Default::default(),
+            external_mu: Default::default(),
+            msg_bytes: Default::default(),
+            abort_job: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            verdict: Default::default(),
+            s_data: Default::default(),
+            s_valid: Default::default(),
+            s_last: Default::default(),
+            s_ready: Default::default(),
+            sponge: Default::default(),
+            ntt: Default::default(),
+            unpacker: Default::default(),
+            hints: Default::default(),
+            ball: Default::default(),
+            rej_ntt: Default::default(),
+            z_norm: Default::default(),
+            decompose: Default::default(),
+            w1_packer: Default::default(),
+            pk_buf: Default::default(),
+            sig_buf: Default::default(),
+            w1_buf: Default::default(),
+            rho: Default::default(),
+            mu: Default::default(),
+            phase: Default::default(),
+            launched: Default::default(),
+            done_flag: Default::default(),
+            error_flag: Default::default(),
+            verdict_flag: Default::default(),
+            external: Default::default(),
+            k: Default::default(),
+            l: Default::default(),
+            wide: Default::default(),
+            tau: Default::default(),
+            omega: Default::default(),
+            gamma1: Default::default(),
+            gamma1_bits: Default::default(),
+            z_bound: Default::default(),
+            w1_bits: Default::default(),
+            ct_words: Default::default(),
+            z_words: Default::default(),
+            hint_base: Default::default(),
+            hint_bytes: Default::default(),
+            hint_words: Default::default(),
+            pk_words: Default::default(),
+            sig_words: Default::default(),
+            w1_words: Default::default(),
+            msg_len: Default::default(),
+            in_words: Default::default(),
+            row: Default::default(),
+            col: Default::default(),
+            count: Default::default(),
+            words_in: Default::default(),
+            rd_ptr: Default::default(),
+            words_left: Default::default(),
+            z_ptr: Default::default(),
+            t_ptr: Default::default(),
+            w1_ptr: Default::default(),
+            ser_word: Default::default(),
+            ser_left: Default::default(),
+            stopped: Default::default(),
+            z_bad: Default::default(),
+            z_checking: Default::default(),
+            mismatch: Default::default(),
+            pipe: Default::default(),
+            rd_next: Default::default(),
+            ser_byte: Default::default(),
+            ser_valid: Default::default(),
+            ser_take: Default::default(),
+            ser_load: Default::default(),
+            ser_room: Default::default(),
+            mu_word: Default::default(),
+            rho_word: Default::default(),
+            stream_take: Default::default(),
+            last_expected: Default::default(),
+            t1_scaled: Default::default(),
+            t1_negated: Default::default(),
+            store_take: Default::default(),
+            count_next: Default::default(),
+            fail: Default::default(),
+            msg_words: Default::default(),
+            word_differs: Default::default(),
+            c_op_sponge: c(kregs::OP_SPONGE as u64),
+            c_op_abort: c(kregs::OP_ABORT as u64),
+            c_shake128: c(kregs::MODE_SHAKE128 as u64),
+            c_shake256: c(kregs::MODE_SHAKE256 as u64),
+            c_squeeze: c(SQUEEZE_BYTES),
+            c_op_load: c(nregs::OP_LOAD as u64),
+            c_op_store: c(nregs::OP_STORE as u64),
+            c_op_ntt: c(nregs::OP_NTT as u64),
+            c_op_intt: c(nregs::OP_INTT as u64),
+            c_op_pwm: c(nregs::OP_PWM as u64),
+            c_op_pwmac: c(nregs::OP_PWMAC as u64),
+            c_ntt_abort: c(nregs::OP_ABORT as u64),
+            c_q: c(pqc::ring::Q as u64),
+            c_set_k: SETS.map(|p| c(p.k as u64)),
+            c_set_l: SETS.map(|p| c(p.l as u64)),
+            c_set_tau: SETS.map(|p| c(p.tau as u64)),
+            c_set_omega: SETS.map(|p| c(p.omega as u64)),
+            c_set_gamma1: SETS.map(|p| c(p.gamma1 as u64)),
+            c_set_gamma1_bits: SETS.map(|p| c(p.gamma1_bits() as u64)),
+            c_set_z_bound: SETS.map(|p| c((p.gamma1 - p.beta()) as u64)),
+            c_set_w1_bits: SETS.map(|p| c(p.w1_bits() as u64)),
+            c_set_ct_words: SETS.map(|p| c(p.ctilde_bytes() as u64 / 4)),
+            c_set_z_words: SETS.map(|p| c(z_poly(&p) as u64 / 4)),
+            c_set_hint_base: SETS.map(|p| c((p.ctilde_bytes() + p.l * z_poly(&p)) as u64 / 4)),
+            c_set_hint_bytes: SETS.map(|p| c((p.omega + p.k) as u64)),
+            c_set_hint_words: SETS.map(|p| c((p.omega + p.k).div_ceil(4) as u64)),
+            c_set_pk_words: SETS.map(|p| c(p.pk_len() as u64 / 4)),
+            c_set_sig_words: SETS.map(|p| c(sig_stream_words(&p) as u64)),
+            c_set_w1_words: SETS.map(|p| c(p.w1_packed_len() as u64 / 4)),
+        }
+    }
+}
+
+impl Logic for MlDsaVerify {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            launched,
+            done_flag,
+            error_flag,
+            verdict_flag,
+            external,
+            k,
+            l,
+            wide,
+            tau,
+            omega,
+            gamma1,
+            gamma1_bits,
+            z_bound,
+            w1_bits,
+            ct_words,
+            z_words,
+            hint_base,
+            hint_bytes,
+            hint_words,
+            pk_words,
+            sig_words,
+            w1_words,
+            msg_len,
+            in_words,
+            row,
+            col,
+            count,
+            words_in,
+            rd_ptr,
+            words_left,
+            z_ptr,
+            t_ptr,
+            w1_ptr,
+            ser_word,
+            ser_left,
+            stopped,
+            z_bad,
+            z_checking,
+            mismatch
+        );
+        for w in 0..8 {
+            self.rho[w].clock.next = self.clock.val();
+            self.rho[w].d.next = self.rho[w].q.val();
+        }
+        for w in 0..MU_WORDS {
+            self.mu[w].clock.next = self.clock.val();
+            self.mu[w].d.next = self.mu[w].q.val();
+        }
+        for s in 0..3 {
+            self.pipe[s].clock.next = self.clock.val();
+        }
+        clock!(
+            self, clock, sponge, ntt, unpacker, hints, ball, rej_ntt, z_norm, decompose, w1_packer,
+            pk_buf, sig_buf, w1_buf
+        );
+
+        // ---- The serializer's output byte (see below).
+        self.ser_byte.next = self.ser_word.q.val().get_bits::<8>(0);
+        self.ser_valid.next = self.ser_left.q.val() != 0;
+        self.ser_room.next = false;
+
+        // ---- Defaults: no requests, no stream traffic, no writes.
+        self.sponge.reset.next = self.reset.val();
+        self.sponge.start.next = false;
+        self.sponge.op.next = self.c_op_sponge.val();
+        self.sponge.arg0.next = self.c_shake256.val();
+        self.sponge.arg1.next = 0.into();
+        self.sponge.arg2.next = 64.into();
+        self.sponge.in_data.next = self.s_data.val();
+        self.sponge.in_valid.next = false;
+        self.sponge.in_last.next = false;
+        self.sponge.out_ready.next = false;
+        self.ntt.reset.next = self.reset.val();
+        self.ntt.start.next = false;
+        self.ntt.op.next = self.c_op_load.val();
+        self.ntt.arg0.next = 0.into();
+        self.ntt.arg1.next = 1.into();
+        self.ntt.arg2.next = 2.into();
+        self.ntt.s_tvalid.next = false;
+        self.ntt.s_tlast.next = self.count.q.val() == 255;
+        self.ntt.s_tdata.next = bit_cast::<32, 23>(self.unpacker.coeff.val());
+        self.ntt.m_tready.next = false;
+        self.unpacker.reset.next = self.reset.val();
+        self.unpacker.width.next = self.gamma1_bits.q.val();
+        self.unpacker.centred.next = true;
+        self.unpacker.offset.next = self.gamma1.q.val();
+        self.unpacker.max_value.next = 0xF_FFFF.into();
+        self.unpacker.data.next = self.ser_byte.val();
+        self.unpacker.data_valid.next = false;
+        self.hints.reset.next = self.reset.val();
+        self.hints.k.next = self.k.q.val();
+        self.hints.omega.next = self.omega.q.val();
+        self.hints.data.next = self.ser_byte.val();
+        self.hints.data_valid.next = false;
+        self.hints.data_last.next = false;
+        self.hints.hint_ready.next = false;
+        self.ball.reset.next = self.reset.val();
+        self.ball.start.next = false;
+        self.ball.tau.next = self.tau.q.val();
+        self.ball.data.next = self.ser_byte.val();
+        self.ball.data_valid.next = false;
+        self.ball.read_index.next = self.count.q.val().get_bits::<8>(0);
+        self.rej_ntt.reset.next = self.reset.val();
+        self.rej_ntt.word.next = self.sponge.out_data.val();
+        self.rej_ntt.word_valid.next = false;
+        self.z_norm.x.next = bit_cast::<25, 23>(self.unpacker.coeff.val());
+        self.z_norm.canonical.next = true;
+        self.z_norm.bound.next = self.z_bound.q.val();
+        self.decompose.r.next = self.ntt.m_tdata.val().get_bits::<23>(0);
+        self.decompose.wide.next = self.wide.q.val();
+        self.decompose.hint.next = self.hints.hint.val();
+        self.w1_packer.reset.next = self.reset.val();
+        self.w1_packer.width.next = self.w1_bits.q.val();
+        self.w1_packer.centred.next = false;
+        self.w1_packer.offset.next = 0.into();
+        self.w1_packer.coeff.next = bit_cast::<23, 6>(self.decompose.r1_hinted.val());
+        self.w1_packer.coeff_valid.next = self.pipe[2].q.val();
+        self.w1_packer.data_ready.next = true;
+        self.pk_buf.byte_write.next = false;
+        self.pk_buf.byte_address.next = 0.into();
+        self.pk_buf.byte_data.next = 0.into();
+        self.pk_buf.word_write.next = false;
+        self.pk_buf.word_address.next = self.words_in.q.val().get_bits::<10>(0);
+        self.pk_buf.word_data.next = self.s_data.val();
+        self.sig_buf.byte_write.next = false;
+        self.sig_buf.byte_address.next = 0.into();
+        self.sig_buf.byte_data.next = 0.into();
+        self.sig_buf.word_write.next = false;
+        self.sig_buf.word_address.next = self.words_in.q.val().get_bits::<11>(0);
+        self.sig_buf.word_data.next = self.s_data.val();
+        self.w1_buf.byte_write.next = self.w1_packer.data_valid.val();
+        self.w1_buf.byte_address.next = self.w1_ptr.q.val();
+        self.w1_buf.byte_data.next = self.w1_packer.data.val();
+        self.w1_buf.word_write.next = false;
+        self.w1_buf.word_address.next = 0.into();
+        self.w1_buf.word_data.next = 0.into();
+        self.s_ready.next = false;
+        self.stream_take.next = false;
+        self.last_expected.next = false;
+        self.store_take.next = false;
+        self.fail.next = false;
+        self.msg_words.next = (self.msg_bytes.val() + 3) >> 2;
+        self.word_differs.next = false;
+        for s in 1..3 {
+            self.pipe[s].d.next = self.pipe[s - 1].q.val();
+        }
+        self.pipe[0].d.next = false;
+        // z\[j\]'s norm check runs one clock behind the unpacker.
+        self.z_checking.d.next = false;
+        if self.z_checking.q.val() & self.z_norm.exceeds.val() {
+            self.z_bad.d.next = true;
+        }
+        if self.w1_packer.data_valid.val() {
+            self.w1_ptr.d.next = self.w1_ptr.q.val() + 1;
+        }
+
+        // ---- −t1·2^d mod q (t1·2^d ≤ q − 1, so one subtraction).
+        self.t1_scaled.next = self.unpacker.coeff.val() << 13;
+        self.t1_negated.next = 0.into();
+        if self.unpacker.coeff.val() != 0 {
+            self.t1_negated.next = self.c_q.val() - self.t1_scaled.val();
+        }
+
+        // ---- Word selects.
+        self.mu_word.next = self.mu[0].q.val();
+        for w in 0..MU_WORDS {
+            if self.words_in.q.val().index() == w {
+                self.mu_word.next = self.mu[w].q.val();
+            }
+        }
+        self.rho_word.next = self.rho[0].q.val();
+        for w in 0..8 {
+            if self.words_in.q.val().index() == w {
+                self.rho_word.next = self.rho[w].q.val();
+            }
+        }
+
+        // ---- Word-to-byte serializer, fed from a buffer (at `rd_ptr`,
+        // read one clock ahead) or from the sponge. A word is loaded when
+        // the last byte goes, so bytes flow one a clock.
+        self.ser_take.next = false;
+        self.ser_load.next = false;
+        self.rd_next.next = self.rd_ptr.q.val();
+        self.count_next.next = self.count.q.val();
+
+        match self.phase.q.val() {
+            VerifyPhase::Idle => {
+                if self.start.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    self.verdict_flag.d.next = false;
+                    if (self.parameter_set.val() == 3)
+                        | (self.msg_bytes.val().get_bits::<8>(24) != 0)
+                    {
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    } else {
+                        for s in 0..3 {
+                            if self.parameter_set.val().index() == s {
+                                self.k.d.next = self.c_set_k[s].val();
+                                self.l.d.next = self.c_set_l[s].val();
+                                self.tau.d.next = self.c_set_tau[s].val();
+                                self.omega.d.next = self.c_set_omega[s].val();
+                                self.gamma1.d.next = self.c_set_gamma1[s].val();
+                                self.gamma1_bits.d.next = self.c_set_gamma1_bits[s].val();
+                                self.z_bound.d.next = self.c_set_z_bound[s].val();
+                                self.w1_bits.d.next = self.c_set_w1_bits[s].val();
+                                self.ct_words.d.next = self.c_set_ct_words[s].val();
+                                self.z_words.d.next = self.c_set_z_words[s].val();
+                                self.hint_base.d.next = self.c_set_hint_base[s].val();
+                                self.hint_bytes.d.next = self.c_set_hint_bytes[s].val();
+                                self.hint_words.d.next = self.c_set_hint_words[s].val();
+                                self.pk_words.d.next = self.c_set_pk_words[s].val();
+                                self.sig_words.d.next = self.c_set_sig_words[s].val();
+                                self.w1_words.d.next = self.c_set_w1_words[s].val();
+                            }
+                        }
+                        self.wide.d.next = self.parameter_set.val() != 0;
+                        self.external.d.next = self.external_mu.val();
+                        self.msg_len.d.next = self.msg_bytes.val().get_bits::<24>(0);
+                        // Words after σ: 16 for μ, ⌈|M′| / 4⌉ for M′.
+                        self.in_words.d.next = 16.into();
+                        if !self.external_mu.val() {
+                            self.in_words.d.next = self.msg_words.val().get_bits::<24>(0);
+                        }
+                        self.z_bad.d.next = false;
+                        self.mismatch.d.next = false;
+                        self.phase.d.next = VerifyPhase::LoadPk;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            VerifyPhase::LoadPk => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    // tr = H(pk, 64), unless μ comes from outside.
+                    self.sponge.start.next = !self.external.q.val();
+                    self.sponge.arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                } else {
+                    self.s_ready.next = (self.words_in.q.val()
+                        < bit_cast::<24, 11>(self.pk_words.q.val()))
+                        & (self.external.q.val() | self.sponge.in_ready.val());
+                    self.stream_take.next = self.s_ready.val() & self.s_valid.val();
+                    self.sponge.in_data.next = self.s_data.val();
+                    self.sponge.in_valid.next = self.s_valid.val()
+                        & (self.words_in.q.val() < bit_cast::<24, 11>(self.pk_words.q.val()))
+                        & !self.external.q.val();
+                    self.sponge.in_last.next =
+                        self.words_in.q.val() + 1 == bit_cast::<24, 11>(self.pk_words.q.val());
+                    if self.stream_take.val() {
+                        self.pk_buf.word_write.next = true;
+                        for w in 0..8 {
+                            if self.words_in.q.val().index() == w {
+                                self.rho[w].d.next = self.s_data.val();
+                            }
+                        }
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                        self.fail.next = self.s_last.val();
+                    }
+                    // tr into the μ registers.
+                    self.sponge.out_ready.next = true;
+                    if self.sponge.out_valid.val() {
+                        for w in 0..MU_WORDS {
+                            if self.count.q.val().index() == w {
+                                self.mu[w].d.next = self.sponge.out_data.val();
+                            }
+                        }
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if (self.words_in.q.val() == bit_cast::<24, 11>(self.pk_words.q.val()))
+                        & (self.external.q.val() | self.sponge.done.val())
+                    {
+                        self.error_flag.d.next = self.sponge.error.val() & !self.external.q.val();
+                        self.phase.d.next = VerifyPhase::LoadSig;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            VerifyPhase::LoadSig => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.words_in.d.next = 0.into();
+                } else {
+                    self.s_ready.next =
+                        self.words_in.q.val() < bit_cast::<24, 11>(self.sig_words.q.val());
+                    self.stream_take.next = self.s_ready.val() & self.s_valid.val();
+                    // σ ends the stream only when an empty M′ follows.
+                    self.last_expected.next = !self.external.q.val()
+                        & (self.in_words.q.val() == 0)
+                        & (self.words_in.q.val() + 1 == bit_cast::<24, 11>(self.sig_words.q.val()));
+                    if self.stream_take.val() {
+                        self.sig_buf.word_write.next = true;
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                        self.fail.next = self.s_last.val() != self.last_expected.val();
+                    }
+                    if self.words_in.q.val() == bit_cast::<24, 11>(self.sig_words.q.val()) {
+                        self.phase.d.next = VerifyPhase::Mu;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            VerifyPhase::Mu => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = !self.external.q.val();
+                    self.sponge.arg1.next = bit_cast::<32, 24>(self.msg_len.q.val()) + 64;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                } else if self.external.q.val() {
+                    self.s_ready.next = self.words_in.q.val() < 16;
+                    self.stream_take.next = self.s_ready.val() & self.s_valid.val();
+                    if self.stream_take.val() {
+                        for w in 0..MU_WORDS {
+                            if self.words_in.q.val().index() == w {
+                                self.mu[w].d.next = self.s_data.val();
+                            }
+                        }
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                        self.fail.next = self.s_last.val() != (self.words_in.q.val() == 15);
+                    }
+                    if self.words_in.q.val() == 16 {
+                        self.phase.d.next = VerifyPhase::Hints;
+                        self.launched.d.next = false;
+                    }
+                } else {
+                    // tr (16 words from the μ registers), then M′ from the
+                    // stream.
+                    self.sponge.in_data.next = self.mu_word.val();
+                    self.sponge.in_valid.next = self.words_in.q.val() < 16;
+                    self.sponge.in_last.next =
+                        self.words_in.q.val() + 1 == self.in_words.q.val() + 16;
+                    if self.words_in.q.val() >= 16 {
+                        self.sponge.in_data.next = self.s_data.val();
+                        self.s_ready.next = (self.words_in.q.val() < self.in_words.q.val() + 16)
+                            & self.sponge.in_ready.val();
+                        self.sponge.in_valid.next = self.s_valid.val()
+                            & (self.words_in.q.val() < self.in_words.q.val() + 16);
+                    }
+                    self.stream_take.next = self.s_ready.val() & self.s_valid.val();
+                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    if self.stream_take.val() {
+                        self.fail.next = self.s_last.val()
+                            != (self.words_in.q.val() + 1 == self.in_words.q.val() + 16);
+                    }
+                    self.sponge.out_ready.next = true;
+                    if self.sponge.out_valid.val() {
+                        for w in 0..MU_WORDS {
+                            if self.count.q.val().index() == w {
+                                self.mu[w].d.next = self.sponge.out_data.val();
+                            }
+                        }
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.sponge.done.val() {
+                        self.error_flag.d.next = self.sponge.error.val();
+                        self.phase.d.next = VerifyPhase::Hints;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            VerifyPhase::Hints => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.hints.reset.next = true;
+                    self.rd_next.next = self.hint_base.q.val();
+                    self.rd_ptr.d.next = self.hint_base.q.val();
+                    self.words_left.d.next = self.hint_words.q.val();
+                    self.ser_left.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                } else {
+                    self.ser_valid.next = (self.ser_left.q.val() != 0)
+                        & (self.count.q.val() < bit_cast::<9, 7>(self.hint_bytes.q.val()));
+                    self.hints.data_valid.next = self.ser_valid.val();
+                    self.hints.data_last.next =
+                        self.count.q.val() + 1 == bit_cast::<9, 7>(self.hint_bytes.q.val());
+                    self.ser_take.next = self.ser_valid.val() & self.hints.data_ready.val();
+                    if self.ser_take.val() {
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    self.ser_room.next = (self.ser_left.q.val() == 0)
+                        | ((self.ser_left.q.val() == 1) & self.ser_take.val());
+                    self.ser_load.next = self.ser_room.val() & (self.words_left.q.val() != 0);
+                    if self.ser_load.val() {
+                        self.rd_next.next = self.rd_ptr.q.val() + 1;
+                        self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
+                        self.words_left.d.next = self.words_left.q.val() - 1;
+                    }
+                    if self.hints.checked.val() {
+                        self.launched.d.next = false;
+                        if self.hints.malformed.val() {
+                            self.done_flag.d.next = true;
+                            self.phase.d.next = VerifyPhase::Idle;
+                        } else {
+                            self.phase.d.next = VerifyPhase::Challenge;
+                        }
+                    }
+                }
+            }
+            VerifyPhase::Challenge => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg1.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
+                    self.sponge.arg2.next = self.c_squeeze.val();
+                    self.ball.start.next = true;
+                    self.rd_next.next = 0.into();
+                    self.rd_ptr.d.next = 0.into();
+                    self.words_in.d.next = 0.into();
+                    self.ser_left.d.next = 0.into();
+                    self.stopped.d.next = false;
+                } else {
+                    // c̃ from the σ buffer into the sponge.
+                    self.sponge.in_data.next = self.sig_buf.read_word.val();
+                    self.sponge.in_valid.next =
+                        self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
+                    self.sponge.in_last.next =
+                        self.words_in.q.val() + 1 == bit_cast::<24, 5>(self.ct_words.q.val());
+                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                        self.rd_next.next = self.rd_ptr.q.val() + 1;
+                        self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
+                    }
+                    // Its output a byte at a time into SampleInBall.
+                    self.ball.data_valid.next = self.ser_valid.val();
+                    self.ser_take.next = self.ser_valid.val() & self.ball.data_ready.val();
+                    self.ser_room.next = (self.ser_left.q.val() == 0)
+                        | ((self.ser_left.q.val() == 1) & self.ser_take.val());
+                    self.sponge.out_ready.next = self.ser_room.val() & !self.stopped.q.val();
+                    self.ser_load.next = self.sponge.out_ready.val() & self.sponge.out_valid.val();
+                    if self.ball.done.val() & !self.stopped.q.val() {
+                        self.stopped.d.next = true;
+                        self.sponge.start.next = true;
+                        self.sponge.op.next = self.c_op_abort.val();
+                        self.row.d.next = 0.into();
+                        self.t_ptr.d.next = 8.into();
+                        self.w1_ptr.d.next = 0.into();
+                    }
+                    if self.stopped.q.val() {
+                        self.launched.d.next = false;
+                        self.phase.d.next = VerifyPhase::LoadC;
+                    }
+                }
+            }
+            VerifyPhase::LoadC => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_load.val();
+                    self.ntt.arg0.next = 1.into();
+                    self.count.d.next = 0.into();
+                    self.ball.read_index.next = 0.into();
+                } else {
+                    // c\[count\] is on `coeff`, read the clock before.
+                    self.ntt.s_tdata.next = bit_cast::<32, 23>(self.ball.coeff.val());
+                    self.ntt.s_tvalid.next = !self.count.q.val().get_bit(8);
+                    if self.ntt.s_tready.val() & !self.count.q.val().get_bit(8) {
+                        self.count_next.next = self.count.q.val() + 1;
+                    }
+                    self.count.d.next = self.count_next.val();
+                    self.ball.read_index.next = self.count_next.val().get_bits::<8>(0);
+                    if self.ntt.done.val() {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.launched.d.next = false;
+                        self.phase.d.next = VerifyPhase::NttC;
+                    }
+                }
+            }
+            VerifyPhase::NttC => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_ntt.val();
+                    self.ntt.arg0.next = 1.into();
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    self.phase.d.next = VerifyPhase::LoadT;
+                }
+            }
+            VerifyPhase::LoadT => {}
+            VerifyPhase::LoadZ => {}
+            VerifyPhase::NttT => {}
+            VerifyPhase::NttZ => {}
+            VerifyPhase::MulCt => {}
+            VerifyPhase::MulAz => {}
+            VerifyPhase::SampleA => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg0.next = self.c_shake128.val();
+                    self.sponge.arg1.next = 34.into();
+                    self.sponge.arg2.next = self.c_squeeze.val();
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_load.val();
+                    self.ntt.arg0.next = 2.into();
+                    self.rej_ntt.reset.next = true;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                    self.stopped.d.next = false;
+                } else {
+                    // ρ ‖ j ‖ i.
+                    self.sponge.in_data.next = self.rho_word.val();
+                    if self.words_in.q.val() == 8 {
+                        self.sponge.in_data.next = bit_cast::<32, 4>(self.col.q.val())
+                            | (bit_cast::<32, 4>(self.row.q.val()) << 8);
+                    }
+                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge.in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    self.rej_ntt.word_valid.next =
+                        self.sponge.out_valid.val() & !self.stopped.q.val();
+                    self.sponge.out_ready.next =
+                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
+                    self.ntt.s_tdata.next = bit_cast::<32, 23>(self.rej_ntt.coeff.val());
+                    if self.rej_ntt.coeff_valid.val() & !self.count.q.val().get_bit(8) {
+                        self.ntt.s_tvalid.next = true;
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
+                        self.stopped.d.next = true;
+                        self.sponge.start.next = true;
+                        self.sponge.op.next = self.c_op_abort.val();
+                    }
+                    if self.stopped.q.val() & self.ntt.done.val() {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.phase.d.next = VerifyPhase::MulAz;
+                        self.launched.d.next = false;
+                    }
+                }
+            }
+            VerifyPhase::Intt => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_intt.val();
+                    self.ntt.arg0.next = 0.into();
+                } else if self.ntt.done.val() {
+                    self.launched.d.next = false;
+                    self.phase.d.next = VerifyPhase::StoreW;
+                }
+            }
+            VerifyPhase::StoreW => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.ntt.start.next = true;
+                    self.ntt.op.next = self.c_op_store.val();
+                    self.ntt.arg0.next = 0.into();
+                } else {
+                    // A coefficient leaves the core with its hint bit; the
+                    // packer (at most 6 bits in, 8 out a clock) always has
+                    // room when it arrives.
+                    self.ntt.m_tready.next =
+                        self.hints.hint_valid.val() & self.w1_packer.coeff_ready.val();
+                    self.store_take.next = self.ntt.m_tvalid.val() & self.ntt.m_tready.val();
+                    self.hints.hint_ready.next = self.store_take.val();
+                    self.pipe[0].d.next = self.store_take.val();
+                    if self.ntt.done.val()
+                        & !self.pipe[0].q.val()
+                        & !self.pipe[1].q.val()
+                        & !self.pipe[2].q.val()
+                        & !self.w1_packer.data_valid.val()
+                    {
+                        self.error_flag.d.next = self.ntt.error.val();
+                        self.launched.d.next = false;
+                        if self.row.q.val() + 1 == self.k.q.val() {
+                            self.phase.d.next = VerifyPhase::Commit;
+                        } else {
+                            self.row.d.next = self.row.q.val() + 1;
+                            self.phase.d.next = VerifyPhase::LoadC;
+                        }
+                    }
+                }
+            }
+            VerifyPhase::Commit => {
+                if !self.launched.q.val() {
+                    self.launched.d.next = true;
+                    self.sponge.start.next = true;
+                    self.sponge.arg1.next = (bit_cast::<32, 9>(self.w1_words.q.val()) << 2) + 64;
+                    self.sponge.arg2.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                    self.count_next.next = 0.into();
+                    self.rd_next.next = 0.into();
+                    self.rd_ptr.d.next = 0.into();
+                } else {
+                    // μ, then w1Encode(w′1) from its buffer.
+                    self.sponge.in_data.next = self.mu_word.val();
+                    if self.words_in.q.val() >= 16 {
+                        self.sponge.in_data.next = self.w1_buf.read_word.val();
+                    }
+                    self.sponge.in_valid.next =
+                        self.words_in.q.val() < bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
+                    self.sponge.in_last.next =
+                        self.words_in.q.val() + 1 == bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
+                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                        if self.words_in.q.val() >= 16 {
+                            self.rd_next.next = self.rd_ptr.q.val() + 1;
+                            self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
+                        }
+                    }
+                    // c̃′ word by word against c̃ (σ words from 0).
+                    self.sponge.out_ready.next = true;
+                    if self.sponge.out_valid.val() {
+                        self.count_next.next = self.count.q.val() + 1;
+                        self.word_differs.next =
+                            self.sponge.out_data.val() != self.sig_buf.read_word.val();
+                    }
+                    if self.word_differs.val() {
+                        self.mismatch.d.next = true;
+                    }
+                    self.count.d.next = self.count_next.val();
+                    if self.sponge.done.val() {
+                        self.error_flag.d.next = self.sponge.error.val();
+                        self.verdict_flag.d.next = !self.mismatch.q.val()
+                            & !self.word_differs.val()
+                            & !self.z_bad.q.val()
+                            & !self.sponge.error.val();
+                        self.done_flag.d.next = true;
+                        self.phase.d.next = VerifyPhase::Idle;
+                    }
+                }
+            }
+            _ => {
+                self.phase.d.next = VerifyPhase::Idle;
+            }
+        }
+        // ---- Shared by LoadT and LoadZ.
+        if (self.phase.q.val() == VerifyPhase::LoadT) | (self.phase.q.val() == VerifyPhase::LoadZ) {
+            if self.phase.q.val() == VerifyPhase::LoadT {
+                self.unpacker.width.next = 10.into();
+                self.unpacker.centred.next = false;
+                self.ntt.s_tdata.next = bit_cast::<32, 23>(self.t1_negated.val());
+            }
+            if !self.launched.q.val() {
+                self.launched.d.next = true;
+                self.ntt.start.next = true;
+                self.ntt.op.next = self.c_op_load.val();
+                self.unpacker.reset.next = true;
+                self.ser_left.d.next = 0.into();
+                self.count.d.next = 0.into();
+                if self.phase.q.val() == VerifyPhase::LoadT {
+                    self.ntt.arg0.next = 2.into();
+                    self.rd_next.next = self.t_ptr.q.val();
+                    self.rd_ptr.d.next = self.t_ptr.q.val();
+                    self.words_left.d.next = 80.into();
+                } else {
+                    self.ntt.arg0.next = 1.into();
+                    self.rd_next.next = self.z_ptr.q.val();
+                    self.rd_ptr.d.next = self.z_ptr.q.val();
+                    self.words_left.d.next = self.z_words.q.val();
+                }
+            } else {
+                self.unpacker.data_valid.next = self.ser_valid.val();
+                self.ser_take.next = self.ser_valid.val() & self.unpacker.data_ready.val();
+                self.ser_room.next = (self.ser_left.q.val() == 0)
+                    | ((self.ser_left.q.val() == 1) & self.ser_take.val());
+                self.ser_load.next = self.ser_room.val() & (self.words_left.q.val() != 0);
+                if self.ser_load.val() {
+                    self.rd_next.next = self.rd_ptr.q.val() + 1;
+                    self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
+                    self.words_left.d.next = self.words_left.q.val() - 1;
+                }
+                if self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8) {
+                    self.ntt.s_tvalid.next = true;
+                    self.count.d.next = self.count.q.val() + 1;
+                    self.z_checking.d.next = self.phase.q.val() == VerifyPhase::LoadZ;
+                }
+                if self.ntt.done.val() {
+                    self.error_flag.d.next = self.ntt.error.val();
+                    self.launched.d.next = false;
+                    if self.phase.q.val() == VerifyPhase::LoadT {
+                        self.t_ptr.d.next = self.rd_ptr.q.val();
+                        self.phase.d.next = VerifyPhase::NttT;
+                    } else {
+                        self.z_ptr.d.next = self.rd_ptr.q.val();
+                        self.phase.d.next = VerifyPhase::NttZ;
+                    }
+                }
+            }
+        }
+        // ---- Shared by NttT and NttZ.
+        if (self.phase.q.val() == VerifyPhase::NttT) | (self.phase.q.val() == VerifyPhase::NttZ) {
+            if !self.launched.q.val() {
+                self.launched.d.next = true;
+                self.ntt.start.next = true;
+                self.ntt.op.next = self.c_op_ntt.val();
+                self.ntt.arg0.next = 1.into();
+                if self.phase.q.val() == VerifyPhase::NttT {
+                    self.ntt.arg0.next = 2.into();
+                }
+            } else if self.ntt.done.val() {
+                self.launched.d.next = false;
+                if self.phase.q.val() == VerifyPhase::NttT {
+                    self.phase.d.next = VerifyPhase::MulCt;
+                } else {
+                    self.phase.d.next = VerifyPhase::SampleA;
+                }
+            }
+        }
+        // ---- Shared by MulCt and MulAz.
+        if (self.phase.q.val() == VerifyPhase::MulCt) | (self.phase.q.val() == VerifyPhase::MulAz) {
+            if !self.launched.q.val() {
+                self.launched.d.next = true;
+                self.ntt.start.next = true;
+                self.ntt.op.next = self.c_op_pwmac.val();
+                if self.phase.q.val() == VerifyPhase::MulCt {
+                    self.ntt.op.next = self.c_op_pwm.val();
+                }
+            } else if self.ntt.done.val() {
+                self.launched.d.next = false;
+                if self.phase.q.val() == VerifyPhase::MulCt {
+                    self.col.d.next = 0.into();
+                    self.z_ptr.d.next = bit_cast::<11, 5>(self.ct_words.q.val());
+                    self.phase.d.next = VerifyPhase::LoadZ;
+                } else if self.col.q.val() + 1 == self.l.q.val() {
+                    self.phase.d.next = VerifyPhase::Intt;
+                } else {
+                    self.col.d.next = self.col.q.val() + 1;
+                    self.phase.d.next = VerifyPhase::LoadZ;
+                }
+            }
+        }
+        // ---- Buffer reads: the word at `rd_ptr` is on `read_word` (the RAM
+        // reads `rd_next`, the pointer's next value); the commitment
+        // compares c̃ at `count`.
+        self.pk_buf.read_address.next = self.rd_next.val().get_bits::<10>(0);
+        self.sig_buf.read_address.next = self.rd_next.val();
+        self.w1_buf.read_address.next = self.rd_next.val().get_bits::<8>(0);
+        if self.phase.q.val() == VerifyPhase::Commit {
+            self.sig_buf.read_address.next = bit_cast::<11, 9>(self.count_next.val());
+        }
+        // ---- The serializer's registers (the phases set take and load).
+        if self.ser_take.val() {
+            self.ser_word.d.next = self.ser_word.q.val() >> 8;
+            self.ser_left.d.next = self.ser_left.q.val() - 1;
+        }
+        if self.ser_load.val() {
+            self.ser_word.d.next = self.pk_buf.read_word.val();
+            if (self.phase.q.val() == VerifyPhase::LoadZ)
+                | (self.phase.q.val() == VerifyPhase::Hints)
+            {
+                self.ser_word.d.next = self.sig_buf.read_word.val();
+            }
+            if self.phase.q.val() == VerifyPhase::Challenge {
+                self.ser_word.d.next = self.sponge.out_data.val();
+            }
+            self.ser_left.d.next = 4.into();
+        }
+        // A stream of the wrong length, a core error or an abort ends the
+        // job with `error`; the cores are stopped.
+        if (self.fail.val() | (self.error_flag.q.val() & !self.done_flag.q.val()))
+            & (self.phase.q.val() != VerifyPhase::Idle)
+        {
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+            self.verdict_flag.d.next = false;
+            self.phase.d.next = VerifyPhase::Idle;
+            self.sponge.start.next = true;
+            self.sponge.op.next = self.c_op_abort.val();
+            self.ntt.start.next = true;
+            self.ntt.op.next = self.c_ntt_abort.val();
+        }
+        if self.abort_job.val() & (self.phase.q.val() != VerifyPhase::Idle) {
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+            self.verdict_flag.d.next = false;
+            self.phase.d.next = VerifyPhase::Idle;
+            self.sponge.start.next = true;
+            self.sponge.op.next = self.c_op_abort.val();
+            self.ntt.start.next = true;
+            self.ntt.op.next = self.c_ntt_abort.val();
+        }
+        if self.reset.val() {
+            self.phase.d.next = VerifyPhase::Idle;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
+            self.verdict_flag.d.next = false;
+        }
+        self.busy.next = self.phase.q.val() != VerifyPhase::Idle;
+        self.done.next = self.done_flag.q.val();
+        self.error.next = self.error_flag.q.val();
+        self.verdict.next = self.verdict_flag.q.val() & !self.error_flag.q.val();
+    }
+}
+
+#[cfg(test)]
+impl MlDsaVerify {
+    /// The sponge and the NTT core are idle (after an abort).
+    pub(crate) fn cores_idle(&self) -> bool {
+        !self.sponge.busy.val() && !self.ntt.busy.val()
+    }
+
+    /// The last verification found ‖z‖∞ ≥ γ1 − β (a changed z also
+    /// changes c̃′, so the verdict alone does not show the check ran).
+    pub(crate) fn z_out_of_range(&self) -> bool {
+        self.z_bad.q.val()
+    }
+}
