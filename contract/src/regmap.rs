@@ -154,7 +154,8 @@ pub mod keccak {
     pub const CONFIG_ROUNDS_PER_CLOCK_MASK: u32 = 0x1F;
 }
 
-/// The ML-DSA engine: whole FIPS 204 operations (so far KeyGen_internal).
+/// The ML-DSA engine: whole FIPS 204 operations (so far KeyGen_internal
+/// and Verify_internal).
 pub mod mldsa {
     /// `ID` register value: ASCII "MLD1".
     pub const ID: u32 = u32::from_be_bytes(*b"MLD1");
@@ -173,6 +174,27 @@ pub mod mldsa {
     /// in the input stream are not drained: reset the DMA channel.
     pub const OP_ABORT: u32 = 0xFF;
 
+    /// Operation: ML-DSA.Verify_internal (FIPS 204 Algorithm 8). `ARG0` =
+    /// parameter set, plus [`VERIFY_EXTERNAL_MU`]; `ARG1` = length of M′ in
+    /// bytes (below [`VERIFY_MAX_MSG_BYTES`]; ignored with an external μ).
+    /// Input stream, little-endian words, each part starting on a word:
+    /// pk, σ (its last word padded with zero bytes), then M′ (its last word
+    /// padded) or the 64 bytes of μ; `TLAST` on the final word and nowhere
+    /// else. Output stream: one word, [`VERDICT_VALID`] or
+    /// [`VERDICT_INVALID`], with `TLAST`. A stream of another length ends
+    /// the request with `STATUS_ERROR` and no output word (words left in
+    /// the input stream are not drained: reset the DMA channel).
+    pub const OP_VERIFY: u32 = 0x03;
+    /// `ARG0` flag of [`OP_VERIFY`]: μ comes on the stream instead of M′.
+    pub const VERIFY_EXTERNAL_MU: u32 = 1 << 8;
+    /// M′ of this many bytes or more is refused with `STATUS_ERROR`.
+    pub const VERIFY_MAX_MSG_BYTES: u32 = 1 << 24;
+    /// Output word of a valid signature (ASCII "OKAY", big-endian). A
+    /// corrupted word is neither verdict, so the driver notices it.
+    pub const VERDICT_VALID: u32 = u32::from_be_bytes(*b"OKAY");
+    /// Output word of an invalid signature (ASCII "FAIL").
+    pub const VERDICT_INVALID: u32 = u32::from_be_bytes(*b"FAIL");
+
     /// `ARG0` of ML-DSA-44.
     pub const SET_44: u32 = 0;
     /// `ARG0` of ML-DSA-65.
@@ -182,8 +204,21 @@ pub mod mldsa {
 
     /// Words of ξ on the input stream of [`OP_KEYGEN`].
     pub const KEYGEN_INPUT_WORDS: usize = 8;
+    /// Words of the [`OP_VERIFY`] input stream of a `pk_bytes` key, a
+    /// `sig_bytes` signature and a `tail_bytes` M′ (or 64 for μ): each part
+    /// padded to a whole word.
+    pub const fn verify_stream_words(
+        pk_bytes: usize,
+        sig_bytes: usize,
+        tail_bytes: usize,
+    ) -> usize {
+        pk_bytes.div_ceil(4) + sig_bytes.div_ceil(4) + tail_bytes.div_ceil(4)
+    }
+
     /// `CONFIG` bit: the engine runs [`OP_KEYGEN`].
     pub const CONFIG_KEYGEN: u32 = 1 << 0;
+    /// `CONFIG` bit: the engine runs [`OP_VERIFY`].
+    pub const CONFIG_VERIFY: u32 = 1 << 2;
 }
 
 #[cfg(test)]

@@ -1,33 +1,51 @@
-//! The ML-DSA engine's PL top: [`MlDsaKeyGen`] behind the AXI4-Lite control
-//! block, with ξ taken from the input stream and pk ‖ sk given on the
-//! output stream (`ps_pl_contract::regmap::mldsa`).
+//! The ML-DSA engine's PL top: [`MlDsaKeyGen`] and [`MlDsaVerify`] behind
+//! the AXI4-Lite control block and the two streams
+//! (`ps_pl_contract::regmap::mldsa`).
 //!
-//! The top runs the request's input side itself: on `OP_KEYGEN` it takes
-//! the 8 words of ξ (`TLAST` on the 8th) into the engine's ξ registers,
-//! then starts the engine. A set it does not know, a `TLAST` before the 8th
-//! word or none on it, and an unknown operation end the request at once
+//! - `OP_KEYGEN`: the top takes the 8 words of ξ (`TLAST` on the 8th) into
+//!   the KeyGen engine's ξ registers, then starts it; pk ‖ sk leave on the
+//!   output stream.
+//! - `OP_VERIFY`: the Verify engine takes the input stream itself (it
+//!   checks its length); once it is done the top sends the verdict word.
+//!
+//! A set it does not know, a `TLAST` before the 8th ξ word or none on it,
+//! a stream of the wrong length and an unknown operation end the request
 //! with `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the
 //! same way. `CYCLES` counts the clocks from the accepted start to done.
+//!
+//! The two engines each have their own sponge and NTT core for now:
+//! sharing them (only one operation runs at a time) is the next step.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::pl_top;
 use crate::mldsa::keygen::MlDsaKeyGen;
+use crate::mldsa::verify::MlDsaVerify;
 use ps_pl_contract::regmap::{self, mldsa as reg};
 use rust_hdl::prelude::*;
 
 // The engine numbers the sets as the contract does.
 const _: () = assert!(reg::SET_44 == 0 && reg::SET_65 == 1 && reg::SET_87 == 2);
 const _: () = assert!(reg::KEYGEN_INPUT_WORDS == 8);
+const _: () = assert!(reg::VERIFY_EXTERNAL_MU == 1 << 8);
 
 pl_top! {
-    /// The ML-DSA engine (KeyGen so far) behind the AXI4-Lite control block.
+    /// The ML-DSA engine (KeyGen and Verify so far) behind the AXI4-Lite
+    /// control block.
     MlDsaAccel {
         regs: CtrlRegs = CtrlRegs::new(regmap::mldsa::ID),
         core: MlDsaKeyGen = MlDsaKeyGen::default(),
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
+        verify: MlDsaVerify = MlDsaVerify::default(),
+        op_verify: Constant<Bits<8>> = Constant::new((reg::OP_VERIFY as u64).into()),
         op_abort: Constant<Bits<8>> = Constant::new((reg::OP_ABORT as u64).into()),
-        config_word: Constant<Bits<32>> = Constant::new((reg::CONFIG_KEYGEN as u64).into()),
+        config_word: Constant<Bits<32>> =
+            Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_VERIFY) as u64).into()),
+        verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
+        verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
+        verifying: DFF<Bit> = Default::default(),
+        sending: DFF<Bit> = Default::default(),
+        verdict_word: DFF<Bits<32>> = Default::default(),
         loading: DFF<Bit> = Default::default(),
         xi_count: DFF<Bits<3>> = Default::default(),
         set_reg: DFF<Bits<2>> = Default::default(),
@@ -73,7 +91,10 @@ impl Logic for MlDsaAccel {
             handed,
             top_done,
             top_error,
-            cycle_count
+            cycle_count,
+            verifying,
+            sending,
+            verdict_word
         );
         self.core.clock.next = self.aclk.val();
         self.core.reset.next = !self.aresetn.val();
@@ -83,10 +104,23 @@ impl Logic for MlDsaAccel {
         self.core.xi_write.next = false;
         self.core.xi_index.next = self.xi_count.q.val();
         self.core.xi_word.next = self.s_axis_tdata.val();
-        self.any_busy.next = self.loading.q.val() | self.core.busy.val();
+        self.verify.clock.next = self.aclk.val();
+        self.verify.reset.next = !self.aresetn.val();
+        self.verify.start.next = false;
+        self.verify.abort_job.next = false;
+        self.verify.parameter_set.next = self.regs.arg0.val().get_bits::<2>(0);
+        self.verify.external_mu.next = self.regs.arg0.val().get_bit(8);
+        self.verify.msg_bytes.next = self.regs.arg1.val();
+        self.verify.s_data.next = self.s_axis_tdata.val();
+        self.verify.s_valid.next = self.s_axis_tvalid.val();
+        self.verify.s_last.next = self.s_axis_tlast.val();
+        self.any_busy.next = self.loading.q.val()
+            | self.core.busy.val()
+            | self.verifying.q.val()
+            | self.sending.q.val();
 
-        // ξ from the input stream, a word a clock.
-        self.s_axis_tready.next = self.loading.q.val();
+        // ξ from the input stream, a word a clock; or the Verify engine's.
+        self.s_axis_tready.next = self.loading.q.val() | self.verify.s_ready.val();
         self.take_word.next = self.loading.q.val() & self.s_axis_tvalid.val();
         if self.take_word.val() {
             self.core.xi_write.next = true;
@@ -110,6 +144,9 @@ impl Logic for MlDsaAccel {
             if self.regs.op.val() == self.op_abort.val() {
                 self.loading.d.next = false;
                 self.core.abort_job.next = true;
+                self.verify.abort_job.next = true;
+                self.verifying.d.next = false;
+                self.sending.d.next = false;
                 self.handed.d.next = false;
                 self.top_done.d.next = true;
                 self.top_error.d.next = true;
@@ -121,11 +158,34 @@ impl Logic for MlDsaAccel {
                     self.loading.d.next = true;
                     self.xi_count.d.next = 0.into();
                     self.set_reg.d.next = self.regs.arg0.val().get_bits::<2>(0);
+                } else if self.regs.op.val() == self.op_verify.val() {
+                    // The engine refuses set 3 and long messages itself.
+                    self.verify.start.next = true;
+                    self.verifying.d.next = true;
                 } else {
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;
                 }
             }
+        }
+
+        // The verdict: an error ends the request; otherwise one word.
+        if self.verifying.q.val() & self.verify.done.val() {
+            self.verifying.d.next = false;
+            if self.verify.error.val() {
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            } else {
+                self.sending.d.next = true;
+                self.verdict_word.d.next = self.verdict_invalid.val();
+                if self.verify.verdict.val() {
+                    self.verdict_word.d.next = self.verdict_valid.val();
+                }
+            }
+        }
+        if self.sending.q.val() & self.m_axis_tready.val() {
+            self.sending.d.next = false;
+            self.top_done.d.next = true;
         }
 
         self.regs.busy.next = self.any_busy.val();
@@ -149,11 +209,18 @@ impl Logic for MlDsaAccel {
             self.top_done.d.next = false;
             self.top_error.d.next = false;
             self.cycle_count.d.next = 0.into();
+            self.verifying.d.next = false;
+            self.sending.d.next = false;
         }
 
         self.m_axis_tdata.next = self.core.m_data.val();
         self.m_axis_tvalid.next = self.core.m_valid.val();
         self.m_axis_tlast.next = self.core.m_last.val();
+        if self.sending.q.val() {
+            self.m_axis_tdata.next = self.verdict_word.q.val();
+            self.m_axis_tvalid.next = true;
+            self.m_axis_tlast.next = true;
+        }
         self.core.m_ready.next = self.m_axis_tready.val();
     }
 }

@@ -79,10 +79,12 @@ use rust_hdl::prelude::*;
 const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
 /// Words of μ (and of tr, which μ overwrites once absorbed).
 const MU_WORDS: usize = 16;
+// The refusal tests bits 31..24 of `msg_bytes`.
+const _: () = assert!(MAX_MSG_BYTES == 1 << 24);
 // The valid pipeline beside Decompose is written out for 3 stages.
 const _: () = assert!(DECOMPOSE_LATENCY == 3);
 /// Messages of this many bytes or more are refused.
-pub const MAX_MSG_BYTES: u64 = 1 << 24;
+pub const MAX_MSG_BYTES: u64 = ps_pl_contract::regmap::mldsa::VERIFY_MAX_MSG_BYTES as u64;
 
 /// Phases of the verification.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -279,12 +281,8 @@ pub const fn sig_stream_words(p: &Params) -> usize {
 /// Words of the whole input stream of a verification of an `msg_bytes`
 /// M′ (or of an external μ).
 pub const fn verify_stream_words(p: &Params, external_mu: bool, msg_bytes: usize) -> usize {
-    let tail = if external_mu {
-        MU_WORDS
-    } else {
-        msg_bytes.div_ceil(4)
-    };
-    p.pk_len() / 4 + sig_stream_words(p) + tail
+    let tail = if external_mu { 4 * MU_WORDS } else { msg_bytes };
+    ps_pl_contract::regmap::mldsa::verify_stream_words(p.pk_len(), p.sig_len(), tail)
 }
 
 /// The input stream of a verification as words (the layout above).

@@ -179,6 +179,7 @@ fn run(
 
 fn run_case(uut: &mut MlDsaVerify, set: usize, pk: &[u8], sig: &[u8], m: &[u8]) -> VerifyOutcome {
     let words = verify_stream(pk, sig, m);
+    assert_eq!(words.len(), verify_stream_words(&SETS[set], false, m.len()));
     let last = words.len() - 1;
     run(uut, set, false, m.len() as u64, &words, last, 200_000)
 }

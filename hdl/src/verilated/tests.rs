@@ -102,9 +102,20 @@ fn mldsa_request(
     set: u32,
     input: &[StreamWord],
 ) -> (Vec<StreamWord>, u32, u32) {
+    mldsa_request_with(top, op, [set, 0], input)
+}
+
+/// [`mldsa_request`] with `ARG0` and `ARG1`.
+fn mldsa_request_with(
+    top: &mut dyn PlTop,
+    op: u32,
+    args: [u32; 2],
+    input: &[StreamWord],
+) -> (Vec<StreamWord>, u32, u32) {
     top.push_input(input);
     top.set_sink_ready(true);
-    top.write(ctrl::ARG0 as u32, set).unwrap();
+    top.write(ctrl::ARG0 as u32, args[0]).unwrap();
+    top.write(ctrl::ARG1 as u32, args[1]).unwrap();
     top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
         .unwrap();
     let mut out = Vec::new();
@@ -155,7 +166,10 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
     let mut top = VerilatedTop::mldsa(false).unwrap();
     assert_eq!(top.read(ctrl::ID as u32).unwrap(), mreg::ID);
     assert_eq!(top.read(ctrl::VERSION as u32).unwrap(), ctrl::VERSION_VALUE);
-    assert_eq!(top.read(ctrl::CONFIG as u32).unwrap(), mreg::CONFIG_KEYGEN);
+    assert_eq!(
+        top.read(ctrl::CONFIG as u32).unwrap(),
+        mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY
+    );
     for (set, case) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         let p = crate::mldsa::keygen::SETS[set];
         let (out, status, cycles) = mldsa_request(
@@ -233,4 +247,135 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
     pqc::mldsa::keygen_internal(p, &xi, &mut pk, &mut sk).unwrap();
     pk.extend_from_slice(&sk);
     assert_eq!(bytes_of(&out), pk);
+}
+
+/// The Verify engine at the bus: the NIST ACVP sigVer cases of every set
+/// (valid and invalid, M′ of the external interface) give the verdict
+/// word with `TLAST` and `CYCLES` = the engine's clocks + 2 (start and the
+/// verdict word); an external μ; a truncated stream, a refused set and an
+/// abort each end in DONE | ERROR with no output; then a right verdict.
+#[test]
+fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
+    use crate::mldsa::verify::{verify_stream, ACVP_VERIFY_CLOCKS};
+    use ps_pl_contract::regmap::mldsa as mreg;
+    if !verilator_required("verilated mldsa_accel verify") {
+        return;
+    }
+    let beats = |words: Vec<u32>, last_at: usize| -> Vec<StreamWord> {
+        words
+            .into_iter()
+            .enumerate()
+            .map(|(i, data)| StreamWord {
+                data,
+                last: i == last_at,
+            })
+            .collect()
+    };
+    let m_prime =
+        |msg: &[u8], ctx: &[u8]| -> Vec<u8> { [&[0, ctx.len() as u8][..], ctx, msg].concat() };
+    let mut top = VerilatedTop::mldsa(false).unwrap();
+    for (set, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
+        for case in &vectors.sigver {
+            let m = m_prime(case.message, case.context);
+            let words = verify_stream(case.pk, case.signature, &m);
+            let last = words.len() - 1;
+            let (out, status, cycles) = mldsa_request_with(
+                &mut top,
+                mreg::OP_VERIFY,
+                [set as u32, m.len() as u32],
+                &beats(words, last),
+            );
+            let name = vectors.name;
+            assert_eq!(status & ctrl::STATUS_ERROR, 0, "{name} tcId {}", case.tc_id);
+            let want = if case.valid {
+                mreg::VERDICT_VALID
+            } else {
+                mreg::VERDICT_INVALID
+            };
+            assert_eq!(
+                out,
+                vec![StreamWord {
+                    data: want,
+                    last: true
+                }],
+                "{name} tcId {}",
+                case.tc_id
+            );
+            if case.valid {
+                assert_eq!(
+                    cycles as usize,
+                    ACVP_VERIFY_CLOCKS[set] + 2,
+                    "{name} CYCLES"
+                );
+            }
+        }
+    }
+    // External μ (ML-DSA-44 ACVP valid case).
+    let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
+    let mu = pqc::mldsa::external_mu(
+        pqc::mldsa::ParameterSet::MlDsa44,
+        case.pk,
+        case.message,
+        case.context,
+    )
+    .unwrap();
+    let words = verify_stream(case.pk, case.signature, &mu);
+    let last = words.len() - 1;
+    let (out, status, _) = mldsa_request_with(
+        &mut top,
+        mreg::OP_VERIFY,
+        [mreg::SET_44 | mreg::VERIFY_EXTERNAL_MU, 0],
+        &beats(words.clone(), last),
+    );
+    assert_eq!(status & ctrl::STATUS_ERROR, 0);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].data, mreg::VERDICT_VALID);
+    // Truncated (TLAST on word 500, inside σ) and a refused set.
+    for (arg0, input) in [
+        (
+            mreg::SET_44 | mreg::VERIFY_EXTERNAL_MU,
+            beats(words[..501].to_vec(), 500),
+        ),
+        (3, beats(words.clone(), last)),
+    ] {
+        let (out, status, _) = mldsa_request_with(&mut top, mreg::OP_VERIFY, [arg0, 0], &input);
+        assert!(out.is_empty(), "arg0 {arg0:#x}: output");
+        assert_eq!(
+            status & (ctrl::STATUS_DONE | ctrl::STATUS_ERROR),
+            ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+            "arg0 {arg0:#x}"
+        );
+    }
+    // Abort in the row loop.
+    top.push_input(&beats(words.clone(), last));
+    top.write(ctrl::ARG0 as u32, mreg::SET_44 | mreg::VERIFY_EXTERNAL_MU)
+        .unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | mreg::OP_VERIFY)
+        .unwrap();
+    let mut clocks = 0;
+    while clocks < 10_000 {
+        clocks += top.run(10_000 - clocks);
+    }
+    assert_ne!(
+        top.read(ctrl::STATUS as u32).unwrap() & ctrl::STATUS_BUSY,
+        0
+    );
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | mreg::OP_ABORT)
+        .unwrap();
+    let status = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(
+        status,
+        ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+        "{status:#x}"
+    );
+    top.drop_input();
+    top.drop_output();
+    let (out, status, _) = mldsa_request_with(
+        &mut top,
+        mreg::OP_VERIFY,
+        [mreg::SET_44 | mreg::VERIFY_EXTERNAL_MU, 0],
+        &beats(words, last),
+    );
+    assert_eq!(status & ctrl::STATUS_ERROR, 0);
+    assert_eq!(out[0].data, mreg::VERDICT_VALID);
 }
