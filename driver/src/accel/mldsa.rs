@@ -1,13 +1,24 @@
 //! [`HwMlDsa`]: whole ML-DSA operations on the PL's ML-DSA engine
 //! (`ps_pl_contract::regmap::mldsa`). So far the engine runs
-//! KeyGen_internal; signing and verification stay with `pqc` on the CPU
-//! (with the primitive offload of [`super::HwRing`] / [`super::HwKeccak`]
-//! if the caller uses it).
+//! KeyGen_internal and Verify_internal; signing stays with `pqc` on the
+//! CPU (with the primitive offload of [`super::HwRing`] /
+//! [`super::HwKeccak`] if the caller uses it).
+//!
+//! # Verification: what crosses the bus
+//!
+//! pk, σ and M′ go to the engine in one stream, which hashes tr and μ
+//! itself: the CPU does no Keccak at all. Only an M′ too long for the DMA
+//! buffer makes the CPU compute μ (two SHAKE256 calls, over pk and M′) and
+//! send it instead. The engine answers with one verdict word; a reject is
+//! confirmed in software, which also gives `pqc`'s exact error (a
+//! malformed hint field and a failed check are different errors there) and
+//! means the engine can never turn a valid signature into a rejected one.
 
 use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
+use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::mldsa::ParameterSet;
 use ps_pl_contract::regmap::mldsa as op;
 
@@ -25,8 +36,8 @@ fn set_code(set: ParameterSet) -> u32 {
 /// the DMA reset, and the call computed in software; the keys are written
 /// only after a job ended with DONE and no error.
 ///
-/// The CPU sends ξ (32 bytes) and receives pk ‖ sk in one stream; nothing
-/// else crosses the bus.
+/// KeyGen: the CPU sends ξ (32 bytes) and receives pk ‖ sk in one stream;
+/// nothing else crosses the bus. Verify: see the module docs.
 pub struct HwMlDsa<'a, B, D, C, M> {
     engine: Engine<'a, B, D, C, M>,
 }
@@ -60,6 +71,120 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     /// The control-block client (for tests and probing).
     pub fn control(&mut self) -> &mut Control<B> {
         &mut self.engine.ctrl
+    }
+
+    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) of `sig` on M′ under
+    /// `pk`: `Ok` exactly when `pqc::mldsa::verify_internal` is, with the
+    /// same error otherwise. On the engine when it is there (M′ streamed if
+    /// it fits the DMA buffer, else μ computed here); otherwise, or after a
+    /// failed job, in software.
+    pub fn verify_internal(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &[u8],
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        let software = || pqc::mldsa::verify_internal(set, pk, m_prime, sig);
+        if pk.len() != set.public_key_len() || sig.len() != set.signature_len() {
+            // pqc reports the mismatch.
+            return software();
+        }
+        let stream = op::verify_stream_words(pk.len(), sig.len(), m_prime.len()) * 4;
+        if stream > self.engine.port.source_capacity()
+            || m_prime.len() >= op::VERIFY_MAX_MSG_BYTES as usize
+        {
+            let mut tr = [0u8; 64];
+            let mut mu = [0u8; 64];
+            let mut keccak = SoftKeccak;
+            keccak.sponge(SpongeMode::Shake256, &[pk], &mut tr);
+            keccak.sponge(SpongeMode::Shake256, &[&tr, m_prime], &mut mu);
+            return self.verify_mu(set, pk, &mu, sig);
+        }
+        let verdict = self.verify_job(set, pk, sig, m_prime, false);
+        self.conclude(verdict, software)
+    }
+
+    /// Verify_internal with an externally computed μ: as
+    /// [`Self::verify_internal`], against `pqc::mldsa::verify_mu`.
+    pub fn verify_mu(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        mu: &[u8; 64],
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        let software = || pqc::mldsa::verify_mu(set, pk, mu, sig);
+        if pk.len() != set.public_key_len() || sig.len() != set.signature_len() {
+            return software();
+        }
+        if op::verify_stream_words(pk.len(), sig.len(), mu.len()) * 4
+            > self.engine.port.source_capacity()
+        {
+            self.engine.software();
+            return software();
+        }
+        let verdict = self.verify_job(set, pk, sig, mu, true);
+        self.conclude(verdict, software)
+    }
+
+    /// One `OP_VERIFY` job: pk ‖ σ ‖ `tail` (M′, or μ when `external_mu`)
+    /// in, the verdict word out. `None`: compute in software.
+    fn verify_job(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        sig: &[u8],
+        tail: &[u8],
+        external_mu: bool,
+    ) -> Option<bool> {
+        let len = op::verify_stream_words(pk.len(), sig.len(), tail.len()) * 4;
+        let tail_at = pk.len().next_multiple_of(4) + sig.len().next_multiple_of(4);
+        let arg0 = set_code(set)
+            | if external_mu {
+                op::VERIFY_EXTERNAL_MU
+            } else {
+                0
+            };
+        let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
+        self.engine.run(|ctrl, port| {
+            let src = &mut port.source()[..len];
+            src.fill(0);
+            src[..pk.len()].copy_from_slice(pk);
+            src[pk.len()..pk.len() + sig.len()].copy_from_slice(sig);
+            src[tail_at..tail_at + tail.len()].copy_from_slice(tail);
+            ctrl.start(op::OP_VERIFY, [arg0, msg_bytes, 0]);
+            let out = port.transfer(len, 4)?;
+            let word = u32::from_le_bytes([out[0], out[1], out[2], out[3]]);
+            ctrl.wait(op::OP_VERIFY)?;
+            match word {
+                op::VERDICT_VALID => Ok(true),
+                op::VERDICT_INVALID => Ok(false),
+                value => Err(super::AccelError::BadVerdict { value }),
+            }
+        })
+    }
+
+    /// The call's result from the engine's verdict: a valid one stands; a
+    /// reject (or no verdict) is computed in software, and a reject that
+    /// software accepts is recorded as a fault.
+    fn conclude(
+        &mut self,
+        verdict: Option<bool>,
+        software: impl FnOnce() -> pqc::Result<()>,
+    ) -> pqc::Result<()> {
+        if verdict == Some(true) {
+            return Ok(());
+        }
+        let result = software();
+        if verdict == Some(false) && result.is_ok() {
+            self.engine
+                .fault
+                .get_or_insert(super::AccelError::BadVerdict {
+                    value: op::VERDICT_INVALID,
+                });
+        }
+        result
     }
 
     /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6) of `set` from ξ into

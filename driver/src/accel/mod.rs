@@ -115,6 +115,11 @@ pub enum AccelError {
         /// Bytes the engine wrote.
         received: usize,
     },
+    /// The ML-DSA engine's verdict word was neither of the two verdicts.
+    BadVerdict {
+        /// The word read.
+        value: u32,
+    },
     /// The NTT core returned a coefficient that is not below q.
     BadCoefficient {
         /// Index in the polynomial.
@@ -150,6 +155,7 @@ impl fmt::Display for AccelError {
             AccelError::BadCoefficient { index, value } => {
                 write!(f, "coefficient {index} = {value} is not below q")
             }
+            AccelError::BadVerdict { value } => write!(f, "verdict word {value:#010x}"),
         }
     }
 }

@@ -277,6 +277,9 @@ impl Core {
 
     fn step_mldsa(&mut self, op: u32) {
         use pqc::mldsa::ParameterSet::*;
+        if op == mreg::OP_VERIFY {
+            return self.step_mldsa_verify();
+        }
         let set = match (op, self.args[0]) {
             (mreg::OP_KEYGEN, mreg::SET_44) => MlDsa44,
             (mreg::OP_KEYGEN, mreg::SET_65) => MlDsa65,
@@ -303,6 +306,52 @@ impl Core {
         }
         self.output = beats(&words);
         self.finish(false, 27_000)
+    }
+
+    /// `OP_VERIFY` once the whole stream (pk ‖ σ ‖ M′ or μ) is in: the
+    /// verdict word from `pqc`.
+    fn step_mldsa_verify(&mut self) {
+        use pqc::mldsa::ParameterSet::*;
+        let external = self.args[0] & mreg::VERIFY_EXTERNAL_MU != 0;
+        let set = match self.args[0] & !mreg::VERIFY_EXTERNAL_MU {
+            mreg::SET_44 => MlDsa44,
+            mreg::SET_65 => MlDsa65,
+            mreg::SET_87 => MlDsa87,
+            _ => return self.finish(true, 1),
+        };
+        let tail_len = if external { 64 } else { self.args[1] as usize };
+        if tail_len >= mreg::VERIFY_MAX_MSG_BYTES as usize {
+            return self.finish(true, 1);
+        }
+        let (pk_len, sig_len) = (set.public_key_len(), set.signature_len());
+        let words = mreg::verify_stream_words(pk_len, sig_len, tail_len);
+        if self.input.len() < words {
+            return;
+        }
+        let bytes: Vec<u8> = self
+            .input
+            .drain(..words)
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        let pk = &bytes[..pk_len];
+        let sig = &bytes[pk_len..pk_len + sig_len];
+        let tail_at = pk_len.next_multiple_of(4) + sig_len.next_multiple_of(4);
+        let tail = &bytes[tail_at..tail_at + tail_len];
+        let valid = if external {
+            pqc::mldsa::verify_mu(set, pk, tail.try_into().unwrap(), sig).is_ok()
+        } else {
+            pqc::mldsa::verify_internal(set, pk, tail, sig).is_ok()
+        };
+        let mut word = if valid {
+            mreg::VERDICT_VALID
+        } else {
+            mreg::VERDICT_INVALID
+        };
+        if self.active_fault() == Some(Fault::BadOutput) {
+            word ^= 1;
+        }
+        self.output = beats(&[word]);
+        self.finish(false, 30_000)
     }
 
     fn step_keccak(&mut self, op: u32) {

@@ -692,3 +692,119 @@ fn hw_mldsa_abandons_a_broken_engine_and_refuses_bad_buffers() {
     let mut short = vec![0u8; 5];
     assert!(hw.keygen_internal(set, &xi, &mut short, &mut sk).is_err());
 }
+
+/// A key pair of `set`, a signature of M′ and its μ (all software).
+fn signed(set: ParameterSet, seed: u8, m_prime: &[u8]) -> (Vec<u8>, Vec<u8>, [u8; 64]) {
+    let (pk, sk) = software_keys(set, &[seed; 32]);
+    let mut sig = vec![0u8; set.signature_len()];
+    pqc::mldsa::sign_internal(set, &sk, m_prime, &[seed ^ 0x33; 32], &mut sig).unwrap();
+    let (mut tr, mut mu) = ([0u8; 64], [0u8; 64]);
+    let mut keccak = pqc::keccak::SoftKeccak;
+    use pqc::keccak::{KeccakBackend, SpongeMode};
+    keccak.sponge(SpongeMode::Shake256, &[&pk], &mut tr);
+    keccak.sponge(SpongeMode::Shake256, &[&tr, m_prime], &mut mu);
+    (pk, sig, mu)
+}
+
+/// Verify on the engine model, every set: a valid signature through M′
+/// and through μ, a changed message and a malformed hint field (both with
+/// `pqc`'s own error), and an M′ too long for the DMA buffer (μ computed
+/// on the CPU, still one engine job). One job per call; only pk ‖ σ ‖ M′
+/// (or μ) and the verdict word cross the bus.
+#[test]
+fn hw_mldsa_verify_equals_software_for_every_set() {
+    let pl = Pl::new();
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let mut dma = 0u64;
+    let mut jobs = 0;
+    for (i, set) in [
+        ParameterSet::MlDsa44,
+        ParameterSet::MlDsa65,
+        ParameterSet::MlDsa87,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let msg: Vec<u8> = (0..41u8).collect();
+        let (pk, sig, mu) = signed(set, i as u8, &msg);
+        let stream = |tail: usize| {
+            4 * ps_pl_contract::regmap::mldsa::verify_stream_words(pk.len(), sig.len(), tail) as u64
+                + 4
+        };
+        hw.verify_internal(set, &pk, &msg, &sig).unwrap();
+        hw.verify_mu(set, &pk, &mu, &sig).unwrap();
+        dma += stream(msg.len()) + stream(64);
+        let mut other = msg.clone();
+        other[3] ^= 0x10;
+        assert_eq!(
+            hw.verify_internal(set, &pk, &other, &sig),
+            pqc::mldsa::verify_internal(set, &pk, &other, &sig),
+            "{set:?}: changed message"
+        );
+        dma += stream(msg.len());
+        let mut malformed = sig.clone();
+        let n = malformed.len();
+        malformed[n - 1] = 0xFF;
+        let want = pqc::mldsa::verify_internal(set, &pk, &msg, &malformed);
+        assert!(
+            matches!(want, Err(pqc::Error::MalformedEncoding { .. })),
+            "{want:?}"
+        );
+        assert_eq!(hw.verify_internal(set, &pk, &msg, &malformed), want);
+        dma += stream(msg.len());
+        let long: Vec<u8> = (0..10_000u32).map(|b| b as u8).collect();
+        let (pk, sig, _) = signed(set, i as u8 + 10, &long);
+        hw.verify_internal(set, &pk, &long, &sig).unwrap();
+        dma += stream(64);
+        jobs += 5;
+    }
+    let stats = hw.stats();
+    assert_eq!(
+        (stats.hw_calls, stats.sw_calls, stats.jobs),
+        (jobs, 0, jobs)
+    );
+    assert_eq!(stats.dma_bytes, dma);
+    assert_eq!(hw.fault(), None);
+}
+
+/// Every fault in the middle of a verification (a core that never shows
+/// DONE, a DMA slave error, STATUS_ERROR, a corrupted verdict word) gives
+/// `pqc`'s result by the software fallback; the fault is recorded, the
+/// engine is aborted and kept, and the next verification runs on it.
+#[test]
+fn hw_mldsa_verify_falls_back_on_every_fault_and_recovers() {
+    let set = ParameterSet::MlDsa44;
+    let msg = b"a message of 27 bytes, no c";
+    let (pk, sig, _) = signed(set, 5, msg);
+    let mut bad = sig.clone();
+    bad[40] ^= 1;
+    for fault in [
+        Fault::Hang,
+        Fault::SlaveError,
+        Fault::StatusError,
+        Fault::BadOutput,
+    ] {
+        let pl = Pl::new();
+        pl.borrow_mut().inject_once(Which::MlDsa, fault, 1);
+        let mut m = mldsa_arena();
+        let mut hw = model::mldsa(&pl, &mut m);
+        for call in 0..3 {
+            hw.verify_internal(set, &pk, msg, &sig)
+                .unwrap_or_else(|e| panic!("{fault:?} call {call}: {e:?}"));
+            assert_eq!(
+                hw.verify_internal(set, &pk, msg, &bad),
+                pqc::mldsa::verify_internal(set, &pk, msg, &bad),
+                "{fault:?} call {call}"
+            );
+        }
+        let stats = hw.stats();
+        assert!(hw.fault().is_some(), "{fault:?}: recorded");
+        assert!(!hw.abandoned(), "{fault:?}: the engine is kept");
+        assert_eq!(stats.failed_jobs, 1, "{fault:?}");
+        assert_eq!(
+            stats.hw_calls, 5,
+            "{fault:?}: the other calls ran on the engine"
+        );
+    }
+}
