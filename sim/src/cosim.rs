@@ -1055,3 +1055,35 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
         identical: pk == spk && sk == ssk,
     })
 }
+
+/// ML-DSA Verify of the workload's signature (pure ML-DSA, empty context,
+/// so M′ = 0 ‖ 0 ‖ message) on the ML-DSA engine (driver backend
+/// `HwMlDsa`, M′ streamed to the engine); compared with `pqc`. Fails if the
+/// backend fell back to software.
+pub fn run_engine_verify(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
+    let scheme = workload::Scheme::MlDsa(set);
+    let prior = workload::prerequisites(scheme, workload::Operation::Verify)?;
+    let m_prime = [&[0u8, 0][..], workload::MESSAGE].concat();
+    let unit = pl.mldsa_unit()?;
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena)?;
+    let before = unit.borrow().counts();
+    let verdict = hw.verify_internal(set, &prior.pk, &m_prime, &prior.sig);
+    let after = unit.borrow().counts();
+    if let Some(f) = hw.fault() {
+        return Err(format!("{set:?} verify on the engine: {f}"));
+    }
+    if hw.stats().sw_calls != 0 || hw.stats().jobs != 1 {
+        return Err(format!("{set:?} verify did not run as one engine job"));
+    }
+    let software = pqc::mldsa::verify_internal(set, &prior.pk, &m_prime, &prior.sig);
+    Ok(EngineOutcome {
+        counts: AccelCounts {
+            fallbacks: hw.stats().sw_calls,
+            jobs: hw.stats().jobs,
+            core_busy_cycles: u64::from(hw.stats().last_cycles),
+            ..after.bus_since(&before)
+        },
+        identical: verdict.is_ok() && software.is_ok(),
+    })
+}

@@ -232,19 +232,25 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             backends: o.backends.clone(),
         });
     }
-    // The engine tier: whole operations on a PL engine (ML-DSA keygen).
+    // The engine tier: whole operations on a PL engine (ML-DSA keygen and
+    // verify).
     if let Some(pl) = &pl {
         for e in &mut r.entries {
-            let set = match (e.algorithm.as_str(), e.operation.as_str()) {
-                ("ML-DSA-44", "keygen") => pqc::mldsa::ParameterSet::MlDsa44,
-                ("ML-DSA-65", "keygen") => pqc::mldsa::ParameterSet::MlDsa65,
-                ("ML-DSA-87", "keygen") => pqc::mldsa::ParameterSet::MlDsa87,
+            let set = match e.algorithm.as_str() {
+                "ML-DSA-44" => pqc::mldsa::ParameterSet::MlDsa44,
+                "ML-DSA-65" => pqc::mldsa::ParameterSet::MlDsa65,
+                "ML-DSA-87" => pqc::mldsa::ParameterSet::MlDsa87,
                 _ => continue,
             };
-            let o = cosim::run_engine_keygen(pl, set)?;
+            let o = match e.operation.as_str() {
+                "keygen" => cosim::run_engine_keygen(pl, set)?,
+                "verify" => cosim::run_engine_verify(pl, set)?,
+                _ => continue,
+            };
             eprintln!(
-                "cosim: {} keygen on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
+                "cosim: {} {} on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
                 e.algorithm,
+                e.operation,
                 o.counts.pl_cycles,
                 o.counts.axi_lite(),
                 o.counts.dma_bytes(),

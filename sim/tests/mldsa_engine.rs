@@ -120,3 +120,88 @@ fn hw_mldsa_keygen_survives_bus_faults_with_the_right_keys() {
     let mut sk = vec![0u8; set.secret_key_len()];
     assert!(hw.keygen_internal(set, &xi, &mut short, &mut sk).is_err());
 }
+
+/// M′ of the external interface (pure ML-DSA): 0 ‖ |ctx| ‖ ctx ‖ M.
+fn m_prime(message: &[u8], context: &[u8]) -> Vec<u8> {
+    [&[0, context.len() as u8][..], context, message].concat()
+}
+
+/// Verify of the NIST ACVP sigVer cases of every set (valid and invalid)
+/// through the driver on the exported engine top: the result equals
+/// `pqc`'s, the valid ones on the engine alone (one job, no fallback).
+#[test]
+fn hw_mldsa_verify_runs_acvp_cases_on_the_engine_like_pqc() {
+    if !hdl::verilator::verilator_required("hw_mldsa_verify co-simulation") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    for (i, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
+        let set = SETS[i];
+        for case in &vectors.sigver {
+            let m = m_prime(case.message, case.context);
+            let before = unit.borrow().counts();
+            let jobs = hw.stats().jobs;
+            let got = hw.verify_internal(set, case.pk, &m, case.signature);
+            let after = unit.borrow().counts();
+            let want = pqc::mldsa::verify_internal(set, case.pk, &m, case.signature);
+            assert_eq!(got, want, "{} tcId {}", vectors.name, case.tc_id);
+            assert_eq!(want.is_ok(), case.valid);
+            assert_eq!(
+                hw.stats().jobs,
+                jobs + 1,
+                "{}: one engine job",
+                vectors.name
+            );
+            eprintln!(
+                "{} tcId {} ({}): verify at the bus {} PL cycles (engine CYCLES {}), {} DMA bytes",
+                vectors.name,
+                case.tc_id,
+                if case.valid { "valid" } else { "invalid" },
+                after.pl_cycles - before.pl_cycles,
+                hw.stats().last_cycles,
+                after.dma_bytes() - before.dma_bytes()
+            );
+        }
+    }
+    assert_eq!(hw.fault(), None);
+    assert_eq!(hw.stats().sw_calls, 0);
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
+}
+
+/// A DMA slave error and a transfer that never completes, each on a
+/// verification's transfers: `pqc`'s result by the fallback, and the
+/// engine verifies again once the bus works.
+#[test]
+fn hw_mldsa_verify_survives_bus_faults_with_the_right_verdict() {
+    if !hdl::verilator::verilator_required("hw_mldsa_verify faults") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
+    let set = ParameterSet::MlDsa44;
+    let m = m_prime(case.message, case.context);
+    for (round, fault) in [DmaFault::SlaveError(None), DmaFault::NeverCompletes]
+        .into_iter()
+        .enumerate()
+    {
+        let done = unit.borrow().counts().dma_transfers;
+        // The MM2S transfer (the second LENGTH write) of the next job.
+        unit.borrow_mut().dma().inject(fault, done + 1);
+        hw.verify_internal(set, case.pk, &m, case.signature)
+            .unwrap_or_else(|e| panic!("{fault:?}: {e:?}"));
+        assert!(hw.stats().failed_jobs > round as u64, "{fault:?}: counted");
+        unit.borrow_mut().dma().set_now(None);
+    }
+    assert!(hw.fault().is_some());
+    assert!(!hw.abandoned());
+    let calls = hw.stats().hw_calls;
+    hw.verify_internal(set, case.pk, &m, case.signature)
+        .unwrap();
+    assert_eq!(hw.stats().hw_calls, calls + 1, "back on the engine");
+}
