@@ -1227,6 +1227,11 @@ impl Logic for MlDsaVerify {
 
 #[cfg(test)]
 impl MlDsaVerify {
+    /// The running phase.
+    pub(crate) fn phase(&self) -> VerifyPhase {
+        self.phase.q.val()
+    }
+
     /// The sponge and the NTT core are idle (after an abort).
     pub(crate) fn cores_idle(&self) -> bool {
         !self.sponge.busy.val() && !self.ntt.busy.val()

@@ -87,6 +87,7 @@ fn engine_traced(trace: &mut Trace) -> MlDsaVerify {
     uut.connect_all();
     settle(&mut uut);
     trace.step(&mut uut, [1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    uut.reset.next = false;
     uut
 }
 
@@ -432,4 +433,48 @@ fn verify_engine_yosys_validates() {
     let mut uut = MlDsaVerify::default();
     uut.connect_all();
     yosys_validate("mldsa_verify", &generate_verilog(&uut)).unwrap();
+}
+
+/// Clocks per phase of the ML-DSA-44 ACVP valid verification on the
+/// rust-hdl model, printed (`cargo test -p hdl --release -- --ignored
+/// verify_phase_clocks --nocapture`): where the engine's time goes.
+#[test]
+#[ignore = "a measurement (10 s of rust-hdl simulation), not a check"]
+fn verify_phase_clocks() {
+    let mut uut = engine();
+    let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
+    let m = m_prime(case.message, case.context);
+    let words = verify_stream(case.pk, case.signature, &m);
+    uut.parameter_set.next = 0.into();
+    uut.msg_bytes.next = (m.len() as u64).into();
+    uut.start.next = true;
+    tick(&mut uut, |u| &mut u.clock);
+    uut.start.next = false;
+    let mut clocks = std::collections::BTreeMap::<String, u64>::new();
+    let (mut total, mut sent) = (1u64, 0);
+    while uut.busy.val() {
+        uut.s_valid.next = sent < words.len();
+        uut.s_data.next = u64::from(*words.get(sent).unwrap_or(&0)).into();
+        uut.s_last.next = sent + 1 == words.len();
+        settle(&mut uut);
+        if uut.s_ready.val() && sent < words.len() {
+            sent += 1;
+        }
+        *clocks.entry(format!("{:?}", uut.phase())).or_default() += 1;
+        tick(&mut uut, |u| &mut u.clock);
+        total += 1;
+    }
+    assert!(
+        uut.verdict.val() && !uut.error.val(),
+        "done {} error {} after {total} clocks",
+        uut.done.val(),
+        uut.error.val()
+    );
+    for (phase, n) in &clocks {
+        eprintln!(
+            "{phase:>10}: {n:>6} clocks ({:.1} %)",
+            100.0 * *n as f64 / total as f64
+        );
+    }
+    eprintln!("     total: {total}");
 }

@@ -139,6 +139,9 @@ pub struct Entry {
     pub software: Option<PsRow>,
     /// ps-app `hw` row (the accelerators on a board), if the transcript has it.
     pub measured_accel: Option<PsRow>,
+    /// The ps-app `engine` row of a board transcript (the whole operation
+    /// on the PL engine, measured), if any.
+    pub measured_engine: Option<PsRow>,
     /// Host software median (seconds) and runs, measured in this run.
     pub host: Option<(f64, usize)>,
     /// Accelerated figure from the co-simulation.
@@ -288,6 +291,7 @@ impl Report {
                 operation: row.operation.clone(),
                 software: Some(row.clone()),
                 measured_accel: None,
+                measured_engine: None,
                 host: None,
                 accel: None,
                 engine: None,
@@ -313,7 +317,16 @@ impl Report {
                         row.backend, row.algorithm, row.operation
                     )
                 })?;
-            entry.measured_accel = Some(row.clone());
+            match row.backend.as_str() {
+                "hw" => entry.measured_accel = Some(row.clone()),
+                "engine" => entry.measured_engine = Some(row.clone()),
+                other => {
+                    return Err(format!(
+                        "{transcript}: unknown backend `{other}` in row {} {}",
+                        row.algorithm, row.operation
+                    ))
+                }
+            }
         }
         Ok(Report {
             source,
@@ -347,6 +360,14 @@ impl Report {
     /// Seconds of an entry's ps-app `hw` row (accelerators on the board).
     pub fn measured_accel_seconds(&self, e: &Entry) -> Option<f64> {
         e.measured_accel.as_ref().map(|r| {
+            self.model
+                .software_seconds(self.source, r.mean_ticks, self.prescaler)
+        })
+    }
+
+    /// Seconds of an entry's ps-app `engine` row (the PL engine on the board).
+    pub fn measured_engine_seconds(&self, e: &Entry) -> Option<f64> {
+        e.measured_engine.as_ref().map(|r| {
             self.model
                 .software_seconds(self.source, r.mean_ticks, self.prescaler)
         })
@@ -454,6 +475,49 @@ mod tests {
     }
     use crate::report::fixtures::TRANSCRIPT;
     use crate::report::{chart_of, parse_transcript, render_markdown, render_svg};
+
+    /// A board transcript's `engine` row is kept apart from the `hw` rows
+    /// (measured engine time, listed under the engine table); an unknown
+    /// backend is an error, not a silently overwritten figure.
+    #[test]
+    fn engine_rows_of_a_board_transcript_are_kept_apart() {
+        let table = |backend: &str| {
+            format!(
+                "\n| algorithm            | op     | backend | iters | ticks (mean)  | peak stack (B) | result |\n\
+                 |----------------------|--------|---------|-------|---------------|----------------|--------|\n\
+                 | ML-DSA-44            | keygen | hw      |    10 |        200000 |          46000 | ok     |\n\
+                 | ML-DSA-44            | keygen | {backend:<7} |    10 |         50000 |          46000 | ok     |\n\
+                 accel: ntt ...\n"
+            )
+        };
+        let text = TRANSCRIPT.replace(
+            "stack: ML-DSA-87 sign",
+            &format!("{}stack: ML-DSA-87 sign", table("engine")),
+        );
+        let t = parse_transcript(&text).unwrap();
+        let mut r =
+            Report::from_table(&t, SoftwareSource::ZedBoard, "board.txt", Model::DEFAULT).unwrap();
+        let e = r.entry_mut("ML-DSA-44", "keygen").unwrap().clone();
+        assert_eq!(e.measured_accel.as_ref().unwrap().mean_ticks, 200_000);
+        assert_eq!(e.measured_engine.as_ref().unwrap().mean_ticks, 50_000);
+        // 50,000 ticks = 100,000 cycles at 666.67 MHz = 150 µs.
+        assert!((r.measured_engine_seconds(&e).unwrap() - 150e-6).abs() < 1e-9);
+        r.entry_mut("ML-DSA-44", "keygen").unwrap().engine = Some(AccelFigure {
+            counts: crate::cosim::AccelCounts::default(),
+            offload_fraction: 1.0,
+            identical: true,
+            backends: "engine".into(),
+        });
+        assert!(render_markdown(&r).contains("(ps-app `engine` row): ML-DSA-44 keygen 150 µs"));
+        let text = TRANSCRIPT.replace(
+            "stack: ML-DSA-87 sign",
+            &format!("{}stack: ML-DSA-87 sign", table("magic")),
+        );
+        let t = parse_transcript(&text).unwrap();
+        let e = Report::from_table(&t, SoftwareSource::ZedBoard, "board.txt", Model::DEFAULT)
+            .unwrap_err();
+        assert!(e.contains("unknown backend `magic`"), "{e}");
+    }
 
     /// A board transcript with the `hw` table after the software table.
     #[test]
