@@ -111,34 +111,27 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     reg  [31:0] regs$cycles;
     reg  core$clock;
     reg  core$reset;
+    reg  core$start;
+    reg  core$op_verify;
+    reg  [1:0] core$parameter_set;
+    reg  core$abort_job;
     reg  core$xi_write;
     reg  [2:0] core$xi_index;
     reg  [31:0] core$xi_word;
-    reg  core$start;
-    reg  [1:0] core$parameter_set;
-    reg  core$abort_job;
+    reg  core$external_mu;
+    reg  [31:0] core$msg_bytes;
     wire  core$busy;
     wire  core$done;
     wire  core$error;
+    wire  core$verdict;
+    reg  [31:0] core$s_data;
+    reg  core$s_valid;
+    reg  core$s_last;
+    wire  core$s_ready;
     wire  [31:0] core$m_data;
     wire  core$m_valid;
     wire  core$m_last;
     reg  core$m_ready;
-    reg  verify$clock;
-    reg  verify$reset;
-    reg  verify$start;
-    reg  [1:0] verify$parameter_set;
-    reg  verify$external_mu;
-    reg  [31:0] verify$msg_bytes;
-    reg  verify$abort_job;
-    wire  verify$busy;
-    wire  verify$done;
-    wire  verify$error;
-    wire  verify$verdict;
-    reg  [31:0] verify$s_data;
-    reg  verify$s_valid;
-    reg  verify$s_last;
-    wire  verify$s_ready;
     reg  verifying$d;
     wire  verifying$q;
     reg  verifying$clock;
@@ -209,36 +202,27 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     mldsa_accel__core core(
         .clock(core$clock),
         .reset(core$reset),
+        .start(core$start),
+        .op_verify(core$op_verify),
+        .parameter_set(core$parameter_set),
+        .abort_job(core$abort_job),
         .xi_write(core$xi_write),
         .xi_index(core$xi_index),
         .xi_word(core$xi_word),
-        .start(core$start),
-        .parameter_set(core$parameter_set),
-        .abort_job(core$abort_job),
+        .external_mu(core$external_mu),
+        .msg_bytes(core$msg_bytes),
         .busy(core$busy),
         .done(core$done),
         .error(core$error),
+        .verdict(core$verdict),
+        .s_data(core$s_data),
+        .s_valid(core$s_valid),
+        .s_last(core$s_last),
+        .s_ready(core$s_ready),
         .m_data(core$m_data),
         .m_valid(core$m_valid),
         .m_last(core$m_last),
         .m_ready(core$m_ready)
-    );
-    mldsa_accel__verify verify(
-        .clock(verify$clock),
-        .reset(verify$reset),
-        .start(verify$start),
-        .parameter_set(verify$parameter_set),
-        .external_mu(verify$external_mu),
-        .msg_bytes(verify$msg_bytes),
-        .abort_job(verify$abort_job),
-        .busy(verify$busy),
-        .done(verify$done),
-        .error(verify$error),
-        .verdict(verify$verdict),
-        .s_data(verify$s_data),
-        .s_valid(verify$s_valid),
-        .s_last(verify$s_last),
-        .s_ready(verify$s_ready)
     );
     mldsa_accel__verifying verifying(
         .d(verifying$d),
@@ -341,18 +325,14 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         core$xi_write = 1'b0;
         core$xi_index = xi_count$q;
         core$xi_word = s_axis_tdata;
-        verify$clock = aclk;
-        verify$reset = ~aresetn;
-        verify$start = 1'b0;
-        verify$abort_job = 1'b0;
-        verify$parameter_set = regs$arg0[(32'h0)+:(2)];
-        verify$external_mu = regs$arg0[32'h8];
-        verify$msg_bytes = regs$arg1;
-        verify$s_data = s_axis_tdata;
-        verify$s_valid = s_axis_tvalid;
-        verify$s_last = s_axis_tlast;
+        core$op_verify = 1'b0;
+        core$external_mu = regs$arg0[32'h8];
+        core$msg_bytes = regs$arg1;
+        core$s_data = s_axis_tdata;
+        core$s_valid = s_axis_tvalid;
+        core$s_last = s_axis_tlast;
         any_busy = loading$q | core$busy | verifying$q | sending$q;
-        s_axis_tready = loading$q | verify$s_ready;
+        s_axis_tready = loading$q | core$s_ready;
         take_word = loading$q & s_axis_tvalid;
         if (take_word) begin
             core$xi_write = 1'b1;
@@ -378,7 +358,6 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
             if (regs$op == op_abort) begin
                 loading$d = 1'b0;
                 core$abort_job = 1'b1;
-                verify$abort_job = 1'b1;
                 verifying$d = 1'b0;
                 sending$d = 1'b0;
                 handed$d = 1'b0;
@@ -395,7 +374,9 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                     set_reg$d = regs$arg0[(32'h0)+:(2)];
                 end
                 else if (regs$op == op_verify) begin
-                    verify$start = 1'b1;
+                    core$start = 1'b1;
+                    core$op_verify = 1'b1;
+                    core$parameter_set = regs$arg0[(32'h0)+:(2)];
                     verifying$d = 1'b1;
                 end
                 else begin
@@ -404,16 +385,16 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                 end
             end
         end
-        if (verifying$q & verify$done) begin
+        if (verifying$q & core$done) begin
             verifying$d = 1'b0;
-            if (verify$error) begin
+            if (core$error) begin
                 top_done$d = 1'b1;
                 top_error$d = 1'b1;
             end
             else begin
                 sending$d = 1'b1;
                 verdict_word$d = verdict_invalid;
-                if (verify$verdict) begin
+                if (core$verdict) begin
                     verdict_word$d = verdict_valid;
                 end
             end
@@ -458,7 +439,426 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
 endmodule // mldsa_accel
 
 
-module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready);
+module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  op_verify;
+    input wire  [1:0] parameter_set;
+    input wire  abort_job;
+    input wire  xi_write;
+    input wire  [2:0] xi_index;
+    input wire  [31:0] xi_word;
+    input wire  external_mu;
+    input wire  [31:0] msg_bytes;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    output reg  verdict;
+    input wire  [31:0] s_data;
+    input wire  s_valid;
+    input wire  s_last;
+    output reg  s_ready;
+    output reg  [31:0] m_data;
+    output reg  m_valid;
+    output reg  m_last;
+    input wire  m_ready;
+    
+    // Stub signals
+    reg  keygen$clock;
+    reg  keygen$reset;
+    reg  keygen$xi_write;
+    reg  [2:0] keygen$xi_index;
+    reg  [31:0] keygen$xi_word;
+    reg  keygen$start;
+    reg  [1:0] keygen$parameter_set;
+    reg  keygen$abort_job;
+    wire  keygen$busy;
+    wire  keygen$done;
+    wire  keygen$error;
+    wire  [31:0] keygen$m_data;
+    wire  keygen$m_valid;
+    wire  keygen$m_last;
+    reg  keygen$m_ready;
+    wire  keygen$sponge_reset;
+    wire  keygen$sponge_start;
+    wire  [7:0] keygen$sponge_op;
+    wire  [31:0] keygen$sponge_arg0;
+    wire  [31:0] keygen$sponge_arg1;
+    wire  [31:0] keygen$sponge_arg2;
+    wire  [31:0] keygen$sponge_in_data;
+    wire  keygen$sponge_in_valid;
+    wire  keygen$sponge_in_last;
+    wire  keygen$sponge_out_ready;
+    reg  keygen$sponge_done;
+    reg  keygen$sponge_error;
+    reg  keygen$sponge_in_ready;
+    reg  [31:0] keygen$sponge_out_data;
+    reg  keygen$sponge_out_valid;
+    wire  keygen$ntt_reset;
+    wire  keygen$ntt_start;
+    wire  [7:0] keygen$ntt_op;
+    wire  [31:0] keygen$ntt_arg0;
+    wire  [31:0] keygen$ntt_arg1;
+    wire  [31:0] keygen$ntt_arg2;
+    wire  [31:0] keygen$ntt_s_tdata;
+    wire  keygen$ntt_s_tvalid;
+    wire  keygen$ntt_s_tlast;
+    wire  keygen$ntt_m_tready;
+    reg  keygen$ntt_done;
+    reg  keygen$ntt_error;
+    reg  keygen$ntt_s_tready;
+    reg  [31:0] keygen$ntt_m_tdata;
+    reg  keygen$ntt_m_tvalid;
+    reg  verify$clock;
+    reg  verify$reset;
+    reg  verify$start;
+    reg  [1:0] verify$parameter_set;
+    reg  verify$external_mu;
+    reg  [31:0] verify$msg_bytes;
+    reg  verify$abort_job;
+    wire  verify$busy;
+    wire  verify$done;
+    wire  verify$error;
+    wire  verify$verdict;
+    reg  [31:0] verify$s_data;
+    reg  verify$s_valid;
+    reg  verify$s_last;
+    wire  verify$s_ready;
+    wire  verify$sponge_reset;
+    wire  verify$sponge_start;
+    wire  [7:0] verify$sponge_op;
+    wire  [31:0] verify$sponge_arg0;
+    wire  [31:0] verify$sponge_arg1;
+    wire  [31:0] verify$sponge_arg2;
+    wire  [31:0] verify$sponge_in_data;
+    wire  verify$sponge_in_valid;
+    wire  verify$sponge_in_last;
+    wire  verify$sponge_out_ready;
+    reg  verify$sponge_done;
+    reg  verify$sponge_error;
+    reg  verify$sponge_in_ready;
+    reg  [31:0] verify$sponge_out_data;
+    reg  verify$sponge_out_valid;
+    wire  verify$ntt_reset;
+    wire  verify$ntt_start;
+    wire  [7:0] verify$ntt_op;
+    wire  [31:0] verify$ntt_arg0;
+    wire  [31:0] verify$ntt_arg1;
+    wire  [31:0] verify$ntt_arg2;
+    wire  [31:0] verify$ntt_s_tdata;
+    wire  verify$ntt_s_tvalid;
+    wire  verify$ntt_s_tlast;
+    wire  verify$ntt_m_tready;
+    reg  verify$ntt_done;
+    reg  verify$ntt_error;
+    reg  verify$ntt_s_tready;
+    reg  [31:0] verify$ntt_m_tdata;
+    reg  verify$ntt_m_tvalid;
+    reg  sponge$clock;
+    reg  sponge$reset;
+    reg  sponge$start;
+    reg  [7:0] sponge$op;
+    reg  [31:0] sponge$arg0;
+    reg  [31:0] sponge$arg1;
+    reg  [31:0] sponge$arg2;
+    wire  sponge$busy;
+    wire  sponge$done;
+    wire  sponge$error;
+    wire  [31:0] sponge$core_config;
+    reg  [31:0] sponge$in_data;
+    reg  sponge$in_valid;
+    reg  sponge$in_last;
+    wire  sponge$in_ready;
+    wire  [31:0] sponge$out_data;
+    wire  sponge$out_valid;
+    wire  sponge$out_last;
+    reg  sponge$out_ready;
+    reg  ntt$clock;
+    reg  ntt$reset;
+    reg  ntt$start;
+    reg  [7:0] ntt$op;
+    reg  [31:0] ntt$arg0;
+    reg  [31:0] ntt$arg1;
+    reg  [31:0] ntt$arg2;
+    wire  ntt$busy;
+    wire  ntt$done;
+    wire  ntt$error;
+    wire  [31:0] ntt$cycles;
+    wire  [31:0] ntt$config_word;
+    reg  [31:0] ntt$s_tdata;
+    reg  ntt$s_tvalid;
+    reg  ntt$s_tlast;
+    wire  ntt$s_tready;
+    wire  [31:0] ntt$m_tdata;
+    wire  ntt$m_tvalid;
+    wire  ntt$m_tlast;
+    reg  ntt$m_tready;
+    reg  last_verify$d;
+    wire  last_verify$q;
+    reg  last_verify$clock;
+    
+    // Local signals
+    reg  any_busy;
+    reg  take_start;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen keygen(
+        .clock(keygen$clock),
+        .reset(keygen$reset),
+        .xi_write(keygen$xi_write),
+        .xi_index(keygen$xi_index),
+        .xi_word(keygen$xi_word),
+        .start(keygen$start),
+        .parameter_set(keygen$parameter_set),
+        .abort_job(keygen$abort_job),
+        .busy(keygen$busy),
+        .done(keygen$done),
+        .error(keygen$error),
+        .m_data(keygen$m_data),
+        .m_valid(keygen$m_valid),
+        .m_last(keygen$m_last),
+        .m_ready(keygen$m_ready),
+        .sponge_reset(keygen$sponge_reset),
+        .sponge_start(keygen$sponge_start),
+        .sponge_op(keygen$sponge_op),
+        .sponge_arg0(keygen$sponge_arg0),
+        .sponge_arg1(keygen$sponge_arg1),
+        .sponge_arg2(keygen$sponge_arg2),
+        .sponge_in_data(keygen$sponge_in_data),
+        .sponge_in_valid(keygen$sponge_in_valid),
+        .sponge_in_last(keygen$sponge_in_last),
+        .sponge_out_ready(keygen$sponge_out_ready),
+        .sponge_done(keygen$sponge_done),
+        .sponge_error(keygen$sponge_error),
+        .sponge_in_ready(keygen$sponge_in_ready),
+        .sponge_out_data(keygen$sponge_out_data),
+        .sponge_out_valid(keygen$sponge_out_valid),
+        .ntt_reset(keygen$ntt_reset),
+        .ntt_start(keygen$ntt_start),
+        .ntt_op(keygen$ntt_op),
+        .ntt_arg0(keygen$ntt_arg0),
+        .ntt_arg1(keygen$ntt_arg1),
+        .ntt_arg2(keygen$ntt_arg2),
+        .ntt_s_tdata(keygen$ntt_s_tdata),
+        .ntt_s_tvalid(keygen$ntt_s_tvalid),
+        .ntt_s_tlast(keygen$ntt_s_tlast),
+        .ntt_m_tready(keygen$ntt_m_tready),
+        .ntt_done(keygen$ntt_done),
+        .ntt_error(keygen$ntt_error),
+        .ntt_s_tready(keygen$ntt_s_tready),
+        .ntt_m_tdata(keygen$ntt_m_tdata),
+        .ntt_m_tvalid(keygen$ntt_m_tvalid)
+    );
+    mldsa_accel__core__verify verify(
+        .clock(verify$clock),
+        .reset(verify$reset),
+        .start(verify$start),
+        .parameter_set(verify$parameter_set),
+        .external_mu(verify$external_mu),
+        .msg_bytes(verify$msg_bytes),
+        .abort_job(verify$abort_job),
+        .busy(verify$busy),
+        .done(verify$done),
+        .error(verify$error),
+        .verdict(verify$verdict),
+        .s_data(verify$s_data),
+        .s_valid(verify$s_valid),
+        .s_last(verify$s_last),
+        .s_ready(verify$s_ready),
+        .sponge_reset(verify$sponge_reset),
+        .sponge_start(verify$sponge_start),
+        .sponge_op(verify$sponge_op),
+        .sponge_arg0(verify$sponge_arg0),
+        .sponge_arg1(verify$sponge_arg1),
+        .sponge_arg2(verify$sponge_arg2),
+        .sponge_in_data(verify$sponge_in_data),
+        .sponge_in_valid(verify$sponge_in_valid),
+        .sponge_in_last(verify$sponge_in_last),
+        .sponge_out_ready(verify$sponge_out_ready),
+        .sponge_done(verify$sponge_done),
+        .sponge_error(verify$sponge_error),
+        .sponge_in_ready(verify$sponge_in_ready),
+        .sponge_out_data(verify$sponge_out_data),
+        .sponge_out_valid(verify$sponge_out_valid),
+        .ntt_reset(verify$ntt_reset),
+        .ntt_start(verify$ntt_start),
+        .ntt_op(verify$ntt_op),
+        .ntt_arg0(verify$ntt_arg0),
+        .ntt_arg1(verify$ntt_arg1),
+        .ntt_arg2(verify$ntt_arg2),
+        .ntt_s_tdata(verify$ntt_s_tdata),
+        .ntt_s_tvalid(verify$ntt_s_tvalid),
+        .ntt_s_tlast(verify$ntt_s_tlast),
+        .ntt_m_tready(verify$ntt_m_tready),
+        .ntt_done(verify$ntt_done),
+        .ntt_error(verify$ntt_error),
+        .ntt_s_tready(verify$ntt_s_tready),
+        .ntt_m_tdata(verify$ntt_m_tdata),
+        .ntt_m_tvalid(verify$ntt_m_tvalid)
+    );
+    mldsa_accel__core__sponge sponge(
+        .clock(sponge$clock),
+        .reset(sponge$reset),
+        .start(sponge$start),
+        .op(sponge$op),
+        .arg0(sponge$arg0),
+        .arg1(sponge$arg1),
+        .arg2(sponge$arg2),
+        .busy(sponge$busy),
+        .done(sponge$done),
+        .error(sponge$error),
+        .core_config(sponge$core_config),
+        .in_data(sponge$in_data),
+        .in_valid(sponge$in_valid),
+        .in_last(sponge$in_last),
+        .in_ready(sponge$in_ready),
+        .out_data(sponge$out_data),
+        .out_valid(sponge$out_valid),
+        .out_last(sponge$out_last),
+        .out_ready(sponge$out_ready)
+    );
+    mldsa_accel__core__ntt ntt(
+        .clock(ntt$clock),
+        .reset(ntt$reset),
+        .start(ntt$start),
+        .op(ntt$op),
+        .arg0(ntt$arg0),
+        .arg1(ntt$arg1),
+        .arg2(ntt$arg2),
+        .busy(ntt$busy),
+        .done(ntt$done),
+        .error(ntt$error),
+        .cycles(ntt$cycles),
+        .config_word(ntt$config_word),
+        .s_tdata(ntt$s_tdata),
+        .s_tvalid(ntt$s_tvalid),
+        .s_tlast(ntt$s_tlast),
+        .s_tready(ntt$s_tready),
+        .m_tdata(ntt$m_tdata),
+        .m_tvalid(ntt$m_tvalid),
+        .m_tlast(ntt$m_tlast),
+        .m_tready(ntt$m_tready)
+    );
+    mldsa_accel__core__last_verify last_verify(
+        .d(last_verify$d),
+        .q(last_verify$q),
+        .clock(last_verify$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        last_verify$clock = clock;
+        last_verify$d = last_verify$q;
+        keygen$clock = clock;
+        verify$clock = clock;
+        sponge$clock = clock;
+        ntt$clock = clock;
+        any_busy = keygen$busy | verify$busy;
+        take_start = start & ~any_busy;
+        if (take_start) begin
+            last_verify$d = op_verify;
+        end
+        keygen$reset = reset;
+        keygen$start = take_start & ~op_verify;
+        keygen$parameter_set = parameter_set;
+        keygen$abort_job = abort_job;
+        keygen$xi_write = xi_write;
+        keygen$xi_index = xi_index;
+        keygen$xi_word = xi_word;
+        keygen$m_ready = m_ready;
+        m_data = keygen$m_data;
+        m_valid = keygen$m_valid;
+        m_last = keygen$m_last;
+        verify$reset = reset;
+        verify$start = take_start & op_verify;
+        verify$parameter_set = parameter_set;
+        verify$abort_job = abort_job;
+        verify$external_mu = external_mu;
+        verify$msg_bytes = msg_bytes;
+        verify$s_data = s_data;
+        verify$s_valid = s_valid;
+        verify$s_last = s_last;
+        s_ready = verify$s_ready;
+        busy = any_busy;
+        done = keygen$done;
+        error = keygen$error;
+        verdict = 1'b0;
+        if (last_verify$q) begin
+            done = verify$done;
+            error = verify$error;
+            verdict = verify$verdict;
+        end
+        sponge$reset = reset;
+        ntt$reset = reset;
+        if (verify$busy) begin
+            sponge$start = verify$sponge_start;
+            sponge$op = verify$sponge_op;
+            sponge$arg0 = verify$sponge_arg0;
+            sponge$arg1 = verify$sponge_arg1;
+            sponge$arg2 = verify$sponge_arg2;
+            sponge$in_data = verify$sponge_in_data;
+            sponge$in_valid = verify$sponge_in_valid;
+            sponge$in_last = verify$sponge_in_last;
+            sponge$out_ready = verify$sponge_out_ready;
+            ntt$start = verify$ntt_start;
+            ntt$op = verify$ntt_op;
+            ntt$arg0 = verify$ntt_arg0;
+            ntt$arg1 = verify$ntt_arg1;
+            ntt$arg2 = verify$ntt_arg2;
+            ntt$s_tdata = verify$ntt_s_tdata;
+            ntt$s_tvalid = verify$ntt_s_tvalid;
+            ntt$s_tlast = verify$ntt_s_tlast;
+            ntt$m_tready = verify$ntt_m_tready;
+        end
+        else begin
+            sponge$start = keygen$sponge_start;
+            sponge$op = keygen$sponge_op;
+            sponge$arg0 = keygen$sponge_arg0;
+            sponge$arg1 = keygen$sponge_arg1;
+            sponge$arg2 = keygen$sponge_arg2;
+            sponge$in_data = keygen$sponge_in_data;
+            sponge$in_valid = keygen$sponge_in_valid;
+            sponge$in_last = keygen$sponge_in_last;
+            sponge$out_ready = keygen$sponge_out_ready;
+            ntt$start = keygen$ntt_start;
+            ntt$op = keygen$ntt_op;
+            ntt$arg0 = keygen$ntt_arg0;
+            ntt$arg1 = keygen$ntt_arg1;
+            ntt$arg2 = keygen$ntt_arg2;
+            ntt$s_tdata = keygen$ntt_s_tdata;
+            ntt$s_tvalid = keygen$ntt_s_tvalid;
+            ntt$s_tlast = keygen$ntt_s_tlast;
+            ntt$m_tready = keygen$ntt_m_tready;
+        end
+        keygen$sponge_done = sponge$done;
+        keygen$sponge_error = sponge$error;
+        keygen$sponge_in_ready = sponge$in_ready;
+        keygen$sponge_out_data = sponge$out_data;
+        keygen$sponge_out_valid = sponge$out_valid;
+        keygen$ntt_done = ntt$done;
+        keygen$ntt_error = ntt$error;
+        keygen$ntt_s_tready = ntt$s_tready;
+        keygen$ntt_m_tdata = ntt$m_tdata;
+        keygen$ntt_m_tvalid = ntt$m_tvalid;
+        verify$sponge_done = sponge$done;
+        verify$sponge_error = sponge$error;
+        verify$sponge_in_ready = sponge$in_ready;
+        verify$sponge_out_data = sponge$out_data;
+        verify$sponge_out_valid = sponge$out_valid;
+        verify$ntt_done = ntt$done;
+        verify$ntt_error = ntt$error;
+        verify$ntt_s_tready = ntt$s_tready;
+        verify$ntt_m_tdata = ntt$m_tdata;
+        verify$ntt_m_tvalid = ntt$m_tvalid;
+    end
+    
+endmodule // mldsa_accel__core
+
+
+module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
     
     // Module arguments
     input wire  clock;
@@ -476,6 +876,36 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     output reg  m_valid;
     output reg  m_last;
     input wire  m_ready;
+    output reg  sponge_reset;
+    output reg  sponge_start;
+    output reg  [7:0] sponge_op;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  [31:0] sponge_in_data;
+    output reg  sponge_in_valid;
+    output reg  sponge_in_last;
+    output reg  sponge_out_ready;
+    input wire  sponge_done;
+    input wire  sponge_error;
+    input wire  sponge_in_ready;
+    input wire  [31:0] sponge_out_data;
+    input wire  sponge_out_valid;
+    output reg  ntt_reset;
+    output reg  ntt_start;
+    output reg  [7:0] ntt_op;
+    output reg  [31:0] ntt_arg0;
+    output reg  [31:0] ntt_arg1;
+    output reg  [31:0] ntt_arg2;
+    output reg  [31:0] ntt_s_tdata;
+    output reg  ntt_s_tvalid;
+    output reg  ntt_s_tlast;
+    output reg  ntt_m_tready;
+    input wire  ntt_done;
+    input wire  ntt_error;
+    input wire  ntt_s_tready;
+    input wire  [31:0] ntt_m_tdata;
+    input wire  ntt_m_tvalid;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -533,45 +963,6 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     localparam KeyGenPhase$OutSk = 13;
     
     // Stub signals
-    reg  sponge$clock;
-    reg  sponge$reset;
-    reg  sponge$start;
-    reg  [7:0] sponge$op;
-    reg  [31:0] sponge$arg0;
-    reg  [31:0] sponge$arg1;
-    reg  [31:0] sponge$arg2;
-    wire  sponge$busy;
-    wire  sponge$done;
-    wire  sponge$error;
-    wire  [31:0] sponge$core_config;
-    reg  [31:0] sponge$in_data;
-    reg  sponge$in_valid;
-    reg  sponge$in_last;
-    wire  sponge$in_ready;
-    wire  [31:0] sponge$out_data;
-    wire  sponge$out_valid;
-    wire  sponge$out_last;
-    reg  sponge$out_ready;
-    reg  ntt$clock;
-    reg  ntt$reset;
-    reg  ntt$start;
-    reg  [7:0] ntt$op;
-    reg  [31:0] ntt$arg0;
-    reg  [31:0] ntt$arg1;
-    reg  [31:0] ntt$arg2;
-    wire  ntt$busy;
-    wire  ntt$done;
-    wire  ntt$error;
-    wire  [31:0] ntt$cycles;
-    wire  [31:0] ntt$config_word;
-    reg  [31:0] ntt$s_tdata;
-    reg  ntt$s_tvalid;
-    reg  ntt$s_tlast;
-    wire  ntt$s_tready;
-    wire  [31:0] ntt$m_tdata;
-    wire  ntt$m_tvalid;
-    wire  ntt$m_tlast;
-    reg  ntt$m_tready;
     reg  rej_ntt$clock;
     reg  rej_ntt$reset;
     reg  [31:0] rej_ntt$word;
@@ -852,50 +1243,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
     reg  packers_idle;
     
     // Sub module instances
-    mldsa_accel__core__sponge sponge(
-        .clock(sponge$clock),
-        .reset(sponge$reset),
-        .start(sponge$start),
-        .op(sponge$op),
-        .arg0(sponge$arg0),
-        .arg1(sponge$arg1),
-        .arg2(sponge$arg2),
-        .busy(sponge$busy),
-        .done(sponge$done),
-        .error(sponge$error),
-        .core_config(sponge$core_config),
-        .in_data(sponge$in_data),
-        .in_valid(sponge$in_valid),
-        .in_last(sponge$in_last),
-        .in_ready(sponge$in_ready),
-        .out_data(sponge$out_data),
-        .out_valid(sponge$out_valid),
-        .out_last(sponge$out_last),
-        .out_ready(sponge$out_ready)
-    );
-    mldsa_accel__core__ntt ntt(
-        .clock(ntt$clock),
-        .reset(ntt$reset),
-        .start(ntt$start),
-        .op(ntt$op),
-        .arg0(ntt$arg0),
-        .arg1(ntt$arg1),
-        .arg2(ntt$arg2),
-        .busy(ntt$busy),
-        .done(ntt$done),
-        .error(ntt$error),
-        .cycles(ntt$cycles),
-        .config_word(ntt$config_word),
-        .s_tdata(ntt$s_tdata),
-        .s_tvalid(ntt$s_tvalid),
-        .s_tlast(ntt$s_tlast),
-        .s_tready(ntt$s_tready),
-        .m_tdata(ntt$m_tdata),
-        .m_tvalid(ntt$m_tvalid),
-        .m_tlast(ntt$m_tlast),
-        .m_tready(ntt$m_tready)
-    );
-    mldsa_accel__core__rej_ntt rej_ntt(
+    mldsa_accel__core__keygen__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
         .reset(rej_ntt$reset),
         .word(rej_ntt$word),
@@ -904,7 +1252,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .coeff(rej_ntt$coeff),
         .coeff_valid(rej_ntt$coeff_valid)
     );
-    mldsa_accel__core__rej_bounded rej_bounded(
+    mldsa_accel__core__keygen__rej_bounded rej_bounded(
         .clock(rej_bounded$clock),
         .reset(rej_bounded$reset),
         .eta4(rej_bounded$eta4),
@@ -914,13 +1262,13 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .coeff(rej_bounded$coeff),
         .coeff_valid(rej_bounded$coeff_valid)
     );
-    mldsa_accel__core__p2r p2r(
+    mldsa_accel__core__keygen__p2r p2r(
         .clock(p2r$clock),
         .t(p2r$t),
         .t1(p2r$t1),
         .t0(p2r$t0)
     );
-    mldsa_accel__core__sk_packer sk_packer(
+    mldsa_accel__core__keygen__sk_packer sk_packer(
         .clock(sk_packer$clock),
         .reset(sk_packer$reset),
         .width(sk_packer$width),
@@ -933,7 +1281,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .data_valid(sk_packer$data_valid),
         .data_ready(sk_packer$data_ready)
     );
-    mldsa_accel__core__pk_packer pk_packer(
+    mldsa_accel__core__keygen__pk_packer pk_packer(
         .clock(pk_packer$clock),
         .reset(pk_packer$reset),
         .width(pk_packer$width),
@@ -946,7 +1294,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .data_valid(pk_packer$data_valid),
         .data_ready(pk_packer$data_ready)
     );
-    mldsa_accel__core__pk_buf pk_buf(
+    mldsa_accel__core__keygen__pk_buf pk_buf(
         .clock(pk_buf$clock),
         .byte_write(pk_buf$byte_write),
         .byte_address(pk_buf$byte_address),
@@ -957,7 +1305,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .read_address(pk_buf$read_address),
         .read_word(pk_buf$read_word)
     );
-    mldsa_accel__core__sk_buf sk_buf(
+    mldsa_accel__core__keygen__sk_buf sk_buf(
         .clock(sk_buf$clock),
         .byte_write(sk_buf$byte_write),
         .byte_address(sk_buf$byte_address),
@@ -968,342 +1316,342 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         .read_address(sk_buf$read_address),
         .read_word(sk_buf$read_word)
     );
-    mldsa_accel__core__xi__0 xi$0(
+    mldsa_accel__core__keygen__xi__0 xi$0(
         .d(xi$0$d),
         .q(xi$0$q),
         .clock(xi$0$clock)
     );
-    mldsa_accel__core__xi__1 xi$1(
+    mldsa_accel__core__keygen__xi__1 xi$1(
         .d(xi$1$d),
         .q(xi$1$q),
         .clock(xi$1$clock)
     );
-    mldsa_accel__core__xi__2 xi$2(
+    mldsa_accel__core__keygen__xi__2 xi$2(
         .d(xi$2$d),
         .q(xi$2$q),
         .clock(xi$2$clock)
     );
-    mldsa_accel__core__xi__3 xi$3(
+    mldsa_accel__core__keygen__xi__3 xi$3(
         .d(xi$3$d),
         .q(xi$3$q),
         .clock(xi$3$clock)
     );
-    mldsa_accel__core__xi__4 xi$4(
+    mldsa_accel__core__keygen__xi__4 xi$4(
         .d(xi$4$d),
         .q(xi$4$q),
         .clock(xi$4$clock)
     );
-    mldsa_accel__core__xi__5 xi$5(
+    mldsa_accel__core__keygen__xi__5 xi$5(
         .d(xi$5$d),
         .q(xi$5$q),
         .clock(xi$5$clock)
     );
-    mldsa_accel__core__xi__6 xi$6(
+    mldsa_accel__core__keygen__xi__6 xi$6(
         .d(xi$6$d),
         .q(xi$6$q),
         .clock(xi$6$clock)
     );
-    mldsa_accel__core__xi__7 xi$7(
+    mldsa_accel__core__keygen__xi__7 xi$7(
         .d(xi$7$d),
         .q(xi$7$q),
         .clock(xi$7$clock)
     );
-    mldsa_accel__core__seed__0 seed$0(
+    mldsa_accel__core__keygen__seed__0 seed$0(
         .d(seed$0$d),
         .q(seed$0$q),
         .clock(seed$0$clock)
     );
-    mldsa_accel__core__seed__1 seed$1(
+    mldsa_accel__core__keygen__seed__1 seed$1(
         .d(seed$1$d),
         .q(seed$1$q),
         .clock(seed$1$clock)
     );
-    mldsa_accel__core__seed__2 seed$2(
+    mldsa_accel__core__keygen__seed__2 seed$2(
         .d(seed$2$d),
         .q(seed$2$q),
         .clock(seed$2$clock)
     );
-    mldsa_accel__core__seed__3 seed$3(
+    mldsa_accel__core__keygen__seed__3 seed$3(
         .d(seed$3$d),
         .q(seed$3$q),
         .clock(seed$3$clock)
     );
-    mldsa_accel__core__seed__4 seed$4(
+    mldsa_accel__core__keygen__seed__4 seed$4(
         .d(seed$4$d),
         .q(seed$4$q),
         .clock(seed$4$clock)
     );
-    mldsa_accel__core__seed__5 seed$5(
+    mldsa_accel__core__keygen__seed__5 seed$5(
         .d(seed$5$d),
         .q(seed$5$q),
         .clock(seed$5$clock)
     );
-    mldsa_accel__core__seed__6 seed$6(
+    mldsa_accel__core__keygen__seed__6 seed$6(
         .d(seed$6$d),
         .q(seed$6$q),
         .clock(seed$6$clock)
     );
-    mldsa_accel__core__seed__7 seed$7(
+    mldsa_accel__core__keygen__seed__7 seed$7(
         .d(seed$7$d),
         .q(seed$7$q),
         .clock(seed$7$clock)
     );
-    mldsa_accel__core__seed__8 seed$8(
+    mldsa_accel__core__keygen__seed__8 seed$8(
         .d(seed$8$d),
         .q(seed$8$q),
         .clock(seed$8$clock)
     );
-    mldsa_accel__core__seed__9 seed$9(
+    mldsa_accel__core__keygen__seed__9 seed$9(
         .d(seed$9$d),
         .q(seed$9$q),
         .clock(seed$9$clock)
     );
-    mldsa_accel__core__seed__10 seed$10(
+    mldsa_accel__core__keygen__seed__10 seed$10(
         .d(seed$10$d),
         .q(seed$10$q),
         .clock(seed$10$clock)
     );
-    mldsa_accel__core__seed__11 seed$11(
+    mldsa_accel__core__keygen__seed__11 seed$11(
         .d(seed$11$d),
         .q(seed$11$q),
         .clock(seed$11$clock)
     );
-    mldsa_accel__core__seed__12 seed$12(
+    mldsa_accel__core__keygen__seed__12 seed$12(
         .d(seed$12$d),
         .q(seed$12$q),
         .clock(seed$12$clock)
     );
-    mldsa_accel__core__seed__13 seed$13(
+    mldsa_accel__core__keygen__seed__13 seed$13(
         .d(seed$13$d),
         .q(seed$13$q),
         .clock(seed$13$clock)
     );
-    mldsa_accel__core__seed__14 seed$14(
+    mldsa_accel__core__keygen__seed__14 seed$14(
         .d(seed$14$d),
         .q(seed$14$q),
         .clock(seed$14$clock)
     );
-    mldsa_accel__core__seed__15 seed$15(
+    mldsa_accel__core__keygen__seed__15 seed$15(
         .d(seed$15$d),
         .q(seed$15$q),
         .clock(seed$15$clock)
     );
-    mldsa_accel__core__seed__16 seed$16(
+    mldsa_accel__core__keygen__seed__16 seed$16(
         .d(seed$16$d),
         .q(seed$16$q),
         .clock(seed$16$clock)
     );
-    mldsa_accel__core__seed__17 seed$17(
+    mldsa_accel__core__keygen__seed__17 seed$17(
         .d(seed$17$d),
         .q(seed$17$q),
         .clock(seed$17$clock)
     );
-    mldsa_accel__core__seed__18 seed$18(
+    mldsa_accel__core__keygen__seed__18 seed$18(
         .d(seed$18$d),
         .q(seed$18$q),
         .clock(seed$18$clock)
     );
-    mldsa_accel__core__seed__19 seed$19(
+    mldsa_accel__core__keygen__seed__19 seed$19(
         .d(seed$19$d),
         .q(seed$19$q),
         .clock(seed$19$clock)
     );
-    mldsa_accel__core__seed__20 seed$20(
+    mldsa_accel__core__keygen__seed__20 seed$20(
         .d(seed$20$d),
         .q(seed$20$q),
         .clock(seed$20$clock)
     );
-    mldsa_accel__core__seed__21 seed$21(
+    mldsa_accel__core__keygen__seed__21 seed$21(
         .d(seed$21$d),
         .q(seed$21$q),
         .clock(seed$21$clock)
     );
-    mldsa_accel__core__seed__22 seed$22(
+    mldsa_accel__core__keygen__seed__22 seed$22(
         .d(seed$22$d),
         .q(seed$22$q),
         .clock(seed$22$clock)
     );
-    mldsa_accel__core__seed__23 seed$23(
+    mldsa_accel__core__keygen__seed__23 seed$23(
         .d(seed$23$d),
         .q(seed$23$q),
         .clock(seed$23$clock)
     );
-    mldsa_accel__core__seed__24 seed$24(
+    mldsa_accel__core__keygen__seed__24 seed$24(
         .d(seed$24$d),
         .q(seed$24$q),
         .clock(seed$24$clock)
     );
-    mldsa_accel__core__seed__25 seed$25(
+    mldsa_accel__core__keygen__seed__25 seed$25(
         .d(seed$25$d),
         .q(seed$25$q),
         .clock(seed$25$clock)
     );
-    mldsa_accel__core__seed__26 seed$26(
+    mldsa_accel__core__keygen__seed__26 seed$26(
         .d(seed$26$d),
         .q(seed$26$q),
         .clock(seed$26$clock)
     );
-    mldsa_accel__core__seed__27 seed$27(
+    mldsa_accel__core__keygen__seed__27 seed$27(
         .d(seed$27$d),
         .q(seed$27$q),
         .clock(seed$27$clock)
     );
-    mldsa_accel__core__seed__28 seed$28(
+    mldsa_accel__core__keygen__seed__28 seed$28(
         .d(seed$28$d),
         .q(seed$28$q),
         .clock(seed$28$clock)
     );
-    mldsa_accel__core__seed__29 seed$29(
+    mldsa_accel__core__keygen__seed__29 seed$29(
         .d(seed$29$d),
         .q(seed$29$q),
         .clock(seed$29$clock)
     );
-    mldsa_accel__core__seed__30 seed$30(
+    mldsa_accel__core__keygen__seed__30 seed$30(
         .d(seed$30$d),
         .q(seed$30$q),
         .clock(seed$30$clock)
     );
-    mldsa_accel__core__seed__31 seed$31(
+    mldsa_accel__core__keygen__seed__31 seed$31(
         .d(seed$31$d),
         .q(seed$31$q),
         .clock(seed$31$clock)
     );
-    mldsa_accel__core__phase phase(
+    mldsa_accel__core__keygen__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__launched launched(
+    mldsa_accel__core__keygen__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__done_flag done_flag(
+    mldsa_accel__core__keygen__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__error_flag error_flag(
+    mldsa_accel__core__keygen__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__k k(
+    mldsa_accel__core__keygen__k k(
         .d(k$d),
         .q(k$q),
         .clock(k$clock)
     );
-    mldsa_accel__core__l l(
+    mldsa_accel__core__keygen__l l(
         .d(l$d),
         .q(l$q),
         .clock(l$clock)
     );
-    mldsa_accel__core__eta4 eta4(
+    mldsa_accel__core__keygen__eta4 eta4(
         .d(eta4$d),
         .q(eta4$q),
         .clock(eta4$clock)
     );
-    mldsa_accel__core__eta_bits eta_bits(
+    mldsa_accel__core__keygen__eta_bits eta_bits(
         .d(eta_bits$d),
         .q(eta_bits$q),
         .clock(eta_bits$clock)
     );
-    mldsa_accel__core__eta eta(
+    mldsa_accel__core__keygen__eta eta(
         .d(eta$d),
         .q(eta$q),
         .clock(eta$clock)
     );
-    mldsa_accel__core__t0_base t0_base(
+    mldsa_accel__core__keygen__t0_base t0_base(
         .d(t0_base$d),
         .q(t0_base$q),
         .clock(t0_base$clock)
     );
-    mldsa_accel__core__pk_words pk_words(
+    mldsa_accel__core__keygen__pk_words pk_words(
         .d(pk_words$d),
         .q(pk_words$q),
         .clock(pk_words$clock)
     );
-    mldsa_accel__core__sk_words sk_words(
+    mldsa_accel__core__keygen__sk_words sk_words(
         .d(sk_words$d),
         .q(sk_words$q),
         .clock(sk_words$clock)
     );
-    mldsa_accel__core__row row(
+    mldsa_accel__core__keygen__row row(
         .d(row$d),
         .q(row$q),
         .clock(row$clock)
     );
-    mldsa_accel__core__col col(
+    mldsa_accel__core__keygen__col col(
         .d(col$d),
         .q(col$q),
         .clock(col$clock)
     );
-    mldsa_accel__core__on_s2 on_s2(
+    mldsa_accel__core__keygen__on_s2 on_s2(
         .d(on_s2$d),
         .q(on_s2$q),
         .clock(on_s2$clock)
     );
-    mldsa_accel__core__count count(
+    mldsa_accel__core__keygen__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__s_bytes s_bytes(
+    mldsa_accel__core__keygen__s_bytes s_bytes(
         .d(s_bytes$d),
         .q(s_bytes$q),
         .clock(s_bytes$clock)
     );
-    mldsa_accel__core__words_in words_in(
+    mldsa_accel__core__keygen__words_in words_in(
         .d(words_in$d),
         .q(words_in$q),
         .clock(words_in$clock)
     );
-    mldsa_accel__core__stopped stopped(
+    mldsa_accel__core__keygen__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__pending pending(
+    mldsa_accel__core__keygen__pending pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
     );
-    mldsa_accel__core__pk_ptr pk_ptr(
+    mldsa_accel__core__keygen__pk_ptr pk_ptr(
         .d(pk_ptr$d),
         .q(pk_ptr$q),
         .clock(pk_ptr$clock)
     );
-    mldsa_accel__core__sk_s_ptr sk_s_ptr(
+    mldsa_accel__core__keygen__sk_s_ptr sk_s_ptr(
         .d(sk_s_ptr$d),
         .q(sk_s_ptr$q),
         .clock(sk_s_ptr$clock)
     );
-    mldsa_accel__core__sk_t0_ptr sk_t0_ptr(
+    mldsa_accel__core__keygen__sk_t0_ptr sk_t0_ptr(
         .d(sk_t0_ptr$d),
         .q(sk_t0_ptr$q),
         .clock(sk_t0_ptr$clock)
     );
-    mldsa_accel__core__ser_word ser_word(
+    mldsa_accel__core__keygen__ser_word ser_word(
         .d(ser_word$d),
         .q(ser_word$q),
         .clock(ser_word$clock)
     );
-    mldsa_accel__core__ser_left ser_left(
+    mldsa_accel__core__keygen__ser_left ser_left(
         .d(ser_left$d),
         .q(ser_left$q),
         .clock(ser_left$clock)
     );
-    mldsa_accel__core__out_index out_index(
+    mldsa_accel__core__keygen__out_index out_index(
         .d(out_index$d),
         .q(out_index$q),
         .clock(out_index$clock)
     );
-    mldsa_accel__core__primed primed(
+    mldsa_accel__core__keygen__primed primed(
         .d(primed$d),
         .q(primed$q),
         .clock(primed$clock)
     );
-    mldsa_accel__core__s_bytes_target s_bytes_target(
+    mldsa_accel__core__keygen__s_bytes_target s_bytes_target(
         .d(s_bytes_target$d),
         .q(s_bytes_target$q),
         .clock(s_bytes_target$clock)
@@ -1447,8 +1795,6 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         seed$30$d = seed$30$q;
         seed$31$clock = clock;
         seed$31$d = seed$31$q;
-        sponge$clock = clock;
-        ntt$clock = clock;
         rej_ntt$clock = clock;
         rej_bounded$clock = clock;
         p2r$clock = clock;
@@ -1456,24 +1802,24 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         pk_packer$clock = clock;
         pk_buf$clock = clock;
         sk_buf$clock = clock;
-        sponge$reset = reset;
-        sponge$start = 1'b0;
-        sponge$op = c_op_sponge;
-        sponge$arg0 = c_shake256;
-        sponge$arg1 = 32'h0;
-        sponge$arg2 = c_squeeze;
-        sponge$in_valid = 1'b0;
-        sponge$in_last = 1'b0;
-        sponge$out_ready = 1'b0;
-        ntt$reset = reset;
-        ntt$start = 1'b0;
-        ntt$op = c_op_load;
-        ntt$arg0 = 32'h0;
-        ntt$arg1 = 32'h1;
-        ntt$arg2 = 32'h2;
-        ntt$s_tvalid = 1'b0;
-        ntt$s_tlast = count$q == 32'hff;
-        ntt$m_tready = 1'b0;
+        sponge_reset = reset;
+        sponge_start = 1'b0;
+        sponge_op = c_op_sponge;
+        sponge_arg0 = c_shake256;
+        sponge_arg1 = 32'h0;
+        sponge_arg2 = c_squeeze;
+        sponge_in_valid = 1'b0;
+        sponge_in_last = 1'b0;
+        sponge_out_ready = 1'b0;
+        ntt_reset = reset;
+        ntt_start = 1'b0;
+        ntt_op = c_op_load;
+        ntt_arg0 = 32'h0;
+        ntt_arg1 = 32'h1;
+        ntt_arg2 = 32'h2;
+        ntt_s_tvalid = 1'b0;
+        ntt_s_tlast = count$q == 32'hff;
+        ntt_m_tready = 1'b0;
         rej_ntt$reset = reset;
         rej_bounded$reset = reset;
         rej_bounded$eta4 = eta4$q;
@@ -1504,7 +1850,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         m_valid = 1'b0;
         m_last = 1'b0;
         m_data = pk_buf$read_word;
-        p2r$t = ntt$m_tdata[(32'h0)+:(23)];
+        p2r$t = ntt_m_tdata[(32'h0)+:(23)];
         seed_word = seed$0$q;
         copy_word = seed$0$q;
         if (count$q == 0) begin
@@ -1683,8 +2029,8 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 message_word = ((s_index) & 32'hffffffff);
             end
         end
-        sponge$in_data = message_word;
-        rej_ntt$word = sponge$out_data;
+        sponge_in_data = message_word;
+        rej_ntt$word = sponge_out_data;
         rej_ntt$word_valid = 1'b0;
         rej_bounded$data = ser_word$q[(32'h0)+:(8)];
         rej_bounded$data_valid = 1'b0;
@@ -1694,7 +2040,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
             sample_coeff = rej_ntt$coeff;
             sample_valid = rej_ntt$coeff_valid;
         end
-        ntt$s_tdata = ((sample_coeff) & 32'hffffffff);
+        ntt_s_tdata = ((sample_coeff) & 32'hffffffff);
         stream_count = pk_words$q;
         if (phase$q == KeyGenPhase$OutSk) begin
             stream_count = sk_words$q;
@@ -1784,120 +2130,120 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg1 = 32'h22;
-                        sponge$arg2 = 32'h80;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = 32'h22;
+                        sponge_arg2 = 32'h80;
                         words_in$d = 32'h0;
                         count$d = 32'h0;
                     end
                     else begin
-                        sponge$in_valid = words_in$q <= 32'h8;
-                        sponge$in_last = words_in$q == 32'h8;
-                        if (sponge$in_ready & (words_in$q <= 32'h8)) begin
+                        sponge_in_valid = words_in$q <= 32'h8;
+                        sponge_in_last = words_in$q == 32'h8;
+                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
                             words_in$d = words_in$q + 32'h1;
                         end
-                        sponge$out_ready = 1'b1;
-                        if (sponge$out_valid) begin
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
                             if (count$q == 0) begin
-                                seed$0$d = sponge$out_data;
+                                seed$0$d = sponge_out_data;
                             end
                             if (count$q == 1) begin
-                                seed$1$d = sponge$out_data;
+                                seed$1$d = sponge_out_data;
                             end
                             if (count$q == 2) begin
-                                seed$2$d = sponge$out_data;
+                                seed$2$d = sponge_out_data;
                             end
                             if (count$q == 3) begin
-                                seed$3$d = sponge$out_data;
+                                seed$3$d = sponge_out_data;
                             end
                             if (count$q == 4) begin
-                                seed$4$d = sponge$out_data;
+                                seed$4$d = sponge_out_data;
                             end
                             if (count$q == 5) begin
-                                seed$5$d = sponge$out_data;
+                                seed$5$d = sponge_out_data;
                             end
                             if (count$q == 6) begin
-                                seed$6$d = sponge$out_data;
+                                seed$6$d = sponge_out_data;
                             end
                             if (count$q == 7) begin
-                                seed$7$d = sponge$out_data;
+                                seed$7$d = sponge_out_data;
                             end
                             if (count$q == 8) begin
-                                seed$8$d = sponge$out_data;
+                                seed$8$d = sponge_out_data;
                             end
                             if (count$q == 9) begin
-                                seed$9$d = sponge$out_data;
+                                seed$9$d = sponge_out_data;
                             end
                             if (count$q == 10) begin
-                                seed$10$d = sponge$out_data;
+                                seed$10$d = sponge_out_data;
                             end
                             if (count$q == 11) begin
-                                seed$11$d = sponge$out_data;
+                                seed$11$d = sponge_out_data;
                             end
                             if (count$q == 12) begin
-                                seed$12$d = sponge$out_data;
+                                seed$12$d = sponge_out_data;
                             end
                             if (count$q == 13) begin
-                                seed$13$d = sponge$out_data;
+                                seed$13$d = sponge_out_data;
                             end
                             if (count$q == 14) begin
-                                seed$14$d = sponge$out_data;
+                                seed$14$d = sponge_out_data;
                             end
                             if (count$q == 15) begin
-                                seed$15$d = sponge$out_data;
+                                seed$15$d = sponge_out_data;
                             end
                             if (count$q == 16) begin
-                                seed$16$d = sponge$out_data;
+                                seed$16$d = sponge_out_data;
                             end
                             if (count$q == 17) begin
-                                seed$17$d = sponge$out_data;
+                                seed$17$d = sponge_out_data;
                             end
                             if (count$q == 18) begin
-                                seed$18$d = sponge$out_data;
+                                seed$18$d = sponge_out_data;
                             end
                             if (count$q == 19) begin
-                                seed$19$d = sponge$out_data;
+                                seed$19$d = sponge_out_data;
                             end
                             if (count$q == 20) begin
-                                seed$20$d = sponge$out_data;
+                                seed$20$d = sponge_out_data;
                             end
                             if (count$q == 21) begin
-                                seed$21$d = sponge$out_data;
+                                seed$21$d = sponge_out_data;
                             end
                             if (count$q == 22) begin
-                                seed$22$d = sponge$out_data;
+                                seed$22$d = sponge_out_data;
                             end
                             if (count$q == 23) begin
-                                seed$23$d = sponge$out_data;
+                                seed$23$d = sponge_out_data;
                             end
                             if (count$q == 24) begin
-                                seed$24$d = sponge$out_data;
+                                seed$24$d = sponge_out_data;
                             end
                             if (count$q == 25) begin
-                                seed$25$d = sponge$out_data;
+                                seed$25$d = sponge_out_data;
                             end
                             if (count$q == 26) begin
-                                seed$26$d = sponge$out_data;
+                                seed$26$d = sponge_out_data;
                             end
                             if (count$q == 27) begin
-                                seed$27$d = sponge$out_data;
+                                seed$27$d = sponge_out_data;
                             end
                             if (count$q == 28) begin
-                                seed$28$d = sponge$out_data;
+                                seed$28$d = sponge_out_data;
                             end
                             if (count$q == 29) begin
-                                seed$29$d = sponge$out_data;
+                                seed$29$d = sponge_out_data;
                             end
                             if (count$q == 30) begin
-                                seed$30$d = sponge$out_data;
+                                seed$30$d = sponge_out_data;
                             end
                             if (count$q == 31) begin
-                                seed$31$d = sponge$out_data;
+                                seed$31$d = sponge_out_data;
                             end
                             count$d = count$q + 32'h1;
                         end
-                        if (sponge$done) begin
-                            error_flag$d = sponge$error;
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
                             count$d = 32'h0;
                             phase$d = KeyGenPhase$Copy;
                         end
@@ -1923,11 +2269,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg1 = 32'h42;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_load;
-                        ntt$arg0 = 32'h1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = 32'h42;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h1;
                         rej_bounded$reset = 1'b1;
                         sk_packer$reset = 1'b1;
                         s_bytes$d = 32'h0;
@@ -1937,15 +2283,15 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                         ser_left$d = 32'h0;
                     end
                     else begin
-                        sponge$in_valid = words_in$q <= 32'h10;
-                        sponge$in_last = words_in$q == 32'h10;
-                        if (sponge$in_ready & (words_in$q <= 32'h10)) begin
+                        sponge_in_valid = words_in$q <= 32'h10;
+                        sponge_in_last = words_in$q == 32'h10;
+                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
                             words_in$d = words_in$q + 32'h1;
                         end
-                        sponge$out_ready = (ser_left$q == 32'h0) & ~stopped$q;
+                        sponge_out_ready = (ser_left$q == 32'h0) & ~stopped$q;
                         rej_bounded$data_valid = ser_left$q != 32'h0;
-                        if ((ser_left$q == 32'h0) & sponge$out_valid & ~stopped$q) begin
-                            ser_word$d = sponge$out_data;
+                        if ((ser_left$q == 32'h0) & sponge_out_valid & ~stopped$q) begin
+                            ser_word$d = sponge_out_data;
                             ser_left$d = 32'h4;
                         end
                         else if ((ser_left$q != 32'h0) & rej_bounded$data_ready) begin
@@ -1954,7 +2300,7 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                             s_bytes$d = s_bytes$q + 32'h1;
                         end
                         if (sample_valid & ~count$q[32'h8]) begin
-                            ntt$s_tvalid = 1'b1;
+                            ntt_s_tvalid = 1'b1;
                             sk_packer$coeff_valid = (row$q == 32'h0) | on_s2$q;
                             count$d = count$q + 32'h1;
                         end
@@ -1964,11 +2310,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                         end
                         if (count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
                             stopped$d = 1'b1;
-                            sponge$start = 1'b1;
-                            sponge$op = c_op_abort;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
                         end
-                        if (stopped$q & ntt$done & ~sk_packer$data_valid) begin
-                            error_flag$d = ntt$error;
+                        if (stopped$q & ntt_done & ~sk_packer$data_valid) begin
+                            error_flag$d = ntt_error;
                             phase$d = KeyGenPhase$NttS;
                             launched$d = 1'b0;
                         end
@@ -1978,11 +2324,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_ntt;
-                        ntt$arg0 = 32'h1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_ntt;
+                        ntt_arg0 = 32'h1;
                     end
-                    else if (ntt$done) begin
+                    else if (ntt_done) begin
                         launched$d = 1'b0;
                         if (on_s2$q) begin
                             phase$d = KeyGenPhase$Ones;
@@ -1996,36 +2342,36 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg0 = c_shake128;
-                        sponge$arg1 = 32'h22;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_load;
-                        ntt$arg0 = 32'h2;
+                        sponge_start = 1'b1;
+                        sponge_arg0 = c_shake128;
+                        sponge_arg1 = 32'h22;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h2;
                         rej_ntt$reset = 1'b1;
                         words_in$d = 32'h0;
                         count$d = 32'h0;
                         stopped$d = 1'b0;
                     end
                     else begin
-                        sponge$in_valid = words_in$q <= 32'h8;
-                        sponge$in_last = words_in$q == 32'h8;
-                        if (sponge$in_ready & (words_in$q <= 32'h8)) begin
+                        sponge_in_valid = words_in$q <= 32'h8;
+                        sponge_in_last = words_in$q == 32'h8;
+                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
                             words_in$d = words_in$q + 32'h1;
                         end
-                        rej_ntt$word_valid = sponge$out_valid & ~stopped$q;
-                        sponge$out_ready = rej_ntt$word_ready & ~stopped$q;
+                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
                         if (sample_valid & ~count$q[32'h8]) begin
-                            ntt$s_tvalid = 1'b1;
+                            ntt_s_tvalid = 1'b1;
                             count$d = count$q + 32'h1;
                         end
                         if (count$q[32'h8] & ~stopped$q) begin
                             stopped$d = 1'b1;
-                            sponge$start = 1'b1;
-                            sponge$op = c_op_abort;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
                         end
-                        if (stopped$q & ntt$done) begin
-                            error_flag$d = ntt$error;
+                        if (stopped$q & ntt_done) begin
+                            error_flag$d = ntt_error;
                             phase$d = KeyGenPhase$Multiply;
                             launched$d = 1'b0;
                         end
@@ -2035,13 +2381,13 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_pwmac;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_pwmac;
                         if (col$q == 32'h0) begin
-                            ntt$op = c_op_pwm;
+                            ntt_op = c_op_pwm;
                         end
                     end
-                    else if (ntt$done) begin
+                    else if (ntt_done) begin
                         launched$d = 1'b0;
                         phase$d = KeyGenPhase$SampleS;
                         if (col$q + 32'h1 == l$q) begin
@@ -2056,18 +2402,18 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_load;
-                        ntt$arg0 = 32'h2;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h2;
                         count$d = 32'h0;
                     end
                     else begin
-                        ntt$s_tdata = 32'h1;
-                        ntt$s_tvalid = ~count$q[32'h8];
-                        if (ntt$s_tready & ~count$q[32'h8]) begin
+                        ntt_s_tdata = 32'h1;
+                        ntt_s_tvalid = ~count$q[32'h8];
+                        if (ntt_s_tready & ~count$q[32'h8]) begin
                             count$d = count$q + 32'h1;
                         end
-                        if (ntt$done) begin
+                        if (ntt_done) begin
                             launched$d = 1'b0;
                             phase$d = KeyGenPhase$AddS2;
                         end
@@ -2077,10 +2423,10 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_pwmac;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_pwmac;
                     end
-                    else if (ntt$done) begin
+                    else if (ntt_done) begin
                         launched$d = 1'b0;
                         phase$d = KeyGenPhase$Intt;
                     end
@@ -2089,11 +2435,11 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_intt;
-                        ntt$arg0 = 32'h0;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_intt;
+                        ntt_arg0 = 32'h0;
                     end
-                    else if (ntt$done) begin
+                    else if (ntt_done) begin
                         launched$d = 1'b0;
                         phase$d = KeyGenPhase$StoreT;
                     end
@@ -2106,16 +2452,16 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                     sk_buf$byte_address = sk_t0_ptr$q;
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_store;
-                        ntt$arg0 = 32'h0;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_store;
+                        ntt_arg0 = 32'h0;
                         pending$d = 1'b0;
                         sk_packer$reset = 1'b1;
                         pk_packer$reset = 1'b1;
                     end
                     else begin
-                        store_take = ntt$m_tvalid & ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
-                        ntt$m_tready = ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
+                        store_take = ntt_m_tvalid & ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
+                        ntt_m_tready = ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
                         pending$d = store_take;
                         pk_packer$coeff_valid = pending$q;
                         sk_packer$coeff_valid = pending$q;
@@ -2127,8 +2473,8 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                             sk_buf$byte_write = 1'b1;
                             sk_t0_ptr$d = sk_t0_ptr$q + 32'h1;
                         end
-                        if (ntt$done & ~pending$q & packers_idle) begin
-                            error_flag$d = ntt$error;
+                        if (ntt_done & ~pending$q & packers_idle) begin
+                            error_flag$d = ntt_error;
                             launched$d = 1'b0;
                             col$d = 32'h0;
                             on_s2$d = 1'b0;
@@ -2146,28 +2492,28 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
-                        sponge$arg2 = 32'h40;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
+                        sponge_arg2 = 32'h40;
                         out_index$d = 32'h0;
                         primed$d = 1'b0;
                         count$d = 32'h0;
                     end
                     else begin
                         primed$d = 1'b1;
-                        sponge$in_valid = stream_valid;
-                        sponge$in_last = out_index$q + 32'h1 == pk_words$q;
-                        sponge$in_data = pk_buf$read_word;
-                        stream_take = stream_valid & sponge$in_ready;
-                        sponge$out_ready = 1'b1;
+                        sponge_in_valid = stream_valid;
+                        sponge_in_last = out_index$q + 32'h1 == pk_words$q;
+                        sponge_in_data = pk_buf$read_word;
+                        stream_take = stream_valid & sponge_in_ready;
+                        sponge_out_ready = 1'b1;
                         sk_buf$word_address = ((count$q) & 11'h7ff) + 32'h10;
-                        sk_buf$word_data = sponge$out_data;
-                        if (sponge$out_valid) begin
+                        sk_buf$word_data = sponge_out_data;
+                        if (sponge_out_valid) begin
                             sk_buf$word_write = 1'b1;
                             count$d = count$q + 32'h1;
                         end
-                        if (sponge$done) begin
-                            error_flag$d = sponge$error;
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
                             launched$d = 1'b0;
                             phase$d = KeyGenPhase$OutPk;
                         end
@@ -2228,10 +2574,10 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = KeyGenPhase$Idle;
-            sponge$start = 1'b1;
-            sponge$op = c_op_abort;
-            ntt$start = 1'b1;
-            ntt$op = c_ntt_abort;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
         end
         if (reset) begin
             phase$d = KeyGenPhase$Idle;
@@ -2243,10 +2589,10 @@ module mldsa_accel__core(clock,reset,xi_write,xi_index,xi_word,start,parameter_s
         error = error_flag$q;
     end
     
-endmodule // mldsa_accel__core
+endmodule // mldsa_accel__core__keygen
 
 
-module mldsa_accel__core__col(d,q,clock);
+module mldsa_accel__core__keygen__col(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2262,10 +2608,10 @@ module mldsa_accel__core__col(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__col
+endmodule // mldsa_accel__core__keygen__col
 
 
-module mldsa_accel__core__count(d,q,clock);
+module mldsa_accel__core__keygen__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -2281,10 +2627,10 @@ module mldsa_accel__core__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__count
+endmodule // mldsa_accel__core__keygen__count
 
 
-module mldsa_accel__core__done_flag(d,q,clock);
+module mldsa_accel__core__keygen__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2300,10 +2646,10 @@ module mldsa_accel__core__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__done_flag
+endmodule // mldsa_accel__core__keygen__done_flag
 
 
-module mldsa_accel__core__error_flag(d,q,clock);
+module mldsa_accel__core__keygen__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2319,10 +2665,10 @@ module mldsa_accel__core__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__error_flag
+endmodule // mldsa_accel__core__keygen__error_flag
 
 
-module mldsa_accel__core__eta(d,q,clock);
+module mldsa_accel__core__keygen__eta(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -2338,10 +2684,10 @@ module mldsa_accel__core__eta(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__eta
+endmodule // mldsa_accel__core__keygen__eta
 
 
-module mldsa_accel__core__eta4(d,q,clock);
+module mldsa_accel__core__keygen__eta4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2357,10 +2703,10 @@ module mldsa_accel__core__eta4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__eta4
+endmodule // mldsa_accel__core__keygen__eta4
 
 
-module mldsa_accel__core__eta_bits(d,q,clock);
+module mldsa_accel__core__keygen__eta_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -2376,10 +2722,10 @@ module mldsa_accel__core__eta_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__eta_bits
+endmodule // mldsa_accel__core__keygen__eta_bits
 
 
-module mldsa_accel__core__k(d,q,clock);
+module mldsa_accel__core__keygen__k(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2395,10 +2741,10 @@ module mldsa_accel__core__k(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__k
+endmodule // mldsa_accel__core__keygen__k
 
 
-module mldsa_accel__core__l(d,q,clock);
+module mldsa_accel__core__keygen__l(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2414,10 +2760,10 @@ module mldsa_accel__core__l(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__l
+endmodule // mldsa_accel__core__keygen__l
 
 
-module mldsa_accel__core__launched(d,q,clock);
+module mldsa_accel__core__keygen__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2433,7 +2779,2394 @@ module mldsa_accel__core__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__launched
+endmodule // mldsa_accel__core__keygen__launched
+
+
+module mldsa_accel__core__keygen__on_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__on_s2
+
+
+module mldsa_accel__core__keygen__out_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__out_index
+
+
+module mldsa_accel__core__keygen__p2r(clock,t,t1,t0);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [22:0] t;
+    output reg  [9:0] t1;
+    output reg  [13:0] t0;
+    
+    // Stub signals
+    reg  [9:0] t1_reg$d;
+    wire  [9:0] t1_reg$q;
+    reg  t1_reg$clock;
+    reg  [13:0] t0_reg$d;
+    wire  [13:0] t0_reg$q;
+    reg  t0_reg$clock;
+    
+    // Local signals
+    reg  [23:0] rounded;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__p2r__t1_reg t1_reg(
+        .d(t1_reg$d),
+        .q(t1_reg$q),
+        .clock(t1_reg$clock)
+    );
+    mldsa_accel__core__keygen__p2r__t0_reg t0_reg(
+        .d(t0_reg$d),
+        .q(t0_reg$q),
+        .clock(t0_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        t1_reg$clock = clock;
+        t0_reg$clock = clock;
+        t1_reg$d = t1_reg$q;
+        t0_reg$d = t0_reg$q;
+        rounded = ((t) & 24'hffffff) + 32'hfff;
+        t1_reg$d = rounded[(32'hd)+:(10)];
+        t0_reg$d = ((rounded[(32'h0)+:(13)]) & 14'h3fff) - 32'hfff;
+        t1 = t1_reg$q;
+        t0 = t0_reg$q;
+    end
+    
+endmodule // mldsa_accel__core__keygen__p2r
+
+
+module mldsa_accel__core__keygen__p2r__t0_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [13:0] d;
+    output reg  [13:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 14'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__p2r__t0_reg
+
+
+module mldsa_accel__core__keygen__p2r__t1_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__p2r__t1_reg
+
+
+module mldsa_accel__core__keygen__pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__pending
+
+
+module mldsa_accel__core__keygen__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam KeyGenPhase$Idle = 0;
+    localparam KeyGenPhase$Seed = 1;
+    localparam KeyGenPhase$Copy = 2;
+    localparam KeyGenPhase$SampleS = 3;
+    localparam KeyGenPhase$NttS = 4;
+    localparam KeyGenPhase$SampleA = 5;
+    localparam KeyGenPhase$Multiply = 6;
+    localparam KeyGenPhase$Ones = 7;
+    localparam KeyGenPhase$AddS2 = 8;
+    localparam KeyGenPhase$Intt = 9;
+    localparam KeyGenPhase$StoreT = 10;
+    localparam KeyGenPhase$HashTr = 11;
+    localparam KeyGenPhase$OutPk = 12;
+    localparam KeyGenPhase$OutSk = 13;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__phase
+
+
+module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [11:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [9:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [9:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [9:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [9:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [9:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [9:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [9:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [9:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [9:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [9:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__pk_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__keygen__pk_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__keygen__pk_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__keygen__pk_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(10)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(10)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(10)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(10)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__keygen__pk_buf
+
+
+module mldsa_accel__core__keygen__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__pk_buf__lanes__0
+
+
+module mldsa_accel__core__keygen__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__pk_buf__lanes__1
+
+
+module mldsa_accel__core__keygen__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__pk_buf__lanes__2
+
+
+module mldsa_accel__core__keygen__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__pk_buf__lanes__3
+
+
+module mldsa_accel__core__keygen__pk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [31:0] kept;
+    reg  [5:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [31:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__pk_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__keygen__pk_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(8)];
+        data_valid = acc_bits$q >= 32'h8;
+        emit = (acc_bits$q >= 32'h8) & data_ready;
+        if (emit) begin
+            kept = acc$q >> 32'h8;
+            kept_bits = acc_bits$q - 32'h8;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = acc_bits$q <= 32'hc;
+        take = coeff_valid & (acc_bits$q <= 32'hc);
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 32'hffffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = ((lifted) & 32'hffffffff);
+        end
+        else begin
+            field = ((mapped) & 32'hffffffff);
+        end
+        if (take) begin
+            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
+            acc_bits$d = kept_bits + ((width) & 6'h3f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__keygen__pk_packer
+
+
+module mldsa_accel__core__keygen__pk_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__pk_packer__acc
+
+
+module mldsa_accel__core__keygen__pk_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__pk_packer__acc_bits
+
+
+module mldsa_accel__core__keygen__pk_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__pk_ptr
+
+
+module mldsa_accel__core__keygen__pk_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__pk_words
+
+
+module mldsa_accel__core__keygen__primed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__primed
+
+
+module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  eta4;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  high_pending$d;
+    wire  high_pending$q;
+    reg  high_pending$clock;
+    reg  [3:0] high_nibble$d;
+    wire  [3:0] high_nibble$q;
+    reg  high_nibble$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  [3:0] nibble;
+    reg  examine;
+    reg  [3:0] mod5;
+    reg  [22:0] m;
+    reg  [22:0] eta;
+    reg  accept;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__rej_bounded__high_pending high_pending(
+        .d(high_pending$d),
+        .q(high_pending$q),
+        .clock(high_pending$clock)
+    );
+    mldsa_accel__core__keygen__rej_bounded__high_nibble high_nibble(
+        .d(high_nibble$d),
+        .q(high_nibble$q),
+        .clock(high_nibble$clock)
+    );
+    mldsa_accel__core__keygen__rej_bounded__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__keygen__rej_bounded__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        high_pending$clock = clock;
+        high_nibble$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        high_pending$d = high_pending$q;
+        high_nibble$d = high_nibble$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        data_ready = ~high_pending$q;
+        if (high_pending$q) begin
+            nibble = high_nibble$q;
+            examine = 1'b1;
+        end
+        else begin
+            nibble = data[(32'h0)+:(4)];
+            examine = data_valid;
+        end
+        if (nibble >= 32'ha) begin
+            mod5 = nibble - 32'ha;
+        end
+        else if (nibble >= 32'h5) begin
+            mod5 = nibble - 32'h5;
+        end
+        else begin
+            mod5 = nibble;
+        end
+        if (eta4) begin
+            m = ((nibble) & 23'h7fffff);
+            eta = 32'h4;
+            accept = nibble < 32'h9;
+        end
+        else begin
+            m = ((mod5) & 23'h7fffff);
+            eta = 32'h2;
+            accept = nibble < 32'hf;
+        end
+        if (m > eta) begin
+            out$d = eta - m + q23;
+        end
+        else begin
+            out$d = eta - m;
+        end
+        out_valid$d = examine & accept;
+        if (high_pending$q) begin
+            high_pending$d = 1'b0;
+        end
+        else if (data_valid) begin
+            high_pending$d = 1'b1;
+            high_nibble$d = data[(32'h4)+:(4)];
+        end
+        if (reset) begin
+            high_pending$d = 1'b0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_accel__core__keygen__rej_bounded
+
+
+module mldsa_accel__core__keygen__rej_bounded__high_nibble(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_bounded__high_nibble
+
+
+module mldsa_accel__core__keygen__rej_bounded__high_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_bounded__high_pending
+
+
+module mldsa_accel__core__keygen__rej_bounded__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_bounded__out
+
+
+module mldsa_accel__core__keygen__rej_bounded__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_bounded__out_valid
+
+
+module mldsa_accel__core__keygen__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_accel__core__keygen__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__keygen__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__keygen__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_accel__core__keygen__rej_ntt
+
+
+module mldsa_accel__core__keygen__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_ntt__buffer
+
+
+module mldsa_accel__core__keygen__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_ntt__count
+
+
+module mldsa_accel__core__keygen__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_ntt__out
+
+
+module mldsa_accel__core__keygen__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__rej_ntt__out_valid
+
+
+module mldsa_accel__core__keygen__row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__row
+
+
+module mldsa_accel__core__keygen__s_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__s_bytes
+
+
+module mldsa_accel__core__keygen__s_bytes_target(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__s_bytes_target
+
+
+module mldsa_accel__core__keygen__seed__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__0
+
+
+module mldsa_accel__core__keygen__seed__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__1
+
+
+module mldsa_accel__core__keygen__seed__10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__10
+
+
+module mldsa_accel__core__keygen__seed__11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__11
+
+
+module mldsa_accel__core__keygen__seed__12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__12
+
+
+module mldsa_accel__core__keygen__seed__13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__13
+
+
+module mldsa_accel__core__keygen__seed__14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__14
+
+
+module mldsa_accel__core__keygen__seed__15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__15
+
+
+module mldsa_accel__core__keygen__seed__16(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__16
+
+
+module mldsa_accel__core__keygen__seed__17(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__17
+
+
+module mldsa_accel__core__keygen__seed__18(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__18
+
+
+module mldsa_accel__core__keygen__seed__19(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__19
+
+
+module mldsa_accel__core__keygen__seed__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__2
+
+
+module mldsa_accel__core__keygen__seed__20(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__20
+
+
+module mldsa_accel__core__keygen__seed__21(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__21
+
+
+module mldsa_accel__core__keygen__seed__22(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__22
+
+
+module mldsa_accel__core__keygen__seed__23(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__23
+
+
+module mldsa_accel__core__keygen__seed__24(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__24
+
+
+module mldsa_accel__core__keygen__seed__25(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__25
+
+
+module mldsa_accel__core__keygen__seed__26(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__26
+
+
+module mldsa_accel__core__keygen__seed__27(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__27
+
+
+module mldsa_accel__core__keygen__seed__28(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__28
+
+
+module mldsa_accel__core__keygen__seed__29(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__29
+
+
+module mldsa_accel__core__keygen__seed__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__3
+
+
+module mldsa_accel__core__keygen__seed__30(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__30
+
+
+module mldsa_accel__core__keygen__seed__31(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__31
+
+
+module mldsa_accel__core__keygen__seed__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__4
+
+
+module mldsa_accel__core__keygen__seed__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__5
+
+
+module mldsa_accel__core__keygen__seed__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__6
+
+
+module mldsa_accel__core__keygen__seed__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__7
+
+
+module mldsa_accel__core__keygen__seed__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__8
+
+
+module mldsa_accel__core__keygen__seed__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__seed__9
+
+
+module mldsa_accel__core__keygen__ser_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__ser_left
+
+
+module mldsa_accel__core__keygen__ser_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__ser_word
+
+
+module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [12:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [10:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [10:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [10:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [10:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [10:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [10:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [10:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [10:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [10:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [10:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__sk_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__keygen__sk_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__keygen__sk_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__keygen__sk_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(11)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(11)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(11)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(11)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__keygen__sk_buf
+
+
+module mldsa_accel__core__keygen__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__sk_buf__lanes__0
+
+
+module mldsa_accel__core__keygen__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__sk_buf__lanes__1
+
+
+module mldsa_accel__core__keygen__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__sk_buf__lanes__2
+
+
+module mldsa_accel__core__keygen__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__keygen__sk_buf__lanes__3
+
+
+module mldsa_accel__core__keygen__sk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [31:0] kept;
+    reg  [5:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [31:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__sk_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__keygen__sk_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(8)];
+        data_valid = acc_bits$q >= 32'h8;
+        emit = (acc_bits$q >= 32'h8) & data_ready;
+        if (emit) begin
+            kept = acc$q >> 32'h8;
+            kept_bits = acc_bits$q - 32'h8;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = acc_bits$q <= 32'hc;
+        take = coeff_valid & (acc_bits$q <= 32'hc);
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 32'hffffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = ((lifted) & 32'hffffffff);
+        end
+        else begin
+            field = ((mapped) & 32'hffffffff);
+        end
+        if (take) begin
+            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
+            acc_bits$d = kept_bits + ((width) & 6'h3f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__keygen__sk_packer
+
+
+module mldsa_accel__core__keygen__sk_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sk_packer__acc
+
+
+module mldsa_accel__core__keygen__sk_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sk_packer__acc_bits
+
+
+module mldsa_accel__core__keygen__sk_s_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sk_s_ptr
+
+
+module mldsa_accel__core__keygen__sk_t0_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sk_t0_ptr
+
+
+module mldsa_accel__core__keygen__sk_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sk_words
+
+
+module mldsa_accel__core__keygen__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__stopped
+
+
+module mldsa_accel__core__keygen__t0_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__t0_base
+
+
+module mldsa_accel__core__keygen__words_in(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__words_in
+
+
+module mldsa_accel__core__keygen__xi__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__0
+
+
+module mldsa_accel__core__keygen__xi__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__1
+
+
+module mldsa_accel__core__keygen__xi__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__2
+
+
+module mldsa_accel__core__keygen__xi__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__3
+
+
+module mldsa_accel__core__keygen__xi__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__4
+
+
+module mldsa_accel__core__keygen__xi__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__5
+
+
+module mldsa_accel__core__keygen__xi__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__6
+
+
+module mldsa_accel__core__keygen__xi__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__xi__7
+
+
+module mldsa_accel__core__last_verify(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__last_verify
 
 
 module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready);
@@ -13095,2165 +15828,6 @@ module mldsa_accel__core__ntt__xw__3(d,q,clock);
 endmodule // mldsa_accel__core__ntt__xw__3
 
 
-module mldsa_accel__core__on_s2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__on_s2
-
-
-module mldsa_accel__core__out_index(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__out_index
-
-
-module mldsa_accel__core__p2r(clock,t,t1,t0);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] t;
-    output reg  [9:0] t1;
-    output reg  [13:0] t0;
-    
-    // Stub signals
-    reg  [9:0] t1_reg$d;
-    wire  [9:0] t1_reg$q;
-    reg  t1_reg$clock;
-    reg  [13:0] t0_reg$d;
-    wire  [13:0] t0_reg$q;
-    reg  t0_reg$clock;
-    
-    // Local signals
-    reg  [23:0] rounded;
-    
-    // Sub module instances
-    mldsa_accel__core__p2r__t1_reg t1_reg(
-        .d(t1_reg$d),
-        .q(t1_reg$q),
-        .clock(t1_reg$clock)
-    );
-    mldsa_accel__core__p2r__t0_reg t0_reg(
-        .d(t0_reg$d),
-        .q(t0_reg$q),
-        .clock(t0_reg$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        t1_reg$clock = clock;
-        t0_reg$clock = clock;
-        t1_reg$d = t1_reg$q;
-        t0_reg$d = t0_reg$q;
-        rounded = ((t) & 24'hffffff) + 32'hfff;
-        t1_reg$d = rounded[(32'hd)+:(10)];
-        t0_reg$d = ((rounded[(32'h0)+:(13)]) & 14'h3fff) - 32'hfff;
-        t1 = t1_reg$q;
-        t0 = t0_reg$q;
-    end
-    
-endmodule // mldsa_accel__core__p2r
-
-
-module mldsa_accel__core__p2r__t0_reg(d,q,clock);
-    
-    // Module arguments
-    input wire  [13:0] d;
-    output reg  [13:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 14'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__p2r__t0_reg
-
-
-module mldsa_accel__core__p2r__t1_reg(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__p2r__t1_reg
-
-
-module mldsa_accel__core__pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__pending
-
-
-module mldsa_accel__core__phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam KeyGenPhase$Idle = 0;
-    localparam KeyGenPhase$Seed = 1;
-    localparam KeyGenPhase$Copy = 2;
-    localparam KeyGenPhase$SampleS = 3;
-    localparam KeyGenPhase$NttS = 4;
-    localparam KeyGenPhase$SampleA = 5;
-    localparam KeyGenPhase$Multiply = 6;
-    localparam KeyGenPhase$Ones = 7;
-    localparam KeyGenPhase$AddS2 = 8;
-    localparam KeyGenPhase$Intt = 9;
-    localparam KeyGenPhase$StoreT = 10;
-    localparam KeyGenPhase$HashTr = 11;
-    localparam KeyGenPhase$OutPk = 12;
-    localparam KeyGenPhase$OutSk = 13;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__phase
-
-
-module mldsa_accel__core__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  byte_write;
-    input wire  [11:0] byte_address;
-    input wire  [7:0] byte_data;
-    input wire  word_write;
-    input wire  [9:0] word_address;
-    input wire  [31:0] word_data;
-    input wire  [9:0] read_address;
-    output reg  [31:0] read_word;
-    
-    // Stub signals
-    reg  [9:0] lanes$0$read_address;
-    reg  lanes$0$read_clock;
-    wire  [7:0] lanes$0$read_data;
-    reg  [9:0] lanes$0$write_address;
-    reg  lanes$0$write_clock;
-    reg  [7:0] lanes$0$write_data;
-    reg  lanes$0$write_enable;
-    reg  [9:0] lanes$1$read_address;
-    reg  lanes$1$read_clock;
-    wire  [7:0] lanes$1$read_data;
-    reg  [9:0] lanes$1$write_address;
-    reg  lanes$1$write_clock;
-    reg  [7:0] lanes$1$write_data;
-    reg  lanes$1$write_enable;
-    reg  [9:0] lanes$2$read_address;
-    reg  lanes$2$read_clock;
-    wire  [7:0] lanes$2$read_data;
-    reg  [9:0] lanes$2$write_address;
-    reg  lanes$2$write_clock;
-    reg  [7:0] lanes$2$write_data;
-    reg  lanes$2$write_enable;
-    reg  [9:0] lanes$3$read_address;
-    reg  lanes$3$read_clock;
-    wire  [7:0] lanes$3$read_data;
-    reg  [9:0] lanes$3$write_address;
-    reg  lanes$3$write_clock;
-    reg  [7:0] lanes$3$write_data;
-    reg  lanes$3$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__core__pk_buf__lanes__0 lanes$0(
-        .read_address(lanes$0$read_address),
-        .read_clock(lanes$0$read_clock),
-        .read_data(lanes$0$read_data),
-        .write_address(lanes$0$write_address),
-        .write_clock(lanes$0$write_clock),
-        .write_data(lanes$0$write_data),
-        .write_enable(lanes$0$write_enable)
-    );
-    mldsa_accel__core__pk_buf__lanes__1 lanes$1(
-        .read_address(lanes$1$read_address),
-        .read_clock(lanes$1$read_clock),
-        .read_data(lanes$1$read_data),
-        .write_address(lanes$1$write_address),
-        .write_clock(lanes$1$write_clock),
-        .write_data(lanes$1$write_data),
-        .write_enable(lanes$1$write_enable)
-    );
-    mldsa_accel__core__pk_buf__lanes__2 lanes$2(
-        .read_address(lanes$2$read_address),
-        .read_clock(lanes$2$read_clock),
-        .read_data(lanes$2$read_data),
-        .write_address(lanes$2$write_address),
-        .write_clock(lanes$2$write_clock),
-        .write_data(lanes$2$write_data),
-        .write_enable(lanes$2$write_enable)
-    );
-    mldsa_accel__core__pk_buf__lanes__3 lanes$3(
-        .read_address(lanes$3$read_address),
-        .read_clock(lanes$3$read_clock),
-        .read_data(lanes$3$read_data),
-        .write_address(lanes$3$write_address),
-        .write_clock(lanes$3$write_clock),
-        .write_data(lanes$3$write_data),
-        .write_enable(lanes$3$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        lanes$0$read_clock = clock;
-        lanes$0$write_clock = clock;
-        lanes$0$read_address = read_address;
-        if (word_write) begin
-            lanes$0$write_address = word_address;
-            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
-            lanes$0$write_enable = 1'b1;
-        end
-        else begin
-            lanes$0$write_address = byte_address[(32'h2)+:(10)];
-            lanes$0$write_data = byte_data;
-            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
-        end
-        lanes$1$read_clock = clock;
-        lanes$1$write_clock = clock;
-        lanes$1$read_address = read_address;
-        if (word_write) begin
-            lanes$1$write_address = word_address;
-            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
-            lanes$1$write_enable = 1'b1;
-        end
-        else begin
-            lanes$1$write_address = byte_address[(32'h2)+:(10)];
-            lanes$1$write_data = byte_data;
-            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
-        end
-        lanes$2$read_clock = clock;
-        lanes$2$write_clock = clock;
-        lanes$2$read_address = read_address;
-        if (word_write) begin
-            lanes$2$write_address = word_address;
-            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
-            lanes$2$write_enable = 1'b1;
-        end
-        else begin
-            lanes$2$write_address = byte_address[(32'h2)+:(10)];
-            lanes$2$write_data = byte_data;
-            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
-        end
-        lanes$3$read_clock = clock;
-        lanes$3$write_clock = clock;
-        lanes$3$read_address = read_address;
-        if (word_write) begin
-            lanes$3$write_address = word_address;
-            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
-            lanes$3$write_enable = 1'b1;
-        end
-        else begin
-            lanes$3$write_address = byte_address[(32'h2)+:(10)];
-            lanes$3$write_data = byte_data;
-            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
-        end
-        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
-    end
-    
-endmodule // mldsa_accel__core__pk_buf
-
-
-module mldsa_accel__core__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__pk_buf__lanes__0
-
-
-module mldsa_accel__core__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__pk_buf__lanes__1
-
-
-module mldsa_accel__core__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__pk_buf__lanes__2
-
-
-module mldsa_accel__core__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__pk_buf__lanes__3
-
-
-module mldsa_accel__core__pk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [4:0] width;
-    input wire  centred;
-    input wire  [22:0] offset;
-    input wire  [22:0] coeff;
-    input wire  coeff_valid;
-    output reg  coeff_ready;
-    output reg  [7:0] data;
-    output reg  data_valid;
-    input wire  data_ready;
-    
-    // Constant declarations
-    localparam  one32 = 32'h1;
-    localparam  q24 = 24'h7fe001;
-    
-    // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
-    reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
-    reg  acc_bits$clock;
-    
-    // Local signals
-    reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
-    reg  take;
-    reg  [23:0] mapped;
-    reg  [23:0] lifted;
-    reg  [31:0] field;
-    
-    // Sub module instances
-    mldsa_accel__core__pk_packer__acc acc(
-        .d(acc$d),
-        .q(acc$q),
-        .clock(acc$clock)
-    );
-    mldsa_accel__core__pk_packer__acc_bits acc_bits(
-        .d(acc_bits$d),
-        .q(acc_bits$q),
-        .clock(acc_bits$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        acc$clock = clock;
-        acc_bits$clock = clock;
-        acc$d = acc$q;
-        acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
-        if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
-        end
-        else begin
-            kept = acc$q;
-            kept_bits = acc_bits$q;
-        end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
-        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
-        lifted = mapped + q24;
-        if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
-        end
-        else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
-        end
-        else begin
-            field = ((mapped) & 32'hffffffff);
-        end
-        if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
-        end
-        else begin
-            acc$d = kept;
-            acc_bits$d = kept_bits;
-        end
-        if (reset) begin
-            acc$d = 32'h0;
-            acc_bits$d = 32'h0;
-        end
-    end
-    
-endmodule // mldsa_accel__core__pk_packer
-
-
-module mldsa_accel__core__pk_packer__acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__pk_packer__acc
-
-
-module mldsa_accel__core__pk_packer__acc_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__pk_packer__acc_bits
-
-
-module mldsa_accel__core__pk_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__pk_ptr
-
-
-module mldsa_accel__core__pk_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__pk_words
-
-
-module mldsa_accel__core__primed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__primed
-
-
-module mldsa_accel__core__rej_bounded(clock,reset,eta4,data,data_valid,data_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  eta4;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    output reg  data_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  high_pending$d;
-    wire  high_pending$q;
-    reg  high_pending$clock;
-    reg  [3:0] high_nibble$d;
-    wire  [3:0] high_nibble$q;
-    reg  high_nibble$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  [3:0] nibble;
-    reg  examine;
-    reg  [3:0] mod5;
-    reg  [22:0] m;
-    reg  [22:0] eta;
-    reg  accept;
-    
-    // Sub module instances
-    mldsa_accel__core__rej_bounded__high_pending high_pending(
-        .d(high_pending$d),
-        .q(high_pending$q),
-        .clock(high_pending$clock)
-    );
-    mldsa_accel__core__rej_bounded__high_nibble high_nibble(
-        .d(high_nibble$d),
-        .q(high_nibble$q),
-        .clock(high_nibble$clock)
-    );
-    mldsa_accel__core__rej_bounded__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_accel__core__rej_bounded__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        high_pending$clock = clock;
-        high_nibble$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        high_pending$d = high_pending$q;
-        high_nibble$d = high_nibble$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        data_ready = ~high_pending$q;
-        if (high_pending$q) begin
-            nibble = high_nibble$q;
-            examine = 1'b1;
-        end
-        else begin
-            nibble = data[(32'h0)+:(4)];
-            examine = data_valid;
-        end
-        if (nibble >= 32'ha) begin
-            mod5 = nibble - 32'ha;
-        end
-        else if (nibble >= 32'h5) begin
-            mod5 = nibble - 32'h5;
-        end
-        else begin
-            mod5 = nibble;
-        end
-        if (eta4) begin
-            m = ((nibble) & 23'h7fffff);
-            eta = 32'h4;
-            accept = nibble < 32'h9;
-        end
-        else begin
-            m = ((mod5) & 23'h7fffff);
-            eta = 32'h2;
-            accept = nibble < 32'hf;
-        end
-        if (m > eta) begin
-            out$d = eta - m + q23;
-        end
-        else begin
-            out$d = eta - m;
-        end
-        out_valid$d = examine & accept;
-        if (high_pending$q) begin
-            high_pending$d = 1'b0;
-        end
-        else if (data_valid) begin
-            high_pending$d = 1'b1;
-            high_nibble$d = data[(32'h4)+:(4)];
-        end
-        if (reset) begin
-            high_pending$d = 1'b0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_accel__core__rej_bounded
-
-
-module mldsa_accel__core__rej_bounded__high_nibble(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_bounded__high_nibble
-
-
-module mldsa_accel__core__rej_bounded__high_pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_bounded__high_pending
-
-
-module mldsa_accel__core__rej_bounded__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_bounded__out
-
-
-module mldsa_accel__core__rej_bounded__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_bounded__out_valid
-
-
-module mldsa_accel__core__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [31:0] word;
-    input wire  word_valid;
-    output reg  word_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  [47:0] buffer$d;
-    wire  [47:0] buffer$q;
-    reg  buffer$clock;
-    reg  [2:0] count$d;
-    wire  [2:0] count$q;
-    reg  count$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  examine;
-    reg  [47:0] rest;
-    reg  [2:0] rest_count;
-    reg  take;
-    reg  [47:0] incoming;
-    reg  [22:0] candidate;
-    
-    // Sub module instances
-    mldsa_accel__core__rej_ntt__buffer buffer(
-        .d(buffer$d),
-        .q(buffer$q),
-        .clock(buffer$clock)
-    );
-    mldsa_accel__core__rej_ntt__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_accel__core__rej_ntt__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_accel__core__rej_ntt__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        buffer$clock = clock;
-        count$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        buffer$d = buffer$q;
-        count$d = count$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        candidate = buffer$q[(32'h0)+:(23)];
-        examine = count$q >= 32'h3;
-        if (examine) begin
-            rest = buffer$q >> 32'h18;
-            rest_count = count$q - 32'h3;
-        end
-        else begin
-            rest = buffer$q;
-            rest_count = count$q;
-        end
-        word_ready = rest_count <= 32'h2;
-        take = word_valid & (rest_count <= 32'h2);
-        if (rest_count == 32'h0) begin
-            incoming = ((word) & 48'hffffffffffff);
-        end
-        else if (rest_count == 32'h1) begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h8;
-        end
-        else begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h10;
-        end
-        if (take) begin
-            buffer$d = rest | incoming;
-            count$d = rest_count + 32'h4;
-        end
-        else begin
-            buffer$d = rest;
-            count$d = rest_count;
-        end
-        out$d = candidate;
-        out_valid$d = examine & (candidate < q23);
-        if (reset) begin
-            buffer$d = 32'h0;
-            count$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_accel__core__rej_ntt
-
-
-module mldsa_accel__core__rej_ntt__buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_ntt__buffer
-
-
-module mldsa_accel__core__rej_ntt__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_ntt__count
-
-
-module mldsa_accel__core__rej_ntt__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_ntt__out
-
-
-module mldsa_accel__core__rej_ntt__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__rej_ntt__out_valid
-
-
-module mldsa_accel__core__row(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__row
-
-
-module mldsa_accel__core__s_bytes(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__s_bytes
-
-
-module mldsa_accel__core__s_bytes_target(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__s_bytes_target
-
-
-module mldsa_accel__core__seed__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__0
-
-
-module mldsa_accel__core__seed__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__1
-
-
-module mldsa_accel__core__seed__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__10
-
-
-module mldsa_accel__core__seed__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__11
-
-
-module mldsa_accel__core__seed__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__12
-
-
-module mldsa_accel__core__seed__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__13
-
-
-module mldsa_accel__core__seed__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__14
-
-
-module mldsa_accel__core__seed__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__15
-
-
-module mldsa_accel__core__seed__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__16
-
-
-module mldsa_accel__core__seed__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__17
-
-
-module mldsa_accel__core__seed__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__18
-
-
-module mldsa_accel__core__seed__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__19
-
-
-module mldsa_accel__core__seed__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__2
-
-
-module mldsa_accel__core__seed__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__20
-
-
-module mldsa_accel__core__seed__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__21
-
-
-module mldsa_accel__core__seed__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__22
-
-
-module mldsa_accel__core__seed__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__23
-
-
-module mldsa_accel__core__seed__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__24
-
-
-module mldsa_accel__core__seed__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__25
-
-
-module mldsa_accel__core__seed__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__26
-
-
-module mldsa_accel__core__seed__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__27
-
-
-module mldsa_accel__core__seed__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__28
-
-
-module mldsa_accel__core__seed__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__29
-
-
-module mldsa_accel__core__seed__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__3
-
-
-module mldsa_accel__core__seed__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__30
-
-
-module mldsa_accel__core__seed__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__31
-
-
-module mldsa_accel__core__seed__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__4
-
-
-module mldsa_accel__core__seed__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__5
-
-
-module mldsa_accel__core__seed__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__6
-
-
-module mldsa_accel__core__seed__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__7
-
-
-module mldsa_accel__core__seed__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__8
-
-
-module mldsa_accel__core__seed__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__seed__9
-
-
-module mldsa_accel__core__ser_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__ser_left
-
-
-module mldsa_accel__core__ser_word(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__ser_word
-
-
-module mldsa_accel__core__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  byte_write;
-    input wire  [12:0] byte_address;
-    input wire  [7:0] byte_data;
-    input wire  word_write;
-    input wire  [10:0] word_address;
-    input wire  [31:0] word_data;
-    input wire  [10:0] read_address;
-    output reg  [31:0] read_word;
-    
-    // Stub signals
-    reg  [10:0] lanes$0$read_address;
-    reg  lanes$0$read_clock;
-    wire  [7:0] lanes$0$read_data;
-    reg  [10:0] lanes$0$write_address;
-    reg  lanes$0$write_clock;
-    reg  [7:0] lanes$0$write_data;
-    reg  lanes$0$write_enable;
-    reg  [10:0] lanes$1$read_address;
-    reg  lanes$1$read_clock;
-    wire  [7:0] lanes$1$read_data;
-    reg  [10:0] lanes$1$write_address;
-    reg  lanes$1$write_clock;
-    reg  [7:0] lanes$1$write_data;
-    reg  lanes$1$write_enable;
-    reg  [10:0] lanes$2$read_address;
-    reg  lanes$2$read_clock;
-    wire  [7:0] lanes$2$read_data;
-    reg  [10:0] lanes$2$write_address;
-    reg  lanes$2$write_clock;
-    reg  [7:0] lanes$2$write_data;
-    reg  lanes$2$write_enable;
-    reg  [10:0] lanes$3$read_address;
-    reg  lanes$3$read_clock;
-    wire  [7:0] lanes$3$read_data;
-    reg  [10:0] lanes$3$write_address;
-    reg  lanes$3$write_clock;
-    reg  [7:0] lanes$3$write_data;
-    reg  lanes$3$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__core__sk_buf__lanes__0 lanes$0(
-        .read_address(lanes$0$read_address),
-        .read_clock(lanes$0$read_clock),
-        .read_data(lanes$0$read_data),
-        .write_address(lanes$0$write_address),
-        .write_clock(lanes$0$write_clock),
-        .write_data(lanes$0$write_data),
-        .write_enable(lanes$0$write_enable)
-    );
-    mldsa_accel__core__sk_buf__lanes__1 lanes$1(
-        .read_address(lanes$1$read_address),
-        .read_clock(lanes$1$read_clock),
-        .read_data(lanes$1$read_data),
-        .write_address(lanes$1$write_address),
-        .write_clock(lanes$1$write_clock),
-        .write_data(lanes$1$write_data),
-        .write_enable(lanes$1$write_enable)
-    );
-    mldsa_accel__core__sk_buf__lanes__2 lanes$2(
-        .read_address(lanes$2$read_address),
-        .read_clock(lanes$2$read_clock),
-        .read_data(lanes$2$read_data),
-        .write_address(lanes$2$write_address),
-        .write_clock(lanes$2$write_clock),
-        .write_data(lanes$2$write_data),
-        .write_enable(lanes$2$write_enable)
-    );
-    mldsa_accel__core__sk_buf__lanes__3 lanes$3(
-        .read_address(lanes$3$read_address),
-        .read_clock(lanes$3$read_clock),
-        .read_data(lanes$3$read_data),
-        .write_address(lanes$3$write_address),
-        .write_clock(lanes$3$write_clock),
-        .write_data(lanes$3$write_data),
-        .write_enable(lanes$3$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        lanes$0$read_clock = clock;
-        lanes$0$write_clock = clock;
-        lanes$0$read_address = read_address;
-        if (word_write) begin
-            lanes$0$write_address = word_address;
-            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
-            lanes$0$write_enable = 1'b1;
-        end
-        else begin
-            lanes$0$write_address = byte_address[(32'h2)+:(11)];
-            lanes$0$write_data = byte_data;
-            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
-        end
-        lanes$1$read_clock = clock;
-        lanes$1$write_clock = clock;
-        lanes$1$read_address = read_address;
-        if (word_write) begin
-            lanes$1$write_address = word_address;
-            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
-            lanes$1$write_enable = 1'b1;
-        end
-        else begin
-            lanes$1$write_address = byte_address[(32'h2)+:(11)];
-            lanes$1$write_data = byte_data;
-            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
-        end
-        lanes$2$read_clock = clock;
-        lanes$2$write_clock = clock;
-        lanes$2$read_address = read_address;
-        if (word_write) begin
-            lanes$2$write_address = word_address;
-            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
-            lanes$2$write_enable = 1'b1;
-        end
-        else begin
-            lanes$2$write_address = byte_address[(32'h2)+:(11)];
-            lanes$2$write_data = byte_data;
-            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
-        end
-        lanes$3$read_clock = clock;
-        lanes$3$write_clock = clock;
-        lanes$3$read_address = read_address;
-        if (word_write) begin
-            lanes$3$write_address = word_address;
-            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
-            lanes$3$write_enable = 1'b1;
-        end
-        else begin
-            lanes$3$write_address = byte_address[(32'h2)+:(11)];
-            lanes$3$write_data = byte_data;
-            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
-        end
-        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
-    end
-    
-endmodule // mldsa_accel__core__sk_buf
-
-
-module mldsa_accel__core__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__sk_buf__lanes__0
-
-
-module mldsa_accel__core__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__sk_buf__lanes__1
-
-
-module mldsa_accel__core__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__sk_buf__lanes__2
-
-
-module mldsa_accel__core__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__core__sk_buf__lanes__3
-
-
-module mldsa_accel__core__sk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [4:0] width;
-    input wire  centred;
-    input wire  [22:0] offset;
-    input wire  [22:0] coeff;
-    input wire  coeff_valid;
-    output reg  coeff_ready;
-    output reg  [7:0] data;
-    output reg  data_valid;
-    input wire  data_ready;
-    
-    // Constant declarations
-    localparam  one32 = 32'h1;
-    localparam  q24 = 24'h7fe001;
-    
-    // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
-    reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
-    reg  acc_bits$clock;
-    
-    // Local signals
-    reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
-    reg  take;
-    reg  [23:0] mapped;
-    reg  [23:0] lifted;
-    reg  [31:0] field;
-    
-    // Sub module instances
-    mldsa_accel__core__sk_packer__acc acc(
-        .d(acc$d),
-        .q(acc$q),
-        .clock(acc$clock)
-    );
-    mldsa_accel__core__sk_packer__acc_bits acc_bits(
-        .d(acc_bits$d),
-        .q(acc_bits$q),
-        .clock(acc_bits$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        acc$clock = clock;
-        acc_bits$clock = clock;
-        acc$d = acc$q;
-        acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
-        if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
-        end
-        else begin
-            kept = acc$q;
-            kept_bits = acc_bits$q;
-        end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
-        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
-        lifted = mapped + q24;
-        if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
-        end
-        else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
-        end
-        else begin
-            field = ((mapped) & 32'hffffffff);
-        end
-        if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
-        end
-        else begin
-            acc$d = kept;
-            acc_bits$d = kept_bits;
-        end
-        if (reset) begin
-            acc$d = 32'h0;
-            acc_bits$d = 32'h0;
-        end
-    end
-    
-endmodule // mldsa_accel__core__sk_packer
-
-
-module mldsa_accel__core__sk_packer__acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sk_packer__acc
-
-
-module mldsa_accel__core__sk_packer__acc_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sk_packer__acc_bits
-
-
-module mldsa_accel__core__sk_s_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sk_s_ptr
-
-
-module mldsa_accel__core__sk_t0_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sk_t0_ptr
-
-
-module mldsa_accel__core__sk_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sk_words
-
-
 module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
@@ -18289,7 +18863,2191 @@ module mldsa_accel__core__sponge__word_pos(d,q,clock);
 endmodule // mldsa_accel__core__sponge__word_pos
 
 
-module mldsa_accel__core__stopped(d,q,clock);
+module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [1:0] parameter_set;
+    input wire  external_mu;
+    input wire  [31:0] msg_bytes;
+    input wire  abort_job;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    output reg  verdict;
+    input wire  [31:0] s_data;
+    input wire  s_valid;
+    input wire  s_last;
+    output reg  s_ready;
+    output reg  sponge_reset;
+    output reg  sponge_start;
+    output reg  [7:0] sponge_op;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  [31:0] sponge_in_data;
+    output reg  sponge_in_valid;
+    output reg  sponge_in_last;
+    output reg  sponge_out_ready;
+    input wire  sponge_done;
+    input wire  sponge_error;
+    input wire  sponge_in_ready;
+    input wire  [31:0] sponge_out_data;
+    input wire  sponge_out_valid;
+    output reg  ntt_reset;
+    output reg  ntt_start;
+    output reg  [7:0] ntt_op;
+    output reg  [31:0] ntt_arg0;
+    output reg  [31:0] ntt_arg1;
+    output reg  [31:0] ntt_arg2;
+    output reg  [31:0] ntt_s_tdata;
+    output reg  ntt_s_tvalid;
+    output reg  ntt_s_tlast;
+    output reg  ntt_m_tready;
+    input wire  ntt_done;
+    input wire  ntt_error;
+    input wire  ntt_s_tready;
+    input wire  [31:0] ntt_m_tdata;
+    input wire  ntt_m_tvalid;
+    
+    // Constant declarations
+    localparam  c_op_sponge = 8'h1;
+    localparam  c_op_abort = 8'hff;
+    localparam  c_shake128 = 32'h0;
+    localparam  c_shake256 = 32'h1;
+    localparam  c_squeeze = 32'hfffffff0;
+    localparam  c_op_load = 8'h1;
+    localparam  c_op_store = 8'h2;
+    localparam  c_op_ntt = 8'h3;
+    localparam  c_op_intt = 8'h4;
+    localparam  c_op_pwm = 8'h5;
+    localparam  c_op_pwmac = 8'h6;
+    localparam  c_ntt_abort = 8'hff;
+    localparam  c_q = 23'h7fe001;
+    localparam  c_set_k$0 = 4'h4;
+    localparam  c_set_k$1 = 4'h6;
+    localparam  c_set_k$2 = 4'h8;
+    localparam  c_set_l$0 = 4'h4;
+    localparam  c_set_l$1 = 4'h5;
+    localparam  c_set_l$2 = 4'h7;
+    localparam  c_set_tau$0 = 7'b100111;
+    localparam  c_set_tau$1 = 7'b110001;
+    localparam  c_set_tau$2 = 7'b111100;
+    localparam  c_set_omega$0 = 7'b1010000;
+    localparam  c_set_omega$1 = 7'b110111;
+    localparam  c_set_omega$2 = 7'b1001011;
+    localparam  c_set_gamma1$0 = 23'h20000;
+    localparam  c_set_gamma1$1 = 23'h80000;
+    localparam  c_set_gamma1$2 = 23'h80000;
+    localparam  c_set_gamma1_bits$0 = 5'b10010;
+    localparam  c_set_gamma1_bits$1 = 5'b10100;
+    localparam  c_set_gamma1_bits$2 = 5'b10100;
+    localparam  c_set_z_bound$0 = 24'h1ffb2;
+    localparam  c_set_z_bound$1 = 24'h7ff3c;
+    localparam  c_set_z_bound$2 = 24'h7ff88;
+    localparam  c_set_w1_bits$0 = 5'b110;
+    localparam  c_set_w1_bits$1 = 5'b100;
+    localparam  c_set_w1_bits$2 = 5'b100;
+    localparam  c_set_ct_words$0 = 5'b1000;
+    localparam  c_set_ct_words$1 = 5'b1100;
+    localparam  c_set_ct_words$2 = 5'b10000;
+    localparam  c_set_z_words$0 = 8'h90;
+    localparam  c_set_z_words$1 = 8'ha0;
+    localparam  c_set_z_words$2 = 8'ha0;
+    localparam  c_set_hint_base$0 = 11'b1001001000;
+    localparam  c_set_hint_base$1 = 11'b1100101100;
+    localparam  c_set_hint_base$2 = 11'b10001110000;
+    localparam  c_set_hint_bytes$0 = 7'b1010100;
+    localparam  c_set_hint_bytes$1 = 7'b111101;
+    localparam  c_set_hint_bytes$2 = 7'b1010011;
+    localparam  c_set_hint_words$0 = 8'h15;
+    localparam  c_set_hint_words$1 = 8'h10;
+    localparam  c_set_hint_words$2 = 8'h15;
+    localparam  c_set_pk_words$0 = 11'b101001000;
+    localparam  c_set_pk_words$1 = 11'b111101000;
+    localparam  c_set_pk_words$2 = 11'b1010001000;
+    localparam  c_set_sig_words$0 = 11'b1001011101;
+    localparam  c_set_sig_words$1 = 11'b1100111100;
+    localparam  c_set_sig_words$2 = 11'b10010000101;
+    localparam  c_set_w1_words$0 = 9'b11000000;
+    localparam  c_set_w1_words$1 = 9'b11000000;
+    localparam  c_set_w1_words$2 = 9'b100000000;
+    
+    // Enums
+    localparam VerifyPhase$Idle = 0;
+    localparam VerifyPhase$LoadPk = 1;
+    localparam VerifyPhase$LoadSig = 2;
+    localparam VerifyPhase$Mu = 3;
+    localparam VerifyPhase$Hints = 4;
+    localparam VerifyPhase$Challenge = 5;
+    localparam VerifyPhase$LoadC = 6;
+    localparam VerifyPhase$NttC = 7;
+    localparam VerifyPhase$LoadT = 8;
+    localparam VerifyPhase$NttT = 9;
+    localparam VerifyPhase$MulCt = 10;
+    localparam VerifyPhase$LoadZ = 11;
+    localparam VerifyPhase$NttZ = 12;
+    localparam VerifyPhase$SampleA = 13;
+    localparam VerifyPhase$MulAz = 14;
+    localparam VerifyPhase$Intt = 15;
+    localparam VerifyPhase$StoreW = 16;
+    localparam VerifyPhase$Commit = 17;
+    
+    // Stub signals
+    reg  unpacker$clock;
+    reg  unpacker$reset;
+    reg  [4:0] unpacker$width;
+    reg  unpacker$centred;
+    reg  [22:0] unpacker$offset;
+    reg  [19:0] unpacker$max_value;
+    reg  [7:0] unpacker$data;
+    reg  unpacker$data_valid;
+    wire  unpacker$data_ready;
+    wire  [22:0] unpacker$coeff;
+    wire  unpacker$coeff_valid;
+    wire  unpacker$out_of_range;
+    reg  hints$clock;
+    reg  hints$reset;
+    reg  [3:0] hints$k;
+    reg  [6:0] hints$omega;
+    reg  [7:0] hints$data;
+    reg  hints$data_valid;
+    reg  hints$data_last;
+    wire  hints$data_ready;
+    wire  hints$hint;
+    wire  [3:0] hints$hint_poly;
+    wire  [7:0] hints$hint_coeff;
+    wire  hints$hint_valid;
+    reg  hints$hint_ready;
+    wire  hints$checked;
+    wire  hints$malformed;
+    wire  hints$done;
+    reg  ball$clock;
+    reg  ball$reset;
+    reg  ball$start;
+    reg  [6:0] ball$tau;
+    reg  [7:0] ball$data;
+    reg  ball$data_valid;
+    wire  ball$data_ready;
+    wire  ball$done;
+    reg  [7:0] ball$read_index;
+    wire  [22:0] ball$coeff;
+    reg  rej_ntt$clock;
+    reg  rej_ntt$reset;
+    reg  [31:0] rej_ntt$word;
+    reg  rej_ntt$word_valid;
+    wire  rej_ntt$word_ready;
+    wire  [22:0] rej_ntt$coeff;
+    wire  rej_ntt$coeff_valid;
+    reg  z_norm$clock;
+    reg  [24:0] z_norm$x;
+    reg  z_norm$canonical;
+    reg  [23:0] z_norm$bound;
+    wire  z_norm$exceeds;
+    reg  decompose$clock;
+    reg  [22:0] decompose$r;
+    reg  decompose$wide;
+    reg  decompose$hint;
+    wire  [5:0] decompose$r1;
+    wire  [23:0] decompose$r0;
+    wire  [5:0] decompose$r1_hinted;
+    reg  w1_packer$clock;
+    reg  w1_packer$reset;
+    reg  [4:0] w1_packer$width;
+    reg  w1_packer$centred;
+    reg  [22:0] w1_packer$offset;
+    reg  [22:0] w1_packer$coeff;
+    reg  w1_packer$coeff_valid;
+    wire  w1_packer$coeff_ready;
+    wire  [7:0] w1_packer$data;
+    wire  w1_packer$data_valid;
+    reg  w1_packer$data_ready;
+    reg  pk_buf$clock;
+    reg  pk_buf$byte_write;
+    reg  [11:0] pk_buf$byte_address;
+    reg  [7:0] pk_buf$byte_data;
+    reg  pk_buf$word_write;
+    reg  [9:0] pk_buf$word_address;
+    reg  [31:0] pk_buf$word_data;
+    reg  [9:0] pk_buf$read_address;
+    wire  [31:0] pk_buf$read_word;
+    reg  sig_buf$clock;
+    reg  sig_buf$byte_write;
+    reg  [12:0] sig_buf$byte_address;
+    reg  [7:0] sig_buf$byte_data;
+    reg  sig_buf$word_write;
+    reg  [10:0] sig_buf$word_address;
+    reg  [31:0] sig_buf$word_data;
+    reg  [10:0] sig_buf$read_address;
+    wire  [31:0] sig_buf$read_word;
+    reg  w1_buf$clock;
+    reg  w1_buf$byte_write;
+    reg  [9:0] w1_buf$byte_address;
+    reg  [7:0] w1_buf$byte_data;
+    reg  w1_buf$word_write;
+    reg  [7:0] w1_buf$word_address;
+    reg  [31:0] w1_buf$word_data;
+    reg  [7:0] w1_buf$read_address;
+    wire  [31:0] w1_buf$read_word;
+    reg  [31:0] rho$0$d;
+    wire  [31:0] rho$0$q;
+    reg  rho$0$clock;
+    reg  [31:0] rho$1$d;
+    wire  [31:0] rho$1$q;
+    reg  rho$1$clock;
+    reg  [31:0] rho$2$d;
+    wire  [31:0] rho$2$q;
+    reg  rho$2$clock;
+    reg  [31:0] rho$3$d;
+    wire  [31:0] rho$3$q;
+    reg  rho$3$clock;
+    reg  [31:0] rho$4$d;
+    wire  [31:0] rho$4$q;
+    reg  rho$4$clock;
+    reg  [31:0] rho$5$d;
+    wire  [31:0] rho$5$q;
+    reg  rho$5$clock;
+    reg  [31:0] rho$6$d;
+    wire  [31:0] rho$6$q;
+    reg  rho$6$clock;
+    reg  [31:0] rho$7$d;
+    wire  [31:0] rho$7$q;
+    reg  rho$7$clock;
+    reg  [31:0] mu$0$d;
+    wire  [31:0] mu$0$q;
+    reg  mu$0$clock;
+    reg  [31:0] mu$1$d;
+    wire  [31:0] mu$1$q;
+    reg  mu$1$clock;
+    reg  [31:0] mu$2$d;
+    wire  [31:0] mu$2$q;
+    reg  mu$2$clock;
+    reg  [31:0] mu$3$d;
+    wire  [31:0] mu$3$q;
+    reg  mu$3$clock;
+    reg  [31:0] mu$4$d;
+    wire  [31:0] mu$4$q;
+    reg  mu$4$clock;
+    reg  [31:0] mu$5$d;
+    wire  [31:0] mu$5$q;
+    reg  mu$5$clock;
+    reg  [31:0] mu$6$d;
+    wire  [31:0] mu$6$q;
+    reg  mu$6$clock;
+    reg  [31:0] mu$7$d;
+    wire  [31:0] mu$7$q;
+    reg  mu$7$clock;
+    reg  [31:0] mu$8$d;
+    wire  [31:0] mu$8$q;
+    reg  mu$8$clock;
+    reg  [31:0] mu$9$d;
+    wire  [31:0] mu$9$q;
+    reg  mu$9$clock;
+    reg  [31:0] mu$10$d;
+    wire  [31:0] mu$10$q;
+    reg  mu$10$clock;
+    reg  [31:0] mu$11$d;
+    wire  [31:0] mu$11$q;
+    reg  mu$11$clock;
+    reg  [31:0] mu$12$d;
+    wire  [31:0] mu$12$q;
+    reg  mu$12$clock;
+    reg  [31:0] mu$13$d;
+    wire  [31:0] mu$13$q;
+    reg  mu$13$clock;
+    reg  [31:0] mu$14$d;
+    wire  [31:0] mu$14$q;
+    reg  mu$14$clock;
+    reg  [31:0] mu$15$d;
+    wire  [31:0] mu$15$q;
+    reg  mu$15$clock;
+    reg  [4:0] phase$d;
+    wire  [4:0] phase$q;
+    reg  phase$clock;
+    reg  launched$d;
+    wire  launched$q;
+    reg  launched$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  error_flag$d;
+    wire  error_flag$q;
+    reg  error_flag$clock;
+    reg  verdict_flag$d;
+    wire  verdict_flag$q;
+    reg  verdict_flag$clock;
+    reg  external$d;
+    wire  external$q;
+    reg  external$clock;
+    reg  [3:0] k$d;
+    wire  [3:0] k$q;
+    reg  k$clock;
+    reg  [3:0] l$d;
+    wire  [3:0] l$q;
+    reg  l$clock;
+    reg  wide$d;
+    wire  wide$q;
+    reg  wide$clock;
+    reg  [6:0] tau$d;
+    wire  [6:0] tau$q;
+    reg  tau$clock;
+    reg  [6:0] omega$d;
+    wire  [6:0] omega$q;
+    reg  omega$clock;
+    reg  [22:0] gamma1$d;
+    wire  [22:0] gamma1$q;
+    reg  gamma1$clock;
+    reg  [4:0] gamma1_bits$d;
+    wire  [4:0] gamma1_bits$q;
+    reg  gamma1_bits$clock;
+    reg  [23:0] z_bound$d;
+    wire  [23:0] z_bound$q;
+    reg  z_bound$clock;
+    reg  [4:0] w1_bits$d;
+    wire  [4:0] w1_bits$q;
+    reg  w1_bits$clock;
+    reg  [4:0] ct_words$d;
+    wire  [4:0] ct_words$q;
+    reg  ct_words$clock;
+    reg  [7:0] z_words$d;
+    wire  [7:0] z_words$q;
+    reg  z_words$clock;
+    reg  [10:0] hint_base$d;
+    wire  [10:0] hint_base$q;
+    reg  hint_base$clock;
+    reg  [6:0] hint_bytes$d;
+    wire  [6:0] hint_bytes$q;
+    reg  hint_bytes$clock;
+    reg  [7:0] hint_words$d;
+    wire  [7:0] hint_words$q;
+    reg  hint_words$clock;
+    reg  [10:0] pk_words$d;
+    wire  [10:0] pk_words$q;
+    reg  pk_words$clock;
+    reg  [10:0] sig_words$d;
+    wire  [10:0] sig_words$q;
+    reg  sig_words$clock;
+    reg  [8:0] w1_words$d;
+    wire  [8:0] w1_words$q;
+    reg  w1_words$clock;
+    reg  [23:0] msg_len$d;
+    wire  [23:0] msg_len$q;
+    reg  msg_len$clock;
+    reg  [23:0] in_words$d;
+    wire  [23:0] in_words$q;
+    reg  in_words$clock;
+    reg  [3:0] row$d;
+    wire  [3:0] row$q;
+    reg  row$clock;
+    reg  [3:0] col$d;
+    wire  [3:0] col$q;
+    reg  col$clock;
+    reg  [8:0] count$d;
+    wire  [8:0] count$q;
+    reg  count$clock;
+    reg  [23:0] words_in$d;
+    wire  [23:0] words_in$q;
+    reg  words_in$clock;
+    reg  [10:0] rd_ptr$d;
+    wire  [10:0] rd_ptr$q;
+    reg  rd_ptr$clock;
+    reg  [7:0] words_left$d;
+    wire  [7:0] words_left$q;
+    reg  words_left$clock;
+    reg  [10:0] z_ptr$d;
+    wire  [10:0] z_ptr$q;
+    reg  z_ptr$clock;
+    reg  [10:0] t_ptr$d;
+    wire  [10:0] t_ptr$q;
+    reg  t_ptr$clock;
+    reg  [9:0] w1_ptr$d;
+    wire  [9:0] w1_ptr$q;
+    reg  w1_ptr$clock;
+    reg  [31:0] ser_word$d;
+    wire  [31:0] ser_word$q;
+    reg  ser_word$clock;
+    reg  [2:0] ser_left$d;
+    wire  [2:0] ser_left$q;
+    reg  ser_left$clock;
+    reg  stopped$d;
+    wire  stopped$q;
+    reg  stopped$clock;
+    reg  z_bad$d;
+    wire  z_bad$q;
+    reg  z_bad$clock;
+    reg  z_checking$d;
+    wire  z_checking$q;
+    reg  z_checking$clock;
+    reg  mismatch$d;
+    wire  mismatch$q;
+    reg  mismatch$clock;
+    reg  pipe$0$d;
+    wire  pipe$0$q;
+    reg  pipe$0$clock;
+    reg  pipe$1$d;
+    wire  pipe$1$q;
+    reg  pipe$1$clock;
+    reg  pipe$2$d;
+    wire  pipe$2$q;
+    reg  pipe$2$clock;
+    
+    // Local signals
+    reg  [10:0] rd_next;
+    reg  [7:0] ser_byte;
+    reg  ser_valid;
+    reg  ser_take;
+    reg  ser_load;
+    reg  ser_room;
+    reg  [31:0] mu_word;
+    reg  [31:0] rho_word;
+    reg  stream_take;
+    reg  last_expected;
+    reg  [22:0] t1_scaled;
+    reg  [22:0] t1_negated;
+    reg  store_take;
+    reg  [8:0] count_next;
+    reg  fail;
+    reg  [31:0] msg_words;
+    reg  word_differs;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__unpacker unpacker(
+        .clock(unpacker$clock),
+        .reset(unpacker$reset),
+        .width(unpacker$width),
+        .centred(unpacker$centred),
+        .offset(unpacker$offset),
+        .max_value(unpacker$max_value),
+        .data(unpacker$data),
+        .data_valid(unpacker$data_valid),
+        .data_ready(unpacker$data_ready),
+        .coeff(unpacker$coeff),
+        .coeff_valid(unpacker$coeff_valid),
+        .out_of_range(unpacker$out_of_range)
+    );
+    mldsa_accel__core__verify__hints hints(
+        .clock(hints$clock),
+        .reset(hints$reset),
+        .k(hints$k),
+        .omega(hints$omega),
+        .data(hints$data),
+        .data_valid(hints$data_valid),
+        .data_last(hints$data_last),
+        .data_ready(hints$data_ready),
+        .hint(hints$hint),
+        .hint_poly(hints$hint_poly),
+        .hint_coeff(hints$hint_coeff),
+        .hint_valid(hints$hint_valid),
+        .hint_ready(hints$hint_ready),
+        .checked(hints$checked),
+        .malformed(hints$malformed),
+        .done(hints$done)
+    );
+    mldsa_accel__core__verify__ball ball(
+        .clock(ball$clock),
+        .reset(ball$reset),
+        .start(ball$start),
+        .tau(ball$tau),
+        .data(ball$data),
+        .data_valid(ball$data_valid),
+        .data_ready(ball$data_ready),
+        .done(ball$done),
+        .read_index(ball$read_index),
+        .coeff(ball$coeff)
+    );
+    mldsa_accel__core__verify__rej_ntt rej_ntt(
+        .clock(rej_ntt$clock),
+        .reset(rej_ntt$reset),
+        .word(rej_ntt$word),
+        .word_valid(rej_ntt$word_valid),
+        .word_ready(rej_ntt$word_ready),
+        .coeff(rej_ntt$coeff),
+        .coeff_valid(rej_ntt$coeff_valid)
+    );
+    mldsa_accel__core__verify__z_norm z_norm(
+        .clock(z_norm$clock),
+        .x(z_norm$x),
+        .canonical(z_norm$canonical),
+        .bound(z_norm$bound),
+        .exceeds(z_norm$exceeds)
+    );
+    mldsa_accel__core__verify__decompose decompose(
+        .clock(decompose$clock),
+        .r(decompose$r),
+        .wide(decompose$wide),
+        .hint(decompose$hint),
+        .r1(decompose$r1),
+        .r0(decompose$r0),
+        .r1_hinted(decompose$r1_hinted)
+    );
+    mldsa_accel__core__verify__w1_packer w1_packer(
+        .clock(w1_packer$clock),
+        .reset(w1_packer$reset),
+        .width(w1_packer$width),
+        .centred(w1_packer$centred),
+        .offset(w1_packer$offset),
+        .coeff(w1_packer$coeff),
+        .coeff_valid(w1_packer$coeff_valid),
+        .coeff_ready(w1_packer$coeff_ready),
+        .data(w1_packer$data),
+        .data_valid(w1_packer$data_valid),
+        .data_ready(w1_packer$data_ready)
+    );
+    mldsa_accel__core__verify__pk_buf pk_buf(
+        .clock(pk_buf$clock),
+        .byte_write(pk_buf$byte_write),
+        .byte_address(pk_buf$byte_address),
+        .byte_data(pk_buf$byte_data),
+        .word_write(pk_buf$word_write),
+        .word_address(pk_buf$word_address),
+        .word_data(pk_buf$word_data),
+        .read_address(pk_buf$read_address),
+        .read_word(pk_buf$read_word)
+    );
+    mldsa_accel__core__verify__sig_buf sig_buf(
+        .clock(sig_buf$clock),
+        .byte_write(sig_buf$byte_write),
+        .byte_address(sig_buf$byte_address),
+        .byte_data(sig_buf$byte_data),
+        .word_write(sig_buf$word_write),
+        .word_address(sig_buf$word_address),
+        .word_data(sig_buf$word_data),
+        .read_address(sig_buf$read_address),
+        .read_word(sig_buf$read_word)
+    );
+    mldsa_accel__core__verify__w1_buf w1_buf(
+        .clock(w1_buf$clock),
+        .byte_write(w1_buf$byte_write),
+        .byte_address(w1_buf$byte_address),
+        .byte_data(w1_buf$byte_data),
+        .word_write(w1_buf$word_write),
+        .word_address(w1_buf$word_address),
+        .word_data(w1_buf$word_data),
+        .read_address(w1_buf$read_address),
+        .read_word(w1_buf$read_word)
+    );
+    mldsa_accel__core__verify__rho__0 rho$0(
+        .d(rho$0$d),
+        .q(rho$0$q),
+        .clock(rho$0$clock)
+    );
+    mldsa_accel__core__verify__rho__1 rho$1(
+        .d(rho$1$d),
+        .q(rho$1$q),
+        .clock(rho$1$clock)
+    );
+    mldsa_accel__core__verify__rho__2 rho$2(
+        .d(rho$2$d),
+        .q(rho$2$q),
+        .clock(rho$2$clock)
+    );
+    mldsa_accel__core__verify__rho__3 rho$3(
+        .d(rho$3$d),
+        .q(rho$3$q),
+        .clock(rho$3$clock)
+    );
+    mldsa_accel__core__verify__rho__4 rho$4(
+        .d(rho$4$d),
+        .q(rho$4$q),
+        .clock(rho$4$clock)
+    );
+    mldsa_accel__core__verify__rho__5 rho$5(
+        .d(rho$5$d),
+        .q(rho$5$q),
+        .clock(rho$5$clock)
+    );
+    mldsa_accel__core__verify__rho__6 rho$6(
+        .d(rho$6$d),
+        .q(rho$6$q),
+        .clock(rho$6$clock)
+    );
+    mldsa_accel__core__verify__rho__7 rho$7(
+        .d(rho$7$d),
+        .q(rho$7$q),
+        .clock(rho$7$clock)
+    );
+    mldsa_accel__core__verify__mu__0 mu$0(
+        .d(mu$0$d),
+        .q(mu$0$q),
+        .clock(mu$0$clock)
+    );
+    mldsa_accel__core__verify__mu__1 mu$1(
+        .d(mu$1$d),
+        .q(mu$1$q),
+        .clock(mu$1$clock)
+    );
+    mldsa_accel__core__verify__mu__2 mu$2(
+        .d(mu$2$d),
+        .q(mu$2$q),
+        .clock(mu$2$clock)
+    );
+    mldsa_accel__core__verify__mu__3 mu$3(
+        .d(mu$3$d),
+        .q(mu$3$q),
+        .clock(mu$3$clock)
+    );
+    mldsa_accel__core__verify__mu__4 mu$4(
+        .d(mu$4$d),
+        .q(mu$4$q),
+        .clock(mu$4$clock)
+    );
+    mldsa_accel__core__verify__mu__5 mu$5(
+        .d(mu$5$d),
+        .q(mu$5$q),
+        .clock(mu$5$clock)
+    );
+    mldsa_accel__core__verify__mu__6 mu$6(
+        .d(mu$6$d),
+        .q(mu$6$q),
+        .clock(mu$6$clock)
+    );
+    mldsa_accel__core__verify__mu__7 mu$7(
+        .d(mu$7$d),
+        .q(mu$7$q),
+        .clock(mu$7$clock)
+    );
+    mldsa_accel__core__verify__mu__8 mu$8(
+        .d(mu$8$d),
+        .q(mu$8$q),
+        .clock(mu$8$clock)
+    );
+    mldsa_accel__core__verify__mu__9 mu$9(
+        .d(mu$9$d),
+        .q(mu$9$q),
+        .clock(mu$9$clock)
+    );
+    mldsa_accel__core__verify__mu__10 mu$10(
+        .d(mu$10$d),
+        .q(mu$10$q),
+        .clock(mu$10$clock)
+    );
+    mldsa_accel__core__verify__mu__11 mu$11(
+        .d(mu$11$d),
+        .q(mu$11$q),
+        .clock(mu$11$clock)
+    );
+    mldsa_accel__core__verify__mu__12 mu$12(
+        .d(mu$12$d),
+        .q(mu$12$q),
+        .clock(mu$12$clock)
+    );
+    mldsa_accel__core__verify__mu__13 mu$13(
+        .d(mu$13$d),
+        .q(mu$13$q),
+        .clock(mu$13$clock)
+    );
+    mldsa_accel__core__verify__mu__14 mu$14(
+        .d(mu$14$d),
+        .q(mu$14$q),
+        .clock(mu$14$clock)
+    );
+    mldsa_accel__core__verify__mu__15 mu$15(
+        .d(mu$15$d),
+        .q(mu$15$q),
+        .clock(mu$15$clock)
+    );
+    mldsa_accel__core__verify__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    mldsa_accel__core__verify__launched launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    mldsa_accel__core__verify__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    mldsa_accel__core__verify__error_flag error_flag(
+        .d(error_flag$d),
+        .q(error_flag$q),
+        .clock(error_flag$clock)
+    );
+    mldsa_accel__core__verify__verdict_flag verdict_flag(
+        .d(verdict_flag$d),
+        .q(verdict_flag$q),
+        .clock(verdict_flag$clock)
+    );
+    mldsa_accel__core__verify__external external(
+        .d(external$d),
+        .q(external$q),
+        .clock(external$clock)
+    );
+    mldsa_accel__core__verify__k k(
+        .d(k$d),
+        .q(k$q),
+        .clock(k$clock)
+    );
+    mldsa_accel__core__verify__l l(
+        .d(l$d),
+        .q(l$q),
+        .clock(l$clock)
+    );
+    mldsa_accel__core__verify__wide wide(
+        .d(wide$d),
+        .q(wide$q),
+        .clock(wide$clock)
+    );
+    mldsa_accel__core__verify__tau tau(
+        .d(tau$d),
+        .q(tau$q),
+        .clock(tau$clock)
+    );
+    mldsa_accel__core__verify__omega omega(
+        .d(omega$d),
+        .q(omega$q),
+        .clock(omega$clock)
+    );
+    mldsa_accel__core__verify__gamma1 gamma1(
+        .d(gamma1$d),
+        .q(gamma1$q),
+        .clock(gamma1$clock)
+    );
+    mldsa_accel__core__verify__gamma1_bits gamma1_bits(
+        .d(gamma1_bits$d),
+        .q(gamma1_bits$q),
+        .clock(gamma1_bits$clock)
+    );
+    mldsa_accel__core__verify__z_bound z_bound(
+        .d(z_bound$d),
+        .q(z_bound$q),
+        .clock(z_bound$clock)
+    );
+    mldsa_accel__core__verify__w1_bits w1_bits(
+        .d(w1_bits$d),
+        .q(w1_bits$q),
+        .clock(w1_bits$clock)
+    );
+    mldsa_accel__core__verify__ct_words ct_words(
+        .d(ct_words$d),
+        .q(ct_words$q),
+        .clock(ct_words$clock)
+    );
+    mldsa_accel__core__verify__z_words z_words(
+        .d(z_words$d),
+        .q(z_words$q),
+        .clock(z_words$clock)
+    );
+    mldsa_accel__core__verify__hint_base hint_base(
+        .d(hint_base$d),
+        .q(hint_base$q),
+        .clock(hint_base$clock)
+    );
+    mldsa_accel__core__verify__hint_bytes hint_bytes(
+        .d(hint_bytes$d),
+        .q(hint_bytes$q),
+        .clock(hint_bytes$clock)
+    );
+    mldsa_accel__core__verify__hint_words hint_words(
+        .d(hint_words$d),
+        .q(hint_words$q),
+        .clock(hint_words$clock)
+    );
+    mldsa_accel__core__verify__pk_words pk_words(
+        .d(pk_words$d),
+        .q(pk_words$q),
+        .clock(pk_words$clock)
+    );
+    mldsa_accel__core__verify__sig_words sig_words(
+        .d(sig_words$d),
+        .q(sig_words$q),
+        .clock(sig_words$clock)
+    );
+    mldsa_accel__core__verify__w1_words w1_words(
+        .d(w1_words$d),
+        .q(w1_words$q),
+        .clock(w1_words$clock)
+    );
+    mldsa_accel__core__verify__msg_len msg_len(
+        .d(msg_len$d),
+        .q(msg_len$q),
+        .clock(msg_len$clock)
+    );
+    mldsa_accel__core__verify__in_words in_words(
+        .d(in_words$d),
+        .q(in_words$q),
+        .clock(in_words$clock)
+    );
+    mldsa_accel__core__verify__row row(
+        .d(row$d),
+        .q(row$q),
+        .clock(row$clock)
+    );
+    mldsa_accel__core__verify__col col(
+        .d(col$d),
+        .q(col$q),
+        .clock(col$clock)
+    );
+    mldsa_accel__core__verify__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__verify__words_in words_in(
+        .d(words_in$d),
+        .q(words_in$q),
+        .clock(words_in$clock)
+    );
+    mldsa_accel__core__verify__rd_ptr rd_ptr(
+        .d(rd_ptr$d),
+        .q(rd_ptr$q),
+        .clock(rd_ptr$clock)
+    );
+    mldsa_accel__core__verify__words_left words_left(
+        .d(words_left$d),
+        .q(words_left$q),
+        .clock(words_left$clock)
+    );
+    mldsa_accel__core__verify__z_ptr z_ptr(
+        .d(z_ptr$d),
+        .q(z_ptr$q),
+        .clock(z_ptr$clock)
+    );
+    mldsa_accel__core__verify__t_ptr t_ptr(
+        .d(t_ptr$d),
+        .q(t_ptr$q),
+        .clock(t_ptr$clock)
+    );
+    mldsa_accel__core__verify__w1_ptr w1_ptr(
+        .d(w1_ptr$d),
+        .q(w1_ptr$q),
+        .clock(w1_ptr$clock)
+    );
+    mldsa_accel__core__verify__ser_word ser_word(
+        .d(ser_word$d),
+        .q(ser_word$q),
+        .clock(ser_word$clock)
+    );
+    mldsa_accel__core__verify__ser_left ser_left(
+        .d(ser_left$d),
+        .q(ser_left$q),
+        .clock(ser_left$clock)
+    );
+    mldsa_accel__core__verify__stopped stopped(
+        .d(stopped$d),
+        .q(stopped$q),
+        .clock(stopped$clock)
+    );
+    mldsa_accel__core__verify__z_bad z_bad(
+        .d(z_bad$d),
+        .q(z_bad$q),
+        .clock(z_bad$clock)
+    );
+    mldsa_accel__core__verify__z_checking z_checking(
+        .d(z_checking$d),
+        .q(z_checking$q),
+        .clock(z_checking$clock)
+    );
+    mldsa_accel__core__verify__mismatch mismatch(
+        .d(mismatch$d),
+        .q(mismatch$q),
+        .clock(mismatch$clock)
+    );
+    mldsa_accel__core__verify__pipe__0 pipe$0(
+        .d(pipe$0$d),
+        .q(pipe$0$q),
+        .clock(pipe$0$clock)
+    );
+    mldsa_accel__core__verify__pipe__1 pipe$1(
+        .d(pipe$1$d),
+        .q(pipe$1$q),
+        .clock(pipe$1$clock)
+    );
+    mldsa_accel__core__verify__pipe__2 pipe$2(
+        .d(pipe$2$d),
+        .q(pipe$2$q),
+        .clock(pipe$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        phase$clock = clock;
+        launched$clock = clock;
+        done_flag$clock = clock;
+        error_flag$clock = clock;
+        verdict_flag$clock = clock;
+        external$clock = clock;
+        k$clock = clock;
+        l$clock = clock;
+        wide$clock = clock;
+        tau$clock = clock;
+        omega$clock = clock;
+        gamma1$clock = clock;
+        gamma1_bits$clock = clock;
+        z_bound$clock = clock;
+        w1_bits$clock = clock;
+        ct_words$clock = clock;
+        z_words$clock = clock;
+        hint_base$clock = clock;
+        hint_bytes$clock = clock;
+        hint_words$clock = clock;
+        pk_words$clock = clock;
+        sig_words$clock = clock;
+        w1_words$clock = clock;
+        msg_len$clock = clock;
+        in_words$clock = clock;
+        row$clock = clock;
+        col$clock = clock;
+        count$clock = clock;
+        words_in$clock = clock;
+        rd_ptr$clock = clock;
+        words_left$clock = clock;
+        z_ptr$clock = clock;
+        t_ptr$clock = clock;
+        w1_ptr$clock = clock;
+        ser_word$clock = clock;
+        ser_left$clock = clock;
+        stopped$clock = clock;
+        z_bad$clock = clock;
+        z_checking$clock = clock;
+        mismatch$clock = clock;
+        phase$d = phase$q;
+        launched$d = launched$q;
+        done_flag$d = done_flag$q;
+        error_flag$d = error_flag$q;
+        verdict_flag$d = verdict_flag$q;
+        external$d = external$q;
+        k$d = k$q;
+        l$d = l$q;
+        wide$d = wide$q;
+        tau$d = tau$q;
+        omega$d = omega$q;
+        gamma1$d = gamma1$q;
+        gamma1_bits$d = gamma1_bits$q;
+        z_bound$d = z_bound$q;
+        w1_bits$d = w1_bits$q;
+        ct_words$d = ct_words$q;
+        z_words$d = z_words$q;
+        hint_base$d = hint_base$q;
+        hint_bytes$d = hint_bytes$q;
+        hint_words$d = hint_words$q;
+        pk_words$d = pk_words$q;
+        sig_words$d = sig_words$q;
+        w1_words$d = w1_words$q;
+        msg_len$d = msg_len$q;
+        in_words$d = in_words$q;
+        row$d = row$q;
+        col$d = col$q;
+        count$d = count$q;
+        words_in$d = words_in$q;
+        rd_ptr$d = rd_ptr$q;
+        words_left$d = words_left$q;
+        z_ptr$d = z_ptr$q;
+        t_ptr$d = t_ptr$q;
+        w1_ptr$d = w1_ptr$q;
+        ser_word$d = ser_word$q;
+        ser_left$d = ser_left$q;
+        stopped$d = stopped$q;
+        z_bad$d = z_bad$q;
+        z_checking$d = z_checking$q;
+        mismatch$d = mismatch$q;
+        rho$0$clock = clock;
+        rho$0$d = rho$0$q;
+        rho$1$clock = clock;
+        rho$1$d = rho$1$q;
+        rho$2$clock = clock;
+        rho$2$d = rho$2$q;
+        rho$3$clock = clock;
+        rho$3$d = rho$3$q;
+        rho$4$clock = clock;
+        rho$4$d = rho$4$q;
+        rho$5$clock = clock;
+        rho$5$d = rho$5$q;
+        rho$6$clock = clock;
+        rho$6$d = rho$6$q;
+        rho$7$clock = clock;
+        rho$7$d = rho$7$q;
+        mu$0$clock = clock;
+        mu$0$d = mu$0$q;
+        mu$1$clock = clock;
+        mu$1$d = mu$1$q;
+        mu$2$clock = clock;
+        mu$2$d = mu$2$q;
+        mu$3$clock = clock;
+        mu$3$d = mu$3$q;
+        mu$4$clock = clock;
+        mu$4$d = mu$4$q;
+        mu$5$clock = clock;
+        mu$5$d = mu$5$q;
+        mu$6$clock = clock;
+        mu$6$d = mu$6$q;
+        mu$7$clock = clock;
+        mu$7$d = mu$7$q;
+        mu$8$clock = clock;
+        mu$8$d = mu$8$q;
+        mu$9$clock = clock;
+        mu$9$d = mu$9$q;
+        mu$10$clock = clock;
+        mu$10$d = mu$10$q;
+        mu$11$clock = clock;
+        mu$11$d = mu$11$q;
+        mu$12$clock = clock;
+        mu$12$d = mu$12$q;
+        mu$13$clock = clock;
+        mu$13$d = mu$13$q;
+        mu$14$clock = clock;
+        mu$14$d = mu$14$q;
+        mu$15$clock = clock;
+        mu$15$d = mu$15$q;
+        pipe$0$clock = clock;
+        pipe$1$clock = clock;
+        pipe$2$clock = clock;
+        unpacker$clock = clock;
+        hints$clock = clock;
+        ball$clock = clock;
+        rej_ntt$clock = clock;
+        z_norm$clock = clock;
+        decompose$clock = clock;
+        w1_packer$clock = clock;
+        pk_buf$clock = clock;
+        sig_buf$clock = clock;
+        w1_buf$clock = clock;
+        ser_byte = ser_word$q[(32'h0)+:(8)];
+        ser_valid = ser_left$q != 32'h0;
+        ser_room = 1'b0;
+        sponge_reset = reset;
+        sponge_start = 1'b0;
+        sponge_op = c_op_sponge;
+        sponge_arg0 = c_shake256;
+        sponge_arg1 = 32'h0;
+        sponge_arg2 = 32'h40;
+        sponge_in_data = s_data;
+        sponge_in_valid = 1'b0;
+        sponge_in_last = 1'b0;
+        sponge_out_ready = 1'b0;
+        ntt_reset = reset;
+        ntt_start = 1'b0;
+        ntt_op = c_op_load;
+        ntt_arg0 = 32'h0;
+        ntt_arg1 = 32'h1;
+        ntt_arg2 = 32'h2;
+        ntt_s_tvalid = 1'b0;
+        ntt_s_tlast = count$q == 32'hff;
+        ntt_s_tdata = ((unpacker$coeff) & 32'hffffffff);
+        ntt_m_tready = 1'b0;
+        unpacker$reset = reset;
+        unpacker$width = gamma1_bits$q;
+        unpacker$centred = 1'b1;
+        unpacker$offset = gamma1$q;
+        unpacker$max_value = 32'hfffff;
+        unpacker$data = ser_byte;
+        unpacker$data_valid = 1'b0;
+        hints$reset = reset;
+        hints$k = k$q;
+        hints$omega = omega$q;
+        hints$data = ser_byte;
+        hints$data_valid = 1'b0;
+        hints$data_last = 1'b0;
+        hints$hint_ready = 1'b0;
+        ball$reset = reset;
+        ball$start = 1'b0;
+        ball$tau = tau$q;
+        ball$data = ser_byte;
+        ball$data_valid = 1'b0;
+        ball$read_index = count$q[(32'h0)+:(8)];
+        rej_ntt$reset = reset;
+        rej_ntt$word = sponge_out_data;
+        rej_ntt$word_valid = 1'b0;
+        z_norm$x = ((unpacker$coeff) & 25'h1ffffff);
+        z_norm$canonical = 1'b1;
+        z_norm$bound = z_bound$q;
+        decompose$r = ntt_m_tdata[(32'h0)+:(23)];
+        decompose$wide = wide$q;
+        decompose$hint = hints$hint;
+        w1_packer$reset = reset;
+        w1_packer$width = w1_bits$q;
+        w1_packer$centred = 1'b0;
+        w1_packer$offset = 32'h0;
+        w1_packer$coeff = ((decompose$r1_hinted) & 23'h7fffff);
+        w1_packer$coeff_valid = pipe$2$q;
+        w1_packer$data_ready = 1'b1;
+        pk_buf$byte_write = 1'b0;
+        pk_buf$byte_address = 32'h0;
+        pk_buf$byte_data = 32'h0;
+        pk_buf$word_write = 1'b0;
+        pk_buf$word_address = words_in$q[(32'h0)+:(10)];
+        pk_buf$word_data = s_data;
+        sig_buf$byte_write = 1'b0;
+        sig_buf$byte_address = 32'h0;
+        sig_buf$byte_data = 32'h0;
+        sig_buf$word_write = 1'b0;
+        sig_buf$word_address = words_in$q[(32'h0)+:(11)];
+        sig_buf$word_data = s_data;
+        w1_buf$byte_write = w1_packer$data_valid;
+        w1_buf$byte_address = w1_ptr$q;
+        w1_buf$byte_data = w1_packer$data;
+        w1_buf$word_write = 1'b0;
+        w1_buf$word_address = 32'h0;
+        w1_buf$word_data = 32'h0;
+        s_ready = 1'b0;
+        stream_take = 1'b0;
+        last_expected = 1'b0;
+        store_take = 1'b0;
+        fail = 1'b0;
+        msg_words = (msg_bytes + 32'h3) >> 32'h2;
+        word_differs = 1'b0;
+        pipe$1$d = pipe$0$q;
+        pipe$2$d = pipe$1$q;
+        pipe$0$d = 1'b0;
+        z_checking$d = 1'b0;
+        if (z_checking$q & z_norm$exceeds) begin
+            z_bad$d = 1'b1;
+        end
+        if (w1_packer$data_valid) begin
+            w1_ptr$d = w1_ptr$q + 32'h1;
+        end
+        t1_scaled = unpacker$coeff << 32'hd;
+        t1_negated = 32'h0;
+        if (unpacker$coeff != 32'h0) begin
+            t1_negated = c_q - t1_scaled;
+        end
+        mu_word = mu$0$q;
+        if (words_in$q == 0) begin
+            mu_word = mu$0$q;
+        end
+        if (words_in$q == 1) begin
+            mu_word = mu$1$q;
+        end
+        if (words_in$q == 2) begin
+            mu_word = mu$2$q;
+        end
+        if (words_in$q == 3) begin
+            mu_word = mu$3$q;
+        end
+        if (words_in$q == 4) begin
+            mu_word = mu$4$q;
+        end
+        if (words_in$q == 5) begin
+            mu_word = mu$5$q;
+        end
+        if (words_in$q == 6) begin
+            mu_word = mu$6$q;
+        end
+        if (words_in$q == 7) begin
+            mu_word = mu$7$q;
+        end
+        if (words_in$q == 8) begin
+            mu_word = mu$8$q;
+        end
+        if (words_in$q == 9) begin
+            mu_word = mu$9$q;
+        end
+        if (words_in$q == 10) begin
+            mu_word = mu$10$q;
+        end
+        if (words_in$q == 11) begin
+            mu_word = mu$11$q;
+        end
+        if (words_in$q == 12) begin
+            mu_word = mu$12$q;
+        end
+        if (words_in$q == 13) begin
+            mu_word = mu$13$q;
+        end
+        if (words_in$q == 14) begin
+            mu_word = mu$14$q;
+        end
+        if (words_in$q == 15) begin
+            mu_word = mu$15$q;
+        end
+        rho_word = rho$0$q;
+        if (words_in$q == 0) begin
+            rho_word = rho$0$q;
+        end
+        if (words_in$q == 1) begin
+            rho_word = rho$1$q;
+        end
+        if (words_in$q == 2) begin
+            rho_word = rho$2$q;
+        end
+        if (words_in$q == 3) begin
+            rho_word = rho$3$q;
+        end
+        if (words_in$q == 4) begin
+            rho_word = rho$4$q;
+        end
+        if (words_in$q == 5) begin
+            rho_word = rho$5$q;
+        end
+        if (words_in$q == 6) begin
+            rho_word = rho$6$q;
+        end
+        if (words_in$q == 7) begin
+            rho_word = rho$7$q;
+        end
+        ser_take = 1'b0;
+        ser_load = 1'b0;
+        rd_next = rd_ptr$q;
+        count_next = count$q;
+        case (phase$q)
+            VerifyPhase$Idle:
+                begin
+                    if (start) begin
+                        done_flag$d = 1'b0;
+                        error_flag$d = 1'b0;
+                        verdict_flag$d = 1'b0;
+                        if ((parameter_set == 32'h3) | (msg_bytes[(32'h18)+:(8)] != 32'h0)) begin
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                        end
+                        else begin
+                            if (parameter_set == 0) begin
+                                k$d = c_set_k$0;
+                                l$d = c_set_l$0;
+                                tau$d = c_set_tau$0;
+                                omega$d = c_set_omega$0;
+                                gamma1$d = c_set_gamma1$0;
+                                gamma1_bits$d = c_set_gamma1_bits$0;
+                                z_bound$d = c_set_z_bound$0;
+                                w1_bits$d = c_set_w1_bits$0;
+                                ct_words$d = c_set_ct_words$0;
+                                z_words$d = c_set_z_words$0;
+                                hint_base$d = c_set_hint_base$0;
+                                hint_bytes$d = c_set_hint_bytes$0;
+                                hint_words$d = c_set_hint_words$0;
+                                pk_words$d = c_set_pk_words$0;
+                                sig_words$d = c_set_sig_words$0;
+                                w1_words$d = c_set_w1_words$0;
+                            end
+                            if (parameter_set == 1) begin
+                                k$d = c_set_k$1;
+                                l$d = c_set_l$1;
+                                tau$d = c_set_tau$1;
+                                omega$d = c_set_omega$1;
+                                gamma1$d = c_set_gamma1$1;
+                                gamma1_bits$d = c_set_gamma1_bits$1;
+                                z_bound$d = c_set_z_bound$1;
+                                w1_bits$d = c_set_w1_bits$1;
+                                ct_words$d = c_set_ct_words$1;
+                                z_words$d = c_set_z_words$1;
+                                hint_base$d = c_set_hint_base$1;
+                                hint_bytes$d = c_set_hint_bytes$1;
+                                hint_words$d = c_set_hint_words$1;
+                                pk_words$d = c_set_pk_words$1;
+                                sig_words$d = c_set_sig_words$1;
+                                w1_words$d = c_set_w1_words$1;
+                            end
+                            if (parameter_set == 2) begin
+                                k$d = c_set_k$2;
+                                l$d = c_set_l$2;
+                                tau$d = c_set_tau$2;
+                                omega$d = c_set_omega$2;
+                                gamma1$d = c_set_gamma1$2;
+                                gamma1_bits$d = c_set_gamma1_bits$2;
+                                z_bound$d = c_set_z_bound$2;
+                                w1_bits$d = c_set_w1_bits$2;
+                                ct_words$d = c_set_ct_words$2;
+                                z_words$d = c_set_z_words$2;
+                                hint_base$d = c_set_hint_base$2;
+                                hint_bytes$d = c_set_hint_bytes$2;
+                                hint_words$d = c_set_hint_words$2;
+                                pk_words$d = c_set_pk_words$2;
+                                sig_words$d = c_set_sig_words$2;
+                                w1_words$d = c_set_w1_words$2;
+                            end
+                            wide$d = parameter_set != 32'h0;
+                            external$d = external_mu;
+                            msg_len$d = msg_bytes[(32'h0)+:(24)];
+                            in_words$d = 32'h10;
+                            if (~external_mu) begin
+                                in_words$d = msg_words[(32'h0)+:(24)];
+                            end
+                            z_bad$d = 1'b0;
+                            mismatch$d = 1'b0;
+                            phase$d = VerifyPhase$LoadPk;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            VerifyPhase$LoadPk:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = ~external$q;
+                        sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        s_ready = (words_in$q < ((pk_words$q) & 24'hffffff)) & (external$q | sponge_in_ready);
+                        stream_take = s_ready & s_valid;
+                        sponge_in_data = s_data;
+                        sponge_in_valid = s_valid & (words_in$q < ((pk_words$q) & 24'hffffff)) & ~external$q;
+                        sponge_in_last = words_in$q + 32'h1 == ((pk_words$q) & 24'hffffff);
+                        if (stream_take) begin
+                            pk_buf$word_write = 1'b1;
+                            if (words_in$q == 0) begin
+                                rho$0$d = s_data;
+                            end
+                            if (words_in$q == 1) begin
+                                rho$1$d = s_data;
+                            end
+                            if (words_in$q == 2) begin
+                                rho$2$d = s_data;
+                            end
+                            if (words_in$q == 3) begin
+                                rho$3$d = s_data;
+                            end
+                            if (words_in$q == 4) begin
+                                rho$4$d = s_data;
+                            end
+                            if (words_in$q == 5) begin
+                                rho$5$d = s_data;
+                            end
+                            if (words_in$q == 6) begin
+                                rho$6$d = s_data;
+                            end
+                            if (words_in$q == 7) begin
+                                rho$7$d = s_data;
+                            end
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last;
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            if (count$q == 0) begin
+                                mu$0$d = sponge_out_data;
+                            end
+                            if (count$q == 1) begin
+                                mu$1$d = sponge_out_data;
+                            end
+                            if (count$q == 2) begin
+                                mu$2$d = sponge_out_data;
+                            end
+                            if (count$q == 3) begin
+                                mu$3$d = sponge_out_data;
+                            end
+                            if (count$q == 4) begin
+                                mu$4$d = sponge_out_data;
+                            end
+                            if (count$q == 5) begin
+                                mu$5$d = sponge_out_data;
+                            end
+                            if (count$q == 6) begin
+                                mu$6$d = sponge_out_data;
+                            end
+                            if (count$q == 7) begin
+                                mu$7$d = sponge_out_data;
+                            end
+                            if (count$q == 8) begin
+                                mu$8$d = sponge_out_data;
+                            end
+                            if (count$q == 9) begin
+                                mu$9$d = sponge_out_data;
+                            end
+                            if (count$q == 10) begin
+                                mu$10$d = sponge_out_data;
+                            end
+                            if (count$q == 11) begin
+                                mu$11$d = sponge_out_data;
+                            end
+                            if (count$q == 12) begin
+                                mu$12$d = sponge_out_data;
+                            end
+                            if (count$q == 13) begin
+                                mu$13$d = sponge_out_data;
+                            end
+                            if (count$q == 14) begin
+                                mu$14$d = sponge_out_data;
+                            end
+                            if (count$q == 15) begin
+                                mu$15$d = sponge_out_data;
+                            end
+                            count$d = count$q + 32'h1;
+                        end
+                        if ((words_in$q == ((pk_words$q) & 24'hffffff)) & (external$q | sponge_done)) begin
+                            error_flag$d = sponge_error & ~external$q;
+                            phase$d = VerifyPhase$LoadSig;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            VerifyPhase$LoadSig:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        words_in$d = 32'h0;
+                    end
+                    else begin
+                        s_ready = words_in$q < ((sig_words$q) & 24'hffffff);
+                        stream_take = s_ready & s_valid;
+                        last_expected = ~external$q & (in_words$q == 32'h0) & (words_in$q + 32'h1 == ((sig_words$q) & 24'hffffff));
+                        if (stream_take) begin
+                            sig_buf$word_write = 1'b1;
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last != last_expected;
+                        end
+                        if (words_in$q == ((sig_words$q) & 24'hffffff)) begin
+                            phase$d = VerifyPhase$Mu;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            VerifyPhase$Mu:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = ~external$q;
+                        sponge_arg1 = ((msg_len$q) & 32'hffffffff) + 32'h40;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else if (external$q) begin
+                        s_ready = words_in$q < 32'h10;
+                        stream_take = s_ready & s_valid;
+                        if (stream_take) begin
+                            if (words_in$q == 0) begin
+                                mu$0$d = s_data;
+                            end
+                            if (words_in$q == 1) begin
+                                mu$1$d = s_data;
+                            end
+                            if (words_in$q == 2) begin
+                                mu$2$d = s_data;
+                            end
+                            if (words_in$q == 3) begin
+                                mu$3$d = s_data;
+                            end
+                            if (words_in$q == 4) begin
+                                mu$4$d = s_data;
+                            end
+                            if (words_in$q == 5) begin
+                                mu$5$d = s_data;
+                            end
+                            if (words_in$q == 6) begin
+                                mu$6$d = s_data;
+                            end
+                            if (words_in$q == 7) begin
+                                mu$7$d = s_data;
+                            end
+                            if (words_in$q == 8) begin
+                                mu$8$d = s_data;
+                            end
+                            if (words_in$q == 9) begin
+                                mu$9$d = s_data;
+                            end
+                            if (words_in$q == 10) begin
+                                mu$10$d = s_data;
+                            end
+                            if (words_in$q == 11) begin
+                                mu$11$d = s_data;
+                            end
+                            if (words_in$q == 12) begin
+                                mu$12$d = s_data;
+                            end
+                            if (words_in$q == 13) begin
+                                mu$13$d = s_data;
+                            end
+                            if (words_in$q == 14) begin
+                                mu$14$d = s_data;
+                            end
+                            if (words_in$q == 15) begin
+                                mu$15$d = s_data;
+                            end
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last != (words_in$q == 32'hf);
+                        end
+                        if (words_in$q == 32'h10) begin
+                            phase$d = VerifyPhase$Hints;
+                            launched$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        sponge_in_data = mu_word;
+                        sponge_in_valid = words_in$q < 32'h10;
+                        sponge_in_last = words_in$q + 32'h1 == in_words$q + 32'h10;
+                        if (words_in$q >= 32'h10) begin
+                            sponge_in_data = s_data;
+                            s_ready = (words_in$q < in_words$q + 32'h10) & sponge_in_ready;
+                            sponge_in_valid = s_valid & (words_in$q < in_words$q + 32'h10);
+                        end
+                        stream_take = s_ready & s_valid;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        if (stream_take) begin
+                            fail = s_last != (words_in$q + 32'h1 == in_words$q + 32'h10);
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            if (count$q == 0) begin
+                                mu$0$d = sponge_out_data;
+                            end
+                            if (count$q == 1) begin
+                                mu$1$d = sponge_out_data;
+                            end
+                            if (count$q == 2) begin
+                                mu$2$d = sponge_out_data;
+                            end
+                            if (count$q == 3) begin
+                                mu$3$d = sponge_out_data;
+                            end
+                            if (count$q == 4) begin
+                                mu$4$d = sponge_out_data;
+                            end
+                            if (count$q == 5) begin
+                                mu$5$d = sponge_out_data;
+                            end
+                            if (count$q == 6) begin
+                                mu$6$d = sponge_out_data;
+                            end
+                            if (count$q == 7) begin
+                                mu$7$d = sponge_out_data;
+                            end
+                            if (count$q == 8) begin
+                                mu$8$d = sponge_out_data;
+                            end
+                            if (count$q == 9) begin
+                                mu$9$d = sponge_out_data;
+                            end
+                            if (count$q == 10) begin
+                                mu$10$d = sponge_out_data;
+                            end
+                            if (count$q == 11) begin
+                                mu$11$d = sponge_out_data;
+                            end
+                            if (count$q == 12) begin
+                                mu$12$d = sponge_out_data;
+                            end
+                            if (count$q == 13) begin
+                                mu$13$d = sponge_out_data;
+                            end
+                            if (count$q == 14) begin
+                                mu$14$d = sponge_out_data;
+                            end
+                            if (count$q == 15) begin
+                                mu$15$d = sponge_out_data;
+                            end
+                            count$d = count$q + 32'h1;
+                        end
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
+                            phase$d = VerifyPhase$Hints;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            VerifyPhase$Hints:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        hints$reset = 1'b1;
+                        rd_next = hint_base$q;
+                        rd_ptr$d = hint_base$q;
+                        words_left$d = hint_words$q;
+                        ser_left$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        ser_valid = (ser_left$q != 32'h0) & (count$q < ((hint_bytes$q) & 9'h1ff));
+                        hints$data_valid = ser_valid;
+                        hints$data_last = count$q + 32'h1 == ((hint_bytes$q) & 9'h1ff);
+                        ser_take = ser_valid & hints$data_ready;
+                        if (ser_take) begin
+                            count$d = count$q + 32'h1;
+                        end
+                        ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                        ser_load = ser_room & (words_left$q != 32'h0);
+                        if (ser_load) begin
+                            rd_next = rd_ptr$q + 32'h1;
+                            rd_ptr$d = rd_ptr$q + 32'h1;
+                            words_left$d = words_left$q - 32'h1;
+                        end
+                        if (hints$checked) begin
+                            launched$d = 1'b0;
+                            if (hints$malformed) begin
+                                done_flag$d = 1'b1;
+                                phase$d = VerifyPhase$Idle;
+                            end
+                            else begin
+                                phase$d = VerifyPhase$Challenge;
+                            end
+                        end
+                    end
+                end
+            VerifyPhase$Challenge:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = ((ct_words$q) & 32'hffffffff) << 32'h2;
+                        sponge_arg2 = c_squeeze;
+                        ball$start = 1'b1;
+                        rd_next = 32'h0;
+                        rd_ptr$d = 32'h0;
+                        words_in$d = 32'h0;
+                        ser_left$d = 32'h0;
+                        stopped$d = 1'b0;
+                    end
+                    else begin
+                        sponge_in_data = sig_buf$read_word;
+                        sponge_in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
+                        sponge_in_last = words_in$q + 32'h1 == ((ct_words$q) & 24'hffffff);
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                            rd_next = rd_ptr$q + 32'h1;
+                            rd_ptr$d = rd_ptr$q + 32'h1;
+                        end
+                        ball$data_valid = ser_valid;
+                        ser_take = ser_valid & ball$data_ready;
+                        ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                        sponge_out_ready = ser_room & ~stopped$q;
+                        ser_load = sponge_out_ready & sponge_out_valid;
+                        if (ball$done & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                            row$d = 32'h0;
+                            t_ptr$d = 32'h8;
+                            w1_ptr$d = 32'h0;
+                        end
+                        if (stopped$q) begin
+                            launched$d = 1'b0;
+                            phase$d = VerifyPhase$LoadC;
+                        end
+                    end
+                end
+            VerifyPhase$LoadC:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h1;
+                        count$d = 32'h0;
+                        ball$read_index = 32'h0;
+                    end
+                    else begin
+                        ntt_s_tdata = ((ball$coeff) & 32'hffffffff);
+                        ntt_s_tvalid = ~count$q[32'h8];
+                        if (ntt_s_tready & ~count$q[32'h8]) begin
+                            count_next = count$q + 32'h1;
+                        end
+                        count$d = count_next;
+                        ball$read_index = count_next[(32'h0)+:(8)];
+                        if (ntt_done) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            phase$d = VerifyPhase$NttC;
+                        end
+                    end
+                end
+            VerifyPhase$NttC:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_ntt;
+                        ntt_arg0 = 32'h1;
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        phase$d = VerifyPhase$LoadT;
+                    end
+                end
+            VerifyPhase$LoadT:
+                begin
+                end
+            VerifyPhase$LoadZ:
+                begin
+                end
+            VerifyPhase$NttT:
+                begin
+                end
+            VerifyPhase$NttZ:
+                begin
+                end
+            VerifyPhase$MulCt:
+                begin
+                end
+            VerifyPhase$MulAz:
+                begin
+                end
+            VerifyPhase$SampleA:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg0 = c_shake128;
+                        sponge_arg1 = 32'h22;
+                        sponge_arg2 = c_squeeze;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h2;
+                        rej_ntt$reset = 1'b1;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                        stopped$d = 1'b0;
+                    end
+                    else begin
+                        sponge_in_data = rho_word;
+                        if (words_in$q == 32'h8) begin
+                            sponge_in_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
+                        end
+                        sponge_in_valid = words_in$q <= 32'h8;
+                        sponge_in_last = words_in$q == 32'h8;
+                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
+                        ntt_s_tdata = ((rej_ntt$coeff) & 32'hffffffff);
+                        if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
+                            ntt_s_tvalid = 1'b1;
+                            count$d = count$q + 32'h1;
+                        end
+                        if (count$q[32'h8] & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                        end
+                        if (stopped$q & ntt_done) begin
+                            error_flag$d = ntt_error;
+                            phase$d = VerifyPhase$MulAz;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            VerifyPhase$Intt:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_intt;
+                        ntt_arg0 = 32'h0;
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        phase$d = VerifyPhase$StoreW;
+                    end
+                end
+            VerifyPhase$StoreW:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_store;
+                        ntt_arg0 = 32'h0;
+                    end
+                    else begin
+                        ntt_m_tready = hints$hint_valid & w1_packer$coeff_ready;
+                        store_take = ntt_m_tvalid & ntt_m_tready;
+                        hints$hint_ready = store_take;
+                        pipe$0$d = store_take;
+                        if (ntt_done & ~pipe$0$q & ~pipe$1$q & ~pipe$2$q & ~w1_packer$data_valid) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            if (row$q + 32'h1 == k$q) begin
+                                phase$d = VerifyPhase$Commit;
+                            end
+                            else begin
+                                row$d = row$q + 32'h1;
+                                phase$d = VerifyPhase$LoadC;
+                            end
+                        end
+                    end
+                end
+            VerifyPhase$Commit:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = (((w1_words$q) & 32'hffffffff) << 32'h2) + 32'h40;
+                        sponge_arg2 = ((ct_words$q) & 32'hffffffff) << 32'h2;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                        count_next = 32'h0;
+                        rd_next = 32'h0;
+                        rd_ptr$d = 32'h0;
+                    end
+                    else begin
+                        sponge_in_data = mu_word;
+                        if (words_in$q >= 32'h10) begin
+                            sponge_in_data = w1_buf$read_word;
+                        end
+                        sponge_in_valid = words_in$q < ((w1_words$q) & 24'hffffff) + 32'h10;
+                        sponge_in_last = words_in$q + 32'h1 == ((w1_words$q) & 24'hffffff) + 32'h10;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                            if (words_in$q >= 32'h10) begin
+                                rd_next = rd_ptr$q + 32'h1;
+                                rd_ptr$d = rd_ptr$q + 32'h1;
+                            end
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            count_next = count$q + 32'h1;
+                            word_differs = sponge_out_data != sig_buf$read_word;
+                        end
+                        if (word_differs) begin
+                            mismatch$d = 1'b1;
+                        end
+                        count$d = count_next;
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
+                            verdict_flag$d = ~mismatch$q & ~word_differs & ~z_bad$q & ~sponge_error;
+                            done_flag$d = 1'b1;
+                            phase$d = VerifyPhase$Idle;
+                        end
+                    end
+                end
+            default:
+                begin
+                    phase$d = VerifyPhase$Idle;
+                end
+        endcase
+        if ((phase$q == VerifyPhase$LoadT) | (phase$q == VerifyPhase$LoadZ)) begin
+            if (phase$q == VerifyPhase$LoadT) begin
+                unpacker$width = 32'ha;
+                unpacker$centred = 1'b0;
+                ntt_s_tdata = ((t1_negated) & 32'hffffffff);
+            end
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_load;
+                unpacker$reset = 1'b1;
+                ser_left$d = 32'h0;
+                count$d = 32'h0;
+                if (phase$q == VerifyPhase$LoadT) begin
+                    ntt_arg0 = 32'h2;
+                    rd_next = t_ptr$q;
+                    rd_ptr$d = t_ptr$q;
+                    words_left$d = 32'h50;
+                end
+                else begin
+                    ntt_arg0 = 32'h1;
+                    rd_next = z_ptr$q;
+                    rd_ptr$d = z_ptr$q;
+                    words_left$d = z_words$q;
+                end
+            end
+            else begin
+                unpacker$data_valid = ser_valid;
+                ser_take = ser_valid & unpacker$data_ready;
+                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                ser_load = ser_room & (words_left$q != 32'h0);
+                if (ser_load) begin
+                    rd_next = rd_ptr$q + 32'h1;
+                    rd_ptr$d = rd_ptr$q + 32'h1;
+                    words_left$d = words_left$q - 32'h1;
+                end
+                if (unpacker$coeff_valid & ~count$q[32'h8]) begin
+                    ntt_s_tvalid = 1'b1;
+                    count$d = count$q + 32'h1;
+                    z_checking$d = phase$q == VerifyPhase$LoadZ;
+                end
+                if (ntt_done) begin
+                    error_flag$d = ntt_error;
+                    launched$d = 1'b0;
+                    if (phase$q == VerifyPhase$LoadT) begin
+                        t_ptr$d = rd_ptr$q;
+                        phase$d = VerifyPhase$NttT;
+                    end
+                    else begin
+                        z_ptr$d = rd_ptr$q;
+                        phase$d = VerifyPhase$NttZ;
+                    end
+                end
+            end
+        end
+        if ((phase$q == VerifyPhase$NttT) | (phase$q == VerifyPhase$NttZ)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_ntt;
+                ntt_arg0 = 32'h1;
+                if (phase$q == VerifyPhase$NttT) begin
+                    ntt_arg0 = 32'h2;
+                end
+            end
+            else if (ntt_done) begin
+                launched$d = 1'b0;
+                if (phase$q == VerifyPhase$NttT) begin
+                    phase$d = VerifyPhase$MulCt;
+                end
+                else begin
+                    phase$d = VerifyPhase$SampleA;
+                end
+            end
+        end
+        if ((phase$q == VerifyPhase$MulCt) | (phase$q == VerifyPhase$MulAz)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_pwmac;
+                if (phase$q == VerifyPhase$MulCt) begin
+                    ntt_op = c_op_pwm;
+                end
+            end
+            else if (ntt_done) begin
+                launched$d = 1'b0;
+                if (phase$q == VerifyPhase$MulCt) begin
+                    col$d = 32'h0;
+                    z_ptr$d = ((ct_words$q) & 11'h7ff);
+                    phase$d = VerifyPhase$LoadZ;
+                end
+                else if (col$q + 32'h1 == l$q) begin
+                    phase$d = VerifyPhase$Intt;
+                end
+                else begin
+                    col$d = col$q + 32'h1;
+                    phase$d = VerifyPhase$LoadZ;
+                end
+            end
+        end
+        pk_buf$read_address = rd_next[(32'h0)+:(10)];
+        sig_buf$read_address = rd_next;
+        w1_buf$read_address = rd_next[(32'h0)+:(8)];
+        if (phase$q == VerifyPhase$Commit) begin
+            sig_buf$read_address = ((count_next) & 11'h7ff);
+        end
+        if (ser_take) begin
+            ser_word$d = ser_word$q >> 32'h8;
+            ser_left$d = ser_left$q - 32'h1;
+        end
+        if (ser_load) begin
+            ser_word$d = pk_buf$read_word;
+            if ((phase$q == VerifyPhase$LoadZ) | (phase$q == VerifyPhase$Hints)) begin
+                ser_word$d = sig_buf$read_word;
+            end
+            if (phase$q == VerifyPhase$Challenge) begin
+                ser_word$d = sponge_out_data;
+            end
+            ser_left$d = 32'h4;
+        end
+        if ((fail | (error_flag$q & ~done_flag$q)) & (phase$q != VerifyPhase$Idle)) begin
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            verdict_flag$d = 1'b0;
+            phase$d = VerifyPhase$Idle;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
+        end
+        if (abort_job & (phase$q != VerifyPhase$Idle)) begin
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            verdict_flag$d = 1'b0;
+            phase$d = VerifyPhase$Idle;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
+        end
+        if (reset) begin
+            phase$d = VerifyPhase$Idle;
+            done_flag$d = 1'b0;
+            error_flag$d = 1'b0;
+            verdict_flag$d = 1'b0;
+        end
+        busy = phase$q != VerifyPhase$Idle;
+        done = done_flag$q;
+        error = error_flag$q;
+        verdict = verdict_flag$q & ~error_flag$q;
+    end
+    
+endmodule // mldsa_accel__core__verify
+
+
+module mldsa_accel__core__verify__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [6:0] tau;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    output reg  done;
+    input wire  [7:0] read_index;
+    output reg  [22:0] coeff;
+    
+    // Constant declarations
+    localparam  one256 = 256'h1;
+    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  q_minus_1 = 23'h7fe000;
+    localparam  n = 9'b100000000;
+    localparam  sign_byte_count = 4'h8;
+    
+    // Stub signals
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  [3:0] sign_bytes_left$d;
+    wire  [3:0] sign_bytes_left$q;
+    reg  sign_bytes_left$clock;
+    reg  [63:0] signs$d;
+    wire  [63:0] signs$q;
+    reg  signs$clock;
+    reg  [8:0] i$d;
+    wire  [8:0] i$q;
+    reg  i$clock;
+    reg  [255:0] i_hot$d;
+    wire  [255:0] i_hot$q;
+    reg  i_hot$clock;
+    reg  [255:0] nonzero$d;
+    wire  [255:0] nonzero$q;
+    reg  nonzero$clock;
+    reg  [255:0] negative$d;
+    wire  [255:0] negative$q;
+    reg  negative$clock;
+    reg  [22:0] read_out$d;
+    wire  [22:0] read_out$q;
+    reg  read_out$clock;
+    
+    // Local signals
+    reg  take;
+    reg  [8:0] j_wide;
+    reg  [255:0] j_hot;
+    reg  [255:0] old_nonzero_all;
+    reg  [255:0] old_negative_all;
+    reg  [255:0] sign_all;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__ball__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_accel__core__verify__ball__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    mldsa_accel__core__verify__ball__sign_bytes_left sign_bytes_left(
+        .d(sign_bytes_left$d),
+        .q(sign_bytes_left$q),
+        .clock(sign_bytes_left$clock)
+    );
+    mldsa_accel__core__verify__ball__signs signs(
+        .d(signs$d),
+        .q(signs$q),
+        .clock(signs$clock)
+    );
+    mldsa_accel__core__verify__ball__i i(
+        .d(i$d),
+        .q(i$q),
+        .clock(i$clock)
+    );
+    mldsa_accel__core__verify__ball__i_hot i_hot(
+        .d(i_hot$d),
+        .q(i_hot$q),
+        .clock(i_hot$clock)
+    );
+    mldsa_accel__core__verify__ball__nonzero nonzero(
+        .d(nonzero$d),
+        .q(nonzero$q),
+        .clock(nonzero$clock)
+    );
+    mldsa_accel__core__verify__ball__negative negative(
+        .d(negative$d),
+        .q(negative$q),
+        .clock(negative$clock)
+    );
+    mldsa_accel__core__verify__ball__read_out read_out(
+        .d(read_out$d),
+        .q(read_out$q),
+        .clock(read_out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        done_flag$clock = clock;
+        sign_bytes_left$clock = clock;
+        signs$clock = clock;
+        i$clock = clock;
+        i_hot$clock = clock;
+        nonzero$clock = clock;
+        negative$clock = clock;
+        read_out$clock = clock;
+        sampling$d = sampling$q;
+        done_flag$d = done_flag$q;
+        sign_bytes_left$d = sign_bytes_left$q;
+        signs$d = signs$q;
+        i$d = i$q;
+        i_hot$d = i_hot$q;
+        nonzero$d = nonzero$q;
+        negative$d = negative$q;
+        read_out$d = read_out$q;
+        data_ready = sampling$q;
+        take = sampling$q & data_valid;
+        j_wide = ((data) & 9'h1ff);
+        j_hot = one256 << data;
+        old_nonzero_all = 32'h0;
+        if (|(nonzero$q & j_hot)) begin
+            old_nonzero_all = ones256;
+        end
+        old_negative_all = 32'h0;
+        if (|(negative$q & j_hot)) begin
+            old_negative_all = ones256;
+        end
+        sign_all = 32'h0;
+        if (signs$q[32'h0]) begin
+            sign_all = ones256;
+        end
+        if (take) begin
+            if (|sign_bytes_left$q) begin
+                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
+                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
+            end
+            else if (j_wide <= i$q) begin
+                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
+                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
+                signs$d = signs$q >> 32'h1;
+                i$d = i$q + 32'h1;
+                i_hot$d = i_hot$q << 32'h1;
+                if (i$q + 32'h1 == n) begin
+                    sampling$d = 1'b0;
+                    done_flag$d = 1'b1;
+                end
+            end
+        end
+        if (start & ~sampling$q) begin
+            sampling$d = 1'b1;
+            done_flag$d = 1'b0;
+            sign_bytes_left$d = sign_byte_count;
+            i$d = n - ((tau) & 9'h1ff);
+            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (reset) begin
+            sampling$d = 1'b0;
+            done_flag$d = 1'b0;
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (nonzero$q[read_index]) begin
+            if (negative$q[read_index]) begin
+                read_out$d = q_minus_1;
+            end
+            else begin
+                read_out$d = 32'h1;
+            end
+        end
+        else begin
+            read_out$d = 32'h0;
+        end
+        done = done_flag$q;
+        coeff = read_out$q;
+    end
+    
+endmodule // mldsa_accel__core__verify__ball
+
+
+module mldsa_accel__core__verify__ball__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18305,29 +21063,200 @@ module mldsa_accel__core__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__stopped
+endmodule // mldsa_accel__core__verify__ball__done_flag
 
 
-module mldsa_accel__core__t0_base(d,q,clock);
+module mldsa_accel__core__verify__ball__i(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [8:0] d;
+    output reg  [8:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 9'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mldsa_accel__core__t0_base
+endmodule // mldsa_accel__core__verify__ball__i
 
 
-module mldsa_accel__core__words_in(d,q,clock);
+module mldsa_accel__core__verify__ball__i_hot(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__i_hot
+
+
+module mldsa_accel__core__verify__ball__negative(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__negative
+
+
+module mldsa_accel__core__verify__ball__nonzero(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__nonzero
+
+
+module mldsa_accel__core__verify__ball__read_out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__read_out
+
+
+module mldsa_accel__core__verify__ball__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__sampling
+
+
+module mldsa_accel__core__verify__ball__sign_bytes_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__sign_bytes_left
+
+
+module mldsa_accel__core__verify__ball__signs(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ball__signs
+
+
+module mldsa_accel__core__verify__col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__col
+
+
+module mldsa_accel__core__verify__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__count
+
+
+module mldsa_accel__core__verify__ct_words(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -18343,10 +21272,1536 @@ module mldsa_accel__core__words_in(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__words_in
+endmodule // mldsa_accel__core__verify__ct_words
 
 
-module mldsa_accel__core__xi__0(d,q,clock);
+module mldsa_accel__core__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [22:0] r;
+    input wire  wide;
+    input wire  hint;
+    output reg  [5:0] r1;
+    output reg  [23:0] r0;
+    output reg  [5:0] r1_hinted;
+    
+    // Constant declarations
+    localparam  k_narrow = 16'h2c0b;
+    localparam  k_wide = 16'h401;
+    localparam  half_q = 24'h3ff000;
+    localparam  minus_q = 24'h801fff;
+    
+    // Stub signals
+    reg  [15:0] a_s0$d;
+    wire  [15:0] a_s0$q;
+    reg  a_s0$clock;
+    reg  [22:0] r_s0$d;
+    wire  [22:0] r_s0$q;
+    reg  r_s0$clock;
+    reg  wide_s0$d;
+    wire  wide_s0$q;
+    reg  wide_s0$clock;
+    reg  hint_s0$d;
+    wire  hint_s0$q;
+    reg  hint_s0$clock;
+    reg  [5:0] r1_s1$d;
+    wire  [5:0] r1_s1$q;
+    reg  r1_s1$clock;
+    reg  [22:0] r_s1$d;
+    wire  [22:0] r_s1$q;
+    reg  r_s1$clock;
+    reg  wide_s1$d;
+    wire  wide_s1$q;
+    reg  wide_s1$clock;
+    reg  hint_s1$d;
+    wire  hint_s1$q;
+    reg  hint_s1$clock;
+    reg  [5:0] r1_s2$d;
+    wire  [5:0] r1_s2$q;
+    reg  r1_s2$clock;
+    reg  [23:0] r0_s2$d;
+    wire  [23:0] r0_s2$q;
+    reg  r0_s2$clock;
+    reg  [5:0] hinted_s2$d;
+    wire  [5:0] hinted_s2$q;
+    reg  hinted_s2$clock;
+    reg  [6:0] r1_times_2gamma2$address;
+    wire  [23:0] r1_times_2gamma2$data;
+    
+    // Local signals
+    reg  [23:0] r_rounded;
+    reg  [15:0] a;
+    reg  [31:0] t_narrow;
+    reg  [31:0] t_wide;
+    reg  [5:0] r1_narrow;
+    reg  [23:0] r0_raw;
+    reg  [23:0] r0_final;
+    reg  [5:0] r1_plus;
+    reg  [5:0] r1_minus;
+    reg  [5:0] r1_up;
+    reg  [5:0] r1_down;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__decompose__a_s0 a_s0(
+        .d(a_s0$d),
+        .q(a_s0$q),
+        .clock(a_s0$clock)
+    );
+    mldsa_accel__core__verify__decompose__r_s0 r_s0(
+        .d(r_s0$d),
+        .q(r_s0$q),
+        .clock(r_s0$clock)
+    );
+    mldsa_accel__core__verify__decompose__wide_s0 wide_s0(
+        .d(wide_s0$d),
+        .q(wide_s0$q),
+        .clock(wide_s0$clock)
+    );
+    mldsa_accel__core__verify__decompose__hint_s0 hint_s0(
+        .d(hint_s0$d),
+        .q(hint_s0$q),
+        .clock(hint_s0$clock)
+    );
+    mldsa_accel__core__verify__decompose__r1_s1 r1_s1(
+        .d(r1_s1$d),
+        .q(r1_s1$q),
+        .clock(r1_s1$clock)
+    );
+    mldsa_accel__core__verify__decompose__r_s1 r_s1(
+        .d(r_s1$d),
+        .q(r_s1$q),
+        .clock(r_s1$clock)
+    );
+    mldsa_accel__core__verify__decompose__wide_s1 wide_s1(
+        .d(wide_s1$d),
+        .q(wide_s1$q),
+        .clock(wide_s1$clock)
+    );
+    mldsa_accel__core__verify__decompose__hint_s1 hint_s1(
+        .d(hint_s1$d),
+        .q(hint_s1$q),
+        .clock(hint_s1$clock)
+    );
+    mldsa_accel__core__verify__decompose__r1_s2 r1_s2(
+        .d(r1_s2$d),
+        .q(r1_s2$q),
+        .clock(r1_s2$clock)
+    );
+    mldsa_accel__core__verify__decompose__r0_s2 r0_s2(
+        .d(r0_s2$d),
+        .q(r0_s2$q),
+        .clock(r0_s2$clock)
+    );
+    mldsa_accel__core__verify__decompose__hinted_s2 hinted_s2(
+        .d(hinted_s2$d),
+        .q(hinted_s2$q),
+        .clock(hinted_s2$clock)
+    );
+    mldsa_accel__core__verify__decompose__r1_times_2gamma2 r1_times_2gamma2(
+        .address(r1_times_2gamma2$address),
+        .data(r1_times_2gamma2$data)
+    );
+    
+    // Update code
+    always @(*) begin
+        a_s0$clock = clock;
+        r_s0$clock = clock;
+        wide_s0$clock = clock;
+        hint_s0$clock = clock;
+        r1_s1$clock = clock;
+        r_s1$clock = clock;
+        wide_s1$clock = clock;
+        hint_s1$clock = clock;
+        r1_s2$clock = clock;
+        r0_s2$clock = clock;
+        hinted_s2$clock = clock;
+        a_s0$d = a_s0$q;
+        r_s0$d = r_s0$q;
+        wide_s0$d = wide_s0$q;
+        hint_s0$d = hint_s0$q;
+        r1_s1$d = r1_s1$q;
+        r_s1$d = r_s1$q;
+        wide_s1$d = wide_s1$q;
+        hint_s1$d = hint_s1$q;
+        r1_s2$d = r1_s2$q;
+        r0_s2$d = r0_s2$q;
+        hinted_s2$d = hinted_s2$q;
+        r_rounded = ((r) & 24'hffffff) + 32'h7f;
+        a_s0$d = r_rounded[(32'h7)+:(16)];
+        r_s0$d = r;
+        wide_s0$d = wide;
+        hint_s0$d = hint;
+        a = a_s0$q;
+        t_narrow = a * k_narrow + 32'h800000;
+        t_wide = a * k_wide + 32'h200000;
+        r1_narrow = t_narrow[(32'h18)+:(6)];
+        if (r1_narrow == 32'h2c) begin
+            r1_narrow = 32'h0;
+        end
+        if (wide_s0$q) begin
+            r1_s1$d = ((t_wide[(32'h16)+:(4)]) & 6'h3f);
+        end
+        else begin
+            r1_s1$d = r1_narrow;
+        end
+        r_s1$d = r_s0$q;
+        wide_s1$d = wide_s0$q;
+        hint_s1$d = hint_s0$q;
+        r1_times_2gamma2$address = ((r1_s1$q) & 7'h7f) | (((wide_s1$q) & 7'h7f) << 32'h6);
+        r0_raw = ((r_s1$q) & 24'hffffff) - r1_times_2gamma2$data;
+        r0_final = r0_raw;
+        if (~r0_raw[32'h17] && r0_raw > half_q) begin
+            r0_final = r0_raw + minus_q;
+        end
+        r1_plus = r1_s1$q + 32'h1;
+        r1_minus = r1_s1$q - 32'h1;
+        r1_up = r1_plus;
+        r1_down = r1_minus;
+        if (wide_s1$q) begin
+            r1_up = ((r1_plus[(32'h0)+:(4)]) & 6'h3f);
+            r1_down = ((r1_minus[(32'h0)+:(4)]) & 6'h3f);
+        end
+        else begin
+            if (r1_s1$q == 32'h2b) begin
+                r1_up = 32'h0;
+            end
+            if (r1_s1$q == 32'h0) begin
+                r1_down = 32'h2b;
+            end
+        end
+        hinted_s2$d = r1_s1$q;
+        if (hint_s1$q) begin
+            if (~r0_final[32'h17] && |r0_final) begin
+                hinted_s2$d = r1_up;
+            end
+            else begin
+                hinted_s2$d = r1_down;
+            end
+        end
+        r1_s2$d = r1_s1$q;
+        r0_s2$d = r0_final;
+        r1 = r1_s2$q;
+        r0 = r0_s2$q;
+        r1_hinted = hinted_s2$q;
+    end
+    
+endmodule // mldsa_accel__core__verify__decompose
+
+
+module mldsa_accel__core__verify__decompose__a_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__a_s0
+
+
+module mldsa_accel__core__verify__decompose__hint_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__hint_s0
+
+
+module mldsa_accel__core__verify__decompose__hint_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__hint_s1
+
+
+module mldsa_accel__core__verify__decompose__hinted_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__hinted_s2
+
+
+module mldsa_accel__core__verify__decompose__r0_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__r0_s2
+
+
+module mldsa_accel__core__verify__decompose__r1_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__r1_s1
+
+
+module mldsa_accel__core__verify__decompose__r1_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__r1_s2
+
+
+module mldsa_accel__core__verify__decompose__r1_times_2gamma2(address,data);
+    
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [23:0] data;
+    
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 24'h0;
+      7'b1: data = 24'h2e800;
+      7'b10: data = 24'h5d000;
+      7'b11: data = 24'h8b800;
+      7'b100: data = 24'hba000;
+      7'b101: data = 24'he8800;
+      7'b110: data = 24'h117000;
+      7'b111: data = 24'h145800;
+      7'b1000: data = 24'h174000;
+      7'b1001: data = 24'h1a2800;
+      7'b1010: data = 24'h1d1000;
+      7'b1011: data = 24'h1ff800;
+      7'b1100: data = 24'h22e000;
+      7'b1101: data = 24'h25c800;
+      7'b1110: data = 24'h28b000;
+      7'b1111: data = 24'h2b9800;
+      7'b10000: data = 24'h2e8000;
+      7'b10001: data = 24'h316800;
+      7'b10010: data = 24'h345000;
+      7'b10011: data = 24'h373800;
+      7'b10100: data = 24'h3a2000;
+      7'b10101: data = 24'h3d0800;
+      7'b10110: data = 24'h3ff000;
+      7'b10111: data = 24'h42d800;
+      7'b11000: data = 24'h45c000;
+      7'b11001: data = 24'h48a800;
+      7'b11010: data = 24'h4b9000;
+      7'b11011: data = 24'h4e7800;
+      7'b11100: data = 24'h516000;
+      7'b11101: data = 24'h544800;
+      7'b11110: data = 24'h573000;
+      7'b11111: data = 24'h5a1800;
+      7'b100000: data = 24'h5d0000;
+      7'b100001: data = 24'h5fe800;
+      7'b100010: data = 24'h62d000;
+      7'b100011: data = 24'h65b800;
+      7'b100100: data = 24'h68a000;
+      7'b100101: data = 24'h6b8800;
+      7'b100110: data = 24'h6e7000;
+      7'b100111: data = 24'h715800;
+      7'b101000: data = 24'h744000;
+      7'b101001: data = 24'h772800;
+      7'b101010: data = 24'h7a1000;
+      7'b101011: data = 24'h7cf800;
+      7'b101100: data = 24'h0;
+      7'b101101: data = 24'h0;
+      7'b101110: data = 24'h0;
+      7'b101111: data = 24'h0;
+      7'b110000: data = 24'h0;
+      7'b110001: data = 24'h0;
+      7'b110010: data = 24'h0;
+      7'b110011: data = 24'h0;
+      7'b110100: data = 24'h0;
+      7'b110101: data = 24'h0;
+      7'b110110: data = 24'h0;
+      7'b110111: data = 24'h0;
+      7'b111000: data = 24'h0;
+      7'b111001: data = 24'h0;
+      7'b111010: data = 24'h0;
+      7'b111011: data = 24'h0;
+      7'b111100: data = 24'h0;
+      7'b111101: data = 24'h0;
+      7'b111110: data = 24'h0;
+      7'b111111: data = 24'h0;
+      7'b1000000: data = 24'h0;
+      7'b1000001: data = 24'h7fe00;
+      7'b1000010: data = 24'hffc00;
+      7'b1000011: data = 24'h17fa00;
+      7'b1000100: data = 24'h1ff800;
+      7'b1000101: data = 24'h27f600;
+      7'b1000110: data = 24'h2ff400;
+      7'b1000111: data = 24'h37f200;
+      7'b1001000: data = 24'h3ff000;
+      7'b1001001: data = 24'h47ee00;
+      7'b1001010: data = 24'h4fec00;
+      7'b1001011: data = 24'h57ea00;
+      7'b1001100: data = 24'h5fe800;
+      7'b1001101: data = 24'h67e600;
+      7'b1001110: data = 24'h6fe400;
+      7'b1001111: data = 24'h77e200;
+      7'b1010000: data = 24'h0;
+      7'b1010001: data = 24'h0;
+      7'b1010010: data = 24'h0;
+      7'b1010011: data = 24'h0;
+      7'b1010100: data = 24'h0;
+      7'b1010101: data = 24'h0;
+      7'b1010110: data = 24'h0;
+      7'b1010111: data = 24'h0;
+      7'b1011000: data = 24'h0;
+      7'b1011001: data = 24'h0;
+      7'b1011010: data = 24'h0;
+      7'b1011011: data = 24'h0;
+      7'b1011100: data = 24'h0;
+      7'b1011101: data = 24'h0;
+      7'b1011110: data = 24'h0;
+      7'b1011111: data = 24'h0;
+      7'b1100000: data = 24'h0;
+      7'b1100001: data = 24'h0;
+      7'b1100010: data = 24'h0;
+      7'b1100011: data = 24'h0;
+      7'b1100100: data = 24'h0;
+      7'b1100101: data = 24'h0;
+      7'b1100110: data = 24'h0;
+      7'b1100111: data = 24'h0;
+      7'b1101000: data = 24'h0;
+      7'b1101001: data = 24'h0;
+      7'b1101010: data = 24'h0;
+      7'b1101011: data = 24'h0;
+      7'b1101100: data = 24'h0;
+      7'b1101101: data = 24'h0;
+      7'b1101110: data = 24'h0;
+      7'b1101111: data = 24'h0;
+      7'b1110000: data = 24'h0;
+      7'b1110001: data = 24'h0;
+      7'b1110010: data = 24'h0;
+      7'b1110011: data = 24'h0;
+      7'b1110100: data = 24'h0;
+      7'b1110101: data = 24'h0;
+      7'b1110110: data = 24'h0;
+      7'b1110111: data = 24'h0;
+      7'b1111000: data = 24'h0;
+      7'b1111001: data = 24'h0;
+      7'b1111010: data = 24'h0;
+      7'b1111011: data = 24'h0;
+      7'b1111100: data = 24'h0;
+      7'b1111101: data = 24'h0;
+      7'b1111110: data = 24'h0;
+      7'b1111111: data = 24'h0;
+      default: data = 24'h0;
+    endcase
+            
+endmodule // mldsa_accel__core__verify__decompose__r1_times_2gamma2
+
+
+module mldsa_accel__core__verify__decompose__r_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__r_s0
+
+
+module mldsa_accel__core__verify__decompose__r_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__r_s1
+
+
+module mldsa_accel__core__verify__decompose__wide_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__wide_s0
+
+
+module mldsa_accel__core__verify__decompose__wide_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__decompose__wide_s1
+
+
+module mldsa_accel__core__verify__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__done_flag
+
+
+module mldsa_accel__core__verify__error_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__error_flag
+
+
+module mldsa_accel__core__verify__external(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__external
+
+
+module mldsa_accel__core__verify__gamma1(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__gamma1
+
+
+module mldsa_accel__core__verify__gamma1_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__gamma1_bits
+
+
+module mldsa_accel__core__verify__hint_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hint_base
+
+
+module mldsa_accel__core__verify__hint_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hint_bytes
+
+
+module mldsa_accel__core__verify__hint_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hint_words
+
+
+module mldsa_accel__core__verify__hints(clock,reset,k,omega,data,data_valid,data_last,data_ready,hint,hint_poly,hint_coeff,hint_valid,hint_ready,checked,malformed,done);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] k;
+    input wire  [6:0] omega;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    input wire  data_last;
+    output reg  data_ready;
+    output reg  hint;
+    output reg  [3:0] hint_poly;
+    output reg  [7:0] hint_coeff;
+    output reg  hint_valid;
+    input wire  hint_ready;
+    output reg  checked;
+    output reg  malformed;
+    output reg  done;
+    
+    // Constant declarations
+    localparam  last_coeff = 8'hff;
+    
+    // Enums
+    localparam HintUnpackPhase$Load = 0;
+    localparam HintUnpackPhase$Scan = 1;
+    localparam HintUnpackPhase$Emit = 2;
+    localparam HintUnpackPhase$Done = 3;
+    
+    // Stub signals
+    reg  [6:0] slots$read_address;
+    reg  slots$read_clock;
+    wire  [7:0] slots$read_data;
+    reg  [6:0] slots$write_address;
+    reg  slots$write_clock;
+    reg  [7:0] slots$write_data;
+    reg  slots$write_enable;
+    reg  [6:0] counts$0$d;
+    wire  [6:0] counts$0$q;
+    reg  counts$0$clock;
+    reg  [6:0] counts$1$d;
+    wire  [6:0] counts$1$q;
+    reg  counts$1$clock;
+    reg  [6:0] counts$2$d;
+    wire  [6:0] counts$2$q;
+    reg  counts$2$clock;
+    reg  [6:0] counts$3$d;
+    wire  [6:0] counts$3$q;
+    reg  counts$3$clock;
+    reg  [6:0] counts$4$d;
+    wire  [6:0] counts$4$q;
+    reg  counts$4$clock;
+    reg  [6:0] counts$5$d;
+    wire  [6:0] counts$5$q;
+    reg  counts$5$clock;
+    reg  [6:0] counts$6$d;
+    wire  [6:0] counts$6$q;
+    reg  counts$6$clock;
+    reg  [6:0] counts$7$d;
+    wire  [6:0] counts$7$q;
+    reg  counts$7$clock;
+    reg  [1:0] phase$d;
+    wire  [1:0] phase$q;
+    reg  phase$clock;
+    reg  [6:0] pos$d;
+    wire  [6:0] pos$q;
+    reg  pos$clock;
+    reg  [7:0] prev$d;
+    wire  [7:0] prev$q;
+    reg  prev$clock;
+    reg  [6:0] last_count$d;
+    wire  [6:0] last_count$q;
+    reg  last_count$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [3:0] poly$d;
+    wire  [3:0] poly$q;
+    reg  poly$clock;
+    reg  [7:0] coeff$d;
+    wire  [7:0] coeff$q;
+    reg  coeff$clock;
+    
+    // Local signals
+    reg  take;
+    reg  count_bad;
+    reg  [6:0] total;
+    reg  is_start;
+    reg  scan_bad;
+    reg  bit_now;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__hints__slots slots(
+        .read_address(slots$read_address),
+        .read_clock(slots$read_clock),
+        .read_data(slots$read_data),
+        .write_address(slots$write_address),
+        .write_clock(slots$write_clock),
+        .write_data(slots$write_data),
+        .write_enable(slots$write_enable)
+    );
+    mldsa_accel__core__verify__hints__counts__0 counts$0(
+        .d(counts$0$d),
+        .q(counts$0$q),
+        .clock(counts$0$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__1 counts$1(
+        .d(counts$1$d),
+        .q(counts$1$q),
+        .clock(counts$1$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__2 counts$2(
+        .d(counts$2$d),
+        .q(counts$2$q),
+        .clock(counts$2$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__3 counts$3(
+        .d(counts$3$d),
+        .q(counts$3$q),
+        .clock(counts$3$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__4 counts$4(
+        .d(counts$4$d),
+        .q(counts$4$q),
+        .clock(counts$4$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__5 counts$5(
+        .d(counts$5$d),
+        .q(counts$5$q),
+        .clock(counts$5$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__6 counts$6(
+        .d(counts$6$d),
+        .q(counts$6$q),
+        .clock(counts$6$clock)
+    );
+    mldsa_accel__core__verify__hints__counts__7 counts$7(
+        .d(counts$7$d),
+        .q(counts$7$q),
+        .clock(counts$7$clock)
+    );
+    mldsa_accel__core__verify__hints__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    mldsa_accel__core__verify__hints__pos pos(
+        .d(pos$d),
+        .q(pos$q),
+        .clock(pos$clock)
+    );
+    mldsa_accel__core__verify__hints__prev prev(
+        .d(prev$d),
+        .q(prev$q),
+        .clock(prev$clock)
+    );
+    mldsa_accel__core__verify__hints__last_count last_count(
+        .d(last_count$d),
+        .q(last_count$q),
+        .clock(last_count$clock)
+    );
+    mldsa_accel__core__verify__hints__bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    mldsa_accel__core__verify__hints__poly poly(
+        .d(poly$d),
+        .q(poly$q),
+        .clock(poly$clock)
+    );
+    mldsa_accel__core__verify__hints__coeff coeff(
+        .d(coeff$d),
+        .q(coeff$q),
+        .clock(coeff$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        phase$clock = clock;
+        pos$clock = clock;
+        prev$clock = clock;
+        last_count$clock = clock;
+        bad$clock = clock;
+        poly$clock = clock;
+        coeff$clock = clock;
+        phase$d = phase$q;
+        pos$d = pos$q;
+        prev$d = prev$q;
+        last_count$d = last_count$q;
+        bad$d = bad$q;
+        poly$d = poly$q;
+        coeff$d = coeff$q;
+        counts$0$clock = clock;
+        counts$0$d = counts$0$q;
+        counts$1$clock = clock;
+        counts$1$d = counts$1$q;
+        counts$2$clock = clock;
+        counts$2$d = counts$2$q;
+        counts$3$clock = clock;
+        counts$3$d = counts$3$q;
+        counts$4$clock = clock;
+        counts$4$d = counts$4$q;
+        counts$5$clock = clock;
+        counts$5$d = counts$5$q;
+        counts$6$clock = clock;
+        counts$6$d = counts$6$q;
+        counts$7$clock = clock;
+        counts$7$d = counts$7$q;
+        slots$read_clock = clock;
+        slots$write_clock = clock;
+        slots$write_address = pos$q;
+        slots$write_data = data;
+        slots$write_enable = 1'b0;
+        slots$read_address = 32'h0;
+        total = omega + ((k) & 7'h7f);
+        data_ready = phase$q == HintUnpackPhase$Load;
+        take = (phase$q == HintUnpackPhase$Load) & data_valid;
+        count_bad = take & (pos$q >= omega) & ((data < prev$q) | (data > ((omega) & 8'hff)));
+        is_start = ~|pos$q;
+        if ((k > 0) & (counts$0$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 1) & (counts$1$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 2) & (counts$2$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 3) & (counts$3$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 4) & (counts$4$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 5) & (counts$5$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 6) & (counts$6$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if ((k > 7) & (counts$7$q == pos$q)) begin
+            is_start = 1'b1;
+        end
+        if (pos$q < last_count$q) begin
+            scan_bad = ~is_start & (slots$read_data <= prev$q);
+        end
+        else begin
+            scan_bad = |slots$read_data;
+        end
+        bit_now = (pos$q < counts$0$q) & (slots$read_data == coeff$q);
+        case (phase$q)
+            HintUnpackPhase$Load:
+                begin
+                    if (take) begin
+                        pos$d = pos$q + 32'h1;
+                        if (pos$q < omega) begin
+                            slots$write_enable = 1'b1;
+                        end
+                        else begin
+                            prev$d = data;
+                            last_count$d = data[(32'h0)+:(7)];
+                            if ((pos$q - omega) == 0) begin
+                                counts$0$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 1) begin
+                                counts$1$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 2) begin
+                                counts$2$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 3) begin
+                                counts$3$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 4) begin
+                                counts$4$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 5) begin
+                                counts$5$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 6) begin
+                                counts$6$d = data[(32'h0)+:(7)];
+                            end
+                            if ((pos$q - omega) == 7) begin
+                                counts$7$d = data[(32'h0)+:(7)];
+                            end
+                        end
+                        if (count_bad) begin
+                            bad$d = 1'b1;
+                        end
+                        if (pos$q + 32'h1 == total) begin
+                            pos$d = 32'h0;
+                            if (bad$q | count_bad) begin
+                                phase$d = HintUnpackPhase$Done;
+                            end
+                            else begin
+                                phase$d = HintUnpackPhase$Scan;
+                            end
+                        end
+                        else if (data_last) begin
+                            bad$d = 1'b1;
+                            phase$d = HintUnpackPhase$Done;
+                        end
+                    end
+                end
+            HintUnpackPhase$Scan:
+                begin
+                    slots$read_address = pos$q + 32'h1;
+                    prev$d = slots$read_data;
+                    pos$d = pos$q + 32'h1;
+                    if (scan_bad) begin
+                        bad$d = 1'b1;
+                    end
+                    if (pos$q + 32'h1 == omega) begin
+                        pos$d = 32'h0;
+                        slots$read_address = 32'h0;
+                        if (bad$q | scan_bad) begin
+                            phase$d = HintUnpackPhase$Done;
+                        end
+                        else begin
+                            phase$d = HintUnpackPhase$Emit;
+                        end
+                    end
+                end
+            HintUnpackPhase$Emit:
+                begin
+                    slots$read_address = pos$q;
+                    if (hint_ready) begin
+                        coeff$d = coeff$q + 32'h1;
+                        if (bit_now) begin
+                            pos$d = pos$q + 32'h1;
+                            slots$read_address = pos$q + 32'h1;
+                        end
+                        if (coeff$q == last_coeff) begin
+                            counts$0$d = counts$1$q;
+                            counts$1$d = counts$2$q;
+                            counts$2$d = counts$3$q;
+                            counts$3$d = counts$4$q;
+                            counts$4$d = counts$5$q;
+                            counts$5$d = counts$6$q;
+                            counts$6$d = counts$7$q;
+                            poly$d = poly$q + 32'h1;
+                            if (poly$q + 32'h1 == k) begin
+                                phase$d = HintUnpackPhase$Done;
+                            end
+                        end
+                    end
+                end
+            HintUnpackPhase$Done:
+                begin
+                end
+        endcase
+        if (reset) begin
+            phase$d = HintUnpackPhase$Load;
+            pos$d = 32'h0;
+            prev$d = 32'h0;
+            last_count$d = 32'h0;
+            bad$d = 1'b0;
+            poly$d = 32'h0;
+            coeff$d = 32'h0;
+            slots$write_enable = 1'b0;
+        end
+        hint_valid = phase$q == HintUnpackPhase$Emit;
+        hint = (phase$q == HintUnpackPhase$Emit) & bit_now;
+        hint_poly = poly$q;
+        hint_coeff = coeff$q;
+        checked = (phase$q == HintUnpackPhase$Emit) | (phase$q == HintUnpackPhase$Done);
+        malformed = bad$q;
+        done = phase$q == HintUnpackPhase$Done;
+    end
+    
+endmodule // mldsa_accel__core__verify__hints
+
+
+module mldsa_accel__core__verify__hints__bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__bad
+
+
+module mldsa_accel__core__verify__hints__coeff(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__coeff
+
+
+module mldsa_accel__core__verify__hints__counts__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__0
+
+
+module mldsa_accel__core__verify__hints__counts__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__1
+
+
+module mldsa_accel__core__verify__hints__counts__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__2
+
+
+module mldsa_accel__core__verify__hints__counts__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__3
+
+
+module mldsa_accel__core__verify__hints__counts__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__4
+
+
+module mldsa_accel__core__verify__hints__counts__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__5
+
+
+module mldsa_accel__core__verify__hints__counts__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__6
+
+
+module mldsa_accel__core__verify__hints__counts__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__counts__7
+
+
+module mldsa_accel__core__verify__hints__last_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__last_count
+
+
+module mldsa_accel__core__verify__hints__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam HintUnpackPhase$Load = 0;
+    localparam HintUnpackPhase$Scan = 1;
+    localparam HintUnpackPhase$Emit = 2;
+    localparam HintUnpackPhase$Done = 3;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__phase
+
+
+module mldsa_accel__core__verify__hints__poly(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__poly
+
+
+module mldsa_accel__core__verify__hints__pos(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__pos
+
+
+module mldsa_accel__core__verify__hints__prev(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__hints__prev
+
+
+module mldsa_accel__core__verify__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__hints__slots
+
+
+module mldsa_accel__core__verify__in_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__in_words
+
+
+module mldsa_accel__core__verify__k(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__k
+
+
+module mldsa_accel__core__verify__l(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__l
+
+
+module mldsa_accel__core__verify__launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__launched
+
+
+module mldsa_accel__core__verify__mismatch(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mismatch
+
+
+module mldsa_accel__core__verify__msg_len(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__msg_len
+
+
+module mldsa_accel__core__verify__mu__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18362,10 +22817,10 @@ module mldsa_accel__core__xi__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__0
+endmodule // mldsa_accel__core__verify__mu__0
 
 
-module mldsa_accel__core__xi__1(d,q,clock);
+module mldsa_accel__core__verify__mu__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18381,10 +22836,10 @@ module mldsa_accel__core__xi__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__1
+endmodule // mldsa_accel__core__verify__mu__1
 
 
-module mldsa_accel__core__xi__2(d,q,clock);
+module mldsa_accel__core__verify__mu__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18400,10 +22855,10 @@ module mldsa_accel__core__xi__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__2
+endmodule // mldsa_accel__core__verify__mu__10
 
 
-module mldsa_accel__core__xi__3(d,q,clock);
+module mldsa_accel__core__verify__mu__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18419,10 +22874,10 @@ module mldsa_accel__core__xi__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__3
+endmodule // mldsa_accel__core__verify__mu__11
 
 
-module mldsa_accel__core__xi__4(d,q,clock);
+module mldsa_accel__core__verify__mu__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18438,10 +22893,10 @@ module mldsa_accel__core__xi__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__4
+endmodule // mldsa_accel__core__verify__mu__12
 
 
-module mldsa_accel__core__xi__5(d,q,clock);
+module mldsa_accel__core__verify__mu__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18457,10 +22912,10 @@ module mldsa_accel__core__xi__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__5
+endmodule // mldsa_accel__core__verify__mu__13
 
 
-module mldsa_accel__core__xi__6(d,q,clock);
+module mldsa_accel__core__verify__mu__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18476,10 +22931,10 @@ module mldsa_accel__core__xi__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__6
+endmodule // mldsa_accel__core__verify__mu__14
 
 
-module mldsa_accel__core__xi__7(d,q,clock);
+module mldsa_accel__core__verify__mu__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -18495,7 +22950,2217 @@ module mldsa_accel__core__xi__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__xi__7
+endmodule // mldsa_accel__core__verify__mu__15
+
+
+module mldsa_accel__core__verify__mu__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__2
+
+
+module mldsa_accel__core__verify__mu__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__3
+
+
+module mldsa_accel__core__verify__mu__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__4
+
+
+module mldsa_accel__core__verify__mu__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__5
+
+
+module mldsa_accel__core__verify__mu__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__6
+
+
+module mldsa_accel__core__verify__mu__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__7
+
+
+module mldsa_accel__core__verify__mu__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__8
+
+
+module mldsa_accel__core__verify__mu__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__mu__9
+
+
+module mldsa_accel__core__verify__omega(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__omega
+
+
+module mldsa_accel__core__verify__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam VerifyPhase$Idle = 0;
+    localparam VerifyPhase$LoadPk = 1;
+    localparam VerifyPhase$LoadSig = 2;
+    localparam VerifyPhase$Mu = 3;
+    localparam VerifyPhase$Hints = 4;
+    localparam VerifyPhase$Challenge = 5;
+    localparam VerifyPhase$LoadC = 6;
+    localparam VerifyPhase$NttC = 7;
+    localparam VerifyPhase$LoadT = 8;
+    localparam VerifyPhase$NttT = 9;
+    localparam VerifyPhase$MulCt = 10;
+    localparam VerifyPhase$LoadZ = 11;
+    localparam VerifyPhase$NttZ = 12;
+    localparam VerifyPhase$SampleA = 13;
+    localparam VerifyPhase$MulAz = 14;
+    localparam VerifyPhase$Intt = 15;
+    localparam VerifyPhase$StoreW = 16;
+    localparam VerifyPhase$Commit = 17;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__phase
+
+
+module mldsa_accel__core__verify__pipe__0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__pipe__0
+
+
+module mldsa_accel__core__verify__pipe__1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__pipe__1
+
+
+module mldsa_accel__core__verify__pipe__2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__pipe__2
+
+
+module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [11:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [9:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [9:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [9:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [9:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [9:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [9:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [9:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [9:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [9:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [9:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__pk_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__verify__pk_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__verify__pk_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__verify__pk_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(10)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(10)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(10)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(10)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__verify__pk_buf
+
+
+module mldsa_accel__core__verify__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__pk_buf__lanes__0
+
+
+module mldsa_accel__core__verify__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__pk_buf__lanes__1
+
+
+module mldsa_accel__core__verify__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__pk_buf__lanes__2
+
+
+module mldsa_accel__core__verify__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[1023:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__pk_buf__lanes__3
+
+
+module mldsa_accel__core__verify__pk_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__pk_words
+
+
+module mldsa_accel__core__verify__rd_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rd_ptr
+
+
+module mldsa_accel__core__verify__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_accel__core__verify__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__verify__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__verify__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_accel__core__verify__rej_ntt
+
+
+module mldsa_accel__core__verify__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rej_ntt__buffer
+
+
+module mldsa_accel__core__verify__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rej_ntt__count
+
+
+module mldsa_accel__core__verify__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rej_ntt__out
+
+
+module mldsa_accel__core__verify__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rej_ntt__out_valid
+
+
+module mldsa_accel__core__verify__rho__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__0
+
+
+module mldsa_accel__core__verify__rho__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__1
+
+
+module mldsa_accel__core__verify__rho__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__2
+
+
+module mldsa_accel__core__verify__rho__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__3
+
+
+module mldsa_accel__core__verify__rho__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__4
+
+
+module mldsa_accel__core__verify__rho__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__5
+
+
+module mldsa_accel__core__verify__rho__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__6
+
+
+module mldsa_accel__core__verify__rho__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__rho__7
+
+
+module mldsa_accel__core__verify__row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__row
+
+
+module mldsa_accel__core__verify__ser_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ser_left
+
+
+module mldsa_accel__core__verify__ser_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ser_word
+
+
+module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [12:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [10:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [10:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [10:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [10:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [10:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [10:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [10:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [10:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [10:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [10:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__sig_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__verify__sig_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__verify__sig_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__verify__sig_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(11)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(11)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(11)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(11)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__verify__sig_buf
+
+
+module mldsa_accel__core__verify__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__sig_buf__lanes__0
+
+
+module mldsa_accel__core__verify__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__sig_buf__lanes__1
+
+
+module mldsa_accel__core__verify__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__sig_buf__lanes__2
+
+
+module mldsa_accel__core__verify__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__sig_buf__lanes__3
+
+
+module mldsa_accel__core__verify__sig_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__sig_words
+
+
+module mldsa_accel__core__verify__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__stopped
+
+
+module mldsa_accel__core__verify__t_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__t_ptr
+
+
+module mldsa_accel__core__verify__tau(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__tau
+
+
+module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,coeff,coeff_valid,out_of_range);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [19:0] max_value;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    output reg  out_of_range;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    reg  out_bad$d;
+    wire  out_bad$q;
+    reg  out_bad$clock;
+    
+    // Local signals
+    reg  [5:0] width6;
+    reg  emit;
+    reg  [5:0] after;
+    reg  take;
+    reg  [31:0] kept;
+    reg  [31:0] incoming;
+    reg  [31:0] field;
+    reg  [23:0] value;
+    reg  [23:0] centred_value;
+    reg  [23:0] lifted_value;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__unpacker__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__verify__unpacker__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    mldsa_accel__core__verify__unpacker__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__verify__unpacker__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    mldsa_accel__core__verify__unpacker__out_bad out_bad(
+        .d(out_bad$d),
+        .q(out_bad$q),
+        .clock(out_bad$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        out_bad$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        out_bad$d = out_bad$q;
+        width6 = ((width) & 6'h3f);
+        emit = acc_bits$q >= width6;
+        if (emit) begin
+            after = acc_bits$q - width6;
+            kept = acc$q >> width;
+        end
+        else begin
+            after = acc_bits$q;
+            kept = acc$q;
+        end
+        data_ready = after <= 32'h18;
+        take = data_valid & (after <= 32'h18);
+        if (take) begin
+            incoming = ((data) & 32'hffffffff) << after;
+            acc_bits$d = after + 32'h8;
+        end
+        else begin
+            incoming = 32'h0;
+            acc_bits$d = after;
+        end
+        acc$d = kept | incoming;
+        field = acc$q & ((one32 << width) - one32);
+        value = field[(32'h0)+:(24)];
+        centred_value = ((offset) & 24'hffffff) - value;
+        lifted_value = centred_value + q24;
+        if (~centred) begin
+            out$d = value[(32'h0)+:(23)];
+        end
+        else if (centred_value[32'h17]) begin
+            out$d = lifted_value[(32'h0)+:(23)];
+        end
+        else begin
+            out$d = centred_value[(32'h0)+:(23)];
+        end
+        out_valid$d = emit;
+        out_bad$d = value > ((max_value) & 24'hffffff);
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+        out_of_range = out_bad$q;
+    end
+    
+endmodule // mldsa_accel__core__verify__unpacker
+
+
+module mldsa_accel__core__verify__unpacker__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__unpacker__acc
+
+
+module mldsa_accel__core__verify__unpacker__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__unpacker__acc_bits
+
+
+module mldsa_accel__core__verify__unpacker__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__unpacker__out
+
+
+module mldsa_accel__core__verify__unpacker__out_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__unpacker__out_bad
+
+
+module mldsa_accel__core__verify__unpacker__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__unpacker__out_valid
+
+
+module mldsa_accel__core__verify__verdict_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__verdict_flag
+
+
+module mldsa_accel__core__verify__w1_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__w1_bits
+
+
+module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [9:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [7:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [7:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [7:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [7:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [7:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [7:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [7:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [7:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [7:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__w1_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__verify__w1_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__verify__w1_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__verify__w1_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(8)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(8)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(8)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(8)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__verify__w1_buf
+
+
+module mldsa_accel__core__verify__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__w1_buf__lanes__0
+
+
+module mldsa_accel__core__verify__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__w1_buf__lanes__1
+
+
+module mldsa_accel__core__verify__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__w1_buf__lanes__2
+
+
+module mldsa_accel__core__verify__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__verify__w1_buf__lanes__3
+
+
+module mldsa_accel__core__verify__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [31:0] kept;
+    reg  [5:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [31:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__w1_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__verify__w1_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(8)];
+        data_valid = acc_bits$q >= 32'h8;
+        emit = (acc_bits$q >= 32'h8) & data_ready;
+        if (emit) begin
+            kept = acc$q >> 32'h8;
+            kept_bits = acc_bits$q - 32'h8;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = acc_bits$q <= 32'hc;
+        take = coeff_valid & (acc_bits$q <= 32'hc);
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 32'hffffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = ((lifted) & 32'hffffffff);
+        end
+        else begin
+            field = ((mapped) & 32'hffffffff);
+        end
+        if (take) begin
+            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
+            acc_bits$d = kept_bits + ((width) & 6'h3f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__verify__w1_packer
+
+
+module mldsa_accel__core__verify__w1_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__w1_packer__acc
+
+
+module mldsa_accel__core__verify__w1_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__w1_packer__acc_bits
+
+
+module mldsa_accel__core__verify__w1_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__w1_ptr
+
+
+module mldsa_accel__core__verify__w1_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__w1_words
+
+
+module mldsa_accel__core__verify__wide(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__wide
+
+
+module mldsa_accel__core__verify__words_in(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__words_in
+
+
+module mldsa_accel__core__verify__words_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__words_left
+
+
+module mldsa_accel__core__verify__z_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_bad
+
+
+module mldsa_accel__core__verify__z_bound(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_bound
+
+
+module mldsa_accel__core__verify__z_checking(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_checking
+
+
+module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [24:0] x;
+    input wire  canonical;
+    input wire  [23:0] bound;
+    output reg  exceeds;
+    
+    // Constant declarations
+    localparam  half_q = 25'h3ff000;
+    localparam  q25 = 25'h7fe001;
+    
+    // Stub signals
+    reg  out$d;
+    wire  out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [24:0] centred;
+    reg  [24:0] negated;
+    reg  [24:0] magnitude;
+    
+    // Sub module instances
+    mldsa_accel__core__verify__z_norm__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        centred = x;
+        if (canonical && x > half_q) begin
+            centred = x - q25;
+        end
+        negated = ~centred + 32'h1;
+        magnitude = centred;
+        if (centred[32'h18]) begin
+            magnitude = negated;
+        end
+        out$d = magnitude >= ((bound) & 25'h1ffffff);
+        exceeds = out$q;
+    end
+    
+endmodule // mldsa_accel__core__verify__z_norm
+
+
+module mldsa_accel__core__verify__z_norm__out(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_norm__out
+
+
+module mldsa_accel__core__verify__z_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_ptr
+
+
+module mldsa_accel__core__verify__z_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__z_words
 
 
 module mldsa_accel__cycle_count(d,q,clock);
@@ -19266,20054 +25931,6 @@ module mldsa_accel__verdict_word(d,q,clock);
     end
           
 endmodule // mldsa_accel__verdict_word
-
-
-module mldsa_accel__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [1:0] parameter_set;
-    input wire  external_mu;
-    input wire  [31:0] msg_bytes;
-    input wire  abort_job;
-    output reg  busy;
-    output reg  done;
-    output reg  error;
-    output reg  verdict;
-    input wire  [31:0] s_data;
-    input wire  s_valid;
-    input wire  s_last;
-    output reg  s_ready;
-    
-    // Constant declarations
-    localparam  c_op_sponge = 8'h1;
-    localparam  c_op_abort = 8'hff;
-    localparam  c_shake128 = 32'h0;
-    localparam  c_shake256 = 32'h1;
-    localparam  c_squeeze = 32'hfffffff0;
-    localparam  c_op_load = 8'h1;
-    localparam  c_op_store = 8'h2;
-    localparam  c_op_ntt = 8'h3;
-    localparam  c_op_intt = 8'h4;
-    localparam  c_op_pwm = 8'h5;
-    localparam  c_op_pwmac = 8'h6;
-    localparam  c_ntt_abort = 8'hff;
-    localparam  c_q = 23'h7fe001;
-    localparam  c_set_k$0 = 4'h4;
-    localparam  c_set_k$1 = 4'h6;
-    localparam  c_set_k$2 = 4'h8;
-    localparam  c_set_l$0 = 4'h4;
-    localparam  c_set_l$1 = 4'h5;
-    localparam  c_set_l$2 = 4'h7;
-    localparam  c_set_tau$0 = 7'b100111;
-    localparam  c_set_tau$1 = 7'b110001;
-    localparam  c_set_tau$2 = 7'b111100;
-    localparam  c_set_omega$0 = 7'b1010000;
-    localparam  c_set_omega$1 = 7'b110111;
-    localparam  c_set_omega$2 = 7'b1001011;
-    localparam  c_set_gamma1$0 = 23'h20000;
-    localparam  c_set_gamma1$1 = 23'h80000;
-    localparam  c_set_gamma1$2 = 23'h80000;
-    localparam  c_set_gamma1_bits$0 = 5'b10010;
-    localparam  c_set_gamma1_bits$1 = 5'b10100;
-    localparam  c_set_gamma1_bits$2 = 5'b10100;
-    localparam  c_set_z_bound$0 = 24'h1ffb2;
-    localparam  c_set_z_bound$1 = 24'h7ff3c;
-    localparam  c_set_z_bound$2 = 24'h7ff88;
-    localparam  c_set_w1_bits$0 = 5'b110;
-    localparam  c_set_w1_bits$1 = 5'b100;
-    localparam  c_set_w1_bits$2 = 5'b100;
-    localparam  c_set_ct_words$0 = 5'b1000;
-    localparam  c_set_ct_words$1 = 5'b1100;
-    localparam  c_set_ct_words$2 = 5'b10000;
-    localparam  c_set_z_words$0 = 8'h90;
-    localparam  c_set_z_words$1 = 8'ha0;
-    localparam  c_set_z_words$2 = 8'ha0;
-    localparam  c_set_hint_base$0 = 11'b1001001000;
-    localparam  c_set_hint_base$1 = 11'b1100101100;
-    localparam  c_set_hint_base$2 = 11'b10001110000;
-    localparam  c_set_hint_bytes$0 = 7'b1010100;
-    localparam  c_set_hint_bytes$1 = 7'b111101;
-    localparam  c_set_hint_bytes$2 = 7'b1010011;
-    localparam  c_set_hint_words$0 = 8'h15;
-    localparam  c_set_hint_words$1 = 8'h10;
-    localparam  c_set_hint_words$2 = 8'h15;
-    localparam  c_set_pk_words$0 = 11'b101001000;
-    localparam  c_set_pk_words$1 = 11'b111101000;
-    localparam  c_set_pk_words$2 = 11'b1010001000;
-    localparam  c_set_sig_words$0 = 11'b1001011101;
-    localparam  c_set_sig_words$1 = 11'b1100111100;
-    localparam  c_set_sig_words$2 = 11'b10010000101;
-    localparam  c_set_w1_words$0 = 9'b11000000;
-    localparam  c_set_w1_words$1 = 9'b11000000;
-    localparam  c_set_w1_words$2 = 9'b100000000;
-    
-    // Enums
-    localparam VerifyPhase$Idle = 0;
-    localparam VerifyPhase$LoadPk = 1;
-    localparam VerifyPhase$LoadSig = 2;
-    localparam VerifyPhase$Mu = 3;
-    localparam VerifyPhase$Hints = 4;
-    localparam VerifyPhase$Challenge = 5;
-    localparam VerifyPhase$LoadC = 6;
-    localparam VerifyPhase$NttC = 7;
-    localparam VerifyPhase$LoadT = 8;
-    localparam VerifyPhase$NttT = 9;
-    localparam VerifyPhase$MulCt = 10;
-    localparam VerifyPhase$LoadZ = 11;
-    localparam VerifyPhase$NttZ = 12;
-    localparam VerifyPhase$SampleA = 13;
-    localparam VerifyPhase$MulAz = 14;
-    localparam VerifyPhase$Intt = 15;
-    localparam VerifyPhase$StoreW = 16;
-    localparam VerifyPhase$Commit = 17;
-    
-    // Stub signals
-    reg  sponge$clock;
-    reg  sponge$reset;
-    reg  sponge$start;
-    reg  [7:0] sponge$op;
-    reg  [31:0] sponge$arg0;
-    reg  [31:0] sponge$arg1;
-    reg  [31:0] sponge$arg2;
-    wire  sponge$busy;
-    wire  sponge$done;
-    wire  sponge$error;
-    wire  [31:0] sponge$core_config;
-    reg  [31:0] sponge$in_data;
-    reg  sponge$in_valid;
-    reg  sponge$in_last;
-    wire  sponge$in_ready;
-    wire  [31:0] sponge$out_data;
-    wire  sponge$out_valid;
-    wire  sponge$out_last;
-    reg  sponge$out_ready;
-    reg  ntt$clock;
-    reg  ntt$reset;
-    reg  ntt$start;
-    reg  [7:0] ntt$op;
-    reg  [31:0] ntt$arg0;
-    reg  [31:0] ntt$arg1;
-    reg  [31:0] ntt$arg2;
-    wire  ntt$busy;
-    wire  ntt$done;
-    wire  ntt$error;
-    wire  [31:0] ntt$cycles;
-    wire  [31:0] ntt$config_word;
-    reg  [31:0] ntt$s_tdata;
-    reg  ntt$s_tvalid;
-    reg  ntt$s_tlast;
-    wire  ntt$s_tready;
-    wire  [31:0] ntt$m_tdata;
-    wire  ntt$m_tvalid;
-    wire  ntt$m_tlast;
-    reg  ntt$m_tready;
-    reg  unpacker$clock;
-    reg  unpacker$reset;
-    reg  [4:0] unpacker$width;
-    reg  unpacker$centred;
-    reg  [22:0] unpacker$offset;
-    reg  [19:0] unpacker$max_value;
-    reg  [7:0] unpacker$data;
-    reg  unpacker$data_valid;
-    wire  unpacker$data_ready;
-    wire  [22:0] unpacker$coeff;
-    wire  unpacker$coeff_valid;
-    wire  unpacker$out_of_range;
-    reg  hints$clock;
-    reg  hints$reset;
-    reg  [3:0] hints$k;
-    reg  [6:0] hints$omega;
-    reg  [7:0] hints$data;
-    reg  hints$data_valid;
-    reg  hints$data_last;
-    wire  hints$data_ready;
-    wire  hints$hint;
-    wire  [3:0] hints$hint_poly;
-    wire  [7:0] hints$hint_coeff;
-    wire  hints$hint_valid;
-    reg  hints$hint_ready;
-    wire  hints$checked;
-    wire  hints$malformed;
-    wire  hints$done;
-    reg  ball$clock;
-    reg  ball$reset;
-    reg  ball$start;
-    reg  [6:0] ball$tau;
-    reg  [7:0] ball$data;
-    reg  ball$data_valid;
-    wire  ball$data_ready;
-    wire  ball$done;
-    reg  [7:0] ball$read_index;
-    wire  [22:0] ball$coeff;
-    reg  rej_ntt$clock;
-    reg  rej_ntt$reset;
-    reg  [31:0] rej_ntt$word;
-    reg  rej_ntt$word_valid;
-    wire  rej_ntt$word_ready;
-    wire  [22:0] rej_ntt$coeff;
-    wire  rej_ntt$coeff_valid;
-    reg  z_norm$clock;
-    reg  [24:0] z_norm$x;
-    reg  z_norm$canonical;
-    reg  [23:0] z_norm$bound;
-    wire  z_norm$exceeds;
-    reg  decompose$clock;
-    reg  [22:0] decompose$r;
-    reg  decompose$wide;
-    reg  decompose$hint;
-    wire  [5:0] decompose$r1;
-    wire  [23:0] decompose$r0;
-    wire  [5:0] decompose$r1_hinted;
-    reg  w1_packer$clock;
-    reg  w1_packer$reset;
-    reg  [4:0] w1_packer$width;
-    reg  w1_packer$centred;
-    reg  [22:0] w1_packer$offset;
-    reg  [22:0] w1_packer$coeff;
-    reg  w1_packer$coeff_valid;
-    wire  w1_packer$coeff_ready;
-    wire  [7:0] w1_packer$data;
-    wire  w1_packer$data_valid;
-    reg  w1_packer$data_ready;
-    reg  pk_buf$clock;
-    reg  pk_buf$byte_write;
-    reg  [11:0] pk_buf$byte_address;
-    reg  [7:0] pk_buf$byte_data;
-    reg  pk_buf$word_write;
-    reg  [9:0] pk_buf$word_address;
-    reg  [31:0] pk_buf$word_data;
-    reg  [9:0] pk_buf$read_address;
-    wire  [31:0] pk_buf$read_word;
-    reg  sig_buf$clock;
-    reg  sig_buf$byte_write;
-    reg  [12:0] sig_buf$byte_address;
-    reg  [7:0] sig_buf$byte_data;
-    reg  sig_buf$word_write;
-    reg  [10:0] sig_buf$word_address;
-    reg  [31:0] sig_buf$word_data;
-    reg  [10:0] sig_buf$read_address;
-    wire  [31:0] sig_buf$read_word;
-    reg  w1_buf$clock;
-    reg  w1_buf$byte_write;
-    reg  [9:0] w1_buf$byte_address;
-    reg  [7:0] w1_buf$byte_data;
-    reg  w1_buf$word_write;
-    reg  [7:0] w1_buf$word_address;
-    reg  [31:0] w1_buf$word_data;
-    reg  [7:0] w1_buf$read_address;
-    wire  [31:0] w1_buf$read_word;
-    reg  [31:0] rho$0$d;
-    wire  [31:0] rho$0$q;
-    reg  rho$0$clock;
-    reg  [31:0] rho$1$d;
-    wire  [31:0] rho$1$q;
-    reg  rho$1$clock;
-    reg  [31:0] rho$2$d;
-    wire  [31:0] rho$2$q;
-    reg  rho$2$clock;
-    reg  [31:0] rho$3$d;
-    wire  [31:0] rho$3$q;
-    reg  rho$3$clock;
-    reg  [31:0] rho$4$d;
-    wire  [31:0] rho$4$q;
-    reg  rho$4$clock;
-    reg  [31:0] rho$5$d;
-    wire  [31:0] rho$5$q;
-    reg  rho$5$clock;
-    reg  [31:0] rho$6$d;
-    wire  [31:0] rho$6$q;
-    reg  rho$6$clock;
-    reg  [31:0] rho$7$d;
-    wire  [31:0] rho$7$q;
-    reg  rho$7$clock;
-    reg  [31:0] mu$0$d;
-    wire  [31:0] mu$0$q;
-    reg  mu$0$clock;
-    reg  [31:0] mu$1$d;
-    wire  [31:0] mu$1$q;
-    reg  mu$1$clock;
-    reg  [31:0] mu$2$d;
-    wire  [31:0] mu$2$q;
-    reg  mu$2$clock;
-    reg  [31:0] mu$3$d;
-    wire  [31:0] mu$3$q;
-    reg  mu$3$clock;
-    reg  [31:0] mu$4$d;
-    wire  [31:0] mu$4$q;
-    reg  mu$4$clock;
-    reg  [31:0] mu$5$d;
-    wire  [31:0] mu$5$q;
-    reg  mu$5$clock;
-    reg  [31:0] mu$6$d;
-    wire  [31:0] mu$6$q;
-    reg  mu$6$clock;
-    reg  [31:0] mu$7$d;
-    wire  [31:0] mu$7$q;
-    reg  mu$7$clock;
-    reg  [31:0] mu$8$d;
-    wire  [31:0] mu$8$q;
-    reg  mu$8$clock;
-    reg  [31:0] mu$9$d;
-    wire  [31:0] mu$9$q;
-    reg  mu$9$clock;
-    reg  [31:0] mu$10$d;
-    wire  [31:0] mu$10$q;
-    reg  mu$10$clock;
-    reg  [31:0] mu$11$d;
-    wire  [31:0] mu$11$q;
-    reg  mu$11$clock;
-    reg  [31:0] mu$12$d;
-    wire  [31:0] mu$12$q;
-    reg  mu$12$clock;
-    reg  [31:0] mu$13$d;
-    wire  [31:0] mu$13$q;
-    reg  mu$13$clock;
-    reg  [31:0] mu$14$d;
-    wire  [31:0] mu$14$q;
-    reg  mu$14$clock;
-    reg  [31:0] mu$15$d;
-    wire  [31:0] mu$15$q;
-    reg  mu$15$clock;
-    reg  [4:0] phase$d;
-    wire  [4:0] phase$q;
-    reg  phase$clock;
-    reg  launched$d;
-    wire  launched$q;
-    reg  launched$clock;
-    reg  done_flag$d;
-    wire  done_flag$q;
-    reg  done_flag$clock;
-    reg  error_flag$d;
-    wire  error_flag$q;
-    reg  error_flag$clock;
-    reg  verdict_flag$d;
-    wire  verdict_flag$q;
-    reg  verdict_flag$clock;
-    reg  external$d;
-    wire  external$q;
-    reg  external$clock;
-    reg  [3:0] k$d;
-    wire  [3:0] k$q;
-    reg  k$clock;
-    reg  [3:0] l$d;
-    wire  [3:0] l$q;
-    reg  l$clock;
-    reg  wide$d;
-    wire  wide$q;
-    reg  wide$clock;
-    reg  [6:0] tau$d;
-    wire  [6:0] tau$q;
-    reg  tau$clock;
-    reg  [6:0] omega$d;
-    wire  [6:0] omega$q;
-    reg  omega$clock;
-    reg  [22:0] gamma1$d;
-    wire  [22:0] gamma1$q;
-    reg  gamma1$clock;
-    reg  [4:0] gamma1_bits$d;
-    wire  [4:0] gamma1_bits$q;
-    reg  gamma1_bits$clock;
-    reg  [23:0] z_bound$d;
-    wire  [23:0] z_bound$q;
-    reg  z_bound$clock;
-    reg  [4:0] w1_bits$d;
-    wire  [4:0] w1_bits$q;
-    reg  w1_bits$clock;
-    reg  [4:0] ct_words$d;
-    wire  [4:0] ct_words$q;
-    reg  ct_words$clock;
-    reg  [7:0] z_words$d;
-    wire  [7:0] z_words$q;
-    reg  z_words$clock;
-    reg  [10:0] hint_base$d;
-    wire  [10:0] hint_base$q;
-    reg  hint_base$clock;
-    reg  [6:0] hint_bytes$d;
-    wire  [6:0] hint_bytes$q;
-    reg  hint_bytes$clock;
-    reg  [7:0] hint_words$d;
-    wire  [7:0] hint_words$q;
-    reg  hint_words$clock;
-    reg  [10:0] pk_words$d;
-    wire  [10:0] pk_words$q;
-    reg  pk_words$clock;
-    reg  [10:0] sig_words$d;
-    wire  [10:0] sig_words$q;
-    reg  sig_words$clock;
-    reg  [8:0] w1_words$d;
-    wire  [8:0] w1_words$q;
-    reg  w1_words$clock;
-    reg  [23:0] msg_len$d;
-    wire  [23:0] msg_len$q;
-    reg  msg_len$clock;
-    reg  [23:0] in_words$d;
-    wire  [23:0] in_words$q;
-    reg  in_words$clock;
-    reg  [3:0] row$d;
-    wire  [3:0] row$q;
-    reg  row$clock;
-    reg  [3:0] col$d;
-    wire  [3:0] col$q;
-    reg  col$clock;
-    reg  [8:0] count$d;
-    wire  [8:0] count$q;
-    reg  count$clock;
-    reg  [23:0] words_in$d;
-    wire  [23:0] words_in$q;
-    reg  words_in$clock;
-    reg  [10:0] rd_ptr$d;
-    wire  [10:0] rd_ptr$q;
-    reg  rd_ptr$clock;
-    reg  [7:0] words_left$d;
-    wire  [7:0] words_left$q;
-    reg  words_left$clock;
-    reg  [10:0] z_ptr$d;
-    wire  [10:0] z_ptr$q;
-    reg  z_ptr$clock;
-    reg  [10:0] t_ptr$d;
-    wire  [10:0] t_ptr$q;
-    reg  t_ptr$clock;
-    reg  [9:0] w1_ptr$d;
-    wire  [9:0] w1_ptr$q;
-    reg  w1_ptr$clock;
-    reg  [31:0] ser_word$d;
-    wire  [31:0] ser_word$q;
-    reg  ser_word$clock;
-    reg  [2:0] ser_left$d;
-    wire  [2:0] ser_left$q;
-    reg  ser_left$clock;
-    reg  stopped$d;
-    wire  stopped$q;
-    reg  stopped$clock;
-    reg  z_bad$d;
-    wire  z_bad$q;
-    reg  z_bad$clock;
-    reg  z_checking$d;
-    wire  z_checking$q;
-    reg  z_checking$clock;
-    reg  mismatch$d;
-    wire  mismatch$q;
-    reg  mismatch$clock;
-    reg  pipe$0$d;
-    wire  pipe$0$q;
-    reg  pipe$0$clock;
-    reg  pipe$1$d;
-    wire  pipe$1$q;
-    reg  pipe$1$clock;
-    reg  pipe$2$d;
-    wire  pipe$2$q;
-    reg  pipe$2$clock;
-    
-    // Local signals
-    reg  [10:0] rd_next;
-    reg  [7:0] ser_byte;
-    reg  ser_valid;
-    reg  ser_take;
-    reg  ser_load;
-    reg  ser_room;
-    reg  [31:0] mu_word;
-    reg  [31:0] rho_word;
-    reg  stream_take;
-    reg  last_expected;
-    reg  [22:0] t1_scaled;
-    reg  [22:0] t1_negated;
-    reg  store_take;
-    reg  [8:0] count_next;
-    reg  fail;
-    reg  [31:0] msg_words;
-    reg  word_differs;
-    
-    // Sub module instances
-    mldsa_accel__verify__sponge sponge(
-        .clock(sponge$clock),
-        .reset(sponge$reset),
-        .start(sponge$start),
-        .op(sponge$op),
-        .arg0(sponge$arg0),
-        .arg1(sponge$arg1),
-        .arg2(sponge$arg2),
-        .busy(sponge$busy),
-        .done(sponge$done),
-        .error(sponge$error),
-        .core_config(sponge$core_config),
-        .in_data(sponge$in_data),
-        .in_valid(sponge$in_valid),
-        .in_last(sponge$in_last),
-        .in_ready(sponge$in_ready),
-        .out_data(sponge$out_data),
-        .out_valid(sponge$out_valid),
-        .out_last(sponge$out_last),
-        .out_ready(sponge$out_ready)
-    );
-    mldsa_accel__verify__ntt ntt(
-        .clock(ntt$clock),
-        .reset(ntt$reset),
-        .start(ntt$start),
-        .op(ntt$op),
-        .arg0(ntt$arg0),
-        .arg1(ntt$arg1),
-        .arg2(ntt$arg2),
-        .busy(ntt$busy),
-        .done(ntt$done),
-        .error(ntt$error),
-        .cycles(ntt$cycles),
-        .config_word(ntt$config_word),
-        .s_tdata(ntt$s_tdata),
-        .s_tvalid(ntt$s_tvalid),
-        .s_tlast(ntt$s_tlast),
-        .s_tready(ntt$s_tready),
-        .m_tdata(ntt$m_tdata),
-        .m_tvalid(ntt$m_tvalid),
-        .m_tlast(ntt$m_tlast),
-        .m_tready(ntt$m_tready)
-    );
-    mldsa_accel__verify__unpacker unpacker(
-        .clock(unpacker$clock),
-        .reset(unpacker$reset),
-        .width(unpacker$width),
-        .centred(unpacker$centred),
-        .offset(unpacker$offset),
-        .max_value(unpacker$max_value),
-        .data(unpacker$data),
-        .data_valid(unpacker$data_valid),
-        .data_ready(unpacker$data_ready),
-        .coeff(unpacker$coeff),
-        .coeff_valid(unpacker$coeff_valid),
-        .out_of_range(unpacker$out_of_range)
-    );
-    mldsa_accel__verify__hints hints(
-        .clock(hints$clock),
-        .reset(hints$reset),
-        .k(hints$k),
-        .omega(hints$omega),
-        .data(hints$data),
-        .data_valid(hints$data_valid),
-        .data_last(hints$data_last),
-        .data_ready(hints$data_ready),
-        .hint(hints$hint),
-        .hint_poly(hints$hint_poly),
-        .hint_coeff(hints$hint_coeff),
-        .hint_valid(hints$hint_valid),
-        .hint_ready(hints$hint_ready),
-        .checked(hints$checked),
-        .malformed(hints$malformed),
-        .done(hints$done)
-    );
-    mldsa_accel__verify__ball ball(
-        .clock(ball$clock),
-        .reset(ball$reset),
-        .start(ball$start),
-        .tau(ball$tau),
-        .data(ball$data),
-        .data_valid(ball$data_valid),
-        .data_ready(ball$data_ready),
-        .done(ball$done),
-        .read_index(ball$read_index),
-        .coeff(ball$coeff)
-    );
-    mldsa_accel__verify__rej_ntt rej_ntt(
-        .clock(rej_ntt$clock),
-        .reset(rej_ntt$reset),
-        .word(rej_ntt$word),
-        .word_valid(rej_ntt$word_valid),
-        .word_ready(rej_ntt$word_ready),
-        .coeff(rej_ntt$coeff),
-        .coeff_valid(rej_ntt$coeff_valid)
-    );
-    mldsa_accel__verify__z_norm z_norm(
-        .clock(z_norm$clock),
-        .x(z_norm$x),
-        .canonical(z_norm$canonical),
-        .bound(z_norm$bound),
-        .exceeds(z_norm$exceeds)
-    );
-    mldsa_accel__verify__decompose decompose(
-        .clock(decompose$clock),
-        .r(decompose$r),
-        .wide(decompose$wide),
-        .hint(decompose$hint),
-        .r1(decompose$r1),
-        .r0(decompose$r0),
-        .r1_hinted(decompose$r1_hinted)
-    );
-    mldsa_accel__verify__w1_packer w1_packer(
-        .clock(w1_packer$clock),
-        .reset(w1_packer$reset),
-        .width(w1_packer$width),
-        .centred(w1_packer$centred),
-        .offset(w1_packer$offset),
-        .coeff(w1_packer$coeff),
-        .coeff_valid(w1_packer$coeff_valid),
-        .coeff_ready(w1_packer$coeff_ready),
-        .data(w1_packer$data),
-        .data_valid(w1_packer$data_valid),
-        .data_ready(w1_packer$data_ready)
-    );
-    mldsa_accel__verify__pk_buf pk_buf(
-        .clock(pk_buf$clock),
-        .byte_write(pk_buf$byte_write),
-        .byte_address(pk_buf$byte_address),
-        .byte_data(pk_buf$byte_data),
-        .word_write(pk_buf$word_write),
-        .word_address(pk_buf$word_address),
-        .word_data(pk_buf$word_data),
-        .read_address(pk_buf$read_address),
-        .read_word(pk_buf$read_word)
-    );
-    mldsa_accel__verify__sig_buf sig_buf(
-        .clock(sig_buf$clock),
-        .byte_write(sig_buf$byte_write),
-        .byte_address(sig_buf$byte_address),
-        .byte_data(sig_buf$byte_data),
-        .word_write(sig_buf$word_write),
-        .word_address(sig_buf$word_address),
-        .word_data(sig_buf$word_data),
-        .read_address(sig_buf$read_address),
-        .read_word(sig_buf$read_word)
-    );
-    mldsa_accel__verify__w1_buf w1_buf(
-        .clock(w1_buf$clock),
-        .byte_write(w1_buf$byte_write),
-        .byte_address(w1_buf$byte_address),
-        .byte_data(w1_buf$byte_data),
-        .word_write(w1_buf$word_write),
-        .word_address(w1_buf$word_address),
-        .word_data(w1_buf$word_data),
-        .read_address(w1_buf$read_address),
-        .read_word(w1_buf$read_word)
-    );
-    mldsa_accel__verify__rho__0 rho$0(
-        .d(rho$0$d),
-        .q(rho$0$q),
-        .clock(rho$0$clock)
-    );
-    mldsa_accel__verify__rho__1 rho$1(
-        .d(rho$1$d),
-        .q(rho$1$q),
-        .clock(rho$1$clock)
-    );
-    mldsa_accel__verify__rho__2 rho$2(
-        .d(rho$2$d),
-        .q(rho$2$q),
-        .clock(rho$2$clock)
-    );
-    mldsa_accel__verify__rho__3 rho$3(
-        .d(rho$3$d),
-        .q(rho$3$q),
-        .clock(rho$3$clock)
-    );
-    mldsa_accel__verify__rho__4 rho$4(
-        .d(rho$4$d),
-        .q(rho$4$q),
-        .clock(rho$4$clock)
-    );
-    mldsa_accel__verify__rho__5 rho$5(
-        .d(rho$5$d),
-        .q(rho$5$q),
-        .clock(rho$5$clock)
-    );
-    mldsa_accel__verify__rho__6 rho$6(
-        .d(rho$6$d),
-        .q(rho$6$q),
-        .clock(rho$6$clock)
-    );
-    mldsa_accel__verify__rho__7 rho$7(
-        .d(rho$7$d),
-        .q(rho$7$q),
-        .clock(rho$7$clock)
-    );
-    mldsa_accel__verify__mu__0 mu$0(
-        .d(mu$0$d),
-        .q(mu$0$q),
-        .clock(mu$0$clock)
-    );
-    mldsa_accel__verify__mu__1 mu$1(
-        .d(mu$1$d),
-        .q(mu$1$q),
-        .clock(mu$1$clock)
-    );
-    mldsa_accel__verify__mu__2 mu$2(
-        .d(mu$2$d),
-        .q(mu$2$q),
-        .clock(mu$2$clock)
-    );
-    mldsa_accel__verify__mu__3 mu$3(
-        .d(mu$3$d),
-        .q(mu$3$q),
-        .clock(mu$3$clock)
-    );
-    mldsa_accel__verify__mu__4 mu$4(
-        .d(mu$4$d),
-        .q(mu$4$q),
-        .clock(mu$4$clock)
-    );
-    mldsa_accel__verify__mu__5 mu$5(
-        .d(mu$5$d),
-        .q(mu$5$q),
-        .clock(mu$5$clock)
-    );
-    mldsa_accel__verify__mu__6 mu$6(
-        .d(mu$6$d),
-        .q(mu$6$q),
-        .clock(mu$6$clock)
-    );
-    mldsa_accel__verify__mu__7 mu$7(
-        .d(mu$7$d),
-        .q(mu$7$q),
-        .clock(mu$7$clock)
-    );
-    mldsa_accel__verify__mu__8 mu$8(
-        .d(mu$8$d),
-        .q(mu$8$q),
-        .clock(mu$8$clock)
-    );
-    mldsa_accel__verify__mu__9 mu$9(
-        .d(mu$9$d),
-        .q(mu$9$q),
-        .clock(mu$9$clock)
-    );
-    mldsa_accel__verify__mu__10 mu$10(
-        .d(mu$10$d),
-        .q(mu$10$q),
-        .clock(mu$10$clock)
-    );
-    mldsa_accel__verify__mu__11 mu$11(
-        .d(mu$11$d),
-        .q(mu$11$q),
-        .clock(mu$11$clock)
-    );
-    mldsa_accel__verify__mu__12 mu$12(
-        .d(mu$12$d),
-        .q(mu$12$q),
-        .clock(mu$12$clock)
-    );
-    mldsa_accel__verify__mu__13 mu$13(
-        .d(mu$13$d),
-        .q(mu$13$q),
-        .clock(mu$13$clock)
-    );
-    mldsa_accel__verify__mu__14 mu$14(
-        .d(mu$14$d),
-        .q(mu$14$q),
-        .clock(mu$14$clock)
-    );
-    mldsa_accel__verify__mu__15 mu$15(
-        .d(mu$15$d),
-        .q(mu$15$q),
-        .clock(mu$15$clock)
-    );
-    mldsa_accel__verify__phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    mldsa_accel__verify__launched launched(
-        .d(launched$d),
-        .q(launched$q),
-        .clock(launched$clock)
-    );
-    mldsa_accel__verify__done_flag done_flag(
-        .d(done_flag$d),
-        .q(done_flag$q),
-        .clock(done_flag$clock)
-    );
-    mldsa_accel__verify__error_flag error_flag(
-        .d(error_flag$d),
-        .q(error_flag$q),
-        .clock(error_flag$clock)
-    );
-    mldsa_accel__verify__verdict_flag verdict_flag(
-        .d(verdict_flag$d),
-        .q(verdict_flag$q),
-        .clock(verdict_flag$clock)
-    );
-    mldsa_accel__verify__external external(
-        .d(external$d),
-        .q(external$q),
-        .clock(external$clock)
-    );
-    mldsa_accel__verify__k k(
-        .d(k$d),
-        .q(k$q),
-        .clock(k$clock)
-    );
-    mldsa_accel__verify__l l(
-        .d(l$d),
-        .q(l$q),
-        .clock(l$clock)
-    );
-    mldsa_accel__verify__wide wide(
-        .d(wide$d),
-        .q(wide$q),
-        .clock(wide$clock)
-    );
-    mldsa_accel__verify__tau tau(
-        .d(tau$d),
-        .q(tau$q),
-        .clock(tau$clock)
-    );
-    mldsa_accel__verify__omega omega(
-        .d(omega$d),
-        .q(omega$q),
-        .clock(omega$clock)
-    );
-    mldsa_accel__verify__gamma1 gamma1(
-        .d(gamma1$d),
-        .q(gamma1$q),
-        .clock(gamma1$clock)
-    );
-    mldsa_accel__verify__gamma1_bits gamma1_bits(
-        .d(gamma1_bits$d),
-        .q(gamma1_bits$q),
-        .clock(gamma1_bits$clock)
-    );
-    mldsa_accel__verify__z_bound z_bound(
-        .d(z_bound$d),
-        .q(z_bound$q),
-        .clock(z_bound$clock)
-    );
-    mldsa_accel__verify__w1_bits w1_bits(
-        .d(w1_bits$d),
-        .q(w1_bits$q),
-        .clock(w1_bits$clock)
-    );
-    mldsa_accel__verify__ct_words ct_words(
-        .d(ct_words$d),
-        .q(ct_words$q),
-        .clock(ct_words$clock)
-    );
-    mldsa_accel__verify__z_words z_words(
-        .d(z_words$d),
-        .q(z_words$q),
-        .clock(z_words$clock)
-    );
-    mldsa_accel__verify__hint_base hint_base(
-        .d(hint_base$d),
-        .q(hint_base$q),
-        .clock(hint_base$clock)
-    );
-    mldsa_accel__verify__hint_bytes hint_bytes(
-        .d(hint_bytes$d),
-        .q(hint_bytes$q),
-        .clock(hint_bytes$clock)
-    );
-    mldsa_accel__verify__hint_words hint_words(
-        .d(hint_words$d),
-        .q(hint_words$q),
-        .clock(hint_words$clock)
-    );
-    mldsa_accel__verify__pk_words pk_words(
-        .d(pk_words$d),
-        .q(pk_words$q),
-        .clock(pk_words$clock)
-    );
-    mldsa_accel__verify__sig_words sig_words(
-        .d(sig_words$d),
-        .q(sig_words$q),
-        .clock(sig_words$clock)
-    );
-    mldsa_accel__verify__w1_words w1_words(
-        .d(w1_words$d),
-        .q(w1_words$q),
-        .clock(w1_words$clock)
-    );
-    mldsa_accel__verify__msg_len msg_len(
-        .d(msg_len$d),
-        .q(msg_len$q),
-        .clock(msg_len$clock)
-    );
-    mldsa_accel__verify__in_words in_words(
-        .d(in_words$d),
-        .q(in_words$q),
-        .clock(in_words$clock)
-    );
-    mldsa_accel__verify__row row(
-        .d(row$d),
-        .q(row$q),
-        .clock(row$clock)
-    );
-    mldsa_accel__verify__col col(
-        .d(col$d),
-        .q(col$q),
-        .clock(col$clock)
-    );
-    mldsa_accel__verify__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_accel__verify__words_in words_in(
-        .d(words_in$d),
-        .q(words_in$q),
-        .clock(words_in$clock)
-    );
-    mldsa_accel__verify__rd_ptr rd_ptr(
-        .d(rd_ptr$d),
-        .q(rd_ptr$q),
-        .clock(rd_ptr$clock)
-    );
-    mldsa_accel__verify__words_left words_left(
-        .d(words_left$d),
-        .q(words_left$q),
-        .clock(words_left$clock)
-    );
-    mldsa_accel__verify__z_ptr z_ptr(
-        .d(z_ptr$d),
-        .q(z_ptr$q),
-        .clock(z_ptr$clock)
-    );
-    mldsa_accel__verify__t_ptr t_ptr(
-        .d(t_ptr$d),
-        .q(t_ptr$q),
-        .clock(t_ptr$clock)
-    );
-    mldsa_accel__verify__w1_ptr w1_ptr(
-        .d(w1_ptr$d),
-        .q(w1_ptr$q),
-        .clock(w1_ptr$clock)
-    );
-    mldsa_accel__verify__ser_word ser_word(
-        .d(ser_word$d),
-        .q(ser_word$q),
-        .clock(ser_word$clock)
-    );
-    mldsa_accel__verify__ser_left ser_left(
-        .d(ser_left$d),
-        .q(ser_left$q),
-        .clock(ser_left$clock)
-    );
-    mldsa_accel__verify__stopped stopped(
-        .d(stopped$d),
-        .q(stopped$q),
-        .clock(stopped$clock)
-    );
-    mldsa_accel__verify__z_bad z_bad(
-        .d(z_bad$d),
-        .q(z_bad$q),
-        .clock(z_bad$clock)
-    );
-    mldsa_accel__verify__z_checking z_checking(
-        .d(z_checking$d),
-        .q(z_checking$q),
-        .clock(z_checking$clock)
-    );
-    mldsa_accel__verify__mismatch mismatch(
-        .d(mismatch$d),
-        .q(mismatch$q),
-        .clock(mismatch$clock)
-    );
-    mldsa_accel__verify__pipe__0 pipe$0(
-        .d(pipe$0$d),
-        .q(pipe$0$q),
-        .clock(pipe$0$clock)
-    );
-    mldsa_accel__verify__pipe__1 pipe$1(
-        .d(pipe$1$d),
-        .q(pipe$1$q),
-        .clock(pipe$1$clock)
-    );
-    mldsa_accel__verify__pipe__2 pipe$2(
-        .d(pipe$2$d),
-        .q(pipe$2$q),
-        .clock(pipe$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        phase$clock = clock;
-        launched$clock = clock;
-        done_flag$clock = clock;
-        error_flag$clock = clock;
-        verdict_flag$clock = clock;
-        external$clock = clock;
-        k$clock = clock;
-        l$clock = clock;
-        wide$clock = clock;
-        tau$clock = clock;
-        omega$clock = clock;
-        gamma1$clock = clock;
-        gamma1_bits$clock = clock;
-        z_bound$clock = clock;
-        w1_bits$clock = clock;
-        ct_words$clock = clock;
-        z_words$clock = clock;
-        hint_base$clock = clock;
-        hint_bytes$clock = clock;
-        hint_words$clock = clock;
-        pk_words$clock = clock;
-        sig_words$clock = clock;
-        w1_words$clock = clock;
-        msg_len$clock = clock;
-        in_words$clock = clock;
-        row$clock = clock;
-        col$clock = clock;
-        count$clock = clock;
-        words_in$clock = clock;
-        rd_ptr$clock = clock;
-        words_left$clock = clock;
-        z_ptr$clock = clock;
-        t_ptr$clock = clock;
-        w1_ptr$clock = clock;
-        ser_word$clock = clock;
-        ser_left$clock = clock;
-        stopped$clock = clock;
-        z_bad$clock = clock;
-        z_checking$clock = clock;
-        mismatch$clock = clock;
-        phase$d = phase$q;
-        launched$d = launched$q;
-        done_flag$d = done_flag$q;
-        error_flag$d = error_flag$q;
-        verdict_flag$d = verdict_flag$q;
-        external$d = external$q;
-        k$d = k$q;
-        l$d = l$q;
-        wide$d = wide$q;
-        tau$d = tau$q;
-        omega$d = omega$q;
-        gamma1$d = gamma1$q;
-        gamma1_bits$d = gamma1_bits$q;
-        z_bound$d = z_bound$q;
-        w1_bits$d = w1_bits$q;
-        ct_words$d = ct_words$q;
-        z_words$d = z_words$q;
-        hint_base$d = hint_base$q;
-        hint_bytes$d = hint_bytes$q;
-        hint_words$d = hint_words$q;
-        pk_words$d = pk_words$q;
-        sig_words$d = sig_words$q;
-        w1_words$d = w1_words$q;
-        msg_len$d = msg_len$q;
-        in_words$d = in_words$q;
-        row$d = row$q;
-        col$d = col$q;
-        count$d = count$q;
-        words_in$d = words_in$q;
-        rd_ptr$d = rd_ptr$q;
-        words_left$d = words_left$q;
-        z_ptr$d = z_ptr$q;
-        t_ptr$d = t_ptr$q;
-        w1_ptr$d = w1_ptr$q;
-        ser_word$d = ser_word$q;
-        ser_left$d = ser_left$q;
-        stopped$d = stopped$q;
-        z_bad$d = z_bad$q;
-        z_checking$d = z_checking$q;
-        mismatch$d = mismatch$q;
-        rho$0$clock = clock;
-        rho$0$d = rho$0$q;
-        rho$1$clock = clock;
-        rho$1$d = rho$1$q;
-        rho$2$clock = clock;
-        rho$2$d = rho$2$q;
-        rho$3$clock = clock;
-        rho$3$d = rho$3$q;
-        rho$4$clock = clock;
-        rho$4$d = rho$4$q;
-        rho$5$clock = clock;
-        rho$5$d = rho$5$q;
-        rho$6$clock = clock;
-        rho$6$d = rho$6$q;
-        rho$7$clock = clock;
-        rho$7$d = rho$7$q;
-        mu$0$clock = clock;
-        mu$0$d = mu$0$q;
-        mu$1$clock = clock;
-        mu$1$d = mu$1$q;
-        mu$2$clock = clock;
-        mu$2$d = mu$2$q;
-        mu$3$clock = clock;
-        mu$3$d = mu$3$q;
-        mu$4$clock = clock;
-        mu$4$d = mu$4$q;
-        mu$5$clock = clock;
-        mu$5$d = mu$5$q;
-        mu$6$clock = clock;
-        mu$6$d = mu$6$q;
-        mu$7$clock = clock;
-        mu$7$d = mu$7$q;
-        mu$8$clock = clock;
-        mu$8$d = mu$8$q;
-        mu$9$clock = clock;
-        mu$9$d = mu$9$q;
-        mu$10$clock = clock;
-        mu$10$d = mu$10$q;
-        mu$11$clock = clock;
-        mu$11$d = mu$11$q;
-        mu$12$clock = clock;
-        mu$12$d = mu$12$q;
-        mu$13$clock = clock;
-        mu$13$d = mu$13$q;
-        mu$14$clock = clock;
-        mu$14$d = mu$14$q;
-        mu$15$clock = clock;
-        mu$15$d = mu$15$q;
-        pipe$0$clock = clock;
-        pipe$1$clock = clock;
-        pipe$2$clock = clock;
-        sponge$clock = clock;
-        ntt$clock = clock;
-        unpacker$clock = clock;
-        hints$clock = clock;
-        ball$clock = clock;
-        rej_ntt$clock = clock;
-        z_norm$clock = clock;
-        decompose$clock = clock;
-        w1_packer$clock = clock;
-        pk_buf$clock = clock;
-        sig_buf$clock = clock;
-        w1_buf$clock = clock;
-        ser_byte = ser_word$q[(32'h0)+:(8)];
-        ser_valid = ser_left$q != 32'h0;
-        ser_room = 1'b0;
-        sponge$reset = reset;
-        sponge$start = 1'b0;
-        sponge$op = c_op_sponge;
-        sponge$arg0 = c_shake256;
-        sponge$arg1 = 32'h0;
-        sponge$arg2 = 32'h40;
-        sponge$in_data = s_data;
-        sponge$in_valid = 1'b0;
-        sponge$in_last = 1'b0;
-        sponge$out_ready = 1'b0;
-        ntt$reset = reset;
-        ntt$start = 1'b0;
-        ntt$op = c_op_load;
-        ntt$arg0 = 32'h0;
-        ntt$arg1 = 32'h1;
-        ntt$arg2 = 32'h2;
-        ntt$s_tvalid = 1'b0;
-        ntt$s_tlast = count$q == 32'hff;
-        ntt$s_tdata = ((unpacker$coeff) & 32'hffffffff);
-        ntt$m_tready = 1'b0;
-        unpacker$reset = reset;
-        unpacker$width = gamma1_bits$q;
-        unpacker$centred = 1'b1;
-        unpacker$offset = gamma1$q;
-        unpacker$max_value = 32'hfffff;
-        unpacker$data = ser_byte;
-        unpacker$data_valid = 1'b0;
-        hints$reset = reset;
-        hints$k = k$q;
-        hints$omega = omega$q;
-        hints$data = ser_byte;
-        hints$data_valid = 1'b0;
-        hints$data_last = 1'b0;
-        hints$hint_ready = 1'b0;
-        ball$reset = reset;
-        ball$start = 1'b0;
-        ball$tau = tau$q;
-        ball$data = ser_byte;
-        ball$data_valid = 1'b0;
-        ball$read_index = count$q[(32'h0)+:(8)];
-        rej_ntt$reset = reset;
-        rej_ntt$word = sponge$out_data;
-        rej_ntt$word_valid = 1'b0;
-        z_norm$x = ((unpacker$coeff) & 25'h1ffffff);
-        z_norm$canonical = 1'b1;
-        z_norm$bound = z_bound$q;
-        decompose$r = ntt$m_tdata[(32'h0)+:(23)];
-        decompose$wide = wide$q;
-        decompose$hint = hints$hint;
-        w1_packer$reset = reset;
-        w1_packer$width = w1_bits$q;
-        w1_packer$centred = 1'b0;
-        w1_packer$offset = 32'h0;
-        w1_packer$coeff = ((decompose$r1_hinted) & 23'h7fffff);
-        w1_packer$coeff_valid = pipe$2$q;
-        w1_packer$data_ready = 1'b1;
-        pk_buf$byte_write = 1'b0;
-        pk_buf$byte_address = 32'h0;
-        pk_buf$byte_data = 32'h0;
-        pk_buf$word_write = 1'b0;
-        pk_buf$word_address = words_in$q[(32'h0)+:(10)];
-        pk_buf$word_data = s_data;
-        sig_buf$byte_write = 1'b0;
-        sig_buf$byte_address = 32'h0;
-        sig_buf$byte_data = 32'h0;
-        sig_buf$word_write = 1'b0;
-        sig_buf$word_address = words_in$q[(32'h0)+:(11)];
-        sig_buf$word_data = s_data;
-        w1_buf$byte_write = w1_packer$data_valid;
-        w1_buf$byte_address = w1_ptr$q;
-        w1_buf$byte_data = w1_packer$data;
-        w1_buf$word_write = 1'b0;
-        w1_buf$word_address = 32'h0;
-        w1_buf$word_data = 32'h0;
-        s_ready = 1'b0;
-        stream_take = 1'b0;
-        last_expected = 1'b0;
-        store_take = 1'b0;
-        fail = 1'b0;
-        msg_words = (msg_bytes + 32'h3) >> 32'h2;
-        word_differs = 1'b0;
-        pipe$1$d = pipe$0$q;
-        pipe$2$d = pipe$1$q;
-        pipe$0$d = 1'b0;
-        z_checking$d = 1'b0;
-        if (z_checking$q & z_norm$exceeds) begin
-            z_bad$d = 1'b1;
-        end
-        if (w1_packer$data_valid) begin
-            w1_ptr$d = w1_ptr$q + 32'h1;
-        end
-        t1_scaled = unpacker$coeff << 32'hd;
-        t1_negated = 32'h0;
-        if (unpacker$coeff != 32'h0) begin
-            t1_negated = c_q - t1_scaled;
-        end
-        mu_word = mu$0$q;
-        if (words_in$q == 0) begin
-            mu_word = mu$0$q;
-        end
-        if (words_in$q == 1) begin
-            mu_word = mu$1$q;
-        end
-        if (words_in$q == 2) begin
-            mu_word = mu$2$q;
-        end
-        if (words_in$q == 3) begin
-            mu_word = mu$3$q;
-        end
-        if (words_in$q == 4) begin
-            mu_word = mu$4$q;
-        end
-        if (words_in$q == 5) begin
-            mu_word = mu$5$q;
-        end
-        if (words_in$q == 6) begin
-            mu_word = mu$6$q;
-        end
-        if (words_in$q == 7) begin
-            mu_word = mu$7$q;
-        end
-        if (words_in$q == 8) begin
-            mu_word = mu$8$q;
-        end
-        if (words_in$q == 9) begin
-            mu_word = mu$9$q;
-        end
-        if (words_in$q == 10) begin
-            mu_word = mu$10$q;
-        end
-        if (words_in$q == 11) begin
-            mu_word = mu$11$q;
-        end
-        if (words_in$q == 12) begin
-            mu_word = mu$12$q;
-        end
-        if (words_in$q == 13) begin
-            mu_word = mu$13$q;
-        end
-        if (words_in$q == 14) begin
-            mu_word = mu$14$q;
-        end
-        if (words_in$q == 15) begin
-            mu_word = mu$15$q;
-        end
-        rho_word = rho$0$q;
-        if (words_in$q == 0) begin
-            rho_word = rho$0$q;
-        end
-        if (words_in$q == 1) begin
-            rho_word = rho$1$q;
-        end
-        if (words_in$q == 2) begin
-            rho_word = rho$2$q;
-        end
-        if (words_in$q == 3) begin
-            rho_word = rho$3$q;
-        end
-        if (words_in$q == 4) begin
-            rho_word = rho$4$q;
-        end
-        if (words_in$q == 5) begin
-            rho_word = rho$5$q;
-        end
-        if (words_in$q == 6) begin
-            rho_word = rho$6$q;
-        end
-        if (words_in$q == 7) begin
-            rho_word = rho$7$q;
-        end
-        ser_take = 1'b0;
-        ser_load = 1'b0;
-        rd_next = rd_ptr$q;
-        count_next = count$q;
-        case (phase$q)
-            VerifyPhase$Idle:
-                begin
-                    if (start) begin
-                        done_flag$d = 1'b0;
-                        error_flag$d = 1'b0;
-                        verdict_flag$d = 1'b0;
-                        if ((parameter_set == 32'h3) | (msg_bytes[(32'h18)+:(8)] != 32'h0)) begin
-                            done_flag$d = 1'b1;
-                            error_flag$d = 1'b1;
-                        end
-                        else begin
-                            if (parameter_set == 0) begin
-                                k$d = c_set_k$0;
-                                l$d = c_set_l$0;
-                                tau$d = c_set_tau$0;
-                                omega$d = c_set_omega$0;
-                                gamma1$d = c_set_gamma1$0;
-                                gamma1_bits$d = c_set_gamma1_bits$0;
-                                z_bound$d = c_set_z_bound$0;
-                                w1_bits$d = c_set_w1_bits$0;
-                                ct_words$d = c_set_ct_words$0;
-                                z_words$d = c_set_z_words$0;
-                                hint_base$d = c_set_hint_base$0;
-                                hint_bytes$d = c_set_hint_bytes$0;
-                                hint_words$d = c_set_hint_words$0;
-                                pk_words$d = c_set_pk_words$0;
-                                sig_words$d = c_set_sig_words$0;
-                                w1_words$d = c_set_w1_words$0;
-                            end
-                            if (parameter_set == 1) begin
-                                k$d = c_set_k$1;
-                                l$d = c_set_l$1;
-                                tau$d = c_set_tau$1;
-                                omega$d = c_set_omega$1;
-                                gamma1$d = c_set_gamma1$1;
-                                gamma1_bits$d = c_set_gamma1_bits$1;
-                                z_bound$d = c_set_z_bound$1;
-                                w1_bits$d = c_set_w1_bits$1;
-                                ct_words$d = c_set_ct_words$1;
-                                z_words$d = c_set_z_words$1;
-                                hint_base$d = c_set_hint_base$1;
-                                hint_bytes$d = c_set_hint_bytes$1;
-                                hint_words$d = c_set_hint_words$1;
-                                pk_words$d = c_set_pk_words$1;
-                                sig_words$d = c_set_sig_words$1;
-                                w1_words$d = c_set_w1_words$1;
-                            end
-                            if (parameter_set == 2) begin
-                                k$d = c_set_k$2;
-                                l$d = c_set_l$2;
-                                tau$d = c_set_tau$2;
-                                omega$d = c_set_omega$2;
-                                gamma1$d = c_set_gamma1$2;
-                                gamma1_bits$d = c_set_gamma1_bits$2;
-                                z_bound$d = c_set_z_bound$2;
-                                w1_bits$d = c_set_w1_bits$2;
-                                ct_words$d = c_set_ct_words$2;
-                                z_words$d = c_set_z_words$2;
-                                hint_base$d = c_set_hint_base$2;
-                                hint_bytes$d = c_set_hint_bytes$2;
-                                hint_words$d = c_set_hint_words$2;
-                                pk_words$d = c_set_pk_words$2;
-                                sig_words$d = c_set_sig_words$2;
-                                w1_words$d = c_set_w1_words$2;
-                            end
-                            wide$d = parameter_set != 32'h0;
-                            external$d = external_mu;
-                            msg_len$d = msg_bytes[(32'h0)+:(24)];
-                            in_words$d = 32'h10;
-                            if (~external_mu) begin
-                                in_words$d = msg_words[(32'h0)+:(24)];
-                            end
-                            z_bad$d = 1'b0;
-                            mismatch$d = 1'b0;
-                            phase$d = VerifyPhase$LoadPk;
-                            launched$d = 1'b0;
-                        end
-                    end
-                end
-            VerifyPhase$LoadPk:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge$start = ~external$q;
-                        sponge$arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                    end
-                    else begin
-                        s_ready = (words_in$q < ((pk_words$q) & 24'hffffff)) & (external$q | sponge$in_ready);
-                        stream_take = s_ready & s_valid;
-                        sponge$in_data = s_data;
-                        sponge$in_valid = s_valid & (words_in$q < ((pk_words$q) & 24'hffffff)) & ~external$q;
-                        sponge$in_last = words_in$q + 32'h1 == ((pk_words$q) & 24'hffffff);
-                        if (stream_take) begin
-                            pk_buf$word_write = 1'b1;
-                            if (words_in$q == 0) begin
-                                rho$0$d = s_data;
-                            end
-                            if (words_in$q == 1) begin
-                                rho$1$d = s_data;
-                            end
-                            if (words_in$q == 2) begin
-                                rho$2$d = s_data;
-                            end
-                            if (words_in$q == 3) begin
-                                rho$3$d = s_data;
-                            end
-                            if (words_in$q == 4) begin
-                                rho$4$d = s_data;
-                            end
-                            if (words_in$q == 5) begin
-                                rho$5$d = s_data;
-                            end
-                            if (words_in$q == 6) begin
-                                rho$6$d = s_data;
-                            end
-                            if (words_in$q == 7) begin
-                                rho$7$d = s_data;
-                            end
-                            words_in$d = words_in$q + 32'h1;
-                            fail = s_last;
-                        end
-                        sponge$out_ready = 1'b1;
-                        if (sponge$out_valid) begin
-                            if (count$q == 0) begin
-                                mu$0$d = sponge$out_data;
-                            end
-                            if (count$q == 1) begin
-                                mu$1$d = sponge$out_data;
-                            end
-                            if (count$q == 2) begin
-                                mu$2$d = sponge$out_data;
-                            end
-                            if (count$q == 3) begin
-                                mu$3$d = sponge$out_data;
-                            end
-                            if (count$q == 4) begin
-                                mu$4$d = sponge$out_data;
-                            end
-                            if (count$q == 5) begin
-                                mu$5$d = sponge$out_data;
-                            end
-                            if (count$q == 6) begin
-                                mu$6$d = sponge$out_data;
-                            end
-                            if (count$q == 7) begin
-                                mu$7$d = sponge$out_data;
-                            end
-                            if (count$q == 8) begin
-                                mu$8$d = sponge$out_data;
-                            end
-                            if (count$q == 9) begin
-                                mu$9$d = sponge$out_data;
-                            end
-                            if (count$q == 10) begin
-                                mu$10$d = sponge$out_data;
-                            end
-                            if (count$q == 11) begin
-                                mu$11$d = sponge$out_data;
-                            end
-                            if (count$q == 12) begin
-                                mu$12$d = sponge$out_data;
-                            end
-                            if (count$q == 13) begin
-                                mu$13$d = sponge$out_data;
-                            end
-                            if (count$q == 14) begin
-                                mu$14$d = sponge$out_data;
-                            end
-                            if (count$q == 15) begin
-                                mu$15$d = sponge$out_data;
-                            end
-                            count$d = count$q + 32'h1;
-                        end
-                        if ((words_in$q == ((pk_words$q) & 24'hffffff)) & (external$q | sponge$done)) begin
-                            error_flag$d = sponge$error & ~external$q;
-                            phase$d = VerifyPhase$LoadSig;
-                            launched$d = 1'b0;
-                        end
-                    end
-                end
-            VerifyPhase$LoadSig:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        words_in$d = 32'h0;
-                    end
-                    else begin
-                        s_ready = words_in$q < ((sig_words$q) & 24'hffffff);
-                        stream_take = s_ready & s_valid;
-                        last_expected = ~external$q & (in_words$q == 32'h0) & (words_in$q + 32'h1 == ((sig_words$q) & 24'hffffff));
-                        if (stream_take) begin
-                            sig_buf$word_write = 1'b1;
-                            words_in$d = words_in$q + 32'h1;
-                            fail = s_last != last_expected;
-                        end
-                        if (words_in$q == ((sig_words$q) & 24'hffffff)) begin
-                            phase$d = VerifyPhase$Mu;
-                            launched$d = 1'b0;
-                        end
-                    end
-                end
-            VerifyPhase$Mu:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge$start = ~external$q;
-                        sponge$arg1 = ((msg_len$q) & 32'hffffffff) + 32'h40;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                    end
-                    else if (external$q) begin
-                        s_ready = words_in$q < 32'h10;
-                        stream_take = s_ready & s_valid;
-                        if (stream_take) begin
-                            if (words_in$q == 0) begin
-                                mu$0$d = s_data;
-                            end
-                            if (words_in$q == 1) begin
-                                mu$1$d = s_data;
-                            end
-                            if (words_in$q == 2) begin
-                                mu$2$d = s_data;
-                            end
-                            if (words_in$q == 3) begin
-                                mu$3$d = s_data;
-                            end
-                            if (words_in$q == 4) begin
-                                mu$4$d = s_data;
-                            end
-                            if (words_in$q == 5) begin
-                                mu$5$d = s_data;
-                            end
-                            if (words_in$q == 6) begin
-                                mu$6$d = s_data;
-                            end
-                            if (words_in$q == 7) begin
-                                mu$7$d = s_data;
-                            end
-                            if (words_in$q == 8) begin
-                                mu$8$d = s_data;
-                            end
-                            if (words_in$q == 9) begin
-                                mu$9$d = s_data;
-                            end
-                            if (words_in$q == 10) begin
-                                mu$10$d = s_data;
-                            end
-                            if (words_in$q == 11) begin
-                                mu$11$d = s_data;
-                            end
-                            if (words_in$q == 12) begin
-                                mu$12$d = s_data;
-                            end
-                            if (words_in$q == 13) begin
-                                mu$13$d = s_data;
-                            end
-                            if (words_in$q == 14) begin
-                                mu$14$d = s_data;
-                            end
-                            if (words_in$q == 15) begin
-                                mu$15$d = s_data;
-                            end
-                            words_in$d = words_in$q + 32'h1;
-                            fail = s_last != (words_in$q == 32'hf);
-                        end
-                        if (words_in$q == 32'h10) begin
-                            phase$d = VerifyPhase$Hints;
-                            launched$d = 1'b0;
-                        end
-                    end
-                    else begin
-                        sponge$in_data = mu_word;
-                        sponge$in_valid = words_in$q < 32'h10;
-                        sponge$in_last = words_in$q + 32'h1 == in_words$q + 32'h10;
-                        if (words_in$q >= 32'h10) begin
-                            sponge$in_data = s_data;
-                            s_ready = (words_in$q < in_words$q + 32'h10) & sponge$in_ready;
-                            sponge$in_valid = s_valid & (words_in$q < in_words$q + 32'h10);
-                        end
-                        stream_take = s_ready & s_valid;
-                        if (sponge$in_valid & sponge$in_ready) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        if (stream_take) begin
-                            fail = s_last != (words_in$q + 32'h1 == in_words$q + 32'h10);
-                        end
-                        sponge$out_ready = 1'b1;
-                        if (sponge$out_valid) begin
-                            if (count$q == 0) begin
-                                mu$0$d = sponge$out_data;
-                            end
-                            if (count$q == 1) begin
-                                mu$1$d = sponge$out_data;
-                            end
-                            if (count$q == 2) begin
-                                mu$2$d = sponge$out_data;
-                            end
-                            if (count$q == 3) begin
-                                mu$3$d = sponge$out_data;
-                            end
-                            if (count$q == 4) begin
-                                mu$4$d = sponge$out_data;
-                            end
-                            if (count$q == 5) begin
-                                mu$5$d = sponge$out_data;
-                            end
-                            if (count$q == 6) begin
-                                mu$6$d = sponge$out_data;
-                            end
-                            if (count$q == 7) begin
-                                mu$7$d = sponge$out_data;
-                            end
-                            if (count$q == 8) begin
-                                mu$8$d = sponge$out_data;
-                            end
-                            if (count$q == 9) begin
-                                mu$9$d = sponge$out_data;
-                            end
-                            if (count$q == 10) begin
-                                mu$10$d = sponge$out_data;
-                            end
-                            if (count$q == 11) begin
-                                mu$11$d = sponge$out_data;
-                            end
-                            if (count$q == 12) begin
-                                mu$12$d = sponge$out_data;
-                            end
-                            if (count$q == 13) begin
-                                mu$13$d = sponge$out_data;
-                            end
-                            if (count$q == 14) begin
-                                mu$14$d = sponge$out_data;
-                            end
-                            if (count$q == 15) begin
-                                mu$15$d = sponge$out_data;
-                            end
-                            count$d = count$q + 32'h1;
-                        end
-                        if (sponge$done) begin
-                            error_flag$d = sponge$error;
-                            phase$d = VerifyPhase$Hints;
-                            launched$d = 1'b0;
-                        end
-                    end
-                end
-            VerifyPhase$Hints:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        hints$reset = 1'b1;
-                        rd_next = hint_base$q;
-                        rd_ptr$d = hint_base$q;
-                        words_left$d = hint_words$q;
-                        ser_left$d = 32'h0;
-                        count$d = 32'h0;
-                    end
-                    else begin
-                        ser_valid = (ser_left$q != 32'h0) & (count$q < ((hint_bytes$q) & 9'h1ff));
-                        hints$data_valid = ser_valid;
-                        hints$data_last = count$q + 32'h1 == ((hint_bytes$q) & 9'h1ff);
-                        ser_take = ser_valid & hints$data_ready;
-                        if (ser_take) begin
-                            count$d = count$q + 32'h1;
-                        end
-                        ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
-                        ser_load = ser_room & (words_left$q != 32'h0);
-                        if (ser_load) begin
-                            rd_next = rd_ptr$q + 32'h1;
-                            rd_ptr$d = rd_ptr$q + 32'h1;
-                            words_left$d = words_left$q - 32'h1;
-                        end
-                        if (hints$checked) begin
-                            launched$d = 1'b0;
-                            if (hints$malformed) begin
-                                done_flag$d = 1'b1;
-                                phase$d = VerifyPhase$Idle;
-                            end
-                            else begin
-                                phase$d = VerifyPhase$Challenge;
-                            end
-                        end
-                    end
-                end
-            VerifyPhase$Challenge:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg1 = ((ct_words$q) & 32'hffffffff) << 32'h2;
-                        sponge$arg2 = c_squeeze;
-                        ball$start = 1'b1;
-                        rd_next = 32'h0;
-                        rd_ptr$d = 32'h0;
-                        words_in$d = 32'h0;
-                        ser_left$d = 32'h0;
-                        stopped$d = 1'b0;
-                    end
-                    else begin
-                        sponge$in_data = sig_buf$read_word;
-                        sponge$in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
-                        sponge$in_last = words_in$q + 32'h1 == ((ct_words$q) & 24'hffffff);
-                        if (sponge$in_valid & sponge$in_ready) begin
-                            words_in$d = words_in$q + 32'h1;
-                            rd_next = rd_ptr$q + 32'h1;
-                            rd_ptr$d = rd_ptr$q + 32'h1;
-                        end
-                        ball$data_valid = ser_valid;
-                        ser_take = ser_valid & ball$data_ready;
-                        ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
-                        sponge$out_ready = ser_room & ~stopped$q;
-                        ser_load = sponge$out_ready & sponge$out_valid;
-                        if (ball$done & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge$start = 1'b1;
-                            sponge$op = c_op_abort;
-                            row$d = 32'h0;
-                            t_ptr$d = 32'h8;
-                            w1_ptr$d = 32'h0;
-                        end
-                        if (stopped$q) begin
-                            launched$d = 1'b0;
-                            phase$d = VerifyPhase$LoadC;
-                        end
-                    end
-                end
-            VerifyPhase$LoadC:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_load;
-                        ntt$arg0 = 32'h1;
-                        count$d = 32'h0;
-                        ball$read_index = 32'h0;
-                    end
-                    else begin
-                        ntt$s_tdata = ((ball$coeff) & 32'hffffffff);
-                        ntt$s_tvalid = ~count$q[32'h8];
-                        if (ntt$s_tready & ~count$q[32'h8]) begin
-                            count_next = count$q + 32'h1;
-                        end
-                        count$d = count_next;
-                        ball$read_index = count_next[(32'h0)+:(8)];
-                        if (ntt$done) begin
-                            error_flag$d = ntt$error;
-                            launched$d = 1'b0;
-                            phase$d = VerifyPhase$NttC;
-                        end
-                    end
-                end
-            VerifyPhase$NttC:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_ntt;
-                        ntt$arg0 = 32'h1;
-                    end
-                    else if (ntt$done) begin
-                        launched$d = 1'b0;
-                        phase$d = VerifyPhase$LoadT;
-                    end
-                end
-            VerifyPhase$LoadT:
-                begin
-                end
-            VerifyPhase$LoadZ:
-                begin
-                end
-            VerifyPhase$NttT:
-                begin
-                end
-            VerifyPhase$NttZ:
-                begin
-                end
-            VerifyPhase$MulCt:
-                begin
-                end
-            VerifyPhase$MulAz:
-                begin
-                end
-            VerifyPhase$SampleA:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg0 = c_shake128;
-                        sponge$arg1 = 32'h22;
-                        sponge$arg2 = c_squeeze;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_load;
-                        ntt$arg0 = 32'h2;
-                        rej_ntt$reset = 1'b1;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        stopped$d = 1'b0;
-                    end
-                    else begin
-                        sponge$in_data = rho_word;
-                        if (words_in$q == 32'h8) begin
-                            sponge$in_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
-                        end
-                        sponge$in_valid = words_in$q <= 32'h8;
-                        sponge$in_last = words_in$q == 32'h8;
-                        if (sponge$in_ready & (words_in$q <= 32'h8)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_ntt$word_valid = sponge$out_valid & ~stopped$q;
-                        sponge$out_ready = rej_ntt$word_ready & ~stopped$q;
-                        ntt$s_tdata = ((rej_ntt$coeff) & 32'hffffffff);
-                        if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
-                            ntt$s_tvalid = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (count$q[32'h8] & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge$start = 1'b1;
-                            sponge$op = c_op_abort;
-                        end
-                        if (stopped$q & ntt$done) begin
-                            error_flag$d = ntt$error;
-                            phase$d = VerifyPhase$MulAz;
-                            launched$d = 1'b0;
-                        end
-                    end
-                end
-            VerifyPhase$Intt:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_intt;
-                        ntt$arg0 = 32'h0;
-                    end
-                    else if (ntt$done) begin
-                        launched$d = 1'b0;
-                        phase$d = VerifyPhase$StoreW;
-                    end
-                end
-            VerifyPhase$StoreW:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        ntt$start = 1'b1;
-                        ntt$op = c_op_store;
-                        ntt$arg0 = 32'h0;
-                    end
-                    else begin
-                        ntt$m_tready = hints$hint_valid & w1_packer$coeff_ready;
-                        store_take = ntt$m_tvalid & ntt$m_tready;
-                        hints$hint_ready = store_take;
-                        pipe$0$d = store_take;
-                        if (ntt$done & ~pipe$0$q & ~pipe$1$q & ~pipe$2$q & ~w1_packer$data_valid) begin
-                            error_flag$d = ntt$error;
-                            launched$d = 1'b0;
-                            if (row$q + 32'h1 == k$q) begin
-                                phase$d = VerifyPhase$Commit;
-                            end
-                            else begin
-                                row$d = row$q + 32'h1;
-                                phase$d = VerifyPhase$LoadC;
-                            end
-                        end
-                    end
-                end
-            VerifyPhase$Commit:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge$start = 1'b1;
-                        sponge$arg1 = (((w1_words$q) & 32'hffffffff) << 32'h2) + 32'h40;
-                        sponge$arg2 = ((ct_words$q) & 32'hffffffff) << 32'h2;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        count_next = 32'h0;
-                        rd_next = 32'h0;
-                        rd_ptr$d = 32'h0;
-                    end
-                    else begin
-                        sponge$in_data = mu_word;
-                        if (words_in$q >= 32'h10) begin
-                            sponge$in_data = w1_buf$read_word;
-                        end
-                        sponge$in_valid = words_in$q < ((w1_words$q) & 24'hffffff) + 32'h10;
-                        sponge$in_last = words_in$q + 32'h1 == ((w1_words$q) & 24'hffffff) + 32'h10;
-                        if (sponge$in_valid & sponge$in_ready) begin
-                            words_in$d = words_in$q + 32'h1;
-                            if (words_in$q >= 32'h10) begin
-                                rd_next = rd_ptr$q + 32'h1;
-                                rd_ptr$d = rd_ptr$q + 32'h1;
-                            end
-                        end
-                        sponge$out_ready = 1'b1;
-                        if (sponge$out_valid) begin
-                            count_next = count$q + 32'h1;
-                            word_differs = sponge$out_data != sig_buf$read_word;
-                        end
-                        if (word_differs) begin
-                            mismatch$d = 1'b1;
-                        end
-                        count$d = count_next;
-                        if (sponge$done) begin
-                            error_flag$d = sponge$error;
-                            verdict_flag$d = ~mismatch$q & ~word_differs & ~z_bad$q & ~sponge$error;
-                            done_flag$d = 1'b1;
-                            phase$d = VerifyPhase$Idle;
-                        end
-                    end
-                end
-            default:
-                begin
-                    phase$d = VerifyPhase$Idle;
-                end
-        endcase
-        if ((phase$q == VerifyPhase$LoadT) | (phase$q == VerifyPhase$LoadZ)) begin
-            if (phase$q == VerifyPhase$LoadT) begin
-                unpacker$width = 32'ha;
-                unpacker$centred = 1'b0;
-                ntt$s_tdata = ((t1_negated) & 32'hffffffff);
-            end
-            if (~launched$q) begin
-                launched$d = 1'b1;
-                ntt$start = 1'b1;
-                ntt$op = c_op_load;
-                unpacker$reset = 1'b1;
-                ser_left$d = 32'h0;
-                count$d = 32'h0;
-                if (phase$q == VerifyPhase$LoadT) begin
-                    ntt$arg0 = 32'h2;
-                    rd_next = t_ptr$q;
-                    rd_ptr$d = t_ptr$q;
-                    words_left$d = 32'h50;
-                end
-                else begin
-                    ntt$arg0 = 32'h1;
-                    rd_next = z_ptr$q;
-                    rd_ptr$d = z_ptr$q;
-                    words_left$d = z_words$q;
-                end
-            end
-            else begin
-                unpacker$data_valid = ser_valid;
-                ser_take = ser_valid & unpacker$data_ready;
-                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
-                ser_load = ser_room & (words_left$q != 32'h0);
-                if (ser_load) begin
-                    rd_next = rd_ptr$q + 32'h1;
-                    rd_ptr$d = rd_ptr$q + 32'h1;
-                    words_left$d = words_left$q - 32'h1;
-                end
-                if (unpacker$coeff_valid & ~count$q[32'h8]) begin
-                    ntt$s_tvalid = 1'b1;
-                    count$d = count$q + 32'h1;
-                    z_checking$d = phase$q == VerifyPhase$LoadZ;
-                end
-                if (ntt$done) begin
-                    error_flag$d = ntt$error;
-                    launched$d = 1'b0;
-                    if (phase$q == VerifyPhase$LoadT) begin
-                        t_ptr$d = rd_ptr$q;
-                        phase$d = VerifyPhase$NttT;
-                    end
-                    else begin
-                        z_ptr$d = rd_ptr$q;
-                        phase$d = VerifyPhase$NttZ;
-                    end
-                end
-            end
-        end
-        if ((phase$q == VerifyPhase$NttT) | (phase$q == VerifyPhase$NttZ)) begin
-            if (~launched$q) begin
-                launched$d = 1'b1;
-                ntt$start = 1'b1;
-                ntt$op = c_op_ntt;
-                ntt$arg0 = 32'h1;
-                if (phase$q == VerifyPhase$NttT) begin
-                    ntt$arg0 = 32'h2;
-                end
-            end
-            else if (ntt$done) begin
-                launched$d = 1'b0;
-                if (phase$q == VerifyPhase$NttT) begin
-                    phase$d = VerifyPhase$MulCt;
-                end
-                else begin
-                    phase$d = VerifyPhase$SampleA;
-                end
-            end
-        end
-        if ((phase$q == VerifyPhase$MulCt) | (phase$q == VerifyPhase$MulAz)) begin
-            if (~launched$q) begin
-                launched$d = 1'b1;
-                ntt$start = 1'b1;
-                ntt$op = c_op_pwmac;
-                if (phase$q == VerifyPhase$MulCt) begin
-                    ntt$op = c_op_pwm;
-                end
-            end
-            else if (ntt$done) begin
-                launched$d = 1'b0;
-                if (phase$q == VerifyPhase$MulCt) begin
-                    col$d = 32'h0;
-                    z_ptr$d = ((ct_words$q) & 11'h7ff);
-                    phase$d = VerifyPhase$LoadZ;
-                end
-                else if (col$q + 32'h1 == l$q) begin
-                    phase$d = VerifyPhase$Intt;
-                end
-                else begin
-                    col$d = col$q + 32'h1;
-                    phase$d = VerifyPhase$LoadZ;
-                end
-            end
-        end
-        pk_buf$read_address = rd_next[(32'h0)+:(10)];
-        sig_buf$read_address = rd_next;
-        w1_buf$read_address = rd_next[(32'h0)+:(8)];
-        if (phase$q == VerifyPhase$Commit) begin
-            sig_buf$read_address = ((count_next) & 11'h7ff);
-        end
-        if (ser_take) begin
-            ser_word$d = ser_word$q >> 32'h8;
-            ser_left$d = ser_left$q - 32'h1;
-        end
-        if (ser_load) begin
-            ser_word$d = pk_buf$read_word;
-            if ((phase$q == VerifyPhase$LoadZ) | (phase$q == VerifyPhase$Hints)) begin
-                ser_word$d = sig_buf$read_word;
-            end
-            if (phase$q == VerifyPhase$Challenge) begin
-                ser_word$d = sponge$out_data;
-            end
-            ser_left$d = 32'h4;
-        end
-        if ((fail | (error_flag$q & ~done_flag$q)) & (phase$q != VerifyPhase$Idle)) begin
-            done_flag$d = 1'b1;
-            error_flag$d = 1'b1;
-            verdict_flag$d = 1'b0;
-            phase$d = VerifyPhase$Idle;
-            sponge$start = 1'b1;
-            sponge$op = c_op_abort;
-            ntt$start = 1'b1;
-            ntt$op = c_ntt_abort;
-        end
-        if (abort_job & (phase$q != VerifyPhase$Idle)) begin
-            done_flag$d = 1'b1;
-            error_flag$d = 1'b1;
-            verdict_flag$d = 1'b0;
-            phase$d = VerifyPhase$Idle;
-            sponge$start = 1'b1;
-            sponge$op = c_op_abort;
-            ntt$start = 1'b1;
-            ntt$op = c_ntt_abort;
-        end
-        if (reset) begin
-            phase$d = VerifyPhase$Idle;
-            done_flag$d = 1'b0;
-            error_flag$d = 1'b0;
-            verdict_flag$d = 1'b0;
-        end
-        busy = phase$q != VerifyPhase$Idle;
-        done = done_flag$q;
-        error = error_flag$q;
-        verdict = verdict_flag$q & ~error_flag$q;
-    end
-    
-endmodule // mldsa_accel__verify
-
-
-module mldsa_accel__verify__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [6:0] tau;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    output reg  data_ready;
-    output reg  done;
-    input wire  [7:0] read_index;
-    output reg  [22:0] coeff;
-    
-    // Constant declarations
-    localparam  one256 = 256'h1;
-    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  q_minus_1 = 23'h7fe000;
-    localparam  n = 9'b100000000;
-    localparam  sign_byte_count = 4'h8;
-    
-    // Stub signals
-    reg  sampling$d;
-    wire  sampling$q;
-    reg  sampling$clock;
-    reg  done_flag$d;
-    wire  done_flag$q;
-    reg  done_flag$clock;
-    reg  [3:0] sign_bytes_left$d;
-    wire  [3:0] sign_bytes_left$q;
-    reg  sign_bytes_left$clock;
-    reg  [63:0] signs$d;
-    wire  [63:0] signs$q;
-    reg  signs$clock;
-    reg  [8:0] i$d;
-    wire  [8:0] i$q;
-    reg  i$clock;
-    reg  [255:0] i_hot$d;
-    wire  [255:0] i_hot$q;
-    reg  i_hot$clock;
-    reg  [255:0] nonzero$d;
-    wire  [255:0] nonzero$q;
-    reg  nonzero$clock;
-    reg  [255:0] negative$d;
-    wire  [255:0] negative$q;
-    reg  negative$clock;
-    reg  [22:0] read_out$d;
-    wire  [22:0] read_out$q;
-    reg  read_out$clock;
-    
-    // Local signals
-    reg  take;
-    reg  [8:0] j_wide;
-    reg  [255:0] j_hot;
-    reg  [255:0] old_nonzero_all;
-    reg  [255:0] old_negative_all;
-    reg  [255:0] sign_all;
-    
-    // Sub module instances
-    mldsa_accel__verify__ball__sampling sampling(
-        .d(sampling$d),
-        .q(sampling$q),
-        .clock(sampling$clock)
-    );
-    mldsa_accel__verify__ball__done_flag done_flag(
-        .d(done_flag$d),
-        .q(done_flag$q),
-        .clock(done_flag$clock)
-    );
-    mldsa_accel__verify__ball__sign_bytes_left sign_bytes_left(
-        .d(sign_bytes_left$d),
-        .q(sign_bytes_left$q),
-        .clock(sign_bytes_left$clock)
-    );
-    mldsa_accel__verify__ball__signs signs(
-        .d(signs$d),
-        .q(signs$q),
-        .clock(signs$clock)
-    );
-    mldsa_accel__verify__ball__i i(
-        .d(i$d),
-        .q(i$q),
-        .clock(i$clock)
-    );
-    mldsa_accel__verify__ball__i_hot i_hot(
-        .d(i_hot$d),
-        .q(i_hot$q),
-        .clock(i_hot$clock)
-    );
-    mldsa_accel__verify__ball__nonzero nonzero(
-        .d(nonzero$d),
-        .q(nonzero$q),
-        .clock(nonzero$clock)
-    );
-    mldsa_accel__verify__ball__negative negative(
-        .d(negative$d),
-        .q(negative$q),
-        .clock(negative$clock)
-    );
-    mldsa_accel__verify__ball__read_out read_out(
-        .d(read_out$d),
-        .q(read_out$q),
-        .clock(read_out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        sampling$clock = clock;
-        done_flag$clock = clock;
-        sign_bytes_left$clock = clock;
-        signs$clock = clock;
-        i$clock = clock;
-        i_hot$clock = clock;
-        nonzero$clock = clock;
-        negative$clock = clock;
-        read_out$clock = clock;
-        sampling$d = sampling$q;
-        done_flag$d = done_flag$q;
-        sign_bytes_left$d = sign_bytes_left$q;
-        signs$d = signs$q;
-        i$d = i$q;
-        i_hot$d = i_hot$q;
-        nonzero$d = nonzero$q;
-        negative$d = negative$q;
-        read_out$d = read_out$q;
-        data_ready = sampling$q;
-        take = sampling$q & data_valid;
-        j_wide = ((data) & 9'h1ff);
-        j_hot = one256 << data;
-        old_nonzero_all = 32'h0;
-        if (|(nonzero$q & j_hot)) begin
-            old_nonzero_all = ones256;
-        end
-        old_negative_all = 32'h0;
-        if (|(negative$q & j_hot)) begin
-            old_negative_all = ones256;
-        end
-        sign_all = 32'h0;
-        if (signs$q[32'h0]) begin
-            sign_all = ones256;
-        end
-        if (take) begin
-            if (|sign_bytes_left$q) begin
-                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
-                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
-            end
-            else if (j_wide <= i$q) begin
-                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
-                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
-                signs$d = signs$q >> 32'h1;
-                i$d = i$q + 32'h1;
-                i_hot$d = i_hot$q << 32'h1;
-                if (i$q + 32'h1 == n) begin
-                    sampling$d = 1'b0;
-                    done_flag$d = 1'b1;
-                end
-            end
-        end
-        if (start & ~sampling$q) begin
-            sampling$d = 1'b1;
-            done_flag$d = 1'b0;
-            sign_bytes_left$d = sign_byte_count;
-            i$d = n - ((tau) & 9'h1ff);
-            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (reset) begin
-            sampling$d = 1'b0;
-            done_flag$d = 1'b0;
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (nonzero$q[read_index]) begin
-            if (negative$q[read_index]) begin
-                read_out$d = q_minus_1;
-            end
-            else begin
-                read_out$d = 32'h1;
-            end
-        end
-        else begin
-            read_out$d = 32'h0;
-        end
-        done = done_flag$q;
-        coeff = read_out$q;
-    end
-    
-endmodule // mldsa_accel__verify__ball
-
-
-module mldsa_accel__verify__ball__done_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__done_flag
-
-
-module mldsa_accel__verify__ball__i(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__i
-
-
-module mldsa_accel__verify__ball__i_hot(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__i_hot
-
-
-module mldsa_accel__verify__ball__negative(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__negative
-
-
-module mldsa_accel__verify__ball__nonzero(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__nonzero
-
-
-module mldsa_accel__verify__ball__read_out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__read_out
-
-
-module mldsa_accel__verify__ball__sampling(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__sampling
-
-
-module mldsa_accel__verify__ball__sign_bytes_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__sign_bytes_left
-
-
-module mldsa_accel__verify__ball__signs(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ball__signs
-
-
-module mldsa_accel__verify__col(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__col
-
-
-module mldsa_accel__verify__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__count
-
-
-module mldsa_accel__verify__ct_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ct_words
-
-
-module mldsa_accel__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] r;
-    input wire  wide;
-    input wire  hint;
-    output reg  [5:0] r1;
-    output reg  [23:0] r0;
-    output reg  [5:0] r1_hinted;
-    
-    // Constant declarations
-    localparam  k_narrow = 16'h2c0b;
-    localparam  k_wide = 16'h401;
-    localparam  half_q = 24'h3ff000;
-    localparam  minus_q = 24'h801fff;
-    
-    // Stub signals
-    reg  [15:0] a_s0$d;
-    wire  [15:0] a_s0$q;
-    reg  a_s0$clock;
-    reg  [22:0] r_s0$d;
-    wire  [22:0] r_s0$q;
-    reg  r_s0$clock;
-    reg  wide_s0$d;
-    wire  wide_s0$q;
-    reg  wide_s0$clock;
-    reg  hint_s0$d;
-    wire  hint_s0$q;
-    reg  hint_s0$clock;
-    reg  [5:0] r1_s1$d;
-    wire  [5:0] r1_s1$q;
-    reg  r1_s1$clock;
-    reg  [22:0] r_s1$d;
-    wire  [22:0] r_s1$q;
-    reg  r_s1$clock;
-    reg  wide_s1$d;
-    wire  wide_s1$q;
-    reg  wide_s1$clock;
-    reg  hint_s1$d;
-    wire  hint_s1$q;
-    reg  hint_s1$clock;
-    reg  [5:0] r1_s2$d;
-    wire  [5:0] r1_s2$q;
-    reg  r1_s2$clock;
-    reg  [23:0] r0_s2$d;
-    wire  [23:0] r0_s2$q;
-    reg  r0_s2$clock;
-    reg  [5:0] hinted_s2$d;
-    wire  [5:0] hinted_s2$q;
-    reg  hinted_s2$clock;
-    reg  [6:0] r1_times_2gamma2$address;
-    wire  [23:0] r1_times_2gamma2$data;
-    
-    // Local signals
-    reg  [23:0] r_rounded;
-    reg  [15:0] a;
-    reg  [31:0] t_narrow;
-    reg  [31:0] t_wide;
-    reg  [5:0] r1_narrow;
-    reg  [23:0] r0_raw;
-    reg  [23:0] r0_final;
-    reg  [5:0] r1_plus;
-    reg  [5:0] r1_minus;
-    reg  [5:0] r1_up;
-    reg  [5:0] r1_down;
-    
-    // Sub module instances
-    mldsa_accel__verify__decompose__a_s0 a_s0(
-        .d(a_s0$d),
-        .q(a_s0$q),
-        .clock(a_s0$clock)
-    );
-    mldsa_accel__verify__decompose__r_s0 r_s0(
-        .d(r_s0$d),
-        .q(r_s0$q),
-        .clock(r_s0$clock)
-    );
-    mldsa_accel__verify__decompose__wide_s0 wide_s0(
-        .d(wide_s0$d),
-        .q(wide_s0$q),
-        .clock(wide_s0$clock)
-    );
-    mldsa_accel__verify__decompose__hint_s0 hint_s0(
-        .d(hint_s0$d),
-        .q(hint_s0$q),
-        .clock(hint_s0$clock)
-    );
-    mldsa_accel__verify__decompose__r1_s1 r1_s1(
-        .d(r1_s1$d),
-        .q(r1_s1$q),
-        .clock(r1_s1$clock)
-    );
-    mldsa_accel__verify__decompose__r_s1 r_s1(
-        .d(r_s1$d),
-        .q(r_s1$q),
-        .clock(r_s1$clock)
-    );
-    mldsa_accel__verify__decompose__wide_s1 wide_s1(
-        .d(wide_s1$d),
-        .q(wide_s1$q),
-        .clock(wide_s1$clock)
-    );
-    mldsa_accel__verify__decompose__hint_s1 hint_s1(
-        .d(hint_s1$d),
-        .q(hint_s1$q),
-        .clock(hint_s1$clock)
-    );
-    mldsa_accel__verify__decompose__r1_s2 r1_s2(
-        .d(r1_s2$d),
-        .q(r1_s2$q),
-        .clock(r1_s2$clock)
-    );
-    mldsa_accel__verify__decompose__r0_s2 r0_s2(
-        .d(r0_s2$d),
-        .q(r0_s2$q),
-        .clock(r0_s2$clock)
-    );
-    mldsa_accel__verify__decompose__hinted_s2 hinted_s2(
-        .d(hinted_s2$d),
-        .q(hinted_s2$q),
-        .clock(hinted_s2$clock)
-    );
-    mldsa_accel__verify__decompose__r1_times_2gamma2 r1_times_2gamma2(
-        .address(r1_times_2gamma2$address),
-        .data(r1_times_2gamma2$data)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_s0$clock = clock;
-        r_s0$clock = clock;
-        wide_s0$clock = clock;
-        hint_s0$clock = clock;
-        r1_s1$clock = clock;
-        r_s1$clock = clock;
-        wide_s1$clock = clock;
-        hint_s1$clock = clock;
-        r1_s2$clock = clock;
-        r0_s2$clock = clock;
-        hinted_s2$clock = clock;
-        a_s0$d = a_s0$q;
-        r_s0$d = r_s0$q;
-        wide_s0$d = wide_s0$q;
-        hint_s0$d = hint_s0$q;
-        r1_s1$d = r1_s1$q;
-        r_s1$d = r_s1$q;
-        wide_s1$d = wide_s1$q;
-        hint_s1$d = hint_s1$q;
-        r1_s2$d = r1_s2$q;
-        r0_s2$d = r0_s2$q;
-        hinted_s2$d = hinted_s2$q;
-        r_rounded = ((r) & 24'hffffff) + 32'h7f;
-        a_s0$d = r_rounded[(32'h7)+:(16)];
-        r_s0$d = r;
-        wide_s0$d = wide;
-        hint_s0$d = hint;
-        a = a_s0$q;
-        t_narrow = a * k_narrow + 32'h800000;
-        t_wide = a * k_wide + 32'h200000;
-        r1_narrow = t_narrow[(32'h18)+:(6)];
-        if (r1_narrow == 32'h2c) begin
-            r1_narrow = 32'h0;
-        end
-        if (wide_s0$q) begin
-            r1_s1$d = ((t_wide[(32'h16)+:(4)]) & 6'h3f);
-        end
-        else begin
-            r1_s1$d = r1_narrow;
-        end
-        r_s1$d = r_s0$q;
-        wide_s1$d = wide_s0$q;
-        hint_s1$d = hint_s0$q;
-        r1_times_2gamma2$address = ((r1_s1$q) & 7'h7f) | (((wide_s1$q) & 7'h7f) << 32'h6);
-        r0_raw = ((r_s1$q) & 24'hffffff) - r1_times_2gamma2$data;
-        r0_final = r0_raw;
-        if (~r0_raw[32'h17] && r0_raw > half_q) begin
-            r0_final = r0_raw + minus_q;
-        end
-        r1_plus = r1_s1$q + 32'h1;
-        r1_minus = r1_s1$q - 32'h1;
-        r1_up = r1_plus;
-        r1_down = r1_minus;
-        if (wide_s1$q) begin
-            r1_up = ((r1_plus[(32'h0)+:(4)]) & 6'h3f);
-            r1_down = ((r1_minus[(32'h0)+:(4)]) & 6'h3f);
-        end
-        else begin
-            if (r1_s1$q == 32'h2b) begin
-                r1_up = 32'h0;
-            end
-            if (r1_s1$q == 32'h0) begin
-                r1_down = 32'h2b;
-            end
-        end
-        hinted_s2$d = r1_s1$q;
-        if (hint_s1$q) begin
-            if (~r0_final[32'h17] && |r0_final) begin
-                hinted_s2$d = r1_up;
-            end
-            else begin
-                hinted_s2$d = r1_down;
-            end
-        end
-        r1_s2$d = r1_s1$q;
-        r0_s2$d = r0_final;
-        r1 = r1_s2$q;
-        r0 = r0_s2$q;
-        r1_hinted = hinted_s2$q;
-    end
-    
-endmodule // mldsa_accel__verify__decompose
-
-
-module mldsa_accel__verify__decompose__a_s0(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__a_s0
-
-
-module mldsa_accel__verify__decompose__hint_s0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__hint_s0
-
-
-module mldsa_accel__verify__decompose__hint_s1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__hint_s1
-
-
-module mldsa_accel__verify__decompose__hinted_s2(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__hinted_s2
-
-
-module mldsa_accel__verify__decompose__r0_s2(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__r0_s2
-
-
-module mldsa_accel__verify__decompose__r1_s1(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__r1_s1
-
-
-module mldsa_accel__verify__decompose__r1_s2(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__r1_s2
-
-
-module mldsa_accel__verify__decompose__r1_times_2gamma2(address,data);
-    
-    // Module arguments
-    input wire  [6:0] address;
-    output reg  [23:0] data;
-    
-    // Update code (custom)
-    always @*
-    case (address)
-        7'b0: data = 24'h0;
-      7'b1: data = 24'h2e800;
-      7'b10: data = 24'h5d000;
-      7'b11: data = 24'h8b800;
-      7'b100: data = 24'hba000;
-      7'b101: data = 24'he8800;
-      7'b110: data = 24'h117000;
-      7'b111: data = 24'h145800;
-      7'b1000: data = 24'h174000;
-      7'b1001: data = 24'h1a2800;
-      7'b1010: data = 24'h1d1000;
-      7'b1011: data = 24'h1ff800;
-      7'b1100: data = 24'h22e000;
-      7'b1101: data = 24'h25c800;
-      7'b1110: data = 24'h28b000;
-      7'b1111: data = 24'h2b9800;
-      7'b10000: data = 24'h2e8000;
-      7'b10001: data = 24'h316800;
-      7'b10010: data = 24'h345000;
-      7'b10011: data = 24'h373800;
-      7'b10100: data = 24'h3a2000;
-      7'b10101: data = 24'h3d0800;
-      7'b10110: data = 24'h3ff000;
-      7'b10111: data = 24'h42d800;
-      7'b11000: data = 24'h45c000;
-      7'b11001: data = 24'h48a800;
-      7'b11010: data = 24'h4b9000;
-      7'b11011: data = 24'h4e7800;
-      7'b11100: data = 24'h516000;
-      7'b11101: data = 24'h544800;
-      7'b11110: data = 24'h573000;
-      7'b11111: data = 24'h5a1800;
-      7'b100000: data = 24'h5d0000;
-      7'b100001: data = 24'h5fe800;
-      7'b100010: data = 24'h62d000;
-      7'b100011: data = 24'h65b800;
-      7'b100100: data = 24'h68a000;
-      7'b100101: data = 24'h6b8800;
-      7'b100110: data = 24'h6e7000;
-      7'b100111: data = 24'h715800;
-      7'b101000: data = 24'h744000;
-      7'b101001: data = 24'h772800;
-      7'b101010: data = 24'h7a1000;
-      7'b101011: data = 24'h7cf800;
-      7'b101100: data = 24'h0;
-      7'b101101: data = 24'h0;
-      7'b101110: data = 24'h0;
-      7'b101111: data = 24'h0;
-      7'b110000: data = 24'h0;
-      7'b110001: data = 24'h0;
-      7'b110010: data = 24'h0;
-      7'b110011: data = 24'h0;
-      7'b110100: data = 24'h0;
-      7'b110101: data = 24'h0;
-      7'b110110: data = 24'h0;
-      7'b110111: data = 24'h0;
-      7'b111000: data = 24'h0;
-      7'b111001: data = 24'h0;
-      7'b111010: data = 24'h0;
-      7'b111011: data = 24'h0;
-      7'b111100: data = 24'h0;
-      7'b111101: data = 24'h0;
-      7'b111110: data = 24'h0;
-      7'b111111: data = 24'h0;
-      7'b1000000: data = 24'h0;
-      7'b1000001: data = 24'h7fe00;
-      7'b1000010: data = 24'hffc00;
-      7'b1000011: data = 24'h17fa00;
-      7'b1000100: data = 24'h1ff800;
-      7'b1000101: data = 24'h27f600;
-      7'b1000110: data = 24'h2ff400;
-      7'b1000111: data = 24'h37f200;
-      7'b1001000: data = 24'h3ff000;
-      7'b1001001: data = 24'h47ee00;
-      7'b1001010: data = 24'h4fec00;
-      7'b1001011: data = 24'h57ea00;
-      7'b1001100: data = 24'h5fe800;
-      7'b1001101: data = 24'h67e600;
-      7'b1001110: data = 24'h6fe400;
-      7'b1001111: data = 24'h77e200;
-      7'b1010000: data = 24'h0;
-      7'b1010001: data = 24'h0;
-      7'b1010010: data = 24'h0;
-      7'b1010011: data = 24'h0;
-      7'b1010100: data = 24'h0;
-      7'b1010101: data = 24'h0;
-      7'b1010110: data = 24'h0;
-      7'b1010111: data = 24'h0;
-      7'b1011000: data = 24'h0;
-      7'b1011001: data = 24'h0;
-      7'b1011010: data = 24'h0;
-      7'b1011011: data = 24'h0;
-      7'b1011100: data = 24'h0;
-      7'b1011101: data = 24'h0;
-      7'b1011110: data = 24'h0;
-      7'b1011111: data = 24'h0;
-      7'b1100000: data = 24'h0;
-      7'b1100001: data = 24'h0;
-      7'b1100010: data = 24'h0;
-      7'b1100011: data = 24'h0;
-      7'b1100100: data = 24'h0;
-      7'b1100101: data = 24'h0;
-      7'b1100110: data = 24'h0;
-      7'b1100111: data = 24'h0;
-      7'b1101000: data = 24'h0;
-      7'b1101001: data = 24'h0;
-      7'b1101010: data = 24'h0;
-      7'b1101011: data = 24'h0;
-      7'b1101100: data = 24'h0;
-      7'b1101101: data = 24'h0;
-      7'b1101110: data = 24'h0;
-      7'b1101111: data = 24'h0;
-      7'b1110000: data = 24'h0;
-      7'b1110001: data = 24'h0;
-      7'b1110010: data = 24'h0;
-      7'b1110011: data = 24'h0;
-      7'b1110100: data = 24'h0;
-      7'b1110101: data = 24'h0;
-      7'b1110110: data = 24'h0;
-      7'b1110111: data = 24'h0;
-      7'b1111000: data = 24'h0;
-      7'b1111001: data = 24'h0;
-      7'b1111010: data = 24'h0;
-      7'b1111011: data = 24'h0;
-      7'b1111100: data = 24'h0;
-      7'b1111101: data = 24'h0;
-      7'b1111110: data = 24'h0;
-      7'b1111111: data = 24'h0;
-      default: data = 24'h0;
-    endcase
-            
-endmodule // mldsa_accel__verify__decompose__r1_times_2gamma2
-
-
-module mldsa_accel__verify__decompose__r_s0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__r_s0
-
-
-module mldsa_accel__verify__decompose__r_s1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__r_s1
-
-
-module mldsa_accel__verify__decompose__wide_s0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__wide_s0
-
-
-module mldsa_accel__verify__decompose__wide_s1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__decompose__wide_s1
-
-
-module mldsa_accel__verify__done_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__done_flag
-
-
-module mldsa_accel__verify__error_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__error_flag
-
-
-module mldsa_accel__verify__external(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__external
-
-
-module mldsa_accel__verify__gamma1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__gamma1
-
-
-module mldsa_accel__verify__gamma1_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__gamma1_bits
-
-
-module mldsa_accel__verify__hint_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hint_base
-
-
-module mldsa_accel__verify__hint_bytes(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hint_bytes
-
-
-module mldsa_accel__verify__hint_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hint_words
-
-
-module mldsa_accel__verify__hints(clock,reset,k,omega,data,data_valid,data_last,data_ready,hint,hint_poly,hint_coeff,hint_valid,hint_ready,checked,malformed,done);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [3:0] k;
-    input wire  [6:0] omega;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    input wire  data_last;
-    output reg  data_ready;
-    output reg  hint;
-    output reg  [3:0] hint_poly;
-    output reg  [7:0] hint_coeff;
-    output reg  hint_valid;
-    input wire  hint_ready;
-    output reg  checked;
-    output reg  malformed;
-    output reg  done;
-    
-    // Constant declarations
-    localparam  last_coeff = 8'hff;
-    
-    // Enums
-    localparam HintUnpackPhase$Load = 0;
-    localparam HintUnpackPhase$Scan = 1;
-    localparam HintUnpackPhase$Emit = 2;
-    localparam HintUnpackPhase$Done = 3;
-    
-    // Stub signals
-    reg  [6:0] slots$read_address;
-    reg  slots$read_clock;
-    wire  [7:0] slots$read_data;
-    reg  [6:0] slots$write_address;
-    reg  slots$write_clock;
-    reg  [7:0] slots$write_data;
-    reg  slots$write_enable;
-    reg  [6:0] counts$0$d;
-    wire  [6:0] counts$0$q;
-    reg  counts$0$clock;
-    reg  [6:0] counts$1$d;
-    wire  [6:0] counts$1$q;
-    reg  counts$1$clock;
-    reg  [6:0] counts$2$d;
-    wire  [6:0] counts$2$q;
-    reg  counts$2$clock;
-    reg  [6:0] counts$3$d;
-    wire  [6:0] counts$3$q;
-    reg  counts$3$clock;
-    reg  [6:0] counts$4$d;
-    wire  [6:0] counts$4$q;
-    reg  counts$4$clock;
-    reg  [6:0] counts$5$d;
-    wire  [6:0] counts$5$q;
-    reg  counts$5$clock;
-    reg  [6:0] counts$6$d;
-    wire  [6:0] counts$6$q;
-    reg  counts$6$clock;
-    reg  [6:0] counts$7$d;
-    wire  [6:0] counts$7$q;
-    reg  counts$7$clock;
-    reg  [1:0] phase$d;
-    wire  [1:0] phase$q;
-    reg  phase$clock;
-    reg  [6:0] pos$d;
-    wire  [6:0] pos$q;
-    reg  pos$clock;
-    reg  [7:0] prev$d;
-    wire  [7:0] prev$q;
-    reg  prev$clock;
-    reg  [6:0] last_count$d;
-    wire  [6:0] last_count$q;
-    reg  last_count$clock;
-    reg  bad$d;
-    wire  bad$q;
-    reg  bad$clock;
-    reg  [3:0] poly$d;
-    wire  [3:0] poly$q;
-    reg  poly$clock;
-    reg  [7:0] coeff$d;
-    wire  [7:0] coeff$q;
-    reg  coeff$clock;
-    
-    // Local signals
-    reg  take;
-    reg  count_bad;
-    reg  [6:0] total;
-    reg  is_start;
-    reg  scan_bad;
-    reg  bit_now;
-    
-    // Sub module instances
-    mldsa_accel__verify__hints__slots slots(
-        .read_address(slots$read_address),
-        .read_clock(slots$read_clock),
-        .read_data(slots$read_data),
-        .write_address(slots$write_address),
-        .write_clock(slots$write_clock),
-        .write_data(slots$write_data),
-        .write_enable(slots$write_enable)
-    );
-    mldsa_accel__verify__hints__counts__0 counts$0(
-        .d(counts$0$d),
-        .q(counts$0$q),
-        .clock(counts$0$clock)
-    );
-    mldsa_accel__verify__hints__counts__1 counts$1(
-        .d(counts$1$d),
-        .q(counts$1$q),
-        .clock(counts$1$clock)
-    );
-    mldsa_accel__verify__hints__counts__2 counts$2(
-        .d(counts$2$d),
-        .q(counts$2$q),
-        .clock(counts$2$clock)
-    );
-    mldsa_accel__verify__hints__counts__3 counts$3(
-        .d(counts$3$d),
-        .q(counts$3$q),
-        .clock(counts$3$clock)
-    );
-    mldsa_accel__verify__hints__counts__4 counts$4(
-        .d(counts$4$d),
-        .q(counts$4$q),
-        .clock(counts$4$clock)
-    );
-    mldsa_accel__verify__hints__counts__5 counts$5(
-        .d(counts$5$d),
-        .q(counts$5$q),
-        .clock(counts$5$clock)
-    );
-    mldsa_accel__verify__hints__counts__6 counts$6(
-        .d(counts$6$d),
-        .q(counts$6$q),
-        .clock(counts$6$clock)
-    );
-    mldsa_accel__verify__hints__counts__7 counts$7(
-        .d(counts$7$d),
-        .q(counts$7$q),
-        .clock(counts$7$clock)
-    );
-    mldsa_accel__verify__hints__phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    mldsa_accel__verify__hints__pos pos(
-        .d(pos$d),
-        .q(pos$q),
-        .clock(pos$clock)
-    );
-    mldsa_accel__verify__hints__prev prev(
-        .d(prev$d),
-        .q(prev$q),
-        .clock(prev$clock)
-    );
-    mldsa_accel__verify__hints__last_count last_count(
-        .d(last_count$d),
-        .q(last_count$q),
-        .clock(last_count$clock)
-    );
-    mldsa_accel__verify__hints__bad bad(
-        .d(bad$d),
-        .q(bad$q),
-        .clock(bad$clock)
-    );
-    mldsa_accel__verify__hints__poly poly(
-        .d(poly$d),
-        .q(poly$q),
-        .clock(poly$clock)
-    );
-    mldsa_accel__verify__hints__coeff coeff(
-        .d(coeff$d),
-        .q(coeff$q),
-        .clock(coeff$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        phase$clock = clock;
-        pos$clock = clock;
-        prev$clock = clock;
-        last_count$clock = clock;
-        bad$clock = clock;
-        poly$clock = clock;
-        coeff$clock = clock;
-        phase$d = phase$q;
-        pos$d = pos$q;
-        prev$d = prev$q;
-        last_count$d = last_count$q;
-        bad$d = bad$q;
-        poly$d = poly$q;
-        coeff$d = coeff$q;
-        counts$0$clock = clock;
-        counts$0$d = counts$0$q;
-        counts$1$clock = clock;
-        counts$1$d = counts$1$q;
-        counts$2$clock = clock;
-        counts$2$d = counts$2$q;
-        counts$3$clock = clock;
-        counts$3$d = counts$3$q;
-        counts$4$clock = clock;
-        counts$4$d = counts$4$q;
-        counts$5$clock = clock;
-        counts$5$d = counts$5$q;
-        counts$6$clock = clock;
-        counts$6$d = counts$6$q;
-        counts$7$clock = clock;
-        counts$7$d = counts$7$q;
-        slots$read_clock = clock;
-        slots$write_clock = clock;
-        slots$write_address = pos$q;
-        slots$write_data = data;
-        slots$write_enable = 1'b0;
-        slots$read_address = 32'h0;
-        total = omega + ((k) & 7'h7f);
-        data_ready = phase$q == HintUnpackPhase$Load;
-        take = (phase$q == HintUnpackPhase$Load) & data_valid;
-        count_bad = take & (pos$q >= omega) & ((data < prev$q) | (data > ((omega) & 8'hff)));
-        is_start = ~|pos$q;
-        if ((k > 0) & (counts$0$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 1) & (counts$1$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 2) & (counts$2$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 3) & (counts$3$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 4) & (counts$4$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 5) & (counts$5$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 6) & (counts$6$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if ((k > 7) & (counts$7$q == pos$q)) begin
-            is_start = 1'b1;
-        end
-        if (pos$q < last_count$q) begin
-            scan_bad = ~is_start & (slots$read_data <= prev$q);
-        end
-        else begin
-            scan_bad = |slots$read_data;
-        end
-        bit_now = (pos$q < counts$0$q) & (slots$read_data == coeff$q);
-        case (phase$q)
-            HintUnpackPhase$Load:
-                begin
-                    if (take) begin
-                        pos$d = pos$q + 32'h1;
-                        if (pos$q < omega) begin
-                            slots$write_enable = 1'b1;
-                        end
-                        else begin
-                            prev$d = data;
-                            last_count$d = data[(32'h0)+:(7)];
-                            if ((pos$q - omega) == 0) begin
-                                counts$0$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 1) begin
-                                counts$1$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 2) begin
-                                counts$2$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 3) begin
-                                counts$3$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 4) begin
-                                counts$4$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 5) begin
-                                counts$5$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 6) begin
-                                counts$6$d = data[(32'h0)+:(7)];
-                            end
-                            if ((pos$q - omega) == 7) begin
-                                counts$7$d = data[(32'h0)+:(7)];
-                            end
-                        end
-                        if (count_bad) begin
-                            bad$d = 1'b1;
-                        end
-                        if (pos$q + 32'h1 == total) begin
-                            pos$d = 32'h0;
-                            if (bad$q | count_bad) begin
-                                phase$d = HintUnpackPhase$Done;
-                            end
-                            else begin
-                                phase$d = HintUnpackPhase$Scan;
-                            end
-                        end
-                        else if (data_last) begin
-                            bad$d = 1'b1;
-                            phase$d = HintUnpackPhase$Done;
-                        end
-                    end
-                end
-            HintUnpackPhase$Scan:
-                begin
-                    slots$read_address = pos$q + 32'h1;
-                    prev$d = slots$read_data;
-                    pos$d = pos$q + 32'h1;
-                    if (scan_bad) begin
-                        bad$d = 1'b1;
-                    end
-                    if (pos$q + 32'h1 == omega) begin
-                        pos$d = 32'h0;
-                        slots$read_address = 32'h0;
-                        if (bad$q | scan_bad) begin
-                            phase$d = HintUnpackPhase$Done;
-                        end
-                        else begin
-                            phase$d = HintUnpackPhase$Emit;
-                        end
-                    end
-                end
-            HintUnpackPhase$Emit:
-                begin
-                    slots$read_address = pos$q;
-                    if (hint_ready) begin
-                        coeff$d = coeff$q + 32'h1;
-                        if (bit_now) begin
-                            pos$d = pos$q + 32'h1;
-                            slots$read_address = pos$q + 32'h1;
-                        end
-                        if (coeff$q == last_coeff) begin
-                            counts$0$d = counts$1$q;
-                            counts$1$d = counts$2$q;
-                            counts$2$d = counts$3$q;
-                            counts$3$d = counts$4$q;
-                            counts$4$d = counts$5$q;
-                            counts$5$d = counts$6$q;
-                            counts$6$d = counts$7$q;
-                            poly$d = poly$q + 32'h1;
-                            if (poly$q + 32'h1 == k) begin
-                                phase$d = HintUnpackPhase$Done;
-                            end
-                        end
-                    end
-                end
-            HintUnpackPhase$Done:
-                begin
-                end
-        endcase
-        if (reset) begin
-            phase$d = HintUnpackPhase$Load;
-            pos$d = 32'h0;
-            prev$d = 32'h0;
-            last_count$d = 32'h0;
-            bad$d = 1'b0;
-            poly$d = 32'h0;
-            coeff$d = 32'h0;
-            slots$write_enable = 1'b0;
-        end
-        hint_valid = phase$q == HintUnpackPhase$Emit;
-        hint = (phase$q == HintUnpackPhase$Emit) & bit_now;
-        hint_poly = poly$q;
-        hint_coeff = coeff$q;
-        checked = (phase$q == HintUnpackPhase$Emit) | (phase$q == HintUnpackPhase$Done);
-        malformed = bad$q;
-        done = phase$q == HintUnpackPhase$Done;
-    end
-    
-endmodule // mldsa_accel__verify__hints
-
-
-module mldsa_accel__verify__hints__bad(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__bad
-
-
-module mldsa_accel__verify__hints__coeff(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__coeff
-
-
-module mldsa_accel__verify__hints__counts__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__0
-
-
-module mldsa_accel__verify__hints__counts__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__1
-
-
-module mldsa_accel__verify__hints__counts__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__2
-
-
-module mldsa_accel__verify__hints__counts__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__3
-
-
-module mldsa_accel__verify__hints__counts__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__4
-
-
-module mldsa_accel__verify__hints__counts__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__5
-
-
-module mldsa_accel__verify__hints__counts__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__6
-
-
-module mldsa_accel__verify__hints__counts__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__counts__7
-
-
-module mldsa_accel__verify__hints__last_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__last_count
-
-
-module mldsa_accel__verify__hints__phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam HintUnpackPhase$Load = 0;
-    localparam HintUnpackPhase$Scan = 1;
-    localparam HintUnpackPhase$Emit = 2;
-    localparam HintUnpackPhase$Done = 3;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__phase
-
-
-module mldsa_accel__verify__hints__poly(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__poly
-
-
-module mldsa_accel__verify__hints__pos(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__pos
-
-
-module mldsa_accel__verify__hints__prev(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__hints__prev
-
-
-module mldsa_accel__verify__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [6:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [6:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[127:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__hints__slots
-
-
-module mldsa_accel__verify__in_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__in_words
-
-
-module mldsa_accel__verify__k(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__k
-
-
-module mldsa_accel__verify__l(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__l
-
-
-module mldsa_accel__verify__launched(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__launched
-
-
-module mldsa_accel__verify__mismatch(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mismatch
-
-
-module mldsa_accel__verify__msg_len(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__msg_len
-
-
-module mldsa_accel__verify__mu__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__0
-
-
-module mldsa_accel__verify__mu__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__1
-
-
-module mldsa_accel__verify__mu__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__10
-
-
-module mldsa_accel__verify__mu__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__11
-
-
-module mldsa_accel__verify__mu__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__12
-
-
-module mldsa_accel__verify__mu__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__13
-
-
-module mldsa_accel__verify__mu__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__14
-
-
-module mldsa_accel__verify__mu__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__15
-
-
-module mldsa_accel__verify__mu__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__2
-
-
-module mldsa_accel__verify__mu__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__3
-
-
-module mldsa_accel__verify__mu__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__4
-
-
-module mldsa_accel__verify__mu__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__5
-
-
-module mldsa_accel__verify__mu__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__6
-
-
-module mldsa_accel__verify__mu__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__7
-
-
-module mldsa_accel__verify__mu__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__8
-
-
-module mldsa_accel__verify__mu__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__mu__9
-
-
-module mldsa_accel__verify__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [7:0] op;
-    input wire  [31:0] arg0;
-    input wire  [31:0] arg1;
-    input wire  [31:0] arg2;
-    output reg  busy;
-    output reg  done;
-    output reg  error;
-    output reg  [31:0] cycles;
-    output reg  [31:0] config_word;
-    input wire  [31:0] s_tdata;
-    input wire  s_tvalid;
-    input wire  s_tlast;
-    output reg  s_tready;
-    output reg  [31:0] m_tdata;
-    output reg  m_tvalid;
-    output reg  m_tlast;
-    input wire  m_tready;
-    
-    // Constant declarations
-    localparam  c_st_idle = 3'b0;
-    localparam  c_st_compute = 3'b1;
-    localparam  c_st_drain = 3'b10;
-    localparam  c_st_load = 3'b11;
-    localparam  c_st_store = 3'b100;
-    localparam  c_kind_fwd = 2'b0;
-    localparam  c_kind_inv = 2'b1;
-    localparam  c_kind_pw = 2'b10;
-    localparam  c_scratch = 2'b11;
-    localparam  k_last_tr = 9'b11111;
-    localparam  k_last_pw = 9'b111111;
-    localparam  k_half = 9'b10000;
-    localparam  k_pw_half = 9'b100000;
-    localparam  k_b = 9'b100;
-    localparam  k_bank_mask = 9'b111;
-    localparam  k_addr_shift = 4'h3;
-    localparam  k_lb = 3'b10;
-    localparam  k_inv_base = 8'h41;
-    localparam  k_inv_mask = 8'h1f;
-    localparam  k_drain_last = 4'ha;
-    localparam  k_config = 32'h34;
-    localparam  k_q = 32'h7fe001;
-    localparam  k_slots = 32'h3;
-    localparam  k_op_load = 8'h1;
-    localparam  k_op_store = 8'h2;
-    localparam  k_op_ntt = 8'h3;
-    localparam  k_op_intt = 8'h4;
-    localparam  k_op_pwm = 8'h5;
-    localparam  k_op_pwmac = 8'h6;
-    localparam  k_op_abort = 8'hff;
-    localparam  bank_hi$0 = 1'b0;
-    localparam  bank_hi$1 = 1'b0;
-    localparam  bank_hi$2 = 1'b0;
-    localparam  bank_hi$3 = 1'b0;
-    localparam  bank_hi$4 = 1'b1;
-    localparam  bank_hi$5 = 1'b1;
-    localparam  bank_hi$6 = 1'b1;
-    localparam  bank_hi$7 = 1'b1;
-    localparam  bank_lane$0 = 4'h0;
-    localparam  bank_lane$1 = 4'h1;
-    localparam  bank_lane$2 = 4'h2;
-    localparam  bank_lane$3 = 4'h3;
-    localparam  bank_lane$4 = 4'h0;
-    localparam  bank_lane$5 = 4'h1;
-    localparam  bank_lane$6 = 4'h2;
-    localparam  bank_lane$7 = 4'h3;
-    localparam  fwd_lo$0 = 4'h0;
-    localparam  fwd_lo$1 = 4'h1;
-    localparam  fwd_lo$2 = 4'h2;
-    localparam  fwd_lo$3 = 4'h3;
-    localparam  fwd_hi$0 = 4'h4;
-    localparam  fwd_hi$1 = 4'h5;
-    localparam  fwd_hi$2 = 4'h6;
-    localparam  fwd_hi$3 = 4'h7;
-    localparam  inv_u0$0 = 4'h0;
-    localparam  inv_u0$1 = 4'h2;
-    localparam  inv_u0$2 = 4'h4;
-    localparam  inv_u0$3 = 4'h6;
-    localparam  inv_u1$0 = 4'h4;
-    localparam  inv_u1$1 = 4'h6;
-    localparam  inv_u1$2 = 4'h0;
-    localparam  inv_u1$3 = 4'h2;
-    localparam  inv_v0$0 = 4'h1;
-    localparam  inv_v0$1 = 4'h3;
-    localparam  inv_v0$2 = 4'h5;
-    localparam  inv_v0$3 = 4'h7;
-    localparam  inv_v1$0 = 4'h5;
-    localparam  inv_v1$1 = 4'h7;
-    localparam  inv_v1$2 = 4'h1;
-    localparam  inv_v1$3 = 4'h3;
-    localparam  wf_lane0$0 = 4'h0;
-    localparam  wf_lane0$1 = 4'h0;
-    localparam  wf_lane0$2 = 4'h1;
-    localparam  wf_lane0$3 = 4'h1;
-    localparam  wf_lane0$4 = 4'h2;
-    localparam  wf_lane0$5 = 4'h2;
-    localparam  wf_lane0$6 = 4'h3;
-    localparam  wf_lane0$7 = 4'h3;
-    localparam  wf_lane1$0 = 4'h2;
-    localparam  wf_lane1$1 = 4'h2;
-    localparam  wf_lane1$2 = 4'h3;
-    localparam  wf_lane1$3 = 4'h3;
-    localparam  wf_lane1$4 = 4'h0;
-    localparam  wf_lane1$5 = 4'h0;
-    localparam  wf_lane1$6 = 4'h1;
-    localparam  wf_lane1$7 = 4'h1;
-    localparam  wf_bot0$0 = 1'b0;
-    localparam  wf_bot0$1 = 1'b1;
-    localparam  wf_bot0$2 = 1'b0;
-    localparam  wf_bot0$3 = 1'b1;
-    localparam  wf_bot0$4 = 1'b0;
-    localparam  wf_bot0$5 = 1'b1;
-    localparam  wf_bot0$6 = 1'b0;
-    localparam  wf_bot0$7 = 1'b1;
-    localparam  wf_bot1$0 = 1'b0;
-    localparam  wf_bot1$1 = 1'b1;
-    localparam  wf_bot1$2 = 1'b0;
-    localparam  wf_bot1$3 = 1'b1;
-    localparam  wf_bot1$4 = 1'b0;
-    localparam  wf_bot1$5 = 1'b1;
-    localparam  wf_bot1$6 = 1'b0;
-    localparam  wf_bot1$7 = 1'b1;
-    
-    // Stub signals
-    reg  buf0$clock;
-    reg  [4:0] buf0$read_address$0;
-    reg  [4:0] buf0$read_address$1;
-    reg  [4:0] buf0$read_address$2;
-    reg  [4:0] buf0$read_address$3;
-    reg  [4:0] buf0$read_address$4;
-    reg  [4:0] buf0$read_address$5;
-    reg  [4:0] buf0$read_address$6;
-    reg  [4:0] buf0$read_address$7;
-    wire  [22:0] buf0$read_data$0;
-    wire  [22:0] buf0$read_data$1;
-    wire  [22:0] buf0$read_data$2;
-    wire  [22:0] buf0$read_data$3;
-    wire  [22:0] buf0$read_data$4;
-    wire  [22:0] buf0$read_data$5;
-    wire  [22:0] buf0$read_data$6;
-    wire  [22:0] buf0$read_data$7;
-    reg  [4:0] buf0$write_address$0;
-    reg  [4:0] buf0$write_address$1;
-    reg  [4:0] buf0$write_address$2;
-    reg  [4:0] buf0$write_address$3;
-    reg  [4:0] buf0$write_address$4;
-    reg  [4:0] buf0$write_address$5;
-    reg  [4:0] buf0$write_address$6;
-    reg  [4:0] buf0$write_address$7;
-    reg  [22:0] buf0$write_data$0;
-    reg  [22:0] buf0$write_data$1;
-    reg  [22:0] buf0$write_data$2;
-    reg  [22:0] buf0$write_data$3;
-    reg  [22:0] buf0$write_data$4;
-    reg  [22:0] buf0$write_data$5;
-    reg  [22:0] buf0$write_data$6;
-    reg  [22:0] buf0$write_data$7;
-    reg  buf0$write_enable$0;
-    reg  buf0$write_enable$1;
-    reg  buf0$write_enable$2;
-    reg  buf0$write_enable$3;
-    reg  buf0$write_enable$4;
-    reg  buf0$write_enable$5;
-    reg  buf0$write_enable$6;
-    reg  buf0$write_enable$7;
-    reg  buf1$clock;
-    reg  [4:0] buf1$read_address$0;
-    reg  [4:0] buf1$read_address$1;
-    reg  [4:0] buf1$read_address$2;
-    reg  [4:0] buf1$read_address$3;
-    reg  [4:0] buf1$read_address$4;
-    reg  [4:0] buf1$read_address$5;
-    reg  [4:0] buf1$read_address$6;
-    reg  [4:0] buf1$read_address$7;
-    wire  [22:0] buf1$read_data$0;
-    wire  [22:0] buf1$read_data$1;
-    wire  [22:0] buf1$read_data$2;
-    wire  [22:0] buf1$read_data$3;
-    wire  [22:0] buf1$read_data$4;
-    wire  [22:0] buf1$read_data$5;
-    wire  [22:0] buf1$read_data$6;
-    wire  [22:0] buf1$read_data$7;
-    reg  [4:0] buf1$write_address$0;
-    reg  [4:0] buf1$write_address$1;
-    reg  [4:0] buf1$write_address$2;
-    reg  [4:0] buf1$write_address$3;
-    reg  [4:0] buf1$write_address$4;
-    reg  [4:0] buf1$write_address$5;
-    reg  [4:0] buf1$write_address$6;
-    reg  [4:0] buf1$write_address$7;
-    reg  [22:0] buf1$write_data$0;
-    reg  [22:0] buf1$write_data$1;
-    reg  [22:0] buf1$write_data$2;
-    reg  [22:0] buf1$write_data$3;
-    reg  [22:0] buf1$write_data$4;
-    reg  [22:0] buf1$write_data$5;
-    reg  [22:0] buf1$write_data$6;
-    reg  [22:0] buf1$write_data$7;
-    reg  buf1$write_enable$0;
-    reg  buf1$write_enable$1;
-    reg  buf1$write_enable$2;
-    reg  buf1$write_enable$3;
-    reg  buf1$write_enable$4;
-    reg  buf1$write_enable$5;
-    reg  buf1$write_enable$6;
-    reg  buf1$write_enable$7;
-    reg  buf2$clock;
-    reg  [4:0] buf2$read_address$0;
-    reg  [4:0] buf2$read_address$1;
-    reg  [4:0] buf2$read_address$2;
-    reg  [4:0] buf2$read_address$3;
-    reg  [4:0] buf2$read_address$4;
-    reg  [4:0] buf2$read_address$5;
-    reg  [4:0] buf2$read_address$6;
-    reg  [4:0] buf2$read_address$7;
-    wire  [22:0] buf2$read_data$0;
-    wire  [22:0] buf2$read_data$1;
-    wire  [22:0] buf2$read_data$2;
-    wire  [22:0] buf2$read_data$3;
-    wire  [22:0] buf2$read_data$4;
-    wire  [22:0] buf2$read_data$5;
-    wire  [22:0] buf2$read_data$6;
-    wire  [22:0] buf2$read_data$7;
-    reg  [4:0] buf2$write_address$0;
-    reg  [4:0] buf2$write_address$1;
-    reg  [4:0] buf2$write_address$2;
-    reg  [4:0] buf2$write_address$3;
-    reg  [4:0] buf2$write_address$4;
-    reg  [4:0] buf2$write_address$5;
-    reg  [4:0] buf2$write_address$6;
-    reg  [4:0] buf2$write_address$7;
-    reg  [22:0] buf2$write_data$0;
-    reg  [22:0] buf2$write_data$1;
-    reg  [22:0] buf2$write_data$2;
-    reg  [22:0] buf2$write_data$3;
-    reg  [22:0] buf2$write_data$4;
-    reg  [22:0] buf2$write_data$5;
-    reg  [22:0] buf2$write_data$6;
-    reg  [22:0] buf2$write_data$7;
-    reg  buf2$write_enable$0;
-    reg  buf2$write_enable$1;
-    reg  buf2$write_enable$2;
-    reg  buf2$write_enable$3;
-    reg  buf2$write_enable$4;
-    reg  buf2$write_enable$5;
-    reg  buf2$write_enable$6;
-    reg  buf2$write_enable$7;
-    reg  buf3$clock;
-    reg  [4:0] buf3$read_address$0;
-    reg  [4:0] buf3$read_address$1;
-    reg  [4:0] buf3$read_address$2;
-    reg  [4:0] buf3$read_address$3;
-    reg  [4:0] buf3$read_address$4;
-    reg  [4:0] buf3$read_address$5;
-    reg  [4:0] buf3$read_address$6;
-    reg  [4:0] buf3$read_address$7;
-    wire  [22:0] buf3$read_data$0;
-    wire  [22:0] buf3$read_data$1;
-    wire  [22:0] buf3$read_data$2;
-    wire  [22:0] buf3$read_data$3;
-    wire  [22:0] buf3$read_data$4;
-    wire  [22:0] buf3$read_data$5;
-    wire  [22:0] buf3$read_data$6;
-    wire  [22:0] buf3$read_data$7;
-    reg  [4:0] buf3$write_address$0;
-    reg  [4:0] buf3$write_address$1;
-    reg  [4:0] buf3$write_address$2;
-    reg  [4:0] buf3$write_address$3;
-    reg  [4:0] buf3$write_address$4;
-    reg  [4:0] buf3$write_address$5;
-    reg  [4:0] buf3$write_address$6;
-    reg  [4:0] buf3$write_address$7;
-    reg  [22:0] buf3$write_data$0;
-    reg  [22:0] buf3$write_data$1;
-    reg  [22:0] buf3$write_data$2;
-    reg  [22:0] buf3$write_data$3;
-    reg  [22:0] buf3$write_data$4;
-    reg  [22:0] buf3$write_data$5;
-    reg  [22:0] buf3$write_data$6;
-    reg  [22:0] buf3$write_data$7;
-    reg  buf3$write_enable$0;
-    reg  buf3$write_enable$1;
-    reg  buf3$write_enable$2;
-    reg  buf3$write_enable$3;
-    reg  buf3$write_enable$4;
-    reg  buf3$write_enable$5;
-    reg  buf3$write_enable$6;
-    reg  buf3$write_enable$7;
-    reg  [7:0] rom$0$address;
-    reg  rom$0$clock;
-    wire  [22:0] rom$0$data;
-    reg  [7:0] rom$1$address;
-    reg  rom$1$clock;
-    wire  [22:0] rom$1$data;
-    reg  [7:0] rom$2$address;
-    reg  rom$2$clock;
-    wire  [22:0] rom$2$data;
-    reg  [7:0] rom$3$address;
-    reg  rom$3$clock;
-    wire  [22:0] rom$3$data;
-    reg  bf$0$clock;
-    reg  [22:0] bf$0$u;
-    reg  [22:0] bf$0$v;
-    reg  [22:0] bf$0$w;
-    reg  bf$0$gs;
-    wire  [22:0] bf$0$top;
-    wire  [22:0] bf$0$bot;
-    reg  bf$1$clock;
-    reg  [22:0] bf$1$u;
-    reg  [22:0] bf$1$v;
-    reg  [22:0] bf$1$w;
-    reg  bf$1$gs;
-    wire  [22:0] bf$1$top;
-    wire  [22:0] bf$1$bot;
-    reg  bf$2$clock;
-    reg  [22:0] bf$2$u;
-    reg  [22:0] bf$2$v;
-    reg  [22:0] bf$2$w;
-    reg  bf$2$gs;
-    wire  [22:0] bf$2$top;
-    wire  [22:0] bf$2$bot;
-    reg  bf$3$clock;
-    reg  [22:0] bf$3$u;
-    reg  [22:0] bf$3$v;
-    reg  [22:0] bf$3$w;
-    reg  bf$3$gs;
-    wire  [22:0] bf$3$top;
-    wire  [22:0] bf$3$bot;
-    reg  [22:0] xu$0$d;
-    wire  [22:0] xu$0$q;
-    reg  xu$0$clock;
-    reg  [22:0] xu$1$d;
-    wire  [22:0] xu$1$q;
-    reg  xu$1$clock;
-    reg  [22:0] xu$2$d;
-    wire  [22:0] xu$2$q;
-    reg  xu$2$clock;
-    reg  [22:0] xu$3$d;
-    wire  [22:0] xu$3$q;
-    reg  xu$3$clock;
-    reg  [22:0] xv$0$d;
-    wire  [22:0] xv$0$q;
-    reg  xv$0$clock;
-    reg  [22:0] xv$1$d;
-    wire  [22:0] xv$1$q;
-    reg  xv$1$clock;
-    reg  [22:0] xv$2$d;
-    wire  [22:0] xv$2$q;
-    reg  xv$2$clock;
-    reg  [22:0] xv$3$d;
-    wire  [22:0] xv$3$q;
-    reg  xv$3$clock;
-    reg  [22:0] xw$0$d;
-    wire  [22:0] xw$0$q;
-    reg  xw$0$clock;
-    reg  [22:0] xw$1$d;
-    wire  [22:0] xw$1$q;
-    reg  xw$1$clock;
-    reg  [22:0] xw$2$d;
-    wire  [22:0] xw$2$q;
-    reg  xw$2$clock;
-    reg  [22:0] xw$3$d;
-    wire  [22:0] xw$3$q;
-    reg  xw$3$clock;
-    reg  xgs$0$d;
-    wire  xgs$0$q;
-    reg  xgs$0$clock;
-    reg  xgs$1$d;
-    wire  xgs$1$q;
-    reg  xgs$1$clock;
-    reg  xgs$2$d;
-    wire  xgs$2$q;
-    reg  xgs$2$clock;
-    reg  xgs$3$d;
-    wire  xgs$3$q;
-    reg  xgs$3$clock;
-    reg  [2:0] state$d;
-    wire  [2:0] state$q;
-    reg  state$clock;
-    reg  [1:0] kind$d;
-    wire  [1:0] kind$q;
-    reg  kind$clock;
-    reg  accumulate$d;
-    wire  accumulate$q;
-    reg  accumulate$clock;
-    reg  [1:0] slot_p$d;
-    wire  [1:0] slot_p$q;
-    reg  slot_p$clock;
-    reg  [1:0] slot_a$d;
-    wire  [1:0] slot_a$q;
-    reg  slot_a$clock;
-    reg  [1:0] slot_b$d;
-    wire  [1:0] slot_b$q;
-    reg  slot_b$clock;
-    reg  [2:0] layer$d;
-    wire  [2:0] layer$q;
-    reg  layer$clock;
-    reg  [8:0] cnt$d;
-    wire  [8:0] cnt$q;
-    reg  cnt$clock;
-    reg  [7:0] tw_base$d;
-    wire  [7:0] tw_base$q;
-    reg  tw_base$clock;
-    reg  [7:0] tw_mask$d;
-    wire  [7:0] tw_mask$q;
-    reg  tw_mask$clock;
-    reg  [3:0] drain$d;
-    wire  [3:0] drain$q;
-    reg  drain$clock;
-    reg  [31:0] cycles_r$d;
-    wire  [31:0] cycles_r$q;
-    reg  cycles_r$clock;
-    reg  done_r$d;
-    wire  done_r$q;
-    reg  done_r$clock;
-    reg  error_r$d;
-    wire  error_r$q;
-    reg  error_r$clock;
-    reg  primed$d;
-    wire  primed$q;
-    reg  primed$clock;
-    reg  pv$0$d;
-    wire  pv$0$q;
-    reg  pv$0$clock;
-    reg  pv$1$d;
-    wire  pv$1$q;
-    reg  pv$1$clock;
-    reg  pv$2$d;
-    wire  pv$2$q;
-    reg  pv$2$clock;
-    reg  pv$3$d;
-    wire  pv$3$q;
-    reg  pv$3$clock;
-    reg  pv$4$d;
-    wire  pv$4$q;
-    reg  pv$4$clock;
-    reg  pv$5$d;
-    wire  pv$5$q;
-    reg  pv$5$clock;
-    reg  pv$6$d;
-    wire  pv$6$q;
-    reg  pv$6$clock;
-    reg  pv$7$d;
-    wire  pv$7$q;
-    reg  pv$7$clock;
-    reg  pv$8$d;
-    wire  pv$8$q;
-    reg  pv$8$clock;
-    reg  pv$9$d;
-    wire  pv$9$q;
-    reg  pv$9$clock;
-    reg  pv$10$d;
-    wire  pv$10$q;
-    reg  pv$10$clock;
-    reg  [8:0] pc$0$d;
-    wire  [8:0] pc$0$q;
-    reg  pc$0$clock;
-    reg  [8:0] pc$1$d;
-    wire  [8:0] pc$1$q;
-    reg  pc$1$clock;
-    reg  [8:0] pc$2$d;
-    wire  [8:0] pc$2$q;
-    reg  pc$2$clock;
-    reg  [8:0] pc$3$d;
-    wire  [8:0] pc$3$q;
-    reg  pc$3$clock;
-    reg  [8:0] pc$4$d;
-    wire  [8:0] pc$4$q;
-    reg  pc$4$clock;
-    reg  [8:0] pc$5$d;
-    wire  [8:0] pc$5$q;
-    reg  pc$5$clock;
-    reg  [8:0] pc$6$d;
-    wire  [8:0] pc$6$q;
-    reg  pc$6$clock;
-    reg  [8:0] pc$7$d;
-    wire  [8:0] pc$7$q;
-    reg  pc$7$clock;
-    reg  [8:0] pc$8$d;
-    wire  [8:0] pc$8$q;
-    reg  pc$8$clock;
-    reg  [8:0] pc$9$d;
-    wire  [8:0] pc$9$q;
-    reg  pc$9$clock;
-    reg  [8:0] pc$10$d;
-    wire  [8:0] pc$10$q;
-    reg  pc$10$clock;
-    reg  [1:0] pk$0$d;
-    wire  [1:0] pk$0$q;
-    reg  pk$0$clock;
-    reg  [1:0] pk$1$d;
-    wire  [1:0] pk$1$q;
-    reg  pk$1$clock;
-    reg  [1:0] pk$2$d;
-    wire  [1:0] pk$2$q;
-    reg  pk$2$clock;
-    reg  [1:0] pk$3$d;
-    wire  [1:0] pk$3$q;
-    reg  pk$3$clock;
-    reg  [1:0] pk$4$d;
-    wire  [1:0] pk$4$q;
-    reg  pk$4$clock;
-    reg  [1:0] pk$5$d;
-    wire  [1:0] pk$5$q;
-    reg  pk$5$clock;
-    reg  [1:0] pk$6$d;
-    wire  [1:0] pk$6$q;
-    reg  pk$6$clock;
-    reg  [1:0] pk$7$d;
-    wire  [1:0] pk$7$q;
-    reg  pk$7$clock;
-    reg  [1:0] pk$8$d;
-    wire  [1:0] pk$8$q;
-    reg  pk$8$clock;
-    reg  [1:0] pk$9$d;
-    wire  [1:0] pk$9$q;
-    reg  pk$9$clock;
-    reg  [1:0] pk$10$d;
-    wire  [1:0] pk$10$q;
-    reg  pk$10$clock;
-    reg  [1:0] pwb$0$d;
-    wire  [1:0] pwb$0$q;
-    reg  pwb$0$clock;
-    reg  [1:0] pwb$1$d;
-    wire  [1:0] pwb$1$q;
-    reg  pwb$1$clock;
-    reg  [1:0] pwb$2$d;
-    wire  [1:0] pwb$2$q;
-    reg  pwb$2$clock;
-    reg  [1:0] pwb$3$d;
-    wire  [1:0] pwb$3$q;
-    reg  pwb$3$clock;
-    reg  [1:0] pwb$4$d;
-    wire  [1:0] pwb$4$q;
-    reg  pwb$4$clock;
-    reg  [1:0] pwb$5$d;
-    wire  [1:0] pwb$5$q;
-    reg  pwb$5$clock;
-    reg  [1:0] pwb$6$d;
-    wire  [1:0] pwb$6$q;
-    reg  pwb$6$clock;
-    reg  [1:0] pwb$7$d;
-    wire  [1:0] pwb$7$q;
-    reg  pwb$7$clock;
-    reg  [1:0] pwb$8$d;
-    wire  [1:0] pwb$8$q;
-    reg  pwb$8$clock;
-    reg  [1:0] pwb$9$d;
-    wire  [1:0] pwb$9$q;
-    reg  pwb$9$clock;
-    reg  [1:0] pwb$10$d;
-    wire  [1:0] pwb$10$q;
-    reg  pwb$10$clock;
-    reg  [1:0] prb$d;
-    wire  [1:0] prb$q;
-    reg  prb$clock;
-    
-    // Local signals
-    reg  issue;
-    reg  [1:0] rbuf;
-    reg  [1:0] wbuf;
-    reg  [1:0] wbuf_eff;
-    reg  [8:0] next_idx;
-    reg  [8:0] load_bank;
-    reg  [8:0] store_bank;
-    reg  [22:0] store_word;
-    reg  accept_out;
-    reg  accept_in;
-    reg  finish;
-    reg  w_valid;
-    reg  [8:0] w_c;
-    reg  [1:0] w_kind;
-    reg  [1:0] w_buf;
-    reg  w_i7;
-    reg  r_i7;
-    reg  r_sel;
-    reg  [4:0] rd_addr$0;
-    reg  [4:0] rd_addr$1;
-    reg  [4:0] rd_addr$2;
-    reg  [4:0] rd_addr$3;
-    reg  [4:0] rd_addr$4;
-    reg  [4:0] rd_addr$5;
-    reg  [4:0] rd_addr$6;
-    reg  [4:0] rd_addr$7;
-    reg  [4:0] wr_addr$0;
-    reg  [4:0] wr_addr$1;
-    reg  [4:0] wr_addr$2;
-    reg  [4:0] wr_addr$3;
-    reg  [4:0] wr_addr$4;
-    reg  [4:0] wr_addr$5;
-    reg  [4:0] wr_addr$6;
-    reg  [4:0] wr_addr$7;
-    reg  [22:0] wr_data$0;
-    reg  [22:0] wr_data$1;
-    reg  [22:0] wr_data$2;
-    reg  [22:0] wr_data$3;
-    reg  [22:0] wr_data$4;
-    reg  [22:0] wr_data$5;
-    reg  [22:0] wr_data$6;
-    reg  [22:0] wr_data$7;
-    reg  wr_en$0;
-    reg  wr_en$1;
-    reg  wr_en$2;
-    reg  wr_en$3;
-    reg  wr_en$4;
-    reg  wr_en$5;
-    reg  wr_en$6;
-    reg  wr_en$7;
-    reg  [3:0] wr_lane$0;
-    reg  [3:0] wr_lane$1;
-    reg  [3:0] wr_lane$2;
-    reg  [3:0] wr_lane$3;
-    reg  [3:0] wr_lane$4;
-    reg  [3:0] wr_lane$5;
-    reg  [3:0] wr_lane$6;
-    reg  [3:0] wr_lane$7;
-    reg  wr_bot$0;
-    reg  wr_bot$1;
-    reg  wr_bot$2;
-    reg  wr_bot$3;
-    reg  wr_bot$4;
-    reg  wr_bot$5;
-    reg  wr_bot$6;
-    reg  wr_bot$7;
-    reg  [22:0] p_data$0;
-    reg  [22:0] p_data$1;
-    reg  [22:0] p_data$2;
-    reg  [22:0] p_data$3;
-    reg  [22:0] p_data$4;
-    reg  [22:0] p_data$5;
-    reg  [22:0] p_data$6;
-    reg  [22:0] p_data$7;
-    reg  [22:0] a_data$0;
-    reg  [22:0] a_data$1;
-    reg  [22:0] a_data$2;
-    reg  [22:0] a_data$3;
-    reg  [22:0] a_data$4;
-    reg  [22:0] a_data$5;
-    reg  [22:0] a_data$6;
-    reg  [22:0] a_data$7;
-    reg  [22:0] b_data$0;
-    reg  [22:0] b_data$1;
-    reg  [22:0] b_data$2;
-    reg  [22:0] b_data$3;
-    reg  [22:0] b_data$4;
-    reg  [22:0] b_data$5;
-    reg  [22:0] b_data$6;
-    reg  [22:0] b_data$7;
-    reg  [3:0] u_sel$0;
-    reg  [3:0] u_sel$1;
-    reg  [3:0] u_sel$2;
-    reg  [3:0] u_sel$3;
-    reg  [3:0] v_sel$0;
-    reg  [3:0] v_sel$1;
-    reg  [3:0] v_sel$2;
-    reg  [3:0] v_sel$3;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__buf0 buf0(
-        .clock(buf0$clock),
-        .read_address$0(buf0$read_address$0),
-        .read_address$1(buf0$read_address$1),
-        .read_address$2(buf0$read_address$2),
-        .read_address$3(buf0$read_address$3),
-        .read_address$4(buf0$read_address$4),
-        .read_address$5(buf0$read_address$5),
-        .read_address$6(buf0$read_address$6),
-        .read_address$7(buf0$read_address$7),
-        .read_data$0(buf0$read_data$0),
-        .read_data$1(buf0$read_data$1),
-        .read_data$2(buf0$read_data$2),
-        .read_data$3(buf0$read_data$3),
-        .read_data$4(buf0$read_data$4),
-        .read_data$5(buf0$read_data$5),
-        .read_data$6(buf0$read_data$6),
-        .read_data$7(buf0$read_data$7),
-        .write_address$0(buf0$write_address$0),
-        .write_address$1(buf0$write_address$1),
-        .write_address$2(buf0$write_address$2),
-        .write_address$3(buf0$write_address$3),
-        .write_address$4(buf0$write_address$4),
-        .write_address$5(buf0$write_address$5),
-        .write_address$6(buf0$write_address$6),
-        .write_address$7(buf0$write_address$7),
-        .write_data$0(buf0$write_data$0),
-        .write_data$1(buf0$write_data$1),
-        .write_data$2(buf0$write_data$2),
-        .write_data$3(buf0$write_data$3),
-        .write_data$4(buf0$write_data$4),
-        .write_data$5(buf0$write_data$5),
-        .write_data$6(buf0$write_data$6),
-        .write_data$7(buf0$write_data$7),
-        .write_enable$0(buf0$write_enable$0),
-        .write_enable$1(buf0$write_enable$1),
-        .write_enable$2(buf0$write_enable$2),
-        .write_enable$3(buf0$write_enable$3),
-        .write_enable$4(buf0$write_enable$4),
-        .write_enable$5(buf0$write_enable$5),
-        .write_enable$6(buf0$write_enable$6),
-        .write_enable$7(buf0$write_enable$7)
-    );
-    mldsa_accel__verify__ntt__buf1 buf1(
-        .clock(buf1$clock),
-        .read_address$0(buf1$read_address$0),
-        .read_address$1(buf1$read_address$1),
-        .read_address$2(buf1$read_address$2),
-        .read_address$3(buf1$read_address$3),
-        .read_address$4(buf1$read_address$4),
-        .read_address$5(buf1$read_address$5),
-        .read_address$6(buf1$read_address$6),
-        .read_address$7(buf1$read_address$7),
-        .read_data$0(buf1$read_data$0),
-        .read_data$1(buf1$read_data$1),
-        .read_data$2(buf1$read_data$2),
-        .read_data$3(buf1$read_data$3),
-        .read_data$4(buf1$read_data$4),
-        .read_data$5(buf1$read_data$5),
-        .read_data$6(buf1$read_data$6),
-        .read_data$7(buf1$read_data$7),
-        .write_address$0(buf1$write_address$0),
-        .write_address$1(buf1$write_address$1),
-        .write_address$2(buf1$write_address$2),
-        .write_address$3(buf1$write_address$3),
-        .write_address$4(buf1$write_address$4),
-        .write_address$5(buf1$write_address$5),
-        .write_address$6(buf1$write_address$6),
-        .write_address$7(buf1$write_address$7),
-        .write_data$0(buf1$write_data$0),
-        .write_data$1(buf1$write_data$1),
-        .write_data$2(buf1$write_data$2),
-        .write_data$3(buf1$write_data$3),
-        .write_data$4(buf1$write_data$4),
-        .write_data$5(buf1$write_data$5),
-        .write_data$6(buf1$write_data$6),
-        .write_data$7(buf1$write_data$7),
-        .write_enable$0(buf1$write_enable$0),
-        .write_enable$1(buf1$write_enable$1),
-        .write_enable$2(buf1$write_enable$2),
-        .write_enable$3(buf1$write_enable$3),
-        .write_enable$4(buf1$write_enable$4),
-        .write_enable$5(buf1$write_enable$5),
-        .write_enable$6(buf1$write_enable$6),
-        .write_enable$7(buf1$write_enable$7)
-    );
-    mldsa_accel__verify__ntt__buf2 buf2(
-        .clock(buf2$clock),
-        .read_address$0(buf2$read_address$0),
-        .read_address$1(buf2$read_address$1),
-        .read_address$2(buf2$read_address$2),
-        .read_address$3(buf2$read_address$3),
-        .read_address$4(buf2$read_address$4),
-        .read_address$5(buf2$read_address$5),
-        .read_address$6(buf2$read_address$6),
-        .read_address$7(buf2$read_address$7),
-        .read_data$0(buf2$read_data$0),
-        .read_data$1(buf2$read_data$1),
-        .read_data$2(buf2$read_data$2),
-        .read_data$3(buf2$read_data$3),
-        .read_data$4(buf2$read_data$4),
-        .read_data$5(buf2$read_data$5),
-        .read_data$6(buf2$read_data$6),
-        .read_data$7(buf2$read_data$7),
-        .write_address$0(buf2$write_address$0),
-        .write_address$1(buf2$write_address$1),
-        .write_address$2(buf2$write_address$2),
-        .write_address$3(buf2$write_address$3),
-        .write_address$4(buf2$write_address$4),
-        .write_address$5(buf2$write_address$5),
-        .write_address$6(buf2$write_address$6),
-        .write_address$7(buf2$write_address$7),
-        .write_data$0(buf2$write_data$0),
-        .write_data$1(buf2$write_data$1),
-        .write_data$2(buf2$write_data$2),
-        .write_data$3(buf2$write_data$3),
-        .write_data$4(buf2$write_data$4),
-        .write_data$5(buf2$write_data$5),
-        .write_data$6(buf2$write_data$6),
-        .write_data$7(buf2$write_data$7),
-        .write_enable$0(buf2$write_enable$0),
-        .write_enable$1(buf2$write_enable$1),
-        .write_enable$2(buf2$write_enable$2),
-        .write_enable$3(buf2$write_enable$3),
-        .write_enable$4(buf2$write_enable$4),
-        .write_enable$5(buf2$write_enable$5),
-        .write_enable$6(buf2$write_enable$6),
-        .write_enable$7(buf2$write_enable$7)
-    );
-    mldsa_accel__verify__ntt__buf3 buf3(
-        .clock(buf3$clock),
-        .read_address$0(buf3$read_address$0),
-        .read_address$1(buf3$read_address$1),
-        .read_address$2(buf3$read_address$2),
-        .read_address$3(buf3$read_address$3),
-        .read_address$4(buf3$read_address$4),
-        .read_address$5(buf3$read_address$5),
-        .read_address$6(buf3$read_address$6),
-        .read_address$7(buf3$read_address$7),
-        .read_data$0(buf3$read_data$0),
-        .read_data$1(buf3$read_data$1),
-        .read_data$2(buf3$read_data$2),
-        .read_data$3(buf3$read_data$3),
-        .read_data$4(buf3$read_data$4),
-        .read_data$5(buf3$read_data$5),
-        .read_data$6(buf3$read_data$6),
-        .read_data$7(buf3$read_data$7),
-        .write_address$0(buf3$write_address$0),
-        .write_address$1(buf3$write_address$1),
-        .write_address$2(buf3$write_address$2),
-        .write_address$3(buf3$write_address$3),
-        .write_address$4(buf3$write_address$4),
-        .write_address$5(buf3$write_address$5),
-        .write_address$6(buf3$write_address$6),
-        .write_address$7(buf3$write_address$7),
-        .write_data$0(buf3$write_data$0),
-        .write_data$1(buf3$write_data$1),
-        .write_data$2(buf3$write_data$2),
-        .write_data$3(buf3$write_data$3),
-        .write_data$4(buf3$write_data$4),
-        .write_data$5(buf3$write_data$5),
-        .write_data$6(buf3$write_data$6),
-        .write_data$7(buf3$write_data$7),
-        .write_enable$0(buf3$write_enable$0),
-        .write_enable$1(buf3$write_enable$1),
-        .write_enable$2(buf3$write_enable$2),
-        .write_enable$3(buf3$write_enable$3),
-        .write_enable$4(buf3$write_enable$4),
-        .write_enable$5(buf3$write_enable$5),
-        .write_enable$6(buf3$write_enable$6),
-        .write_enable$7(buf3$write_enable$7)
-    );
-    mldsa_accel__verify__ntt__rom__0 rom$0(
-        .address(rom$0$address),
-        .clock(rom$0$clock),
-        .data(rom$0$data)
-    );
-    mldsa_accel__verify__ntt__rom__1 rom$1(
-        .address(rom$1$address),
-        .clock(rom$1$clock),
-        .data(rom$1$data)
-    );
-    mldsa_accel__verify__ntt__rom__2 rom$2(
-        .address(rom$2$address),
-        .clock(rom$2$clock),
-        .data(rom$2$data)
-    );
-    mldsa_accel__verify__ntt__rom__3 rom$3(
-        .address(rom$3$address),
-        .clock(rom$3$clock),
-        .data(rom$3$data)
-    );
-    mldsa_accel__verify__ntt__bf__0 bf$0(
-        .clock(bf$0$clock),
-        .u(bf$0$u),
-        .v(bf$0$v),
-        .w(bf$0$w),
-        .gs(bf$0$gs),
-        .top(bf$0$top),
-        .bot(bf$0$bot)
-    );
-    mldsa_accel__verify__ntt__bf__1 bf$1(
-        .clock(bf$1$clock),
-        .u(bf$1$u),
-        .v(bf$1$v),
-        .w(bf$1$w),
-        .gs(bf$1$gs),
-        .top(bf$1$top),
-        .bot(bf$1$bot)
-    );
-    mldsa_accel__verify__ntt__bf__2 bf$2(
-        .clock(bf$2$clock),
-        .u(bf$2$u),
-        .v(bf$2$v),
-        .w(bf$2$w),
-        .gs(bf$2$gs),
-        .top(bf$2$top),
-        .bot(bf$2$bot)
-    );
-    mldsa_accel__verify__ntt__bf__3 bf$3(
-        .clock(bf$3$clock),
-        .u(bf$3$u),
-        .v(bf$3$v),
-        .w(bf$3$w),
-        .gs(bf$3$gs),
-        .top(bf$3$top),
-        .bot(bf$3$bot)
-    );
-    mldsa_accel__verify__ntt__xu__0 xu$0(
-        .d(xu$0$d),
-        .q(xu$0$q),
-        .clock(xu$0$clock)
-    );
-    mldsa_accel__verify__ntt__xu__1 xu$1(
-        .d(xu$1$d),
-        .q(xu$1$q),
-        .clock(xu$1$clock)
-    );
-    mldsa_accel__verify__ntt__xu__2 xu$2(
-        .d(xu$2$d),
-        .q(xu$2$q),
-        .clock(xu$2$clock)
-    );
-    mldsa_accel__verify__ntt__xu__3 xu$3(
-        .d(xu$3$d),
-        .q(xu$3$q),
-        .clock(xu$3$clock)
-    );
-    mldsa_accel__verify__ntt__xv__0 xv$0(
-        .d(xv$0$d),
-        .q(xv$0$q),
-        .clock(xv$0$clock)
-    );
-    mldsa_accel__verify__ntt__xv__1 xv$1(
-        .d(xv$1$d),
-        .q(xv$1$q),
-        .clock(xv$1$clock)
-    );
-    mldsa_accel__verify__ntt__xv__2 xv$2(
-        .d(xv$2$d),
-        .q(xv$2$q),
-        .clock(xv$2$clock)
-    );
-    mldsa_accel__verify__ntt__xv__3 xv$3(
-        .d(xv$3$d),
-        .q(xv$3$q),
-        .clock(xv$3$clock)
-    );
-    mldsa_accel__verify__ntt__xw__0 xw$0(
-        .d(xw$0$d),
-        .q(xw$0$q),
-        .clock(xw$0$clock)
-    );
-    mldsa_accel__verify__ntt__xw__1 xw$1(
-        .d(xw$1$d),
-        .q(xw$1$q),
-        .clock(xw$1$clock)
-    );
-    mldsa_accel__verify__ntt__xw__2 xw$2(
-        .d(xw$2$d),
-        .q(xw$2$q),
-        .clock(xw$2$clock)
-    );
-    mldsa_accel__verify__ntt__xw__3 xw$3(
-        .d(xw$3$d),
-        .q(xw$3$q),
-        .clock(xw$3$clock)
-    );
-    mldsa_accel__verify__ntt__xgs__0 xgs$0(
-        .d(xgs$0$d),
-        .q(xgs$0$q),
-        .clock(xgs$0$clock)
-    );
-    mldsa_accel__verify__ntt__xgs__1 xgs$1(
-        .d(xgs$1$d),
-        .q(xgs$1$q),
-        .clock(xgs$1$clock)
-    );
-    mldsa_accel__verify__ntt__xgs__2 xgs$2(
-        .d(xgs$2$d),
-        .q(xgs$2$q),
-        .clock(xgs$2$clock)
-    );
-    mldsa_accel__verify__ntt__xgs__3 xgs$3(
-        .d(xgs$3$d),
-        .q(xgs$3$q),
-        .clock(xgs$3$clock)
-    );
-    mldsa_accel__verify__ntt__state state(
-        .d(state$d),
-        .q(state$q),
-        .clock(state$clock)
-    );
-    mldsa_accel__verify__ntt__kind kind(
-        .d(kind$d),
-        .q(kind$q),
-        .clock(kind$clock)
-    );
-    mldsa_accel__verify__ntt__accumulate accumulate(
-        .d(accumulate$d),
-        .q(accumulate$q),
-        .clock(accumulate$clock)
-    );
-    mldsa_accel__verify__ntt__slot_p slot_p(
-        .d(slot_p$d),
-        .q(slot_p$q),
-        .clock(slot_p$clock)
-    );
-    mldsa_accel__verify__ntt__slot_a slot_a(
-        .d(slot_a$d),
-        .q(slot_a$q),
-        .clock(slot_a$clock)
-    );
-    mldsa_accel__verify__ntt__slot_b slot_b(
-        .d(slot_b$d),
-        .q(slot_b$q),
-        .clock(slot_b$clock)
-    );
-    mldsa_accel__verify__ntt__layer layer(
-        .d(layer$d),
-        .q(layer$q),
-        .clock(layer$clock)
-    );
-    mldsa_accel__verify__ntt__cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
-    );
-    mldsa_accel__verify__ntt__tw_base tw_base(
-        .d(tw_base$d),
-        .q(tw_base$q),
-        .clock(tw_base$clock)
-    );
-    mldsa_accel__verify__ntt__tw_mask tw_mask(
-        .d(tw_mask$d),
-        .q(tw_mask$q),
-        .clock(tw_mask$clock)
-    );
-    mldsa_accel__verify__ntt__drain drain(
-        .d(drain$d),
-        .q(drain$q),
-        .clock(drain$clock)
-    );
-    mldsa_accel__verify__ntt__cycles_r cycles_r(
-        .d(cycles_r$d),
-        .q(cycles_r$q),
-        .clock(cycles_r$clock)
-    );
-    mldsa_accel__verify__ntt__done_r done_r(
-        .d(done_r$d),
-        .q(done_r$q),
-        .clock(done_r$clock)
-    );
-    mldsa_accel__verify__ntt__error_r error_r(
-        .d(error_r$d),
-        .q(error_r$q),
-        .clock(error_r$clock)
-    );
-    mldsa_accel__verify__ntt__primed primed(
-        .d(primed$d),
-        .q(primed$q),
-        .clock(primed$clock)
-    );
-    mldsa_accel__verify__ntt__pv__0 pv$0(
-        .d(pv$0$d),
-        .q(pv$0$q),
-        .clock(pv$0$clock)
-    );
-    mldsa_accel__verify__ntt__pv__1 pv$1(
-        .d(pv$1$d),
-        .q(pv$1$q),
-        .clock(pv$1$clock)
-    );
-    mldsa_accel__verify__ntt__pv__2 pv$2(
-        .d(pv$2$d),
-        .q(pv$2$q),
-        .clock(pv$2$clock)
-    );
-    mldsa_accel__verify__ntt__pv__3 pv$3(
-        .d(pv$3$d),
-        .q(pv$3$q),
-        .clock(pv$3$clock)
-    );
-    mldsa_accel__verify__ntt__pv__4 pv$4(
-        .d(pv$4$d),
-        .q(pv$4$q),
-        .clock(pv$4$clock)
-    );
-    mldsa_accel__verify__ntt__pv__5 pv$5(
-        .d(pv$5$d),
-        .q(pv$5$q),
-        .clock(pv$5$clock)
-    );
-    mldsa_accel__verify__ntt__pv__6 pv$6(
-        .d(pv$6$d),
-        .q(pv$6$q),
-        .clock(pv$6$clock)
-    );
-    mldsa_accel__verify__ntt__pv__7 pv$7(
-        .d(pv$7$d),
-        .q(pv$7$q),
-        .clock(pv$7$clock)
-    );
-    mldsa_accel__verify__ntt__pv__8 pv$8(
-        .d(pv$8$d),
-        .q(pv$8$q),
-        .clock(pv$8$clock)
-    );
-    mldsa_accel__verify__ntt__pv__9 pv$9(
-        .d(pv$9$d),
-        .q(pv$9$q),
-        .clock(pv$9$clock)
-    );
-    mldsa_accel__verify__ntt__pv__10 pv$10(
-        .d(pv$10$d),
-        .q(pv$10$q),
-        .clock(pv$10$clock)
-    );
-    mldsa_accel__verify__ntt__pc__0 pc$0(
-        .d(pc$0$d),
-        .q(pc$0$q),
-        .clock(pc$0$clock)
-    );
-    mldsa_accel__verify__ntt__pc__1 pc$1(
-        .d(pc$1$d),
-        .q(pc$1$q),
-        .clock(pc$1$clock)
-    );
-    mldsa_accel__verify__ntt__pc__2 pc$2(
-        .d(pc$2$d),
-        .q(pc$2$q),
-        .clock(pc$2$clock)
-    );
-    mldsa_accel__verify__ntt__pc__3 pc$3(
-        .d(pc$3$d),
-        .q(pc$3$q),
-        .clock(pc$3$clock)
-    );
-    mldsa_accel__verify__ntt__pc__4 pc$4(
-        .d(pc$4$d),
-        .q(pc$4$q),
-        .clock(pc$4$clock)
-    );
-    mldsa_accel__verify__ntt__pc__5 pc$5(
-        .d(pc$5$d),
-        .q(pc$5$q),
-        .clock(pc$5$clock)
-    );
-    mldsa_accel__verify__ntt__pc__6 pc$6(
-        .d(pc$6$d),
-        .q(pc$6$q),
-        .clock(pc$6$clock)
-    );
-    mldsa_accel__verify__ntt__pc__7 pc$7(
-        .d(pc$7$d),
-        .q(pc$7$q),
-        .clock(pc$7$clock)
-    );
-    mldsa_accel__verify__ntt__pc__8 pc$8(
-        .d(pc$8$d),
-        .q(pc$8$q),
-        .clock(pc$8$clock)
-    );
-    mldsa_accel__verify__ntt__pc__9 pc$9(
-        .d(pc$9$d),
-        .q(pc$9$q),
-        .clock(pc$9$clock)
-    );
-    mldsa_accel__verify__ntt__pc__10 pc$10(
-        .d(pc$10$d),
-        .q(pc$10$q),
-        .clock(pc$10$clock)
-    );
-    mldsa_accel__verify__ntt__pk__0 pk$0(
-        .d(pk$0$d),
-        .q(pk$0$q),
-        .clock(pk$0$clock)
-    );
-    mldsa_accel__verify__ntt__pk__1 pk$1(
-        .d(pk$1$d),
-        .q(pk$1$q),
-        .clock(pk$1$clock)
-    );
-    mldsa_accel__verify__ntt__pk__2 pk$2(
-        .d(pk$2$d),
-        .q(pk$2$q),
-        .clock(pk$2$clock)
-    );
-    mldsa_accel__verify__ntt__pk__3 pk$3(
-        .d(pk$3$d),
-        .q(pk$3$q),
-        .clock(pk$3$clock)
-    );
-    mldsa_accel__verify__ntt__pk__4 pk$4(
-        .d(pk$4$d),
-        .q(pk$4$q),
-        .clock(pk$4$clock)
-    );
-    mldsa_accel__verify__ntt__pk__5 pk$5(
-        .d(pk$5$d),
-        .q(pk$5$q),
-        .clock(pk$5$clock)
-    );
-    mldsa_accel__verify__ntt__pk__6 pk$6(
-        .d(pk$6$d),
-        .q(pk$6$q),
-        .clock(pk$6$clock)
-    );
-    mldsa_accel__verify__ntt__pk__7 pk$7(
-        .d(pk$7$d),
-        .q(pk$7$q),
-        .clock(pk$7$clock)
-    );
-    mldsa_accel__verify__ntt__pk__8 pk$8(
-        .d(pk$8$d),
-        .q(pk$8$q),
-        .clock(pk$8$clock)
-    );
-    mldsa_accel__verify__ntt__pk__9 pk$9(
-        .d(pk$9$d),
-        .q(pk$9$q),
-        .clock(pk$9$clock)
-    );
-    mldsa_accel__verify__ntt__pk__10 pk$10(
-        .d(pk$10$d),
-        .q(pk$10$q),
-        .clock(pk$10$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__0 pwb$0(
-        .d(pwb$0$d),
-        .q(pwb$0$q),
-        .clock(pwb$0$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__1 pwb$1(
-        .d(pwb$1$d),
-        .q(pwb$1$q),
-        .clock(pwb$1$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__2 pwb$2(
-        .d(pwb$2$d),
-        .q(pwb$2$q),
-        .clock(pwb$2$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__3 pwb$3(
-        .d(pwb$3$d),
-        .q(pwb$3$q),
-        .clock(pwb$3$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__4 pwb$4(
-        .d(pwb$4$d),
-        .q(pwb$4$q),
-        .clock(pwb$4$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__5 pwb$5(
-        .d(pwb$5$d),
-        .q(pwb$5$q),
-        .clock(pwb$5$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__6 pwb$6(
-        .d(pwb$6$d),
-        .q(pwb$6$q),
-        .clock(pwb$6$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__7 pwb$7(
-        .d(pwb$7$d),
-        .q(pwb$7$q),
-        .clock(pwb$7$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__8 pwb$8(
-        .d(pwb$8$d),
-        .q(pwb$8$q),
-        .clock(pwb$8$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__9 pwb$9(
-        .d(pwb$9$d),
-        .q(pwb$9$q),
-        .clock(pwb$9$clock)
-    );
-    mldsa_accel__verify__ntt__pwb__10 pwb$10(
-        .d(pwb$10$d),
-        .q(pwb$10$q),
-        .clock(pwb$10$clock)
-    );
-    mldsa_accel__verify__ntt__prb prb(
-        .d(prb$d),
-        .q(prb$q),
-        .clock(prb$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        state$clock = clock;
-        kind$clock = clock;
-        accumulate$clock = clock;
-        slot_p$clock = clock;
-        slot_a$clock = clock;
-        slot_b$clock = clock;
-        layer$clock = clock;
-        cnt$clock = clock;
-        tw_base$clock = clock;
-        tw_mask$clock = clock;
-        drain$clock = clock;
-        cycles_r$clock = clock;
-        done_r$clock = clock;
-        error_r$clock = clock;
-        primed$clock = clock;
-        prb$clock = clock;
-        state$d = state$q;
-        kind$d = kind$q;
-        accumulate$d = accumulate$q;
-        slot_p$d = slot_p$q;
-        slot_a$d = slot_a$q;
-        slot_b$d = slot_b$q;
-        layer$d = layer$q;
-        cnt$d = cnt$q;
-        tw_base$d = tw_base$q;
-        tw_mask$d = tw_mask$q;
-        drain$d = drain$q;
-        cycles_r$d = cycles_r$q;
-        done_r$d = done_r$q;
-        error_r$d = error_r$q;
-        primed$d = primed$q;
-        prb$d = prb$q;
-        buf0$clock = clock;
-        buf1$clock = clock;
-        buf2$clock = clock;
-        buf3$clock = clock;
-        pv$0$clock = clock;
-        pc$0$clock = clock;
-        pk$0$clock = clock;
-        pwb$0$clock = clock;
-        pv$1$clock = clock;
-        pc$1$clock = clock;
-        pk$1$clock = clock;
-        pwb$1$clock = clock;
-        pv$2$clock = clock;
-        pc$2$clock = clock;
-        pk$2$clock = clock;
-        pwb$2$clock = clock;
-        pv$3$clock = clock;
-        pc$3$clock = clock;
-        pk$3$clock = clock;
-        pwb$3$clock = clock;
-        pv$4$clock = clock;
-        pc$4$clock = clock;
-        pk$4$clock = clock;
-        pwb$4$clock = clock;
-        pv$5$clock = clock;
-        pc$5$clock = clock;
-        pk$5$clock = clock;
-        pwb$5$clock = clock;
-        pv$6$clock = clock;
-        pc$6$clock = clock;
-        pk$6$clock = clock;
-        pwb$6$clock = clock;
-        pv$7$clock = clock;
-        pc$7$clock = clock;
-        pk$7$clock = clock;
-        pwb$7$clock = clock;
-        pv$8$clock = clock;
-        pc$8$clock = clock;
-        pk$8$clock = clock;
-        pwb$8$clock = clock;
-        pv$9$clock = clock;
-        pc$9$clock = clock;
-        pk$9$clock = clock;
-        pwb$9$clock = clock;
-        pv$10$clock = clock;
-        pc$10$clock = clock;
-        pk$10$clock = clock;
-        pwb$10$clock = clock;
-        rom$0$clock = clock;
-        bf$0$clock = clock;
-        xu$0$clock = clock;
-        xv$0$clock = clock;
-        xw$0$clock = clock;
-        xgs$0$clock = clock;
-        bf$0$u = xu$0$q;
-        bf$0$v = xv$0$q;
-        bf$0$w = xw$0$q;
-        bf$0$gs = xgs$0$q;
-        rom$1$clock = clock;
-        bf$1$clock = clock;
-        xu$1$clock = clock;
-        xv$1$clock = clock;
-        xw$1$clock = clock;
-        xgs$1$clock = clock;
-        bf$1$u = xu$1$q;
-        bf$1$v = xv$1$q;
-        bf$1$w = xw$1$q;
-        bf$1$gs = xgs$1$q;
-        rom$2$clock = clock;
-        bf$2$clock = clock;
-        xu$2$clock = clock;
-        xv$2$clock = clock;
-        xw$2$clock = clock;
-        xgs$2$clock = clock;
-        bf$2$u = xu$2$q;
-        bf$2$v = xv$2$q;
-        bf$2$w = xw$2$q;
-        bf$2$gs = xgs$2$q;
-        rom$3$clock = clock;
-        bf$3$clock = clock;
-        xu$3$clock = clock;
-        xv$3$clock = clock;
-        xw$3$clock = clock;
-        xgs$3$clock = clock;
-        bf$3$u = xu$3$q;
-        bf$3$v = xv$3$q;
-        bf$3$w = xw$3$q;
-        bf$3$gs = xgs$3$q;
-        busy = state$q != c_st_idle;
-        done = done_r$q;
-        error = error_r$q;
-        cycles = cycles_r$q;
-        config_word = k_config;
-        if (state$q != c_st_idle) begin
-            cycles_r$d = cycles_r$q + 32'h1;
-        end
-        issue = state$q == c_st_compute;
-        rbuf = slot_p$q;
-        wbuf = slot_p$q;
-        if (kind$q != c_kind_pw) begin
-            if (layer$q[32'h0]) begin
-                rbuf = c_scratch;
-            end
-            else begin
-                wbuf = c_scratch;
-            end
-        end
-        pv$0$d = issue;
-        pc$0$d = cnt$q;
-        pk$0$d = kind$q;
-        pwb$0$d = wbuf;
-        prb$d = rbuf;
-        pv$1$d = pv$0$q;
-        pc$1$d = pc$0$q;
-        pk$1$d = pk$0$q;
-        pwb$1$d = pwb$0$q;
-        pv$2$d = pv$1$q;
-        pc$2$d = pc$1$q;
-        pk$2$d = pk$1$q;
-        pwb$2$d = pwb$1$q;
-        pv$3$d = pv$2$q;
-        pc$3$d = pc$2$q;
-        pk$3$d = pk$2$q;
-        pwb$3$d = pwb$2$q;
-        pv$4$d = pv$3$q;
-        pc$4$d = pc$3$q;
-        pk$4$d = pk$3$q;
-        pwb$4$d = pwb$3$q;
-        pv$5$d = pv$4$q;
-        pc$5$d = pc$4$q;
-        pk$5$d = pk$4$q;
-        pwb$5$d = pwb$4$q;
-        pv$6$d = pv$5$q;
-        pc$6$d = pc$5$q;
-        pk$6$d = pk$5$q;
-        pwb$6$d = pwb$5$q;
-        pv$7$d = pv$6$q;
-        pc$7$d = pc$6$q;
-        pk$7$d = pk$6$q;
-        pwb$7$d = pwb$6$q;
-        pv$8$d = pv$7$q;
-        pc$8$d = pc$7$q;
-        pk$8$d = pk$7$q;
-        pwb$8$d = pwb$7$q;
-        pv$9$d = pv$8$q;
-        pc$9$d = pc$8$q;
-        pk$9$d = pk$8$q;
-        pwb$9$d = pwb$8$q;
-        pv$10$d = pv$9$q;
-        pc$10$d = pc$9$q;
-        pk$10$d = pk$9$q;
-        pwb$10$d = pwb$9$q;
-        rom$0$address = tw_base$q + (((cnt$q) & 8'hff) & tw_mask$q);
-        rom$1$address = tw_base$q + (((cnt$q) & 8'hff) & tw_mask$q);
-        rom$2$address = tw_base$q + (((cnt$q) & 8'hff) & tw_mask$q);
-        rom$3$address = tw_base$q + (((cnt$q) & 8'hff) & tw_mask$q);
-        s_tready = state$q == c_st_load;
-        accept_in = (state$q == c_st_load) & s_tvalid;
-        m_tvalid = (state$q == c_st_store) & primed$q;
-        m_tlast = (state$q == c_st_store) & primed$q & (cnt$q == 32'hff);
-        accept_out = (state$q == c_st_store) & primed$q & m_tready;
-        next_idx = cnt$q;
-        if (accept_out) begin
-            next_idx = cnt$q + 32'h1;
-        end
-        load_bank = cnt$q & k_bank_mask;
-        if (cnt$q[32'h7]) begin
-            load_bank = (cnt$q + k_b) & k_bank_mask;
-        end
-        store_bank = load_bank;
-        rd_addr$0 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$0 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$0 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$0 != cnt$q[32'h0]) begin
-                rd_addr$0 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$0 = rd_addr$0;
-        buf1$read_address$0 = rd_addr$0;
-        buf2$read_address$0 = rd_addr$0;
-        buf3$read_address$0 = rd_addr$0;
-        rd_addr$1 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$1 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$1 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$1 != cnt$q[32'h0]) begin
-                rd_addr$1 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$1 = rd_addr$1;
-        buf1$read_address$1 = rd_addr$1;
-        buf2$read_address$1 = rd_addr$1;
-        buf3$read_address$1 = rd_addr$1;
-        rd_addr$2 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$2 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$2 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$2 != cnt$q[32'h0]) begin
-                rd_addr$2 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$2 = rd_addr$2;
-        buf1$read_address$2 = rd_addr$2;
-        buf2$read_address$2 = rd_addr$2;
-        buf3$read_address$2 = rd_addr$2;
-        rd_addr$3 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$3 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$3 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$3 != cnt$q[32'h0]) begin
-                rd_addr$3 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$3 = rd_addr$3;
-        buf1$read_address$3 = rd_addr$3;
-        buf2$read_address$3 = rd_addr$3;
-        buf3$read_address$3 = rd_addr$3;
-        rd_addr$4 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$4 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$4 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$4 != cnt$q[32'h0]) begin
-                rd_addr$4 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$4 = rd_addr$4;
-        buf1$read_address$4 = rd_addr$4;
-        buf2$read_address$4 = rd_addr$4;
-        buf3$read_address$4 = rd_addr$4;
-        rd_addr$5 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$5 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$5 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$5 != cnt$q[32'h0]) begin
-                rd_addr$5 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$5 = rd_addr$5;
-        buf1$read_address$5 = rd_addr$5;
-        buf2$read_address$5 = rd_addr$5;
-        buf3$read_address$5 = rd_addr$5;
-        rd_addr$6 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$6 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$6 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$6 != cnt$q[32'h0]) begin
-                rd_addr$6 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$6 = rd_addr$6;
-        buf1$read_address$6 = rd_addr$6;
-        buf2$read_address$6 = rd_addr$6;
-        buf3$read_address$6 = rd_addr$6;
-        rd_addr$7 = ((cnt$q >> 32'h1) & 5'h1f);
-        if (state$q == c_st_store) begin
-            rd_addr$7 = next_idx[(k_addr_shift)+:(5)];
-        end
-        else if (kind$q == c_kind_inv) begin
-            rd_addr$7 = ((cnt$q) & 5'h1f);
-        end
-        else if (kind$q == c_kind_fwd) begin
-            if (bank_hi$7 != cnt$q[32'h0]) begin
-                rd_addr$7 = (((cnt$q >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        buf0$read_address$7 = rd_addr$7;
-        buf1$read_address$7 = rd_addr$7;
-        buf2$read_address$7 = rd_addr$7;
-        buf3$read_address$7 = rd_addr$7;
-        p_data$0 = buf0$read_data$0;
-        if (prb$q == 32'h1) begin
-            p_data$0 = buf1$read_data$0;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$0 = buf2$read_data$0;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$0 = buf3$read_data$0;
-        end
-        a_data$0 = buf0$read_data$0;
-        if (slot_a$q == 32'h1) begin
-            a_data$0 = buf1$read_data$0;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$0 = buf2$read_data$0;
-        end
-        b_data$0 = buf0$read_data$0;
-        if (slot_b$q == 32'h1) begin
-            b_data$0 = buf1$read_data$0;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$0 = buf2$read_data$0;
-        end
-        p_data$1 = buf0$read_data$1;
-        if (prb$q == 32'h1) begin
-            p_data$1 = buf1$read_data$1;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$1 = buf2$read_data$1;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$1 = buf3$read_data$1;
-        end
-        a_data$1 = buf0$read_data$1;
-        if (slot_a$q == 32'h1) begin
-            a_data$1 = buf1$read_data$1;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$1 = buf2$read_data$1;
-        end
-        b_data$1 = buf0$read_data$1;
-        if (slot_b$q == 32'h1) begin
-            b_data$1 = buf1$read_data$1;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$1 = buf2$read_data$1;
-        end
-        p_data$2 = buf0$read_data$2;
-        if (prb$q == 32'h1) begin
-            p_data$2 = buf1$read_data$2;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$2 = buf2$read_data$2;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$2 = buf3$read_data$2;
-        end
-        a_data$2 = buf0$read_data$2;
-        if (slot_a$q == 32'h1) begin
-            a_data$2 = buf1$read_data$2;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$2 = buf2$read_data$2;
-        end
-        b_data$2 = buf0$read_data$2;
-        if (slot_b$q == 32'h1) begin
-            b_data$2 = buf1$read_data$2;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$2 = buf2$read_data$2;
-        end
-        p_data$3 = buf0$read_data$3;
-        if (prb$q == 32'h1) begin
-            p_data$3 = buf1$read_data$3;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$3 = buf2$read_data$3;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$3 = buf3$read_data$3;
-        end
-        a_data$3 = buf0$read_data$3;
-        if (slot_a$q == 32'h1) begin
-            a_data$3 = buf1$read_data$3;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$3 = buf2$read_data$3;
-        end
-        b_data$3 = buf0$read_data$3;
-        if (slot_b$q == 32'h1) begin
-            b_data$3 = buf1$read_data$3;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$3 = buf2$read_data$3;
-        end
-        p_data$4 = buf0$read_data$4;
-        if (prb$q == 32'h1) begin
-            p_data$4 = buf1$read_data$4;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$4 = buf2$read_data$4;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$4 = buf3$read_data$4;
-        end
-        a_data$4 = buf0$read_data$4;
-        if (slot_a$q == 32'h1) begin
-            a_data$4 = buf1$read_data$4;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$4 = buf2$read_data$4;
-        end
-        b_data$4 = buf0$read_data$4;
-        if (slot_b$q == 32'h1) begin
-            b_data$4 = buf1$read_data$4;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$4 = buf2$read_data$4;
-        end
-        p_data$5 = buf0$read_data$5;
-        if (prb$q == 32'h1) begin
-            p_data$5 = buf1$read_data$5;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$5 = buf2$read_data$5;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$5 = buf3$read_data$5;
-        end
-        a_data$5 = buf0$read_data$5;
-        if (slot_a$q == 32'h1) begin
-            a_data$5 = buf1$read_data$5;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$5 = buf2$read_data$5;
-        end
-        b_data$5 = buf0$read_data$5;
-        if (slot_b$q == 32'h1) begin
-            b_data$5 = buf1$read_data$5;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$5 = buf2$read_data$5;
-        end
-        p_data$6 = buf0$read_data$6;
-        if (prb$q == 32'h1) begin
-            p_data$6 = buf1$read_data$6;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$6 = buf2$read_data$6;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$6 = buf3$read_data$6;
-        end
-        a_data$6 = buf0$read_data$6;
-        if (slot_a$q == 32'h1) begin
-            a_data$6 = buf1$read_data$6;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$6 = buf2$read_data$6;
-        end
-        b_data$6 = buf0$read_data$6;
-        if (slot_b$q == 32'h1) begin
-            b_data$6 = buf1$read_data$6;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$6 = buf2$read_data$6;
-        end
-        p_data$7 = buf0$read_data$7;
-        if (prb$q == 32'h1) begin
-            p_data$7 = buf1$read_data$7;
-        end
-        if (prb$q == 32'h2) begin
-            p_data$7 = buf2$read_data$7;
-        end
-        if (prb$q == 32'h3) begin
-            p_data$7 = buf3$read_data$7;
-        end
-        a_data$7 = buf0$read_data$7;
-        if (slot_a$q == 32'h1) begin
-            a_data$7 = buf1$read_data$7;
-        end
-        if (slot_a$q == 32'h2) begin
-            a_data$7 = buf2$read_data$7;
-        end
-        b_data$7 = buf0$read_data$7;
-        if (slot_b$q == 32'h1) begin
-            b_data$7 = buf1$read_data$7;
-        end
-        if (slot_b$q == 32'h2) begin
-            b_data$7 = buf2$read_data$7;
-        end
-        store_word = 32'h0;
-        if (store_bank == 0) begin
-            store_word = p_data$0;
-        end
-        if (store_bank == 1) begin
-            store_word = p_data$1;
-        end
-        if (store_bank == 2) begin
-            store_word = p_data$2;
-        end
-        if (store_bank == 3) begin
-            store_word = p_data$3;
-        end
-        if (store_bank == 4) begin
-            store_word = p_data$4;
-        end
-        if (store_bank == 5) begin
-            store_word = p_data$5;
-        end
-        if (store_bank == 6) begin
-            store_word = p_data$6;
-        end
-        if (store_bank == 7) begin
-            store_word = p_data$7;
-        end
-        m_tdata = ((store_word) & 32'hffffffff);
-        r_i7 = pc$0$q >= k_half;
-        if (pk$0$q == c_kind_pw) begin
-            r_i7 = pc$0$q >= k_pw_half;
-        end
-        r_sel = pc$0$q[32'h0] != r_i7;
-        u_sel$0 = fwd_lo$0;
-        v_sel$0 = fwd_hi$0;
-        if (pk$0$q == c_kind_fwd) begin
-            if (pc$0$q[32'h0]) begin
-                u_sel$0 = fwd_hi$0;
-                v_sel$0 = fwd_lo$0;
-            end
-        end
-        else if (pk$0$q == c_kind_inv) begin
-            if (r_i7) begin
-                u_sel$0 = inv_u1$0;
-                v_sel$0 = inv_v1$0;
-            end
-            else begin
-                u_sel$0 = inv_u0$0;
-                v_sel$0 = inv_v0$0;
-            end
-        end
-        else if (r_sel) begin
-            u_sel$0 = fwd_hi$0;
-            v_sel$0 = fwd_hi$0;
-        end
-        else begin
-            v_sel$0 = fwd_lo$0;
-        end
-        xgs$0$d = pk$0$q == c_kind_inv;
-        xu$0$d = 32'h0;
-        xv$0$d = 32'h0;
-        xw$0$d = rom$0$data;
-        if (u_sel$0 == 0) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$0;
-            end
-        end
-        if (v_sel$0 == 0) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$0;
-                xw$0$d = b_data$0;
-            end
-            else begin
-                xv$0$d = p_data$0;
-            end
-        end
-        if (u_sel$0 == 1) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$1;
-            end
-        end
-        if (v_sel$0 == 1) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$1;
-                xw$0$d = b_data$1;
-            end
-            else begin
-                xv$0$d = p_data$1;
-            end
-        end
-        if (u_sel$0 == 2) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$2;
-            end
-        end
-        if (v_sel$0 == 2) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$2;
-                xw$0$d = b_data$2;
-            end
-            else begin
-                xv$0$d = p_data$2;
-            end
-        end
-        if (u_sel$0 == 3) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$3;
-            end
-        end
-        if (v_sel$0 == 3) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$3;
-                xw$0$d = b_data$3;
-            end
-            else begin
-                xv$0$d = p_data$3;
-            end
-        end
-        if (u_sel$0 == 4) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$4;
-            end
-        end
-        if (v_sel$0 == 4) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$4;
-                xw$0$d = b_data$4;
-            end
-            else begin
-                xv$0$d = p_data$4;
-            end
-        end
-        if (u_sel$0 == 5) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$5;
-            end
-        end
-        if (v_sel$0 == 5) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$5;
-                xw$0$d = b_data$5;
-            end
-            else begin
-                xv$0$d = p_data$5;
-            end
-        end
-        if (u_sel$0 == 6) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$6;
-            end
-        end
-        if (v_sel$0 == 6) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$6;
-                xw$0$d = b_data$6;
-            end
-            else begin
-                xv$0$d = p_data$6;
-            end
-        end
-        if (u_sel$0 == 7) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$0$d = p_data$7;
-            end
-        end
-        if (v_sel$0 == 7) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$0$d = a_data$7;
-                xw$0$d = b_data$7;
-            end
-            else begin
-                xv$0$d = p_data$7;
-            end
-        end
-        u_sel$1 = fwd_lo$1;
-        v_sel$1 = fwd_hi$1;
-        if (pk$0$q == c_kind_fwd) begin
-            if (pc$0$q[32'h0]) begin
-                u_sel$1 = fwd_hi$1;
-                v_sel$1 = fwd_lo$1;
-            end
-        end
-        else if (pk$0$q == c_kind_inv) begin
-            if (r_i7) begin
-                u_sel$1 = inv_u1$1;
-                v_sel$1 = inv_v1$1;
-            end
-            else begin
-                u_sel$1 = inv_u0$1;
-                v_sel$1 = inv_v0$1;
-            end
-        end
-        else if (r_sel) begin
-            u_sel$1 = fwd_hi$1;
-            v_sel$1 = fwd_hi$1;
-        end
-        else begin
-            v_sel$1 = fwd_lo$1;
-        end
-        xgs$1$d = pk$0$q == c_kind_inv;
-        xu$1$d = 32'h0;
-        xv$1$d = 32'h0;
-        xw$1$d = rom$1$data;
-        if (u_sel$1 == 0) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$0;
-            end
-        end
-        if (v_sel$1 == 0) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$0;
-                xw$1$d = b_data$0;
-            end
-            else begin
-                xv$1$d = p_data$0;
-            end
-        end
-        if (u_sel$1 == 1) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$1;
-            end
-        end
-        if (v_sel$1 == 1) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$1;
-                xw$1$d = b_data$1;
-            end
-            else begin
-                xv$1$d = p_data$1;
-            end
-        end
-        if (u_sel$1 == 2) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$2;
-            end
-        end
-        if (v_sel$1 == 2) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$2;
-                xw$1$d = b_data$2;
-            end
-            else begin
-                xv$1$d = p_data$2;
-            end
-        end
-        if (u_sel$1 == 3) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$3;
-            end
-        end
-        if (v_sel$1 == 3) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$3;
-                xw$1$d = b_data$3;
-            end
-            else begin
-                xv$1$d = p_data$3;
-            end
-        end
-        if (u_sel$1 == 4) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$4;
-            end
-        end
-        if (v_sel$1 == 4) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$4;
-                xw$1$d = b_data$4;
-            end
-            else begin
-                xv$1$d = p_data$4;
-            end
-        end
-        if (u_sel$1 == 5) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$5;
-            end
-        end
-        if (v_sel$1 == 5) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$5;
-                xw$1$d = b_data$5;
-            end
-            else begin
-                xv$1$d = p_data$5;
-            end
-        end
-        if (u_sel$1 == 6) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$6;
-            end
-        end
-        if (v_sel$1 == 6) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$6;
-                xw$1$d = b_data$6;
-            end
-            else begin
-                xv$1$d = p_data$6;
-            end
-        end
-        if (u_sel$1 == 7) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$1$d = p_data$7;
-            end
-        end
-        if (v_sel$1 == 7) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$1$d = a_data$7;
-                xw$1$d = b_data$7;
-            end
-            else begin
-                xv$1$d = p_data$7;
-            end
-        end
-        u_sel$2 = fwd_lo$2;
-        v_sel$2 = fwd_hi$2;
-        if (pk$0$q == c_kind_fwd) begin
-            if (pc$0$q[32'h0]) begin
-                u_sel$2 = fwd_hi$2;
-                v_sel$2 = fwd_lo$2;
-            end
-        end
-        else if (pk$0$q == c_kind_inv) begin
-            if (r_i7) begin
-                u_sel$2 = inv_u1$2;
-                v_sel$2 = inv_v1$2;
-            end
-            else begin
-                u_sel$2 = inv_u0$2;
-                v_sel$2 = inv_v0$2;
-            end
-        end
-        else if (r_sel) begin
-            u_sel$2 = fwd_hi$2;
-            v_sel$2 = fwd_hi$2;
-        end
-        else begin
-            v_sel$2 = fwd_lo$2;
-        end
-        xgs$2$d = pk$0$q == c_kind_inv;
-        xu$2$d = 32'h0;
-        xv$2$d = 32'h0;
-        xw$2$d = rom$2$data;
-        if (u_sel$2 == 0) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$0;
-            end
-        end
-        if (v_sel$2 == 0) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$0;
-                xw$2$d = b_data$0;
-            end
-            else begin
-                xv$2$d = p_data$0;
-            end
-        end
-        if (u_sel$2 == 1) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$1;
-            end
-        end
-        if (v_sel$2 == 1) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$1;
-                xw$2$d = b_data$1;
-            end
-            else begin
-                xv$2$d = p_data$1;
-            end
-        end
-        if (u_sel$2 == 2) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$2;
-            end
-        end
-        if (v_sel$2 == 2) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$2;
-                xw$2$d = b_data$2;
-            end
-            else begin
-                xv$2$d = p_data$2;
-            end
-        end
-        if (u_sel$2 == 3) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$3;
-            end
-        end
-        if (v_sel$2 == 3) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$3;
-                xw$2$d = b_data$3;
-            end
-            else begin
-                xv$2$d = p_data$3;
-            end
-        end
-        if (u_sel$2 == 4) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$4;
-            end
-        end
-        if (v_sel$2 == 4) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$4;
-                xw$2$d = b_data$4;
-            end
-            else begin
-                xv$2$d = p_data$4;
-            end
-        end
-        if (u_sel$2 == 5) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$5;
-            end
-        end
-        if (v_sel$2 == 5) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$5;
-                xw$2$d = b_data$5;
-            end
-            else begin
-                xv$2$d = p_data$5;
-            end
-        end
-        if (u_sel$2 == 6) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$6;
-            end
-        end
-        if (v_sel$2 == 6) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$6;
-                xw$2$d = b_data$6;
-            end
-            else begin
-                xv$2$d = p_data$6;
-            end
-        end
-        if (u_sel$2 == 7) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$2$d = p_data$7;
-            end
-        end
-        if (v_sel$2 == 7) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$2$d = a_data$7;
-                xw$2$d = b_data$7;
-            end
-            else begin
-                xv$2$d = p_data$7;
-            end
-        end
-        u_sel$3 = fwd_lo$3;
-        v_sel$3 = fwd_hi$3;
-        if (pk$0$q == c_kind_fwd) begin
-            if (pc$0$q[32'h0]) begin
-                u_sel$3 = fwd_hi$3;
-                v_sel$3 = fwd_lo$3;
-            end
-        end
-        else if (pk$0$q == c_kind_inv) begin
-            if (r_i7) begin
-                u_sel$3 = inv_u1$3;
-                v_sel$3 = inv_v1$3;
-            end
-            else begin
-                u_sel$3 = inv_u0$3;
-                v_sel$3 = inv_v0$3;
-            end
-        end
-        else if (r_sel) begin
-            u_sel$3 = fwd_hi$3;
-            v_sel$3 = fwd_hi$3;
-        end
-        else begin
-            v_sel$3 = fwd_lo$3;
-        end
-        xgs$3$d = pk$0$q == c_kind_inv;
-        xu$3$d = 32'h0;
-        xv$3$d = 32'h0;
-        xw$3$d = rom$3$data;
-        if (u_sel$3 == 0) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$0;
-            end
-        end
-        if (v_sel$3 == 0) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$0;
-                xw$3$d = b_data$0;
-            end
-            else begin
-                xv$3$d = p_data$0;
-            end
-        end
-        if (u_sel$3 == 1) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$1;
-            end
-        end
-        if (v_sel$3 == 1) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$1;
-                xw$3$d = b_data$1;
-            end
-            else begin
-                xv$3$d = p_data$1;
-            end
-        end
-        if (u_sel$3 == 2) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$2;
-            end
-        end
-        if (v_sel$3 == 2) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$2;
-                xw$3$d = b_data$2;
-            end
-            else begin
-                xv$3$d = p_data$2;
-            end
-        end
-        if (u_sel$3 == 3) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$3;
-            end
-        end
-        if (v_sel$3 == 3) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$3;
-                xw$3$d = b_data$3;
-            end
-            else begin
-                xv$3$d = p_data$3;
-            end
-        end
-        if (u_sel$3 == 4) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$4;
-            end
-        end
-        if (v_sel$3 == 4) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$4;
-                xw$3$d = b_data$4;
-            end
-            else begin
-                xv$3$d = p_data$4;
-            end
-        end
-        if (u_sel$3 == 5) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$5;
-            end
-        end
-        if (v_sel$3 == 5) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$5;
-                xw$3$d = b_data$5;
-            end
-            else begin
-                xv$3$d = p_data$5;
-            end
-        end
-        if (u_sel$3 == 6) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$6;
-            end
-        end
-        if (v_sel$3 == 6) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$6;
-                xw$3$d = b_data$6;
-            end
-            else begin
-                xv$3$d = p_data$6;
-            end
-        end
-        if (u_sel$3 == 7) begin
-            if ((pk$0$q != c_kind_pw) | accumulate$q) begin
-                xu$3$d = p_data$7;
-            end
-        end
-        if (v_sel$3 == 7) begin
-            if (pk$0$q == c_kind_pw) begin
-                xv$3$d = a_data$7;
-                xw$3$d = b_data$7;
-            end
-            else begin
-                xv$3$d = p_data$7;
-            end
-        end
-        w_valid = pv$10$q;
-        w_c = pc$10$q;
-        w_kind = pk$10$q;
-        w_buf = pwb$10$q;
-        w_i7 = w_c >= k_half;
-        if (w_kind == c_kind_pw) begin
-            w_i7 = w_c >= k_pw_half;
-        end
-        wr_lane$0 = bank_lane$0;
-        wr_bot$0 = 1'b0;
-        wr_addr$0 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$0 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$0 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$0 = wf_lane1$0;
-                wr_bot$0 = wf_bot1$0;
-            end
-            else begin
-                wr_lane$0 = wf_lane0$0;
-                wr_bot$0 = wf_bot0$0;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$0 != w_c[32'h0]) begin
-                wr_bot$0 = 1'b1;
-                wr_addr$0 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$0 = w_valid & (bank_hi$0 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$0 = 32'h0;
-        if (wr_lane$0 == 0) begin
-            if (wr_bot$0) begin
-                wr_data$0 = bf$0$bot;
-            end
-            else begin
-                wr_data$0 = bf$0$top;
-            end
-        end
-        if (wr_lane$0 == 1) begin
-            if (wr_bot$0) begin
-                wr_data$0 = bf$1$bot;
-            end
-            else begin
-                wr_data$0 = bf$1$top;
-            end
-        end
-        if (wr_lane$0 == 2) begin
-            if (wr_bot$0) begin
-                wr_data$0 = bf$2$bot;
-            end
-            else begin
-                wr_data$0 = bf$2$top;
-            end
-        end
-        if (wr_lane$0 == 3) begin
-            if (wr_bot$0) begin
-                wr_data$0 = bf$3$bot;
-            end
-            else begin
-                wr_data$0 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$0 = s_tdata[(32'h0)+:(23)];
-            wr_addr$0 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$0 = accept_in & (load_bank == 0);
-        end
-        wr_lane$1 = bank_lane$1;
-        wr_bot$1 = 1'b0;
-        wr_addr$1 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$1 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$1 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$1 = wf_lane1$1;
-                wr_bot$1 = wf_bot1$1;
-            end
-            else begin
-                wr_lane$1 = wf_lane0$1;
-                wr_bot$1 = wf_bot0$1;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$1 != w_c[32'h0]) begin
-                wr_bot$1 = 1'b1;
-                wr_addr$1 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$1 = w_valid & (bank_hi$1 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$1 = 32'h0;
-        if (wr_lane$1 == 0) begin
-            if (wr_bot$1) begin
-                wr_data$1 = bf$0$bot;
-            end
-            else begin
-                wr_data$1 = bf$0$top;
-            end
-        end
-        if (wr_lane$1 == 1) begin
-            if (wr_bot$1) begin
-                wr_data$1 = bf$1$bot;
-            end
-            else begin
-                wr_data$1 = bf$1$top;
-            end
-        end
-        if (wr_lane$1 == 2) begin
-            if (wr_bot$1) begin
-                wr_data$1 = bf$2$bot;
-            end
-            else begin
-                wr_data$1 = bf$2$top;
-            end
-        end
-        if (wr_lane$1 == 3) begin
-            if (wr_bot$1) begin
-                wr_data$1 = bf$3$bot;
-            end
-            else begin
-                wr_data$1 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$1 = s_tdata[(32'h0)+:(23)];
-            wr_addr$1 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$1 = accept_in & (load_bank == 1);
-        end
-        wr_lane$2 = bank_lane$2;
-        wr_bot$2 = 1'b0;
-        wr_addr$2 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$2 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$2 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$2 = wf_lane1$2;
-                wr_bot$2 = wf_bot1$2;
-            end
-            else begin
-                wr_lane$2 = wf_lane0$2;
-                wr_bot$2 = wf_bot0$2;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$2 != w_c[32'h0]) begin
-                wr_bot$2 = 1'b1;
-                wr_addr$2 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$2 = w_valid & (bank_hi$2 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$2 = 32'h0;
-        if (wr_lane$2 == 0) begin
-            if (wr_bot$2) begin
-                wr_data$2 = bf$0$bot;
-            end
-            else begin
-                wr_data$2 = bf$0$top;
-            end
-        end
-        if (wr_lane$2 == 1) begin
-            if (wr_bot$2) begin
-                wr_data$2 = bf$1$bot;
-            end
-            else begin
-                wr_data$2 = bf$1$top;
-            end
-        end
-        if (wr_lane$2 == 2) begin
-            if (wr_bot$2) begin
-                wr_data$2 = bf$2$bot;
-            end
-            else begin
-                wr_data$2 = bf$2$top;
-            end
-        end
-        if (wr_lane$2 == 3) begin
-            if (wr_bot$2) begin
-                wr_data$2 = bf$3$bot;
-            end
-            else begin
-                wr_data$2 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$2 = s_tdata[(32'h0)+:(23)];
-            wr_addr$2 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$2 = accept_in & (load_bank == 2);
-        end
-        wr_lane$3 = bank_lane$3;
-        wr_bot$3 = 1'b0;
-        wr_addr$3 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$3 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$3 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$3 = wf_lane1$3;
-                wr_bot$3 = wf_bot1$3;
-            end
-            else begin
-                wr_lane$3 = wf_lane0$3;
-                wr_bot$3 = wf_bot0$3;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$3 != w_c[32'h0]) begin
-                wr_bot$3 = 1'b1;
-                wr_addr$3 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$3 = w_valid & (bank_hi$3 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$3 = 32'h0;
-        if (wr_lane$3 == 0) begin
-            if (wr_bot$3) begin
-                wr_data$3 = bf$0$bot;
-            end
-            else begin
-                wr_data$3 = bf$0$top;
-            end
-        end
-        if (wr_lane$3 == 1) begin
-            if (wr_bot$3) begin
-                wr_data$3 = bf$1$bot;
-            end
-            else begin
-                wr_data$3 = bf$1$top;
-            end
-        end
-        if (wr_lane$3 == 2) begin
-            if (wr_bot$3) begin
-                wr_data$3 = bf$2$bot;
-            end
-            else begin
-                wr_data$3 = bf$2$top;
-            end
-        end
-        if (wr_lane$3 == 3) begin
-            if (wr_bot$3) begin
-                wr_data$3 = bf$3$bot;
-            end
-            else begin
-                wr_data$3 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$3 = s_tdata[(32'h0)+:(23)];
-            wr_addr$3 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$3 = accept_in & (load_bank == 3);
-        end
-        wr_lane$4 = bank_lane$4;
-        wr_bot$4 = 1'b0;
-        wr_addr$4 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$4 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$4 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$4 = wf_lane1$4;
-                wr_bot$4 = wf_bot1$4;
-            end
-            else begin
-                wr_lane$4 = wf_lane0$4;
-                wr_bot$4 = wf_bot0$4;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$4 != w_c[32'h0]) begin
-                wr_bot$4 = 1'b1;
-                wr_addr$4 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$4 = w_valid & (bank_hi$4 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$4 = 32'h0;
-        if (wr_lane$4 == 0) begin
-            if (wr_bot$4) begin
-                wr_data$4 = bf$0$bot;
-            end
-            else begin
-                wr_data$4 = bf$0$top;
-            end
-        end
-        if (wr_lane$4 == 1) begin
-            if (wr_bot$4) begin
-                wr_data$4 = bf$1$bot;
-            end
-            else begin
-                wr_data$4 = bf$1$top;
-            end
-        end
-        if (wr_lane$4 == 2) begin
-            if (wr_bot$4) begin
-                wr_data$4 = bf$2$bot;
-            end
-            else begin
-                wr_data$4 = bf$2$top;
-            end
-        end
-        if (wr_lane$4 == 3) begin
-            if (wr_bot$4) begin
-                wr_data$4 = bf$3$bot;
-            end
-            else begin
-                wr_data$4 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$4 = s_tdata[(32'h0)+:(23)];
-            wr_addr$4 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$4 = accept_in & (load_bank == 4);
-        end
-        wr_lane$5 = bank_lane$5;
-        wr_bot$5 = 1'b0;
-        wr_addr$5 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$5 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$5 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$5 = wf_lane1$5;
-                wr_bot$5 = wf_bot1$5;
-            end
-            else begin
-                wr_lane$5 = wf_lane0$5;
-                wr_bot$5 = wf_bot0$5;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$5 != w_c[32'h0]) begin
-                wr_bot$5 = 1'b1;
-                wr_addr$5 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$5 = w_valid & (bank_hi$5 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$5 = 32'h0;
-        if (wr_lane$5 == 0) begin
-            if (wr_bot$5) begin
-                wr_data$5 = bf$0$bot;
-            end
-            else begin
-                wr_data$5 = bf$0$top;
-            end
-        end
-        if (wr_lane$5 == 1) begin
-            if (wr_bot$5) begin
-                wr_data$5 = bf$1$bot;
-            end
-            else begin
-                wr_data$5 = bf$1$top;
-            end
-        end
-        if (wr_lane$5 == 2) begin
-            if (wr_bot$5) begin
-                wr_data$5 = bf$2$bot;
-            end
-            else begin
-                wr_data$5 = bf$2$top;
-            end
-        end
-        if (wr_lane$5 == 3) begin
-            if (wr_bot$5) begin
-                wr_data$5 = bf$3$bot;
-            end
-            else begin
-                wr_data$5 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$5 = s_tdata[(32'h0)+:(23)];
-            wr_addr$5 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$5 = accept_in & (load_bank == 5);
-        end
-        wr_lane$6 = bank_lane$6;
-        wr_bot$6 = 1'b0;
-        wr_addr$6 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$6 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$6 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$6 = wf_lane1$6;
-                wr_bot$6 = wf_bot1$6;
-            end
-            else begin
-                wr_lane$6 = wf_lane0$6;
-                wr_bot$6 = wf_bot0$6;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$6 != w_c[32'h0]) begin
-                wr_bot$6 = 1'b1;
-                wr_addr$6 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$6 = w_valid & (bank_hi$6 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$6 = 32'h0;
-        if (wr_lane$6 == 0) begin
-            if (wr_bot$6) begin
-                wr_data$6 = bf$0$bot;
-            end
-            else begin
-                wr_data$6 = bf$0$top;
-            end
-        end
-        if (wr_lane$6 == 1) begin
-            if (wr_bot$6) begin
-                wr_data$6 = bf$1$bot;
-            end
-            else begin
-                wr_data$6 = bf$1$top;
-            end
-        end
-        if (wr_lane$6 == 2) begin
-            if (wr_bot$6) begin
-                wr_data$6 = bf$2$bot;
-            end
-            else begin
-                wr_data$6 = bf$2$top;
-            end
-        end
-        if (wr_lane$6 == 3) begin
-            if (wr_bot$6) begin
-                wr_data$6 = bf$3$bot;
-            end
-            else begin
-                wr_data$6 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$6 = s_tdata[(32'h0)+:(23)];
-            wr_addr$6 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$6 = accept_in & (load_bank == 6);
-        end
-        wr_lane$7 = bank_lane$7;
-        wr_bot$7 = 1'b0;
-        wr_addr$7 = ((w_c >> 32'h1) & 5'h1f);
-        wr_en$7 = w_valid;
-        if (w_kind == c_kind_fwd) begin
-            wr_addr$7 = ((w_c) & 5'h1f);
-            if (w_i7) begin
-                wr_lane$7 = wf_lane1$7;
-                wr_bot$7 = wf_bot1$7;
-            end
-            else begin
-                wr_lane$7 = wf_lane0$7;
-                wr_bot$7 = wf_bot0$7;
-            end
-        end
-        else if (w_kind == c_kind_inv) begin
-            if (bank_hi$7 != w_c[32'h0]) begin
-                wr_bot$7 = 1'b1;
-                wr_addr$7 = (((w_c >> 32'h1) + k_half) & 5'h1f);
-            end
-        end
-        else begin
-            wr_en$7 = w_valid & (bank_hi$7 == (w_c[32'h0] != w_i7));
-        end
-        wr_data$7 = 32'h0;
-        if (wr_lane$7 == 0) begin
-            if (wr_bot$7) begin
-                wr_data$7 = bf$0$bot;
-            end
-            else begin
-                wr_data$7 = bf$0$top;
-            end
-        end
-        if (wr_lane$7 == 1) begin
-            if (wr_bot$7) begin
-                wr_data$7 = bf$1$bot;
-            end
-            else begin
-                wr_data$7 = bf$1$top;
-            end
-        end
-        if (wr_lane$7 == 2) begin
-            if (wr_bot$7) begin
-                wr_data$7 = bf$2$bot;
-            end
-            else begin
-                wr_data$7 = bf$2$top;
-            end
-        end
-        if (wr_lane$7 == 3) begin
-            if (wr_bot$7) begin
-                wr_data$7 = bf$3$bot;
-            end
-            else begin
-                wr_data$7 = bf$3$top;
-            end
-        end
-        if (state$q == c_st_load) begin
-            wr_data$7 = s_tdata[(32'h0)+:(23)];
-            wr_addr$7 = cnt$q[(k_addr_shift)+:(5)];
-            wr_en$7 = accept_in & (load_bank == 7);
-        end
-        wbuf_eff = w_buf;
-        if (state$q == c_st_load) begin
-            wbuf_eff = slot_p$q;
-        end
-        buf0$write_address$0 = wr_addr$0;
-        buf1$write_address$0 = wr_addr$0;
-        buf2$write_address$0 = wr_addr$0;
-        buf3$write_address$0 = wr_addr$0;
-        buf0$write_data$0 = wr_data$0;
-        buf1$write_data$0 = wr_data$0;
-        buf2$write_data$0 = wr_data$0;
-        buf3$write_data$0 = wr_data$0;
-        buf0$write_enable$0 = wr_en$0 & (wbuf_eff == 32'h0);
-        buf1$write_enable$0 = wr_en$0 & (wbuf_eff == 32'h1);
-        buf2$write_enable$0 = wr_en$0 & (wbuf_eff == 32'h2);
-        buf3$write_enable$0 = wr_en$0 & (wbuf_eff == 32'h3);
-        buf0$write_address$1 = wr_addr$1;
-        buf1$write_address$1 = wr_addr$1;
-        buf2$write_address$1 = wr_addr$1;
-        buf3$write_address$1 = wr_addr$1;
-        buf0$write_data$1 = wr_data$1;
-        buf1$write_data$1 = wr_data$1;
-        buf2$write_data$1 = wr_data$1;
-        buf3$write_data$1 = wr_data$1;
-        buf0$write_enable$1 = wr_en$1 & (wbuf_eff == 32'h0);
-        buf1$write_enable$1 = wr_en$1 & (wbuf_eff == 32'h1);
-        buf2$write_enable$1 = wr_en$1 & (wbuf_eff == 32'h2);
-        buf3$write_enable$1 = wr_en$1 & (wbuf_eff == 32'h3);
-        buf0$write_address$2 = wr_addr$2;
-        buf1$write_address$2 = wr_addr$2;
-        buf2$write_address$2 = wr_addr$2;
-        buf3$write_address$2 = wr_addr$2;
-        buf0$write_data$2 = wr_data$2;
-        buf1$write_data$2 = wr_data$2;
-        buf2$write_data$2 = wr_data$2;
-        buf3$write_data$2 = wr_data$2;
-        buf0$write_enable$2 = wr_en$2 & (wbuf_eff == 32'h0);
-        buf1$write_enable$2 = wr_en$2 & (wbuf_eff == 32'h1);
-        buf2$write_enable$2 = wr_en$2 & (wbuf_eff == 32'h2);
-        buf3$write_enable$2 = wr_en$2 & (wbuf_eff == 32'h3);
-        buf0$write_address$3 = wr_addr$3;
-        buf1$write_address$3 = wr_addr$3;
-        buf2$write_address$3 = wr_addr$3;
-        buf3$write_address$3 = wr_addr$3;
-        buf0$write_data$3 = wr_data$3;
-        buf1$write_data$3 = wr_data$3;
-        buf2$write_data$3 = wr_data$3;
-        buf3$write_data$3 = wr_data$3;
-        buf0$write_enable$3 = wr_en$3 & (wbuf_eff == 32'h0);
-        buf1$write_enable$3 = wr_en$3 & (wbuf_eff == 32'h1);
-        buf2$write_enable$3 = wr_en$3 & (wbuf_eff == 32'h2);
-        buf3$write_enable$3 = wr_en$3 & (wbuf_eff == 32'h3);
-        buf0$write_address$4 = wr_addr$4;
-        buf1$write_address$4 = wr_addr$4;
-        buf2$write_address$4 = wr_addr$4;
-        buf3$write_address$4 = wr_addr$4;
-        buf0$write_data$4 = wr_data$4;
-        buf1$write_data$4 = wr_data$4;
-        buf2$write_data$4 = wr_data$4;
-        buf3$write_data$4 = wr_data$4;
-        buf0$write_enable$4 = wr_en$4 & (wbuf_eff == 32'h0);
-        buf1$write_enable$4 = wr_en$4 & (wbuf_eff == 32'h1);
-        buf2$write_enable$4 = wr_en$4 & (wbuf_eff == 32'h2);
-        buf3$write_enable$4 = wr_en$4 & (wbuf_eff == 32'h3);
-        buf0$write_address$5 = wr_addr$5;
-        buf1$write_address$5 = wr_addr$5;
-        buf2$write_address$5 = wr_addr$5;
-        buf3$write_address$5 = wr_addr$5;
-        buf0$write_data$5 = wr_data$5;
-        buf1$write_data$5 = wr_data$5;
-        buf2$write_data$5 = wr_data$5;
-        buf3$write_data$5 = wr_data$5;
-        buf0$write_enable$5 = wr_en$5 & (wbuf_eff == 32'h0);
-        buf1$write_enable$5 = wr_en$5 & (wbuf_eff == 32'h1);
-        buf2$write_enable$5 = wr_en$5 & (wbuf_eff == 32'h2);
-        buf3$write_enable$5 = wr_en$5 & (wbuf_eff == 32'h3);
-        buf0$write_address$6 = wr_addr$6;
-        buf1$write_address$6 = wr_addr$6;
-        buf2$write_address$6 = wr_addr$6;
-        buf3$write_address$6 = wr_addr$6;
-        buf0$write_data$6 = wr_data$6;
-        buf1$write_data$6 = wr_data$6;
-        buf2$write_data$6 = wr_data$6;
-        buf3$write_data$6 = wr_data$6;
-        buf0$write_enable$6 = wr_en$6 & (wbuf_eff == 32'h0);
-        buf1$write_enable$6 = wr_en$6 & (wbuf_eff == 32'h1);
-        buf2$write_enable$6 = wr_en$6 & (wbuf_eff == 32'h2);
-        buf3$write_enable$6 = wr_en$6 & (wbuf_eff == 32'h3);
-        buf0$write_address$7 = wr_addr$7;
-        buf1$write_address$7 = wr_addr$7;
-        buf2$write_address$7 = wr_addr$7;
-        buf3$write_address$7 = wr_addr$7;
-        buf0$write_data$7 = wr_data$7;
-        buf1$write_data$7 = wr_data$7;
-        buf2$write_data$7 = wr_data$7;
-        buf3$write_data$7 = wr_data$7;
-        buf0$write_enable$7 = wr_en$7 & (wbuf_eff == 32'h0);
-        buf1$write_enable$7 = wr_en$7 & (wbuf_eff == 32'h1);
-        buf2$write_enable$7 = wr_en$7 & (wbuf_eff == 32'h2);
-        buf3$write_enable$7 = wr_en$7 & (wbuf_eff == 32'h3);
-        finish = 1'b0;
-        if (state$q == c_st_idle) begin
-            if (start) begin
-                done_r$d = 1'b0;
-                error_r$d = 1'b0;
-                cycles_r$d = 32'h0;
-                cnt$d = 32'h0;
-                layer$d = 32'h0;
-                drain$d = 32'h0;
-                primed$d = 1'b0;
-                accumulate$d = op == k_op_pwmac;
-                slot_p$d = arg0[(32'h0)+:(2)];
-                slot_a$d = arg1[(32'h0)+:(2)];
-                slot_b$d = arg2[(32'h0)+:(2)];
-                tw_base$d = 32'h0;
-                tw_mask$d = 32'h0;
-                if (arg0 >= k_slots) begin
-                    error_r$d = 1'b1;
-                    done_r$d = 1'b1;
-                end
-                else if (op == k_op_load) begin
-                    state$d = c_st_load;
-                end
-                else if (op == k_op_store) begin
-                    state$d = c_st_store;
-                end
-                else if (op == k_op_ntt) begin
-                    state$d = c_st_compute;
-                    kind$d = c_kind_fwd;
-                end
-                else if (op == k_op_intt) begin
-                    state$d = c_st_compute;
-                    kind$d = c_kind_inv;
-                    tw_base$d = k_inv_base;
-                    tw_mask$d = k_inv_mask;
-                end
-                else if ((op == k_op_pwm) | (op == k_op_pwmac)) begin
-                    if ((arg1 >= k_slots) | (arg2 >= k_slots)) begin
-                        error_r$d = 1'b1;
-                        done_r$d = 1'b1;
-                    end
-                    else begin
-                        state$d = c_st_compute;
-                        kind$d = c_kind_pw;
-                    end
-                end
-                else begin
-                    error_r$d = 1'b1;
-                    done_r$d = 1'b1;
-                end
-            end
-        end
-        else if (state$q == c_st_compute) begin
-            cnt$d = cnt$q + 32'h1;
-            if (kind$q == c_kind_pw) begin
-                if (cnt$q == k_last_pw) begin
-                    state$d = c_st_drain;
-                end
-            end
-            else if (cnt$q == k_last_tr) begin
-                cnt$d = 32'h0;
-                layer$d = layer$q + 32'h1;
-                tw_base$d = tw_base$q + tw_mask$q + 32'h1;
-                if (kind$q == c_kind_inv) begin
-                    tw_mask$d = tw_mask$q >> 32'h1;
-                end
-                else if (layer$q >= k_lb) begin
-                    tw_mask$d = (tw_mask$q << 32'h1) + 32'h1;
-                end
-                if (layer$q == 32'h7) begin
-                    state$d = c_st_drain;
-                end
-            end
-        end
-        else if (state$q == c_st_drain) begin
-            drain$d = drain$q + 32'h1;
-            if (drain$q == k_drain_last) begin
-                finish = 1'b1;
-            end
-        end
-        else if (state$q == c_st_load) begin
-            if (accept_in) begin
-                cnt$d = cnt$q + 32'h1;
-                if (((s_tdata) & 32'hffffffff) >= k_q) begin
-                    error_r$d = 1'b1;
-                end
-                if (cnt$q == 32'hff) begin
-                    if (~s_tlast) begin
-                        error_r$d = 1'b1;
-                    end
-                    finish = 1'b1;
-                end
-                else if (s_tlast) begin
-                    error_r$d = 1'b1;
-                    finish = 1'b1;
-                end
-            end
-        end
-        else if (state$q == c_st_store) begin
-            primed$d = 1'b1;
-            cnt$d = next_idx;
-            if (accept_out & (cnt$q == 32'hff)) begin
-                finish = 1'b1;
-            end
-        end
-        else begin
-            state$d = c_st_idle;
-        end
-        if (finish) begin
-            state$d = c_st_idle;
-            done_r$d = 1'b1;
-        end
-        if (start & (op == k_op_abort)) begin
-            state$d = c_st_idle;
-            done_r$d = 1'b1;
-            error_r$d = 1'b1;
-            primed$d = 1'b0;
-            pv$0$d = 1'b0;
-            pv$1$d = 1'b0;
-            pv$2$d = 1'b0;
-            pv$3$d = 1'b0;
-            pv$4$d = 1'b0;
-            pv$5$d = 1'b0;
-            pv$6$d = 1'b0;
-            pv$7$d = 1'b0;
-            pv$8$d = 1'b0;
-            pv$9$d = 1'b0;
-            pv$10$d = 1'b0;
-        end
-        if (reset) begin
-            state$d = c_st_idle;
-            done_r$d = 1'b0;
-            error_r$d = 1'b0;
-            cycles_r$d = 32'h0;
-            primed$d = 1'b0;
-            pv$0$d = 1'b0;
-            pv$1$d = 1'b0;
-            pv$2$d = 1'b0;
-            pv$3$d = 1'b0;
-            pv$4$d = 1'b0;
-            pv$5$d = 1'b0;
-            pv$6$d = 1'b0;
-            pv$7$d = 1'b0;
-            pv$8$d = 1'b0;
-            pv$9$d = 1'b0;
-            pv$10$d = 1'b0;
-        end
-    end
-    
-endmodule // mldsa_accel__verify__ntt
-
-
-module mldsa_accel__verify__ntt__accumulate(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__accumulate
-
-
-module mldsa_accel__verify__ntt__bf__0(clock,u,v,w,gs,top,bot);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] u;
-    input wire  [22:0] v;
-    input wire  [22:0] w;
-    input wire  gs;
-    output reg  [22:0] top;
-    output reg  [22:0] bot;
-    
-    // Constant declarations
-    localparam  q26 = 26'h7fe001;
-    localparam  q2_26 = 26'hffc002;
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [22:0] mul$r;
-    reg  [22:0] u1$d;
-    wire  [22:0] u1$q;
-    reg  u1$clock;
-    reg  [22:0] v1$d;
-    wire  [22:0] v1$q;
-    reg  v1$clock;
-    reg  [22:0] w1$d;
-    wire  [22:0] w1$q;
-    reg  w1$clock;
-    reg  gs1$d;
-    wire  gs1$q;
-    reg  gs1$clock;
-    reg  [22:0] u_line$0$d;
-    wire  [22:0] u_line$0$q;
-    reg  u_line$0$clock;
-    reg  [22:0] u_line$1$d;
-    wire  [22:0] u_line$1$q;
-    reg  u_line$1$clock;
-    reg  [22:0] u_line$2$d;
-    wire  [22:0] u_line$2$q;
-    reg  u_line$2$clock;
-    reg  [22:0] u_line$3$d;
-    wire  [22:0] u_line$3$q;
-    reg  u_line$3$clock;
-    reg  [22:0] u_line$4$d;
-    wire  [22:0] u_line$4$q;
-    reg  u_line$4$clock;
-    reg  [22:0] u_line$5$d;
-    wire  [22:0] u_line$5$q;
-    reg  u_line$5$clock;
-    reg  [22:0] u_line$6$d;
-    wire  [22:0] u_line$6$q;
-    reg  u_line$6$clock;
-    reg  gs_line$0$d;
-    wire  gs_line$0$q;
-    reg  gs_line$0$clock;
-    reg  gs_line$1$d;
-    wire  gs_line$1$q;
-    reg  gs_line$1$clock;
-    reg  gs_line$2$d;
-    wire  gs_line$2$q;
-    reg  gs_line$2$clock;
-    reg  gs_line$3$d;
-    wire  gs_line$3$q;
-    reg  gs_line$3$clock;
-    reg  gs_line$4$d;
-    wire  gs_line$4$q;
-    reg  gs_line$4$clock;
-    reg  gs_line$5$d;
-    wire  gs_line$5$q;
-    reg  gs_line$5$clock;
-    reg  gs_line$6$d;
-    wire  gs_line$6$q;
-    reg  gs_line$6$clock;
-    reg  [22:0] top_r$d;
-    wire  [22:0] top_r$q;
-    reg  top_r$clock;
-    reg  [22:0] bot_r$d;
-    wire  [22:0] bot_r$q;
-    reg  bot_r$clock;
-    
-    // Local signals
-    reg  [22:0] u_last;
-    reg  gs_last;
-    reg  [25:0] s_even;
-    reg  [25:0] s_plus;
-    reg  [25:0] s_minus;
-    reg  [25:0] d_even;
-    reg  [25:0] d_plus;
-    reg  [25:0] d_minus;
-    reg  odd;
-    reg  [24:0] ct_sum;
-    reg  [24:0] ct_sum_m;
-    reg  [24:0] ct_diff;
-    reg  [24:0] ct_diff_p;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__0__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .r(mul$r)
-    );
-    mldsa_accel__verify__ntt__bf__0__u1 u1(
-        .d(u1$d),
-        .q(u1$q),
-        .clock(u1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__v1 v1(
-        .d(v1$d),
-        .q(v1$q),
-        .clock(v1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__w1 w1(
-        .d(w1$d),
-        .q(w1$q),
-        .clock(w1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs1 gs1(
-        .d(gs1$d),
-        .q(gs1$q),
-        .clock(gs1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__0 u_line$0(
-        .d(u_line$0$d),
-        .q(u_line$0$q),
-        .clock(u_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__1 u_line$1(
-        .d(u_line$1$d),
-        .q(u_line$1$q),
-        .clock(u_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__2 u_line$2(
-        .d(u_line$2$d),
-        .q(u_line$2$q),
-        .clock(u_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__3 u_line$3(
-        .d(u_line$3$d),
-        .q(u_line$3$q),
-        .clock(u_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__4 u_line$4(
-        .d(u_line$4$d),
-        .q(u_line$4$q),
-        .clock(u_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__5 u_line$5(
-        .d(u_line$5$d),
-        .q(u_line$5$q),
-        .clock(u_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__u_line__6 u_line$6(
-        .d(u_line$6$d),
-        .q(u_line$6$q),
-        .clock(u_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__0 gs_line$0(
-        .d(gs_line$0$d),
-        .q(gs_line$0$q),
-        .clock(gs_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__1 gs_line$1(
-        .d(gs_line$1$d),
-        .q(gs_line$1$q),
-        .clock(gs_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__2 gs_line$2(
-        .d(gs_line$2$d),
-        .q(gs_line$2$q),
-        .clock(gs_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__3 gs_line$3(
-        .d(gs_line$3$d),
-        .q(gs_line$3$q),
-        .clock(gs_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__4 gs_line$4(
-        .d(gs_line$4$d),
-        .q(gs_line$4$q),
-        .clock(gs_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__5 gs_line$5(
-        .d(gs_line$5$d),
-        .q(gs_line$5$q),
-        .clock(gs_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__gs_line__6 gs_line$6(
-        .d(gs_line$6$d),
-        .q(gs_line$6$q),
-        .clock(gs_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__top_r top_r(
-        .d(top_r$d),
-        .q(top_r$q),
-        .clock(top_r$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__bot_r bot_r(
-        .d(bot_r$d),
-        .q(bot_r$q),
-        .clock(bot_r$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        u1$clock = clock;
-        v1$clock = clock;
-        w1$clock = clock;
-        gs1$clock = clock;
-        top_r$clock = clock;
-        bot_r$clock = clock;
-        u1$d = u1$q;
-        v1$d = v1$q;
-        w1$d = w1$q;
-        gs1$d = gs1$q;
-        top_r$d = top_r$q;
-        bot_r$d = bot_r$q;
-        mul$clock = clock;
-        u_line$0$clock = clock;
-        gs_line$0$clock = clock;
-        u_line$1$clock = clock;
-        gs_line$1$clock = clock;
-        u_line$2$clock = clock;
-        gs_line$2$clock = clock;
-        u_line$3$clock = clock;
-        gs_line$3$clock = clock;
-        u_line$4$clock = clock;
-        gs_line$4$clock = clock;
-        u_line$5$clock = clock;
-        gs_line$5$clock = clock;
-        u_line$6$clock = clock;
-        gs_line$6$clock = clock;
-        s_even = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff);
-        s_plus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) + q26;
-        s_minus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) - q26;
-        d_even = ((v) & 26'h3ffffff) + q26 - ((u) & 26'h3ffffff);
-        d_plus = ((v) & 26'h3ffffff) + q2_26 - ((u) & 26'h3ffffff);
-        d_minus = ((v) & 26'h3ffffff) - ((u) & 26'h3ffffff);
-        odd = u[32'h0] != v[32'h0];
-        if (gs) begin
-            if (~odd) begin
-                u1$d = s_even[(32'h1)+:(23)];
-                if (d_minus[32'h19]) begin
-                    v1$d = d_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    v1$d = d_minus[(32'h1)+:(23)];
-                end
-            end
-            else begin
-                if (s_minus[32'h19]) begin
-                    u1$d = s_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    u1$d = s_minus[(32'h1)+:(23)];
-                end
-                v1$d = d_even[(32'h1)+:(23)];
-            end
-        end
-        else begin
-            u1$d = u;
-            v1$d = v;
-        end
-        w1$d = w;
-        gs1$d = gs;
-        mul$a = v1$q;
-        mul$b = w1$q;
-        u_line$0$d = u1$q;
-        gs_line$0$d = gs1$q;
-        u_line$1$d = u_line$0$q;
-        gs_line$1$d = gs_line$0$q;
-        u_line$2$d = u_line$1$q;
-        gs_line$2$d = gs_line$1$q;
-        u_line$3$d = u_line$2$q;
-        gs_line$3$d = gs_line$2$q;
-        u_line$4$d = u_line$3$q;
-        gs_line$4$d = gs_line$3$q;
-        u_line$5$d = u_line$4$q;
-        gs_line$5$d = gs_line$4$q;
-        u_line$6$d = u_line$5$q;
-        gs_line$6$d = gs_line$5$q;
-        u_last = u_line$6$q;
-        gs_last = gs_line$6$q;
-        ct_sum = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff);
-        ct_sum_m = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff) - q25;
-        ct_diff = ((u_last) & 25'h1ffffff) - ((mul$r) & 25'h1ffffff);
-        ct_diff_p = ((u_last) & 25'h1ffffff) + q25 - ((mul$r) & 25'h1ffffff);
-        if (gs_last) begin
-            top_r$d = u_last;
-            bot_r$d = mul$r;
-        end
-        else begin
-            if (ct_sum_m[32'h18]) begin
-                top_r$d = ct_sum[(32'h0)+:(23)];
-            end
-            else begin
-                top_r$d = ct_sum_m[(32'h0)+:(23)];
-            end
-            if (ct_diff[32'h18]) begin
-                bot_r$d = ct_diff_p[(32'h0)+:(23)];
-            end
-            else begin
-                bot_r$d = ct_diff[(32'h0)+:(23)];
-            end
-        end
-        top = top_r$q;
-        bot = bot_r$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__0
-
-
-module mldsa_accel__verify__ntt__bf__0__bot_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__bot_r
-
-
-module mldsa_accel__verify__ntt__bf__0__gs1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs1
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__0
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__1
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__2
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__3
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__4
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__5
-
-
-module mldsa_accel__verify__ntt__bf__0__gs_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__gs_line__6
-
-
-module mldsa_accel__verify__ntt__bf__0__mul(clock,a,b,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [22:0] r;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [45:0] mul$p;
-    reg  reduce$clock;
-    reg  [45:0] reduce$x;
-    wire  [22:0] reduce$r;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__0__mul__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .p(mul$p)
-    );
-    mldsa_accel__verify__ntt__bf__0__mul__reduce reduce(
-        .clock(reduce$clock),
-        .x(reduce$x),
-        .r(reduce$r)
-    );
-    
-    // Update code
-    always @(*) begin
-        mul$clock = clock;
-        reduce$clock = clock;
-        mul$a = a;
-        mul$b = b;
-        reduce$x = mul$p;
-        r = reduce$r;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__0__mul
-
-
-module mldsa_accel__verify__ntt__bf__0__mul__mul(clock,a,b,p);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [45:0] p;
-    
-    // Update code (custom)
-    reg [22:0] a_reg;
-    reg [22:0] b_reg;
-    reg [39:0] m_lo;
-    reg [28:0] m_hi;
-    reg [39:0] p_lo;
-    reg [28:0] p_hi;
-    initial begin
-       a_reg = 23'd0;
-       b_reg = 23'd0;
-       m_lo = 40'd0;
-       m_hi = 29'd0;
-       p_lo = 40'd0;
-       p_hi = 29'd0;
-       p = 46'd0;
-    end
-    always @(posedge clock) begin
-       a_reg <= a;
-       b_reg <= b;
-       m_lo <= a_reg * b_reg[16:0];
-       m_hi <= a_reg * b_reg[22:17];
-       p_lo <= m_lo;
-       p_hi <= m_hi;
-       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
-    end
-endmodule // mldsa_accel__verify__ntt__bf__0__mul__mul
-
-
-module mldsa_accel__verify__ntt__bf__0__mul__reduce(clock,x,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [45:0] x;
-    output reg  [22:0] r;
-    
-    // Constant declarations
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  [36:0] fold1$d;
-    wire  [36:0] fold1$q;
-    reg  fold1$clock;
-    reg  [23:0] fold3$d;
-    wire  [23:0] fold3$q;
-    reg  fold3$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    
-    // Local signals
-    reg  [27:0] fold2;
-    reg  [24:0] minus_q;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__0__mul__reduce__fold1 fold1(
-        .d(fold1$d),
-        .q(fold1$q),
-        .clock(fold1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__mul__reduce__fold3 fold3(
-        .d(fold3$d),
-        .q(fold3$q),
-        .clock(fold3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__0__mul__reduce__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fold1$clock = clock;
-        fold3$clock = clock;
-        out$clock = clock;
-        fold1$d = fold1$q;
-        fold3$d = fold3$q;
-        out$d = out$q;
-        fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
-        fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
-        fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
-        if (minus_q[32'h18]) begin
-            out$d = ((fold3$q) & 23'h7fffff);
-        end
-        else begin
-            out$d = ((minus_q) & 23'h7fffff);
-        end
-        r = out$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__0__mul__reduce
-
-
-module mldsa_accel__verify__ntt__bf__0__mul__reduce__fold1(d,q,clock);
-    
-    // Module arguments
-    input wire  [36:0] d;
-    output reg  [36:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 37'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__mul__reduce__fold1
-
-
-module mldsa_accel__verify__ntt__bf__0__mul__reduce__fold3(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__mul__reduce__fold3
-
-
-module mldsa_accel__verify__ntt__bf__0__mul__reduce__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__mul__reduce__out
-
-
-module mldsa_accel__verify__ntt__bf__0__top_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__top_r
-
-
-module mldsa_accel__verify__ntt__bf__0__u1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u1
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__0
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__1
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__2
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__3
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__4
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__5
-
-
-module mldsa_accel__verify__ntt__bf__0__u_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__u_line__6
-
-
-module mldsa_accel__verify__ntt__bf__0__v1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__v1
-
-
-module mldsa_accel__verify__ntt__bf__0__w1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__0__w1
-
-
-module mldsa_accel__verify__ntt__bf__1(clock,u,v,w,gs,top,bot);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] u;
-    input wire  [22:0] v;
-    input wire  [22:0] w;
-    input wire  gs;
-    output reg  [22:0] top;
-    output reg  [22:0] bot;
-    
-    // Constant declarations
-    localparam  q26 = 26'h7fe001;
-    localparam  q2_26 = 26'hffc002;
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [22:0] mul$r;
-    reg  [22:0] u1$d;
-    wire  [22:0] u1$q;
-    reg  u1$clock;
-    reg  [22:0] v1$d;
-    wire  [22:0] v1$q;
-    reg  v1$clock;
-    reg  [22:0] w1$d;
-    wire  [22:0] w1$q;
-    reg  w1$clock;
-    reg  gs1$d;
-    wire  gs1$q;
-    reg  gs1$clock;
-    reg  [22:0] u_line$0$d;
-    wire  [22:0] u_line$0$q;
-    reg  u_line$0$clock;
-    reg  [22:0] u_line$1$d;
-    wire  [22:0] u_line$1$q;
-    reg  u_line$1$clock;
-    reg  [22:0] u_line$2$d;
-    wire  [22:0] u_line$2$q;
-    reg  u_line$2$clock;
-    reg  [22:0] u_line$3$d;
-    wire  [22:0] u_line$3$q;
-    reg  u_line$3$clock;
-    reg  [22:0] u_line$4$d;
-    wire  [22:0] u_line$4$q;
-    reg  u_line$4$clock;
-    reg  [22:0] u_line$5$d;
-    wire  [22:0] u_line$5$q;
-    reg  u_line$5$clock;
-    reg  [22:0] u_line$6$d;
-    wire  [22:0] u_line$6$q;
-    reg  u_line$6$clock;
-    reg  gs_line$0$d;
-    wire  gs_line$0$q;
-    reg  gs_line$0$clock;
-    reg  gs_line$1$d;
-    wire  gs_line$1$q;
-    reg  gs_line$1$clock;
-    reg  gs_line$2$d;
-    wire  gs_line$2$q;
-    reg  gs_line$2$clock;
-    reg  gs_line$3$d;
-    wire  gs_line$3$q;
-    reg  gs_line$3$clock;
-    reg  gs_line$4$d;
-    wire  gs_line$4$q;
-    reg  gs_line$4$clock;
-    reg  gs_line$5$d;
-    wire  gs_line$5$q;
-    reg  gs_line$5$clock;
-    reg  gs_line$6$d;
-    wire  gs_line$6$q;
-    reg  gs_line$6$clock;
-    reg  [22:0] top_r$d;
-    wire  [22:0] top_r$q;
-    reg  top_r$clock;
-    reg  [22:0] bot_r$d;
-    wire  [22:0] bot_r$q;
-    reg  bot_r$clock;
-    
-    // Local signals
-    reg  [22:0] u_last;
-    reg  gs_last;
-    reg  [25:0] s_even;
-    reg  [25:0] s_plus;
-    reg  [25:0] s_minus;
-    reg  [25:0] d_even;
-    reg  [25:0] d_plus;
-    reg  [25:0] d_minus;
-    reg  odd;
-    reg  [24:0] ct_sum;
-    reg  [24:0] ct_sum_m;
-    reg  [24:0] ct_diff;
-    reg  [24:0] ct_diff_p;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__1__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .r(mul$r)
-    );
-    mldsa_accel__verify__ntt__bf__1__u1 u1(
-        .d(u1$d),
-        .q(u1$q),
-        .clock(u1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__v1 v1(
-        .d(v1$d),
-        .q(v1$q),
-        .clock(v1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__w1 w1(
-        .d(w1$d),
-        .q(w1$q),
-        .clock(w1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs1 gs1(
-        .d(gs1$d),
-        .q(gs1$q),
-        .clock(gs1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__0 u_line$0(
-        .d(u_line$0$d),
-        .q(u_line$0$q),
-        .clock(u_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__1 u_line$1(
-        .d(u_line$1$d),
-        .q(u_line$1$q),
-        .clock(u_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__2 u_line$2(
-        .d(u_line$2$d),
-        .q(u_line$2$q),
-        .clock(u_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__3 u_line$3(
-        .d(u_line$3$d),
-        .q(u_line$3$q),
-        .clock(u_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__4 u_line$4(
-        .d(u_line$4$d),
-        .q(u_line$4$q),
-        .clock(u_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__5 u_line$5(
-        .d(u_line$5$d),
-        .q(u_line$5$q),
-        .clock(u_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__u_line__6 u_line$6(
-        .d(u_line$6$d),
-        .q(u_line$6$q),
-        .clock(u_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__0 gs_line$0(
-        .d(gs_line$0$d),
-        .q(gs_line$0$q),
-        .clock(gs_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__1 gs_line$1(
-        .d(gs_line$1$d),
-        .q(gs_line$1$q),
-        .clock(gs_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__2 gs_line$2(
-        .d(gs_line$2$d),
-        .q(gs_line$2$q),
-        .clock(gs_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__3 gs_line$3(
-        .d(gs_line$3$d),
-        .q(gs_line$3$q),
-        .clock(gs_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__4 gs_line$4(
-        .d(gs_line$4$d),
-        .q(gs_line$4$q),
-        .clock(gs_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__5 gs_line$5(
-        .d(gs_line$5$d),
-        .q(gs_line$5$q),
-        .clock(gs_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__gs_line__6 gs_line$6(
-        .d(gs_line$6$d),
-        .q(gs_line$6$q),
-        .clock(gs_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__top_r top_r(
-        .d(top_r$d),
-        .q(top_r$q),
-        .clock(top_r$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__bot_r bot_r(
-        .d(bot_r$d),
-        .q(bot_r$q),
-        .clock(bot_r$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        u1$clock = clock;
-        v1$clock = clock;
-        w1$clock = clock;
-        gs1$clock = clock;
-        top_r$clock = clock;
-        bot_r$clock = clock;
-        u1$d = u1$q;
-        v1$d = v1$q;
-        w1$d = w1$q;
-        gs1$d = gs1$q;
-        top_r$d = top_r$q;
-        bot_r$d = bot_r$q;
-        mul$clock = clock;
-        u_line$0$clock = clock;
-        gs_line$0$clock = clock;
-        u_line$1$clock = clock;
-        gs_line$1$clock = clock;
-        u_line$2$clock = clock;
-        gs_line$2$clock = clock;
-        u_line$3$clock = clock;
-        gs_line$3$clock = clock;
-        u_line$4$clock = clock;
-        gs_line$4$clock = clock;
-        u_line$5$clock = clock;
-        gs_line$5$clock = clock;
-        u_line$6$clock = clock;
-        gs_line$6$clock = clock;
-        s_even = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff);
-        s_plus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) + q26;
-        s_minus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) - q26;
-        d_even = ((v) & 26'h3ffffff) + q26 - ((u) & 26'h3ffffff);
-        d_plus = ((v) & 26'h3ffffff) + q2_26 - ((u) & 26'h3ffffff);
-        d_minus = ((v) & 26'h3ffffff) - ((u) & 26'h3ffffff);
-        odd = u[32'h0] != v[32'h0];
-        if (gs) begin
-            if (~odd) begin
-                u1$d = s_even[(32'h1)+:(23)];
-                if (d_minus[32'h19]) begin
-                    v1$d = d_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    v1$d = d_minus[(32'h1)+:(23)];
-                end
-            end
-            else begin
-                if (s_minus[32'h19]) begin
-                    u1$d = s_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    u1$d = s_minus[(32'h1)+:(23)];
-                end
-                v1$d = d_even[(32'h1)+:(23)];
-            end
-        end
-        else begin
-            u1$d = u;
-            v1$d = v;
-        end
-        w1$d = w;
-        gs1$d = gs;
-        mul$a = v1$q;
-        mul$b = w1$q;
-        u_line$0$d = u1$q;
-        gs_line$0$d = gs1$q;
-        u_line$1$d = u_line$0$q;
-        gs_line$1$d = gs_line$0$q;
-        u_line$2$d = u_line$1$q;
-        gs_line$2$d = gs_line$1$q;
-        u_line$3$d = u_line$2$q;
-        gs_line$3$d = gs_line$2$q;
-        u_line$4$d = u_line$3$q;
-        gs_line$4$d = gs_line$3$q;
-        u_line$5$d = u_line$4$q;
-        gs_line$5$d = gs_line$4$q;
-        u_line$6$d = u_line$5$q;
-        gs_line$6$d = gs_line$5$q;
-        u_last = u_line$6$q;
-        gs_last = gs_line$6$q;
-        ct_sum = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff);
-        ct_sum_m = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff) - q25;
-        ct_diff = ((u_last) & 25'h1ffffff) - ((mul$r) & 25'h1ffffff);
-        ct_diff_p = ((u_last) & 25'h1ffffff) + q25 - ((mul$r) & 25'h1ffffff);
-        if (gs_last) begin
-            top_r$d = u_last;
-            bot_r$d = mul$r;
-        end
-        else begin
-            if (ct_sum_m[32'h18]) begin
-                top_r$d = ct_sum[(32'h0)+:(23)];
-            end
-            else begin
-                top_r$d = ct_sum_m[(32'h0)+:(23)];
-            end
-            if (ct_diff[32'h18]) begin
-                bot_r$d = ct_diff_p[(32'h0)+:(23)];
-            end
-            else begin
-                bot_r$d = ct_diff[(32'h0)+:(23)];
-            end
-        end
-        top = top_r$q;
-        bot = bot_r$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__1
-
-
-module mldsa_accel__verify__ntt__bf__1__bot_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__bot_r
-
-
-module mldsa_accel__verify__ntt__bf__1__gs1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs1
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__0
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__1
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__2
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__3
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__4
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__5
-
-
-module mldsa_accel__verify__ntt__bf__1__gs_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__gs_line__6
-
-
-module mldsa_accel__verify__ntt__bf__1__mul(clock,a,b,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [22:0] r;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [45:0] mul$p;
-    reg  reduce$clock;
-    reg  [45:0] reduce$x;
-    wire  [22:0] reduce$r;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__1__mul__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .p(mul$p)
-    );
-    mldsa_accel__verify__ntt__bf__1__mul__reduce reduce(
-        .clock(reduce$clock),
-        .x(reduce$x),
-        .r(reduce$r)
-    );
-    
-    // Update code
-    always @(*) begin
-        mul$clock = clock;
-        reduce$clock = clock;
-        mul$a = a;
-        mul$b = b;
-        reduce$x = mul$p;
-        r = reduce$r;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__1__mul
-
-
-module mldsa_accel__verify__ntt__bf__1__mul__mul(clock,a,b,p);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [45:0] p;
-    
-    // Update code (custom)
-    reg [22:0] a_reg;
-    reg [22:0] b_reg;
-    reg [39:0] m_lo;
-    reg [28:0] m_hi;
-    reg [39:0] p_lo;
-    reg [28:0] p_hi;
-    initial begin
-       a_reg = 23'd0;
-       b_reg = 23'd0;
-       m_lo = 40'd0;
-       m_hi = 29'd0;
-       p_lo = 40'd0;
-       p_hi = 29'd0;
-       p = 46'd0;
-    end
-    always @(posedge clock) begin
-       a_reg <= a;
-       b_reg <= b;
-       m_lo <= a_reg * b_reg[16:0];
-       m_hi <= a_reg * b_reg[22:17];
-       p_lo <= m_lo;
-       p_hi <= m_hi;
-       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
-    end
-endmodule // mldsa_accel__verify__ntt__bf__1__mul__mul
-
-
-module mldsa_accel__verify__ntt__bf__1__mul__reduce(clock,x,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [45:0] x;
-    output reg  [22:0] r;
-    
-    // Constant declarations
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  [36:0] fold1$d;
-    wire  [36:0] fold1$q;
-    reg  fold1$clock;
-    reg  [23:0] fold3$d;
-    wire  [23:0] fold3$q;
-    reg  fold3$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    
-    // Local signals
-    reg  [27:0] fold2;
-    reg  [24:0] minus_q;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__1__mul__reduce__fold1 fold1(
-        .d(fold1$d),
-        .q(fold1$q),
-        .clock(fold1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__mul__reduce__fold3 fold3(
-        .d(fold3$d),
-        .q(fold3$q),
-        .clock(fold3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__1__mul__reduce__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fold1$clock = clock;
-        fold3$clock = clock;
-        out$clock = clock;
-        fold1$d = fold1$q;
-        fold3$d = fold3$q;
-        out$d = out$q;
-        fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
-        fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
-        fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
-        if (minus_q[32'h18]) begin
-            out$d = ((fold3$q) & 23'h7fffff);
-        end
-        else begin
-            out$d = ((minus_q) & 23'h7fffff);
-        end
-        r = out$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__1__mul__reduce
-
-
-module mldsa_accel__verify__ntt__bf__1__mul__reduce__fold1(d,q,clock);
-    
-    // Module arguments
-    input wire  [36:0] d;
-    output reg  [36:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 37'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__mul__reduce__fold1
-
-
-module mldsa_accel__verify__ntt__bf__1__mul__reduce__fold3(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__mul__reduce__fold3
-
-
-module mldsa_accel__verify__ntt__bf__1__mul__reduce__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__mul__reduce__out
-
-
-module mldsa_accel__verify__ntt__bf__1__top_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__top_r
-
-
-module mldsa_accel__verify__ntt__bf__1__u1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u1
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__0
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__1
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__2
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__3
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__4
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__5
-
-
-module mldsa_accel__verify__ntt__bf__1__u_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__u_line__6
-
-
-module mldsa_accel__verify__ntt__bf__1__v1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__v1
-
-
-module mldsa_accel__verify__ntt__bf__1__w1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__1__w1
-
-
-module mldsa_accel__verify__ntt__bf__2(clock,u,v,w,gs,top,bot);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] u;
-    input wire  [22:0] v;
-    input wire  [22:0] w;
-    input wire  gs;
-    output reg  [22:0] top;
-    output reg  [22:0] bot;
-    
-    // Constant declarations
-    localparam  q26 = 26'h7fe001;
-    localparam  q2_26 = 26'hffc002;
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [22:0] mul$r;
-    reg  [22:0] u1$d;
-    wire  [22:0] u1$q;
-    reg  u1$clock;
-    reg  [22:0] v1$d;
-    wire  [22:0] v1$q;
-    reg  v1$clock;
-    reg  [22:0] w1$d;
-    wire  [22:0] w1$q;
-    reg  w1$clock;
-    reg  gs1$d;
-    wire  gs1$q;
-    reg  gs1$clock;
-    reg  [22:0] u_line$0$d;
-    wire  [22:0] u_line$0$q;
-    reg  u_line$0$clock;
-    reg  [22:0] u_line$1$d;
-    wire  [22:0] u_line$1$q;
-    reg  u_line$1$clock;
-    reg  [22:0] u_line$2$d;
-    wire  [22:0] u_line$2$q;
-    reg  u_line$2$clock;
-    reg  [22:0] u_line$3$d;
-    wire  [22:0] u_line$3$q;
-    reg  u_line$3$clock;
-    reg  [22:0] u_line$4$d;
-    wire  [22:0] u_line$4$q;
-    reg  u_line$4$clock;
-    reg  [22:0] u_line$5$d;
-    wire  [22:0] u_line$5$q;
-    reg  u_line$5$clock;
-    reg  [22:0] u_line$6$d;
-    wire  [22:0] u_line$6$q;
-    reg  u_line$6$clock;
-    reg  gs_line$0$d;
-    wire  gs_line$0$q;
-    reg  gs_line$0$clock;
-    reg  gs_line$1$d;
-    wire  gs_line$1$q;
-    reg  gs_line$1$clock;
-    reg  gs_line$2$d;
-    wire  gs_line$2$q;
-    reg  gs_line$2$clock;
-    reg  gs_line$3$d;
-    wire  gs_line$3$q;
-    reg  gs_line$3$clock;
-    reg  gs_line$4$d;
-    wire  gs_line$4$q;
-    reg  gs_line$4$clock;
-    reg  gs_line$5$d;
-    wire  gs_line$5$q;
-    reg  gs_line$5$clock;
-    reg  gs_line$6$d;
-    wire  gs_line$6$q;
-    reg  gs_line$6$clock;
-    reg  [22:0] top_r$d;
-    wire  [22:0] top_r$q;
-    reg  top_r$clock;
-    reg  [22:0] bot_r$d;
-    wire  [22:0] bot_r$q;
-    reg  bot_r$clock;
-    
-    // Local signals
-    reg  [22:0] u_last;
-    reg  gs_last;
-    reg  [25:0] s_even;
-    reg  [25:0] s_plus;
-    reg  [25:0] s_minus;
-    reg  [25:0] d_even;
-    reg  [25:0] d_plus;
-    reg  [25:0] d_minus;
-    reg  odd;
-    reg  [24:0] ct_sum;
-    reg  [24:0] ct_sum_m;
-    reg  [24:0] ct_diff;
-    reg  [24:0] ct_diff_p;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__2__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .r(mul$r)
-    );
-    mldsa_accel__verify__ntt__bf__2__u1 u1(
-        .d(u1$d),
-        .q(u1$q),
-        .clock(u1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__v1 v1(
-        .d(v1$d),
-        .q(v1$q),
-        .clock(v1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__w1 w1(
-        .d(w1$d),
-        .q(w1$q),
-        .clock(w1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs1 gs1(
-        .d(gs1$d),
-        .q(gs1$q),
-        .clock(gs1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__0 u_line$0(
-        .d(u_line$0$d),
-        .q(u_line$0$q),
-        .clock(u_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__1 u_line$1(
-        .d(u_line$1$d),
-        .q(u_line$1$q),
-        .clock(u_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__2 u_line$2(
-        .d(u_line$2$d),
-        .q(u_line$2$q),
-        .clock(u_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__3 u_line$3(
-        .d(u_line$3$d),
-        .q(u_line$3$q),
-        .clock(u_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__4 u_line$4(
-        .d(u_line$4$d),
-        .q(u_line$4$q),
-        .clock(u_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__5 u_line$5(
-        .d(u_line$5$d),
-        .q(u_line$5$q),
-        .clock(u_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__u_line__6 u_line$6(
-        .d(u_line$6$d),
-        .q(u_line$6$q),
-        .clock(u_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__0 gs_line$0(
-        .d(gs_line$0$d),
-        .q(gs_line$0$q),
-        .clock(gs_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__1 gs_line$1(
-        .d(gs_line$1$d),
-        .q(gs_line$1$q),
-        .clock(gs_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__2 gs_line$2(
-        .d(gs_line$2$d),
-        .q(gs_line$2$q),
-        .clock(gs_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__3 gs_line$3(
-        .d(gs_line$3$d),
-        .q(gs_line$3$q),
-        .clock(gs_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__4 gs_line$4(
-        .d(gs_line$4$d),
-        .q(gs_line$4$q),
-        .clock(gs_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__5 gs_line$5(
-        .d(gs_line$5$d),
-        .q(gs_line$5$q),
-        .clock(gs_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__gs_line__6 gs_line$6(
-        .d(gs_line$6$d),
-        .q(gs_line$6$q),
-        .clock(gs_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__top_r top_r(
-        .d(top_r$d),
-        .q(top_r$q),
-        .clock(top_r$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__bot_r bot_r(
-        .d(bot_r$d),
-        .q(bot_r$q),
-        .clock(bot_r$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        u1$clock = clock;
-        v1$clock = clock;
-        w1$clock = clock;
-        gs1$clock = clock;
-        top_r$clock = clock;
-        bot_r$clock = clock;
-        u1$d = u1$q;
-        v1$d = v1$q;
-        w1$d = w1$q;
-        gs1$d = gs1$q;
-        top_r$d = top_r$q;
-        bot_r$d = bot_r$q;
-        mul$clock = clock;
-        u_line$0$clock = clock;
-        gs_line$0$clock = clock;
-        u_line$1$clock = clock;
-        gs_line$1$clock = clock;
-        u_line$2$clock = clock;
-        gs_line$2$clock = clock;
-        u_line$3$clock = clock;
-        gs_line$3$clock = clock;
-        u_line$4$clock = clock;
-        gs_line$4$clock = clock;
-        u_line$5$clock = clock;
-        gs_line$5$clock = clock;
-        u_line$6$clock = clock;
-        gs_line$6$clock = clock;
-        s_even = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff);
-        s_plus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) + q26;
-        s_minus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) - q26;
-        d_even = ((v) & 26'h3ffffff) + q26 - ((u) & 26'h3ffffff);
-        d_plus = ((v) & 26'h3ffffff) + q2_26 - ((u) & 26'h3ffffff);
-        d_minus = ((v) & 26'h3ffffff) - ((u) & 26'h3ffffff);
-        odd = u[32'h0] != v[32'h0];
-        if (gs) begin
-            if (~odd) begin
-                u1$d = s_even[(32'h1)+:(23)];
-                if (d_minus[32'h19]) begin
-                    v1$d = d_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    v1$d = d_minus[(32'h1)+:(23)];
-                end
-            end
-            else begin
-                if (s_minus[32'h19]) begin
-                    u1$d = s_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    u1$d = s_minus[(32'h1)+:(23)];
-                end
-                v1$d = d_even[(32'h1)+:(23)];
-            end
-        end
-        else begin
-            u1$d = u;
-            v1$d = v;
-        end
-        w1$d = w;
-        gs1$d = gs;
-        mul$a = v1$q;
-        mul$b = w1$q;
-        u_line$0$d = u1$q;
-        gs_line$0$d = gs1$q;
-        u_line$1$d = u_line$0$q;
-        gs_line$1$d = gs_line$0$q;
-        u_line$2$d = u_line$1$q;
-        gs_line$2$d = gs_line$1$q;
-        u_line$3$d = u_line$2$q;
-        gs_line$3$d = gs_line$2$q;
-        u_line$4$d = u_line$3$q;
-        gs_line$4$d = gs_line$3$q;
-        u_line$5$d = u_line$4$q;
-        gs_line$5$d = gs_line$4$q;
-        u_line$6$d = u_line$5$q;
-        gs_line$6$d = gs_line$5$q;
-        u_last = u_line$6$q;
-        gs_last = gs_line$6$q;
-        ct_sum = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff);
-        ct_sum_m = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff) - q25;
-        ct_diff = ((u_last) & 25'h1ffffff) - ((mul$r) & 25'h1ffffff);
-        ct_diff_p = ((u_last) & 25'h1ffffff) + q25 - ((mul$r) & 25'h1ffffff);
-        if (gs_last) begin
-            top_r$d = u_last;
-            bot_r$d = mul$r;
-        end
-        else begin
-            if (ct_sum_m[32'h18]) begin
-                top_r$d = ct_sum[(32'h0)+:(23)];
-            end
-            else begin
-                top_r$d = ct_sum_m[(32'h0)+:(23)];
-            end
-            if (ct_diff[32'h18]) begin
-                bot_r$d = ct_diff_p[(32'h0)+:(23)];
-            end
-            else begin
-                bot_r$d = ct_diff[(32'h0)+:(23)];
-            end
-        end
-        top = top_r$q;
-        bot = bot_r$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__2
-
-
-module mldsa_accel__verify__ntt__bf__2__bot_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__bot_r
-
-
-module mldsa_accel__verify__ntt__bf__2__gs1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs1
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__0
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__1
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__2
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__3
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__4
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__5
-
-
-module mldsa_accel__verify__ntt__bf__2__gs_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__gs_line__6
-
-
-module mldsa_accel__verify__ntt__bf__2__mul(clock,a,b,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [22:0] r;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [45:0] mul$p;
-    reg  reduce$clock;
-    reg  [45:0] reduce$x;
-    wire  [22:0] reduce$r;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__2__mul__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .p(mul$p)
-    );
-    mldsa_accel__verify__ntt__bf__2__mul__reduce reduce(
-        .clock(reduce$clock),
-        .x(reduce$x),
-        .r(reduce$r)
-    );
-    
-    // Update code
-    always @(*) begin
-        mul$clock = clock;
-        reduce$clock = clock;
-        mul$a = a;
-        mul$b = b;
-        reduce$x = mul$p;
-        r = reduce$r;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__2__mul
-
-
-module mldsa_accel__verify__ntt__bf__2__mul__mul(clock,a,b,p);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [45:0] p;
-    
-    // Update code (custom)
-    reg [22:0] a_reg;
-    reg [22:0] b_reg;
-    reg [39:0] m_lo;
-    reg [28:0] m_hi;
-    reg [39:0] p_lo;
-    reg [28:0] p_hi;
-    initial begin
-       a_reg = 23'd0;
-       b_reg = 23'd0;
-       m_lo = 40'd0;
-       m_hi = 29'd0;
-       p_lo = 40'd0;
-       p_hi = 29'd0;
-       p = 46'd0;
-    end
-    always @(posedge clock) begin
-       a_reg <= a;
-       b_reg <= b;
-       m_lo <= a_reg * b_reg[16:0];
-       m_hi <= a_reg * b_reg[22:17];
-       p_lo <= m_lo;
-       p_hi <= m_hi;
-       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
-    end
-endmodule // mldsa_accel__verify__ntt__bf__2__mul__mul
-
-
-module mldsa_accel__verify__ntt__bf__2__mul__reduce(clock,x,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [45:0] x;
-    output reg  [22:0] r;
-    
-    // Constant declarations
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  [36:0] fold1$d;
-    wire  [36:0] fold1$q;
-    reg  fold1$clock;
-    reg  [23:0] fold3$d;
-    wire  [23:0] fold3$q;
-    reg  fold3$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    
-    // Local signals
-    reg  [27:0] fold2;
-    reg  [24:0] minus_q;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__2__mul__reduce__fold1 fold1(
-        .d(fold1$d),
-        .q(fold1$q),
-        .clock(fold1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__mul__reduce__fold3 fold3(
-        .d(fold3$d),
-        .q(fold3$q),
-        .clock(fold3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__2__mul__reduce__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fold1$clock = clock;
-        fold3$clock = clock;
-        out$clock = clock;
-        fold1$d = fold1$q;
-        fold3$d = fold3$q;
-        out$d = out$q;
-        fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
-        fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
-        fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
-        if (minus_q[32'h18]) begin
-            out$d = ((fold3$q) & 23'h7fffff);
-        end
-        else begin
-            out$d = ((minus_q) & 23'h7fffff);
-        end
-        r = out$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__2__mul__reduce
-
-
-module mldsa_accel__verify__ntt__bf__2__mul__reduce__fold1(d,q,clock);
-    
-    // Module arguments
-    input wire  [36:0] d;
-    output reg  [36:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 37'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__mul__reduce__fold1
-
-
-module mldsa_accel__verify__ntt__bf__2__mul__reduce__fold3(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__mul__reduce__fold3
-
-
-module mldsa_accel__verify__ntt__bf__2__mul__reduce__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__mul__reduce__out
-
-
-module mldsa_accel__verify__ntt__bf__2__top_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__top_r
-
-
-module mldsa_accel__verify__ntt__bf__2__u1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u1
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__0
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__1
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__2
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__3
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__4
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__5
-
-
-module mldsa_accel__verify__ntt__bf__2__u_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__u_line__6
-
-
-module mldsa_accel__verify__ntt__bf__2__v1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__v1
-
-
-module mldsa_accel__verify__ntt__bf__2__w1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__2__w1
-
-
-module mldsa_accel__verify__ntt__bf__3(clock,u,v,w,gs,top,bot);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] u;
-    input wire  [22:0] v;
-    input wire  [22:0] w;
-    input wire  gs;
-    output reg  [22:0] top;
-    output reg  [22:0] bot;
-    
-    // Constant declarations
-    localparam  q26 = 26'h7fe001;
-    localparam  q2_26 = 26'hffc002;
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [22:0] mul$r;
-    reg  [22:0] u1$d;
-    wire  [22:0] u1$q;
-    reg  u1$clock;
-    reg  [22:0] v1$d;
-    wire  [22:0] v1$q;
-    reg  v1$clock;
-    reg  [22:0] w1$d;
-    wire  [22:0] w1$q;
-    reg  w1$clock;
-    reg  gs1$d;
-    wire  gs1$q;
-    reg  gs1$clock;
-    reg  [22:0] u_line$0$d;
-    wire  [22:0] u_line$0$q;
-    reg  u_line$0$clock;
-    reg  [22:0] u_line$1$d;
-    wire  [22:0] u_line$1$q;
-    reg  u_line$1$clock;
-    reg  [22:0] u_line$2$d;
-    wire  [22:0] u_line$2$q;
-    reg  u_line$2$clock;
-    reg  [22:0] u_line$3$d;
-    wire  [22:0] u_line$3$q;
-    reg  u_line$3$clock;
-    reg  [22:0] u_line$4$d;
-    wire  [22:0] u_line$4$q;
-    reg  u_line$4$clock;
-    reg  [22:0] u_line$5$d;
-    wire  [22:0] u_line$5$q;
-    reg  u_line$5$clock;
-    reg  [22:0] u_line$6$d;
-    wire  [22:0] u_line$6$q;
-    reg  u_line$6$clock;
-    reg  gs_line$0$d;
-    wire  gs_line$0$q;
-    reg  gs_line$0$clock;
-    reg  gs_line$1$d;
-    wire  gs_line$1$q;
-    reg  gs_line$1$clock;
-    reg  gs_line$2$d;
-    wire  gs_line$2$q;
-    reg  gs_line$2$clock;
-    reg  gs_line$3$d;
-    wire  gs_line$3$q;
-    reg  gs_line$3$clock;
-    reg  gs_line$4$d;
-    wire  gs_line$4$q;
-    reg  gs_line$4$clock;
-    reg  gs_line$5$d;
-    wire  gs_line$5$q;
-    reg  gs_line$5$clock;
-    reg  gs_line$6$d;
-    wire  gs_line$6$q;
-    reg  gs_line$6$clock;
-    reg  [22:0] top_r$d;
-    wire  [22:0] top_r$q;
-    reg  top_r$clock;
-    reg  [22:0] bot_r$d;
-    wire  [22:0] bot_r$q;
-    reg  bot_r$clock;
-    
-    // Local signals
-    reg  [22:0] u_last;
-    reg  gs_last;
-    reg  [25:0] s_even;
-    reg  [25:0] s_plus;
-    reg  [25:0] s_minus;
-    reg  [25:0] d_even;
-    reg  [25:0] d_plus;
-    reg  [25:0] d_minus;
-    reg  odd;
-    reg  [24:0] ct_sum;
-    reg  [24:0] ct_sum_m;
-    reg  [24:0] ct_diff;
-    reg  [24:0] ct_diff_p;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__3__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .r(mul$r)
-    );
-    mldsa_accel__verify__ntt__bf__3__u1 u1(
-        .d(u1$d),
-        .q(u1$q),
-        .clock(u1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__v1 v1(
-        .d(v1$d),
-        .q(v1$q),
-        .clock(v1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__w1 w1(
-        .d(w1$d),
-        .q(w1$q),
-        .clock(w1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs1 gs1(
-        .d(gs1$d),
-        .q(gs1$q),
-        .clock(gs1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__0 u_line$0(
-        .d(u_line$0$d),
-        .q(u_line$0$q),
-        .clock(u_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__1 u_line$1(
-        .d(u_line$1$d),
-        .q(u_line$1$q),
-        .clock(u_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__2 u_line$2(
-        .d(u_line$2$d),
-        .q(u_line$2$q),
-        .clock(u_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__3 u_line$3(
-        .d(u_line$3$d),
-        .q(u_line$3$q),
-        .clock(u_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__4 u_line$4(
-        .d(u_line$4$d),
-        .q(u_line$4$q),
-        .clock(u_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__5 u_line$5(
-        .d(u_line$5$d),
-        .q(u_line$5$q),
-        .clock(u_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__u_line__6 u_line$6(
-        .d(u_line$6$d),
-        .q(u_line$6$q),
-        .clock(u_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__0 gs_line$0(
-        .d(gs_line$0$d),
-        .q(gs_line$0$q),
-        .clock(gs_line$0$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__1 gs_line$1(
-        .d(gs_line$1$d),
-        .q(gs_line$1$q),
-        .clock(gs_line$1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__2 gs_line$2(
-        .d(gs_line$2$d),
-        .q(gs_line$2$q),
-        .clock(gs_line$2$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__3 gs_line$3(
-        .d(gs_line$3$d),
-        .q(gs_line$3$q),
-        .clock(gs_line$3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__4 gs_line$4(
-        .d(gs_line$4$d),
-        .q(gs_line$4$q),
-        .clock(gs_line$4$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__5 gs_line$5(
-        .d(gs_line$5$d),
-        .q(gs_line$5$q),
-        .clock(gs_line$5$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__gs_line__6 gs_line$6(
-        .d(gs_line$6$d),
-        .q(gs_line$6$q),
-        .clock(gs_line$6$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__top_r top_r(
-        .d(top_r$d),
-        .q(top_r$q),
-        .clock(top_r$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__bot_r bot_r(
-        .d(bot_r$d),
-        .q(bot_r$q),
-        .clock(bot_r$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        u1$clock = clock;
-        v1$clock = clock;
-        w1$clock = clock;
-        gs1$clock = clock;
-        top_r$clock = clock;
-        bot_r$clock = clock;
-        u1$d = u1$q;
-        v1$d = v1$q;
-        w1$d = w1$q;
-        gs1$d = gs1$q;
-        top_r$d = top_r$q;
-        bot_r$d = bot_r$q;
-        mul$clock = clock;
-        u_line$0$clock = clock;
-        gs_line$0$clock = clock;
-        u_line$1$clock = clock;
-        gs_line$1$clock = clock;
-        u_line$2$clock = clock;
-        gs_line$2$clock = clock;
-        u_line$3$clock = clock;
-        gs_line$3$clock = clock;
-        u_line$4$clock = clock;
-        gs_line$4$clock = clock;
-        u_line$5$clock = clock;
-        gs_line$5$clock = clock;
-        u_line$6$clock = clock;
-        gs_line$6$clock = clock;
-        s_even = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff);
-        s_plus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) + q26;
-        s_minus = ((u) & 26'h3ffffff) + ((v) & 26'h3ffffff) - q26;
-        d_even = ((v) & 26'h3ffffff) + q26 - ((u) & 26'h3ffffff);
-        d_plus = ((v) & 26'h3ffffff) + q2_26 - ((u) & 26'h3ffffff);
-        d_minus = ((v) & 26'h3ffffff) - ((u) & 26'h3ffffff);
-        odd = u[32'h0] != v[32'h0];
-        if (gs) begin
-            if (~odd) begin
-                u1$d = s_even[(32'h1)+:(23)];
-                if (d_minus[32'h19]) begin
-                    v1$d = d_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    v1$d = d_minus[(32'h1)+:(23)];
-                end
-            end
-            else begin
-                if (s_minus[32'h19]) begin
-                    u1$d = s_plus[(32'h1)+:(23)];
-                end
-                else begin
-                    u1$d = s_minus[(32'h1)+:(23)];
-                end
-                v1$d = d_even[(32'h1)+:(23)];
-            end
-        end
-        else begin
-            u1$d = u;
-            v1$d = v;
-        end
-        w1$d = w;
-        gs1$d = gs;
-        mul$a = v1$q;
-        mul$b = w1$q;
-        u_line$0$d = u1$q;
-        gs_line$0$d = gs1$q;
-        u_line$1$d = u_line$0$q;
-        gs_line$1$d = gs_line$0$q;
-        u_line$2$d = u_line$1$q;
-        gs_line$2$d = gs_line$1$q;
-        u_line$3$d = u_line$2$q;
-        gs_line$3$d = gs_line$2$q;
-        u_line$4$d = u_line$3$q;
-        gs_line$4$d = gs_line$3$q;
-        u_line$5$d = u_line$4$q;
-        gs_line$5$d = gs_line$4$q;
-        u_line$6$d = u_line$5$q;
-        gs_line$6$d = gs_line$5$q;
-        u_last = u_line$6$q;
-        gs_last = gs_line$6$q;
-        ct_sum = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff);
-        ct_sum_m = ((u_last) & 25'h1ffffff) + ((mul$r) & 25'h1ffffff) - q25;
-        ct_diff = ((u_last) & 25'h1ffffff) - ((mul$r) & 25'h1ffffff);
-        ct_diff_p = ((u_last) & 25'h1ffffff) + q25 - ((mul$r) & 25'h1ffffff);
-        if (gs_last) begin
-            top_r$d = u_last;
-            bot_r$d = mul$r;
-        end
-        else begin
-            if (ct_sum_m[32'h18]) begin
-                top_r$d = ct_sum[(32'h0)+:(23)];
-            end
-            else begin
-                top_r$d = ct_sum_m[(32'h0)+:(23)];
-            end
-            if (ct_diff[32'h18]) begin
-                bot_r$d = ct_diff_p[(32'h0)+:(23)];
-            end
-            else begin
-                bot_r$d = ct_diff[(32'h0)+:(23)];
-            end
-        end
-        top = top_r$q;
-        bot = bot_r$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__3
-
-
-module mldsa_accel__verify__ntt__bf__3__bot_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__bot_r
-
-
-module mldsa_accel__verify__ntt__bf__3__gs1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs1
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__0
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__1
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__2
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__3
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__4
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__5
-
-
-module mldsa_accel__verify__ntt__bf__3__gs_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__gs_line__6
-
-
-module mldsa_accel__verify__ntt__bf__3__mul(clock,a,b,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [22:0] r;
-    
-    // Stub signals
-    reg  mul$clock;
-    reg  [22:0] mul$a;
-    reg  [22:0] mul$b;
-    wire  [45:0] mul$p;
-    reg  reduce$clock;
-    reg  [45:0] reduce$x;
-    wire  [22:0] reduce$r;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__3__mul__mul mul(
-        .clock(mul$clock),
-        .a(mul$a),
-        .b(mul$b),
-        .p(mul$p)
-    );
-    mldsa_accel__verify__ntt__bf__3__mul__reduce reduce(
-        .clock(reduce$clock),
-        .x(reduce$x),
-        .r(reduce$r)
-    );
-    
-    // Update code
-    always @(*) begin
-        mul$clock = clock;
-        reduce$clock = clock;
-        mul$a = a;
-        mul$b = b;
-        reduce$x = mul$p;
-        r = reduce$r;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__3__mul
-
-
-module mldsa_accel__verify__ntt__bf__3__mul__mul(clock,a,b,p);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [22:0] a;
-    input wire  [22:0] b;
-    output reg  [45:0] p;
-    
-    // Update code (custom)
-    reg [22:0] a_reg;
-    reg [22:0] b_reg;
-    reg [39:0] m_lo;
-    reg [28:0] m_hi;
-    reg [39:0] p_lo;
-    reg [28:0] p_hi;
-    initial begin
-       a_reg = 23'd0;
-       b_reg = 23'd0;
-       m_lo = 40'd0;
-       m_hi = 29'd0;
-       p_lo = 40'd0;
-       p_hi = 29'd0;
-       p = 46'd0;
-    end
-    always @(posedge clock) begin
-       a_reg <= a;
-       b_reg <= b;
-       m_lo <= a_reg * b_reg[16:0];
-       m_hi <= a_reg * b_reg[22:17];
-       p_lo <= m_lo;
-       p_hi <= m_hi;
-       p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
-    end
-endmodule // mldsa_accel__verify__ntt__bf__3__mul__mul
-
-
-module mldsa_accel__verify__ntt__bf__3__mul__reduce(clock,x,r);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [45:0] x;
-    output reg  [22:0] r;
-    
-    // Constant declarations
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  [36:0] fold1$d;
-    wire  [36:0] fold1$q;
-    reg  fold1$clock;
-    reg  [23:0] fold3$d;
-    wire  [23:0] fold3$q;
-    reg  fold3$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    
-    // Local signals
-    reg  [27:0] fold2;
-    reg  [24:0] minus_q;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__bf__3__mul__reduce__fold1 fold1(
-        .d(fold1$d),
-        .q(fold1$q),
-        .clock(fold1$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__mul__reduce__fold3 fold3(
-        .d(fold3$d),
-        .q(fold3$q),
-        .clock(fold3$clock)
-    );
-    mldsa_accel__verify__ntt__bf__3__mul__reduce__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fold1$clock = clock;
-        fold3$clock = clock;
-        out$clock = clock;
-        fold1$d = fold1$q;
-        fold3$d = fold3$q;
-        out$d = out$q;
-        fold1$d = ((x[(32'h0)+:(23)]) & 37'h1fffffffff) + (((x[(32'h17)+:(23)]) & 37'h1fffffffff) << 32'hd) - ((x[(32'h17)+:(23)]) & 37'h1fffffffff);
-        fold2 = ((fold1$q[(32'h0)+:(23)]) & 28'hfffffff) + (((fold1$q[(32'h17)+:(14)]) & 28'hfffffff) << 32'hd) - ((fold1$q[(32'h17)+:(14)]) & 28'hfffffff);
-        fold3$d = ((fold2[(32'h0)+:(23)]) & 24'hffffff) + (((fold2[(32'h17)+:(5)]) & 24'hffffff) << 32'hd) - ((fold2[(32'h17)+:(5)]) & 24'hffffff);
-        minus_q = ((fold3$q) & 25'h1ffffff) - q25;
-        if (minus_q[32'h18]) begin
-            out$d = ((fold3$q) & 23'h7fffff);
-        end
-        else begin
-            out$d = ((minus_q) & 23'h7fffff);
-        end
-        r = out$q;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__bf__3__mul__reduce
-
-
-module mldsa_accel__verify__ntt__bf__3__mul__reduce__fold1(d,q,clock);
-    
-    // Module arguments
-    input wire  [36:0] d;
-    output reg  [36:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 37'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__mul__reduce__fold1
-
-
-module mldsa_accel__verify__ntt__bf__3__mul__reduce__fold3(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__mul__reduce__fold3
-
-
-module mldsa_accel__verify__ntt__bf__3__mul__reduce__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__mul__reduce__out
-
-
-module mldsa_accel__verify__ntt__bf__3__top_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__top_r
-
-
-module mldsa_accel__verify__ntt__bf__3__u1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u1
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__0
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__1
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__2
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__3
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__4
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__5
-
-
-module mldsa_accel__verify__ntt__bf__3__u_line__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__u_line__6
-
-
-module mldsa_accel__verify__ntt__bf__3__v1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__v1
-
-
-module mldsa_accel__verify__ntt__bf__3__w1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__bf__3__w1
-
-
-module mldsa_accel__verify__ntt__buf0(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [4:0] read_address$0;
-    input wire  [4:0] read_address$1;
-    input wire  [4:0] read_address$2;
-    input wire  [4:0] read_address$3;
-    input wire  [4:0] read_address$4;
-    input wire  [4:0] read_address$5;
-    input wire  [4:0] read_address$6;
-    input wire  [4:0] read_address$7;
-    output reg  [22:0] read_data$0;
-    output reg  [22:0] read_data$1;
-    output reg  [22:0] read_data$2;
-    output reg  [22:0] read_data$3;
-    output reg  [22:0] read_data$4;
-    output reg  [22:0] read_data$5;
-    output reg  [22:0] read_data$6;
-    output reg  [22:0] read_data$7;
-    input wire  [4:0] write_address$0;
-    input wire  [4:0] write_address$1;
-    input wire  [4:0] write_address$2;
-    input wire  [4:0] write_address$3;
-    input wire  [4:0] write_address$4;
-    input wire  [4:0] write_address$5;
-    input wire  [4:0] write_address$6;
-    input wire  [4:0] write_address$7;
-    input wire  [22:0] write_data$0;
-    input wire  [22:0] write_data$1;
-    input wire  [22:0] write_data$2;
-    input wire  [22:0] write_data$3;
-    input wire  [22:0] write_data$4;
-    input wire  [22:0] write_data$5;
-    input wire  [22:0] write_data$6;
-    input wire  [22:0] write_data$7;
-    input wire  write_enable$0;
-    input wire  write_enable$1;
-    input wire  write_enable$2;
-    input wire  write_enable$3;
-    input wire  write_enable$4;
-    input wire  write_enable$5;
-    input wire  write_enable$6;
-    input wire  write_enable$7;
-    
-    // Stub signals
-    reg  [4:0] banks$0$read_address;
-    reg  banks$0$read_clock;
-    wire  [22:0] banks$0$read_data;
-    reg  [4:0] banks$0$write_address;
-    reg  banks$0$write_clock;
-    reg  [22:0] banks$0$write_data;
-    reg  banks$0$write_enable;
-    reg  [4:0] banks$1$read_address;
-    reg  banks$1$read_clock;
-    wire  [22:0] banks$1$read_data;
-    reg  [4:0] banks$1$write_address;
-    reg  banks$1$write_clock;
-    reg  [22:0] banks$1$write_data;
-    reg  banks$1$write_enable;
-    reg  [4:0] banks$2$read_address;
-    reg  banks$2$read_clock;
-    wire  [22:0] banks$2$read_data;
-    reg  [4:0] banks$2$write_address;
-    reg  banks$2$write_clock;
-    reg  [22:0] banks$2$write_data;
-    reg  banks$2$write_enable;
-    reg  [4:0] banks$3$read_address;
-    reg  banks$3$read_clock;
-    wire  [22:0] banks$3$read_data;
-    reg  [4:0] banks$3$write_address;
-    reg  banks$3$write_clock;
-    reg  [22:0] banks$3$write_data;
-    reg  banks$3$write_enable;
-    reg  [4:0] banks$4$read_address;
-    reg  banks$4$read_clock;
-    wire  [22:0] banks$4$read_data;
-    reg  [4:0] banks$4$write_address;
-    reg  banks$4$write_clock;
-    reg  [22:0] banks$4$write_data;
-    reg  banks$4$write_enable;
-    reg  [4:0] banks$5$read_address;
-    reg  banks$5$read_clock;
-    wire  [22:0] banks$5$read_data;
-    reg  [4:0] banks$5$write_address;
-    reg  banks$5$write_clock;
-    reg  [22:0] banks$5$write_data;
-    reg  banks$5$write_enable;
-    reg  [4:0] banks$6$read_address;
-    reg  banks$6$read_clock;
-    wire  [22:0] banks$6$read_data;
-    reg  [4:0] banks$6$write_address;
-    reg  banks$6$write_clock;
-    reg  [22:0] banks$6$write_data;
-    reg  banks$6$write_enable;
-    reg  [4:0] banks$7$read_address;
-    reg  banks$7$read_clock;
-    wire  [22:0] banks$7$read_data;
-    reg  [4:0] banks$7$write_address;
-    reg  banks$7$write_clock;
-    reg  [22:0] banks$7$write_data;
-    reg  banks$7$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__buf0__banks__0 banks$0(
-        .read_address(banks$0$read_address),
-        .read_clock(banks$0$read_clock),
-        .read_data(banks$0$read_data),
-        .write_address(banks$0$write_address),
-        .write_clock(banks$0$write_clock),
-        .write_data(banks$0$write_data),
-        .write_enable(banks$0$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__1 banks$1(
-        .read_address(banks$1$read_address),
-        .read_clock(banks$1$read_clock),
-        .read_data(banks$1$read_data),
-        .write_address(banks$1$write_address),
-        .write_clock(banks$1$write_clock),
-        .write_data(banks$1$write_data),
-        .write_enable(banks$1$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__2 banks$2(
-        .read_address(banks$2$read_address),
-        .read_clock(banks$2$read_clock),
-        .read_data(banks$2$read_data),
-        .write_address(banks$2$write_address),
-        .write_clock(banks$2$write_clock),
-        .write_data(banks$2$write_data),
-        .write_enable(banks$2$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__3 banks$3(
-        .read_address(banks$3$read_address),
-        .read_clock(banks$3$read_clock),
-        .read_data(banks$3$read_data),
-        .write_address(banks$3$write_address),
-        .write_clock(banks$3$write_clock),
-        .write_data(banks$3$write_data),
-        .write_enable(banks$3$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__4 banks$4(
-        .read_address(banks$4$read_address),
-        .read_clock(banks$4$read_clock),
-        .read_data(banks$4$read_data),
-        .write_address(banks$4$write_address),
-        .write_clock(banks$4$write_clock),
-        .write_data(banks$4$write_data),
-        .write_enable(banks$4$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__5 banks$5(
-        .read_address(banks$5$read_address),
-        .read_clock(banks$5$read_clock),
-        .read_data(banks$5$read_data),
-        .write_address(banks$5$write_address),
-        .write_clock(banks$5$write_clock),
-        .write_data(banks$5$write_data),
-        .write_enable(banks$5$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__6 banks$6(
-        .read_address(banks$6$read_address),
-        .read_clock(banks$6$read_clock),
-        .read_data(banks$6$read_data),
-        .write_address(banks$6$write_address),
-        .write_clock(banks$6$write_clock),
-        .write_data(banks$6$write_data),
-        .write_enable(banks$6$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf0__banks__7 banks$7(
-        .read_address(banks$7$read_address),
-        .read_clock(banks$7$read_clock),
-        .read_data(banks$7$read_data),
-        .write_address(banks$7$write_address),
-        .write_clock(banks$7$write_clock),
-        .write_data(banks$7$write_data),
-        .write_enable(banks$7$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        banks$0$read_clock = clock;
-        banks$0$write_clock = clock;
-        banks$0$read_address = read_address$0;
-        read_data$0 = banks$0$read_data;
-        banks$0$write_address = write_address$0;
-        banks$0$write_data = write_data$0;
-        banks$0$write_enable = write_enable$0;
-        banks$1$read_clock = clock;
-        banks$1$write_clock = clock;
-        banks$1$read_address = read_address$1;
-        read_data$1 = banks$1$read_data;
-        banks$1$write_address = write_address$1;
-        banks$1$write_data = write_data$1;
-        banks$1$write_enable = write_enable$1;
-        banks$2$read_clock = clock;
-        banks$2$write_clock = clock;
-        banks$2$read_address = read_address$2;
-        read_data$2 = banks$2$read_data;
-        banks$2$write_address = write_address$2;
-        banks$2$write_data = write_data$2;
-        banks$2$write_enable = write_enable$2;
-        banks$3$read_clock = clock;
-        banks$3$write_clock = clock;
-        banks$3$read_address = read_address$3;
-        read_data$3 = banks$3$read_data;
-        banks$3$write_address = write_address$3;
-        banks$3$write_data = write_data$3;
-        banks$3$write_enable = write_enable$3;
-        banks$4$read_clock = clock;
-        banks$4$write_clock = clock;
-        banks$4$read_address = read_address$4;
-        read_data$4 = banks$4$read_data;
-        banks$4$write_address = write_address$4;
-        banks$4$write_data = write_data$4;
-        banks$4$write_enable = write_enable$4;
-        banks$5$read_clock = clock;
-        banks$5$write_clock = clock;
-        banks$5$read_address = read_address$5;
-        read_data$5 = banks$5$read_data;
-        banks$5$write_address = write_address$5;
-        banks$5$write_data = write_data$5;
-        banks$5$write_enable = write_enable$5;
-        banks$6$read_clock = clock;
-        banks$6$write_clock = clock;
-        banks$6$read_address = read_address$6;
-        read_data$6 = banks$6$read_data;
-        banks$6$write_address = write_address$6;
-        banks$6$write_data = write_data$6;
-        banks$6$write_enable = write_enable$6;
-        banks$7$read_clock = clock;
-        banks$7$write_clock = clock;
-        banks$7$read_address = read_address$7;
-        read_data$7 = banks$7$read_data;
-        banks$7$write_address = write_address$7;
-        banks$7$write_data = write_data$7;
-        banks$7$write_enable = write_enable$7;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__buf0
-
-
-module mldsa_accel__verify__ntt__buf0__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__0
-
-
-module mldsa_accel__verify__ntt__buf0__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__1
-
-
-module mldsa_accel__verify__ntt__buf0__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__2
-
-
-module mldsa_accel__verify__ntt__buf0__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__3
-
-
-module mldsa_accel__verify__ntt__buf0__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__4
-
-
-module mldsa_accel__verify__ntt__buf0__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__5
-
-
-module mldsa_accel__verify__ntt__buf0__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__6
-
-
-module mldsa_accel__verify__ntt__buf0__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf0__banks__7
-
-
-module mldsa_accel__verify__ntt__buf1(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [4:0] read_address$0;
-    input wire  [4:0] read_address$1;
-    input wire  [4:0] read_address$2;
-    input wire  [4:0] read_address$3;
-    input wire  [4:0] read_address$4;
-    input wire  [4:0] read_address$5;
-    input wire  [4:0] read_address$6;
-    input wire  [4:0] read_address$7;
-    output reg  [22:0] read_data$0;
-    output reg  [22:0] read_data$1;
-    output reg  [22:0] read_data$2;
-    output reg  [22:0] read_data$3;
-    output reg  [22:0] read_data$4;
-    output reg  [22:0] read_data$5;
-    output reg  [22:0] read_data$6;
-    output reg  [22:0] read_data$7;
-    input wire  [4:0] write_address$0;
-    input wire  [4:0] write_address$1;
-    input wire  [4:0] write_address$2;
-    input wire  [4:0] write_address$3;
-    input wire  [4:0] write_address$4;
-    input wire  [4:0] write_address$5;
-    input wire  [4:0] write_address$6;
-    input wire  [4:0] write_address$7;
-    input wire  [22:0] write_data$0;
-    input wire  [22:0] write_data$1;
-    input wire  [22:0] write_data$2;
-    input wire  [22:0] write_data$3;
-    input wire  [22:0] write_data$4;
-    input wire  [22:0] write_data$5;
-    input wire  [22:0] write_data$6;
-    input wire  [22:0] write_data$7;
-    input wire  write_enable$0;
-    input wire  write_enable$1;
-    input wire  write_enable$2;
-    input wire  write_enable$3;
-    input wire  write_enable$4;
-    input wire  write_enable$5;
-    input wire  write_enable$6;
-    input wire  write_enable$7;
-    
-    // Stub signals
-    reg  [4:0] banks$0$read_address;
-    reg  banks$0$read_clock;
-    wire  [22:0] banks$0$read_data;
-    reg  [4:0] banks$0$write_address;
-    reg  banks$0$write_clock;
-    reg  [22:0] banks$0$write_data;
-    reg  banks$0$write_enable;
-    reg  [4:0] banks$1$read_address;
-    reg  banks$1$read_clock;
-    wire  [22:0] banks$1$read_data;
-    reg  [4:0] banks$1$write_address;
-    reg  banks$1$write_clock;
-    reg  [22:0] banks$1$write_data;
-    reg  banks$1$write_enable;
-    reg  [4:0] banks$2$read_address;
-    reg  banks$2$read_clock;
-    wire  [22:0] banks$2$read_data;
-    reg  [4:0] banks$2$write_address;
-    reg  banks$2$write_clock;
-    reg  [22:0] banks$2$write_data;
-    reg  banks$2$write_enable;
-    reg  [4:0] banks$3$read_address;
-    reg  banks$3$read_clock;
-    wire  [22:0] banks$3$read_data;
-    reg  [4:0] banks$3$write_address;
-    reg  banks$3$write_clock;
-    reg  [22:0] banks$3$write_data;
-    reg  banks$3$write_enable;
-    reg  [4:0] banks$4$read_address;
-    reg  banks$4$read_clock;
-    wire  [22:0] banks$4$read_data;
-    reg  [4:0] banks$4$write_address;
-    reg  banks$4$write_clock;
-    reg  [22:0] banks$4$write_data;
-    reg  banks$4$write_enable;
-    reg  [4:0] banks$5$read_address;
-    reg  banks$5$read_clock;
-    wire  [22:0] banks$5$read_data;
-    reg  [4:0] banks$5$write_address;
-    reg  banks$5$write_clock;
-    reg  [22:0] banks$5$write_data;
-    reg  banks$5$write_enable;
-    reg  [4:0] banks$6$read_address;
-    reg  banks$6$read_clock;
-    wire  [22:0] banks$6$read_data;
-    reg  [4:0] banks$6$write_address;
-    reg  banks$6$write_clock;
-    reg  [22:0] banks$6$write_data;
-    reg  banks$6$write_enable;
-    reg  [4:0] banks$7$read_address;
-    reg  banks$7$read_clock;
-    wire  [22:0] banks$7$read_data;
-    reg  [4:0] banks$7$write_address;
-    reg  banks$7$write_clock;
-    reg  [22:0] banks$7$write_data;
-    reg  banks$7$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__buf1__banks__0 banks$0(
-        .read_address(banks$0$read_address),
-        .read_clock(banks$0$read_clock),
-        .read_data(banks$0$read_data),
-        .write_address(banks$0$write_address),
-        .write_clock(banks$0$write_clock),
-        .write_data(banks$0$write_data),
-        .write_enable(banks$0$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__1 banks$1(
-        .read_address(banks$1$read_address),
-        .read_clock(banks$1$read_clock),
-        .read_data(banks$1$read_data),
-        .write_address(banks$1$write_address),
-        .write_clock(banks$1$write_clock),
-        .write_data(banks$1$write_data),
-        .write_enable(banks$1$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__2 banks$2(
-        .read_address(banks$2$read_address),
-        .read_clock(banks$2$read_clock),
-        .read_data(banks$2$read_data),
-        .write_address(banks$2$write_address),
-        .write_clock(banks$2$write_clock),
-        .write_data(banks$2$write_data),
-        .write_enable(banks$2$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__3 banks$3(
-        .read_address(banks$3$read_address),
-        .read_clock(banks$3$read_clock),
-        .read_data(banks$3$read_data),
-        .write_address(banks$3$write_address),
-        .write_clock(banks$3$write_clock),
-        .write_data(banks$3$write_data),
-        .write_enable(banks$3$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__4 banks$4(
-        .read_address(banks$4$read_address),
-        .read_clock(banks$4$read_clock),
-        .read_data(banks$4$read_data),
-        .write_address(banks$4$write_address),
-        .write_clock(banks$4$write_clock),
-        .write_data(banks$4$write_data),
-        .write_enable(banks$4$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__5 banks$5(
-        .read_address(banks$5$read_address),
-        .read_clock(banks$5$read_clock),
-        .read_data(banks$5$read_data),
-        .write_address(banks$5$write_address),
-        .write_clock(banks$5$write_clock),
-        .write_data(banks$5$write_data),
-        .write_enable(banks$5$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__6 banks$6(
-        .read_address(banks$6$read_address),
-        .read_clock(banks$6$read_clock),
-        .read_data(banks$6$read_data),
-        .write_address(banks$6$write_address),
-        .write_clock(banks$6$write_clock),
-        .write_data(banks$6$write_data),
-        .write_enable(banks$6$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf1__banks__7 banks$7(
-        .read_address(banks$7$read_address),
-        .read_clock(banks$7$read_clock),
-        .read_data(banks$7$read_data),
-        .write_address(banks$7$write_address),
-        .write_clock(banks$7$write_clock),
-        .write_data(banks$7$write_data),
-        .write_enable(banks$7$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        banks$0$read_clock = clock;
-        banks$0$write_clock = clock;
-        banks$0$read_address = read_address$0;
-        read_data$0 = banks$0$read_data;
-        banks$0$write_address = write_address$0;
-        banks$0$write_data = write_data$0;
-        banks$0$write_enable = write_enable$0;
-        banks$1$read_clock = clock;
-        banks$1$write_clock = clock;
-        banks$1$read_address = read_address$1;
-        read_data$1 = banks$1$read_data;
-        banks$1$write_address = write_address$1;
-        banks$1$write_data = write_data$1;
-        banks$1$write_enable = write_enable$1;
-        banks$2$read_clock = clock;
-        banks$2$write_clock = clock;
-        banks$2$read_address = read_address$2;
-        read_data$2 = banks$2$read_data;
-        banks$2$write_address = write_address$2;
-        banks$2$write_data = write_data$2;
-        banks$2$write_enable = write_enable$2;
-        banks$3$read_clock = clock;
-        banks$3$write_clock = clock;
-        banks$3$read_address = read_address$3;
-        read_data$3 = banks$3$read_data;
-        banks$3$write_address = write_address$3;
-        banks$3$write_data = write_data$3;
-        banks$3$write_enable = write_enable$3;
-        banks$4$read_clock = clock;
-        banks$4$write_clock = clock;
-        banks$4$read_address = read_address$4;
-        read_data$4 = banks$4$read_data;
-        banks$4$write_address = write_address$4;
-        banks$4$write_data = write_data$4;
-        banks$4$write_enable = write_enable$4;
-        banks$5$read_clock = clock;
-        banks$5$write_clock = clock;
-        banks$5$read_address = read_address$5;
-        read_data$5 = banks$5$read_data;
-        banks$5$write_address = write_address$5;
-        banks$5$write_data = write_data$5;
-        banks$5$write_enable = write_enable$5;
-        banks$6$read_clock = clock;
-        banks$6$write_clock = clock;
-        banks$6$read_address = read_address$6;
-        read_data$6 = banks$6$read_data;
-        banks$6$write_address = write_address$6;
-        banks$6$write_data = write_data$6;
-        banks$6$write_enable = write_enable$6;
-        banks$7$read_clock = clock;
-        banks$7$write_clock = clock;
-        banks$7$read_address = read_address$7;
-        read_data$7 = banks$7$read_data;
-        banks$7$write_address = write_address$7;
-        banks$7$write_data = write_data$7;
-        banks$7$write_enable = write_enable$7;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__buf1
-
-
-module mldsa_accel__verify__ntt__buf1__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__0
-
-
-module mldsa_accel__verify__ntt__buf1__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__1
-
-
-module mldsa_accel__verify__ntt__buf1__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__2
-
-
-module mldsa_accel__verify__ntt__buf1__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__3
-
-
-module mldsa_accel__verify__ntt__buf1__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__4
-
-
-module mldsa_accel__verify__ntt__buf1__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__5
-
-
-module mldsa_accel__verify__ntt__buf1__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__6
-
-
-module mldsa_accel__verify__ntt__buf1__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf1__banks__7
-
-
-module mldsa_accel__verify__ntt__buf2(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [4:0] read_address$0;
-    input wire  [4:0] read_address$1;
-    input wire  [4:0] read_address$2;
-    input wire  [4:0] read_address$3;
-    input wire  [4:0] read_address$4;
-    input wire  [4:0] read_address$5;
-    input wire  [4:0] read_address$6;
-    input wire  [4:0] read_address$7;
-    output reg  [22:0] read_data$0;
-    output reg  [22:0] read_data$1;
-    output reg  [22:0] read_data$2;
-    output reg  [22:0] read_data$3;
-    output reg  [22:0] read_data$4;
-    output reg  [22:0] read_data$5;
-    output reg  [22:0] read_data$6;
-    output reg  [22:0] read_data$7;
-    input wire  [4:0] write_address$0;
-    input wire  [4:0] write_address$1;
-    input wire  [4:0] write_address$2;
-    input wire  [4:0] write_address$3;
-    input wire  [4:0] write_address$4;
-    input wire  [4:0] write_address$5;
-    input wire  [4:0] write_address$6;
-    input wire  [4:0] write_address$7;
-    input wire  [22:0] write_data$0;
-    input wire  [22:0] write_data$1;
-    input wire  [22:0] write_data$2;
-    input wire  [22:0] write_data$3;
-    input wire  [22:0] write_data$4;
-    input wire  [22:0] write_data$5;
-    input wire  [22:0] write_data$6;
-    input wire  [22:0] write_data$7;
-    input wire  write_enable$0;
-    input wire  write_enable$1;
-    input wire  write_enable$2;
-    input wire  write_enable$3;
-    input wire  write_enable$4;
-    input wire  write_enable$5;
-    input wire  write_enable$6;
-    input wire  write_enable$7;
-    
-    // Stub signals
-    reg  [4:0] banks$0$read_address;
-    reg  banks$0$read_clock;
-    wire  [22:0] banks$0$read_data;
-    reg  [4:0] banks$0$write_address;
-    reg  banks$0$write_clock;
-    reg  [22:0] banks$0$write_data;
-    reg  banks$0$write_enable;
-    reg  [4:0] banks$1$read_address;
-    reg  banks$1$read_clock;
-    wire  [22:0] banks$1$read_data;
-    reg  [4:0] banks$1$write_address;
-    reg  banks$1$write_clock;
-    reg  [22:0] banks$1$write_data;
-    reg  banks$1$write_enable;
-    reg  [4:0] banks$2$read_address;
-    reg  banks$2$read_clock;
-    wire  [22:0] banks$2$read_data;
-    reg  [4:0] banks$2$write_address;
-    reg  banks$2$write_clock;
-    reg  [22:0] banks$2$write_data;
-    reg  banks$2$write_enable;
-    reg  [4:0] banks$3$read_address;
-    reg  banks$3$read_clock;
-    wire  [22:0] banks$3$read_data;
-    reg  [4:0] banks$3$write_address;
-    reg  banks$3$write_clock;
-    reg  [22:0] banks$3$write_data;
-    reg  banks$3$write_enable;
-    reg  [4:0] banks$4$read_address;
-    reg  banks$4$read_clock;
-    wire  [22:0] banks$4$read_data;
-    reg  [4:0] banks$4$write_address;
-    reg  banks$4$write_clock;
-    reg  [22:0] banks$4$write_data;
-    reg  banks$4$write_enable;
-    reg  [4:0] banks$5$read_address;
-    reg  banks$5$read_clock;
-    wire  [22:0] banks$5$read_data;
-    reg  [4:0] banks$5$write_address;
-    reg  banks$5$write_clock;
-    reg  [22:0] banks$5$write_data;
-    reg  banks$5$write_enable;
-    reg  [4:0] banks$6$read_address;
-    reg  banks$6$read_clock;
-    wire  [22:0] banks$6$read_data;
-    reg  [4:0] banks$6$write_address;
-    reg  banks$6$write_clock;
-    reg  [22:0] banks$6$write_data;
-    reg  banks$6$write_enable;
-    reg  [4:0] banks$7$read_address;
-    reg  banks$7$read_clock;
-    wire  [22:0] banks$7$read_data;
-    reg  [4:0] banks$7$write_address;
-    reg  banks$7$write_clock;
-    reg  [22:0] banks$7$write_data;
-    reg  banks$7$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__buf2__banks__0 banks$0(
-        .read_address(banks$0$read_address),
-        .read_clock(banks$0$read_clock),
-        .read_data(banks$0$read_data),
-        .write_address(banks$0$write_address),
-        .write_clock(banks$0$write_clock),
-        .write_data(banks$0$write_data),
-        .write_enable(banks$0$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__1 banks$1(
-        .read_address(banks$1$read_address),
-        .read_clock(banks$1$read_clock),
-        .read_data(banks$1$read_data),
-        .write_address(banks$1$write_address),
-        .write_clock(banks$1$write_clock),
-        .write_data(banks$1$write_data),
-        .write_enable(banks$1$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__2 banks$2(
-        .read_address(banks$2$read_address),
-        .read_clock(banks$2$read_clock),
-        .read_data(banks$2$read_data),
-        .write_address(banks$2$write_address),
-        .write_clock(banks$2$write_clock),
-        .write_data(banks$2$write_data),
-        .write_enable(banks$2$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__3 banks$3(
-        .read_address(banks$3$read_address),
-        .read_clock(banks$3$read_clock),
-        .read_data(banks$3$read_data),
-        .write_address(banks$3$write_address),
-        .write_clock(banks$3$write_clock),
-        .write_data(banks$3$write_data),
-        .write_enable(banks$3$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__4 banks$4(
-        .read_address(banks$4$read_address),
-        .read_clock(banks$4$read_clock),
-        .read_data(banks$4$read_data),
-        .write_address(banks$4$write_address),
-        .write_clock(banks$4$write_clock),
-        .write_data(banks$4$write_data),
-        .write_enable(banks$4$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__5 banks$5(
-        .read_address(banks$5$read_address),
-        .read_clock(banks$5$read_clock),
-        .read_data(banks$5$read_data),
-        .write_address(banks$5$write_address),
-        .write_clock(banks$5$write_clock),
-        .write_data(banks$5$write_data),
-        .write_enable(banks$5$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__6 banks$6(
-        .read_address(banks$6$read_address),
-        .read_clock(banks$6$read_clock),
-        .read_data(banks$6$read_data),
-        .write_address(banks$6$write_address),
-        .write_clock(banks$6$write_clock),
-        .write_data(banks$6$write_data),
-        .write_enable(banks$6$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf2__banks__7 banks$7(
-        .read_address(banks$7$read_address),
-        .read_clock(banks$7$read_clock),
-        .read_data(banks$7$read_data),
-        .write_address(banks$7$write_address),
-        .write_clock(banks$7$write_clock),
-        .write_data(banks$7$write_data),
-        .write_enable(banks$7$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        banks$0$read_clock = clock;
-        banks$0$write_clock = clock;
-        banks$0$read_address = read_address$0;
-        read_data$0 = banks$0$read_data;
-        banks$0$write_address = write_address$0;
-        banks$0$write_data = write_data$0;
-        banks$0$write_enable = write_enable$0;
-        banks$1$read_clock = clock;
-        banks$1$write_clock = clock;
-        banks$1$read_address = read_address$1;
-        read_data$1 = banks$1$read_data;
-        banks$1$write_address = write_address$1;
-        banks$1$write_data = write_data$1;
-        banks$1$write_enable = write_enable$1;
-        banks$2$read_clock = clock;
-        banks$2$write_clock = clock;
-        banks$2$read_address = read_address$2;
-        read_data$2 = banks$2$read_data;
-        banks$2$write_address = write_address$2;
-        banks$2$write_data = write_data$2;
-        banks$2$write_enable = write_enable$2;
-        banks$3$read_clock = clock;
-        banks$3$write_clock = clock;
-        banks$3$read_address = read_address$3;
-        read_data$3 = banks$3$read_data;
-        banks$3$write_address = write_address$3;
-        banks$3$write_data = write_data$3;
-        banks$3$write_enable = write_enable$3;
-        banks$4$read_clock = clock;
-        banks$4$write_clock = clock;
-        banks$4$read_address = read_address$4;
-        read_data$4 = banks$4$read_data;
-        banks$4$write_address = write_address$4;
-        banks$4$write_data = write_data$4;
-        banks$4$write_enable = write_enable$4;
-        banks$5$read_clock = clock;
-        banks$5$write_clock = clock;
-        banks$5$read_address = read_address$5;
-        read_data$5 = banks$5$read_data;
-        banks$5$write_address = write_address$5;
-        banks$5$write_data = write_data$5;
-        banks$5$write_enable = write_enable$5;
-        banks$6$read_clock = clock;
-        banks$6$write_clock = clock;
-        banks$6$read_address = read_address$6;
-        read_data$6 = banks$6$read_data;
-        banks$6$write_address = write_address$6;
-        banks$6$write_data = write_data$6;
-        banks$6$write_enable = write_enable$6;
-        banks$7$read_clock = clock;
-        banks$7$write_clock = clock;
-        banks$7$read_address = read_address$7;
-        read_data$7 = banks$7$read_data;
-        banks$7$write_address = write_address$7;
-        banks$7$write_data = write_data$7;
-        banks$7$write_enable = write_enable$7;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__buf2
-
-
-module mldsa_accel__verify__ntt__buf2__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__0
-
-
-module mldsa_accel__verify__ntt__buf2__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__1
-
-
-module mldsa_accel__verify__ntt__buf2__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__2
-
-
-module mldsa_accel__verify__ntt__buf2__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__3
-
-
-module mldsa_accel__verify__ntt__buf2__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__4
-
-
-module mldsa_accel__verify__ntt__buf2__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__5
-
-
-module mldsa_accel__verify__ntt__buf2__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__6
-
-
-module mldsa_accel__verify__ntt__buf2__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf2__banks__7
-
-
-module mldsa_accel__verify__ntt__buf3(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [4:0] read_address$0;
-    input wire  [4:0] read_address$1;
-    input wire  [4:0] read_address$2;
-    input wire  [4:0] read_address$3;
-    input wire  [4:0] read_address$4;
-    input wire  [4:0] read_address$5;
-    input wire  [4:0] read_address$6;
-    input wire  [4:0] read_address$7;
-    output reg  [22:0] read_data$0;
-    output reg  [22:0] read_data$1;
-    output reg  [22:0] read_data$2;
-    output reg  [22:0] read_data$3;
-    output reg  [22:0] read_data$4;
-    output reg  [22:0] read_data$5;
-    output reg  [22:0] read_data$6;
-    output reg  [22:0] read_data$7;
-    input wire  [4:0] write_address$0;
-    input wire  [4:0] write_address$1;
-    input wire  [4:0] write_address$2;
-    input wire  [4:0] write_address$3;
-    input wire  [4:0] write_address$4;
-    input wire  [4:0] write_address$5;
-    input wire  [4:0] write_address$6;
-    input wire  [4:0] write_address$7;
-    input wire  [22:0] write_data$0;
-    input wire  [22:0] write_data$1;
-    input wire  [22:0] write_data$2;
-    input wire  [22:0] write_data$3;
-    input wire  [22:0] write_data$4;
-    input wire  [22:0] write_data$5;
-    input wire  [22:0] write_data$6;
-    input wire  [22:0] write_data$7;
-    input wire  write_enable$0;
-    input wire  write_enable$1;
-    input wire  write_enable$2;
-    input wire  write_enable$3;
-    input wire  write_enable$4;
-    input wire  write_enable$5;
-    input wire  write_enable$6;
-    input wire  write_enable$7;
-    
-    // Stub signals
-    reg  [4:0] banks$0$read_address;
-    reg  banks$0$read_clock;
-    wire  [22:0] banks$0$read_data;
-    reg  [4:0] banks$0$write_address;
-    reg  banks$0$write_clock;
-    reg  [22:0] banks$0$write_data;
-    reg  banks$0$write_enable;
-    reg  [4:0] banks$1$read_address;
-    reg  banks$1$read_clock;
-    wire  [22:0] banks$1$read_data;
-    reg  [4:0] banks$1$write_address;
-    reg  banks$1$write_clock;
-    reg  [22:0] banks$1$write_data;
-    reg  banks$1$write_enable;
-    reg  [4:0] banks$2$read_address;
-    reg  banks$2$read_clock;
-    wire  [22:0] banks$2$read_data;
-    reg  [4:0] banks$2$write_address;
-    reg  banks$2$write_clock;
-    reg  [22:0] banks$2$write_data;
-    reg  banks$2$write_enable;
-    reg  [4:0] banks$3$read_address;
-    reg  banks$3$read_clock;
-    wire  [22:0] banks$3$read_data;
-    reg  [4:0] banks$3$write_address;
-    reg  banks$3$write_clock;
-    reg  [22:0] banks$3$write_data;
-    reg  banks$3$write_enable;
-    reg  [4:0] banks$4$read_address;
-    reg  banks$4$read_clock;
-    wire  [22:0] banks$4$read_data;
-    reg  [4:0] banks$4$write_address;
-    reg  banks$4$write_clock;
-    reg  [22:0] banks$4$write_data;
-    reg  banks$4$write_enable;
-    reg  [4:0] banks$5$read_address;
-    reg  banks$5$read_clock;
-    wire  [22:0] banks$5$read_data;
-    reg  [4:0] banks$5$write_address;
-    reg  banks$5$write_clock;
-    reg  [22:0] banks$5$write_data;
-    reg  banks$5$write_enable;
-    reg  [4:0] banks$6$read_address;
-    reg  banks$6$read_clock;
-    wire  [22:0] banks$6$read_data;
-    reg  [4:0] banks$6$write_address;
-    reg  banks$6$write_clock;
-    reg  [22:0] banks$6$write_data;
-    reg  banks$6$write_enable;
-    reg  [4:0] banks$7$read_address;
-    reg  banks$7$read_clock;
-    wire  [22:0] banks$7$read_data;
-    reg  [4:0] banks$7$write_address;
-    reg  banks$7$write_clock;
-    reg  [22:0] banks$7$write_data;
-    reg  banks$7$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__ntt__buf3__banks__0 banks$0(
-        .read_address(banks$0$read_address),
-        .read_clock(banks$0$read_clock),
-        .read_data(banks$0$read_data),
-        .write_address(banks$0$write_address),
-        .write_clock(banks$0$write_clock),
-        .write_data(banks$0$write_data),
-        .write_enable(banks$0$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__1 banks$1(
-        .read_address(banks$1$read_address),
-        .read_clock(banks$1$read_clock),
-        .read_data(banks$1$read_data),
-        .write_address(banks$1$write_address),
-        .write_clock(banks$1$write_clock),
-        .write_data(banks$1$write_data),
-        .write_enable(banks$1$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__2 banks$2(
-        .read_address(banks$2$read_address),
-        .read_clock(banks$2$read_clock),
-        .read_data(banks$2$read_data),
-        .write_address(banks$2$write_address),
-        .write_clock(banks$2$write_clock),
-        .write_data(banks$2$write_data),
-        .write_enable(banks$2$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__3 banks$3(
-        .read_address(banks$3$read_address),
-        .read_clock(banks$3$read_clock),
-        .read_data(banks$3$read_data),
-        .write_address(banks$3$write_address),
-        .write_clock(banks$3$write_clock),
-        .write_data(banks$3$write_data),
-        .write_enable(banks$3$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__4 banks$4(
-        .read_address(banks$4$read_address),
-        .read_clock(banks$4$read_clock),
-        .read_data(banks$4$read_data),
-        .write_address(banks$4$write_address),
-        .write_clock(banks$4$write_clock),
-        .write_data(banks$4$write_data),
-        .write_enable(banks$4$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__5 banks$5(
-        .read_address(banks$5$read_address),
-        .read_clock(banks$5$read_clock),
-        .read_data(banks$5$read_data),
-        .write_address(banks$5$write_address),
-        .write_clock(banks$5$write_clock),
-        .write_data(banks$5$write_data),
-        .write_enable(banks$5$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__6 banks$6(
-        .read_address(banks$6$read_address),
-        .read_clock(banks$6$read_clock),
-        .read_data(banks$6$read_data),
-        .write_address(banks$6$write_address),
-        .write_clock(banks$6$write_clock),
-        .write_data(banks$6$write_data),
-        .write_enable(banks$6$write_enable)
-    );
-    mldsa_accel__verify__ntt__buf3__banks__7 banks$7(
-        .read_address(banks$7$read_address),
-        .read_clock(banks$7$read_clock),
-        .read_data(banks$7$read_data),
-        .write_address(banks$7$write_address),
-        .write_clock(banks$7$write_clock),
-        .write_data(banks$7$write_data),
-        .write_enable(banks$7$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        banks$0$read_clock = clock;
-        banks$0$write_clock = clock;
-        banks$0$read_address = read_address$0;
-        read_data$0 = banks$0$read_data;
-        banks$0$write_address = write_address$0;
-        banks$0$write_data = write_data$0;
-        banks$0$write_enable = write_enable$0;
-        banks$1$read_clock = clock;
-        banks$1$write_clock = clock;
-        banks$1$read_address = read_address$1;
-        read_data$1 = banks$1$read_data;
-        banks$1$write_address = write_address$1;
-        banks$1$write_data = write_data$1;
-        banks$1$write_enable = write_enable$1;
-        banks$2$read_clock = clock;
-        banks$2$write_clock = clock;
-        banks$2$read_address = read_address$2;
-        read_data$2 = banks$2$read_data;
-        banks$2$write_address = write_address$2;
-        banks$2$write_data = write_data$2;
-        banks$2$write_enable = write_enable$2;
-        banks$3$read_clock = clock;
-        banks$3$write_clock = clock;
-        banks$3$read_address = read_address$3;
-        read_data$3 = banks$3$read_data;
-        banks$3$write_address = write_address$3;
-        banks$3$write_data = write_data$3;
-        banks$3$write_enable = write_enable$3;
-        banks$4$read_clock = clock;
-        banks$4$write_clock = clock;
-        banks$4$read_address = read_address$4;
-        read_data$4 = banks$4$read_data;
-        banks$4$write_address = write_address$4;
-        banks$4$write_data = write_data$4;
-        banks$4$write_enable = write_enable$4;
-        banks$5$read_clock = clock;
-        banks$5$write_clock = clock;
-        banks$5$read_address = read_address$5;
-        read_data$5 = banks$5$read_data;
-        banks$5$write_address = write_address$5;
-        banks$5$write_data = write_data$5;
-        banks$5$write_enable = write_enable$5;
-        banks$6$read_clock = clock;
-        banks$6$write_clock = clock;
-        banks$6$read_address = read_address$6;
-        read_data$6 = banks$6$read_data;
-        banks$6$write_address = write_address$6;
-        banks$6$write_data = write_data$6;
-        banks$6$write_enable = write_enable$6;
-        banks$7$read_clock = clock;
-        banks$7$write_clock = clock;
-        banks$7$read_address = read_address$7;
-        read_data$7 = banks$7$read_data;
-        banks$7$write_address = write_address$7;
-        banks$7$write_data = write_data$7;
-        banks$7$write_enable = write_enable$7;
-    end
-    
-endmodule // mldsa_accel__verify__ntt__buf3
-
-
-module mldsa_accel__verify__ntt__buf3__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__0
-
-
-module mldsa_accel__verify__ntt__buf3__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__1
-
-
-module mldsa_accel__verify__ntt__buf3__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__2
-
-
-module mldsa_accel__verify__ntt__buf3__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__3
-
-
-module mldsa_accel__verify__ntt__buf3__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__4
-
-
-module mldsa_accel__verify__ntt__buf3__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__5
-
-
-module mldsa_accel__verify__ntt__buf3__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__6
-
-
-module mldsa_accel__verify__ntt__buf3__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__ntt__buf3__banks__7
-
-
-module mldsa_accel__verify__ntt__cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__cnt
-
-
-module mldsa_accel__verify__ntt__cycles_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__cycles_r
-
-
-module mldsa_accel__verify__ntt__done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__done_r
-
-
-module mldsa_accel__verify__ntt__drain(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__drain
-
-
-module mldsa_accel__verify__ntt__error_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__error_r
-
-
-module mldsa_accel__verify__ntt__kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__kind
-
-
-module mldsa_accel__verify__ntt__layer(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__layer
-
-
-module mldsa_accel__verify__ntt__pc__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__0
-
-
-module mldsa_accel__verify__ntt__pc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__1
-
-
-module mldsa_accel__verify__ntt__pc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__10
-
-
-module mldsa_accel__verify__ntt__pc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__2
-
-
-module mldsa_accel__verify__ntt__pc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__3
-
-
-module mldsa_accel__verify__ntt__pc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__4
-
-
-module mldsa_accel__verify__ntt__pc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__5
-
-
-module mldsa_accel__verify__ntt__pc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__6
-
-
-module mldsa_accel__verify__ntt__pc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__7
-
-
-module mldsa_accel__verify__ntt__pc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__8
-
-
-module mldsa_accel__verify__ntt__pc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pc__9
-
-
-module mldsa_accel__verify__ntt__pk__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__0
-
-
-module mldsa_accel__verify__ntt__pk__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__1
-
-
-module mldsa_accel__verify__ntt__pk__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__10
-
-
-module mldsa_accel__verify__ntt__pk__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__2
-
-
-module mldsa_accel__verify__ntt__pk__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__3
-
-
-module mldsa_accel__verify__ntt__pk__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__4
-
-
-module mldsa_accel__verify__ntt__pk__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__5
-
-
-module mldsa_accel__verify__ntt__pk__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__6
-
-
-module mldsa_accel__verify__ntt__pk__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__7
-
-
-module mldsa_accel__verify__ntt__pk__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__8
-
-
-module mldsa_accel__verify__ntt__pk__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pk__9
-
-
-module mldsa_accel__verify__ntt__prb(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__prb
-
-
-module mldsa_accel__verify__ntt__primed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__primed
-
-
-module mldsa_accel__verify__ntt__pv__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__0
-
-
-module mldsa_accel__verify__ntt__pv__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__1
-
-
-module mldsa_accel__verify__ntt__pv__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__10
-
-
-module mldsa_accel__verify__ntt__pv__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__2
-
-
-module mldsa_accel__verify__ntt__pv__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__3
-
-
-module mldsa_accel__verify__ntt__pv__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__4
-
-
-module mldsa_accel__verify__ntt__pv__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__5
-
-
-module mldsa_accel__verify__ntt__pv__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__6
-
-
-module mldsa_accel__verify__ntt__pv__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__7
-
-
-module mldsa_accel__verify__ntt__pv__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__8
-
-
-module mldsa_accel__verify__ntt__pv__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pv__9
-
-
-module mldsa_accel__verify__ntt__pwb__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__0
-
-
-module mldsa_accel__verify__ntt__pwb__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__1
-
-
-module mldsa_accel__verify__ntt__pwb__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__10
-
-
-module mldsa_accel__verify__ntt__pwb__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__2
-
-
-module mldsa_accel__verify__ntt__pwb__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__3
-
-
-module mldsa_accel__verify__ntt__pwb__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__4
-
-
-module mldsa_accel__verify__ntt__pwb__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__5
-
-
-module mldsa_accel__verify__ntt__pwb__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__6
-
-
-module mldsa_accel__verify__ntt__pwb__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__7
-
-
-module mldsa_accel__verify__ntt__pwb__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__8
-
-
-module mldsa_accel__verify__ntt__pwb__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__pwb__9
-
-
-module mldsa_accel__verify__ntt__rom__0(address,clock,data);
-    
-    // Module arguments
-    input wire  [7:0] address;
-    input wire  clock;
-    output reg  [22:0] data;
-    
-    // Update code (custom)
-    reg[22:0] mem [255:0];
-    
-    initial begin
-    mem[8'h0] = 23'h495e02;
-    mem[8'h1] = 23'h397567;
-    mem[8'h2] = 23'h4f062b;
-    mem[8'h3] = 23'h76b1ae;
-    mem[8'h4] = 23'h397283;
-    mem[8'h5] = 23'h4c7294;
-    mem[8'h6] = 23'h4a18a7;
-    mem[8'h7] = 23'h4e9f1d;
-    mem[8'h8] = 23'h7611bd;
-    mem[8'h9] = 23'h36f72a;
-    mem[8'ha] = 23'h50685f;
-    mem[8'hb] = 23'h603a4;
-    mem[8'hc] = 23'h1f9d15;
-    mem[8'hd] = 23'h341c1d;
-    mem[8'he] = 23'h3952f6;
-    mem[8'hf] = 23'h53aa5f;
-    mem[8'h10] = 23'h2c83da;
-    mem[8'h11] = 23'h2ee3f1;
-    mem[8'h12] = 23'h3fd54c;
-    mem[8'h13] = 23'h2648b4;
-    mem[8'h14] = 23'h2ae59b;
-    mem[8'h15] = 23'h175102;
-    mem[8'h16] = 23'h773e9e;
-    mem[8'h17] = 23'h404ce8;
-    mem[8'h18] = 23'h1a7e79;
-    mem[8'h19] = 23'h5884cc;
-    mem[8'h1a] = 23'h35225e;
-    mem[8'h1b] = 23'h6bc4d3;
-    mem[8'h1c] = 23'h3b8820;
-    mem[8'h1d] = 23'h14b2a0;
-    mem[8'h1e] = 23'h4af670;
-    mem[8'h1f] = 23'h5528c;
-    mem[8'h20] = 23'h459b7e;
-    mem[8'h21] = 23'h6d9;
-    mem[8'h22] = 23'h289838;
-    mem[8'h23] = 23'h120a23;
-    mem[8'h24] = 23'h437ff8;
-    mem[8'h25] = 23'h7f735d;
-    mem[8'h26] = 23'h61ab98;
-    mem[8'h27] = 23'h662960;
-    mem[8'h28] = 23'h49b0e3;
-    mem[8'h29] = 23'h409ba9;
-    mem[8'h2a] = 23'h246e39;
-    mem[8'h2b] = 23'h392db2;
-    mem[8'h2c] = 23'h30c31c;
-    mem[8'h2d] = 23'h2dbfcb;
-    mem[8'h2e] = 23'h6b3375;
-    mem[8'h2f] = 23'h78e00d;
-    mem[8'h30] = 23'h1f1d68;
-    mem[8'h31] = 23'h671ac7;
-    mem[8'h32] = 23'h8f201;
-    mem[8'h33] = 23'h695688;
-    mem[8'h34] = 23'h7c017;
-    mem[8'h35] = 23'h519573;
-    mem[8'h36] = 23'h58018c;
-    mem[8'h37] = 23'h3cbd37;
-    mem[8'h38] = 23'h196926;
-    mem[8'h39] = 23'h3cf42f;
-    mem[8'h3a] = 23'h3352d6;
-    mem[8'h3b] = 23'h2f6316;
-    mem[8'h3c] = 23'hd1ff0;
-    mem[8'h3d] = 23'h5e8885;
-    mem[8'h3e] = 23'h51e0ed;
-    mem[8'h3f] = 23'h7b4064;
-    mem[8'h40] = 23'h1cfe14;
-    mem[8'h41] = 23'h74b6d7;
-    mem[8'h42] = 23'h464ade;
-    mem[8'h43] = 23'h79e1fe;
-    mem[8'h44] = 23'h5e6942;
-    mem[8'h45] = 23'h68c559;
-    mem[8'h46] = 23'h776d0b;
-    mem[8'h47] = 23'h741e78;
-    mem[8'h48] = 23'h2e1669;
-    mem[8'h49] = 23'h4c76c8;
-    mem[8'h4a] = 23'h1a4b5d;
-    mem[8'h4b] = 23'h427e23;
-    mem[8'h4c] = 23'h2decd4;
-    mem[8'h4d] = 23'h63e1e3;
-    mem[8'h4e] = 23'h6a9dfa;
-    mem[8'h4f] = 23'h56038e;
-    mem[8'h50] = 23'h60d772;
-    mem[8'h51] = 23'h5ea06c;
-    mem[8'h52] = 23'h4ae53c;
-    mem[8'h53] = 23'h5e061e;
-    mem[8'h54] = 23'h26587a;
-    mem[8'h55] = 23'h7faf80;
-    mem[8'h56] = 23'h454df2;
-    mem[8'h57] = 23'h4f5859;
-    mem[8'h58] = 23'h658591;
-    mem[8'h59] = 23'h5a68b0;
-    mem[8'h5a] = 23'h465d8d;
-    mem[8'h5b] = 23'h468298;
-    mem[8'h5c] = 23'h5a6d80;
-    mem[8'h5d] = 23'h4728af;
-    mem[8'h5e] = 23'h435e87;
-    mem[8'h5f] = 23'h2a4e78;
-    mem[8'h60] = 23'h69a8ef;
-    mem[8'h61] = 23'h1a9e7b;
-    mem[8'h62] = 23'h5bf3da;
-    mem[8'h63] = 23'h78de66;
-    mem[8'h64] = 23'h55795d;
-    mem[8'h65] = 23'h337caa;
-    mem[8'h66] = 23'h97a6c;
-    mem[8'h67] = 23'h5bd532;
-    mem[8'h68] = 23'h5d787a;
-    mem[8'h69] = 23'h31b859;
-    mem[8'h6a] = 23'h4f16c1;
-    mem[8'h6b] = 23'h4cff12;
-    mem[8'h6c] = 23'h52aca9;
-    mem[8'h6d] = 23'h3f7288;
-    mem[8'h6e] = 23'h45a6d4;
-    mem[8'h6f] = 23'h7bb175;
-    mem[8'h70] = 23'h3ac6ef;
-    mem[8'h71] = 23'h1c5b70;
-    mem[8'h72] = 23'h3b0e6d;
-    mem[8'h73] = 23'h439a1c;
-    mem[8'h74] = 23'h49553f;
-    mem[8'h75] = 23'h20e612;
-    mem[8'h76] = 23'h4a5f35;
-    mem[8'h77] = 23'h11b2c3;
-    mem[8'h78] = 23'h492673;
-    mem[8'h79] = 23'h22d8d5;
-    mem[8'h7a] = 23'h1649ee;
-    mem[8'h7b] = 23'h6b7d81;
-    mem[8'h7c] = 23'h66528a;
-    mem[8'h7d] = 23'h6d3dc8;
-    mem[8'h7e] = 23'h207fe4;
-    mem[8'h7f] = 23'h4f066b;
-    mem[8'h80] = 23'h396569;
-    mem[8'h81] = 23'h495e02;
-    end
-    
-    always @(posedge clock) begin
-       data <= mem[address];
-    end
-endmodule // mldsa_accel__verify__ntt__rom__0
-
-
-module mldsa_accel__verify__ntt__rom__1(address,clock,data);
-    
-    // Module arguments
-    input wire  [7:0] address;
-    input wire  clock;
-    output reg  [22:0] data;
-    
-    // Update code (custom)
-    reg[22:0] mem [255:0];
-    
-    initial begin
-    mem[8'h0] = 23'h495e02;
-    mem[8'h1] = 23'h396569;
-    mem[8'h2] = 23'h53df73;
-    mem[8'h3] = 23'h360dd5;
-    mem[8'h4] = 23'h70894a;
-    mem[8'h5] = 23'h41e0b4;
-    mem[8'h6] = 23'h794034;
-    mem[8'h7] = 23'h1a2877;
-    mem[8'h8] = 23'h492bb7;
-    mem[8'h9] = 23'h30911e;
-    mem[8'ha] = 23'h2010a2;
-    mem[8'hb] = 23'he2bed;
-    mem[8'hc] = 23'h428cd4;
-    mem[8'hd] = 23'h1ad873;
-    mem[8'he] = 23'h62564a;
-    mem[8'hf] = 23'h30b622;
-    mem[8'h10] = 23'h1c496e;
-    mem[8'h11] = 23'h137eb9;
-    mem[8'h12] = 23'h4eb2ea;
-    mem[8'h13] = 23'h1ef256;
-    mem[8'h14] = 23'h52589c;
-    mem[8'h15] = 23'h75d59;
-    mem[8'h16] = 23'h296d8;
-    mem[8'h17] = 23'h4aa582;
-    mem[8'h18] = 23'h3978f;
-    mem[8'h19] = 23'h1b4827;
-    mem[8'h1a] = 23'h400c7e;
-    mem[8'h1b] = 23'h258ecb;
-    mem[8'h1c] = 23'h6d285c;
-    mem[8'h1d] = 23'h558536;
-    mem[8'h1e] = 23'h234a86;
-    mem[8'h1f] = 23'h7adf59;
-    mem[8'h20] = 23'h628b34;
-    mem[8'h21] = 23'h6257c5;
-    mem[8'h22] = 23'h64b5fe;
-    mem[8'h23] = 23'h154a8;
-    mem[8'h24] = 23'h5cd5b4;
-    mem[8'h25] = 23'hc8d0d;
-    mem[8'h26] = 23'h185d96;
-    mem[8'h27] = 23'h4bd579;
-    mem[8'h28] = 23'h9b434;
-    mem[8'h29] = 23'h64d3d5;
-    mem[8'h2a] = 23'h48c39b;
-    mem[8'h2b] = 23'h230923;
-    mem[8'h2c] = 23'h285424;
-    mem[8'h2d] = 23'h22a0b;
-    mem[8'h2e] = 23'h95b76;
-    mem[8'h2f] = 23'h628c37;
-    mem[8'h30] = 23'h6330bb;
-    mem[8'h31] = 23'h201fc6;
-    mem[8'h32] = 23'h6de024;
-    mem[8'h33] = 23'h1e6d3e;
-    mem[8'h34] = 23'h6dbfd4;
-    mem[8'h35] = 23'h7ab60d;
-    mem[8'h36] = 23'h3f4cf5;
-    mem[8'h37] = 23'h273333;
-    mem[8'h38] = 23'h1ef206;
-    mem[8'h39] = 23'h7fb19a;
-    mem[8'h3a] = 23'h34760;
-    mem[8'h3b] = 23'h6f0a11;
-    mem[8'h3c] = 23'h345824;
-    mem[8'h3d] = 23'h2faa32;
-    mem[8'h3e] = 23'h65adb3;
-    mem[8'h3f] = 23'h35e1dd;
-    mem[8'h40] = 23'h73f1ce;
-    mem[8'h41] = 23'h10170e;
-    mem[8'h42] = 23'h433aac;
-    mem[8'h43] = 23'h2ca5e6;
-    mem[8'h44] = 23'h23fc65;
-    mem[8'h45] = 23'h223d4;
-    mem[8'h46] = 23'h7c0f1;
-    mem[8'h47] = 23'h85260;
-    mem[8'h48] = 23'h6af66c;
-    mem[8'h49] = 23'h11c14e;
-    mem[8'h4a] = 23'h673957;
-    mem[8'h4b] = 23'hb7009;
-    mem[8'h4c] = 23'h2867ba;
-    mem[8'h4d] = 23'h74d0bd;
-    mem[8'h4e] = 23'h2603bd;
-    mem[8'h4f] = 23'h80e6d;
-    mem[8'h50] = 23'h5ba4ff;
-    mem[8'h51] = 23'h7361b8;
-    mem[8'h52] = 23'h3da604;
-    mem[8'h53] = 23'h6be1cc;
-    mem[8'h54] = 23'h7e832c;
-    mem[8'h55] = 23'h13232e;
-    mem[8'h56] = 23'h12eb67;
-    mem[8'h57] = 23'h7bc759;
-    mem[8'h58] = 23'h21762a;
-    mem[8'h59] = 23'h7c0db3;
-    mem[8'h5a] = 23'h28de06;
-    mem[8'h5b] = 23'h437f31;
-    mem[8'h5c] = 23'hf66d5;
-    mem[8'h5d] = 23'h4dc04e;
-    mem[8'h5e] = 23'h9b7ff;
-    mem[8'h5f] = 23'h7ef8f5;
-    mem[8'h60] = 23'h574b3c;
-    mem[8'h61] = 23'h5dbecb;
-    mem[8'h62] = 23'hf6e17;
-    mem[8'h63] = 23'h75e826;
-    mem[8'h64] = 23'h28f186;
-    mem[8'h65] = 23'h2ca4f8;
-    mem[8'h66] = 23'h2e534c;
-    mem[8'h67] = 23'h6c09d1;
-    mem[8'h68] = 23'h5b63d0;
-    mem[8'h69] = 23'h4e4817;
-    mem[8'h6a] = 23'h1e54e6;
-    mem[8'h6b] = 23'h2592ec;
-    mem[8'h6c] = 23'h1187ba;
-    mem[8'h6d] = 23'h6ef1f5;
-    mem[8'h6e] = 23'h1d90a2;
-    mem[8'h6f] = 23'h503ee1;
-    mem[8'h70] = 23'h57a930;
-    mem[8'h71] = 23'h330e2b;
-    mem[8'h72] = 23'h87f38;
-    mem[8'h73] = 23'h65ad05;
-    mem[8'h74] = 23'h736681;
-    mem[8'h75] = 23'h3177f4;
-    mem[8'h76] = 23'h10b72c;
-    mem[8'h77] = 23'h3887f7;
-    mem[8'h78] = 23'h29d13f;
-    mem[8'h79] = 23'h2af697;
-    mem[8'h7a] = 23'h2571df;
-    mem[8'h7b] = 23'ha52ee;
-    mem[8'h7c] = 23'h28a3d2;
-    mem[8'h7d] = 23'h88192;
-    mem[8'h7e] = 23'h28edb0;
-    mem[8'h7f] = 23'h4fe033;
-    mem[8'h80] = 23'h397567;
-    mem[8'h81] = 23'h495e02;
-    end
-    
-    always @(posedge clock) begin
-       data <= mem[address];
-    end
-endmodule // mldsa_accel__verify__ntt__rom__1
-
-
-module mldsa_accel__verify__ntt__rom__2(address,clock,data);
-    
-    // Module arguments
-    input wire  [7:0] address;
-    input wire  clock;
-    output reg  [22:0] data;
-    
-    // Update code (custom)
-    reg[22:0] mem [255:0];
-    
-    initial begin
-    mem[8'h0] = 23'h495e02;
-    mem[8'h1] = 23'h397567;
-    mem[8'h2] = 23'h4fe033;
-    mem[8'h3] = 23'h28edb0;
-    mem[8'h4] = 23'h88192;
-    mem[8'h5] = 23'h28a3d2;
-    mem[8'h6] = 23'ha52ee;
-    mem[8'h7] = 23'h2571df;
-    mem[8'h8] = 23'h2af697;
-    mem[8'h9] = 23'h29d13f;
-    mem[8'ha] = 23'h3887f7;
-    mem[8'hb] = 23'h10b72c;
-    mem[8'hc] = 23'h3177f4;
-    mem[8'hd] = 23'h736681;
-    mem[8'he] = 23'h65ad05;
-    mem[8'hf] = 23'h87f38;
-    mem[8'h10] = 23'h330e2b;
-    mem[8'h11] = 23'h57a930;
-    mem[8'h12] = 23'h503ee1;
-    mem[8'h13] = 23'h1d90a2;
-    mem[8'h14] = 23'h6ef1f5;
-    mem[8'h15] = 23'h1187ba;
-    mem[8'h16] = 23'h2592ec;
-    mem[8'h17] = 23'h1e54e6;
-    mem[8'h18] = 23'h4e4817;
-    mem[8'h19] = 23'h5b63d0;
-    mem[8'h1a] = 23'h6c09d1;
-    mem[8'h1b] = 23'h2e534c;
-    mem[8'h1c] = 23'h2ca4f8;
-    mem[8'h1d] = 23'h28f186;
-    mem[8'h1e] = 23'h75e826;
-    mem[8'h1f] = 23'hf6e17;
-    mem[8'h20] = 23'h5dbecb;
-    mem[8'h21] = 23'h574b3c;
-    mem[8'h22] = 23'h7ef8f5;
-    mem[8'h23] = 23'h9b7ff;
-    mem[8'h24] = 23'h4dc04e;
-    mem[8'h25] = 23'hf66d5;
-    mem[8'h26] = 23'h437f31;
-    mem[8'h27] = 23'h28de06;
-    mem[8'h28] = 23'h7c0db3;
-    mem[8'h29] = 23'h21762a;
-    mem[8'h2a] = 23'h7bc759;
-    mem[8'h2b] = 23'h12eb67;
-    mem[8'h2c] = 23'h13232e;
-    mem[8'h2d] = 23'h7e832c;
-    mem[8'h2e] = 23'h6be1cc;
-    mem[8'h2f] = 23'h3da604;
-    mem[8'h30] = 23'h7361b8;
-    mem[8'h31] = 23'h5ba4ff;
-    mem[8'h32] = 23'h80e6d;
-    mem[8'h33] = 23'h2603bd;
-    mem[8'h34] = 23'h74d0bd;
-    mem[8'h35] = 23'h2867ba;
-    mem[8'h36] = 23'hb7009;
-    mem[8'h37] = 23'h673957;
-    mem[8'h38] = 23'h11c14e;
-    mem[8'h39] = 23'h6af66c;
-    mem[8'h3a] = 23'h85260;
-    mem[8'h3b] = 23'h7c0f1;
-    mem[8'h3c] = 23'h223d4;
-    mem[8'h3d] = 23'h23fc65;
-    mem[8'h3e] = 23'h2ca5e6;
-    mem[8'h3f] = 23'h433aac;
-    mem[8'h40] = 23'h10170e;
-    mem[8'h41] = 23'h73f1ce;
-    mem[8'h42] = 23'h35e1dd;
-    mem[8'h43] = 23'h65adb3;
-    mem[8'h44] = 23'h2faa32;
-    mem[8'h45] = 23'h345824;
-    mem[8'h46] = 23'h6f0a11;
-    mem[8'h47] = 23'h34760;
-    mem[8'h48] = 23'h7fb19a;
-    mem[8'h49] = 23'h1ef206;
-    mem[8'h4a] = 23'h273333;
-    mem[8'h4b] = 23'h3f4cf5;
-    mem[8'h4c] = 23'h7ab60d;
-    mem[8'h4d] = 23'h6dbfd4;
-    mem[8'h4e] = 23'h1e6d3e;
-    mem[8'h4f] = 23'h6de024;
-    mem[8'h50] = 23'h201fc6;
-    mem[8'h51] = 23'h6330bb;
-    mem[8'h52] = 23'h628c37;
-    mem[8'h53] = 23'h95b76;
-    mem[8'h54] = 23'h22a0b;
-    mem[8'h55] = 23'h285424;
-    mem[8'h56] = 23'h230923;
-    mem[8'h57] = 23'h48c39b;
-    mem[8'h58] = 23'h64d3d5;
-    mem[8'h59] = 23'h9b434;
-    mem[8'h5a] = 23'h4bd579;
-    mem[8'h5b] = 23'h185d96;
-    mem[8'h5c] = 23'hc8d0d;
-    mem[8'h5d] = 23'h5cd5b4;
-    mem[8'h5e] = 23'h154a8;
-    mem[8'h5f] = 23'h64b5fe;
-    mem[8'h60] = 23'h6257c5;
-    mem[8'h61] = 23'h628b34;
-    mem[8'h62] = 23'h7adf59;
-    mem[8'h63] = 23'h234a86;
-    mem[8'h64] = 23'h558536;
-    mem[8'h65] = 23'h6d285c;
-    mem[8'h66] = 23'h258ecb;
-    mem[8'h67] = 23'h400c7e;
-    mem[8'h68] = 23'h1b4827;
-    mem[8'h69] = 23'h3978f;
-    mem[8'h6a] = 23'h4aa582;
-    mem[8'h6b] = 23'h296d8;
-    mem[8'h6c] = 23'h75d59;
-    mem[8'h6d] = 23'h52589c;
-    mem[8'h6e] = 23'h1ef256;
-    mem[8'h6f] = 23'h4eb2ea;
-    mem[8'h70] = 23'h137eb9;
-    mem[8'h71] = 23'h1c496e;
-    mem[8'h72] = 23'h30b622;
-    mem[8'h73] = 23'h62564a;
-    mem[8'h74] = 23'h1ad873;
-    mem[8'h75] = 23'h428cd4;
-    mem[8'h76] = 23'he2bed;
-    mem[8'h77] = 23'h2010a2;
-    mem[8'h78] = 23'h30911e;
-    mem[8'h79] = 23'h492bb7;
-    mem[8'h7a] = 23'h1a2877;
-    mem[8'h7b] = 23'h794034;
-    mem[8'h7c] = 23'h41e0b4;
-    mem[8'h7d] = 23'h70894a;
-    mem[8'h7e] = 23'h360dd5;
-    mem[8'h7f] = 23'h53df73;
-    mem[8'h80] = 23'h396569;
-    mem[8'h81] = 23'h495e02;
-    end
-    
-    always @(posedge clock) begin
-       data <= mem[address];
-    end
-endmodule // mldsa_accel__verify__ntt__rom__2
-
-
-module mldsa_accel__verify__ntt__rom__3(address,clock,data);
-    
-    // Module arguments
-    input wire  [7:0] address;
-    input wire  clock;
-    output reg  [22:0] data;
-    
-    // Update code (custom)
-    reg[22:0] mem [255:0];
-    
-    initial begin
-    mem[8'h0] = 23'h495e02;
-    mem[8'h1] = 23'h396569;
-    mem[8'h2] = 23'h4f066b;
-    mem[8'h3] = 23'h207fe4;
-    mem[8'h4] = 23'h6d3dc8;
-    mem[8'h5] = 23'h66528a;
-    mem[8'h6] = 23'h6b7d81;
-    mem[8'h7] = 23'h1649ee;
-    mem[8'h8] = 23'h22d8d5;
-    mem[8'h9] = 23'h492673;
-    mem[8'ha] = 23'h11b2c3;
-    mem[8'hb] = 23'h4a5f35;
-    mem[8'hc] = 23'h20e612;
-    mem[8'hd] = 23'h49553f;
-    mem[8'he] = 23'h439a1c;
-    mem[8'hf] = 23'h3b0e6d;
-    mem[8'h10] = 23'h1c5b70;
-    mem[8'h11] = 23'h3ac6ef;
-    mem[8'h12] = 23'h7bb175;
-    mem[8'h13] = 23'h45a6d4;
-    mem[8'h14] = 23'h3f7288;
-    mem[8'h15] = 23'h52aca9;
-    mem[8'h16] = 23'h4cff12;
-    mem[8'h17] = 23'h4f16c1;
-    mem[8'h18] = 23'h31b859;
-    mem[8'h19] = 23'h5d787a;
-    mem[8'h1a] = 23'h5bd532;
-    mem[8'h1b] = 23'h97a6c;
-    mem[8'h1c] = 23'h337caa;
-    mem[8'h1d] = 23'h55795d;
-    mem[8'h1e] = 23'h78de66;
-    mem[8'h1f] = 23'h5bf3da;
-    mem[8'h20] = 23'h1a9e7b;
-    mem[8'h21] = 23'h69a8ef;
-    mem[8'h22] = 23'h2a4e78;
-    mem[8'h23] = 23'h435e87;
-    mem[8'h24] = 23'h4728af;
-    mem[8'h25] = 23'h5a6d80;
-    mem[8'h26] = 23'h468298;
-    mem[8'h27] = 23'h465d8d;
-    mem[8'h28] = 23'h5a68b0;
-    mem[8'h29] = 23'h658591;
-    mem[8'h2a] = 23'h4f5859;
-    mem[8'h2b] = 23'h454df2;
-    mem[8'h2c] = 23'h7faf80;
-    mem[8'h2d] = 23'h26587a;
-    mem[8'h2e] = 23'h5e061e;
-    mem[8'h2f] = 23'h4ae53c;
-    mem[8'h30] = 23'h5ea06c;
-    mem[8'h31] = 23'h60d772;
-    mem[8'h32] = 23'h56038e;
-    mem[8'h33] = 23'h6a9dfa;
-    mem[8'h34] = 23'h63e1e3;
-    mem[8'h35] = 23'h2decd4;
-    mem[8'h36] = 23'h427e23;
-    mem[8'h37] = 23'h1a4b5d;
-    mem[8'h38] = 23'h4c76c8;
-    mem[8'h39] = 23'h2e1669;
-    mem[8'h3a] = 23'h741e78;
-    mem[8'h3b] = 23'h776d0b;
-    mem[8'h3c] = 23'h68c559;
-    mem[8'h3d] = 23'h5e6942;
-    mem[8'h3e] = 23'h79e1fe;
-    mem[8'h3f] = 23'h464ade;
-    mem[8'h40] = 23'h74b6d7;
-    mem[8'h41] = 23'h1cfe14;
-    mem[8'h42] = 23'h7b4064;
-    mem[8'h43] = 23'h51e0ed;
-    mem[8'h44] = 23'h5e8885;
-    mem[8'h45] = 23'hd1ff0;
-    mem[8'h46] = 23'h2f6316;
-    mem[8'h47] = 23'h3352d6;
-    mem[8'h48] = 23'h3cf42f;
-    mem[8'h49] = 23'h196926;
-    mem[8'h4a] = 23'h3cbd37;
-    mem[8'h4b] = 23'h58018c;
-    mem[8'h4c] = 23'h519573;
-    mem[8'h4d] = 23'h7c017;
-    mem[8'h4e] = 23'h695688;
-    mem[8'h4f] = 23'h8f201;
-    mem[8'h50] = 23'h671ac7;
-    mem[8'h51] = 23'h1f1d68;
-    mem[8'h52] = 23'h78e00d;
-    mem[8'h53] = 23'h6b3375;
-    mem[8'h54] = 23'h2dbfcb;
-    mem[8'h55] = 23'h30c31c;
-    mem[8'h56] = 23'h392db2;
-    mem[8'h57] = 23'h246e39;
-    mem[8'h58] = 23'h409ba9;
-    mem[8'h59] = 23'h49b0e3;
-    mem[8'h5a] = 23'h662960;
-    mem[8'h5b] = 23'h61ab98;
-    mem[8'h5c] = 23'h7f735d;
-    mem[8'h5d] = 23'h437ff8;
-    mem[8'h5e] = 23'h120a23;
-    mem[8'h5f] = 23'h289838;
-    mem[8'h60] = 23'h6d9;
-    mem[8'h61] = 23'h459b7e;
-    mem[8'h62] = 23'h5528c;
-    mem[8'h63] = 23'h4af670;
-    mem[8'h64] = 23'h14b2a0;
-    mem[8'h65] = 23'h3b8820;
-    mem[8'h66] = 23'h6bc4d3;
-    mem[8'h67] = 23'h35225e;
-    mem[8'h68] = 23'h5884cc;
-    mem[8'h69] = 23'h1a7e79;
-    mem[8'h6a] = 23'h404ce8;
-    mem[8'h6b] = 23'h773e9e;
-    mem[8'h6c] = 23'h175102;
-    mem[8'h6d] = 23'h2ae59b;
-    mem[8'h6e] = 23'h2648b4;
-    mem[8'h6f] = 23'h3fd54c;
-    mem[8'h70] = 23'h2ee3f1;
-    mem[8'h71] = 23'h2c83da;
-    mem[8'h72] = 23'h53aa5f;
-    mem[8'h73] = 23'h3952f6;
-    mem[8'h74] = 23'h341c1d;
-    mem[8'h75] = 23'h1f9d15;
-    mem[8'h76] = 23'h603a4;
-    mem[8'h77] = 23'h50685f;
-    mem[8'h78] = 23'h36f72a;
-    mem[8'h79] = 23'h7611bd;
-    mem[8'h7a] = 23'h4e9f1d;
-    mem[8'h7b] = 23'h4a18a7;
-    mem[8'h7c] = 23'h4c7294;
-    mem[8'h7d] = 23'h397283;
-    mem[8'h7e] = 23'h76b1ae;
-    mem[8'h7f] = 23'h4f062b;
-    mem[8'h80] = 23'h397567;
-    mem[8'h81] = 23'h495e02;
-    end
-    
-    always @(posedge clock) begin
-       data <= mem[address];
-    end
-endmodule // mldsa_accel__verify__ntt__rom__3
-
-
-module mldsa_accel__verify__ntt__slot_a(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__slot_a
-
-
-module mldsa_accel__verify__ntt__slot_b(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__slot_b
-
-
-module mldsa_accel__verify__ntt__slot_p(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__slot_p
-
-
-module mldsa_accel__verify__ntt__state(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__state
-
-
-module mldsa_accel__verify__ntt__tw_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__tw_base
-
-
-module mldsa_accel__verify__ntt__tw_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__tw_mask
-
-
-module mldsa_accel__verify__ntt__xgs__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xgs__0
-
-
-module mldsa_accel__verify__ntt__xgs__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xgs__1
-
-
-module mldsa_accel__verify__ntt__xgs__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xgs__2
-
-
-module mldsa_accel__verify__ntt__xgs__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xgs__3
-
-
-module mldsa_accel__verify__ntt__xu__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xu__0
-
-
-module mldsa_accel__verify__ntt__xu__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xu__1
-
-
-module mldsa_accel__verify__ntt__xu__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xu__2
-
-
-module mldsa_accel__verify__ntt__xu__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xu__3
-
-
-module mldsa_accel__verify__ntt__xv__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xv__0
-
-
-module mldsa_accel__verify__ntt__xv__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xv__1
-
-
-module mldsa_accel__verify__ntt__xv__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xv__2
-
-
-module mldsa_accel__verify__ntt__xv__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xv__3
-
-
-module mldsa_accel__verify__ntt__xw__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xw__0
-
-
-module mldsa_accel__verify__ntt__xw__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xw__1
-
-
-module mldsa_accel__verify__ntt__xw__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xw__2
-
-
-module mldsa_accel__verify__ntt__xw__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ntt__xw__3
-
-
-module mldsa_accel__verify__omega(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__omega
-
-
-module mldsa_accel__verify__phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam VerifyPhase$Idle = 0;
-    localparam VerifyPhase$LoadPk = 1;
-    localparam VerifyPhase$LoadSig = 2;
-    localparam VerifyPhase$Mu = 3;
-    localparam VerifyPhase$Hints = 4;
-    localparam VerifyPhase$Challenge = 5;
-    localparam VerifyPhase$LoadC = 6;
-    localparam VerifyPhase$NttC = 7;
-    localparam VerifyPhase$LoadT = 8;
-    localparam VerifyPhase$NttT = 9;
-    localparam VerifyPhase$MulCt = 10;
-    localparam VerifyPhase$LoadZ = 11;
-    localparam VerifyPhase$NttZ = 12;
-    localparam VerifyPhase$SampleA = 13;
-    localparam VerifyPhase$MulAz = 14;
-    localparam VerifyPhase$Intt = 15;
-    localparam VerifyPhase$StoreW = 16;
-    localparam VerifyPhase$Commit = 17;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__phase
-
-
-module mldsa_accel__verify__pipe__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__pipe__0
-
-
-module mldsa_accel__verify__pipe__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__pipe__1
-
-
-module mldsa_accel__verify__pipe__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__pipe__2
-
-
-module mldsa_accel__verify__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  byte_write;
-    input wire  [11:0] byte_address;
-    input wire  [7:0] byte_data;
-    input wire  word_write;
-    input wire  [9:0] word_address;
-    input wire  [31:0] word_data;
-    input wire  [9:0] read_address;
-    output reg  [31:0] read_word;
-    
-    // Stub signals
-    reg  [9:0] lanes$0$read_address;
-    reg  lanes$0$read_clock;
-    wire  [7:0] lanes$0$read_data;
-    reg  [9:0] lanes$0$write_address;
-    reg  lanes$0$write_clock;
-    reg  [7:0] lanes$0$write_data;
-    reg  lanes$0$write_enable;
-    reg  [9:0] lanes$1$read_address;
-    reg  lanes$1$read_clock;
-    wire  [7:0] lanes$1$read_data;
-    reg  [9:0] lanes$1$write_address;
-    reg  lanes$1$write_clock;
-    reg  [7:0] lanes$1$write_data;
-    reg  lanes$1$write_enable;
-    reg  [9:0] lanes$2$read_address;
-    reg  lanes$2$read_clock;
-    wire  [7:0] lanes$2$read_data;
-    reg  [9:0] lanes$2$write_address;
-    reg  lanes$2$write_clock;
-    reg  [7:0] lanes$2$write_data;
-    reg  lanes$2$write_enable;
-    reg  [9:0] lanes$3$read_address;
-    reg  lanes$3$read_clock;
-    wire  [7:0] lanes$3$read_data;
-    reg  [9:0] lanes$3$write_address;
-    reg  lanes$3$write_clock;
-    reg  [7:0] lanes$3$write_data;
-    reg  lanes$3$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__pk_buf__lanes__0 lanes$0(
-        .read_address(lanes$0$read_address),
-        .read_clock(lanes$0$read_clock),
-        .read_data(lanes$0$read_data),
-        .write_address(lanes$0$write_address),
-        .write_clock(lanes$0$write_clock),
-        .write_data(lanes$0$write_data),
-        .write_enable(lanes$0$write_enable)
-    );
-    mldsa_accel__verify__pk_buf__lanes__1 lanes$1(
-        .read_address(lanes$1$read_address),
-        .read_clock(lanes$1$read_clock),
-        .read_data(lanes$1$read_data),
-        .write_address(lanes$1$write_address),
-        .write_clock(lanes$1$write_clock),
-        .write_data(lanes$1$write_data),
-        .write_enable(lanes$1$write_enable)
-    );
-    mldsa_accel__verify__pk_buf__lanes__2 lanes$2(
-        .read_address(lanes$2$read_address),
-        .read_clock(lanes$2$read_clock),
-        .read_data(lanes$2$read_data),
-        .write_address(lanes$2$write_address),
-        .write_clock(lanes$2$write_clock),
-        .write_data(lanes$2$write_data),
-        .write_enable(lanes$2$write_enable)
-    );
-    mldsa_accel__verify__pk_buf__lanes__3 lanes$3(
-        .read_address(lanes$3$read_address),
-        .read_clock(lanes$3$read_clock),
-        .read_data(lanes$3$read_data),
-        .write_address(lanes$3$write_address),
-        .write_clock(lanes$3$write_clock),
-        .write_data(lanes$3$write_data),
-        .write_enable(lanes$3$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        lanes$0$read_clock = clock;
-        lanes$0$write_clock = clock;
-        lanes$0$read_address = read_address;
-        if (word_write) begin
-            lanes$0$write_address = word_address;
-            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
-            lanes$0$write_enable = 1'b1;
-        end
-        else begin
-            lanes$0$write_address = byte_address[(32'h2)+:(10)];
-            lanes$0$write_data = byte_data;
-            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
-        end
-        lanes$1$read_clock = clock;
-        lanes$1$write_clock = clock;
-        lanes$1$read_address = read_address;
-        if (word_write) begin
-            lanes$1$write_address = word_address;
-            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
-            lanes$1$write_enable = 1'b1;
-        end
-        else begin
-            lanes$1$write_address = byte_address[(32'h2)+:(10)];
-            lanes$1$write_data = byte_data;
-            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
-        end
-        lanes$2$read_clock = clock;
-        lanes$2$write_clock = clock;
-        lanes$2$read_address = read_address;
-        if (word_write) begin
-            lanes$2$write_address = word_address;
-            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
-            lanes$2$write_enable = 1'b1;
-        end
-        else begin
-            lanes$2$write_address = byte_address[(32'h2)+:(10)];
-            lanes$2$write_data = byte_data;
-            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
-        end
-        lanes$3$read_clock = clock;
-        lanes$3$write_clock = clock;
-        lanes$3$read_address = read_address;
-        if (word_write) begin
-            lanes$3$write_address = word_address;
-            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
-            lanes$3$write_enable = 1'b1;
-        end
-        else begin
-            lanes$3$write_address = byte_address[(32'h2)+:(10)];
-            lanes$3$write_data = byte_data;
-            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
-        end
-        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
-    end
-    
-endmodule // mldsa_accel__verify__pk_buf
-
-
-module mldsa_accel__verify__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__pk_buf__lanes__0
-
-
-module mldsa_accel__verify__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__pk_buf__lanes__1
-
-
-module mldsa_accel__verify__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__pk_buf__lanes__2
-
-
-module mldsa_accel__verify__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[1023:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__pk_buf__lanes__3
-
-
-module mldsa_accel__verify__pk_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__pk_words
-
-
-module mldsa_accel__verify__rd_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rd_ptr
-
-
-module mldsa_accel__verify__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [31:0] word;
-    input wire  word_valid;
-    output reg  word_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  [47:0] buffer$d;
-    wire  [47:0] buffer$q;
-    reg  buffer$clock;
-    reg  [2:0] count$d;
-    wire  [2:0] count$q;
-    reg  count$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  examine;
-    reg  [47:0] rest;
-    reg  [2:0] rest_count;
-    reg  take;
-    reg  [47:0] incoming;
-    reg  [22:0] candidate;
-    
-    // Sub module instances
-    mldsa_accel__verify__rej_ntt__buffer buffer(
-        .d(buffer$d),
-        .q(buffer$q),
-        .clock(buffer$clock)
-    );
-    mldsa_accel__verify__rej_ntt__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_accel__verify__rej_ntt__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_accel__verify__rej_ntt__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        buffer$clock = clock;
-        count$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        buffer$d = buffer$q;
-        count$d = count$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        candidate = buffer$q[(32'h0)+:(23)];
-        examine = count$q >= 32'h3;
-        if (examine) begin
-            rest = buffer$q >> 32'h18;
-            rest_count = count$q - 32'h3;
-        end
-        else begin
-            rest = buffer$q;
-            rest_count = count$q;
-        end
-        word_ready = rest_count <= 32'h2;
-        take = word_valid & (rest_count <= 32'h2);
-        if (rest_count == 32'h0) begin
-            incoming = ((word) & 48'hffffffffffff);
-        end
-        else if (rest_count == 32'h1) begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h8;
-        end
-        else begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h10;
-        end
-        if (take) begin
-            buffer$d = rest | incoming;
-            count$d = rest_count + 32'h4;
-        end
-        else begin
-            buffer$d = rest;
-            count$d = rest_count;
-        end
-        out$d = candidate;
-        out_valid$d = examine & (candidate < q23);
-        if (reset) begin
-            buffer$d = 32'h0;
-            count$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_accel__verify__rej_ntt
-
-
-module mldsa_accel__verify__rej_ntt__buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rej_ntt__buffer
-
-
-module mldsa_accel__verify__rej_ntt__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rej_ntt__count
-
-
-module mldsa_accel__verify__rej_ntt__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rej_ntt__out
-
-
-module mldsa_accel__verify__rej_ntt__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rej_ntt__out_valid
-
-
-module mldsa_accel__verify__rho__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__0
-
-
-module mldsa_accel__verify__rho__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__1
-
-
-module mldsa_accel__verify__rho__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__2
-
-
-module mldsa_accel__verify__rho__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__3
-
-
-module mldsa_accel__verify__rho__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__4
-
-
-module mldsa_accel__verify__rho__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__5
-
-
-module mldsa_accel__verify__rho__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__6
-
-
-module mldsa_accel__verify__rho__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__rho__7
-
-
-module mldsa_accel__verify__row(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__row
-
-
-module mldsa_accel__verify__ser_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ser_left
-
-
-module mldsa_accel__verify__ser_word(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__ser_word
-
-
-module mldsa_accel__verify__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  byte_write;
-    input wire  [12:0] byte_address;
-    input wire  [7:0] byte_data;
-    input wire  word_write;
-    input wire  [10:0] word_address;
-    input wire  [31:0] word_data;
-    input wire  [10:0] read_address;
-    output reg  [31:0] read_word;
-    
-    // Stub signals
-    reg  [10:0] lanes$0$read_address;
-    reg  lanes$0$read_clock;
-    wire  [7:0] lanes$0$read_data;
-    reg  [10:0] lanes$0$write_address;
-    reg  lanes$0$write_clock;
-    reg  [7:0] lanes$0$write_data;
-    reg  lanes$0$write_enable;
-    reg  [10:0] lanes$1$read_address;
-    reg  lanes$1$read_clock;
-    wire  [7:0] lanes$1$read_data;
-    reg  [10:0] lanes$1$write_address;
-    reg  lanes$1$write_clock;
-    reg  [7:0] lanes$1$write_data;
-    reg  lanes$1$write_enable;
-    reg  [10:0] lanes$2$read_address;
-    reg  lanes$2$read_clock;
-    wire  [7:0] lanes$2$read_data;
-    reg  [10:0] lanes$2$write_address;
-    reg  lanes$2$write_clock;
-    reg  [7:0] lanes$2$write_data;
-    reg  lanes$2$write_enable;
-    reg  [10:0] lanes$3$read_address;
-    reg  lanes$3$read_clock;
-    wire  [7:0] lanes$3$read_data;
-    reg  [10:0] lanes$3$write_address;
-    reg  lanes$3$write_clock;
-    reg  [7:0] lanes$3$write_data;
-    reg  lanes$3$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__sig_buf__lanes__0 lanes$0(
-        .read_address(lanes$0$read_address),
-        .read_clock(lanes$0$read_clock),
-        .read_data(lanes$0$read_data),
-        .write_address(lanes$0$write_address),
-        .write_clock(lanes$0$write_clock),
-        .write_data(lanes$0$write_data),
-        .write_enable(lanes$0$write_enable)
-    );
-    mldsa_accel__verify__sig_buf__lanes__1 lanes$1(
-        .read_address(lanes$1$read_address),
-        .read_clock(lanes$1$read_clock),
-        .read_data(lanes$1$read_data),
-        .write_address(lanes$1$write_address),
-        .write_clock(lanes$1$write_clock),
-        .write_data(lanes$1$write_data),
-        .write_enable(lanes$1$write_enable)
-    );
-    mldsa_accel__verify__sig_buf__lanes__2 lanes$2(
-        .read_address(lanes$2$read_address),
-        .read_clock(lanes$2$read_clock),
-        .read_data(lanes$2$read_data),
-        .write_address(lanes$2$write_address),
-        .write_clock(lanes$2$write_clock),
-        .write_data(lanes$2$write_data),
-        .write_enable(lanes$2$write_enable)
-    );
-    mldsa_accel__verify__sig_buf__lanes__3 lanes$3(
-        .read_address(lanes$3$read_address),
-        .read_clock(lanes$3$read_clock),
-        .read_data(lanes$3$read_data),
-        .write_address(lanes$3$write_address),
-        .write_clock(lanes$3$write_clock),
-        .write_data(lanes$3$write_data),
-        .write_enable(lanes$3$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        lanes$0$read_clock = clock;
-        lanes$0$write_clock = clock;
-        lanes$0$read_address = read_address;
-        if (word_write) begin
-            lanes$0$write_address = word_address;
-            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
-            lanes$0$write_enable = 1'b1;
-        end
-        else begin
-            lanes$0$write_address = byte_address[(32'h2)+:(11)];
-            lanes$0$write_data = byte_data;
-            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
-        end
-        lanes$1$read_clock = clock;
-        lanes$1$write_clock = clock;
-        lanes$1$read_address = read_address;
-        if (word_write) begin
-            lanes$1$write_address = word_address;
-            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
-            lanes$1$write_enable = 1'b1;
-        end
-        else begin
-            lanes$1$write_address = byte_address[(32'h2)+:(11)];
-            lanes$1$write_data = byte_data;
-            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
-        end
-        lanes$2$read_clock = clock;
-        lanes$2$write_clock = clock;
-        lanes$2$read_address = read_address;
-        if (word_write) begin
-            lanes$2$write_address = word_address;
-            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
-            lanes$2$write_enable = 1'b1;
-        end
-        else begin
-            lanes$2$write_address = byte_address[(32'h2)+:(11)];
-            lanes$2$write_data = byte_data;
-            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
-        end
-        lanes$3$read_clock = clock;
-        lanes$3$write_clock = clock;
-        lanes$3$read_address = read_address;
-        if (word_write) begin
-            lanes$3$write_address = word_address;
-            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
-            lanes$3$write_enable = 1'b1;
-        end
-        else begin
-            lanes$3$write_address = byte_address[(32'h2)+:(11)];
-            lanes$3$write_data = byte_data;
-            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
-        end
-        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
-    end
-    
-endmodule // mldsa_accel__verify__sig_buf
-
-
-module mldsa_accel__verify__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__sig_buf__lanes__0
-
-
-module mldsa_accel__verify__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__sig_buf__lanes__1
-
-
-module mldsa_accel__verify__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__sig_buf__lanes__2
-
-
-module mldsa_accel__verify__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__sig_buf__lanes__3
-
-
-module mldsa_accel__verify__sig_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sig_words
-
-
-module mldsa_accel__verify__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [7:0] op;
-    input wire  [31:0] arg0;
-    input wire  [31:0] arg1;
-    input wire  [31:0] arg2;
-    output reg  busy;
-    output reg  done;
-    output reg  error;
-    output reg  [31:0] core_config;
-    input wire  [31:0] in_data;
-    input wire  in_valid;
-    input wire  in_last;
-    output reg  in_ready;
-    output reg  [31:0] out_data;
-    output reg  out_valid;
-    output reg  out_last;
-    input wire  out_ready;
-    
-    // Constant declarations
-    localparam  rate_words_table$0 = 6'b101010;
-    localparam  rate_words_table$1 = 6'b100010;
-    localparam  rate_words_table$2 = 6'b100010;
-    localparam  rate_words_table$3 = 6'b10010;
-    localparam  domain_table$0 = 8'h1f;
-    localparam  domain_table$1 = 8'h1f;
-    localparam  domain_table$2 = 8'h6;
-    localparam  domain_table$3 = 8'h6;
-    localparam  op_sponge = 8'h1;
-    localparam  op_chain = 8'h2;
-    localparam  op_abort = 8'hff;
-    localparam  final_pad_word = 32'h80000000;
-    localparam  chain_mode = 2'b1;
-    localparam  chain_domain_lane = 64'h1f;
-    localparam  chain_pad_lane = 64'h8000000000000000;
-    localparam  chain_pad_lane_index = 5'b10000;
-    localparam  config_constant = 32'h1;
-    
-    // Enums
-    localparam Phase$Idle = 0;
-    localparam Phase$Absorb = 1;
-    localparam Phase$PadDomain = 2;
-    localparam Phase$PadFinal = 3;
-    localparam Phase$Squeeze = 4;
-    localparam Phase$ChainInput = 5;
-    localparam Phase$ChainStep = 6;
-    localparam Phase$Drain = 7;
-    
-    // Stub signals
-    reg  perm$clock;
-    reg  perm$start;
-    reg  perm$load;
-    reg  [63:0] perm$load_lanes$0;
-    reg  [63:0] perm$load_lanes$1;
-    reg  [63:0] perm$load_lanes$2;
-    reg  [63:0] perm$load_lanes$3;
-    reg  [63:0] perm$load_lanes$4;
-    reg  [63:0] perm$load_lanes$5;
-    reg  [63:0] perm$load_lanes$6;
-    reg  [63:0] perm$load_lanes$7;
-    reg  [63:0] perm$load_lanes$8;
-    reg  [63:0] perm$load_lanes$9;
-    reg  [63:0] perm$load_lanes$10;
-    reg  [63:0] perm$load_lanes$11;
-    reg  [63:0] perm$load_lanes$12;
-    reg  [63:0] perm$load_lanes$13;
-    reg  [63:0] perm$load_lanes$14;
-    reg  [63:0] perm$load_lanes$15;
-    reg  [63:0] perm$load_lanes$16;
-    reg  [63:0] perm$load_lanes$17;
-    reg  [63:0] perm$load_lanes$18;
-    reg  [63:0] perm$load_lanes$19;
-    reg  [63:0] perm$load_lanes$20;
-    reg  [63:0] perm$load_lanes$21;
-    reg  [63:0] perm$load_lanes$22;
-    reg  [63:0] perm$load_lanes$23;
-    reg  [63:0] perm$load_lanes$24;
-    reg  perm$clear;
-    reg  perm$xor_enable;
-    reg  [5:0] perm$xor_word_index;
-    reg  [31:0] perm$xor_word;
-    wire  perm$busy;
-    wire  [63:0] perm$lanes$0;
-    wire  [63:0] perm$lanes$1;
-    wire  [63:0] perm$lanes$2;
-    wire  [63:0] perm$lanes$3;
-    wire  [63:0] perm$lanes$4;
-    wire  [63:0] perm$lanes$5;
-    wire  [63:0] perm$lanes$6;
-    wire  [63:0] perm$lanes$7;
-    wire  [63:0] perm$lanes$8;
-    wire  [63:0] perm$lanes$9;
-    wire  [63:0] perm$lanes$10;
-    wire  [63:0] perm$lanes$11;
-    wire  [63:0] perm$lanes$12;
-    wire  [63:0] perm$lanes$13;
-    wire  [63:0] perm$lanes$14;
-    wire  [63:0] perm$lanes$15;
-    wire  [63:0] perm$lanes$16;
-    wire  [63:0] perm$lanes$17;
-    wire  [63:0] perm$lanes$18;
-    wire  [63:0] perm$lanes$19;
-    wire  [63:0] perm$lanes$20;
-    wire  [63:0] perm$lanes$21;
-    wire  [63:0] perm$lanes$22;
-    wire  [63:0] perm$lanes$23;
-    wire  [63:0] perm$lanes$24;
-    reg  clear_r$d;
-    wire  clear_r$q;
-    reg  clear_r$clock;
-    reg  [2:0] phase$d;
-    wire  [2:0] phase$q;
-    reg  phase$clock;
-    reg  [1:0] mode$d;
-    wire  [1:0] mode$q;
-    reg  mode$clock;
-    reg  [31:0] msg_left$d;
-    wire  [31:0] msg_left$q;
-    reg  msg_left$clock;
-    reg  [31:0] out_left$d;
-    wire  [31:0] out_left$q;
-    reg  out_left$clock;
-    reg  [5:0] word_pos$d;
-    wire  [5:0] word_pos$q;
-    reg  word_pos$clock;
-    reg  done_flag$d;
-    wire  done_flag$q;
-    reg  done_flag$clock;
-    reg  error_flag$d;
-    wire  error_flag$q;
-    reg  error_flag$clock;
-    reg  [2:0] chain_lanes$d;
-    wire  [2:0] chain_lanes$q;
-    reg  chain_lanes$clock;
-    reg  [1:0] segment$d;
-    wire  [1:0] segment$q;
-    reg  segment$clock;
-    reg  [3:0] segment_word$d;
-    wire  [3:0] segment_word$q;
-    reg  segment_word$clock;
-    reg  [31:0] hash_address$d;
-    wire  [31:0] hash_address$q;
-    reg  hash_address$clock;
-    reg  [31:0] steps_left$d;
-    wire  [31:0] steps_left$q;
-    reg  steps_left$clock;
-    reg  [63:0] pk_seed$0$d;
-    wire  [63:0] pk_seed$0$q;
-    reg  pk_seed$0$clock;
-    reg  [63:0] pk_seed$1$d;
-    wire  [63:0] pk_seed$1$q;
-    reg  pk_seed$1$clock;
-    reg  [63:0] pk_seed$2$d;
-    wire  [63:0] pk_seed$2$q;
-    reg  pk_seed$2$clock;
-    reg  [63:0] pk_seed$3$d;
-    wire  [63:0] pk_seed$3$q;
-    reg  pk_seed$3$clock;
-    reg  [63:0] adrs$0$d;
-    wire  [63:0] adrs$0$q;
-    reg  adrs$0$clock;
-    reg  [63:0] adrs$1$d;
-    wire  [63:0] adrs$1$q;
-    reg  adrs$1$clock;
-    reg  [63:0] adrs$2$d;
-    wire  [63:0] adrs$2$q;
-    reg  adrs$2$clock;
-    reg  [63:0] adrs$3$d;
-    wire  [63:0] adrs$3$q;
-    reg  adrs$3$clock;
-    
-    // Local signals
-    reg  perm_busy;
-    reg  perm_free;
-    reg  [5:0] rate_words;
-    reg  [7:0] domain;
-    reg  [31:0] in_word;
-    reg  [63:0] squeeze_lane;
-    reg  [31:0] squeeze_word;
-    reg  [3:0] segment_words;
-    reg  chain_last_word;
-    reg  [63:0] adrs_hashed;
-    reg  [32:0] chain_end;
-    
-    // Sub module instances
-    mldsa_accel__verify__sponge__perm perm(
-        .clock(perm$clock),
-        .start(perm$start),
-        .load(perm$load),
-        .load_lanes$0(perm$load_lanes$0),
-        .load_lanes$1(perm$load_lanes$1),
-        .load_lanes$2(perm$load_lanes$2),
-        .load_lanes$3(perm$load_lanes$3),
-        .load_lanes$4(perm$load_lanes$4),
-        .load_lanes$5(perm$load_lanes$5),
-        .load_lanes$6(perm$load_lanes$6),
-        .load_lanes$7(perm$load_lanes$7),
-        .load_lanes$8(perm$load_lanes$8),
-        .load_lanes$9(perm$load_lanes$9),
-        .load_lanes$10(perm$load_lanes$10),
-        .load_lanes$11(perm$load_lanes$11),
-        .load_lanes$12(perm$load_lanes$12),
-        .load_lanes$13(perm$load_lanes$13),
-        .load_lanes$14(perm$load_lanes$14),
-        .load_lanes$15(perm$load_lanes$15),
-        .load_lanes$16(perm$load_lanes$16),
-        .load_lanes$17(perm$load_lanes$17),
-        .load_lanes$18(perm$load_lanes$18),
-        .load_lanes$19(perm$load_lanes$19),
-        .load_lanes$20(perm$load_lanes$20),
-        .load_lanes$21(perm$load_lanes$21),
-        .load_lanes$22(perm$load_lanes$22),
-        .load_lanes$23(perm$load_lanes$23),
-        .load_lanes$24(perm$load_lanes$24),
-        .clear(perm$clear),
-        .xor_enable(perm$xor_enable),
-        .xor_word_index(perm$xor_word_index),
-        .xor_word(perm$xor_word),
-        .busy(perm$busy),
-        .lanes$0(perm$lanes$0),
-        .lanes$1(perm$lanes$1),
-        .lanes$2(perm$lanes$2),
-        .lanes$3(perm$lanes$3),
-        .lanes$4(perm$lanes$4),
-        .lanes$5(perm$lanes$5),
-        .lanes$6(perm$lanes$6),
-        .lanes$7(perm$lanes$7),
-        .lanes$8(perm$lanes$8),
-        .lanes$9(perm$lanes$9),
-        .lanes$10(perm$lanes$10),
-        .lanes$11(perm$lanes$11),
-        .lanes$12(perm$lanes$12),
-        .lanes$13(perm$lanes$13),
-        .lanes$14(perm$lanes$14),
-        .lanes$15(perm$lanes$15),
-        .lanes$16(perm$lanes$16),
-        .lanes$17(perm$lanes$17),
-        .lanes$18(perm$lanes$18),
-        .lanes$19(perm$lanes$19),
-        .lanes$20(perm$lanes$20),
-        .lanes$21(perm$lanes$21),
-        .lanes$22(perm$lanes$22),
-        .lanes$23(perm$lanes$23),
-        .lanes$24(perm$lanes$24)
-    );
-    mldsa_accel__verify__sponge__clear_r clear_r(
-        .d(clear_r$d),
-        .q(clear_r$q),
-        .clock(clear_r$clock)
-    );
-    mldsa_accel__verify__sponge__phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    mldsa_accel__verify__sponge__mode mode(
-        .d(mode$d),
-        .q(mode$q),
-        .clock(mode$clock)
-    );
-    mldsa_accel__verify__sponge__msg_left msg_left(
-        .d(msg_left$d),
-        .q(msg_left$q),
-        .clock(msg_left$clock)
-    );
-    mldsa_accel__verify__sponge__out_left out_left(
-        .d(out_left$d),
-        .q(out_left$q),
-        .clock(out_left$clock)
-    );
-    mldsa_accel__verify__sponge__word_pos word_pos(
-        .d(word_pos$d),
-        .q(word_pos$q),
-        .clock(word_pos$clock)
-    );
-    mldsa_accel__verify__sponge__done_flag done_flag(
-        .d(done_flag$d),
-        .q(done_flag$q),
-        .clock(done_flag$clock)
-    );
-    mldsa_accel__verify__sponge__error_flag error_flag(
-        .d(error_flag$d),
-        .q(error_flag$q),
-        .clock(error_flag$clock)
-    );
-    mldsa_accel__verify__sponge__chain_lanes chain_lanes(
-        .d(chain_lanes$d),
-        .q(chain_lanes$q),
-        .clock(chain_lanes$clock)
-    );
-    mldsa_accel__verify__sponge__segment segment(
-        .d(segment$d),
-        .q(segment$q),
-        .clock(segment$clock)
-    );
-    mldsa_accel__verify__sponge__segment_word segment_word(
-        .d(segment_word$d),
-        .q(segment_word$q),
-        .clock(segment_word$clock)
-    );
-    mldsa_accel__verify__sponge__hash_address hash_address(
-        .d(hash_address$d),
-        .q(hash_address$q),
-        .clock(hash_address$clock)
-    );
-    mldsa_accel__verify__sponge__steps_left steps_left(
-        .d(steps_left$d),
-        .q(steps_left$q),
-        .clock(steps_left$clock)
-    );
-    mldsa_accel__verify__sponge__pk_seed__0 pk_seed$0(
-        .d(pk_seed$0$d),
-        .q(pk_seed$0$q),
-        .clock(pk_seed$0$clock)
-    );
-    mldsa_accel__verify__sponge__pk_seed__1 pk_seed$1(
-        .d(pk_seed$1$d),
-        .q(pk_seed$1$q),
-        .clock(pk_seed$1$clock)
-    );
-    mldsa_accel__verify__sponge__pk_seed__2 pk_seed$2(
-        .d(pk_seed$2$d),
-        .q(pk_seed$2$q),
-        .clock(pk_seed$2$clock)
-    );
-    mldsa_accel__verify__sponge__pk_seed__3 pk_seed$3(
-        .d(pk_seed$3$d),
-        .q(pk_seed$3$q),
-        .clock(pk_seed$3$clock)
-    );
-    mldsa_accel__verify__sponge__adrs__0 adrs$0(
-        .d(adrs$0$d),
-        .q(adrs$0$q),
-        .clock(adrs$0$clock)
-    );
-    mldsa_accel__verify__sponge__adrs__1 adrs$1(
-        .d(adrs$1$d),
-        .q(adrs$1$q),
-        .clock(adrs$1$clock)
-    );
-    mldsa_accel__verify__sponge__adrs__2 adrs$2(
-        .d(adrs$2$d),
-        .q(adrs$2$q),
-        .clock(adrs$2$clock)
-    );
-    mldsa_accel__verify__sponge__adrs__3 adrs$3(
-        .d(adrs$3$d),
-        .q(adrs$3$q),
-        .clock(adrs$3$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        clear_r$clock = clock;
-        phase$clock = clock;
-        mode$clock = clock;
-        msg_left$clock = clock;
-        out_left$clock = clock;
-        word_pos$clock = clock;
-        done_flag$clock = clock;
-        error_flag$clock = clock;
-        chain_lanes$clock = clock;
-        segment$clock = clock;
-        segment_word$clock = clock;
-        hash_address$clock = clock;
-        steps_left$clock = clock;
-        clear_r$d = clear_r$q;
-        phase$d = phase$q;
-        mode$d = mode$q;
-        msg_left$d = msg_left$q;
-        out_left$d = out_left$q;
-        word_pos$d = word_pos$q;
-        done_flag$d = done_flag$q;
-        error_flag$d = error_flag$q;
-        chain_lanes$d = chain_lanes$q;
-        segment$d = segment$q;
-        segment_word$d = segment_word$q;
-        hash_address$d = hash_address$q;
-        steps_left$d = steps_left$q;
-        pk_seed$0$clock = clock;
-        pk_seed$0$d = pk_seed$0$q;
-        adrs$0$clock = clock;
-        adrs$0$d = adrs$0$q;
-        pk_seed$1$clock = clock;
-        pk_seed$1$d = pk_seed$1$q;
-        adrs$1$clock = clock;
-        adrs$1$d = adrs$1$q;
-        pk_seed$2$clock = clock;
-        pk_seed$2$d = pk_seed$2$q;
-        adrs$2$clock = clock;
-        adrs$2$d = adrs$2$q;
-        pk_seed$3$clock = clock;
-        pk_seed$3$d = pk_seed$3$q;
-        adrs$3$clock = clock;
-        adrs$3$d = adrs$3$q;
-        perm$clock = clock;
-        rate_words = rate_words_table$0;
-        domain = domain_table$0;
-        if (mode$q == 0) begin
-            rate_words = rate_words_table$0;
-            domain = domain_table$0;
-        end
-        if (mode$q == 1) begin
-            rate_words = rate_words_table$1;
-            domain = domain_table$1;
-        end
-        if (mode$q == 2) begin
-            rate_words = rate_words_table$2;
-            domain = domain_table$2;
-        end
-        if (mode$q == 3) begin
-            rate_words = rate_words_table$3;
-            domain = domain_table$3;
-        end
-        in_word = in_data;
-        if (msg_left$q < 32'h4) begin
-            case (msg_left$q[(32'h0)+:(2)])
-                1:
-                    begin
-                        in_word = ((in_data << 32'h18) >> 32'h18) | (((domain) & 32'hffffffff) << 32'h8);
-                    end
-                2:
-                    begin
-                        in_word = ((in_data << 32'h10) >> 32'h10) | (((domain) & 32'hffffffff) << 32'h10);
-                    end
-                3:
-                    begin
-                        in_word = ((in_data << 32'h8) >> 32'h8) | (((domain) & 32'hffffffff) << 32'h18);
-                    end
-                default:
-                    begin
-                    end
-            endcase
-        end
-        squeeze_lane = perm$lanes$0;
-        case (word_pos$q[(32'h1)+:(5)])
-            0:
-                begin
-                    squeeze_lane = perm$lanes$0;
-                end
-            1:
-                begin
-                    squeeze_lane = perm$lanes$1;
-                end
-            2:
-                begin
-                    squeeze_lane = perm$lanes$2;
-                end
-            3:
-                begin
-                    squeeze_lane = perm$lanes$3;
-                end
-            4:
-                begin
-                    squeeze_lane = perm$lanes$4;
-                end
-            5:
-                begin
-                    squeeze_lane = perm$lanes$5;
-                end
-            6:
-                begin
-                    squeeze_lane = perm$lanes$6;
-                end
-            7:
-                begin
-                    squeeze_lane = perm$lanes$7;
-                end
-            8:
-                begin
-                    squeeze_lane = perm$lanes$8;
-                end
-            9:
-                begin
-                    squeeze_lane = perm$lanes$9;
-                end
-            10:
-                begin
-                    squeeze_lane = perm$lanes$10;
-                end
-            11:
-                begin
-                    squeeze_lane = perm$lanes$11;
-                end
-            12:
-                begin
-                    squeeze_lane = perm$lanes$12;
-                end
-            13:
-                begin
-                    squeeze_lane = perm$lanes$13;
-                end
-            14:
-                begin
-                    squeeze_lane = perm$lanes$14;
-                end
-            15:
-                begin
-                    squeeze_lane = perm$lanes$15;
-                end
-            16:
-                begin
-                    squeeze_lane = perm$lanes$16;
-                end
-            17:
-                begin
-                    squeeze_lane = perm$lanes$17;
-                end
-            18:
-                begin
-                    squeeze_lane = perm$lanes$18;
-                end
-            19:
-                begin
-                    squeeze_lane = perm$lanes$19;
-                end
-            20:
-                begin
-                    squeeze_lane = perm$lanes$20;
-                end
-            default:
-                begin
-                end
-        endcase
-        squeeze_word = squeeze_lane[(32'h0)+:(32)];
-        if (word_pos$q[32'h0]) begin
-            squeeze_word = squeeze_lane[(32'h20)+:(32)];
-        end
-        out_data = squeeze_word;
-        if (out_left$q < 32'h4) begin
-            case (out_left$q[(32'h0)+:(2)])
-                1:
-                    begin
-                        out_data = (squeeze_word << 32'h18) >> 32'h18;
-                    end
-                2:
-                    begin
-                        out_data = (squeeze_word << 32'h10) >> 32'h10;
-                    end
-                3:
-                    begin
-                        out_data = (squeeze_word << 32'h8) >> 32'h8;
-                    end
-                default:
-                    begin
-                    end
-            endcase
-        end
-        segment_words = ((chain_lanes$q) & 4'hf) << 32'h1;
-        if (segment$q == 32'h1) begin
-            segment_words = 32'h8;
-        end
-        chain_last_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
-        adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
-        chain_end = ((arg1) & 33'h1ffffffff) + ((arg2) & 33'h1ffffffff);
-        perm$load_lanes$0 = 32'h0;
-        perm$load_lanes$1 = 32'h0;
-        perm$load_lanes$2 = 32'h0;
-        perm$load_lanes$3 = 32'h0;
-        perm$load_lanes$4 = 32'h0;
-        perm$load_lanes$5 = 32'h0;
-        perm$load_lanes$6 = 32'h0;
-        perm$load_lanes$7 = 32'h0;
-        perm$load_lanes$8 = 32'h0;
-        perm$load_lanes$9 = 32'h0;
-        perm$load_lanes$10 = 32'h0;
-        perm$load_lanes$11 = 32'h0;
-        perm$load_lanes$12 = 32'h0;
-        perm$load_lanes$13 = 32'h0;
-        perm$load_lanes$14 = 32'h0;
-        perm$load_lanes$15 = 32'h0;
-        perm$load_lanes$16 = 32'h0;
-        perm$load_lanes$17 = 32'h0;
-        perm$load_lanes$18 = 32'h0;
-        perm$load_lanes$19 = 32'h0;
-        perm$load_lanes$20 = 32'h0;
-        perm$load_lanes$21 = 32'h0;
-        perm$load_lanes$22 = 32'h0;
-        perm$load_lanes$23 = 32'h0;
-        perm$load_lanes$24 = 32'h0;
-        case (chain_lanes$q)
-            2:
-                begin
-                    perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$6 = perm$lanes$0;
-                    perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$7 = perm$lanes$1;
-                    perm$load_lanes$2 = adrs$0$q;
-                    perm$load_lanes$3 = adrs$1$q;
-                    perm$load_lanes$4 = adrs$2$q;
-                    perm$load_lanes$5 = adrs_hashed;
-                    perm$load_lanes$8 = chain_domain_lane;
-                end
-            3:
-                begin
-                    perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$3 = adrs$0$q;
-                    perm$load_lanes$7 = perm$lanes$0;
-                    perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$4 = adrs$1$q;
-                    perm$load_lanes$8 = perm$lanes$1;
-                    perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$5 = adrs$2$q;
-                    perm$load_lanes$9 = perm$lanes$2;
-                    perm$load_lanes$6 = adrs_hashed;
-                    perm$load_lanes$10 = chain_domain_lane;
-                end
-            default:
-                begin
-                    perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$8 = perm$lanes$0;
-                    perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$9 = perm$lanes$1;
-                    perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$10 = perm$lanes$2;
-                    perm$load_lanes$3 = pk_seed$3$q;
-                    perm$load_lanes$11 = perm$lanes$3;
-                    perm$load_lanes$4 = adrs$0$q;
-                    perm$load_lanes$5 = adrs$1$q;
-                    perm$load_lanes$6 = adrs$2$q;
-                    perm$load_lanes$7 = adrs_hashed;
-                    perm$load_lanes$12 = chain_domain_lane;
-                end
-        endcase
-        if (chain_pad_lane_index == 0) begin
-            perm$load_lanes$0 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 1) begin
-            perm$load_lanes$1 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 2) begin
-            perm$load_lanes$2 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 3) begin
-            perm$load_lanes$3 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 4) begin
-            perm$load_lanes$4 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 5) begin
-            perm$load_lanes$5 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 6) begin
-            perm$load_lanes$6 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 7) begin
-            perm$load_lanes$7 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 8) begin
-            perm$load_lanes$8 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 9) begin
-            perm$load_lanes$9 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 10) begin
-            perm$load_lanes$10 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 11) begin
-            perm$load_lanes$11 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 12) begin
-            perm$load_lanes$12 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 13) begin
-            perm$load_lanes$13 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 14) begin
-            perm$load_lanes$14 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 15) begin
-            perm$load_lanes$15 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 16) begin
-            perm$load_lanes$16 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 17) begin
-            perm$load_lanes$17 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 18) begin
-            perm$load_lanes$18 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 19) begin
-            perm$load_lanes$19 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 20) begin
-            perm$load_lanes$20 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 21) begin
-            perm$load_lanes$21 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 22) begin
-            perm$load_lanes$22 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 23) begin
-            perm$load_lanes$23 = chain_pad_lane;
-        end
-        if (chain_pad_lane_index == 24) begin
-            perm$load_lanes$24 = chain_pad_lane;
-        end
-        perm$start = 1'b0;
-        perm$load = 1'b0;
-        clear_r$d = 1'b0;
-        perm$clear = clear_r$q;
-        perm_busy = perm$busy & ~clear_r$q;
-        perm_free = ~perm$busy & ~clear_r$q;
-        perm$xor_enable = 1'b0;
-        perm$xor_word_index = word_pos$q;
-        perm$xor_word = in_word;
-        in_ready = 1'b0;
-        out_valid = 1'b0;
-        out_last = out_left$q <= 32'h4;
-        busy = (phase$q != Phase$Idle) | perm_busy;
-        done = done_flag$q;
-        error = error_flag$q;
-        core_config = config_constant;
-        case (phase$q)
-            Phase$Idle:
-                begin
-                    if (start & ~perm_busy) begin
-                        done_flag$d = 1'b0;
-                        error_flag$d = 1'b0;
-                        clear_r$d = 1'b1;
-                        word_pos$d = 32'h0;
-                        if (op == op_sponge) begin
-                            mode$d = arg0[(32'h0)+:(2)];
-                            msg_left$d = arg1;
-                            out_left$d = arg2;
-                            if ((arg0 >= 32'h4) | (arg2 == 32'h0)) begin
-                                done_flag$d = 1'b1;
-                                error_flag$d = 1'b1;
-                            end
-                            else if (arg1 == 32'h0) begin
-                                phase$d = Phase$PadDomain;
-                            end
-                            else begin
-                                phase$d = Phase$Absorb;
-                            end
-                        end
-                        else if (op == op_chain) begin
-                            mode$d = chain_mode;
-                            chain_lanes$d = arg0[(32'h3)+:(3)];
-                            out_left$d = arg0;
-                            hash_address$d = arg1;
-                            steps_left$d = arg2;
-                            segment$d = 32'h0;
-                            segment_word$d = 32'h0;
-                            if (((arg0 != 32'h10) & (arg0 != 32'h18) & (arg0 != 32'h20)) | chain_end[32'h20]) begin
-                                done_flag$d = 1'b1;
-                                error_flag$d = 1'b1;
-                            end
-                            else begin
-                                phase$d = Phase$ChainInput;
-                            end
-                        end
-                        else if (op != op_abort) begin
-                            done_flag$d = 1'b1;
-                            error_flag$d = 1'b1;
-                        end
-                    end
-                end
-            Phase$Absorb:
-                begin
-                    in_ready = perm_free;
-                    if (in_valid & perm_free) begin
-                        if (in_last & (msg_left$q > 32'h4)) begin
-                            done_flag$d = 1'b1;
-                            error_flag$d = 1'b1;
-                            phase$d = Phase$Idle;
-                        end
-                        else if (~in_last & (msg_left$q <= 32'h4)) begin
-                            error_flag$d = 1'b1;
-                            phase$d = Phase$Drain;
-                        end
-                        else begin
-                            perm$xor_enable = 1'b1;
-                            word_pos$d = word_pos$q + 32'h1;
-                            if (msg_left$q < 32'h4) begin
-                                msg_left$d = 32'h0;
-                                phase$d = Phase$PadFinal;
-                            end
-                            else begin
-                                msg_left$d = msg_left$q - 32'h4;
-                                if (word_pos$q + 32'h1 == rate_words) begin
-                                    perm$start = 1'b1;
-                                    word_pos$d = 32'h0;
-                                end
-                                if (msg_left$q == 32'h4) begin
-                                    phase$d = Phase$PadDomain;
-                                end
-                            end
-                        end
-                    end
-                end
-            Phase$PadDomain:
-                begin
-                    if (perm_free) begin
-                        perm$xor_enable = 1'b1;
-                        perm$xor_word = ((domain) & 32'hffffffff);
-                        if (word_pos$q + 32'h1 == rate_words) begin
-                            perm$xor_word = ((domain) & 32'hffffffff) | final_pad_word;
-                            perm$start = 1'b1;
-                            word_pos$d = 32'h0;
-                            phase$d = Phase$Squeeze;
-                        end
-                        else begin
-                            phase$d = Phase$PadFinal;
-                        end
-                    end
-                end
-            Phase$PadFinal:
-                begin
-                    if (perm_free) begin
-                        perm$xor_enable = 1'b1;
-                        perm$xor_word_index = rate_words - 32'h1;
-                        perm$xor_word = final_pad_word;
-                        perm$start = 1'b1;
-                        word_pos$d = 32'h0;
-                        phase$d = Phase$Squeeze;
-                    end
-                end
-            Phase$Squeeze:
-                begin
-                    out_valid = perm_free;
-                    if (out_ready & perm_free) begin
-                        if (out_left$q <= 32'h4) begin
-                            out_left$d = 32'h0;
-                            done_flag$d = 1'b1;
-                            phase$d = Phase$Idle;
-                        end
-                        else begin
-                            out_left$d = out_left$q - 32'h4;
-                            word_pos$d = word_pos$q + 32'h1;
-                            if (word_pos$q + 32'h1 == rate_words) begin
-                                perm$start = 1'b1;
-                                word_pos$d = 32'h0;
-                            end
-                        end
-                    end
-                end
-            Phase$ChainInput:
-                begin
-                    in_ready = 1'b1;
-                    if (in_valid) begin
-                        if (in_last & ~chain_last_word) begin
-                            done_flag$d = 1'b1;
-                            error_flag$d = 1'b1;
-                            phase$d = Phase$Idle;
-                        end
-                        else if (~in_last & chain_last_word) begin
-                            error_flag$d = 1'b1;
-                            phase$d = Phase$Drain;
-                        end
-                        else begin
-                            if (segment_word$q == 32'h2 * 0) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$0$d = ((pk_seed$0$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$0$d = ((adrs$0$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 0 + 32'h1) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$0$d = ((pk_seed$0$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$0$d = ((adrs$0$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 1) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$1$d = ((pk_seed$1$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$1$d = ((adrs$1$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 1 + 32'h1) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$1$d = ((pk_seed$1$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$1$d = ((adrs$1$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 2) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$2$d = ((pk_seed$2$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$2$d = ((adrs$2$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 2 + 32'h1) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$2$d = ((pk_seed$2$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$2$d = ((adrs$2$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 3) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$3$d = ((pk_seed$3$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$3$d = ((adrs$3$q >> 32'h20) << 32'h20) | ((in_data) & 64'hffffffffffffffff);
-                                end
-                            end
-                            if (segment_word$q == 32'h2 * 3 + 32'h1) begin
-                                if (segment$q == 32'h0) begin
-                                    pk_seed$3$d = ((pk_seed$3$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                                if (segment$q == 32'h1) begin
-                                    adrs$3$d = ((adrs$3$q << 32'h20) >> 32'h20) | (((in_data) & 64'hffffffffffffffff) << 32'h20);
-                                end
-                            end
-                            if (segment$q == 32'h2) begin
-                                perm$xor_enable = 1'b1;
-                                perm$xor_word_index = ((segment_word$q) & 6'h3f);
-                                perm$xor_word = in_data;
-                            end
-                            segment_word$d = segment_word$q + 32'h1;
-                            if (segment_word$q + 32'h1 == segment_words) begin
-                                segment_word$d = 32'h0;
-                                segment$d = segment$q + 32'h1;
-                            end
-                            if (chain_last_word) begin
-                                phase$d = Phase$ChainStep;
-                            end
-                        end
-                    end
-                end
-            Phase$ChainStep:
-                begin
-                    if (perm_free) begin
-                        if (steps_left$q == 32'h0) begin
-                            word_pos$d = 32'h0;
-                            phase$d = Phase$Squeeze;
-                        end
-                        else begin
-                            perm$load = 1'b1;
-                            perm$start = 1'b1;
-                            hash_address$d = hash_address$q + 32'h1;
-                            steps_left$d = steps_left$q - 32'h1;
-                        end
-                    end
-                end
-            Phase$Drain:
-                begin
-                    in_ready = 1'b1;
-                    if (in_valid & in_last) begin
-                        done_flag$d = 1'b1;
-                        phase$d = Phase$Idle;
-                    end
-                end
-        endcase
-        if (start & (op == op_abort)) begin
-            clear_r$d = 1'b1;
-            done_flag$d = 1'b1;
-            error_flag$d = 1'b1;
-            phase$d = Phase$Idle;
-        end
-        if (reset) begin
-            clear_r$d = 1'b1;
-            done_flag$d = 1'b0;
-            error_flag$d = 1'b0;
-            phase$d = Phase$Idle;
-        end
-    end
-    
-endmodule // mldsa_accel__verify__sponge
-
-
-module mldsa_accel__verify__sponge__adrs__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__adrs__0
-
-
-module mldsa_accel__verify__sponge__adrs__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__adrs__1
-
-
-module mldsa_accel__verify__sponge__adrs__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__adrs__2
-
-
-module mldsa_accel__verify__sponge__adrs__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__adrs__3
-
-
-module mldsa_accel__verify__sponge__chain_lanes(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__chain_lanes
-
-
-module mldsa_accel__verify__sponge__clear_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    (* max_fanout = 64 *)
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__clear_r
-
-
-module mldsa_accel__verify__sponge__done_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__done_flag
-
-
-module mldsa_accel__verify__sponge__error_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__error_flag
-
-
-module mldsa_accel__verify__sponge__hash_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__hash_address
-
-
-module mldsa_accel__verify__sponge__mode(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__mode
-
-
-module mldsa_accel__verify__sponge__msg_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__msg_left
-
-
-module mldsa_accel__verify__sponge__out_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__out_left
-
-
-module mldsa_accel__verify__sponge__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,busy,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  start;
-    input wire  load;
-    input wire  [63:0] load_lanes$0;
-    input wire  [63:0] load_lanes$1;
-    input wire  [63:0] load_lanes$2;
-    input wire  [63:0] load_lanes$3;
-    input wire  [63:0] load_lanes$4;
-    input wire  [63:0] load_lanes$5;
-    input wire  [63:0] load_lanes$6;
-    input wire  [63:0] load_lanes$7;
-    input wire  [63:0] load_lanes$8;
-    input wire  [63:0] load_lanes$9;
-    input wire  [63:0] load_lanes$10;
-    input wire  [63:0] load_lanes$11;
-    input wire  [63:0] load_lanes$12;
-    input wire  [63:0] load_lanes$13;
-    input wire  [63:0] load_lanes$14;
-    input wire  [63:0] load_lanes$15;
-    input wire  [63:0] load_lanes$16;
-    input wire  [63:0] load_lanes$17;
-    input wire  [63:0] load_lanes$18;
-    input wire  [63:0] load_lanes$19;
-    input wire  [63:0] load_lanes$20;
-    input wire  [63:0] load_lanes$21;
-    input wire  [63:0] load_lanes$22;
-    input wire  [63:0] load_lanes$23;
-    input wire  [63:0] load_lanes$24;
-    input wire  clear;
-    input wire  xor_enable;
-    input wire  [5:0] xor_word_index;
-    input wire  [31:0] xor_word;
-    output reg  busy;
-    output reg  [63:0] lanes$0;
-    output reg  [63:0] lanes$1;
-    output reg  [63:0] lanes$2;
-    output reg  [63:0] lanes$3;
-    output reg  [63:0] lanes$4;
-    output reg  [63:0] lanes$5;
-    output reg  [63:0] lanes$6;
-    output reg  [63:0] lanes$7;
-    output reg  [63:0] lanes$8;
-    output reg  [63:0] lanes$9;
-    output reg  [63:0] lanes$10;
-    output reg  [63:0] lanes$11;
-    output reg  [63:0] lanes$12;
-    output reg  [63:0] lanes$13;
-    output reg  [63:0] lanes$14;
-    output reg  [63:0] lanes$15;
-    output reg  [63:0] lanes$16;
-    output reg  [63:0] lanes$17;
-    output reg  [63:0] lanes$18;
-    output reg  [63:0] lanes$19;
-    output reg  [63:0] lanes$20;
-    output reg  [63:0] lanes$21;
-    output reg  [63:0] lanes$22;
-    output reg  [63:0] lanes$23;
-    output reg  [63:0] lanes$24;
-    
-    // Constant declarations
-    localparam  last_round_index = 5'b10111;
-    localparam  rounds_per_clock = 5'b1;
-    
-    // Stub signals
-    reg  [63:0] state$0$d;
-    wire  [63:0] state$0$q;
-    reg  state$0$clock;
-    reg  [63:0] state$1$d;
-    wire  [63:0] state$1$q;
-    reg  state$1$clock;
-    reg  [63:0] state$2$d;
-    wire  [63:0] state$2$q;
-    reg  state$2$clock;
-    reg  [63:0] state$3$d;
-    wire  [63:0] state$3$q;
-    reg  state$3$clock;
-    reg  [63:0] state$4$d;
-    wire  [63:0] state$4$q;
-    reg  state$4$clock;
-    reg  [63:0] state$5$d;
-    wire  [63:0] state$5$q;
-    reg  state$5$clock;
-    reg  [63:0] state$6$d;
-    wire  [63:0] state$6$q;
-    reg  state$6$clock;
-    reg  [63:0] state$7$d;
-    wire  [63:0] state$7$q;
-    reg  state$7$clock;
-    reg  [63:0] state$8$d;
-    wire  [63:0] state$8$q;
-    reg  state$8$clock;
-    reg  [63:0] state$9$d;
-    wire  [63:0] state$9$q;
-    reg  state$9$clock;
-    reg  [63:0] state$10$d;
-    wire  [63:0] state$10$q;
-    reg  state$10$clock;
-    reg  [63:0] state$11$d;
-    wire  [63:0] state$11$q;
-    reg  state$11$clock;
-    reg  [63:0] state$12$d;
-    wire  [63:0] state$12$q;
-    reg  state$12$clock;
-    reg  [63:0] state$13$d;
-    wire  [63:0] state$13$q;
-    reg  state$13$clock;
-    reg  [63:0] state$14$d;
-    wire  [63:0] state$14$q;
-    reg  state$14$clock;
-    reg  [63:0] state$15$d;
-    wire  [63:0] state$15$q;
-    reg  state$15$clock;
-    reg  [63:0] state$16$d;
-    wire  [63:0] state$16$q;
-    reg  state$16$clock;
-    reg  [63:0] state$17$d;
-    wire  [63:0] state$17$q;
-    reg  state$17$clock;
-    reg  [63:0] state$18$d;
-    wire  [63:0] state$18$q;
-    reg  state$18$clock;
-    reg  [63:0] state$19$d;
-    wire  [63:0] state$19$q;
-    reg  state$19$clock;
-    reg  [63:0] state$20$d;
-    wire  [63:0] state$20$q;
-    reg  state$20$clock;
-    reg  [63:0] state$21$d;
-    wire  [63:0] state$21$q;
-    reg  state$21$clock;
-    reg  [63:0] state$22$d;
-    wire  [63:0] state$22$q;
-    reg  state$22$clock;
-    reg  [63:0] state$23$d;
-    wire  [63:0] state$23$q;
-    reg  state$23$clock;
-    reg  [63:0] state$24$d;
-    wire  [63:0] state$24$q;
-    reg  state$24$clock;
-    reg  running$d;
-    wire  running$q;
-    reg  running$clock;
-    reg  [4:0] round$d;
-    wire  [4:0] round$q;
-    reg  round$clock;
-    reg  [63:0] rounds$state_in$0;
-    reg  [63:0] rounds$state_in$1;
-    reg  [63:0] rounds$state_in$2;
-    reg  [63:0] rounds$state_in$3;
-    reg  [63:0] rounds$state_in$4;
-    reg  [63:0] rounds$state_in$5;
-    reg  [63:0] rounds$state_in$6;
-    reg  [63:0] rounds$state_in$7;
-    reg  [63:0] rounds$state_in$8;
-    reg  [63:0] rounds$state_in$9;
-    reg  [63:0] rounds$state_in$10;
-    reg  [63:0] rounds$state_in$11;
-    reg  [63:0] rounds$state_in$12;
-    reg  [63:0] rounds$state_in$13;
-    reg  [63:0] rounds$state_in$14;
-    reg  [63:0] rounds$state_in$15;
-    reg  [63:0] rounds$state_in$16;
-    reg  [63:0] rounds$state_in$17;
-    reg  [63:0] rounds$state_in$18;
-    reg  [63:0] rounds$state_in$19;
-    reg  [63:0] rounds$state_in$20;
-    reg  [63:0] rounds$state_in$21;
-    reg  [63:0] rounds$state_in$22;
-    reg  [63:0] rounds$state_in$23;
-    reg  [63:0] rounds$state_in$24;
-    reg  [4:0] rounds$round_index;
-    wire  [63:0] rounds$state_out$0;
-    wire  [63:0] rounds$state_out$1;
-    wire  [63:0] rounds$state_out$2;
-    wire  [63:0] rounds$state_out$3;
-    wire  [63:0] rounds$state_out$4;
-    wire  [63:0] rounds$state_out$5;
-    wire  [63:0] rounds$state_out$6;
-    wire  [63:0] rounds$state_out$7;
-    wire  [63:0] rounds$state_out$8;
-    wire  [63:0] rounds$state_out$9;
-    wire  [63:0] rounds$state_out$10;
-    wire  [63:0] rounds$state_out$11;
-    wire  [63:0] rounds$state_out$12;
-    wire  [63:0] rounds$state_out$13;
-    wire  [63:0] rounds$state_out$14;
-    wire  [63:0] rounds$state_out$15;
-    wire  [63:0] rounds$state_out$16;
-    wire  [63:0] rounds$state_out$17;
-    wire  [63:0] rounds$state_out$18;
-    wire  [63:0] rounds$state_out$19;
-    wire  [63:0] rounds$state_out$20;
-    wire  [63:0] rounds$state_out$21;
-    wire  [63:0] rounds$state_out$22;
-    wire  [63:0] rounds$state_out$23;
-    wire  [63:0] rounds$state_out$24;
-    
-    // Sub module instances
-    mldsa_accel__verify__sponge__perm__state__0 state$0(
-        .d(state$0$d),
-        .q(state$0$q),
-        .clock(state$0$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__1 state$1(
-        .d(state$1$d),
-        .q(state$1$q),
-        .clock(state$1$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__2 state$2(
-        .d(state$2$d),
-        .q(state$2$q),
-        .clock(state$2$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__3 state$3(
-        .d(state$3$d),
-        .q(state$3$q),
-        .clock(state$3$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__4 state$4(
-        .d(state$4$d),
-        .q(state$4$q),
-        .clock(state$4$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__5 state$5(
-        .d(state$5$d),
-        .q(state$5$q),
-        .clock(state$5$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__6 state$6(
-        .d(state$6$d),
-        .q(state$6$q),
-        .clock(state$6$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__7 state$7(
-        .d(state$7$d),
-        .q(state$7$q),
-        .clock(state$7$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__8 state$8(
-        .d(state$8$d),
-        .q(state$8$q),
-        .clock(state$8$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__9 state$9(
-        .d(state$9$d),
-        .q(state$9$q),
-        .clock(state$9$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__10 state$10(
-        .d(state$10$d),
-        .q(state$10$q),
-        .clock(state$10$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__11 state$11(
-        .d(state$11$d),
-        .q(state$11$q),
-        .clock(state$11$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__12 state$12(
-        .d(state$12$d),
-        .q(state$12$q),
-        .clock(state$12$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__13 state$13(
-        .d(state$13$d),
-        .q(state$13$q),
-        .clock(state$13$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__14 state$14(
-        .d(state$14$d),
-        .q(state$14$q),
-        .clock(state$14$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__15 state$15(
-        .d(state$15$d),
-        .q(state$15$q),
-        .clock(state$15$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__16 state$16(
-        .d(state$16$d),
-        .q(state$16$q),
-        .clock(state$16$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__17 state$17(
-        .d(state$17$d),
-        .q(state$17$q),
-        .clock(state$17$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__18 state$18(
-        .d(state$18$d),
-        .q(state$18$q),
-        .clock(state$18$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__19 state$19(
-        .d(state$19$d),
-        .q(state$19$q),
-        .clock(state$19$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__20 state$20(
-        .d(state$20$d),
-        .q(state$20$q),
-        .clock(state$20$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__21 state$21(
-        .d(state$21$d),
-        .q(state$21$q),
-        .clock(state$21$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__22 state$22(
-        .d(state$22$d),
-        .q(state$22$q),
-        .clock(state$22$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__23 state$23(
-        .d(state$23$d),
-        .q(state$23$q),
-        .clock(state$23$clock)
-    );
-    mldsa_accel__verify__sponge__perm__state__24 state$24(
-        .d(state$24$d),
-        .q(state$24$q),
-        .clock(state$24$clock)
-    );
-    mldsa_accel__verify__sponge__perm__running running(
-        .d(running$d),
-        .q(running$q),
-        .clock(running$clock)
-    );
-    mldsa_accel__verify__sponge__perm__round round(
-        .d(round$d),
-        .q(round$q),
-        .clock(round$clock)
-    );
-    mldsa_accel__verify__sponge__perm__rounds rounds(
-        .state_in$0(rounds$state_in$0),
-        .state_in$1(rounds$state_in$1),
-        .state_in$2(rounds$state_in$2),
-        .state_in$3(rounds$state_in$3),
-        .state_in$4(rounds$state_in$4),
-        .state_in$5(rounds$state_in$5),
-        .state_in$6(rounds$state_in$6),
-        .state_in$7(rounds$state_in$7),
-        .state_in$8(rounds$state_in$8),
-        .state_in$9(rounds$state_in$9),
-        .state_in$10(rounds$state_in$10),
-        .state_in$11(rounds$state_in$11),
-        .state_in$12(rounds$state_in$12),
-        .state_in$13(rounds$state_in$13),
-        .state_in$14(rounds$state_in$14),
-        .state_in$15(rounds$state_in$15),
-        .state_in$16(rounds$state_in$16),
-        .state_in$17(rounds$state_in$17),
-        .state_in$18(rounds$state_in$18),
-        .state_in$19(rounds$state_in$19),
-        .state_in$20(rounds$state_in$20),
-        .state_in$21(rounds$state_in$21),
-        .state_in$22(rounds$state_in$22),
-        .state_in$23(rounds$state_in$23),
-        .state_in$24(rounds$state_in$24),
-        .round_index(rounds$round_index),
-        .state_out$0(rounds$state_out$0),
-        .state_out$1(rounds$state_out$1),
-        .state_out$2(rounds$state_out$2),
-        .state_out$3(rounds$state_out$3),
-        .state_out$4(rounds$state_out$4),
-        .state_out$5(rounds$state_out$5),
-        .state_out$6(rounds$state_out$6),
-        .state_out$7(rounds$state_out$7),
-        .state_out$8(rounds$state_out$8),
-        .state_out$9(rounds$state_out$9),
-        .state_out$10(rounds$state_out$10),
-        .state_out$11(rounds$state_out$11),
-        .state_out$12(rounds$state_out$12),
-        .state_out$13(rounds$state_out$13),
-        .state_out$14(rounds$state_out$14),
-        .state_out$15(rounds$state_out$15),
-        .state_out$16(rounds$state_out$16),
-        .state_out$17(rounds$state_out$17),
-        .state_out$18(rounds$state_out$18),
-        .state_out$19(rounds$state_out$19),
-        .state_out$20(rounds$state_out$20),
-        .state_out$21(rounds$state_out$21),
-        .state_out$22(rounds$state_out$22),
-        .state_out$23(rounds$state_out$23),
-        .state_out$24(rounds$state_out$24)
-    );
-    
-    // Update code
-    always @(*) begin
-        state$0$clock = clock;
-        state$0$d = state$0$q;
-        rounds$state_in$0 = state$0$q;
-        lanes$0 = state$0$q;
-        state$1$clock = clock;
-        state$1$d = state$1$q;
-        rounds$state_in$1 = state$1$q;
-        lanes$1 = state$1$q;
-        state$2$clock = clock;
-        state$2$d = state$2$q;
-        rounds$state_in$2 = state$2$q;
-        lanes$2 = state$2$q;
-        state$3$clock = clock;
-        state$3$d = state$3$q;
-        rounds$state_in$3 = state$3$q;
-        lanes$3 = state$3$q;
-        state$4$clock = clock;
-        state$4$d = state$4$q;
-        rounds$state_in$4 = state$4$q;
-        lanes$4 = state$4$q;
-        state$5$clock = clock;
-        state$5$d = state$5$q;
-        rounds$state_in$5 = state$5$q;
-        lanes$5 = state$5$q;
-        state$6$clock = clock;
-        state$6$d = state$6$q;
-        rounds$state_in$6 = state$6$q;
-        lanes$6 = state$6$q;
-        state$7$clock = clock;
-        state$7$d = state$7$q;
-        rounds$state_in$7 = state$7$q;
-        lanes$7 = state$7$q;
-        state$8$clock = clock;
-        state$8$d = state$8$q;
-        rounds$state_in$8 = state$8$q;
-        lanes$8 = state$8$q;
-        state$9$clock = clock;
-        state$9$d = state$9$q;
-        rounds$state_in$9 = state$9$q;
-        lanes$9 = state$9$q;
-        state$10$clock = clock;
-        state$10$d = state$10$q;
-        rounds$state_in$10 = state$10$q;
-        lanes$10 = state$10$q;
-        state$11$clock = clock;
-        state$11$d = state$11$q;
-        rounds$state_in$11 = state$11$q;
-        lanes$11 = state$11$q;
-        state$12$clock = clock;
-        state$12$d = state$12$q;
-        rounds$state_in$12 = state$12$q;
-        lanes$12 = state$12$q;
-        state$13$clock = clock;
-        state$13$d = state$13$q;
-        rounds$state_in$13 = state$13$q;
-        lanes$13 = state$13$q;
-        state$14$clock = clock;
-        state$14$d = state$14$q;
-        rounds$state_in$14 = state$14$q;
-        lanes$14 = state$14$q;
-        state$15$clock = clock;
-        state$15$d = state$15$q;
-        rounds$state_in$15 = state$15$q;
-        lanes$15 = state$15$q;
-        state$16$clock = clock;
-        state$16$d = state$16$q;
-        rounds$state_in$16 = state$16$q;
-        lanes$16 = state$16$q;
-        state$17$clock = clock;
-        state$17$d = state$17$q;
-        rounds$state_in$17 = state$17$q;
-        lanes$17 = state$17$q;
-        state$18$clock = clock;
-        state$18$d = state$18$q;
-        rounds$state_in$18 = state$18$q;
-        lanes$18 = state$18$q;
-        state$19$clock = clock;
-        state$19$d = state$19$q;
-        rounds$state_in$19 = state$19$q;
-        lanes$19 = state$19$q;
-        state$20$clock = clock;
-        state$20$d = state$20$q;
-        rounds$state_in$20 = state$20$q;
-        lanes$20 = state$20$q;
-        state$21$clock = clock;
-        state$21$d = state$21$q;
-        rounds$state_in$21 = state$21$q;
-        lanes$21 = state$21$q;
-        state$22$clock = clock;
-        state$22$d = state$22$q;
-        rounds$state_in$22 = state$22$q;
-        lanes$22 = state$22$q;
-        state$23$clock = clock;
-        state$23$d = state$23$q;
-        rounds$state_in$23 = state$23$q;
-        lanes$23 = state$23$q;
-        state$24$clock = clock;
-        state$24$d = state$24$q;
-        rounds$state_in$24 = state$24$q;
-        lanes$24 = state$24$q;
-        running$clock = clock;
-        round$clock = clock;
-        running$d = running$q;
-        round$d = round$q;
-        rounds$round_index = round$q;
-        busy = running$q;
-        if (clear) begin
-            state$0$d = 32'h0;
-            state$1$d = 32'h0;
-            state$2$d = 32'h0;
-            state$3$d = 32'h0;
-            state$4$d = 32'h0;
-            state$5$d = 32'h0;
-            state$6$d = 32'h0;
-            state$7$d = 32'h0;
-            state$8$d = 32'h0;
-            state$9$d = 32'h0;
-            state$10$d = 32'h0;
-            state$11$d = 32'h0;
-            state$12$d = 32'h0;
-            state$13$d = 32'h0;
-            state$14$d = 32'h0;
-            state$15$d = 32'h0;
-            state$16$d = 32'h0;
-            state$17$d = 32'h0;
-            state$18$d = 32'h0;
-            state$19$d = 32'h0;
-            state$20$d = 32'h0;
-            state$21$d = 32'h0;
-            state$22$d = 32'h0;
-            state$23$d = 32'h0;
-            state$24$d = 32'h0;
-            running$d = 1'b0;
-        end
-        else if (running$q) begin
-            state$0$d = rounds$state_out$0;
-            state$1$d = rounds$state_out$1;
-            state$2$d = rounds$state_out$2;
-            state$3$d = rounds$state_out$3;
-            state$4$d = rounds$state_out$4;
-            state$5$d = rounds$state_out$5;
-            state$6$d = rounds$state_out$6;
-            state$7$d = rounds$state_out$7;
-            state$8$d = rounds$state_out$8;
-            state$9$d = rounds$state_out$9;
-            state$10$d = rounds$state_out$10;
-            state$11$d = rounds$state_out$11;
-            state$12$d = rounds$state_out$12;
-            state$13$d = rounds$state_out$13;
-            state$14$d = rounds$state_out$14;
-            state$15$d = rounds$state_out$15;
-            state$16$d = rounds$state_out$16;
-            state$17$d = rounds$state_out$17;
-            state$18$d = rounds$state_out$18;
-            state$19$d = rounds$state_out$19;
-            state$20$d = rounds$state_out$20;
-            state$21$d = rounds$state_out$21;
-            state$22$d = rounds$state_out$22;
-            state$23$d = rounds$state_out$23;
-            state$24$d = rounds$state_out$24;
-            round$d = round$q + rounds_per_clock;
-            if (round$q == last_round_index) begin
-                running$d = 1'b0;
-            end
-        end
-        else begin
-            if (load) begin
-                state$0$d = load_lanes$0;
-                state$1$d = load_lanes$1;
-                state$2$d = load_lanes$2;
-                state$3$d = load_lanes$3;
-                state$4$d = load_lanes$4;
-                state$5$d = load_lanes$5;
-                state$6$d = load_lanes$6;
-                state$7$d = load_lanes$7;
-                state$8$d = load_lanes$8;
-                state$9$d = load_lanes$9;
-                state$10$d = load_lanes$10;
-                state$11$d = load_lanes$11;
-                state$12$d = load_lanes$12;
-                state$13$d = load_lanes$13;
-                state$14$d = load_lanes$14;
-                state$15$d = load_lanes$15;
-                state$16$d = load_lanes$16;
-                state$17$d = load_lanes$17;
-                state$18$d = load_lanes$18;
-                state$19$d = load_lanes$19;
-                state$20$d = load_lanes$20;
-                state$21$d = load_lanes$21;
-                state$22$d = load_lanes$22;
-                state$23$d = load_lanes$23;
-                state$24$d = load_lanes$24;
-            end
-            else if (xor_enable) begin
-                if (xor_word_index == 32'h2 * 0) begin
-                    state$0$d = state$0$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 0 + 32'h1) begin
-                    state$0$d = state$0$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 1) begin
-                    state$1$d = state$1$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 1 + 32'h1) begin
-                    state$1$d = state$1$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 2) begin
-                    state$2$d = state$2$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 2 + 32'h1) begin
-                    state$2$d = state$2$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 3) begin
-                    state$3$d = state$3$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 3 + 32'h1) begin
-                    state$3$d = state$3$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 4) begin
-                    state$4$d = state$4$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 4 + 32'h1) begin
-                    state$4$d = state$4$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 5) begin
-                    state$5$d = state$5$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 5 + 32'h1) begin
-                    state$5$d = state$5$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 6) begin
-                    state$6$d = state$6$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 6 + 32'h1) begin
-                    state$6$d = state$6$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 7) begin
-                    state$7$d = state$7$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 7 + 32'h1) begin
-                    state$7$d = state$7$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 8) begin
-                    state$8$d = state$8$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 8 + 32'h1) begin
-                    state$8$d = state$8$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 9) begin
-                    state$9$d = state$9$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 9 + 32'h1) begin
-                    state$9$d = state$9$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 10) begin
-                    state$10$d = state$10$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 10 + 32'h1) begin
-                    state$10$d = state$10$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 11) begin
-                    state$11$d = state$11$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 11 + 32'h1) begin
-                    state$11$d = state$11$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 12) begin
-                    state$12$d = state$12$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 12 + 32'h1) begin
-                    state$12$d = state$12$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 13) begin
-                    state$13$d = state$13$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 13 + 32'h1) begin
-                    state$13$d = state$13$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 14) begin
-                    state$14$d = state$14$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 14 + 32'h1) begin
-                    state$14$d = state$14$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 15) begin
-                    state$15$d = state$15$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 15 + 32'h1) begin
-                    state$15$d = state$15$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 16) begin
-                    state$16$d = state$16$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 16 + 32'h1) begin
-                    state$16$d = state$16$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 17) begin
-                    state$17$d = state$17$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 17 + 32'h1) begin
-                    state$17$d = state$17$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 18) begin
-                    state$18$d = state$18$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 18 + 32'h1) begin
-                    state$18$d = state$18$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 19) begin
-                    state$19$d = state$19$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 19 + 32'h1) begin
-                    state$19$d = state$19$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 20) begin
-                    state$20$d = state$20$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 20 + 32'h1) begin
-                    state$20$d = state$20$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-            end
-            if (start) begin
-                running$d = 1'b1;
-                round$d = 32'h0;
-            end
-        end
-    end
-    
-endmodule // mldsa_accel__verify__sponge__perm
-
-
-module mldsa_accel__verify__sponge__perm__round(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__round
-
-
-module mldsa_accel__verify__sponge__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
-    
-    // Module arguments
-    input wire  [63:0] state_in$0;
-    input wire  [63:0] state_in$1;
-    input wire  [63:0] state_in$2;
-    input wire  [63:0] state_in$3;
-    input wire  [63:0] state_in$4;
-    input wire  [63:0] state_in$5;
-    input wire  [63:0] state_in$6;
-    input wire  [63:0] state_in$7;
-    input wire  [63:0] state_in$8;
-    input wire  [63:0] state_in$9;
-    input wire  [63:0] state_in$10;
-    input wire  [63:0] state_in$11;
-    input wire  [63:0] state_in$12;
-    input wire  [63:0] state_in$13;
-    input wire  [63:0] state_in$14;
-    input wire  [63:0] state_in$15;
-    input wire  [63:0] state_in$16;
-    input wire  [63:0] state_in$17;
-    input wire  [63:0] state_in$18;
-    input wire  [63:0] state_in$19;
-    input wire  [63:0] state_in$20;
-    input wire  [63:0] state_in$21;
-    input wire  [63:0] state_in$22;
-    input wire  [63:0] state_in$23;
-    input wire  [63:0] state_in$24;
-    input wire  [4:0] round_index;
-    output reg  [63:0] state_out$0;
-    output reg  [63:0] state_out$1;
-    output reg  [63:0] state_out$2;
-    output reg  [63:0] state_out$3;
-    output reg  [63:0] state_out$4;
-    output reg  [63:0] state_out$5;
-    output reg  [63:0] state_out$6;
-    output reg  [63:0] state_out$7;
-    output reg  [63:0] state_out$8;
-    output reg  [63:0] state_out$9;
-    output reg  [63:0] state_out$10;
-    output reg  [63:0] state_out$11;
-    output reg  [63:0] state_out$12;
-    output reg  [63:0] state_out$13;
-    output reg  [63:0] state_out$14;
-    output reg  [63:0] state_out$15;
-    output reg  [63:0] state_out$16;
-    output reg  [63:0] state_out$17;
-    output reg  [63:0] state_out$18;
-    output reg  [63:0] state_out$19;
-    output reg  [63:0] state_out$20;
-    output reg  [63:0] state_out$21;
-    output reg  [63:0] state_out$22;
-    output reg  [63:0] state_out$23;
-    output reg  [63:0] state_out$24;
-    
-    // Constant declarations
-    localparam  rotate_left$0 = 7'b0;
-    localparam  rotate_left$1 = 7'b1;
-    localparam  rotate_left$2 = 7'b111110;
-    localparam  rotate_left$3 = 7'b11100;
-    localparam  rotate_left$4 = 7'b11011;
-    localparam  rotate_left$5 = 7'b100100;
-    localparam  rotate_left$6 = 7'b101100;
-    localparam  rotate_left$7 = 7'b110;
-    localparam  rotate_left$8 = 7'b110111;
-    localparam  rotate_left$9 = 7'b10100;
-    localparam  rotate_left$10 = 7'b11;
-    localparam  rotate_left$11 = 7'b1010;
-    localparam  rotate_left$12 = 7'b101011;
-    localparam  rotate_left$13 = 7'b11001;
-    localparam  rotate_left$14 = 7'b100111;
-    localparam  rotate_left$15 = 7'b101001;
-    localparam  rotate_left$16 = 7'b101101;
-    localparam  rotate_left$17 = 7'b1111;
-    localparam  rotate_left$18 = 7'b10101;
-    localparam  rotate_left$19 = 7'b1000;
-    localparam  rotate_left$20 = 7'b10010;
-    localparam  rotate_left$21 = 7'b10;
-    localparam  rotate_left$22 = 7'b111101;
-    localparam  rotate_left$23 = 7'b111000;
-    localparam  rotate_left$24 = 7'b1110;
-    localparam  rotate_right$0 = 7'b1000000;
-    localparam  rotate_right$1 = 7'b111111;
-    localparam  rotate_right$2 = 7'b10;
-    localparam  rotate_right$3 = 7'b100100;
-    localparam  rotate_right$4 = 7'b100101;
-    localparam  rotate_right$5 = 7'b11100;
-    localparam  rotate_right$6 = 7'b10100;
-    localparam  rotate_right$7 = 7'b111010;
-    localparam  rotate_right$8 = 7'b1001;
-    localparam  rotate_right$9 = 7'b101100;
-    localparam  rotate_right$10 = 7'b111101;
-    localparam  rotate_right$11 = 7'b110110;
-    localparam  rotate_right$12 = 7'b10101;
-    localparam  rotate_right$13 = 7'b100111;
-    localparam  rotate_right$14 = 7'b11001;
-    localparam  rotate_right$15 = 7'b10111;
-    localparam  rotate_right$16 = 7'b10011;
-    localparam  rotate_right$17 = 7'b110001;
-    localparam  rotate_right$18 = 7'b101011;
-    localparam  rotate_right$19 = 7'b111000;
-    localparam  rotate_right$20 = 7'b101110;
-    localparam  rotate_right$21 = 7'b111110;
-    localparam  rotate_right$22 = 7'b11;
-    localparam  rotate_right$23 = 7'b1000;
-    localparam  rotate_right$24 = 7'b110010;
-    localparam  rc_table$0 = 64'h1;
-    localparam  rc_table$1 = 64'h8082;
-    localparam  rc_table$2 = 64'h800000000000808a;
-    localparam  rc_table$3 = 64'h8000000080008000;
-    localparam  rc_table$4 = 64'h808b;
-    localparam  rc_table$5 = 64'h80000001;
-    localparam  rc_table$6 = 64'h8000000080008081;
-    localparam  rc_table$7 = 64'h8000000000008009;
-    localparam  rc_table$8 = 64'h8a;
-    localparam  rc_table$9 = 64'h88;
-    localparam  rc_table$10 = 64'h80008009;
-    localparam  rc_table$11 = 64'h8000000a;
-    localparam  rc_table$12 = 64'h8000808b;
-    localparam  rc_table$13 = 64'h800000000000008b;
-    localparam  rc_table$14 = 64'h8000000000008089;
-    localparam  rc_table$15 = 64'h8000000000008003;
-    localparam  rc_table$16 = 64'h8000000000008002;
-    localparam  rc_table$17 = 64'h8000000000000080;
-    localparam  rc_table$18 = 64'h800a;
-    localparam  rc_table$19 = 64'h800000008000000a;
-    localparam  rc_table$20 = 64'h8000000080008081;
-    localparam  rc_table$21 = 64'h8000000000008080;
-    localparam  rc_table$22 = 64'h80000001;
-    localparam  rc_table$23 = 64'h8000000080008008;
-    
-    // Local signals
-    reg  [63:0] lanes$0;
-    reg  [63:0] lanes$1;
-    reg  [63:0] lanes$2;
-    reg  [63:0] lanes$3;
-    reg  [63:0] lanes$4;
-    reg  [63:0] lanes$5;
-    reg  [63:0] lanes$6;
-    reg  [63:0] lanes$7;
-    reg  [63:0] lanes$8;
-    reg  [63:0] lanes$9;
-    reg  [63:0] lanes$10;
-    reg  [63:0] lanes$11;
-    reg  [63:0] lanes$12;
-    reg  [63:0] lanes$13;
-    reg  [63:0] lanes$14;
-    reg  [63:0] lanes$15;
-    reg  [63:0] lanes$16;
-    reg  [63:0] lanes$17;
-    reg  [63:0] lanes$18;
-    reg  [63:0] lanes$19;
-    reg  [63:0] lanes$20;
-    reg  [63:0] lanes$21;
-    reg  [63:0] lanes$22;
-    reg  [63:0] lanes$23;
-    reg  [63:0] lanes$24;
-    reg  [63:0] lanes$25;
-    reg  [63:0] lanes$26;
-    reg  [63:0] lanes$27;
-    reg  [63:0] lanes$28;
-    reg  [63:0] lanes$29;
-    reg  [63:0] lanes$30;
-    reg  [63:0] lanes$31;
-    reg  [63:0] lanes$32;
-    reg  [63:0] lanes$33;
-    reg  [63:0] lanes$34;
-    reg  [63:0] lanes$35;
-    reg  [63:0] lanes$36;
-    reg  [63:0] lanes$37;
-    reg  [63:0] lanes$38;
-    reg  [63:0] lanes$39;
-    reg  [63:0] lanes$40;
-    reg  [63:0] lanes$41;
-    reg  [63:0] lanes$42;
-    reg  [63:0] lanes$43;
-    reg  [63:0] lanes$44;
-    reg  [63:0] lanes$45;
-    reg  [63:0] lanes$46;
-    reg  [63:0] lanes$47;
-    reg  [63:0] lanes$48;
-    reg  [63:0] lanes$49;
-    reg  [63:0] column_parity$0;
-    reg  [63:0] column_parity$1;
-    reg  [63:0] column_parity$2;
-    reg  [63:0] column_parity$3;
-    reg  [63:0] column_parity$4;
-    reg  [63:0] theta_effect$0;
-    reg  [63:0] theta_effect$1;
-    reg  [63:0] theta_effect$2;
-    reg  [63:0] theta_effect$3;
-    reg  [63:0] theta_effect$4;
-    reg  [63:0] rho_pi$0;
-    reg  [63:0] rho_pi$1;
-    reg  [63:0] rho_pi$2;
-    reg  [63:0] rho_pi$3;
-    reg  [63:0] rho_pi$4;
-    reg  [63:0] rho_pi$5;
-    reg  [63:0] rho_pi$6;
-    reg  [63:0] rho_pi$7;
-    reg  [63:0] rho_pi$8;
-    reg  [63:0] rho_pi$9;
-    reg  [63:0] rho_pi$10;
-    reg  [63:0] rho_pi$11;
-    reg  [63:0] rho_pi$12;
-    reg  [63:0] rho_pi$13;
-    reg  [63:0] rho_pi$14;
-    reg  [63:0] rho_pi$15;
-    reg  [63:0] rho_pi$16;
-    reg  [63:0] rho_pi$17;
-    reg  [63:0] rho_pi$18;
-    reg  [63:0] rho_pi$19;
-    reg  [63:0] rho_pi$20;
-    reg  [63:0] rho_pi$21;
-    reg  [63:0] rho_pi$22;
-    reg  [63:0] rho_pi$23;
-    reg  [63:0] rho_pi$24;
-    reg  [63:0] iota$0;
-    
-    // Update code
-    always @(*) begin
-        lanes$0 = state_in$0;
-        lanes$1 = state_in$1;
-        lanes$2 = state_in$2;
-        lanes$3 = state_in$3;
-        lanes$4 = state_in$4;
-        lanes$5 = state_in$5;
-        lanes$6 = state_in$6;
-        lanes$7 = state_in$7;
-        lanes$8 = state_in$8;
-        lanes$9 = state_in$9;
-        lanes$10 = state_in$10;
-        lanes$11 = state_in$11;
-        lanes$12 = state_in$12;
-        lanes$13 = state_in$13;
-        lanes$14 = state_in$14;
-        lanes$15 = state_in$15;
-        lanes$16 = state_in$16;
-        lanes$17 = state_in$17;
-        lanes$18 = state_in$18;
-        lanes$19 = state_in$19;
-        lanes$20 = state_in$20;
-        lanes$21 = state_in$21;
-        lanes$22 = state_in$22;
-        lanes$23 = state_in$23;
-        lanes$24 = state_in$24;
-        iota$0 = 32'h0;
-        if (round_index + 0 == 0) begin
-            iota$0 = rc_table$0;
-        end
-        if (round_index + 0 == 1) begin
-            iota$0 = rc_table$1;
-        end
-        if (round_index + 0 == 2) begin
-            iota$0 = rc_table$2;
-        end
-        if (round_index + 0 == 3) begin
-            iota$0 = rc_table$3;
-        end
-        if (round_index + 0 == 4) begin
-            iota$0 = rc_table$4;
-        end
-        if (round_index + 0 == 5) begin
-            iota$0 = rc_table$5;
-        end
-        if (round_index + 0 == 6) begin
-            iota$0 = rc_table$6;
-        end
-        if (round_index + 0 == 7) begin
-            iota$0 = rc_table$7;
-        end
-        if (round_index + 0 == 8) begin
-            iota$0 = rc_table$8;
-        end
-        if (round_index + 0 == 9) begin
-            iota$0 = rc_table$9;
-        end
-        if (round_index + 0 == 10) begin
-            iota$0 = rc_table$10;
-        end
-        if (round_index + 0 == 11) begin
-            iota$0 = rc_table$11;
-        end
-        if (round_index + 0 == 12) begin
-            iota$0 = rc_table$12;
-        end
-        if (round_index + 0 == 13) begin
-            iota$0 = rc_table$13;
-        end
-        if (round_index + 0 == 14) begin
-            iota$0 = rc_table$14;
-        end
-        if (round_index + 0 == 15) begin
-            iota$0 = rc_table$15;
-        end
-        if (round_index + 0 == 16) begin
-            iota$0 = rc_table$16;
-        end
-        if (round_index + 0 == 17) begin
-            iota$0 = rc_table$17;
-        end
-        if (round_index + 0 == 18) begin
-            iota$0 = rc_table$18;
-        end
-        if (round_index + 0 == 19) begin
-            iota$0 = rc_table$19;
-        end
-        if (round_index + 0 == 20) begin
-            iota$0 = rc_table$20;
-        end
-        if (round_index + 0 == 21) begin
-            iota$0 = rc_table$21;
-        end
-        if (round_index + 0 == 22) begin
-            iota$0 = rc_table$22;
-        end
-        if (round_index + 0 == 23) begin
-            iota$0 = rc_table$23;
-        end
-        column_parity$0 = lanes$0 ^ lanes$5 ^ lanes$10 ^ lanes$15 ^ lanes$20;
-        column_parity$1 = lanes$1 ^ lanes$6 ^ lanes$11 ^ lanes$16 ^ lanes$21;
-        column_parity$2 = lanes$2 ^ lanes$7 ^ lanes$12 ^ lanes$17 ^ lanes$22;
-        column_parity$3 = lanes$3 ^ lanes$8 ^ lanes$13 ^ lanes$18 ^ lanes$23;
-        column_parity$4 = lanes$4 ^ lanes$9 ^ lanes$14 ^ lanes$19 ^ lanes$24;
-        theta_effect$0 = column_parity$4 ^ (column_parity$1 << 32'h1) ^ (column_parity$1 >> 32'h3f);
-        theta_effect$1 = column_parity$0 ^ (column_parity$2 << 32'h1) ^ (column_parity$2 >> 32'h3f);
-        theta_effect$2 = column_parity$1 ^ (column_parity$3 << 32'h1) ^ (column_parity$3 >> 32'h3f);
-        theta_effect$3 = column_parity$2 ^ (column_parity$4 << 32'h1) ^ (column_parity$4 >> 32'h3f);
-        theta_effect$4 = column_parity$3 ^ (column_parity$0 << 32'h1) ^ (column_parity$0 >> 32'h3f);
-        rho_pi$0 = ((lanes$0 ^ theta_effect$0) << rotate_left$0) | ((lanes$0 ^ theta_effect$0) >> rotate_right$0);
-        rho_pi$10 = ((lanes$1 ^ theta_effect$1) << rotate_left$1) | ((lanes$1 ^ theta_effect$1) >> rotate_right$1);
-        rho_pi$20 = ((lanes$2 ^ theta_effect$2) << rotate_left$2) | ((lanes$2 ^ theta_effect$2) >> rotate_right$2);
-        rho_pi$5 = ((lanes$3 ^ theta_effect$3) << rotate_left$3) | ((lanes$3 ^ theta_effect$3) >> rotate_right$3);
-        rho_pi$15 = ((lanes$4 ^ theta_effect$4) << rotate_left$4) | ((lanes$4 ^ theta_effect$4) >> rotate_right$4);
-        rho_pi$16 = ((lanes$5 ^ theta_effect$0) << rotate_left$5) | ((lanes$5 ^ theta_effect$0) >> rotate_right$5);
-        rho_pi$1 = ((lanes$6 ^ theta_effect$1) << rotate_left$6) | ((lanes$6 ^ theta_effect$1) >> rotate_right$6);
-        rho_pi$11 = ((lanes$7 ^ theta_effect$2) << rotate_left$7) | ((lanes$7 ^ theta_effect$2) >> rotate_right$7);
-        rho_pi$21 = ((lanes$8 ^ theta_effect$3) << rotate_left$8) | ((lanes$8 ^ theta_effect$3) >> rotate_right$8);
-        rho_pi$6 = ((lanes$9 ^ theta_effect$4) << rotate_left$9) | ((lanes$9 ^ theta_effect$4) >> rotate_right$9);
-        rho_pi$7 = ((lanes$10 ^ theta_effect$0) << rotate_left$10) | ((lanes$10 ^ theta_effect$0) >> rotate_right$10);
-        rho_pi$17 = ((lanes$11 ^ theta_effect$1) << rotate_left$11) | ((lanes$11 ^ theta_effect$1) >> rotate_right$11);
-        rho_pi$2 = ((lanes$12 ^ theta_effect$2) << rotate_left$12) | ((lanes$12 ^ theta_effect$2) >> rotate_right$12);
-        rho_pi$12 = ((lanes$13 ^ theta_effect$3) << rotate_left$13) | ((lanes$13 ^ theta_effect$3) >> rotate_right$13);
-        rho_pi$22 = ((lanes$14 ^ theta_effect$4) << rotate_left$14) | ((lanes$14 ^ theta_effect$4) >> rotate_right$14);
-        rho_pi$23 = ((lanes$15 ^ theta_effect$0) << rotate_left$15) | ((lanes$15 ^ theta_effect$0) >> rotate_right$15);
-        rho_pi$8 = ((lanes$16 ^ theta_effect$1) << rotate_left$16) | ((lanes$16 ^ theta_effect$1) >> rotate_right$16);
-        rho_pi$18 = ((lanes$17 ^ theta_effect$2) << rotate_left$17) | ((lanes$17 ^ theta_effect$2) >> rotate_right$17);
-        rho_pi$3 = ((lanes$18 ^ theta_effect$3) << rotate_left$18) | ((lanes$18 ^ theta_effect$3) >> rotate_right$18);
-        rho_pi$13 = ((lanes$19 ^ theta_effect$4) << rotate_left$19) | ((lanes$19 ^ theta_effect$4) >> rotate_right$19);
-        rho_pi$14 = ((lanes$20 ^ theta_effect$0) << rotate_left$20) | ((lanes$20 ^ theta_effect$0) >> rotate_right$20);
-        rho_pi$24 = ((lanes$21 ^ theta_effect$1) << rotate_left$21) | ((lanes$21 ^ theta_effect$1) >> rotate_right$21);
-        rho_pi$9 = ((lanes$22 ^ theta_effect$2) << rotate_left$22) | ((lanes$22 ^ theta_effect$2) >> rotate_right$22);
-        rho_pi$19 = ((lanes$23 ^ theta_effect$3) << rotate_left$23) | ((lanes$23 ^ theta_effect$3) >> rotate_right$23);
-        rho_pi$4 = ((lanes$24 ^ theta_effect$4) << rotate_left$24) | ((lanes$24 ^ theta_effect$4) >> rotate_right$24);
-        lanes$25 = rho_pi$0 ^ (~rho_pi$1 & rho_pi$2);
-        lanes$26 = rho_pi$1 ^ (~rho_pi$2 & rho_pi$3);
-        lanes$27 = rho_pi$2 ^ (~rho_pi$3 & rho_pi$4);
-        lanes$28 = rho_pi$3 ^ (~rho_pi$4 & rho_pi$0);
-        lanes$29 = rho_pi$4 ^ (~rho_pi$0 & rho_pi$1);
-        lanes$30 = rho_pi$5 ^ (~rho_pi$6 & rho_pi$7);
-        lanes$31 = rho_pi$6 ^ (~rho_pi$7 & rho_pi$8);
-        lanes$32 = rho_pi$7 ^ (~rho_pi$8 & rho_pi$9);
-        lanes$33 = rho_pi$8 ^ (~rho_pi$9 & rho_pi$5);
-        lanes$34 = rho_pi$9 ^ (~rho_pi$5 & rho_pi$6);
-        lanes$35 = rho_pi$10 ^ (~rho_pi$11 & rho_pi$12);
-        lanes$36 = rho_pi$11 ^ (~rho_pi$12 & rho_pi$13);
-        lanes$37 = rho_pi$12 ^ (~rho_pi$13 & rho_pi$14);
-        lanes$38 = rho_pi$13 ^ (~rho_pi$14 & rho_pi$10);
-        lanes$39 = rho_pi$14 ^ (~rho_pi$10 & rho_pi$11);
-        lanes$40 = rho_pi$15 ^ (~rho_pi$16 & rho_pi$17);
-        lanes$41 = rho_pi$16 ^ (~rho_pi$17 & rho_pi$18);
-        lanes$42 = rho_pi$17 ^ (~rho_pi$18 & rho_pi$19);
-        lanes$43 = rho_pi$18 ^ (~rho_pi$19 & rho_pi$15);
-        lanes$44 = rho_pi$19 ^ (~rho_pi$15 & rho_pi$16);
-        lanes$45 = rho_pi$20 ^ (~rho_pi$21 & rho_pi$22);
-        lanes$46 = rho_pi$21 ^ (~rho_pi$22 & rho_pi$23);
-        lanes$47 = rho_pi$22 ^ (~rho_pi$23 & rho_pi$24);
-        lanes$48 = rho_pi$23 ^ (~rho_pi$24 & rho_pi$20);
-        lanes$49 = rho_pi$24 ^ (~rho_pi$20 & rho_pi$21);
-        lanes$25 = rho_pi$0 ^ (~rho_pi$1 & rho_pi$2) ^ iota$0;
-        state_out$0 = lanes$25;
-        state_out$1 = lanes$26;
-        state_out$2 = lanes$27;
-        state_out$3 = lanes$28;
-        state_out$4 = lanes$29;
-        state_out$5 = lanes$30;
-        state_out$6 = lanes$31;
-        state_out$7 = lanes$32;
-        state_out$8 = lanes$33;
-        state_out$9 = lanes$34;
-        state_out$10 = lanes$35;
-        state_out$11 = lanes$36;
-        state_out$12 = lanes$37;
-        state_out$13 = lanes$38;
-        state_out$14 = lanes$39;
-        state_out$15 = lanes$40;
-        state_out$16 = lanes$41;
-        state_out$17 = lanes$42;
-        state_out$18 = lanes$43;
-        state_out$19 = lanes$44;
-        state_out$20 = lanes$45;
-        state_out$21 = lanes$46;
-        state_out$22 = lanes$47;
-        state_out$23 = lanes$48;
-        state_out$24 = lanes$49;
-    end
-    
-endmodule // mldsa_accel__verify__sponge__perm__rounds
-
-
-module mldsa_accel__verify__sponge__perm__running(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    (* max_fanout = 64 *)
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__running
-
-
-module mldsa_accel__verify__sponge__perm__state__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__0
-
-
-module mldsa_accel__verify__sponge__perm__state__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__1
-
-
-module mldsa_accel__verify__sponge__perm__state__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__10
-
-
-module mldsa_accel__verify__sponge__perm__state__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__11
-
-
-module mldsa_accel__verify__sponge__perm__state__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__12
-
-
-module mldsa_accel__verify__sponge__perm__state__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__13
-
-
-module mldsa_accel__verify__sponge__perm__state__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__14
-
-
-module mldsa_accel__verify__sponge__perm__state__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__15
-
-
-module mldsa_accel__verify__sponge__perm__state__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__16
-
-
-module mldsa_accel__verify__sponge__perm__state__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__17
-
-
-module mldsa_accel__verify__sponge__perm__state__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__18
-
-
-module mldsa_accel__verify__sponge__perm__state__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__19
-
-
-module mldsa_accel__verify__sponge__perm__state__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__2
-
-
-module mldsa_accel__verify__sponge__perm__state__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__20
-
-
-module mldsa_accel__verify__sponge__perm__state__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__21
-
-
-module mldsa_accel__verify__sponge__perm__state__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__22
-
-
-module mldsa_accel__verify__sponge__perm__state__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__23
-
-
-module mldsa_accel__verify__sponge__perm__state__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__24
-
-
-module mldsa_accel__verify__sponge__perm__state__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__3
-
-
-module mldsa_accel__verify__sponge__perm__state__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__4
-
-
-module mldsa_accel__verify__sponge__perm__state__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__5
-
-
-module mldsa_accel__verify__sponge__perm__state__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__6
-
-
-module mldsa_accel__verify__sponge__perm__state__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__7
-
-
-module mldsa_accel__verify__sponge__perm__state__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__8
-
-
-module mldsa_accel__verify__sponge__perm__state__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__perm__state__9
-
-
-module mldsa_accel__verify__sponge__phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam Phase$Idle = 0;
-    localparam Phase$Absorb = 1;
-    localparam Phase$PadDomain = 2;
-    localparam Phase$PadFinal = 3;
-    localparam Phase$Squeeze = 4;
-    localparam Phase$ChainInput = 5;
-    localparam Phase$ChainStep = 6;
-    localparam Phase$Drain = 7;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__phase
-
-
-module mldsa_accel__verify__sponge__pk_seed__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__pk_seed__0
-
-
-module mldsa_accel__verify__sponge__pk_seed__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__pk_seed__1
-
-
-module mldsa_accel__verify__sponge__pk_seed__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__pk_seed__2
-
-
-module mldsa_accel__verify__sponge__pk_seed__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__pk_seed__3
-
-
-module mldsa_accel__verify__sponge__segment(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__segment
-
-
-module mldsa_accel__verify__sponge__segment_word(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__segment_word
-
-
-module mldsa_accel__verify__sponge__steps_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__steps_left
-
-
-module mldsa_accel__verify__sponge__word_pos(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__sponge__word_pos
-
-
-module mldsa_accel__verify__stopped(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__stopped
-
-
-module mldsa_accel__verify__t_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__t_ptr
-
-
-module mldsa_accel__verify__tau(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__tau
-
-
-module mldsa_accel__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,coeff,coeff_valid,out_of_range);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [4:0] width;
-    input wire  centred;
-    input wire  [22:0] offset;
-    input wire  [19:0] max_value;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    output reg  data_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    output reg  out_of_range;
-    
-    // Constant declarations
-    localparam  one32 = 32'h1;
-    localparam  q24 = 24'h7fe001;
-    
-    // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
-    reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
-    reg  acc_bits$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    reg  out_bad$d;
-    wire  out_bad$q;
-    reg  out_bad$clock;
-    
-    // Local signals
-    reg  [5:0] width6;
-    reg  emit;
-    reg  [5:0] after;
-    reg  take;
-    reg  [31:0] kept;
-    reg  [31:0] incoming;
-    reg  [31:0] field;
-    reg  [23:0] value;
-    reg  [23:0] centred_value;
-    reg  [23:0] lifted_value;
-    
-    // Sub module instances
-    mldsa_accel__verify__unpacker__acc acc(
-        .d(acc$d),
-        .q(acc$q),
-        .clock(acc$clock)
-    );
-    mldsa_accel__verify__unpacker__acc_bits acc_bits(
-        .d(acc_bits$d),
-        .q(acc_bits$q),
-        .clock(acc_bits$clock)
-    );
-    mldsa_accel__verify__unpacker__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_accel__verify__unpacker__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    mldsa_accel__verify__unpacker__out_bad out_bad(
-        .d(out_bad$d),
-        .q(out_bad$q),
-        .clock(out_bad$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        acc$clock = clock;
-        acc_bits$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        out_bad$clock = clock;
-        acc$d = acc$q;
-        acc_bits$d = acc_bits$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        out_bad$d = out_bad$q;
-        width6 = ((width) & 6'h3f);
-        emit = acc_bits$q >= width6;
-        if (emit) begin
-            after = acc_bits$q - width6;
-            kept = acc$q >> width;
-        end
-        else begin
-            after = acc_bits$q;
-            kept = acc$q;
-        end
-        data_ready = after <= 32'h18;
-        take = data_valid & (after <= 32'h18);
-        if (take) begin
-            incoming = ((data) & 32'hffffffff) << after;
-            acc_bits$d = after + 32'h8;
-        end
-        else begin
-            incoming = 32'h0;
-            acc_bits$d = after;
-        end
-        acc$d = kept | incoming;
-        field = acc$q & ((one32 << width) - one32);
-        value = field[(32'h0)+:(24)];
-        centred_value = ((offset) & 24'hffffff) - value;
-        lifted_value = centred_value + q24;
-        if (~centred) begin
-            out$d = value[(32'h0)+:(23)];
-        end
-        else if (centred_value[32'h17]) begin
-            out$d = lifted_value[(32'h0)+:(23)];
-        end
-        else begin
-            out$d = centred_value[(32'h0)+:(23)];
-        end
-        out_valid$d = emit;
-        out_bad$d = value > ((max_value) & 24'hffffff);
-        if (reset) begin
-            acc$d = 32'h0;
-            acc_bits$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-        out_of_range = out_bad$q;
-    end
-    
-endmodule // mldsa_accel__verify__unpacker
-
-
-module mldsa_accel__verify__unpacker__acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__unpacker__acc
-
-
-module mldsa_accel__verify__unpacker__acc_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__unpacker__acc_bits
-
-
-module mldsa_accel__verify__unpacker__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__unpacker__out
-
-
-module mldsa_accel__verify__unpacker__out_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__unpacker__out_bad
-
-
-module mldsa_accel__verify__unpacker__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__unpacker__out_valid
-
-
-module mldsa_accel__verify__verdict_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__verdict_flag
-
-
-module mldsa_accel__verify__w1_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__w1_bits
-
-
-module mldsa_accel__verify__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  byte_write;
-    input wire  [9:0] byte_address;
-    input wire  [7:0] byte_data;
-    input wire  word_write;
-    input wire  [7:0] word_address;
-    input wire  [31:0] word_data;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_word;
-    
-    // Stub signals
-    reg  [7:0] lanes$0$read_address;
-    reg  lanes$0$read_clock;
-    wire  [7:0] lanes$0$read_data;
-    reg  [7:0] lanes$0$write_address;
-    reg  lanes$0$write_clock;
-    reg  [7:0] lanes$0$write_data;
-    reg  lanes$0$write_enable;
-    reg  [7:0] lanes$1$read_address;
-    reg  lanes$1$read_clock;
-    wire  [7:0] lanes$1$read_data;
-    reg  [7:0] lanes$1$write_address;
-    reg  lanes$1$write_clock;
-    reg  [7:0] lanes$1$write_data;
-    reg  lanes$1$write_enable;
-    reg  [7:0] lanes$2$read_address;
-    reg  lanes$2$read_clock;
-    wire  [7:0] lanes$2$read_data;
-    reg  [7:0] lanes$2$write_address;
-    reg  lanes$2$write_clock;
-    reg  [7:0] lanes$2$write_data;
-    reg  lanes$2$write_enable;
-    reg  [7:0] lanes$3$read_address;
-    reg  lanes$3$read_clock;
-    wire  [7:0] lanes$3$read_data;
-    reg  [7:0] lanes$3$write_address;
-    reg  lanes$3$write_clock;
-    reg  [7:0] lanes$3$write_data;
-    reg  lanes$3$write_enable;
-    
-    // Sub module instances
-    mldsa_accel__verify__w1_buf__lanes__0 lanes$0(
-        .read_address(lanes$0$read_address),
-        .read_clock(lanes$0$read_clock),
-        .read_data(lanes$0$read_data),
-        .write_address(lanes$0$write_address),
-        .write_clock(lanes$0$write_clock),
-        .write_data(lanes$0$write_data),
-        .write_enable(lanes$0$write_enable)
-    );
-    mldsa_accel__verify__w1_buf__lanes__1 lanes$1(
-        .read_address(lanes$1$read_address),
-        .read_clock(lanes$1$read_clock),
-        .read_data(lanes$1$read_data),
-        .write_address(lanes$1$write_address),
-        .write_clock(lanes$1$write_clock),
-        .write_data(lanes$1$write_data),
-        .write_enable(lanes$1$write_enable)
-    );
-    mldsa_accel__verify__w1_buf__lanes__2 lanes$2(
-        .read_address(lanes$2$read_address),
-        .read_clock(lanes$2$read_clock),
-        .read_data(lanes$2$read_data),
-        .write_address(lanes$2$write_address),
-        .write_clock(lanes$2$write_clock),
-        .write_data(lanes$2$write_data),
-        .write_enable(lanes$2$write_enable)
-    );
-    mldsa_accel__verify__w1_buf__lanes__3 lanes$3(
-        .read_address(lanes$3$read_address),
-        .read_clock(lanes$3$read_clock),
-        .read_data(lanes$3$read_data),
-        .write_address(lanes$3$write_address),
-        .write_clock(lanes$3$write_clock),
-        .write_data(lanes$3$write_data),
-        .write_enable(lanes$3$write_enable)
-    );
-    
-    // Update code
-    always @(*) begin
-        lanes$0$read_clock = clock;
-        lanes$0$write_clock = clock;
-        lanes$0$read_address = read_address;
-        if (word_write) begin
-            lanes$0$write_address = word_address;
-            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
-            lanes$0$write_enable = 1'b1;
-        end
-        else begin
-            lanes$0$write_address = byte_address[(32'h2)+:(8)];
-            lanes$0$write_data = byte_data;
-            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
-        end
-        lanes$1$read_clock = clock;
-        lanes$1$write_clock = clock;
-        lanes$1$read_address = read_address;
-        if (word_write) begin
-            lanes$1$write_address = word_address;
-            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
-            lanes$1$write_enable = 1'b1;
-        end
-        else begin
-            lanes$1$write_address = byte_address[(32'h2)+:(8)];
-            lanes$1$write_data = byte_data;
-            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
-        end
-        lanes$2$read_clock = clock;
-        lanes$2$write_clock = clock;
-        lanes$2$read_address = read_address;
-        if (word_write) begin
-            lanes$2$write_address = word_address;
-            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
-            lanes$2$write_enable = 1'b1;
-        end
-        else begin
-            lanes$2$write_address = byte_address[(32'h2)+:(8)];
-            lanes$2$write_data = byte_data;
-            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
-        end
-        lanes$3$read_clock = clock;
-        lanes$3$write_clock = clock;
-        lanes$3$read_address = read_address;
-        if (word_write) begin
-            lanes$3$write_address = word_address;
-            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
-            lanes$3$write_enable = 1'b1;
-        end
-        else begin
-            lanes$3$write_address = byte_address[(32'h2)+:(8)];
-            lanes$3$write_data = byte_data;
-            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
-        end
-        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
-    end
-    
-endmodule // mldsa_accel__verify__w1_buf
-
-
-module mldsa_accel__verify__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [7:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[255:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__w1_buf__lanes__0
-
-
-module mldsa_accel__verify__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [7:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[255:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__w1_buf__lanes__1
-
-
-module mldsa_accel__verify__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [7:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[255:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__w1_buf__lanes__2
-
-
-module mldsa_accel__verify__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [7:0] read_address;
-    input wire  read_clock;
-    output reg  [7:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  write_clock;
-    input wire  [7:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[7:0] mem[255:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_accel__verify__w1_buf__lanes__3
-
-
-module mldsa_accel__verify__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [4:0] width;
-    input wire  centred;
-    input wire  [22:0] offset;
-    input wire  [22:0] coeff;
-    input wire  coeff_valid;
-    output reg  coeff_ready;
-    output reg  [7:0] data;
-    output reg  data_valid;
-    input wire  data_ready;
-    
-    // Constant declarations
-    localparam  one32 = 32'h1;
-    localparam  q24 = 24'h7fe001;
-    
-    // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
-    reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
-    reg  acc_bits$clock;
-    
-    // Local signals
-    reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
-    reg  take;
-    reg  [23:0] mapped;
-    reg  [23:0] lifted;
-    reg  [31:0] field;
-    
-    // Sub module instances
-    mldsa_accel__verify__w1_packer__acc acc(
-        .d(acc$d),
-        .q(acc$q),
-        .clock(acc$clock)
-    );
-    mldsa_accel__verify__w1_packer__acc_bits acc_bits(
-        .d(acc_bits$d),
-        .q(acc_bits$q),
-        .clock(acc_bits$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        acc$clock = clock;
-        acc_bits$clock = clock;
-        acc$d = acc$q;
-        acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
-        if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
-        end
-        else begin
-            kept = acc$q;
-            kept_bits = acc_bits$q;
-        end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
-        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
-        lifted = mapped + q24;
-        if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
-        end
-        else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
-        end
-        else begin
-            field = ((mapped) & 32'hffffffff);
-        end
-        if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
-        end
-        else begin
-            acc$d = kept;
-            acc_bits$d = kept_bits;
-        end
-        if (reset) begin
-            acc$d = 32'h0;
-            acc_bits$d = 32'h0;
-        end
-    end
-    
-endmodule // mldsa_accel__verify__w1_packer
-
-
-module mldsa_accel__verify__w1_packer__acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__w1_packer__acc
-
-
-module mldsa_accel__verify__w1_packer__acc_bits(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__w1_packer__acc_bits
-
-
-module mldsa_accel__verify__w1_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__w1_ptr
-
-
-module mldsa_accel__verify__w1_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__w1_words
-
-
-module mldsa_accel__verify__wide(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__wide
-
-
-module mldsa_accel__verify__words_in(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__words_in
-
-
-module mldsa_accel__verify__words_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__words_left
-
-
-module mldsa_accel__verify__z_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_bad
-
-
-module mldsa_accel__verify__z_bound(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_bound
-
-
-module mldsa_accel__verify__z_checking(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_checking
-
-
-module mldsa_accel__verify__z_norm(clock,x,canonical,bound,exceeds);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [24:0] x;
-    input wire  canonical;
-    input wire  [23:0] bound;
-    output reg  exceeds;
-    
-    // Constant declarations
-    localparam  half_q = 25'h3ff000;
-    localparam  q25 = 25'h7fe001;
-    
-    // Stub signals
-    reg  out$d;
-    wire  out$q;
-    reg  out$clock;
-    
-    // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
-    
-    // Sub module instances
-    mldsa_accel__verify__z_norm__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        out$clock = clock;
-        out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
-        end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
-        end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
-        exceeds = out$q;
-    end
-    
-endmodule // mldsa_accel__verify__z_norm
-
-
-module mldsa_accel__verify__z_norm__out(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_norm__out
-
-
-module mldsa_accel__verify__z_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_ptr
-
-
-module mldsa_accel__verify__z_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__verify__z_words
 
 
 module mldsa_accel__verifying(d,q,clock);

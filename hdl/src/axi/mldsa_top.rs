@@ -1,6 +1,6 @@
-//! The ML-DSA engine's PL top: [`MlDsaKeyGen`] and [`MlDsaVerify`] behind
-//! the AXI4-Lite control block and the two streams
-//! (`ps_pl_contract::regmap::mldsa`).
+//! The ML-DSA engine's PL top: [`MlDsaEngine`] (KeyGen and Verify on one
+//! shared sponge engine and NTT core) behind the AXI4-Lite control block
+//! and the two streams (`ps_pl_contract::regmap::mldsa`).
 //!
 //! - `OP_KEYGEN`: the top takes the 8 words of ξ (`TLAST` on the 8th) into
 //!   the KeyGen engine's ξ registers, then starts it; pk ‖ sk leave on the
@@ -12,14 +12,10 @@
 //! a stream of the wrong length and an unknown operation end the request
 //! with `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the
 //! same way. `CYCLES` counts the clocks from the accepted start to done.
-//!
-//! The two engines each have their own sponge and NTT core for now:
-//! sharing them (only one operation runs at a time) is the next step.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::pl_top;
-use crate::mldsa::keygen::MlDsaKeyGen;
-use crate::mldsa::verify::MlDsaVerify;
+use crate::mldsa::engine::MlDsaEngine;
 use ps_pl_contract::regmap::{self, mldsa as reg};
 use rust_hdl::prelude::*;
 
@@ -33,10 +29,9 @@ pl_top! {
     /// control block.
     MlDsaAccel {
         regs: CtrlRegs = CtrlRegs::new(regmap::mldsa::ID),
-        core: MlDsaKeyGen = MlDsaKeyGen::default(),
+        core: MlDsaEngine = MlDsaEngine::default(),
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
-        verify: MlDsaVerify = MlDsaVerify::default(),
         op_verify: Constant<Bits<8>> = Constant::new((reg::OP_VERIFY as u64).into()),
         op_abort: Constant<Bits<8>> = Constant::new((reg::OP_ABORT as u64).into()),
         config_word: Constant<Bits<32>> =
@@ -104,23 +99,19 @@ impl Logic for MlDsaAccel {
         self.core.xi_write.next = false;
         self.core.xi_index.next = self.xi_count.q.val();
         self.core.xi_word.next = self.s_axis_tdata.val();
-        self.verify.clock.next = self.aclk.val();
-        self.verify.reset.next = !self.aresetn.val();
-        self.verify.start.next = false;
-        self.verify.abort_job.next = false;
-        self.verify.parameter_set.next = self.regs.arg0.val().get_bits::<2>(0);
-        self.verify.external_mu.next = self.regs.arg0.val().get_bit(8);
-        self.verify.msg_bytes.next = self.regs.arg1.val();
-        self.verify.s_data.next = self.s_axis_tdata.val();
-        self.verify.s_valid.next = self.s_axis_tvalid.val();
-        self.verify.s_last.next = self.s_axis_tlast.val();
+        self.core.op_verify.next = false;
+        self.core.external_mu.next = self.regs.arg0.val().get_bit(8);
+        self.core.msg_bytes.next = self.regs.arg1.val();
+        self.core.s_data.next = self.s_axis_tdata.val();
+        self.core.s_valid.next = self.s_axis_tvalid.val();
+        self.core.s_last.next = self.s_axis_tlast.val();
         self.any_busy.next = self.loading.q.val()
             | self.core.busy.val()
             | self.verifying.q.val()
             | self.sending.q.val();
 
         // ξ from the input stream, a word a clock; or the Verify engine's.
-        self.s_axis_tready.next = self.loading.q.val() | self.verify.s_ready.val();
+        self.s_axis_tready.next = self.loading.q.val() | self.core.s_ready.val();
         self.take_word.next = self.loading.q.val() & self.s_axis_tvalid.val();
         if self.take_word.val() {
             self.core.xi_write.next = true;
@@ -144,7 +135,6 @@ impl Logic for MlDsaAccel {
             if self.regs.op.val() == self.op_abort.val() {
                 self.loading.d.next = false;
                 self.core.abort_job.next = true;
-                self.verify.abort_job.next = true;
                 self.verifying.d.next = false;
                 self.sending.d.next = false;
                 self.handed.d.next = false;
@@ -160,7 +150,9 @@ impl Logic for MlDsaAccel {
                     self.set_reg.d.next = self.regs.arg0.val().get_bits::<2>(0);
                 } else if self.regs.op.val() == self.op_verify.val() {
                     // The engine refuses set 3 and long messages itself.
-                    self.verify.start.next = true;
+                    self.core.start.next = true;
+                    self.core.op_verify.next = true;
+                    self.core.parameter_set.next = self.regs.arg0.val().get_bits::<2>(0);
                     self.verifying.d.next = true;
                 } else {
                     self.top_done.d.next = true;
@@ -170,15 +162,15 @@ impl Logic for MlDsaAccel {
         }
 
         // The verdict: an error ends the request; otherwise one word.
-        if self.verifying.q.val() & self.verify.done.val() {
+        if self.verifying.q.val() & self.core.done.val() {
             self.verifying.d.next = false;
-            if self.verify.error.val() {
+            if self.core.error.val() {
                 self.top_done.d.next = true;
                 self.top_error.d.next = true;
             } else {
                 self.sending.d.next = true;
                 self.verdict_word.d.next = self.verdict_invalid.val();
-                if self.verify.verdict.val() {
+                if self.core.verdict.val() {
                     self.verdict_word.d.next = self.verdict_valid.val();
                 }
             }

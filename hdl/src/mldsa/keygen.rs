@@ -4,7 +4,10 @@
 //!
 //! # Datapath
 //!
-//! One Keccak sponge engine, one NTT core (B = 4, its three slots: 0 the
+//! This is the sequencer: it drives the sponge engine and the NTT core
+//! of [`super::engine::MlDsaEngine`] through its `sponge_*` and `ntt_*`
+//! ports (the engine shares them between the sequencers). One Keccak
+//! sponge engine, one NTT core (B = 4, its three slots: 0 the
 //! accumulator t̂, 1 the ŝ operand, 2 the Â entry), the RejNTTPoly and
 //! RejBoundedPoly samplers, Power2Round, two bit packers and two key
 //! buffers (pk, sk) in block RAM:
@@ -51,13 +54,11 @@
 //! from any state with `done` and `error`. `reset` returns to idle. (The port names avoid C++ words, which
 //! Verilator refuses: `set`, `abort`.)
 
-use crate::keccak::SpongeEngine;
 use crate::mldsa::bit_pack::BitPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
 use crate::mldsa::rej_ntt::RejNttSampler;
-use crate::ntt::core::NttCoreB4;
 use pqc::mldsa::params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
@@ -103,7 +104,7 @@ pub enum KeyGenPhase {
     OutSk,
 }
 
-/// The KeyGen engine.
+/// The KeyGen sequencer (its cores are [`super::engine::MlDsaEngine`]'s).
 #[derive(LogicBlock)]
 pub struct MlDsaKeyGen {
     /// The clock.
@@ -136,8 +137,68 @@ pub struct MlDsaKeyGen {
     pub m_last: Signal<Out, Bit>,
     /// Output stream TREADY.
     pub m_ready: Signal<In, Bit>,
-    sponge: SpongeEngine<1>,
-    ntt: NttCoreB4,
+    // The shared cores' ports (`super::engine::MlDsaEngine` connects
+    // them to its sponge engine and NTT core while this job runs).
+    /// To the sponge: reset.
+    pub sponge_reset: Signal<Out, Bit>,
+    /// To the sponge: start a request.
+    pub sponge_start: Signal<Out, Bit>,
+    /// To the sponge: op code.
+    pub sponge_op: Signal<Out, Bits<8>>,
+    /// To the sponge: ARG0.
+    pub sponge_arg0: Signal<Out, Bits<32>>,
+    /// To the sponge: ARG1.
+    pub sponge_arg1: Signal<Out, Bits<32>>,
+    /// To the sponge: ARG2.
+    pub sponge_arg2: Signal<Out, Bits<32>>,
+    /// To the sponge: input stream word.
+    pub sponge_in_data: Signal<Out, Bits<32>>,
+    /// To the sponge: input stream valid.
+    pub sponge_in_valid: Signal<Out, Bit>,
+    /// To the sponge: input stream last.
+    pub sponge_in_last: Signal<Out, Bit>,
+    /// To the sponge: output stream ready.
+    pub sponge_out_ready: Signal<Out, Bit>,
+    /// From the sponge: done.
+    pub sponge_done: Signal<In, Bit>,
+    /// From the sponge: error.
+    pub sponge_error: Signal<In, Bit>,
+    /// From the sponge: input stream ready.
+    pub sponge_in_ready: Signal<In, Bit>,
+    /// From the sponge: output stream word.
+    pub sponge_out_data: Signal<In, Bits<32>>,
+    /// From the sponge: output stream valid.
+    pub sponge_out_valid: Signal<In, Bit>,
+    /// To the NTT core: reset.
+    pub ntt_reset: Signal<Out, Bit>,
+    /// To the NTT core: start an operation.
+    pub ntt_start: Signal<Out, Bit>,
+    /// To the NTT core: op code.
+    pub ntt_op: Signal<Out, Bits<8>>,
+    /// To the NTT core: ARG0.
+    pub ntt_arg0: Signal<Out, Bits<32>>,
+    /// To the NTT core: ARG1.
+    pub ntt_arg1: Signal<Out, Bits<32>>,
+    /// To the NTT core: ARG2.
+    pub ntt_arg2: Signal<Out, Bits<32>>,
+    /// To the NTT core: LOAD stream word.
+    pub ntt_s_tdata: Signal<Out, Bits<32>>,
+    /// To the NTT core: LOAD stream valid.
+    pub ntt_s_tvalid: Signal<Out, Bit>,
+    /// To the NTT core: LOAD stream last.
+    pub ntt_s_tlast: Signal<Out, Bit>,
+    /// To the NTT core: STORE stream ready.
+    pub ntt_m_tready: Signal<Out, Bit>,
+    /// From the NTT core: done.
+    pub ntt_done: Signal<In, Bit>,
+    /// From the NTT core: error.
+    pub ntt_error: Signal<In, Bit>,
+    /// From the NTT core: LOAD stream ready.
+    pub ntt_s_tready: Signal<In, Bit>,
+    /// From the NTT core: STORE stream word.
+    pub ntt_m_tdata: Signal<In, Bits<32>>,
+    /// From the NTT core: STORE stream valid.
+    pub ntt_m_tvalid: Signal<In, Bit>,
     rej_ntt: RejNttSampler,
     rej_bounded: RejBoundedSampler,
     p2r: Power2Round,
@@ -260,8 +321,36 @@ impl Default for MlDsaKeyGen {
             m_valid: Default::default(),
             m_last: Default::default(),
             m_ready: Default::default(),
-            sponge: Default::default(),
-            ntt: Default::default(),
+            sponge_reset: Default::default(),
+            sponge_start: Default::default(),
+            sponge_op: Default::default(),
+            sponge_arg0: Default::default(),
+            sponge_arg1: Default::default(),
+            sponge_arg2: Default::default(),
+            sponge_in_data: Default::default(),
+            sponge_in_valid: Default::default(),
+            sponge_in_last: Default::default(),
+            sponge_out_ready: Default::default(),
+            sponge_done: Default::default(),
+            sponge_error: Default::default(),
+            sponge_in_ready: Default::default(),
+            sponge_out_data: Default::default(),
+            sponge_out_valid: Default::default(),
+            ntt_reset: Default::default(),
+            ntt_start: Default::default(),
+            ntt_op: Default::default(),
+            ntt_arg0: Default::default(),
+            ntt_arg1: Default::default(),
+            ntt_arg2: Default::default(),
+            ntt_s_tdata: Default::default(),
+            ntt_s_tvalid: Default::default(),
+            ntt_s_tlast: Default::default(),
+            ntt_m_tready: Default::default(),
+            ntt_done: Default::default(),
+            ntt_error: Default::default(),
+            ntt_s_tready: Default::default(),
+            ntt_m_tdata: Default::default(),
+            ntt_m_tvalid: Default::default(),
             rej_ntt: Default::default(),
             rej_bounded: Default::default(),
             p2r: Default::default(),
@@ -383,8 +472,6 @@ impl Logic for MlDsaKeyGen {
         clock!(
             self,
             clock,
-            sponge,
-            ntt,
             rej_ntt,
             rej_bounded,
             p2r,
@@ -395,24 +482,24 @@ impl Logic for MlDsaKeyGen {
         );
 
         // ---- Defaults: no requests, no stream traffic, no writes.
-        self.sponge.reset.next = self.reset.val();
-        self.sponge.start.next = false;
-        self.sponge.op.next = self.c_op_sponge.val();
-        self.sponge.arg0.next = self.c_shake256.val();
-        self.sponge.arg1.next = 0.into();
-        self.sponge.arg2.next = self.c_squeeze.val();
-        self.sponge.in_valid.next = false;
-        self.sponge.in_last.next = false;
-        self.sponge.out_ready.next = false;
-        self.ntt.reset.next = self.reset.val();
-        self.ntt.start.next = false;
-        self.ntt.op.next = self.c_op_load.val();
-        self.ntt.arg0.next = 0.into();
-        self.ntt.arg1.next = 1.into();
-        self.ntt.arg2.next = 2.into();
-        self.ntt.s_tvalid.next = false;
-        self.ntt.s_tlast.next = self.count.q.val() == 255;
-        self.ntt.m_tready.next = false;
+        self.sponge_reset.next = self.reset.val();
+        self.sponge_start.next = false;
+        self.sponge_op.next = self.c_op_sponge.val();
+        self.sponge_arg0.next = self.c_shake256.val();
+        self.sponge_arg1.next = 0.into();
+        self.sponge_arg2.next = self.c_squeeze.val();
+        self.sponge_in_valid.next = false;
+        self.sponge_in_last.next = false;
+        self.sponge_out_ready.next = false;
+        self.ntt_reset.next = self.reset.val();
+        self.ntt_start.next = false;
+        self.ntt_op.next = self.c_op_load.val();
+        self.ntt_arg0.next = 0.into();
+        self.ntt_arg1.next = 1.into();
+        self.ntt_arg2.next = 2.into();
+        self.ntt_s_tvalid.next = false;
+        self.ntt_s_tlast.next = self.count.q.val() == 255;
+        self.ntt_m_tready.next = false;
         self.rej_ntt.reset.next = self.reset.val();
         self.rej_bounded.reset.next = self.reset.val();
         self.rej_bounded.eta4.next = self.eta4.q.val();
@@ -443,7 +530,7 @@ impl Logic for MlDsaKeyGen {
         self.m_valid.next = false;
         self.m_last.next = false;
         self.m_data.next = self.pk_buf.read_word.val();
-        self.p2r.t.next = self.ntt.m_tdata.val().get_bits::<23>(0);
+        self.p2r.t.next = self.ntt_m_tdata.val().get_bits::<23>(0);
 
         // ---- Seed word w (ρ ‖ ρ′ ‖ K) by the message / copy counters.
         self.seed_word.next = self.seed[0].q.val();
@@ -500,10 +587,10 @@ impl Logic for MlDsaKeyGen {
                 self.message_word.next = bit_cast::<32, 16>(self.s_index.val());
             }
         }
-        self.sponge.in_data.next = self.message_word.val();
+        self.sponge_in_data.next = self.message_word.val();
 
         // ---- Samplers into the NTT core's LOAD (and the s packer).
-        self.rej_ntt.word.next = self.sponge.out_data.val();
+        self.rej_ntt.word.next = self.sponge_out_data.val();
         self.rej_ntt.word_valid.next = false;
         self.rej_bounded.data.next = self.ser_word.q.val().get_bits::<8>(0);
         self.rej_bounded.data_valid.next = false;
@@ -513,7 +600,7 @@ impl Logic for MlDsaKeyGen {
             self.sample_coeff.next = self.rej_ntt.coeff.val();
             self.sample_valid.next = self.rej_ntt.coeff_valid.val();
         }
-        self.ntt.s_tdata.next = bit_cast::<32, 23>(self.sample_coeff.val());
+        self.ntt_s_tdata.next = bit_cast::<32, 23>(self.sample_coeff.val());
 
         // ---- RAM-to-stream reader (tr's message, the output): the word at
         // `out_index` is on `read_word` once `primed`.
@@ -571,28 +658,28 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::Seed => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg1.next = 34.into();
-                    self.sponge.arg2.next = 128.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = 34.into();
+                    self.sponge_arg2.next = 128.into();
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                 } else {
-                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge.in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge_in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
-                    self.sponge.out_ready.next = true;
-                    if self.sponge.out_valid.val() {
+                    self.sponge_out_ready.next = true;
+                    if self.sponge_out_valid.val() {
                         for w in 0..SEED_WORDS {
                             if self.count.q.val().index() == w {
-                                self.seed[w].d.next = self.sponge.out_data.val();
+                                self.seed[w].d.next = self.sponge_out_data.val();
                             }
                         }
                         self.count.d.next = self.count.q.val() + 1;
                     }
-                    if self.sponge.done.val() {
-                        self.error_flag.d.next = self.sponge.error.val();
+                    if self.sponge_done.val() {
+                        self.error_flag.d.next = self.sponge_error.val();
                         self.count.d.next = 0.into();
                         self.phase.d.next = KeyGenPhase::Copy;
                     }
@@ -617,11 +704,11 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::SampleS => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg1.next = 66.into();
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_load.val();
-                    self.ntt.arg0.next = 1.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = 66.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_load.val();
+                    self.ntt_arg0.next = 1.into();
                     self.rej_bounded.reset.next = true;
                     self.sk_packer.reset.next = true;
                     self.s_bytes.d.next = 0.into();
@@ -630,20 +717,20 @@ impl Logic for MlDsaKeyGen {
                     self.stopped.d.next = false;
                     self.ser_left.d.next = 0.into();
                 } else {
-                    self.sponge.in_valid.next = self.words_in.q.val() <= 16;
-                    self.sponge.in_last.next = self.words_in.q.val() == 16;
-                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 16) {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 16;
+                    self.sponge_in_last.next = self.words_in.q.val() == 16;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     // Word to bytes for the nibble sampler.
-                    self.sponge.out_ready.next =
+                    self.sponge_out_ready.next =
                         (self.ser_left.q.val() == 0) & !self.stopped.q.val();
                     self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
                     if (self.ser_left.q.val() == 0)
-                        & self.sponge.out_valid.val()
+                        & self.sponge_out_valid.val()
                         & !self.stopped.q.val()
                     {
-                        self.ser_word.d.next = self.sponge.out_data.val();
+                        self.ser_word.d.next = self.sponge_out_data.val();
                         self.ser_left.d.next = 4.into();
                     } else if (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val() {
                         self.ser_word.d.next = self.ser_word.q.val() >> 8;
@@ -653,7 +740,7 @@ impl Logic for MlDsaKeyGen {
                     // The first 256 coefficients go to the core (and, for s1
                     // on row 0 and every s2, to the packer).
                     if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt.s_tvalid.next = true;
+                        self.ntt_s_tvalid.next = true;
                         self.sk_packer.coeff_valid.next =
                             (self.row.q.val() == 0) | self.on_s2.q.val();
                         self.count.d.next = self.count.q.val() + 1;
@@ -670,12 +757,12 @@ impl Logic for MlDsaKeyGen {
                         & !self.stopped.q.val()
                     {
                         self.stopped.d.next = true;
-                        self.sponge.start.next = true;
-                        self.sponge.op.next = self.c_op_abort.val();
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
                     }
-                    if self.stopped.q.val() & self.ntt.done.val() & !self.sk_packer.data_valid.val()
+                    if self.stopped.q.val() & self.ntt_done.val() & !self.sk_packer.data_valid.val()
                     {
-                        self.error_flag.d.next = self.ntt.error.val();
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.phase.d.next = KeyGenPhase::NttS;
                         self.launched.d.next = false;
                     }
@@ -684,10 +771,10 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::NttS => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_ntt.val();
-                    self.ntt.arg0.next = 1.into();
-                } else if self.ntt.done.val() {
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_ntt.val();
+                    self.ntt_arg0.next = 1.into();
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     if self.on_s2.q.val() {
                         self.phase.d.next = KeyGenPhase::Ones;
@@ -699,37 +786,37 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::SampleA => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg0.next = self.c_shake128.val();
-                    self.sponge.arg1.next = 34.into();
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_load.val();
-                    self.ntt.arg0.next = 2.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg0.next = self.c_shake128.val();
+                    self.sponge_arg1.next = 34.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_load.val();
+                    self.ntt_arg0.next = 2.into();
                     self.rej_ntt.reset.next = true;
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                     self.stopped.d.next = false;
                 } else {
-                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge.in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge_in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
-                        self.sponge.out_valid.val() & !self.stopped.q.val();
-                    self.sponge.out_ready.next =
+                        self.sponge_out_valid.val() & !self.stopped.q.val();
+                    self.sponge_out_ready.next =
                         self.rej_ntt.word_ready.val() & !self.stopped.q.val();
                     if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt.s_tvalid.next = true;
+                        self.ntt_s_tvalid.next = true;
                         self.count.d.next = self.count.q.val() + 1;
                     }
                     if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
                         self.stopped.d.next = true;
-                        self.sponge.start.next = true;
-                        self.sponge.op.next = self.c_op_abort.val();
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
                     }
-                    if self.stopped.q.val() & self.ntt.done.val() {
-                        self.error_flag.d.next = self.ntt.error.val();
+                    if self.stopped.q.val() & self.ntt_done.val() {
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.phase.d.next = KeyGenPhase::Multiply;
                         self.launched.d.next = false;
                     }
@@ -738,12 +825,12 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::Multiply => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_pwmac.val();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_pwmac.val();
                     if self.col.q.val() == 0 {
-                        self.ntt.op.next = self.c_op_pwm.val();
+                        self.ntt_op.next = self.c_op_pwm.val();
                     }
-                } else if self.ntt.done.val() {
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     self.phase.d.next = KeyGenPhase::SampleS;
                     if self.col.q.val() + 1 == self.l.q.val() {
@@ -756,17 +843,17 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::Ones => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_load.val();
-                    self.ntt.arg0.next = 2.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_load.val();
+                    self.ntt_arg0.next = 2.into();
                     self.count.d.next = 0.into();
                 } else {
-                    self.ntt.s_tdata.next = 1.into();
-                    self.ntt.s_tvalid.next = !self.count.q.val().get_bit(8);
-                    if self.ntt.s_tready.val() & !self.count.q.val().get_bit(8) {
+                    self.ntt_s_tdata.next = 1.into();
+                    self.ntt_s_tvalid.next = !self.count.q.val().get_bit(8);
+                    if self.ntt_s_tready.val() & !self.count.q.val().get_bit(8) {
                         self.count.d.next = self.count.q.val() + 1;
                     }
-                    if self.ntt.done.val() {
+                    if self.ntt_done.val() {
                         self.launched.d.next = false;
                         self.phase.d.next = KeyGenPhase::AddS2;
                     }
@@ -775,9 +862,9 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::AddS2 => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_pwmac.val();
-                } else if self.ntt.done.val() {
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_pwmac.val();
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     self.phase.d.next = KeyGenPhase::Intt;
                 }
@@ -785,10 +872,10 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::Intt => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_intt.val();
-                    self.ntt.arg0.next = 0.into();
-                } else if self.ntt.done.val() {
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_intt.val();
+                    self.ntt_arg0.next = 0.into();
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     self.phase.d.next = KeyGenPhase::StoreT;
                 }
@@ -800,9 +887,9 @@ impl Logic for MlDsaKeyGen {
                 self.sk_buf.byte_address.next = self.sk_t0_ptr.q.val();
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_store.val();
-                    self.ntt.arg0.next = 0.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_store.val();
+                    self.ntt_arg0.next = 0.into();
                     self.pending.d.next = false;
                     self.sk_packer.reset.next = true;
                     self.pk_packer.reset.next = true;
@@ -810,11 +897,11 @@ impl Logic for MlDsaKeyGen {
                     // A word is taken only when no Power2Round result waits
                     // and both packers have room now; they then still have
                     // room on the next clock, when the result arrives.
-                    self.store_take.next = self.ntt.m_tvalid.val()
+                    self.store_take.next = self.ntt_m_tvalid.val()
                         & !self.pending.q.val()
                         & self.pk_packer.coeff_ready.val()
                         & self.sk_packer.coeff_ready.val();
-                    self.ntt.m_tready.next = !self.pending.q.val()
+                    self.ntt_m_tready.next = !self.pending.q.val()
                         & self.pk_packer.coeff_ready.val()
                         & self.sk_packer.coeff_ready.val();
                     self.pending.d.next = self.store_take.val();
@@ -828,8 +915,8 @@ impl Logic for MlDsaKeyGen {
                         self.sk_buf.byte_write.next = true;
                         self.sk_t0_ptr.d.next = self.sk_t0_ptr.q.val() + 1;
                     }
-                    if self.ntt.done.val() & !self.pending.q.val() & self.packers_idle.val() {
-                        self.error_flag.d.next = self.ntt.error.val();
+                    if self.ntt_done.val() & !self.pending.q.val() & self.packers_idle.val() {
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
                         self.col.d.next = 0.into();
                         self.on_s2.d.next = false;
@@ -845,28 +932,28 @@ impl Logic for MlDsaKeyGen {
             KeyGenPhase::HashTr => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
-                    self.sponge.arg2.next = 64.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
+                    self.sponge_arg2.next = 64.into();
                     self.out_index.d.next = 0.into();
                     self.primed.d.next = false;
                     self.count.d.next = 0.into();
                 } else {
                     self.primed.d.next = true;
-                    self.sponge.in_valid.next = self.stream_valid.val();
-                    self.sponge.in_last.next = self.out_index.q.val() + 1 == self.pk_words.q.val();
-                    self.sponge.in_data.next = self.pk_buf.read_word.val();
-                    self.stream_take.next = self.stream_valid.val() & self.sponge.in_ready.val();
+                    self.sponge_in_valid.next = self.stream_valid.val();
+                    self.sponge_in_last.next = self.out_index.q.val() + 1 == self.pk_words.q.val();
+                    self.sponge_in_data.next = self.pk_buf.read_word.val();
+                    self.stream_take.next = self.stream_valid.val() & self.sponge_in_ready.val();
                     // tr: sk words 16..32.
-                    self.sponge.out_ready.next = true;
+                    self.sponge_out_ready.next = true;
                     self.sk_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val()) + 16;
-                    self.sk_buf.word_data.next = self.sponge.out_data.val();
-                    if self.sponge.out_valid.val() {
+                    self.sk_buf.word_data.next = self.sponge_out_data.val();
+                    if self.sponge_out_valid.val() {
                         self.sk_buf.word_write.next = true;
                         self.count.d.next = self.count.q.val() + 1;
                     }
-                    if self.sponge.done.val() {
-                        self.error_flag.d.next = self.sponge.error.val();
+                    if self.sponge_done.val() {
+                        self.error_flag.d.next = self.sponge_error.val();
                         self.launched.d.next = false;
                         self.phase.d.next = KeyGenPhase::OutPk;
                     }
@@ -929,10 +1016,10 @@ impl Logic for MlDsaKeyGen {
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
             self.phase.d.next = KeyGenPhase::Idle;
-            self.sponge.start.next = true;
-            self.sponge.op.next = self.c_op_abort.val();
-            self.ntt.start.next = true;
-            self.ntt.op.next = self.c_ntt_abort.val();
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
+            self.ntt_start.next = true;
+            self.ntt_op.next = self.c_ntt_abort.val();
         }
         if self.reset.val() {
             self.phase.d.next = KeyGenPhase::Idle;
@@ -950,8 +1037,11 @@ mod tests {
     use super::*;
     use crate::ntt::sim::{settle, tick};
 
-    fn engine() -> MlDsaKeyGen {
-        let mut uut = MlDsaKeyGen::default();
+    use crate::mldsa::engine::MlDsaEngine;
+
+    /// The sequencer with its cores.
+    fn engine() -> MlDsaEngine {
+        let mut uut = MlDsaEngine::default();
         uut.connect_all();
         settle(&mut uut);
         uut.reset.next = true;
@@ -996,7 +1086,7 @@ mod tests {
             // The cores are idle again: the next request starts cleanly.
             tick(&mut uut, |u| &mut u.clock);
             settle(&mut uut);
-            assert!(!uut.sponge.busy.val() && !uut.ntt.busy.val());
+            assert!(uut.cores_idle());
         }
     }
 
@@ -1022,8 +1112,8 @@ mod tests {
                 uut.start.next = false;
                 let mut clocks = 0;
                 let mut guard = 0;
-                while uut.phase.q.val() != KeyGenPhase::NttS {
-                    if uut.phase.q.val() == KeyGenPhase::SampleS {
+                while uut.keygen.phase.q.val() != KeyGenPhase::NttS {
+                    if uut.keygen.phase.q.val() == KeyGenPhase::SampleS {
                         clocks += 1;
                     }
                     tick(&mut uut, |u| &mut u.clock);
@@ -1055,7 +1145,7 @@ mod tests {
 #[ignore = "a measurement (30 s of rust-hdl simulation), not a check"]
 fn keygen_phase_clocks() {
     use crate::ntt::sim::{settle, tick};
-    let mut uut = MlDsaKeyGen::default();
+    let mut uut = crate::mldsa::engine::MlDsaEngine::default();
     uut.connect_all();
     settle(&mut uut);
     uut.reset.next = true;
@@ -1070,7 +1160,7 @@ fn keygen_phase_clocks() {
     let mut total = 1u64;
     while uut.busy.val() {
         *clocks
-            .entry(format!("{:?}", uut.phase.q.val()))
+            .entry(format!("{:?}", uut.keygen.phase.q.val()))
             .or_default() += 1;
         tick(&mut uut, |u| &mut u.clock);
         total += 1;

@@ -29,6 +29,7 @@ pub mod bit_pack;
 pub mod bit_unpack;
 pub mod coeffwise;
 pub mod decompose;
+pub mod engine;
 pub mod expand_a;
 pub mod hint_codec;
 pub mod key_buffer;
@@ -104,15 +105,9 @@ pub fn designs() -> Vec<Design> {
             vcd: None,
         },
         Design {
-            name: "mldsa_keygen",
-            description: "ML-DSA KeyGen engine: sponge (R = 1), NTT core (B = 4), samplers, Power2Round, packers, key buffers",
-            verilog: || raw_verilog(keygen::MlDsaKeyGen::default()),
-            vcd: None,
-        },
-        Design {
-            name: "mldsa_verify",
-            description: "ML-DSA Verify engine: sponge (R = 1), NTT core (B = 4), SampleInBall, RejNTTPoly, unpackers, UseHint, w1 packer, pk/σ/w1 buffers",
-            verilog: || raw_verilog(verify::MlDsaVerify::default()),
+            name: "mldsa_engine",
+            description: "ML-DSA engine: KeyGen and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers, packers, UseHint, key/signature buffers",
+            verilog: || raw_verilog(engine::MlDsaEngine::default()),
             vcd: None,
         },
         Design {

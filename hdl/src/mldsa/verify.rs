@@ -15,7 +15,10 @@
 //!
 //! # Datapath
 //!
-//! One Keccak sponge engine, one NTT core (B = 4; slot 0 the accumulator
+//! This is the sequencer: it drives the sponge engine and the NTT core
+//! of [`super::engine::MlDsaEngine`] through its `sponge_*` and `ntt_*`
+//! ports (the engine shares them between the sequencers). One Keccak
+//! sponge engine, one NTT core (B = 4; slot 0 the accumulator
 //! w̃, slots 1 and 2 the operands), the bit unpacker, HintBitUnpack,
 //! SampleInBall, RejNTTPoly, the ‖z‖∞ check, Decompose with UseHint, a
 //! w1 packer and three buffers in block RAM (pk, σ, w1Encode(w′1)):
@@ -59,7 +62,6 @@
 //! The engine does not drain a stream that is longer than declared: the
 //! top (or the DMA reset of the driver) does.
 
-use crate::keccak::SpongeEngine;
 use crate::mldsa::bit_pack::BitPacker;
 use crate::mldsa::bit_unpack::BitUnpacker;
 use crate::mldsa::coeffwise::InfNormCheck;
@@ -69,7 +71,6 @@ use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
 use crate::mldsa::sample_in_ball::SampleInBall;
-use crate::ntt::core::NttCoreB4;
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
@@ -127,7 +128,7 @@ pub enum VerifyPhase {
     Commit,
 }
 
-/// The Verify engine.
+/// The Verify sequencer (its cores are [`super::engine::MlDsaEngine`]'s).
 #[derive(LogicBlock)]
 pub struct MlDsaVerify {
     /// The clock.
@@ -160,8 +161,68 @@ pub struct MlDsaVerify {
     pub s_last: Signal<In, Bit>,
     /// Input stream TREADY.
     pub s_ready: Signal<Out, Bit>,
-    sponge: SpongeEngine<1>,
-    ntt: NttCoreB4,
+    // The shared cores' ports (`super::engine::MlDsaEngine` connects
+    // them to its sponge engine and NTT core while this job runs).
+    /// To the sponge: reset.
+    pub sponge_reset: Signal<Out, Bit>,
+    /// To the sponge: start a request.
+    pub sponge_start: Signal<Out, Bit>,
+    /// To the sponge: op code.
+    pub sponge_op: Signal<Out, Bits<8>>,
+    /// To the sponge: ARG0.
+    pub sponge_arg0: Signal<Out, Bits<32>>,
+    /// To the sponge: ARG1.
+    pub sponge_arg1: Signal<Out, Bits<32>>,
+    /// To the sponge: ARG2.
+    pub sponge_arg2: Signal<Out, Bits<32>>,
+    /// To the sponge: input stream word.
+    pub sponge_in_data: Signal<Out, Bits<32>>,
+    /// To the sponge: input stream valid.
+    pub sponge_in_valid: Signal<Out, Bit>,
+    /// To the sponge: input stream last.
+    pub sponge_in_last: Signal<Out, Bit>,
+    /// To the sponge: output stream ready.
+    pub sponge_out_ready: Signal<Out, Bit>,
+    /// From the sponge: done.
+    pub sponge_done: Signal<In, Bit>,
+    /// From the sponge: error.
+    pub sponge_error: Signal<In, Bit>,
+    /// From the sponge: input stream ready.
+    pub sponge_in_ready: Signal<In, Bit>,
+    /// From the sponge: output stream word.
+    pub sponge_out_data: Signal<In, Bits<32>>,
+    /// From the sponge: output stream valid.
+    pub sponge_out_valid: Signal<In, Bit>,
+    /// To the NTT core: reset.
+    pub ntt_reset: Signal<Out, Bit>,
+    /// To the NTT core: start an operation.
+    pub ntt_start: Signal<Out, Bit>,
+    /// To the NTT core: op code.
+    pub ntt_op: Signal<Out, Bits<8>>,
+    /// To the NTT core: ARG0.
+    pub ntt_arg0: Signal<Out, Bits<32>>,
+    /// To the NTT core: ARG1.
+    pub ntt_arg1: Signal<Out, Bits<32>>,
+    /// To the NTT core: ARG2.
+    pub ntt_arg2: Signal<Out, Bits<32>>,
+    /// To the NTT core: LOAD stream word.
+    pub ntt_s_tdata: Signal<Out, Bits<32>>,
+    /// To the NTT core: LOAD stream valid.
+    pub ntt_s_tvalid: Signal<Out, Bit>,
+    /// To the NTT core: LOAD stream last.
+    pub ntt_s_tlast: Signal<Out, Bit>,
+    /// To the NTT core: STORE stream ready.
+    pub ntt_m_tready: Signal<Out, Bit>,
+    /// From the NTT core: done.
+    pub ntt_done: Signal<In, Bit>,
+    /// From the NTT core: error.
+    pub ntt_error: Signal<In, Bit>,
+    /// From the NTT core: LOAD stream ready.
+    pub ntt_s_tready: Signal<In, Bit>,
+    /// From the NTT core: STORE stream word.
+    pub ntt_m_tdata: Signal<In, Bits<32>>,
+    /// From the NTT core: STORE stream valid.
+    pub ntt_m_tvalid: Signal<In, Bit>,
     unpacker: BitUnpacker,
     hints: HintUnpacker,
     ball: SampleInBall,
@@ -322,8 +383,36 @@ impl Default for MlDsaVerify {
             s_valid: Default::default(),
             s_last: Default::default(),
             s_ready: Default::default(),
-            sponge: Default::default(),
-            ntt: Default::default(),
+            sponge_reset: Default::default(),
+            sponge_start: Default::default(),
+            sponge_op: Default::default(),
+            sponge_arg0: Default::default(),
+            sponge_arg1: Default::default(),
+            sponge_arg2: Default::default(),
+            sponge_in_data: Default::default(),
+            sponge_in_valid: Default::default(),
+            sponge_in_last: Default::default(),
+            sponge_out_ready: Default::default(),
+            sponge_done: Default::default(),
+            sponge_error: Default::default(),
+            sponge_in_ready: Default::default(),
+            sponge_out_data: Default::default(),
+            sponge_out_valid: Default::default(),
+            ntt_reset: Default::default(),
+            ntt_start: Default::default(),
+            ntt_op: Default::default(),
+            ntt_arg0: Default::default(),
+            ntt_arg1: Default::default(),
+            ntt_arg2: Default::default(),
+            ntt_s_tdata: Default::default(),
+            ntt_s_tvalid: Default::default(),
+            ntt_s_tlast: Default::default(),
+            ntt_m_tready: Default::default(),
+            ntt_done: Default::default(),
+            ntt_error: Default::default(),
+            ntt_s_tready: Default::default(),
+            ntt_m_tdata: Default::default(),
+            ntt_m_tvalid: Default::default(),
             unpacker: Default::default(),
             hints: Default::default(),
             ball: Default::default(),
@@ -486,8 +575,8 @@ impl Logic for MlDsaVerify {
             self.pipe[s].clock.next = self.clock.val();
         }
         clock!(
-            self, clock, sponge, ntt, unpacker, hints, ball, rej_ntt, z_norm, decompose, w1_packer,
-            pk_buf, sig_buf, w1_buf
+            self, clock, unpacker, hints, ball, rej_ntt, z_norm, decompose, w1_packer, pk_buf,
+            sig_buf, w1_buf
         );
 
         // ---- The serializer's output byte (see below).
@@ -496,26 +585,26 @@ impl Logic for MlDsaVerify {
         self.ser_room.next = false;
 
         // ---- Defaults: no requests, no stream traffic, no writes.
-        self.sponge.reset.next = self.reset.val();
-        self.sponge.start.next = false;
-        self.sponge.op.next = self.c_op_sponge.val();
-        self.sponge.arg0.next = self.c_shake256.val();
-        self.sponge.arg1.next = 0.into();
-        self.sponge.arg2.next = 64.into();
-        self.sponge.in_data.next = self.s_data.val();
-        self.sponge.in_valid.next = false;
-        self.sponge.in_last.next = false;
-        self.sponge.out_ready.next = false;
-        self.ntt.reset.next = self.reset.val();
-        self.ntt.start.next = false;
-        self.ntt.op.next = self.c_op_load.val();
-        self.ntt.arg0.next = 0.into();
-        self.ntt.arg1.next = 1.into();
-        self.ntt.arg2.next = 2.into();
-        self.ntt.s_tvalid.next = false;
-        self.ntt.s_tlast.next = self.count.q.val() == 255;
-        self.ntt.s_tdata.next = bit_cast::<32, 23>(self.unpacker.coeff.val());
-        self.ntt.m_tready.next = false;
+        self.sponge_reset.next = self.reset.val();
+        self.sponge_start.next = false;
+        self.sponge_op.next = self.c_op_sponge.val();
+        self.sponge_arg0.next = self.c_shake256.val();
+        self.sponge_arg1.next = 0.into();
+        self.sponge_arg2.next = 64.into();
+        self.sponge_in_data.next = self.s_data.val();
+        self.sponge_in_valid.next = false;
+        self.sponge_in_last.next = false;
+        self.sponge_out_ready.next = false;
+        self.ntt_reset.next = self.reset.val();
+        self.ntt_start.next = false;
+        self.ntt_op.next = self.c_op_load.val();
+        self.ntt_arg0.next = 0.into();
+        self.ntt_arg1.next = 1.into();
+        self.ntt_arg2.next = 2.into();
+        self.ntt_s_tvalid.next = false;
+        self.ntt_s_tlast.next = self.count.q.val() == 255;
+        self.ntt_s_tdata.next = bit_cast::<32, 23>(self.unpacker.coeff.val());
+        self.ntt_m_tready.next = false;
         self.unpacker.reset.next = self.reset.val();
         self.unpacker.width.next = self.gamma1_bits.q.val();
         self.unpacker.centred.next = true;
@@ -537,12 +626,12 @@ impl Logic for MlDsaVerify {
         self.ball.data_valid.next = false;
         self.ball.read_index.next = self.count.q.val().get_bits::<8>(0);
         self.rej_ntt.reset.next = self.reset.val();
-        self.rej_ntt.word.next = self.sponge.out_data.val();
+        self.rej_ntt.word.next = self.sponge_out_data.val();
         self.rej_ntt.word_valid.next = false;
         self.z_norm.x.next = bit_cast::<25, 23>(self.unpacker.coeff.val());
         self.z_norm.canonical.next = true;
         self.z_norm.bound.next = self.z_bound.q.val();
-        self.decompose.r.next = self.ntt.m_tdata.val().get_bits::<23>(0);
+        self.decompose.r.next = self.ntt_m_tdata.val().get_bits::<23>(0);
         self.decompose.wide.next = self.wide.q.val();
         self.decompose.hint.next = self.hints.hint.val();
         self.w1_packer.reset.next = self.reset.val();
@@ -670,20 +759,20 @@ impl Logic for MlDsaVerify {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
                     // tr = H(pk, 64), unless μ comes from outside.
-                    self.sponge.start.next = !self.external.q.val();
-                    self.sponge.arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
+                    self.sponge_start.next = !self.external.q.val();
+                    self.sponge_arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                 } else {
                     self.s_ready.next = (self.words_in.q.val()
                         < bit_cast::<24, 11>(self.pk_words.q.val()))
-                        & (self.external.q.val() | self.sponge.in_ready.val());
+                        & (self.external.q.val() | self.sponge_in_ready.val());
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    self.sponge.in_data.next = self.s_data.val();
-                    self.sponge.in_valid.next = self.s_valid.val()
+                    self.sponge_in_data.next = self.s_data.val();
+                    self.sponge_in_valid.next = self.s_valid.val()
                         & (self.words_in.q.val() < bit_cast::<24, 11>(self.pk_words.q.val()))
                         & !self.external.q.val();
-                    self.sponge.in_last.next =
+                    self.sponge_in_last.next =
                         self.words_in.q.val() + 1 == bit_cast::<24, 11>(self.pk_words.q.val());
                     if self.stream_take.val() {
                         self.pk_buf.word_write.next = true;
@@ -696,19 +785,19 @@ impl Logic for MlDsaVerify {
                         self.fail.next = self.s_last.val();
                     }
                     // tr into the μ registers.
-                    self.sponge.out_ready.next = true;
-                    if self.sponge.out_valid.val() {
+                    self.sponge_out_ready.next = true;
+                    if self.sponge_out_valid.val() {
                         for w in 0..MU_WORDS {
                             if self.count.q.val().index() == w {
-                                self.mu[w].d.next = self.sponge.out_data.val();
+                                self.mu[w].d.next = self.sponge_out_data.val();
                             }
                         }
                         self.count.d.next = self.count.q.val() + 1;
                     }
                     if (self.words_in.q.val() == bit_cast::<24, 11>(self.pk_words.q.val()))
-                        & (self.external.q.val() | self.sponge.done.val())
+                        & (self.external.q.val() | self.sponge_done.val())
                     {
-                        self.error_flag.d.next = self.sponge.error.val() & !self.external.q.val();
+                        self.error_flag.d.next = self.sponge_error.val() & !self.external.q.val();
                         self.phase.d.next = VerifyPhase::LoadSig;
                         self.launched.d.next = false;
                     }
@@ -740,8 +829,8 @@ impl Logic for MlDsaVerify {
             VerifyPhase::Mu => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = !self.external.q.val();
-                    self.sponge.arg1.next = bit_cast::<32, 24>(self.msg_len.q.val()) + 64;
+                    self.sponge_start.next = !self.external.q.val();
+                    self.sponge_arg1.next = bit_cast::<32, 24>(self.msg_len.q.val()) + 64;
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                 } else if self.external.q.val() {
@@ -763,36 +852,36 @@ impl Logic for MlDsaVerify {
                 } else {
                     // tr (16 words from the μ registers), then M′ from the
                     // stream.
-                    self.sponge.in_data.next = self.mu_word.val();
-                    self.sponge.in_valid.next = self.words_in.q.val() < 16;
-                    self.sponge.in_last.next =
+                    self.sponge_in_data.next = self.mu_word.val();
+                    self.sponge_in_valid.next = self.words_in.q.val() < 16;
+                    self.sponge_in_last.next =
                         self.words_in.q.val() + 1 == self.in_words.q.val() + 16;
                     if self.words_in.q.val() >= 16 {
-                        self.sponge.in_data.next = self.s_data.val();
+                        self.sponge_in_data.next = self.s_data.val();
                         self.s_ready.next = (self.words_in.q.val() < self.in_words.q.val() + 16)
-                            & self.sponge.in_ready.val();
-                        self.sponge.in_valid.next = self.s_valid.val()
+                            & self.sponge_in_ready.val();
+                        self.sponge_in_valid.next = self.s_valid.val()
                             & (self.words_in.q.val() < self.in_words.q.val() + 16);
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
                         self.fail.next = self.s_last.val()
                             != (self.words_in.q.val() + 1 == self.in_words.q.val() + 16);
                     }
-                    self.sponge.out_ready.next = true;
-                    if self.sponge.out_valid.val() {
+                    self.sponge_out_ready.next = true;
+                    if self.sponge_out_valid.val() {
                         for w in 0..MU_WORDS {
                             if self.count.q.val().index() == w {
-                                self.mu[w].d.next = self.sponge.out_data.val();
+                                self.mu[w].d.next = self.sponge_out_data.val();
                             }
                         }
                         self.count.d.next = self.count.q.val() + 1;
                     }
-                    if self.sponge.done.val() {
-                        self.error_flag.d.next = self.sponge.error.val();
+                    if self.sponge_done.val() {
+                        self.error_flag.d.next = self.sponge_error.val();
                         self.phase.d.next = VerifyPhase::Hints;
                         self.launched.d.next = false;
                     }
@@ -839,9 +928,9 @@ impl Logic for MlDsaVerify {
             VerifyPhase::Challenge => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg1.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
-                    self.sponge.arg2.next = self.c_squeeze.val();
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
+                    self.sponge_arg2.next = self.c_squeeze.val();
                     self.ball.start.next = true;
                     self.rd_next.next = 0.into();
                     self.rd_ptr.d.next = 0.into();
@@ -850,12 +939,12 @@ impl Logic for MlDsaVerify {
                     self.stopped.d.next = false;
                 } else {
                     // c̃ from the σ buffer into the sponge.
-                    self.sponge.in_data.next = self.sig_buf.read_word.val();
-                    self.sponge.in_valid.next =
+                    self.sponge_in_data.next = self.sig_buf.read_word.val();
+                    self.sponge_in_valid.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.sponge.in_last.next =
+                    self.sponge_in_last.next =
                         self.words_in.q.val() + 1 == bit_cast::<24, 5>(self.ct_words.q.val());
-                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
@@ -865,12 +954,12 @@ impl Logic for MlDsaVerify {
                     self.ser_take.next = self.ser_valid.val() & self.ball.data_ready.val();
                     self.ser_room.next = (self.ser_left.q.val() == 0)
                         | ((self.ser_left.q.val() == 1) & self.ser_take.val());
-                    self.sponge.out_ready.next = self.ser_room.val() & !self.stopped.q.val();
-                    self.ser_load.next = self.sponge.out_ready.val() & self.sponge.out_valid.val();
+                    self.sponge_out_ready.next = self.ser_room.val() & !self.stopped.q.val();
+                    self.ser_load.next = self.sponge_out_ready.val() & self.sponge_out_valid.val();
                     if self.ball.done.val() & !self.stopped.q.val() {
                         self.stopped.d.next = true;
-                        self.sponge.start.next = true;
-                        self.sponge.op.next = self.c_op_abort.val();
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
                         self.row.d.next = 0.into();
                         self.t_ptr.d.next = 8.into();
                         self.w1_ptr.d.next = 0.into();
@@ -884,22 +973,22 @@ impl Logic for MlDsaVerify {
             VerifyPhase::LoadC => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_load.val();
-                    self.ntt.arg0.next = 1.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_load.val();
+                    self.ntt_arg0.next = 1.into();
                     self.count.d.next = 0.into();
                     self.ball.read_index.next = 0.into();
                 } else {
                     // c\[count\] is on `coeff`, read the clock before.
-                    self.ntt.s_tdata.next = bit_cast::<32, 23>(self.ball.coeff.val());
-                    self.ntt.s_tvalid.next = !self.count.q.val().get_bit(8);
-                    if self.ntt.s_tready.val() & !self.count.q.val().get_bit(8) {
+                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.ball.coeff.val());
+                    self.ntt_s_tvalid.next = !self.count.q.val().get_bit(8);
+                    if self.ntt_s_tready.val() & !self.count.q.val().get_bit(8) {
                         self.count_next.next = self.count.q.val() + 1;
                     }
                     self.count.d.next = self.count_next.val();
                     self.ball.read_index.next = self.count_next.val().get_bits::<8>(0);
-                    if self.ntt.done.val() {
-                        self.error_flag.d.next = self.ntt.error.val();
+                    if self.ntt_done.val() {
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
                         self.phase.d.next = VerifyPhase::NttC;
                     }
@@ -908,10 +997,10 @@ impl Logic for MlDsaVerify {
             VerifyPhase::NttC => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_ntt.val();
-                    self.ntt.arg0.next = 1.into();
-                } else if self.ntt.done.val() {
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_ntt.val();
+                    self.ntt_arg0.next = 1.into();
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     self.phase.d.next = VerifyPhase::LoadT;
                 }
@@ -925,45 +1014,45 @@ impl Logic for MlDsaVerify {
             VerifyPhase::SampleA => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg0.next = self.c_shake128.val();
-                    self.sponge.arg1.next = 34.into();
-                    self.sponge.arg2.next = self.c_squeeze.val();
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_load.val();
-                    self.ntt.arg0.next = 2.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg0.next = self.c_shake128.val();
+                    self.sponge_arg1.next = 34.into();
+                    self.sponge_arg2.next = self.c_squeeze.val();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_load.val();
+                    self.ntt_arg0.next = 2.into();
                     self.rej_ntt.reset.next = true;
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                     self.stopped.d.next = false;
                 } else {
                     // ρ ‖ j ‖ i.
-                    self.sponge.in_data.next = self.rho_word.val();
+                    self.sponge_in_data.next = self.rho_word.val();
                     if self.words_in.q.val() == 8 {
-                        self.sponge.in_data.next = bit_cast::<32, 4>(self.col.q.val())
+                        self.sponge_in_data.next = bit_cast::<32, 4>(self.col.q.val())
                             | (bit_cast::<32, 4>(self.row.q.val()) << 8);
                     }
-                    self.sponge.in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge.in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge.in_ready.val() & (self.words_in.q.val() <= 8) {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge_in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
-                        self.sponge.out_valid.val() & !self.stopped.q.val();
-                    self.sponge.out_ready.next =
+                        self.sponge_out_valid.val() & !self.stopped.q.val();
+                    self.sponge_out_ready.next =
                         self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                    self.ntt.s_tdata.next = bit_cast::<32, 23>(self.rej_ntt.coeff.val());
+                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.rej_ntt.coeff.val());
                     if self.rej_ntt.coeff_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt.s_tvalid.next = true;
+                        self.ntt_s_tvalid.next = true;
                         self.count.d.next = self.count.q.val() + 1;
                     }
                     if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
                         self.stopped.d.next = true;
-                        self.sponge.start.next = true;
-                        self.sponge.op.next = self.c_op_abort.val();
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
                     }
-                    if self.stopped.q.val() & self.ntt.done.val() {
-                        self.error_flag.d.next = self.ntt.error.val();
+                    if self.stopped.q.val() & self.ntt_done.val() {
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.phase.d.next = VerifyPhase::MulAz;
                         self.launched.d.next = false;
                     }
@@ -972,10 +1061,10 @@ impl Logic for MlDsaVerify {
             VerifyPhase::Intt => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_intt.val();
-                    self.ntt.arg0.next = 0.into();
-                } else if self.ntt.done.val() {
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_intt.val();
+                    self.ntt_arg0.next = 0.into();
+                } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     self.phase.d.next = VerifyPhase::StoreW;
                 }
@@ -983,25 +1072,25 @@ impl Logic for MlDsaVerify {
             VerifyPhase::StoreW => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.ntt.start.next = true;
-                    self.ntt.op.next = self.c_op_store.val();
-                    self.ntt.arg0.next = 0.into();
+                    self.ntt_start.next = true;
+                    self.ntt_op.next = self.c_op_store.val();
+                    self.ntt_arg0.next = 0.into();
                 } else {
                     // A coefficient leaves the core with its hint bit; the
                     // packer (at most 6 bits in, 8 out a clock) always has
                     // room when it arrives.
-                    self.ntt.m_tready.next =
+                    self.ntt_m_tready.next =
                         self.hints.hint_valid.val() & self.w1_packer.coeff_ready.val();
-                    self.store_take.next = self.ntt.m_tvalid.val() & self.ntt.m_tready.val();
+                    self.store_take.next = self.ntt_m_tvalid.val() & self.ntt_m_tready.val();
                     self.hints.hint_ready.next = self.store_take.val();
                     self.pipe[0].d.next = self.store_take.val();
-                    if self.ntt.done.val()
+                    if self.ntt_done.val()
                         & !self.pipe[0].q.val()
                         & !self.pipe[1].q.val()
                         & !self.pipe[2].q.val()
                         & !self.w1_packer.data_valid.val()
                     {
-                        self.error_flag.d.next = self.ntt.error.val();
+                        self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
                         if self.row.q.val() + 1 == self.k.q.val() {
                             self.phase.d.next = VerifyPhase::Commit;
@@ -1015,9 +1104,9 @@ impl Logic for MlDsaVerify {
             VerifyPhase::Commit => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
-                    self.sponge.start.next = true;
-                    self.sponge.arg1.next = (bit_cast::<32, 9>(self.w1_words.q.val()) << 2) + 64;
-                    self.sponge.arg2.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = (bit_cast::<32, 9>(self.w1_words.q.val()) << 2) + 64;
+                    self.sponge_arg2.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
                     self.words_in.d.next = 0.into();
                     self.count.d.next = 0.into();
                     self.count_next.next = 0.into();
@@ -1025,15 +1114,15 @@ impl Logic for MlDsaVerify {
                     self.rd_ptr.d.next = 0.into();
                 } else {
                     // μ, then w1Encode(w′1) from its buffer.
-                    self.sponge.in_data.next = self.mu_word.val();
+                    self.sponge_in_data.next = self.mu_word.val();
                     if self.words_in.q.val() >= 16 {
-                        self.sponge.in_data.next = self.w1_buf.read_word.val();
+                        self.sponge_in_data.next = self.w1_buf.read_word.val();
                     }
-                    self.sponge.in_valid.next =
+                    self.sponge_in_valid.next =
                         self.words_in.q.val() < bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
-                    self.sponge.in_last.next =
+                    self.sponge_in_last.next =
                         self.words_in.q.val() + 1 == bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
-                    if self.sponge.in_valid.val() & self.sponge.in_ready.val() {
+                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
                             self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1041,22 +1130,22 @@ impl Logic for MlDsaVerify {
                         }
                     }
                     // c̃′ word by word against c̃ (σ words from 0).
-                    self.sponge.out_ready.next = true;
-                    if self.sponge.out_valid.val() {
+                    self.sponge_out_ready.next = true;
+                    if self.sponge_out_valid.val() {
                         self.count_next.next = self.count.q.val() + 1;
                         self.word_differs.next =
-                            self.sponge.out_data.val() != self.sig_buf.read_word.val();
+                            self.sponge_out_data.val() != self.sig_buf.read_word.val();
                     }
                     if self.word_differs.val() {
                         self.mismatch.d.next = true;
                     }
                     self.count.d.next = self.count_next.val();
-                    if self.sponge.done.val() {
-                        self.error_flag.d.next = self.sponge.error.val();
+                    if self.sponge_done.val() {
+                        self.error_flag.d.next = self.sponge_error.val();
                         self.verdict_flag.d.next = !self.mismatch.q.val()
                             & !self.word_differs.val()
                             & !self.z_bad.q.val()
-                            & !self.sponge.error.val();
+                            & !self.sponge_error.val();
                         self.done_flag.d.next = true;
                         self.phase.d.next = VerifyPhase::Idle;
                     }
@@ -1071,22 +1160,22 @@ impl Logic for MlDsaVerify {
             if self.phase.q.val() == VerifyPhase::LoadT {
                 self.unpacker.width.next = 10.into();
                 self.unpacker.centred.next = false;
-                self.ntt.s_tdata.next = bit_cast::<32, 23>(self.t1_negated.val());
+                self.ntt_s_tdata.next = bit_cast::<32, 23>(self.t1_negated.val());
             }
             if !self.launched.q.val() {
                 self.launched.d.next = true;
-                self.ntt.start.next = true;
-                self.ntt.op.next = self.c_op_load.val();
+                self.ntt_start.next = true;
+                self.ntt_op.next = self.c_op_load.val();
                 self.unpacker.reset.next = true;
                 self.ser_left.d.next = 0.into();
                 self.count.d.next = 0.into();
                 if self.phase.q.val() == VerifyPhase::LoadT {
-                    self.ntt.arg0.next = 2.into();
+                    self.ntt_arg0.next = 2.into();
                     self.rd_next.next = self.t_ptr.q.val();
                     self.rd_ptr.d.next = self.t_ptr.q.val();
                     self.words_left.d.next = 80.into();
                 } else {
-                    self.ntt.arg0.next = 1.into();
+                    self.ntt_arg0.next = 1.into();
                     self.rd_next.next = self.z_ptr.q.val();
                     self.rd_ptr.d.next = self.z_ptr.q.val();
                     self.words_left.d.next = self.z_words.q.val();
@@ -1103,12 +1192,12 @@ impl Logic for MlDsaVerify {
                     self.words_left.d.next = self.words_left.q.val() - 1;
                 }
                 if self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8) {
-                    self.ntt.s_tvalid.next = true;
+                    self.ntt_s_tvalid.next = true;
                     self.count.d.next = self.count.q.val() + 1;
                     self.z_checking.d.next = self.phase.q.val() == VerifyPhase::LoadZ;
                 }
-                if self.ntt.done.val() {
-                    self.error_flag.d.next = self.ntt.error.val();
+                if self.ntt_done.val() {
+                    self.error_flag.d.next = self.ntt_error.val();
                     self.launched.d.next = false;
                     if self.phase.q.val() == VerifyPhase::LoadT {
                         self.t_ptr.d.next = self.rd_ptr.q.val();
@@ -1124,13 +1213,13 @@ impl Logic for MlDsaVerify {
         if (self.phase.q.val() == VerifyPhase::NttT) | (self.phase.q.val() == VerifyPhase::NttZ) {
             if !self.launched.q.val() {
                 self.launched.d.next = true;
-                self.ntt.start.next = true;
-                self.ntt.op.next = self.c_op_ntt.val();
-                self.ntt.arg0.next = 1.into();
+                self.ntt_start.next = true;
+                self.ntt_op.next = self.c_op_ntt.val();
+                self.ntt_arg0.next = 1.into();
                 if self.phase.q.val() == VerifyPhase::NttT {
-                    self.ntt.arg0.next = 2.into();
+                    self.ntt_arg0.next = 2.into();
                 }
-            } else if self.ntt.done.val() {
+            } else if self.ntt_done.val() {
                 self.launched.d.next = false;
                 if self.phase.q.val() == VerifyPhase::NttT {
                     self.phase.d.next = VerifyPhase::MulCt;
@@ -1143,12 +1232,12 @@ impl Logic for MlDsaVerify {
         if (self.phase.q.val() == VerifyPhase::MulCt) | (self.phase.q.val() == VerifyPhase::MulAz) {
             if !self.launched.q.val() {
                 self.launched.d.next = true;
-                self.ntt.start.next = true;
-                self.ntt.op.next = self.c_op_pwmac.val();
+                self.ntt_start.next = true;
+                self.ntt_op.next = self.c_op_pwmac.val();
                 if self.phase.q.val() == VerifyPhase::MulCt {
-                    self.ntt.op.next = self.c_op_pwm.val();
+                    self.ntt_op.next = self.c_op_pwm.val();
                 }
-            } else if self.ntt.done.val() {
+            } else if self.ntt_done.val() {
                 self.launched.d.next = false;
                 if self.phase.q.val() == VerifyPhase::MulCt {
                     self.col.d.next = 0.into();
@@ -1184,7 +1273,7 @@ impl Logic for MlDsaVerify {
                 self.ser_word.d.next = self.sig_buf.read_word.val();
             }
             if self.phase.q.val() == VerifyPhase::Challenge {
-                self.ser_word.d.next = self.sponge.out_data.val();
+                self.ser_word.d.next = self.sponge_out_data.val();
             }
             self.ser_left.d.next = 4.into();
         }
@@ -1197,20 +1286,20 @@ impl Logic for MlDsaVerify {
             self.error_flag.d.next = true;
             self.verdict_flag.d.next = false;
             self.phase.d.next = VerifyPhase::Idle;
-            self.sponge.start.next = true;
-            self.sponge.op.next = self.c_op_abort.val();
-            self.ntt.start.next = true;
-            self.ntt.op.next = self.c_ntt_abort.val();
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
+            self.ntt_start.next = true;
+            self.ntt_op.next = self.c_ntt_abort.val();
         }
         if self.abort_job.val() & (self.phase.q.val() != VerifyPhase::Idle) {
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
             self.verdict_flag.d.next = false;
             self.phase.d.next = VerifyPhase::Idle;
-            self.sponge.start.next = true;
-            self.sponge.op.next = self.c_op_abort.val();
-            self.ntt.start.next = true;
-            self.ntt.op.next = self.c_ntt_abort.val();
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
+            self.ntt_start.next = true;
+            self.ntt_op.next = self.c_ntt_abort.val();
         }
         if self.reset.val() {
             self.phase.d.next = VerifyPhase::Idle;
@@ -1230,11 +1319,6 @@ impl MlDsaVerify {
     /// The running phase.
     pub(crate) fn phase(&self) -> VerifyPhase {
         self.phase.q.val()
-    }
-
-    /// The sponge and the NTT core are idle (after an abort).
-    pub(crate) fn cores_idle(&self) -> bool {
-        !self.sponge.busy.val() && !self.ntt.busy.val()
     }
 
     /// The last verification found ‖z‖∞ ≥ γ1 − β (a changed z also

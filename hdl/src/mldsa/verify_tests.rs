@@ -1,8 +1,10 @@
-//! rust-hdl simulation tests of [`MlDsaVerify`]: whole verifications
+//! rust-hdl simulation tests of the Verify sequencer on its cores
+//! ([`MlDsaEngine`] with `op_verify`): whole verifications
 //! against `pqc` (ACVP sigVer, valid and invalid), every early reject and
 //! refusal, abort. The exported RTL runs the same cases for all three sets
 //! in `verilator_check`, where a verification is a fraction of a second.
 
+use super::engine::MlDsaEngine;
 use super::keygen::SETS;
 use super::verify::*;
 use crate::ntt::sim::{settle, tick};
@@ -41,7 +43,7 @@ pub(crate) struct Trace {
 }
 
 /// Input ports in row order.
-pub(crate) const INPUTS: [&str; 9] = [
+pub(crate) const INPUTS: [&str; 10] = [
     "reset",
     "start",
     "parameter_set",
@@ -51,13 +53,18 @@ pub(crate) const INPUTS: [&str; 9] = [
     "s_data",
     "s_valid",
     "s_last",
+    "op_verify",
 ];
 /// Output ports in line order.
 pub(crate) const OUTPUTS: [&str; 5] = ["busy", "done", "error", "verdict", "s_ready"];
 
 impl Trace {
     /// Drives one row into the model, clocks it and records both sides.
-    fn step(&mut self, uut: &mut MlDsaVerify, row: [u64; 9]) {
+    fn step(&mut self, uut: &mut MlDsaEngine, row: [u64; 9]) {
+        let row = [
+            row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], 1,
+        ];
+        uut.op_verify.next = true;
         uut.reset.next = row[0] != 0;
         uut.start.next = row[1] != 0;
         uut.parameter_set.next = row[2].into();
@@ -82,8 +89,8 @@ impl Trace {
 }
 
 /// A model after a reset clock (recorded in `trace`).
-fn engine_traced(trace: &mut Trace) -> MlDsaVerify {
-    let mut uut = MlDsaVerify::default();
+fn engine_traced(trace: &mut Trace) -> MlDsaEngine {
+    let mut uut = MlDsaEngine::default();
     uut.connect_all();
     settle(&mut uut);
     trace.step(&mut uut, [1, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -91,7 +98,7 @@ fn engine_traced(trace: &mut Trace) -> MlDsaVerify {
     uut
 }
 
-fn engine() -> MlDsaVerify {
+fn engine() -> MlDsaEngine {
     engine_traced(&mut Trace::default())
 }
 
@@ -101,7 +108,7 @@ fn engine() -> MlDsaVerify {
 /// `abort_job` on that clock.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_traced(
-    uut: &mut MlDsaVerify,
+    uut: &mut MlDsaEngine,
     trace: &mut Trace,
     set: usize,
     external_mu: bool,
@@ -155,7 +162,7 @@ pub(crate) fn run_traced(
 }
 
 fn run(
-    uut: &mut MlDsaVerify,
+    uut: &mut MlDsaEngine,
     set: usize,
     external_mu: bool,
     msg_bytes: u64,
@@ -178,7 +185,7 @@ fn run(
     )
 }
 
-fn run_case(uut: &mut MlDsaVerify, set: usize, pk: &[u8], sig: &[u8], m: &[u8]) -> VerifyOutcome {
+fn run_case(uut: &mut MlDsaEngine, set: usize, pk: &[u8], sig: &[u8], m: &[u8]) -> VerifyOutcome {
     let words = verify_stream(pk, sig, m);
     assert_eq!(words.len(), verify_stream_words(&SETS[set], false, m.len()));
     let last = words.len() - 1;
@@ -232,7 +239,7 @@ fn verify_engine_matches_pqc_on_fresh_signatures_and_their_forgeries() {
     let (pk, sig, m, mu) = signed(0, 3, 32);
     let got = run_case(&mut uut, 0, &pk, &sig, &m);
     assert!(got.accepted && !got.error, "valid: {got:?}");
-    assert!(!uut.z_out_of_range());
+    assert!(!uut.verify.z_out_of_range());
 
     let words = verify_stream(&pk, &sig, &mu);
     let mu_got = run(&mut uut, 0, true, 0, &words, words.len() - 1, 200_000);
@@ -253,7 +260,7 @@ fn verify_engine_matches_pqc_on_fresh_signatures_and_their_forgeries() {
     assert!(pqc::mldsa::verify_internal(PARAMETER_SETS[0], &pk, &m, &forged).is_err());
     let got = run_case(&mut uut, 0, &pk, &forged, &m);
     assert!(!got.accepted && !got.error, "z out of range: {got:?}");
-    assert!(uut.z_out_of_range());
+    assert!(uut.verify.z_out_of_range());
 }
 
 /// A hint field that is not canonical is a reject before any arithmetic.
@@ -353,7 +360,7 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
     }
     let mut trace = Trace::default();
     let mut uut = engine_traced(&mut trace);
-    let mut traced = |uut: &mut MlDsaVerify, set, ext, msg: u64, words: &[u32], stall, abort| {
+    let mut traced = |uut: &mut MlDsaEngine, set, ext, msg: u64, words: &[u32], stall, abort| {
         run_traced(
             uut,
             &mut trace,
@@ -415,8 +422,8 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
 
     let rtl = verilated_outputs_in(
         "mldsa-verify-every-set",
-        MlDsaVerify::default(),
-        "mldsa_verify",
+        MlDsaEngine::default(),
+        "mldsa_engine",
         &INPUTS,
         &OUTPUTS,
         &trace.rows,
@@ -429,7 +436,7 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
 }
 
 #[test]
-fn verify_engine_yosys_validates() {
+fn verify_sequencer_yosys_validates() {
     let mut uut = MlDsaVerify::default();
     uut.connect_all();
     yosys_validate("mldsa_verify", &generate_verilog(&uut)).unwrap();
@@ -446,6 +453,7 @@ fn verify_phase_clocks() {
     let m = m_prime(case.message, case.context);
     let words = verify_stream(case.pk, case.signature, &m);
     uut.parameter_set.next = 0.into();
+    uut.op_verify.next = true;
     uut.msg_bytes.next = (m.len() as u64).into();
     uut.start.next = true;
     tick(&mut uut, |u| &mut u.clock);
@@ -460,7 +468,9 @@ fn verify_phase_clocks() {
         if uut.s_ready.val() && sent < words.len() {
             sent += 1;
         }
-        *clocks.entry(format!("{:?}", uut.phase())).or_default() += 1;
+        *clocks
+            .entry(format!("{:?}", uut.verify.phase()))
+            .or_default() += 1;
         tick(&mut uut, |u| &mut u.clock);
         total += 1;
     }

@@ -881,7 +881,7 @@ mod tests {
     /// against the model clock for clock over the whole key generation.
     #[test]
     fn keygen_engine_matches_pqc_and_its_rtl_clock_for_clock() {
-        use crate::mldsa::keygen::MlDsaKeyGen;
+        use crate::mldsa::engine::MlDsaEngine;
         if !verilator_required("keygen_engine_matches_pqc_and_its_rtl_clock_for_clock") {
             return;
         }
@@ -890,7 +890,7 @@ mod tests {
         let mut rows = vec![vec![1, 0, 0, 0, 0, 0, 0, 0]];
         rows.extend(keygen_rows(0, &xi, 35_000, 5));
         let expected = rust_hdl_lines(
-            MlDsaKeyGen::default(),
+            MlDsaEngine::default(),
             &rows,
             |u, r| {
                 u.reset.next = r[0] != 0;
@@ -921,8 +921,8 @@ mod tests {
         );
         assert_eq!(bytes, pqc_keygen(0, &xi), "rust-hdl model against pqc");
         let got = verilated_outputs(
-            MlDsaKeyGen::default(),
-            "mldsa_keygen",
+            MlDsaEngine::default(),
+            "mldsa_engine",
             &KEYGEN_INPUTS,
             &KEYGEN_OUTPUTS,
             &rows,
@@ -940,7 +940,8 @@ mod tests {
     /// the next one is right.
     #[test]
     fn keygen_rtl_runs_acvp_and_random_cases_for_every_set_and_recovers_from_abort() {
-        use crate::mldsa::keygen::{MlDsaKeyGen, SETS};
+        use crate::mldsa::engine::MlDsaEngine;
+        use crate::mldsa::keygen::SETS;
         use sha3::{Digest, Sha3_256};
         if !verilator_required(
             "keygen_rtl_runs_acvp_and_random_cases_for_every_set_and_recovers_from_abort",
@@ -992,8 +993,8 @@ mod tests {
 
         let lines = verilated_outputs_in(
             "mldsa-keygen-every-set",
-            MlDsaKeyGen::default(),
-            "mldsa_keygen",
+            MlDsaEngine::default(),
+            "mldsa_engine",
             &KEYGEN_INPUTS,
             &KEYGEN_OUTPUTS,
             &rows,

@@ -1,0 +1,197 @@
+//! The ML-DSA engine: the KeyGen and Verify sequencers around one shared
+//! sponge engine (R = 1) and one NTT core (B = 4). Only one operation runs
+//! at a time, so the two sequencers take turns on the cores: the Verify
+//! sequencer drives them while it is busy, the KeyGen sequencer otherwise
+//! (each drives idle requests when it is idle). Sharing saves a second
+//! sponge engine and NTT core, about 11,700 LUT and 8 DSP48E1 in yosys.
+//!
+//! # Interface
+//!
+//! `start` (taken when neither operation runs) with `op_verify` (0:
+//! KeyGen_internal, see [`super::keygen`]; 1: Verify_internal, see
+//! [`super::verify`]) and `parameter_set`. KeyGen takes ξ on the `xi_*`
+//! ports and gives pk ‖ sk on the `m_*` stream; Verify takes pk ‖ σ ‖ M′
+//! (or μ) on the `s_*` stream and gives `verdict`. `busy`, `done`, `error`
+//! are those of the operation started last. `abort_job` stops whichever
+//! runs.
+
+use crate::keccak::SpongeEngine;
+use crate::mldsa::keygen::MlDsaKeyGen;
+use crate::mldsa::verify::MlDsaVerify;
+use crate::ntt::core::NttCoreB4;
+use rust_hdl::prelude::*;
+
+/// The ML-DSA engine.
+#[derive(LogicBlock, Default)]
+pub struct MlDsaEngine {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: idle, flags low.
+    pub reset: Signal<In, Bit>,
+    /// Start an operation (taken when none runs).
+    pub start: Signal<In, Bit>,
+    /// The operation of `start`: Verify_internal when set, else KeyGen_internal.
+    pub op_verify: Signal<In, Bit>,
+    /// Parameter set: 0, 1, 2 for ML-DSA-44, -65, -87.
+    pub parameter_set: Signal<In, Bits<2>>,
+    /// Abandon the running operation (taken in any state).
+    pub abort_job: Signal<In, Bit>,
+    /// KeyGen: write `xi_word` into ξ word `xi_index` (when idle).
+    pub xi_write: Signal<In, Bit>,
+    /// KeyGen: which ξ word.
+    pub xi_index: Signal<In, Bits<3>>,
+    /// KeyGen: the ξ word.
+    pub xi_word: Signal<In, Bits<32>>,
+    /// Verify: μ comes on the stream instead of M′.
+    pub external_mu: Signal<In, Bit>,
+    /// Verify: length of M′ in bytes.
+    pub msg_bytes: Signal<In, Bits<32>>,
+    /// An operation runs.
+    pub busy: Signal<Out, Bit>,
+    /// The last operation ended (until the next start).
+    pub done: Signal<Out, Bit>,
+    /// It ended with an error.
+    pub error: Signal<Out, Bit>,
+    /// Verify: with `done` and not `error`, the signature is valid.
+    pub verdict: Signal<Out, Bit>,
+    /// Verify input stream TDATA: pk ‖ σ ‖ (M′ or μ).
+    pub s_data: Signal<In, Bits<32>>,
+    /// Verify input stream TVALID.
+    pub s_valid: Signal<In, Bit>,
+    /// Verify input stream TLAST.
+    pub s_last: Signal<In, Bit>,
+    /// Verify input stream TREADY.
+    pub s_ready: Signal<Out, Bit>,
+    /// KeyGen output stream TDATA: pk ‖ sk.
+    pub m_data: Signal<Out, Bits<32>>,
+    /// KeyGen output stream TVALID.
+    pub m_valid: Signal<Out, Bit>,
+    /// KeyGen output stream TLAST.
+    pub m_last: Signal<Out, Bit>,
+    /// KeyGen output stream TREADY.
+    pub m_ready: Signal<In, Bit>,
+    pub(crate) keygen: MlDsaKeyGen,
+    pub(crate) verify: MlDsaVerify,
+    pub(crate) sponge: SpongeEngine<1>,
+    pub(crate) ntt: NttCoreB4,
+    last_verify: DFF<Bit>,
+    any_busy: Signal<Local, Bit>,
+    take_start: Signal<Local, Bit>,
+}
+
+impl Logic for MlDsaEngine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, last_verify);
+        clock!(self, clock, keygen, verify, sponge, ntt);
+        self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val();
+        self.take_start.next = self.start.val() & !self.any_busy.val();
+        if self.take_start.val() {
+            self.last_verify.d.next = self.op_verify.val();
+        }
+
+        // ---- The sequencers.
+        self.keygen.reset.next = self.reset.val();
+        self.keygen.start.next = self.take_start.val() & !self.op_verify.val();
+        self.keygen.parameter_set.next = self.parameter_set.val();
+        self.keygen.abort_job.next = self.abort_job.val();
+        self.keygen.xi_write.next = self.xi_write.val();
+        self.keygen.xi_index.next = self.xi_index.val();
+        self.keygen.xi_word.next = self.xi_word.val();
+        self.keygen.m_ready.next = self.m_ready.val();
+        self.m_data.next = self.keygen.m_data.val();
+        self.m_valid.next = self.keygen.m_valid.val();
+        self.m_last.next = self.keygen.m_last.val();
+        self.verify.reset.next = self.reset.val();
+        self.verify.start.next = self.take_start.val() & self.op_verify.val();
+        self.verify.parameter_set.next = self.parameter_set.val();
+        self.verify.abort_job.next = self.abort_job.val();
+        self.verify.external_mu.next = self.external_mu.val();
+        self.verify.msg_bytes.next = self.msg_bytes.val();
+        self.verify.s_data.next = self.s_data.val();
+        self.verify.s_valid.next = self.s_valid.val();
+        self.verify.s_last.next = self.s_last.val();
+        self.s_ready.next = self.verify.s_ready.val();
+        self.busy.next = self.any_busy.val();
+        self.done.next = self.keygen.done.val();
+        self.error.next = self.keygen.error.val();
+        self.verdict.next = false;
+        if self.last_verify.q.val() {
+            self.done.next = self.verify.done.val();
+            self.error.next = self.verify.error.val();
+            self.verdict.next = self.verify.verdict.val();
+        }
+
+        // ---- The shared cores: the Verify sequencer's requests while it
+        // runs, the KeyGen sequencer's otherwise.
+        self.sponge.reset.next = self.reset.val();
+        self.ntt.reset.next = self.reset.val();
+        if self.verify.busy.val() {
+            self.sponge.start.next = self.verify.sponge_start.val();
+            self.sponge.op.next = self.verify.sponge_op.val();
+            self.sponge.arg0.next = self.verify.sponge_arg0.val();
+            self.sponge.arg1.next = self.verify.sponge_arg1.val();
+            self.sponge.arg2.next = self.verify.sponge_arg2.val();
+            self.sponge.in_data.next = self.verify.sponge_in_data.val();
+            self.sponge.in_valid.next = self.verify.sponge_in_valid.val();
+            self.sponge.in_last.next = self.verify.sponge_in_last.val();
+            self.sponge.out_ready.next = self.verify.sponge_out_ready.val();
+            self.ntt.start.next = self.verify.ntt_start.val();
+            self.ntt.op.next = self.verify.ntt_op.val();
+            self.ntt.arg0.next = self.verify.ntt_arg0.val();
+            self.ntt.arg1.next = self.verify.ntt_arg1.val();
+            self.ntt.arg2.next = self.verify.ntt_arg2.val();
+            self.ntt.s_tdata.next = self.verify.ntt_s_tdata.val();
+            self.ntt.s_tvalid.next = self.verify.ntt_s_tvalid.val();
+            self.ntt.s_tlast.next = self.verify.ntt_s_tlast.val();
+            self.ntt.m_tready.next = self.verify.ntt_m_tready.val();
+        } else {
+            self.sponge.start.next = self.keygen.sponge_start.val();
+            self.sponge.op.next = self.keygen.sponge_op.val();
+            self.sponge.arg0.next = self.keygen.sponge_arg0.val();
+            self.sponge.arg1.next = self.keygen.sponge_arg1.val();
+            self.sponge.arg2.next = self.keygen.sponge_arg2.val();
+            self.sponge.in_data.next = self.keygen.sponge_in_data.val();
+            self.sponge.in_valid.next = self.keygen.sponge_in_valid.val();
+            self.sponge.in_last.next = self.keygen.sponge_in_last.val();
+            self.sponge.out_ready.next = self.keygen.sponge_out_ready.val();
+            self.ntt.start.next = self.keygen.ntt_start.val();
+            self.ntt.op.next = self.keygen.ntt_op.val();
+            self.ntt.arg0.next = self.keygen.ntt_arg0.val();
+            self.ntt.arg1.next = self.keygen.ntt_arg1.val();
+            self.ntt.arg2.next = self.keygen.ntt_arg2.val();
+            self.ntt.s_tdata.next = self.keygen.ntt_s_tdata.val();
+            self.ntt.s_tvalid.next = self.keygen.ntt_s_tvalid.val();
+            self.ntt.s_tlast.next = self.keygen.ntt_s_tlast.val();
+            self.ntt.m_tready.next = self.keygen.ntt_m_tready.val();
+        }
+        self.keygen.sponge_done.next = self.sponge.done.val();
+        self.keygen.sponge_error.next = self.sponge.error.val();
+        self.keygen.sponge_in_ready.next = self.sponge.in_ready.val();
+        self.keygen.sponge_out_data.next = self.sponge.out_data.val();
+        self.keygen.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.keygen.ntt_done.next = self.ntt.done.val();
+        self.keygen.ntt_error.next = self.ntt.error.val();
+        self.keygen.ntt_s_tready.next = self.ntt.s_tready.val();
+        self.keygen.ntt_m_tdata.next = self.ntt.m_tdata.val();
+        self.keygen.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
+        self.verify.sponge_done.next = self.sponge.done.val();
+        self.verify.sponge_error.next = self.sponge.error.val();
+        self.verify.sponge_in_ready.next = self.sponge.in_ready.val();
+        self.verify.sponge_out_data.next = self.sponge.out_data.val();
+        self.verify.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.verify.ntt_done.next = self.ntt.done.val();
+        self.verify.ntt_error.next = self.ntt.error.val();
+        self.verify.ntt_s_tready.next = self.ntt.s_tready.val();
+        self.verify.ntt_m_tdata.next = self.ntt.m_tdata.val();
+        self.verify.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
+    }
+}
+
+#[cfg(test)]
+impl MlDsaEngine {
+    /// The sponge and the NTT core are idle (after an abort).
+    pub(crate) fn cores_idle(&self) -> bool {
+        !self.sponge.busy.val() && !self.ntt.busy.val()
+    }
+}
