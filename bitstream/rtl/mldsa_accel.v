@@ -19005,6 +19005,9 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     reg  [7:0] unpacker$data;
     reg  unpacker$data_valid;
     wire  unpacker$data_ready;
+    reg  [7:0] unpacker$data_pair;
+    reg  unpacker$pair_valid;
+    wire  unpacker$pair_taken;
     wire  [22:0] unpacker$coeff;
     wire  unpacker$coeff_valid;
     wire  unpacker$out_of_range;
@@ -19298,6 +19301,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     reg  [7:0] ser_byte;
     reg  ser_valid;
     reg  ser_take;
+    reg  ser_take_pair;
+    reg  [7:0] ser_byte_pair;
     reg  ser_load;
     reg  ser_room;
     reg  [31:0] mu_word;
@@ -19323,6 +19328,9 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .data(unpacker$data),
         .data_valid(unpacker$data_valid),
         .data_ready(unpacker$data_ready),
+        .data_pair(unpacker$data_pair),
+        .pair_valid(unpacker$pair_valid),
+        .pair_taken(unpacker$pair_taken),
         .coeff(unpacker$coeff),
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
@@ -19908,6 +19916,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         sig_buf$clock = clock;
         w1_buf$clock = clock;
         ser_byte = ser_word$q[(32'h0)+:(8)];
+        ser_byte_pair = ser_word$q[(32'h8)+:(8)];
         ser_valid = ser_left$q != 32'h0;
         ser_room = 1'b0;
         sponge_reset = reset;
@@ -19937,6 +19946,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         unpacker$max_value = 32'hfffff;
         unpacker$data = ser_byte;
         unpacker$data_valid = 1'b0;
+        unpacker$data_pair = ser_byte_pair;
+        unpacker$pair_valid = 1'b0;
         hints$reset = reset;
         hints$k = k$q;
         hints$omega = omega$q;
@@ -20081,6 +20092,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             rho_word = rho$7$q;
         end
         ser_take = 1'b0;
+        ser_take_pair = 1'b0;
         ser_load = 1'b0;
         rd_next = rd_ptr$q;
         count_next = count$q;
@@ -20729,8 +20741,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             end
             else begin
                 unpacker$data_valid = ser_valid;
-                ser_take = ser_valid & unpacker$data_ready;
-                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                unpacker$pair_valid = ser_left$q >= 32'h2;
+                ser_take_pair = unpacker$pair_taken;
+                ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
+                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
                 ser_load = ser_room & (words_left$q != 32'h0);
                 if (ser_load) begin
                     rd_next = rd_ptr$q + 32'h1;
@@ -20810,6 +20824,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         if (ser_take) begin
             ser_word$d = ser_word$q >> 32'h8;
             ser_left$d = ser_left$q - 32'h1;
+        end
+        if (ser_take_pair) begin
+            ser_word$d = ser_word$q >> 32'h10;
+            ser_left$d = ser_left$q - 32'h2;
         end
         if (ser_load) begin
             ser_word$d = pk_buf$read_word;
@@ -24244,7 +24262,7 @@ module mldsa_accel__core__verify__tau(d,q,clock);
 endmodule // mldsa_accel__core__verify__tau
 
 
-module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,coeff,coeff_valid,out_of_range);
+module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
     
     // Module arguments
     input wire  clock;
@@ -24256,6 +24274,9 @@ module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_
     input wire  [7:0] data;
     input wire  data_valid;
     output reg  data_ready;
+    input wire  [7:0] data_pair;
+    input wire  pair_valid;
+    output reg  pair_taken;
     output reg  [22:0] coeff;
     output reg  coeff_valid;
     output reg  out_of_range;
@@ -24286,6 +24307,7 @@ module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_
     reg  emit;
     reg  [5:0] after;
     reg  take;
+    reg  take_pair;
     reg  [31:0] kept;
     reg  [31:0] incoming;
     reg  [31:0] field;
@@ -24344,7 +24366,13 @@ module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_
         end
         data_ready = after <= 32'h18;
         take = data_valid & (after <= 32'h18);
-        if (take) begin
+        take_pair = data_valid & pair_valid & (after <= 32'h10);
+        pair_taken = take_pair;
+        if (take_pair) begin
+            incoming = (((data) & 32'hffffffff) | (((data_pair) & 32'hffffffff) << 32'h8)) << after;
+            acc_bits$d = after + 32'h10;
+        end
+        else if (take) begin
             incoming = ((data) & 32'hffffffff) << after;
             acc_bits$d = after + 32'h8;
         end

@@ -18568,6 +18568,9 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  [7:0] unpacker$data;
     reg  unpacker$data_valid;
     wire  unpacker$data_ready;
+    reg  [7:0] unpacker$data_pair;
+    reg  unpacker$pair_valid;
+    wire  unpacker$pair_taken;
     wire  [22:0] unpacker$coeff;
     wire  unpacker$coeff_valid;
     wire  unpacker$out_of_range;
@@ -18861,6 +18864,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  [7:0] ser_byte;
     reg  ser_valid;
     reg  ser_take;
+    reg  ser_take_pair;
+    reg  [7:0] ser_byte_pair;
     reg  ser_load;
     reg  ser_room;
     reg  [31:0] mu_word;
@@ -18886,6 +18891,9 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .data(unpacker$data),
         .data_valid(unpacker$data_valid),
         .data_ready(unpacker$data_ready),
+        .data_pair(unpacker$data_pair),
+        .pair_valid(unpacker$pair_valid),
+        .pair_taken(unpacker$pair_taken),
         .coeff(unpacker$coeff),
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
@@ -19471,6 +19479,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         sig_buf$clock = clock;
         w1_buf$clock = clock;
         ser_byte = ser_word$q[(32'h0)+:(8)];
+        ser_byte_pair = ser_word$q[(32'h8)+:(8)];
         ser_valid = ser_left$q != 32'h0;
         ser_room = 1'b0;
         sponge_reset = reset;
@@ -19500,6 +19509,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         unpacker$max_value = 32'hfffff;
         unpacker$data = ser_byte;
         unpacker$data_valid = 1'b0;
+        unpacker$data_pair = ser_byte_pair;
+        unpacker$pair_valid = 1'b0;
         hints$reset = reset;
         hints$k = k$q;
         hints$omega = omega$q;
@@ -19644,6 +19655,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             rho_word = rho$7$q;
         end
         ser_take = 1'b0;
+        ser_take_pair = 1'b0;
         ser_load = 1'b0;
         rd_next = rd_ptr$q;
         count_next = count$q;
@@ -20292,8 +20304,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             end
             else begin
                 unpacker$data_valid = ser_valid;
-                ser_take = ser_valid & unpacker$data_ready;
-                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                unpacker$pair_valid = ser_left$q >= 32'h2;
+                ser_take_pair = unpacker$pair_taken;
+                ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
+                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
                 ser_load = ser_room & (words_left$q != 32'h0);
                 if (ser_load) begin
                     rd_next = rd_ptr$q + 32'h1;
@@ -20373,6 +20387,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         if (ser_take) begin
             ser_word$d = ser_word$q >> 32'h8;
             ser_left$d = ser_left$q - 32'h1;
+        end
+        if (ser_take_pair) begin
+            ser_word$d = ser_word$q >> 32'h10;
+            ser_left$d = ser_left$q - 32'h2;
         end
         if (ser_load) begin
             ser_word$d = pk_buf$read_word;
@@ -23807,7 +23825,7 @@ module mldsa_engine__verify__tau(d,q,clock);
 endmodule // mldsa_engine__verify__tau
 
 
-module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,coeff,coeff_valid,out_of_range);
+module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
     
     // Module arguments
     input wire  clock;
@@ -23819,6 +23837,9 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
     input wire  [7:0] data;
     input wire  data_valid;
     output reg  data_ready;
+    input wire  [7:0] data_pair;
+    input wire  pair_valid;
+    output reg  pair_taken;
     output reg  [22:0] coeff;
     output reg  coeff_valid;
     output reg  out_of_range;
@@ -23849,6 +23870,7 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
     reg  emit;
     reg  [5:0] after;
     reg  take;
+    reg  take_pair;
     reg  [31:0] kept;
     reg  [31:0] incoming;
     reg  [31:0] field;
@@ -23907,7 +23929,13 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
         end
         data_ready = after <= 32'h18;
         take = data_valid & (after <= 32'h18);
-        if (take) begin
+        take_pair = data_valid & pair_valid & (after <= 32'h10);
+        pair_taken = take_pair;
+        if (take_pair) begin
+            incoming = (((data) & 32'hffffffff) | (((data_pair) & 32'hffffffff) << 32'h8)) << after;
+            acc_bits$d = after + 32'h10;
+        end
+        else if (take) begin
             incoming = ((data) & 32'hffffffff) << after;
             acc_bits$d = after + 32'h8;
         end

@@ -19,8 +19,12 @@
 //! the bits not yet used; a byte is taken when at most 24 bits would remain
 //! after this clock's field, so with fields of 8 bits or more the unpacker
 //! keeps up with a byte per clock, and with narrower fields it gives a
-//! coefficient every clock. Latency 1 from the clock whose accumulator
-//! holds a whole field.
+//! coefficient every clock. A source that can offer two bytes at once
+//! (`pair_valid`, the second in `data_pair`) has both taken when at most 16
+//! bits would remain (`pair_taken`): wide fields (z: 18 or 20 bits) then
+//! come at two bytes a clock (1.125 or 1.25 clocks a coefficient instead of
+//! 2.25 or 2.5).
+//! Latency 1 from the clock whose accumulator holds a whole field.
 
 use rust_hdl::prelude::*;
 
@@ -45,6 +49,12 @@ pub struct BitUnpacker {
     pub data_valid: Signal<In, Bit>,
     /// The unpacker takes `data` this clock.
     pub data_ready: Signal<Out, Bit>,
+    /// The byte after `data` (valid with `pair_valid`).
+    pub data_pair: Signal<In, Bits<8>>,
+    /// `data` and `data_pair` are both valid this clock.
+    pub pair_valid: Signal<In, Bit>,
+    /// Both bytes are taken this clock (else at most `data`).
+    pub pair_taken: Signal<Out, Bit>,
     /// The coefficient, canonical.
     pub coeff: Signal<Out, Bits<23>>,
     /// `coeff` is valid this clock.
@@ -60,6 +70,7 @@ pub struct BitUnpacker {
     emit: Signal<Local, Bit>,
     after: Signal<Local, Bits<6>>,
     take: Signal<Local, Bit>,
+    take_pair: Signal<Local, Bit>,
     kept: Signal<Local, Bits<32>>,
     incoming: Signal<Local, Bits<32>>,
     field: Signal<Local, Bits<32>>,
@@ -82,6 +93,9 @@ impl Default for BitUnpacker {
             data: Default::default(),
             data_valid: Default::default(),
             data_ready: Default::default(),
+            data_pair: Default::default(),
+            pair_valid: Default::default(),
+            pair_taken: Default::default(),
             coeff: Default::default(),
             coeff_valid: Default::default(),
             out_of_range: Default::default(),
@@ -94,6 +108,7 @@ impl Default for BitUnpacker {
             emit: Default::default(),
             after: Default::default(),
             take: Default::default(),
+            take_pair: Default::default(),
             kept: Default::default(),
             incoming: Default::default(),
             field: Default::default(),
@@ -121,7 +136,15 @@ impl Logic for BitUnpacker {
         }
         self.data_ready.next = self.after.val() <= 24;
         self.take.next = self.data_valid.val() & (self.after.val() <= 24);
-        if self.take.val() {
+        self.take_pair.next =
+            self.data_valid.val() & self.pair_valid.val() & (self.after.val() <= 16);
+        self.pair_taken.next = self.take_pair.val();
+        if self.take_pair.val() {
+            self.incoming.next = (bit_cast::<32, 8>(self.data.val())
+                | (bit_cast::<32, 8>(self.data_pair.val()) << 8))
+                << self.after.val();
+            self.acc_bits.d.next = self.after.val() + 16;
+        } else if self.take.val() {
             self.incoming.next = bit_cast::<32, 8>(self.data.val()) << self.after.val();
             self.acc_bits.d.next = self.after.val() + 8;
         } else {
@@ -182,6 +205,18 @@ mod tests {
         bytes: &[u8],
         stall: usize,
     ) -> (Vec<(i32, bool)>, usize) {
+        run_pairs(uut, f, bytes, stall, false)
+    }
+
+    /// [`run`], offering two bytes at once whenever two are left when
+    /// `pairs` is set.
+    fn run_pairs(
+        uut: &mut BitUnpacker,
+        f: Field,
+        bytes: &[u8],
+        stall: usize,
+        pairs: bool,
+    ) -> (Vec<(i32, bool)>, usize) {
         uut.width.next = (f.width as u64).into();
         uut.centred.next = f.centred;
         uut.offset.next = (f.offset as u64).into();
@@ -196,9 +231,14 @@ mod tests {
             assert!(clocks < 8 * N, "unpacker stalled");
             let offer = next < bytes.len() && (stall == 0 || clocks % stall != stall - 1);
             uut.data.next = (bytes.get(next).copied().unwrap_or(0) as u64).into();
+            uut.data_pair.next = (bytes.get(next + 1).copied().unwrap_or(0) as u64).into();
             uut.data_valid.next = offer;
+            uut.pair_valid.next = offer && pairs && next + 1 < bytes.len();
             settle(uut);
-            if offer && uut.data_ready.val() {
+            if uut.pair_taken.val() {
+                assert!(offer && pairs, "a pair taken that was not offered");
+                next += 2;
+            } else if offer && uut.data_ready.val() {
                 next += 1;
             }
             tick(uut, |u| &mut u.clock);
@@ -208,6 +248,7 @@ mod tests {
             }
         }
         uut.data_valid.next = false;
+        uut.pair_valid.next = false;
         assert_eq!(next, bytes.len(), "every byte used");
         (got, clocks)
     }
@@ -290,6 +331,43 @@ mod tests {
                 // Unstalled: a byte per clock for wide fields, a coefficient
                 // per clock for narrow ones (plus the first fill).
                 assert!(clocks <= (32 * f.width).max(N) + 3, "{} clocks", clocks);
+            }
+        }
+    }
+
+    /// Two bytes a clock: the same coefficients, stalled or not; z's
+    /// fields (18 and 20 bits) at two bytes a clock, narrower ones at a
+    /// coefficient a clock.
+    #[test]
+    fn bit_unpacker_takes_byte_pairs() {
+        let mut uut = BitUnpacker::default();
+        uut.connect_all();
+        settle(&mut uut);
+        let mut rng = Lcg::new(19);
+        for (case, (width, centred)) in [(18, true), (20, true), (10, false), (13, true), (3, true)]
+            .into_iter()
+            .enumerate()
+        {
+            let f = Field {
+                width,
+                centred,
+                offset: if centred { 1 << (width - 1) } else { 0 },
+                max_value: (1 << width) - 1,
+            };
+            let bytes: Vec<u8> = (0..32 * f.width).map(|_| rng.next_u32() as u8).collect();
+            for stall in [0, 3] {
+                let (got, clocks) = run_pairs(&mut uut, f, &bytes, stall, true);
+                assert_eq!(got, software(f, &bytes), "width {width}, stall {stall}");
+                if stall == 0 && width >= 18 {
+                    // Two bytes a clock: 32·width / 2 clocks.
+                    assert!(
+                        clocks <= 16 * width + 8,
+                        "width {width}: {clocks} clocks ({case})"
+                    );
+                }
+                if stall == 0 && width < 16 {
+                    assert!(clocks <= N + 4, "width {width}: {clocks} clocks");
+                }
             }
         }
     }

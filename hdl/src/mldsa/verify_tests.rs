@@ -374,6 +374,7 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
             200_000,
         )
     };
+    let mut clocks = [0; 3];
     for set in 0..3 {
         let vectors = &pqc_selftest::vectors::ML_DSA[set];
         assert!(vectors
@@ -399,10 +400,11 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
                 got.clocks
             );
             if case.valid {
-                assert_eq!(got.clocks, ACVP_VERIFY_CLOCKS[set], "{name}: clocks");
+                clocks[set] = got.clocks;
             }
         }
     }
+    assert_eq!(clocks, ACVP_VERIFY_CLOCKS, "clocks of the ACVP valid cases");
     let (pk, sig, m, mu) = signed(0, 7, 19);
     let words = verify_stream(&pk, &sig, &mu);
     let got = traced(&mut uut, 0, true, 0, &words, 3, None);
