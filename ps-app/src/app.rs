@@ -8,10 +8,11 @@ use driver::accel::{AccelError, AccelStats, HwMlDsa, WotsChainOffload};
 use driver::bus::RegisterBus;
 use driver::cache::CacheMaintenance;
 use driver::dma::AddressMap;
-use driver::probe::Probe;
+use driver::probe::{CoreStatus, Probe};
 use pqc::mldsa::ParameterSet;
 use pqc::ring::RingBackend;
 use pqc_selftest::selftest;
+use ps_pl_contract::regmap::mldsa as mldsa_regs;
 
 /// Exit status bit: a self-test failed.
 pub const STATUS_SELFTEST_FAILED: u32 = 1;
@@ -37,8 +38,8 @@ pub type AcceleratedBody<'a> =
     dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn WotsChainOffload) + 'a;
 
 /// The ML-DSA engine as the benchmark uses it: [`HwMlDsa`] behind a trait
-/// object, so the board keeps its concrete bus types. KeyGen only: the
-/// engine runs nothing else yet.
+/// object, so the board keeps its concrete bus types. KeyGen and Verify:
+/// signing is not on the engine.
 pub trait MlDsaEngine {
     /// [`HwMlDsa::keygen_internal`].
     fn keygen_internal(
@@ -47,6 +48,14 @@ pub trait MlDsaEngine {
         xi: &[u8; 32],
         pk: &mut [u8],
         sk: &mut [u8],
+    ) -> pqc::Result<()>;
+    /// [`HwMlDsa::verify_internal`].
+    fn verify_internal(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &[u8],
+        sig: &[u8],
     ) -> pqc::Result<()>;
     /// [`HwMlDsa::stats`].
     fn stats(&self) -> AccelStats;
@@ -67,6 +76,15 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> MlDsaEn
         sk: &mut [u8],
     ) -> pqc::Result<()> {
         HwMlDsa::keygen_internal(self, set, xi, pk, sk)
+    }
+    fn verify_internal(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &[u8],
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::verify_internal(self, set, pk, m_prime, sig)
     }
     fn stats(&self) -> AccelStats {
         HwMlDsa::stats(self)
@@ -170,8 +188,9 @@ pub fn run_with(
     status | run_engine_tier(out, platform, &probe, iterations)
 }
 
-/// The ML-DSA engine rows (keygen of every set), when the probe found the
-/// engine; returns the exit-status bits.
+/// The ML-DSA engine rows (keygen of every set, and verify of every set
+/// when the engine's CONFIG says it runs OP_VERIFY), when the probe found
+/// the engine; returns the exit-status bits.
 pub fn run_engine_tier(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
@@ -182,14 +201,29 @@ pub fn run_engine_tier(
         let _ = writeln!(out, "bench: no ML-DSA engine found: no engine rows");
         return 0;
     }
+    // An engine built without the Verify sequencer refuses OP_VERIFY: the
+    // driver would record failed jobs and, after three in a row, abandon
+    // the engine (every later call, keygen too, in software).
+    let verify = matches!(
+        probe.mldsa,
+        CoreStatus::Present { config } if config & mldsa_regs::CONFIG_VERIFY != 0
+    );
     let mut ok = true;
     let ran = platform.with_mldsa_engine(&mut |timing, engine| {
-        let _ = writeln!(
-            out,
-            "bench: ML-DSA engine, keygen rows only (sign and verify are not on the engine yet; software after a fault), {} iterations per row",
-            iterations.mldsa
-        );
-        ok = bench::run_engine_table(out, timing, engine, iterations);
+        let _ = if verify {
+            writeln!(
+                out,
+                "bench: ML-DSA engine, keygen and verify rows (sign is not on the engine yet; software after a fault), {} iterations per row",
+                iterations.mldsa
+            )
+        } else {
+            writeln!(
+                out,
+                "bench: ML-DSA engine, keygen rows only (its CONFIG has no verify; sign is not on the engine yet; software after a fault), {} iterations per row",
+                iterations.mldsa
+            )
+        };
+        ok = bench::run_engine_table(out, timing, engine, iterations, verify);
         bench::print_accel_line(
             out,
             "ML-DSA engine",
@@ -216,7 +250,6 @@ pub fn run_engine_tier(
 mod tests {
     use super::*;
     use driver::accel::model::{self, Fault, Pl, SharedPl, Which};
-    use driver::probe::CoreStatus;
     use ps_pl_contract::dma::MLDSA_MAX_STREAM_BYTES;
     use ps_pl_contract::regmap::mldsa as mreg;
 
@@ -365,7 +398,8 @@ mod tests {
 
     const MLDSA_SETS: [&str; 3] = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"];
 
-    /// The probe of a PL with the ML-DSA engine and no primitive cores.
+    /// The probe of a PL with the ML-DSA engine (KeyGen and Verify, as
+    /// `hdl::axi::MlDsaAccel` reports) and no primitive cores.
     fn engine_probe() -> Probe {
         Probe {
             pl_configured: true,
@@ -373,7 +407,7 @@ mod tests {
             ntt: CoreStatus::Absent { id: 0 },
             keccak: CoreStatus::Absent { id: 0 },
             mldsa: CoreStatus::Present {
-                config: mreg::CONFIG_KEYGEN,
+                config: mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY,
             },
         }
     }
@@ -413,19 +447,20 @@ mod tests {
         }
     }
 
-    /// The engine row of `alg` in `log`.
-    fn engine_row<'a>(log: &'a str, alg: &str) -> &'a str {
+    /// The engine row of `alg` and `op` in `log`.
+    fn engine_row<'a>(log: &'a str, alg: &str, op: &str) -> &'a str {
         log.lines()
-            .find(|l| l.starts_with(&format!("| {alg:<20} | keygen | engine  | ")))
-            .unwrap_or_else(|| panic!("no engine row for {alg}:\n{log}"))
+            .find(|l| l.starts_with(&format!("| {alg:<20} | {op:<6} | engine  | ")))
+            .unwrap_or_else(|| panic!("no engine {op} row for {alg}:\n{log}"))
     }
 
     fn engine_rows(log: &str) -> usize {
         log.lines().filter(|l| l.contains("| engine  |")).count()
     }
 
-    /// Keygen of every set on `HwMlDsa` over the model: one row each, ok
-    /// (keys equal software's), every call a job on the engine.
+    /// Keygen and verify of every set on `HwMlDsa` over the model: one
+    /// row each, ok (keys equal software's; every verdict equals software
+    /// Verify_internal's and accepts), every call a job on the engine.
     #[test]
     fn engine_rows_for_every_set_run_on_the_engine_model() {
         let mut platform = HostWithEngine::new();
@@ -437,16 +472,19 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &engine_probe(), iterations);
         assert_eq!(status, 0, "{log}");
         assert!(log.starts_with(
-            "bench: ML-DSA engine, keygen rows only (sign and verify are not on the engine yet"
+            "bench: ML-DSA engine, keygen and verify rows (sign is not on the engine yet"
         ));
         for alg in MLDSA_SETS {
-            let row = engine_row(&log, alg);
-            assert!(row.ends_with("| ok     |"), "{row}");
-            assert!(row.contains("|     2 |"), "{row}");
+            for op in ["keygen", "verify"] {
+                let row = engine_row(&log, alg, op);
+                assert!(row.ends_with("| ok     |"), "{row}");
+                assert!(row.contains("|     2 |"), "{row}");
+            }
         }
-        assert_eq!(engine_rows(&log), 3, "keygen rows only:\n{log}");
+        assert_eq!(engine_rows(&log), 6, "3 keygen + 3 verify rows:\n{log}");
+        assert!(!log.contains("| sign   | engine"), "{log}");
         assert!(
-            log.contains("accel: ML-DSA engine: 6 calls in hw, 0 in sw, 6 jobs, 0 failed jobs, "),
+            log.contains("accel: ML-DSA engine: 12 calls in hw, 0 in sw, 12 jobs, 0 failed jobs, "),
             "{log}"
         );
         assert!(log.ends_with(", in use, first fault: none\n"), "{log}");
@@ -471,10 +509,12 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &engine_probe(), iterations);
         assert_eq!(status, 0, "{log}");
         for alg in MLDSA_SETS {
-            assert!(engine_row(&log, alg).ends_with("| ok     |"));
+            for op in ["keygen", "verify"] {
+                assert!(engine_row(&log, alg, op).ends_with("| ok     |"), "{log}");
+            }
         }
         assert!(
-            log.contains("accel: ML-DSA engine: 0 calls in hw, 3 in sw, "),
+            log.contains("accel: ML-DSA engine: 0 calls in hw, 6 in sw, "),
             "{log}"
         );
         assert!(
@@ -483,10 +523,15 @@ mod tests {
         );
     }
 
-    /// An engine whose ML-DSA-65 keys differ from software's.
-    struct WrongKeys;
+    /// A software "engine" that gets one result wrong: `wrong_keys` flips
+    /// a byte of that set's secret key; `wrong_verdict` rejects that set's
+    /// valid signatures.
+    struct WrongEngine {
+        wrong_keys: Option<ParameterSet>,
+        wrong_verdict: Option<ParameterSet>,
+    }
 
-    impl MlDsaEngine for WrongKeys {
+    impl MlDsaEngine for WrongEngine {
         fn keygen_internal(
             &mut self,
             set: ParameterSet,
@@ -495,10 +540,23 @@ mod tests {
             sk: &mut [u8],
         ) -> pqc::Result<()> {
             pqc::mldsa::keygen_internal(set, xi, pk, sk)?;
-            if set == ParameterSet::MlDsa65 {
+            if self.wrong_keys == Some(set) {
                 sk[100] ^= 1;
             }
             Ok(())
+        }
+        fn verify_internal(
+            &mut self,
+            set: ParameterSet,
+            pk: &[u8],
+            m_prime: &[u8],
+            sig: &[u8],
+        ) -> pqc::Result<()> {
+            let result = pqc::mldsa::verify_internal(set, pk, m_prime, sig);
+            if self.wrong_verdict == Some(set) && result.is_ok() {
+                return Err(pqc::Error::InvalidSignature);
+            }
+            result
         }
         fn stats(&self) -> AccelStats {
             AccelStats::default()
@@ -511,7 +569,7 @@ mod tests {
         }
     }
 
-    struct HostWithWrongEngine(Host);
+    struct HostWithWrongEngine(Host, WrongEngine);
 
     impl Platform for HostWithWrongEngine {
         fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
@@ -524,13 +582,13 @@ mod tests {
             self.0.platform_notes(out)
         }
         fn with_mldsa_engine(&mut self, body: &mut EngineBody<'_>) -> bool {
-            body(&mut self.0, &mut WrongKeys);
+            body(&mut self.0, &mut self.1);
             true
         }
     }
 
-    #[test]
-    fn engine_keys_that_differ_from_software_fail_the_bench() {
+    /// Runs the engine tier on `engine`: (status, log).
+    fn run_wrong_engine(engine: WrongEngine) -> (u32, String) {
         let mut log = String::new();
         let iterations = bench::Iterations {
             mldsa: 1,
@@ -538,21 +596,118 @@ mod tests {
         };
         let status = run_engine_tier(
             &mut log,
-            &mut HostWithWrongEngine(Host),
+            &mut HostWithWrongEngine(Host, engine),
             &engine_probe(),
             iterations,
         );
+        (status, log)
+    }
+
+    /// Asserts that exactly the engine row (`alg`, `op`) failed.
+    fn only_row_failed(log: &str, alg: &str, op: &str) {
+        for a in MLDSA_SETS {
+            for o in ["keygen", "verify"] {
+                let want = if (a, o) == (alg, op) {
+                    "| FAIL   |"
+                } else {
+                    "| ok     |"
+                };
+                assert!(engine_row(log, a, o).ends_with(want), "{a} {o}:\n{log}");
+            }
+        }
+    }
+
+    #[test]
+    fn engine_keys_that_differ_from_software_fail_the_bench() {
+        let (status, log) = run_wrong_engine(WrongEngine {
+            wrong_keys: Some(ParameterSet::MlDsa65),
+            wrong_verdict: None,
+        });
         assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
-        assert!(
-            engine_row(&log, "ML-DSA-65").ends_with("| FAIL   |"),
-            "{log}"
+        only_row_failed(&log, "ML-DSA-65", "keygen");
+    }
+
+    /// An engine verdict that differs from software Verify_internal's (a
+    /// valid signature rejected) fails that verify row and the bench.
+    #[test]
+    fn an_engine_verdict_that_differs_from_software_fails_the_bench() {
+        let (status, log) = run_wrong_engine(WrongEngine {
+            wrong_keys: None,
+            wrong_verdict: Some(ParameterSet::MlDsa87),
+        });
+        assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
+        only_row_failed(&log, "ML-DSA-87", "verify");
+    }
+
+    /// The verify row's own checks, on the engine model: the benchmark's
+    /// signature passes; a changed one fails its row although the engine
+    /// and software agree (both reject), since the signature must verify.
+    #[test]
+    fn a_verify_row_fails_unless_the_signature_verifies() {
+        use pqc_selftest::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED};
+        let set = ParameterSet::MlDsa44;
+        let mut pk = vec![0; set.public_key_len()];
+        let mut sk = vec![0; set.secret_key_len()];
+        let mut sig = vec![0; set.signature_len()];
+        pqc::mldsa::keygen_internal(set, &MLDSA_SEED, &mut pk, &mut sk).unwrap();
+        pqc::mldsa::sign(set, &sk, MESSAGE, b"", &MLDSA_RND, &mut sig).unwrap();
+        let m_prime = [&[0u8, 0][..], MESSAGE].concat();
+        let pl = Pl::new();
+        let mut arena = vec![0u8; 2 * MLDSA_MAX_STREAM_BYTES + 4 * driver::cache::LINE_BYTES];
+        let mut engine = model::mldsa(&pl, &mut arena);
+        let row = bench::mldsa_engine_verify_row_on(
+            &mut Host,
+            set,
+            1,
+            &mut engine,
+            (&pk, &m_prime, &sig),
         );
-        assert!(
-            engine_row(&log, "ML-DSA-44").ends_with("| ok     |"),
-            "{log}"
+        assert!(row.ok, "{row:?}");
+        sig[0] ^= 1;
+        let row = bench::mldsa_engine_verify_row_on(
+            &mut Host,
+            set,
+            1,
+            &mut engine,
+            (&pk, &m_prime, &sig),
         );
+        assert!(!row.ok, "{row:?}");
+        assert_eq!(
+            (row.algorithm, row.operation, row.backend),
+            ("ML-DSA-44", "verify", "engine")
+        );
+        let stats = engine.stats();
+        assert_eq!((stats.hw_calls, stats.sw_calls), (2, 0), "{stats:?}");
+        assert_eq!(engine.fault(), None);
+    }
+
+    /// An engine whose CONFIG lacks the verify bit (a KeyGen-only build):
+    /// keygen rows only, the header says why, no OP_VERIFY is issued.
+    #[test]
+    fn an_engine_without_verify_gets_keygen_rows_only() {
+        let mut platform = HostWithEngine::new();
+        let mut log = String::new();
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        let probe = Probe {
+            mldsa: CoreStatus::Present {
+                config: mreg::CONFIG_KEYGEN,
+            },
+            ..engine_probe()
+        };
+        let status = run_engine_tier(&mut log, &mut platform, &probe, iterations);
+        assert_eq!(status, 0, "{log}");
+        assert!(log.starts_with(
+            "bench: ML-DSA engine, keygen rows only (its CONFIG has no verify; sign is not on the engine yet"
+        ));
+        for alg in MLDSA_SETS {
+            assert!(engine_row(&log, alg, "keygen").ends_with("| ok     |"));
+        }
+        assert_eq!(engine_rows(&log), 3, "{log}");
         assert!(
-            engine_row(&log, "ML-DSA-87").ends_with("| ok     |"),
+            log.contains("accel: ML-DSA engine: 3 calls in hw, 0 in sw, 3 jobs, 0 failed jobs, "),
             "{log}"
         );
     }
@@ -592,7 +747,8 @@ mod tests {
     }
 
     /// The whole application on a board with the engine (and no primitive
-    /// cores): software table, no hw rows, engine rows, status 0.
+    /// cores): software table, no hw rows, engine keygen and verify rows,
+    /// status 0.
     #[test]
     #[cfg_attr(
         debug_assertions,
@@ -610,12 +766,14 @@ mod tests {
             return;
         }
         assert_eq!(status, 0, "{log}");
-        assert!(log.contains("ML-DSA engine: present (config 0x00000001)"));
+        assert!(log.contains("ML-DSA engine: present (config 0x00000005)"));
         assert!(log.contains("bench: no accelerator found: no hw rows"));
         for alg in MLDSA_SETS {
-            assert!(engine_row(&log, alg).ends_with("| ok     |"));
+            for op in ["keygen", "verify"] {
+                assert!(engine_row(&log, alg, op).ends_with("| ok     |"));
+            }
         }
-        assert_eq!(engine_rows(&log), 3);
+        assert_eq!(engine_rows(&log), 6);
         assert!(!log.contains("no ML-DSA engine"));
     }
 }

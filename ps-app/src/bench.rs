@@ -420,21 +420,83 @@ pub fn mldsa_engine_keygen_row(
     row
 }
 
-/// The engine table: keygen of every ML-DSA set on the engine (it runs
-/// nothing else yet). Returns whether every row succeeded and matched
-/// software.
+/// M′ of pure ML-DSA with an empty context (FIPS 204 Algorithm 3, what
+/// the software rows' `verify(set, pk, MESSAGE, b"", sig)` hashes): the
+/// domain byte 0, the context length 0, then [`MESSAGE`].
+fn mldsa_m_prime() -> [u8; 2 + MESSAGE.len()] {
+    let mut m_prime = [0; 2 + MESSAGE.len()];
+    m_prime[2..].copy_from_slice(MESSAGE);
+    m_prime
+}
+
+/// Verify_internal of `set` on the ML-DSA engine, of the signature the
+/// software verify row checks (keys from the ξ of [`mldsa_rows`], the
+/// deterministic signature of [`MESSAGE`] with an empty context, both
+/// computed in software) on M′ = 0 ‖ 0 ‖ [`MESSAGE`], in a row labelled
+/// "engine"; ok only if that signing succeeded and
+/// [`mldsa_engine_verify_row_on`] says ok.
+pub fn mldsa_engine_verify_row(
+    platform: &mut dyn Platform,
+    set: ParameterSet,
+    iterations: u32,
+    engine: &mut dyn MlDsaEngine,
+) -> Row {
+    let mut sw = MlDsaBuffers::new();
+    let (pk, sk, sig) = sw.of(set);
+    let signed = mldsa::keygen_internal(set, &MLDSA_SEED, pk, sk).is_ok()
+        && mldsa::sign(set, sk, MESSAGE, b"", &MLDSA_RND, sig).is_ok();
+    let mut row = mldsa_engine_verify_row_on(
+        platform,
+        set,
+        iterations,
+        engine,
+        (pk, &mldsa_m_prime(), sig),
+    );
+    row.ok &= signed;
+    row
+}
+
+/// Verify_internal of `sig` on `m_prime` under `pk` on the engine, in a
+/// row labelled "engine"; ok only if every call's result equals software
+/// Verify_internal's on the same inputs and software accepts the
+/// signature.
+pub fn mldsa_engine_verify_row_on(
+    platform: &mut dyn Platform,
+    set: ParameterSet,
+    iterations: u32,
+    engine: &mut dyn MlDsaEngine,
+    (pk, m_prime, sig): (&[u8], &[u8], &[u8]),
+) -> Row {
+    let expected = mldsa::verify_internal(set, pk, m_prime, sig);
+    let name = (set.params().name, "engine");
+    let mut row = run(platform, name, "verify", iterations, &mut || {
+        engine.verify_internal(set, pk, m_prime, sig) == expected
+    });
+    row.ok &= expected.is_ok();
+    row
+}
+
+/// The engine table: per ML-DSA set, keygen on the engine and, when
+/// `verify` (the engine runs OP_VERIFY), verify on it; signing is not on
+/// the engine. Returns whether every row succeeded and matched software.
 pub fn run_engine_table(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
     engine: &mut dyn MlDsaEngine,
     iterations: Iterations,
+    verify: bool,
 ) -> bool {
     let mut ok = true;
     print_header(out);
     for set in ParameterSet::ALL {
-        let row = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
-        print_row(out, &row);
-        ok &= row.ok;
+        let keygen = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
+        print_row(out, &keygen);
+        ok &= keygen.ok;
+        if verify {
+            let verify = mldsa_engine_verify_row(platform, set, iterations.mldsa, engine);
+            print_row(out, &verify);
+            ok &= verify.ok;
+        }
     }
     ok
 }

@@ -33,7 +33,7 @@ use ps_pl_contract::dma::{
 use ps_pl_contract::ps::{
     SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE, SLCR_LOCK, SLCR_LOCK_KEY, SLCR_UNLOCK, SLCR_UNLOCK_KEY,
 };
-use ps_pl_contract::regmap::mldsa::KEYGEN_INPUT_WORDS;
+use ps_pl_contract::regmap::mldsa::verify_stream_words;
 
 /// A register window shared in turn by several users.
 type Shared<'a> = &'a RefCell<Mmio>;
@@ -171,13 +171,24 @@ impl<'a> Accelerator<'a> {
     }
 }
 
-/// The ML-DSA engine's DMA buffers: ξ out, pk ‖ sk of the largest set
-/// back (whole cache lines, as a destination must be).
+/// The ML-DSA engine's DMA buffers: out, ξ or pk ‖ σ ‖ M′ (the verify
+/// stream of ML-DSA-87 with the benchmark's 50-byte M′ is 7,272 bytes; for
+/// an M′ that does not fit, the driver sends μ instead); back, pk ‖ sk of
+/// the largest set (whole cache lines, as a destination must be) or the
+/// verdict word.
 #[repr(C, align(32))]
 struct MlDsaDmaArea {
-    src: [u8; KEYGEN_INPUT_WORDS * 4],
+    src: [u8; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
     dst: [u8; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
 }
+
+// The largest set's verify stream with μ (so every set's) fits the source
+// buffer: no verification falls back to software for want of room.
+const _: () = {
+    let set = pqc::mldsa::ParameterSet::MlDsa87;
+    let words = verify_stream_words(set.public_key_len(), set.signature_len(), 64);
+    assert!(words * 4 <= MLDSA_MAX_STREAM_BYTES);
+};
 
 /// [`HwMlDsa`] over the engine's windows.
 type BoardMlDsa<'a> = HwMlDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
@@ -381,7 +392,7 @@ extern "C" fn ps_app_start() -> ! {
         keccak_dst: [0; KECCAK_BUFFER_BYTES],
     };
     let mut mldsa_area = MlDsaDmaArea {
-        src: [0; KEYGEN_INPUT_WORDS * 4],
+        src: [0; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
         dst: [0; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
     };
     let windows = AcceleratorWindows {
