@@ -18537,6 +18537,21 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     localparam  c_set_w1_words$0 = 9'b11000000;
     localparam  c_set_w1_words$1 = 9'b11000000;
     localparam  c_set_w1_words$2 = 9'b100000000;
+    localparam  c_set_pk_last$0 = 24'h147;
+    localparam  c_set_pk_last$1 = 24'h1e7;
+    localparam  c_set_pk_last$2 = 24'h287;
+    localparam  c_set_sig_last$0 = 24'h25c;
+    localparam  c_set_sig_last$1 = 24'h33b;
+    localparam  c_set_sig_last$2 = 24'h484;
+    localparam  c_set_ct_last$0 = 24'h7;
+    localparam  c_set_ct_last$1 = 24'hb;
+    localparam  c_set_ct_last$2 = 24'hf;
+    localparam  c_set_commit_end$0 = 24'hd0;
+    localparam  c_set_commit_end$1 = 24'hd0;
+    localparam  c_set_commit_end$2 = 24'h110;
+    localparam  c_set_commit_last$0 = 24'hcf;
+    localparam  c_set_commit_last$1 = 24'hcf;
+    localparam  c_set_commit_last$2 = 24'h10f;
     
     // Enums
     localparam VerifyPhase$Idle = 0;
@@ -18804,6 +18819,27 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  [23:0] in_words$d;
     wire  [23:0] in_words$q;
     reg  in_words$clock;
+    reg  [23:0] mu_end$d;
+    wire  [23:0] mu_end$q;
+    reg  mu_end$clock;
+    reg  [23:0] mu_last$d;
+    wire  [23:0] mu_last$q;
+    reg  mu_last$clock;
+    reg  [23:0] pk_last$d;
+    wire  [23:0] pk_last$q;
+    reg  pk_last$clock;
+    reg  [23:0] sig_last$d;
+    wire  [23:0] sig_last$q;
+    reg  sig_last$clock;
+    reg  [23:0] ct_last$d;
+    wire  [23:0] ct_last$q;
+    reg  ct_last$clock;
+    reg  [23:0] commit_end$d;
+    wire  [23:0] commit_end$q;
+    reg  commit_end$clock;
+    reg  [23:0] commit_last$d;
+    wire  [23:0] commit_last$q;
+    reg  commit_last$clock;
     reg  [3:0] row$d;
     wire  [3:0] row$q;
     reg  row$clock;
@@ -18878,6 +18914,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  [8:0] count_next;
     reg  fail;
     reg  [31:0] msg_words;
+    reg  [31:0] msg_end;
+    reg  [31:0] msg_last;
     reg  word_differs;
     
     // Sub module instances
@@ -19244,6 +19282,41 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .q(in_words$q),
         .clock(in_words$clock)
     );
+    mldsa_engine__verify__mu_end mu_end(
+        .d(mu_end$d),
+        .q(mu_end$q),
+        .clock(mu_end$clock)
+    );
+    mldsa_engine__verify__mu_last mu_last(
+        .d(mu_last$d),
+        .q(mu_last$q),
+        .clock(mu_last$clock)
+    );
+    mldsa_engine__verify__pk_last pk_last(
+        .d(pk_last$d),
+        .q(pk_last$q),
+        .clock(pk_last$clock)
+    );
+    mldsa_engine__verify__sig_last sig_last(
+        .d(sig_last$d),
+        .q(sig_last$q),
+        .clock(sig_last$clock)
+    );
+    mldsa_engine__verify__ct_last ct_last(
+        .d(ct_last$d),
+        .q(ct_last$q),
+        .clock(ct_last$clock)
+    );
+    mldsa_engine__verify__commit_end commit_end(
+        .d(commit_end$d),
+        .q(commit_end$q),
+        .clock(commit_end$clock)
+    );
+    mldsa_engine__verify__commit_last commit_last(
+        .d(commit_last$d),
+        .q(commit_last$q),
+        .clock(commit_last$clock)
+    );
     mldsa_engine__verify__row row(
         .d(row$d),
         .q(row$q),
@@ -19362,6 +19435,13 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         w1_words$clock = clock;
         msg_len$clock = clock;
         in_words$clock = clock;
+        mu_end$clock = clock;
+        mu_last$clock = clock;
+        pk_last$clock = clock;
+        sig_last$clock = clock;
+        ct_last$clock = clock;
+        commit_end$clock = clock;
+        commit_last$clock = clock;
         row$clock = clock;
         col$clock = clock;
         count$clock = clock;
@@ -19402,6 +19482,13 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         w1_words$d = w1_words$q;
         msg_len$d = msg_len$q;
         in_words$d = in_words$q;
+        mu_end$d = mu_end$q;
+        mu_last$d = mu_last$q;
+        pk_last$d = pk_last$q;
+        sig_last$d = sig_last$q;
+        ct_last$d = ct_last$q;
+        commit_end$d = commit_end$q;
+        commit_last$d = commit_last$q;
         row$d = row$q;
         col$d = col$q;
         count$d = count$q;
@@ -19564,6 +19651,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         store_take = 1'b0;
         fail = 1'b0;
         msg_words = (msg_bytes + 32'h3) >> 32'h2;
+        msg_end = (msg_bytes + 32'h43) >> 32'h2;
+        msg_last = (msg_bytes + 32'h3f) >> 32'h2;
         word_differs = 1'b0;
         pipe$1$d = pipe$0$q;
         pipe$2$d = pipe$1$q;
@@ -19688,6 +19777,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                                 pk_words$d = c_set_pk_words$0;
                                 sig_words$d = c_set_sig_words$0;
                                 w1_words$d = c_set_w1_words$0;
+                                pk_last$d = c_set_pk_last$0;
+                                sig_last$d = c_set_sig_last$0;
+                                ct_last$d = c_set_ct_last$0;
+                                commit_end$d = c_set_commit_end$0;
+                                commit_last$d = c_set_commit_last$0;
                             end
                             if (parameter_set == 1) begin
                                 k$d = c_set_k$1;
@@ -19706,6 +19800,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                                 pk_words$d = c_set_pk_words$1;
                                 sig_words$d = c_set_sig_words$1;
                                 w1_words$d = c_set_w1_words$1;
+                                pk_last$d = c_set_pk_last$1;
+                                sig_last$d = c_set_sig_last$1;
+                                ct_last$d = c_set_ct_last$1;
+                                commit_end$d = c_set_commit_end$1;
+                                commit_last$d = c_set_commit_last$1;
                             end
                             if (parameter_set == 2) begin
                                 k$d = c_set_k$2;
@@ -19724,11 +19823,18 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                                 pk_words$d = c_set_pk_words$2;
                                 sig_words$d = c_set_sig_words$2;
                                 w1_words$d = c_set_w1_words$2;
+                                pk_last$d = c_set_pk_last$2;
+                                sig_last$d = c_set_sig_last$2;
+                                ct_last$d = c_set_ct_last$2;
+                                commit_end$d = c_set_commit_end$2;
+                                commit_last$d = c_set_commit_last$2;
                             end
                             wide$d = parameter_set != 32'h0;
                             external$d = external_mu;
                             msg_len$d = msg_bytes[(32'h0)+:(24)];
                             in_words$d = 32'h10;
+                            mu_end$d = msg_end[(32'h0)+:(24)];
+                            mu_last$d = msg_last[(32'h0)+:(24)];
                             if (~external_mu) begin
                                 in_words$d = msg_words[(32'h0)+:(24)];
                             end
@@ -19753,7 +19859,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         stream_take = s_ready & s_valid;
                         sponge_in_data = s_data;
                         sponge_in_valid = s_valid & (words_in$q < ((pk_words$q) & 24'hffffff)) & ~external$q;
-                        sponge_in_last = words_in$q + 32'h1 == ((pk_words$q) & 24'hffffff);
+                        sponge_in_last = words_in$q == pk_last$q;
                         if (stream_take) begin
                             pk_buf$word_write = 1'b1;
                             if (words_in$q == 0) begin
@@ -19851,7 +19957,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     else begin
                         s_ready = words_in$q < ((sig_words$q) & 24'hffffff);
                         stream_take = s_ready & s_valid;
-                        last_expected = ~external$q & (in_words$q == 32'h0) & (words_in$q + 32'h1 == ((sig_words$q) & 24'hffffff));
+                        last_expected = ~external$q & (in_words$q == 32'h0) & (words_in$q == sig_last$q);
                         if (stream_take) begin
                             sig_buf$word_write = 1'b1;
                             words_in$d = words_in$q + 32'h1;
@@ -19935,18 +20041,18 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     else begin
                         sponge_in_data = mu_word;
                         sponge_in_valid = words_in$q < 32'h10;
-                        sponge_in_last = words_in$q + 32'h1 == in_words$q + 32'h10;
+                        sponge_in_last = words_in$q == mu_last$q;
                         if (words_in$q >= 32'h10) begin
                             sponge_in_data = s_data;
-                            s_ready = (words_in$q < in_words$q + 32'h10) & sponge_in_ready;
-                            sponge_in_valid = s_valid & (words_in$q < in_words$q + 32'h10);
+                            s_ready = (words_in$q < mu_end$q) & sponge_in_ready;
+                            sponge_in_valid = s_valid & (words_in$q < mu_end$q);
                         end
                         stream_take = s_ready & s_valid;
                         if (sponge_in_valid & sponge_in_ready) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         if (stream_take) begin
-                            fail = s_last != (words_in$q + 32'h1 == in_words$q + 32'h10);
+                            fail = s_last != (words_in$q == mu_last$q);
                         end
                         sponge_out_ready = 1'b1;
                         if (sponge_out_valid) begin
@@ -20062,7 +20168,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     else begin
                         sponge_in_data = sig_buf$read_word;
                         sponge_in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
-                        sponge_in_last = words_in$q + 32'h1 == ((ct_words$q) & 24'hffffff);
+                        sponge_in_last = words_in$q == ct_last$q;
                         if (sponge_in_valid & sponge_in_ready) begin
                             words_in$d = words_in$q + 32'h1;
                             rd_next = rd_ptr$q + 32'h1;
@@ -20245,8 +20351,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         if (words_in$q >= 32'h10) begin
                             sponge_in_data = w1_buf$read_word;
                         end
-                        sponge_in_valid = words_in$q < ((w1_words$q) & 24'hffffff) + 32'h10;
-                        sponge_in_last = words_in$q + 32'h1 == ((w1_words$q) & 24'hffffff) + 32'h10;
+                        sponge_in_valid = words_in$q < commit_end$q;
+                        sponge_in_last = words_in$q == commit_last$q;
                         if (sponge_in_valid & sponge_in_ready) begin
                             words_in$d = words_in$q + 32'h1;
                             if (words_in$q >= 32'h10) begin
@@ -20818,6 +20924,44 @@ module mldsa_engine__verify__col(d,q,clock);
 endmodule // mldsa_engine__verify__col
 
 
+module mldsa_engine__verify__commit_end(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__commit_end
+
+
+module mldsa_engine__verify__commit_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__commit_last
+
+
 module mldsa_engine__verify__count(d,q,clock);
     
     // Module arguments
@@ -20835,6 +20979,25 @@ module mldsa_engine__verify__count(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__count
+
+
+module mldsa_engine__verify__ct_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__ct_last
 
 
 module mldsa_engine__verify__ct_words(d,q,clock);
@@ -22686,6 +22849,44 @@ module mldsa_engine__verify__mu__9(d,q,clock);
 endmodule // mldsa_engine__verify__mu__9
 
 
+module mldsa_engine__verify__mu_end(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__mu_end
+
+
+module mldsa_engine__verify__mu_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__mu_last
+
+
 module mldsa_engine__verify__omega(d,q,clock);
     
     // Module arguments
@@ -23056,6 +23257,25 @@ module mldsa_engine__verify__pk_buf__lanes__3(read_address,read_clock,read_data,
     end
                 
 endmodule // mldsa_engine__verify__pk_buf__lanes__3
+
+
+module mldsa_engine__verify__pk_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__pk_last
 
 
 module mldsa_engine__verify__pk_words(d,q,clock);
@@ -23747,6 +23967,25 @@ module mldsa_engine__verify__sig_buf__lanes__3(read_address,read_clock,read_data
     end
                 
 endmodule // mldsa_engine__verify__sig_buf__lanes__3
+
+
+module mldsa_engine__verify__sig_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__sig_last
 
 
 module mldsa_engine__verify__sig_words(d,q,clock);

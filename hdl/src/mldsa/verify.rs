@@ -261,6 +261,15 @@ pub struct MlDsaVerify {
     w1_words: DFF<Bits<9>>,
     msg_len: DFF<Bits<24>>,
     in_words: DFF<Bits<24>>,
+    // Word indices of the last word of each streamed part, latched so no
+    // adder sits in front of the compares (24-bit counters).
+    mu_end: DFF<Bits<24>>,
+    mu_last: DFF<Bits<24>>,
+    pk_last: DFF<Bits<24>>,
+    sig_last: DFF<Bits<24>>,
+    ct_last: DFF<Bits<24>>,
+    commit_end: DFF<Bits<24>>,
+    commit_last: DFF<Bits<24>>,
     // Loop state.
     row: DFF<Bits<4>>,
     col: DFF<Bits<4>>,
@@ -297,6 +306,8 @@ pub struct MlDsaVerify {
     count_next: Signal<Local, Bits<9>>,
     fail: Signal<Local, Bit>,
     msg_words: Signal<Local, Bits<32>>,
+    msg_end: Signal<Local, Bits<32>>,
+    msg_last: Signal<Local, Bits<32>>,
     word_differs: Signal<Local, Bit>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
@@ -327,6 +338,11 @@ pub struct MlDsaVerify {
     c_set_pk_words: [Constant<Bits<11>>; 3],
     c_set_sig_words: [Constant<Bits<11>>; 3],
     c_set_w1_words: [Constant<Bits<9>>; 3],
+    c_set_pk_last: [Constant<Bits<24>>; 3],
+    c_set_sig_last: [Constant<Bits<24>>; 3],
+    c_set_ct_last: [Constant<Bits<24>>; 3],
+    c_set_commit_end: [Constant<Bits<24>>; 3],
+    c_set_commit_last: [Constant<Bits<24>>; 3],
 }
 
 /// Clocks from start to done of the NIST ACVP sigVer valid cases
@@ -452,6 +468,13 @@ impl Default for MlDsaVerify {
             w1_words: Default::default(),
             msg_len: Default::default(),
             in_words: Default::default(),
+            mu_end: Default::default(),
+            mu_last: Default::default(),
+            pk_last: Default::default(),
+            sig_last: Default::default(),
+            ct_last: Default::default(),
+            commit_end: Default::default(),
+            commit_last: Default::default(),
             row: Default::default(),
             col: Default::default(),
             count: Default::default(),
@@ -486,6 +509,8 @@ impl Default for MlDsaVerify {
             count_next: Default::default(),
             fail: Default::default(),
             msg_words: Default::default(),
+            msg_end: Default::default(),
+            msg_last: Default::default(),
             word_differs: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
@@ -516,6 +541,11 @@ impl Default for MlDsaVerify {
             c_set_pk_words: SETS.map(|p| c(p.pk_len() as u64 / 4)),
             c_set_sig_words: SETS.map(|p| c(sig_stream_words(&p) as u64)),
             c_set_w1_words: SETS.map(|p| c(p.w1_packed_len() as u64 / 4)),
+            c_set_pk_last: SETS.map(|p| c(p.pk_len() as u64 / 4 - 1)),
+            c_set_sig_last: SETS.map(|p| c(sig_stream_words(&p) as u64 - 1)),
+            c_set_ct_last: SETS.map(|p| c(p.ctilde_bytes() as u64 / 4 - 1)),
+            c_set_commit_end: SETS.map(|p| c((MU_WORDS + p.w1_packed_len() / 4) as u64)),
+            c_set_commit_last: SETS.map(|p| c((MU_WORDS + p.w1_packed_len() / 4) as u64 - 1)),
         }
     }
 }
@@ -551,6 +581,13 @@ impl Logic for MlDsaVerify {
             w1_words,
             msg_len,
             in_words,
+            mu_end,
+            mu_last,
+            pk_last,
+            sig_last,
+            ct_last,
+            commit_end,
+            commit_last,
             row,
             col,
             count,
@@ -672,6 +709,9 @@ impl Logic for MlDsaVerify {
         self.store_take.next = false;
         self.fail.next = false;
         self.msg_words.next = (self.msg_bytes.val() + 3) >> 2;
+        // 16 + ⌈|M′| / 4⌉ and one less, each with a single adder.
+        self.msg_end.next = (self.msg_bytes.val() + 67) >> 2;
+        self.msg_last.next = (self.msg_bytes.val() + 63) >> 2;
         self.word_differs.next = false;
         for s in 1..3 {
             self.pipe[s].d.next = self.pipe[s - 1].q.val();
@@ -746,6 +786,11 @@ impl Logic for MlDsaVerify {
                                 self.pk_words.d.next = self.c_set_pk_words[s].val();
                                 self.sig_words.d.next = self.c_set_sig_words[s].val();
                                 self.w1_words.d.next = self.c_set_w1_words[s].val();
+                                self.pk_last.d.next = self.c_set_pk_last[s].val();
+                                self.sig_last.d.next = self.c_set_sig_last[s].val();
+                                self.ct_last.d.next = self.c_set_ct_last[s].val();
+                                self.commit_end.d.next = self.c_set_commit_end[s].val();
+                                self.commit_last.d.next = self.c_set_commit_last[s].val();
                             }
                         }
                         self.wide.d.next = self.parameter_set.val() != 0;
@@ -753,6 +798,8 @@ impl Logic for MlDsaVerify {
                         self.msg_len.d.next = self.msg_bytes.val().get_bits::<24>(0);
                         // Words after σ: 16 for μ, ⌈|M′| / 4⌉ for M′.
                         self.in_words.d.next = 16.into();
+                        self.mu_end.d.next = self.msg_end.val().get_bits::<24>(0);
+                        self.mu_last.d.next = self.msg_last.val().get_bits::<24>(0);
                         if !self.external_mu.val() {
                             self.in_words.d.next = self.msg_words.val().get_bits::<24>(0);
                         }
@@ -780,8 +827,7 @@ impl Logic for MlDsaVerify {
                     self.sponge_in_valid.next = self.s_valid.val()
                         & (self.words_in.q.val() < bit_cast::<24, 11>(self.pk_words.q.val()))
                         & !self.external.q.val();
-                    self.sponge_in_last.next =
-                        self.words_in.q.val() + 1 == bit_cast::<24, 11>(self.pk_words.q.val());
+                    self.sponge_in_last.next = self.words_in.q.val() == self.pk_last.q.val();
                     if self.stream_take.val() {
                         self.pk_buf.word_write.next = true;
                         for w in 0..8 {
@@ -822,7 +868,7 @@ impl Logic for MlDsaVerify {
                     // σ ends the stream only when an empty M′ follows.
                     self.last_expected.next = !self.external.q.val()
                         & (self.in_words.q.val() == 0)
-                        & (self.words_in.q.val() + 1 == bit_cast::<24, 11>(self.sig_words.q.val()));
+                        & (self.words_in.q.val() == self.sig_last.q.val());
                     if self.stream_take.val() {
                         self.sig_buf.word_write.next = true;
                         self.words_in.d.next = self.words_in.q.val() + 1;
@@ -862,22 +908,21 @@ impl Logic for MlDsaVerify {
                     // stream.
                     self.sponge_in_data.next = self.mu_word.val();
                     self.sponge_in_valid.next = self.words_in.q.val() < 16;
-                    self.sponge_in_last.next =
-                        self.words_in.q.val() + 1 == self.in_words.q.val() + 16;
+                    self.sponge_in_last.next = self.words_in.q.val() == self.mu_last.q.val();
                     if self.words_in.q.val() >= 16 {
                         self.sponge_in_data.next = self.s_data.val();
-                        self.s_ready.next = (self.words_in.q.val() < self.in_words.q.val() + 16)
+                        self.s_ready.next = (self.words_in.q.val() < self.mu_end.q.val())
                             & self.sponge_in_ready.val();
-                        self.sponge_in_valid.next = self.s_valid.val()
-                            & (self.words_in.q.val() < self.in_words.q.val() + 16);
+                        self.sponge_in_valid.next =
+                            self.s_valid.val() & (self.words_in.q.val() < self.mu_end.q.val());
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
                     if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
-                        self.fail.next = self.s_last.val()
-                            != (self.words_in.q.val() + 1 == self.in_words.q.val() + 16);
+                        self.fail.next =
+                            self.s_last.val() != (self.words_in.q.val() == self.mu_last.q.val());
                     }
                     self.sponge_out_ready.next = true;
                     if self.sponge_out_valid.val() {
@@ -950,8 +995,7 @@ impl Logic for MlDsaVerify {
                     self.sponge_in_data.next = self.sig_buf.read_word.val();
                     self.sponge_in_valid.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.sponge_in_last.next =
-                        self.words_in.q.val() + 1 == bit_cast::<24, 5>(self.ct_words.q.val());
+                    self.sponge_in_last.next = self.words_in.q.val() == self.ct_last.q.val();
                     if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1126,10 +1170,8 @@ impl Logic for MlDsaVerify {
                     if self.words_in.q.val() >= 16 {
                         self.sponge_in_data.next = self.w1_buf.read_word.val();
                     }
-                    self.sponge_in_valid.next =
-                        self.words_in.q.val() < bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
-                    self.sponge_in_last.next =
-                        self.words_in.q.val() + 1 == bit_cast::<24, 9>(self.w1_words.q.val()) + 16;
+                    self.sponge_in_valid.next = self.words_in.q.val() < self.commit_end.q.val();
+                    self.sponge_in_last.next = self.words_in.q.val() == self.commit_last.q.val();
                     if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
