@@ -1046,12 +1046,7 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
     pqc::mldsa::keygen_internal(set, &workload::MLDSA_SEED, &mut spk, &mut ssk)
         .map_err(|e| format!("{e:?}"))?;
     Ok(EngineOutcome {
-        counts: AccelCounts {
-            fallbacks: hw.stats().sw_calls,
-            jobs: hw.stats().jobs,
-            core_busy_cycles: u64::from(hw.stats().last_cycles),
-            ..after.bus_since(&before)
-        },
+        counts: engine_counts(&hw, &before, &after),
         identical: pk == spk && sk == ssk,
     })
 }
@@ -1063,7 +1058,7 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
 pub fn run_engine_verify(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
     let scheme = workload::Scheme::MlDsa(set);
     let prior = workload::prerequisites(scheme, workload::Operation::Verify)?;
-    let m_prime = [&[0u8, 0][..], workload::MESSAGE].concat();
+    let m_prime = hdl::mldsa::verify::pure_m_prime(workload::MESSAGE, b"");
     let unit = pl.mldsa_unit()?;
     let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
     let mut hw = pl.mldsa(&mut arena)?;
@@ -1078,12 +1073,19 @@ pub fn run_engine_verify(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
     }
     let software = pqc::mldsa::verify_internal(set, &prior.pk, &m_prime, &prior.sig);
     Ok(EngineOutcome {
-        counts: AccelCounts {
-            fallbacks: hw.stats().sw_calls,
-            jobs: hw.stats().jobs,
-            core_busy_cycles: u64::from(hw.stats().last_cycles),
-            ..after.bus_since(&before)
-        },
+        counts: engine_counts(&hw, &before, &after),
         identical: verdict.is_ok() && software.is_ok(),
     })
+}
+
+/// The counts of one engine operation: the bus traffic of the unit between
+/// `before` and `after`, the backend's job and fallback counts, and the
+/// engine's own `CYCLES`.
+fn engine_counts(hw: &SimMlDsa<'_>, before: &AccelCounts, after: &AccelCounts) -> AccelCounts {
+    AccelCounts {
+        fallbacks: hw.stats().sw_calls,
+        jobs: hw.stats().jobs,
+        core_busy_cycles: u64::from(hw.stats().last_cycles),
+        ..after.bus_since(before)
+    }
 }

@@ -7,6 +7,7 @@
 //! keys by the software fallback, and the engine usable again after them.
 
 use driver::host::DmaFault;
+use hdl::mldsa::verify::pure_m_prime;
 use pqc::mldsa::{keygen_internal, ParameterSet};
 use sha3::{Digest, Sha3_256};
 use sim::cosim::{Arena, Config, Pl, MLDSA_BUFFER_BYTES};
@@ -121,11 +122,6 @@ fn hw_mldsa_keygen_survives_bus_faults_with_the_right_keys() {
     assert!(hw.keygen_internal(set, &xi, &mut short, &mut sk).is_err());
 }
 
-/// M′ of the external interface (pure ML-DSA): 0 ‖ |ctx| ‖ ctx ‖ M.
-fn m_prime(message: &[u8], context: &[u8]) -> Vec<u8> {
-    [&[0, context.len() as u8][..], context, message].concat()
-}
-
 /// Verify of the NIST ACVP sigVer cases of every set (valid and invalid)
 /// through the driver on the exported engine top: the result equals
 /// `pqc`'s, the valid ones on the engine alone (one job, no fallback).
@@ -141,7 +137,7 @@ fn hw_mldsa_verify_runs_acvp_cases_on_the_engine_like_pqc() {
     for (i, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         let set = SETS[i];
         for case in &vectors.sigver {
-            let m = m_prime(case.message, case.context);
+            let m = pure_m_prime(case.message, case.context);
             let before = unit.borrow().counts();
             let jobs = hw.stats().jobs;
             let got = hw.verify_internal(set, case.pk, &m, case.signature);
@@ -185,7 +181,7 @@ fn hw_mldsa_verify_survives_bus_faults_with_the_right_verdict() {
     let unit = pl.mldsa_unit().unwrap();
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
     let set = ParameterSet::MlDsa44;
-    let m = m_prime(case.message, case.context);
+    let m = pure_m_prime(case.message, case.context);
     for (round, fault) in [DmaFault::SlaveError(None), DmaFault::NeverCompletes]
         .into_iter()
         .enumerate()

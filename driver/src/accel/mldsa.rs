@@ -18,7 +18,7 @@ use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
-use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
+use pqc::keccak::SoftKeccak;
 use pqc::mldsa::ParameterSet;
 use ps_pl_contract::regmap::mldsa as op;
 
@@ -94,11 +94,10 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         if stream > self.engine.port.source_capacity()
             || m_prime.len() >= op::VERIFY_MAX_MSG_BYTES as usize
         {
-            let mut tr = [0u8; 64];
-            let mut mu = [0u8; 64];
-            let mut keccak = SoftKeccak;
-            keccak.sponge(SpongeMode::Shake256, &[pk], &mut tr);
-            keccak.sponge(SpongeMode::Shake256, &[&tr, m_prime], &mut mu);
+            // μ = H(H(pk, 64) ‖ M′, 64), FIPS 204's H.
+            let (mut tr, mut mu) = ([0u8; 64], [0u8; 64]);
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[pk], &mut tr);
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[&tr, m_prime], &mut mu);
             return self.verify_mu(set, pk, &mu, sig);
         }
         let verdict = self.verify_job(set, pk, sig, m_prime, false);

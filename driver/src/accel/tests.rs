@@ -699,10 +699,9 @@ fn signed(set: ParameterSet, seed: u8, m_prime: &[u8]) -> (Vec<u8>, Vec<u8>, [u8
     let mut sig = vec![0u8; set.signature_len()];
     pqc::mldsa::sign_internal(set, &sk, m_prime, &[seed ^ 0x33; 32], &mut sig).unwrap();
     let (mut tr, mut mu) = ([0u8; 64], [0u8; 64]);
-    let mut keccak = pqc::keccak::SoftKeccak;
-    use pqc::keccak::{KeccakBackend, SpongeMode};
-    keccak.sponge(SpongeMode::Shake256, &[&pk], &mut tr);
-    keccak.sponge(SpongeMode::Shake256, &[&tr, m_prime], &mut mu);
+    let keccak = &mut pqc::keccak::SoftKeccak;
+    pqc::mldsa::sample::h(keccak, &[&pk], &mut tr);
+    pqc::mldsa::sample::h(keccak, &[&tr, m_prime], &mut mu);
     (pk, sig, mu)
 }
 

@@ -364,6 +364,12 @@ pub const fn verify_stream_words(p: &Params, external_mu: bool, msg_bytes: usize
     ps_pl_contract::regmap::mldsa::verify_stream_words(p.pk_len(), p.sig_len(), tail)
 }
 
+/// M′ of FIPS 204's external interface (pure ML-DSA, Algorithm 3):
+/// 0 ‖ |ctx| ‖ ctx ‖ M, what the stream carries after σ.
+pub fn pure_m_prime(message: &[u8], context: &[u8]) -> Vec<u8> {
+    [&[0, context.len() as u8][..], context, message].concat()
+}
+
 /// The input stream of a verification as words (the layout above).
 pub fn verify_stream(pk: &[u8], sig: &[u8], tail: &[u8]) -> Vec<u32> {
     let mut words = Vec::new();

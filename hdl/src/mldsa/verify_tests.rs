@@ -26,14 +26,6 @@ pub(crate) const PARAMETER_SETS: [ParameterSet; 3] = [
     ParameterSet::MlDsa87,
 ];
 
-/// M′ of the external interface (pure ML-DSA): 0 ‖ |ctx| ‖ ctx ‖ M.
-pub(crate) fn m_prime(message: &[u8], context: &[u8]) -> Vec<u8> {
-    let mut m = vec![0, context.len() as u8];
-    m.extend_from_slice(context);
-    m.extend_from_slice(message);
-    m
-}
-
 /// Input rows (as the Verilator testbench takes them) and output lines (as
 /// it prints them) of a run of the model, for the RTL cross-check.
 #[derive(Default)]
@@ -196,7 +188,7 @@ fn run_case(uut: &mut MlDsaEngine, set: usize, pk: &[u8], sig: &[u8], m: &[u8]) 
 fn verify_engine_matches_acvp_sigver_on_mldsa44() {
     let mut uut = engine();
     for case in &pqc_selftest::vectors::ML_DSA[0].sigver {
-        let m = m_prime(case.message, case.context);
+        let m = pure_m_prime(case.message, case.context);
         let expected = pqc::mldsa::verify_internal(PARAMETER_SETS[0], case.pk, &m, case.signature);
         assert_eq!(expected.is_ok(), case.valid, "pqc on tcId {}", case.tc_id);
         let got = run_case(&mut uut, 0, case.pk, case.signature, &m);
@@ -220,7 +212,7 @@ pub(crate) fn signed(
     let msg: Vec<u8> = (0..msg_len)
         .map(|i| (i as u8).wrapping_mul(seed | 1))
         .collect();
-    let m = m_prime(&msg, b"ctx");
+    let m = pure_m_prime(&msg, b"ctx");
     let mut sig = vec![0u8; p.sig_len()];
     pqc::mldsa::sign_internal(ps, &sk, &m, &[seed ^ 0x5A; 32], &mut sig).unwrap();
     let mu = pqc::mldsa::external_mu(ps, &pk, &msg, b"ctx").unwrap();
@@ -269,7 +261,7 @@ fn verify_engine_rejects_a_malformed_hint_field_early() {
     let mut uut = engine();
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
     let p = &SETS[0];
-    let m = m_prime(case.message, case.context);
+    let m = pure_m_prime(case.message, case.context);
     let mut sig = case.signature.to_vec();
     // The first count byte above ω.
     sig[p.sig_len() - p.k] = (p.omega + 1) as u8;
@@ -295,7 +287,7 @@ fn verify_engine_ends_a_stream_of_the_wrong_length_with_error() {
     let mut uut = engine();
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
     let p = &SETS[0];
-    let m = m_prime(case.message, case.context);
+    let m = pure_m_prime(case.message, case.context);
     let words = verify_stream(case.pk, case.signature, &m);
     let pk_words = p.pk_len() / 4;
     for last_at in [100, pk_words + 10, words.len() - 2, words.len()] {
@@ -319,7 +311,7 @@ fn verify_engine_ends_a_stream_of_the_wrong_length_with_error() {
 fn verify_engine_aborts_from_loading_and_from_the_row_loop() {
     let mut uut = engine();
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
-    let m = m_prime(case.message, case.context);
+    let m = pure_m_prime(case.message, case.context);
     let words = verify_stream(case.pk, case.signature, &m);
     let mut trace = Trace::default();
     for abort_at in [30, 2_000, 6_000] {
@@ -381,7 +373,7 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
             .name
             .ends_with(SETS[set].name.trim_start_matches("ML-DSA")));
         for case in &vectors.sigver {
-            let m = m_prime(case.message, case.context);
+            let m = pure_m_prime(case.message, case.context);
             let want =
                 pqc::mldsa::verify_internal(PARAMETER_SETS[set], case.pk, &m, case.signature);
             assert_eq!(want.is_ok(), case.valid);
@@ -452,7 +444,7 @@ fn verify_sequencer_yosys_validates() {
 fn verify_phase_clocks() {
     let mut uut = engine();
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
-    let m = m_prime(case.message, case.context);
+    let m = pure_m_prime(case.message, case.context);
     let words = verify_stream(case.pk, case.signature, &m);
     uut.parameter_set.next = 0.into();
     uut.op_verify.next = true;

@@ -18,16 +18,7 @@ fn transcript(top: &mut dyn PlTop, jobs: &[(Vec<u32>, u32, [u32; 3])]) -> Vec<u6
         log.push(u64::from(top.read(off as u32).unwrap()));
     }
     for (words, op, args) in jobs {
-        let n = words.len();
-        let beats: Vec<StreamWord> = words
-            .iter()
-            .enumerate()
-            .map(|(i, &data)| StreamWord {
-                data,
-                last: i + 1 == n,
-            })
-            .collect();
-        top.push_input(&beats);
+        top.push_input(&beats(words.iter().copied(), words.len().wrapping_sub(1)));
         top.set_sink_ready(false);
         for (off, a) in [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2].into_iter().zip(args) {
             top.write(off as u32, *a).unwrap();
@@ -137,14 +128,24 @@ fn mldsa_request_with(
     panic!("the ML-DSA engine never finished");
 }
 
-fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
-    xi.chunks_exact(4)
+/// `words` as stream beats, `last` on word `last_at` only.
+fn beats(words: impl IntoIterator<Item = u32>, last_at: usize) -> Vec<StreamWord> {
+    words
+        .into_iter()
         .enumerate()
-        .map(|(i, w)| StreamWord {
-            data: u32::from_le_bytes(w.try_into().unwrap()),
+        .map(|(i, data)| StreamWord {
+            data,
             last: i == last_at,
         })
         .collect()
+}
+
+fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
+    beats(
+        xi.chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap())),
+        last_at,
+    )
 }
 
 fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
@@ -256,27 +257,15 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
 /// abort each end in DONE | ERROR with no output; then a right verdict.
 #[test]
 fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
-    use crate::mldsa::verify::{verify_stream, ACVP_VERIFY_CLOCKS};
+    use crate::mldsa::verify::{pure_m_prime, verify_stream, ACVP_VERIFY_CLOCKS};
     use ps_pl_contract::regmap::mldsa as mreg;
     if !verilator_required("verilated mldsa_accel verify") {
         return;
     }
-    let beats = |words: Vec<u32>, last_at: usize| -> Vec<StreamWord> {
-        words
-            .into_iter()
-            .enumerate()
-            .map(|(i, data)| StreamWord {
-                data,
-                last: i == last_at,
-            })
-            .collect()
-    };
-    let m_prime =
-        |msg: &[u8], ctx: &[u8]| -> Vec<u8> { [&[0, ctx.len() as u8][..], ctx, msg].concat() };
     let mut top = VerilatedTop::mldsa(false).unwrap();
     for (set, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         for case in &vectors.sigver {
-            let m = m_prime(case.message, case.context);
+            let m = pure_m_prime(case.message, case.context);
             let words = verify_stream(case.pk, case.signature, &m);
             let last = words.len() - 1;
             let (out, status, cycles) = mldsa_request_with(
