@@ -17,6 +17,7 @@
 
 use crate::keccak::SpongeEngine;
 use crate::mldsa::keygen::MlDsaKeyGen;
+use crate::mldsa::sign::MlDsaSign;
 use crate::mldsa::verify::MlDsaVerify;
 use crate::ntt::core::NttCoreB4;
 use rust_hdl::prelude::*;
@@ -32,6 +33,8 @@ pub struct MlDsaEngine {
     pub start: Signal<In, Bit>,
     /// The operation of `start`: Verify_internal when set, else KeyGen_internal.
     pub op_verify: Signal<In, Bit>,
+    /// The operation of `start`: Sign_internal when set (and `op_verify` low).
+    pub op_sign: Signal<In, Bit>,
     /// Parameter set: 0, 1, 2 for ML-DSA-44, -65, -87.
     pub parameter_set: Signal<In, Bits<2>>,
     /// Abandon the running operation (taken in any state).
@@ -42,9 +45,9 @@ pub struct MlDsaEngine {
     pub xi_index: Signal<In, Bits<3>>,
     /// KeyGen: the ξ word.
     pub xi_word: Signal<In, Bits<32>>,
-    /// Verify: μ comes on the stream instead of M′.
+    /// Verify and Sign: μ comes on the stream instead of M′.
     pub external_mu: Signal<In, Bit>,
-    /// Verify: length of M′ in bytes.
+    /// Verify and Sign: length of M′ in bytes.
     pub msg_bytes: Signal<In, Bits<32>>,
     /// An operation runs.
     pub busy: Signal<Out, Bit>,
@@ -54,27 +57,31 @@ pub struct MlDsaEngine {
     pub error: Signal<Out, Bit>,
     /// Verify: with `done` and not `error`, the signature is valid.
     pub verdict: Signal<Out, Bit>,
-    /// Verify input stream TDATA: pk ‖ σ ‖ (M′ or μ).
+    /// Sign: attempts of the last signature.
+    pub attempts: Signal<Out, Bits<10>>,
+    /// Input stream TDATA: Verify pk ‖ σ ‖ (M′ or μ), Sign sk ‖ rnd ‖ (M′ or μ).
     pub s_data: Signal<In, Bits<32>>,
-    /// Verify input stream TVALID.
+    /// Input stream TVALID.
     pub s_valid: Signal<In, Bit>,
-    /// Verify input stream TLAST.
+    /// Input stream TLAST.
     pub s_last: Signal<In, Bit>,
-    /// Verify input stream TREADY.
+    /// Input stream TREADY.
     pub s_ready: Signal<Out, Bit>,
-    /// KeyGen output stream TDATA: pk ‖ sk.
+    /// Output stream TDATA: KeyGen pk ‖ sk, Sign σ.
     pub m_data: Signal<Out, Bits<32>>,
-    /// KeyGen output stream TVALID.
+    /// Output stream TVALID.
     pub m_valid: Signal<Out, Bit>,
-    /// KeyGen output stream TLAST.
+    /// Output stream TLAST.
     pub m_last: Signal<Out, Bit>,
-    /// KeyGen output stream TREADY.
+    /// Output stream TREADY.
     pub m_ready: Signal<In, Bit>,
     pub(crate) keygen: MlDsaKeyGen,
     pub(crate) verify: MlDsaVerify,
+    pub(crate) sign: MlDsaSign,
     pub(crate) sponge: SpongeEngine<1>,
     pub(crate) ntt: NttCoreB4,
     last_verify: DFF<Bit>,
+    last_sign: DFF<Bit>,
     any_busy: Signal<Local, Bit>,
     take_start: Signal<Local, Bit>,
 }
@@ -82,17 +89,20 @@ pub struct MlDsaEngine {
 impl Logic for MlDsaEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_verify);
-        clock!(self, clock, keygen, verify, sponge, ntt);
-        self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val();
+        dff_setup!(self, clock, last_verify, last_sign);
+        clock!(self, clock, keygen, verify, sign, sponge, ntt);
+        self.any_busy.next =
+            self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
         self.take_start.next = self.start.val() & !self.any_busy.val();
         if self.take_start.val() {
             self.last_verify.d.next = self.op_verify.val();
+            self.last_sign.d.next = self.op_sign.val() & !self.op_verify.val();
         }
 
         // ---- The sequencers.
         self.keygen.reset.next = self.reset.val();
-        self.keygen.start.next = self.take_start.val() & !self.op_verify.val();
+        self.keygen.start.next =
+            self.take_start.val() & !self.op_verify.val() & !self.op_sign.val();
         self.keygen.parameter_set.next = self.parameter_set.val();
         self.keygen.abort_job.next = self.abort_job.val();
         self.keygen.xi_write.next = self.xi_write.val();
@@ -111,7 +121,18 @@ impl Logic for MlDsaEngine {
         self.verify.s_data.next = self.s_data.val();
         self.verify.s_valid.next = self.s_valid.val();
         self.verify.s_last.next = self.s_last.val();
-        self.s_ready.next = self.verify.s_ready.val();
+        self.sign.reset.next = self.reset.val();
+        self.sign.start.next = self.take_start.val() & self.op_sign.val() & !self.op_verify.val();
+        self.sign.parameter_set.next = self.parameter_set.val();
+        self.sign.abort_job.next = self.abort_job.val();
+        self.sign.external_mu.next = self.external_mu.val();
+        self.sign.msg_bytes.next = self.msg_bytes.val();
+        self.sign.s_data.next = self.s_data.val();
+        self.sign.s_valid.next = self.s_valid.val();
+        self.sign.s_last.next = self.s_last.val();
+        self.sign.m_ready.next = self.m_ready.val();
+        self.s_ready.next = self.verify.s_ready.val() | self.sign.s_ready.val();
+        self.attempts.next = self.sign.attempts.val();
         self.busy.next = self.any_busy.val();
         self.done.next = self.keygen.done.val();
         self.error.next = self.keygen.error.val();
@@ -120,6 +141,13 @@ impl Logic for MlDsaEngine {
             self.done.next = self.verify.done.val();
             self.error.next = self.verify.error.val();
             self.verdict.next = self.verify.verdict.val();
+        }
+        if self.last_sign.q.val() {
+            self.done.next = self.sign.done.val();
+            self.error.next = self.sign.error.val();
+            self.m_data.next = self.sign.m_data.val();
+            self.m_valid.next = self.sign.m_valid.val();
+            self.m_last.next = self.sign.m_last.val();
         }
 
         // ---- The shared cores: the Verify sequencer's requests while it
@@ -145,6 +173,25 @@ impl Logic for MlDsaEngine {
             self.ntt.s_tvalid.next = self.verify.ntt_s_tvalid.val();
             self.ntt.s_tlast.next = self.verify.ntt_s_tlast.val();
             self.ntt.m_tready.next = self.verify.ntt_m_tready.val();
+        } else if self.sign.busy.val() {
+            self.sponge.start.next = self.sign.sponge_start.val();
+            self.sponge.op.next = self.sign.sponge_op.val();
+            self.sponge.arg0.next = self.sign.sponge_arg0.val();
+            self.sponge.arg1.next = self.sign.sponge_arg1.val();
+            self.sponge.arg2.next = self.sign.sponge_arg2.val();
+            self.sponge.in_data.next = self.sign.sponge_in_data.val();
+            self.sponge.in_valid.next = self.sign.sponge_in_valid.val();
+            self.sponge.in_last.next = self.sign.sponge_in_last.val();
+            self.sponge.out_ready.next = self.sign.sponge_out_ready.val();
+            self.ntt.start.next = self.sign.ntt_start.val();
+            self.ntt.op.next = self.sign.ntt_op.val();
+            self.ntt.arg0.next = self.sign.ntt_arg0.val();
+            self.ntt.arg1.next = self.sign.ntt_arg1.val();
+            self.ntt.arg2.next = self.sign.ntt_arg2.val();
+            self.ntt.s_tdata.next = self.sign.ntt_s_tdata.val();
+            self.ntt.s_tvalid.next = self.sign.ntt_s_tvalid.val();
+            self.ntt.s_tlast.next = self.sign.ntt_s_tlast.val();
+            self.ntt.m_tready.next = self.sign.ntt_m_tready.val();
         } else {
             self.sponge.start.next = self.keygen.sponge_start.val();
             self.sponge.op.next = self.keygen.sponge_op.val();
@@ -185,6 +232,16 @@ impl Logic for MlDsaEngine {
         self.verify.ntt_s_tready.next = self.ntt.s_tready.val();
         self.verify.ntt_m_tdata.next = self.ntt.m_tdata.val();
         self.verify.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
+        self.sign.sponge_done.next = self.sponge.done.val();
+        self.sign.sponge_error.next = self.sponge.error.val();
+        self.sign.sponge_in_ready.next = self.sponge.in_ready.val();
+        self.sign.sponge_out_data.next = self.sponge.out_data.val();
+        self.sign.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.sign.ntt_done.next = self.ntt.done.val();
+        self.sign.ntt_error.next = self.ntt.error.val();
+        self.sign.ntt_s_tready.next = self.ntt.s_tready.val();
+        self.sign.ntt_m_tdata.next = self.ntt.m_tdata.val();
+        self.sign.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
     }
 }
 

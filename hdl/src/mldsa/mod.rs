@@ -38,6 +38,9 @@ pub mod power2round;
 pub mod rej_bounded;
 pub mod rej_ntt;
 pub mod sample_in_ball;
+pub mod sign;
+#[cfg(test)]
+mod sign_tests;
 pub mod verify;
 #[cfg(test)]
 mod verify_tests;

@@ -133,6 +133,7 @@
 pub mod arith;
 pub mod encode;
 mod internal;
+pub use internal::MAX_SIGN_ATTEMPTS;
 pub mod params;
 pub mod sample;
 mod typed;
