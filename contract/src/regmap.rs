@@ -62,6 +62,10 @@ pub mod ctrl {
     pub const ARG2: usize = 0x1C;
     /// Read-only: clock cycles the last operation took, from start to done.
     pub const CYCLES: usize = 0x20;
+    /// Read-only: a per-core result of the last operation (the ML-DSA
+    /// engine's signing attempts, see [`super::mldsa::OP_SIGN`]); 0 for
+    /// cores that have none.
+    pub const RESULT: usize = 0x24;
 
     /// `COMMAND` bit that starts the operation written in bits \[7:0\].
     pub const COMMAND_START: u32 = 1 << 31;
@@ -169,6 +173,23 @@ pub mod mldsa {
     /// `TLAST` on the final sk word (the lengths are `pqc`'s
     /// `Params::pk_len` + `Params::sk_len` of the set).
     pub const OP_KEYGEN: u32 = 0x01;
+    /// Operation: ML-DSA.Sign_internal (FIPS 204 Algorithm 7), the whole
+    /// rejection loop. `ARG0` = parameter set, plus [`SIGN_EXTERNAL_MU`];
+    /// `ARG1` = length of M′ in bytes (below [`VERIFY_MAX_MSG_BYTES`];
+    /// ignored with an external μ). Input stream, little-endian words: sk,
+    /// rnd ([`SIGN_RND_WORDS`] words; zero for deterministic signing), then
+    /// M′ (its last word padded) or the 64 bytes of μ; `TLAST` on the final
+    /// word and nowhere else. Output stream: σ, its last word padded with
+    /// zero bytes, `TLAST` on it. `RESULT` then holds the number of
+    /// attempts. A stream of another length, an sk whose s1 or s2 has a
+    /// coefficient out of range, or `pqc::mldsa::MAX_SIGN_ATTEMPTS`
+    /// rejected attempts end the request with `STATUS_ERROR` and no
+    /// output.
+    pub const OP_SIGN: u32 = 0x02;
+    /// `ARG0` flag of [`OP_SIGN`]: μ comes on the stream instead of M′.
+    pub const SIGN_EXTERNAL_MU: u32 = 1 << 8;
+    /// Words of rnd on the [`OP_SIGN`] input stream.
+    pub const SIGN_RND_WORDS: usize = 8;
     /// Operation: abandon whatever runs (also accepted while busy); the
     /// engine returns to idle with `STATUS_DONE | STATUS_ERROR`. Words left
     /// in the input stream are not drained: reset the DMA channel.
@@ -215,8 +236,16 @@ pub mod mldsa {
         pk_bytes.div_ceil(4) + sig_bytes.div_ceil(4) + tail_bytes.div_ceil(4)
     }
 
+    /// Words of the [`OP_SIGN`] input stream of an `sk_bytes` key and a
+    /// `tail_bytes` M′ (or 64 for μ): each part padded to a whole word.
+    pub const fn sign_stream_words(sk_bytes: usize, tail_bytes: usize) -> usize {
+        sk_bytes.div_ceil(4) + SIGN_RND_WORDS + tail_bytes.div_ceil(4)
+    }
+
     /// `CONFIG` bit: the engine runs [`OP_KEYGEN`].
     pub const CONFIG_KEYGEN: u32 = 1 << 0;
+    /// `CONFIG` bit: the engine runs [`OP_SIGN`].
+    pub const CONFIG_SIGN: u32 = 1 << 1;
     /// `CONFIG` bit: the engine runs [`OP_VERIFY`].
     pub const CONFIG_VERIFY: u32 = 1 << 2;
 }

@@ -85,6 +85,8 @@ pub struct CtrlRegs {
     pub core_config: Signal<In, Bits<32>>,
     /// Cycles of the last operation.
     pub cycles: Signal<In, Bits<32>>,
+    /// `RESULT` (a per-core result of the last operation).
+    pub result: Signal<In, Bits<32>>,
     aw_held: DFF<Bit>,
     aw_addr: DFF<Bits<ADDR_BITS>>,
     w_held: DFF<Bit>,
@@ -119,6 +121,7 @@ pub struct CtrlRegs {
     off_status: Constant<Bits<ADDR_BITS>>,
     off_args: [Constant<Bits<ADDR_BITS>>; 3],
     off_cycles: Constant<Bits<ADDR_BITS>>,
+    off_result: Constant<Bits<ADDR_BITS>>,
 }
 
 fn konst<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -165,6 +168,7 @@ impl CtrlRegs {
             error: Default::default(),
             core_config: Default::default(),
             cycles: Default::default(),
+            result: Default::default(),
             aw_held: Default::default(),
             aw_addr: Default::default(),
             w_held: Default::default(),
@@ -204,6 +208,7 @@ impl CtrlRegs {
                 konst(ctrl::ARG2 as u64),
             ],
             off_cycles: konst(ctrl::CYCLES as u64),
+            off_result: konst(ctrl::RESULT as u64),
         }
     }
 }
@@ -282,6 +287,9 @@ impl Logic for CtrlRegs {
         }
         if self.araddr.val() == self.off_cycles.val() {
             self.read_word.next = self.cycles.val();
+        }
+        if self.araddr.val() == self.off_result.val() {
+            self.read_word.next = self.result.val();
         }
 
         // Write channel: hold AW and W, then perform the write.

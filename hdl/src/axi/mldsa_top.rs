@@ -1,10 +1,12 @@
-//! The ML-DSA engine's PL top: [`MlDsaEngine`] (KeyGen and Verify on one
+//! The ML-DSA engine's PL top: [`MlDsaEngine`] (KeyGen, Sign and Verify on one
 //! shared sponge engine and NTT core) behind the AXI4-Lite control block
 //! and the two streams (`ps_pl_contract::regmap::mldsa`).
 //!
 //! - `OP_KEYGEN`: the top takes the 8 words of ξ (`TLAST` on the 8th) into
 //!   the KeyGen engine's ξ registers, then starts it; pk ‖ sk leave on the
 //!   output stream.
+//! - `OP_SIGN`: the Sign engine takes the input stream itself (it checks
+//!   its length) and sends σ; `RESULT` holds its attempts.
 //! - `OP_VERIFY`: the Verify engine takes the input stream itself (it
 //!   checks its length); once it is done the top sends the verdict word.
 //!
@@ -23,9 +25,11 @@ use rust_hdl::prelude::*;
 const _: () = assert!(reg::SET_44 == 0 && reg::SET_65 == 1 && reg::SET_87 == 2);
 const _: () = assert!(reg::KEYGEN_INPUT_WORDS == 8);
 const _: () = assert!(reg::VERIFY_EXTERNAL_MU == 1 << 8);
+const _: () = assert!(reg::SIGN_EXTERNAL_MU == reg::VERIFY_EXTERNAL_MU);
+const _: () = assert!(reg::SIGN_RND_WORDS == 8);
 
 pl_top! {
-    /// The ML-DSA engine (KeyGen and Verify so far) behind the AXI4-Lite
+    /// The ML-DSA engine (KeyGen, Sign and Verify) behind the AXI4-Lite
     /// control block.
     MlDsaAccel {
         regs: CtrlRegs = CtrlRegs::new(regmap::mldsa::ID),
@@ -33,9 +37,10 @@ pl_top! {
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
         op_verify: Constant<Bits<8>> = Constant::new((reg::OP_VERIFY as u64).into()),
+        op_sign: Constant<Bits<8>> = Constant::new((reg::OP_SIGN as u64).into()),
         op_abort: Constant<Bits<8>> = Constant::new((reg::OP_ABORT as u64).into()),
         config_word: Constant<Bits<32>> =
-            Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_VERIFY) as u64).into()),
+            Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY) as u64).into()),
         verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
         verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
         verifying: DFF<Bit> = Default::default(),
@@ -100,6 +105,7 @@ impl Logic for MlDsaAccel {
         self.core.xi_index.next = self.xi_count.q.val();
         self.core.xi_word.next = self.s_axis_tdata.val();
         self.core.op_verify.next = false;
+        self.core.op_sign.next = false;
         self.core.external_mu.next = self.regs.arg0.val().get_bit(8);
         self.core.msg_bytes.next = self.regs.arg1.val();
         self.core.s_data.next = self.s_axis_tdata.val();
@@ -110,7 +116,8 @@ impl Logic for MlDsaAccel {
             | self.verifying.q.val()
             | self.sending.q.val();
 
-        // ξ from the input stream, a word a clock; or the Verify engine's.
+        // ξ from the input stream, a word a clock; or the Verify or Sign
+        // engine's.
         self.s_axis_tready.next = self.loading.q.val() | self.core.s_ready.val();
         self.take_word.next = self.loading.q.val() & self.s_axis_tvalid.val();
         if self.take_word.val() {
@@ -148,6 +155,12 @@ impl Logic for MlDsaAccel {
                     self.loading.d.next = true;
                     self.xi_count.d.next = 0.into();
                     self.set_reg.d.next = self.regs.arg0.val().get_bits::<2>(0);
+                } else if self.regs.op.val() == self.op_sign.val() {
+                    // The engine refuses set 3 and long messages itself.
+                    self.core.start.next = true;
+                    self.core.op_sign.next = true;
+                    self.core.parameter_set.next = self.regs.arg0.val().get_bits::<2>(0);
+                    self.handed.d.next = true;
                 } else if self.regs.op.val() == self.op_verify.val() {
                     // The engine refuses set 3 and long messages itself.
                     self.core.start.next = true;
@@ -186,6 +199,7 @@ impl Logic for MlDsaAccel {
             self.top_error.q.val() | (self.handed.q.val() & self.core.error.val());
         self.regs.core_config.next = self.config_word.val();
         self.regs.cycles.next = self.cycle_count.q.val();
+        self.regs.result.next = bit_cast::<32, 10>(self.core.attempts.val());
         self.busy.next = self.any_busy.val();
 
         // Clocks since the accepted start, until done.

@@ -180,6 +180,7 @@ impl Logic for NttAccel {
         self.regs.error.next = self.core.error.val();
         self.regs.core_config.next = self.core.config_word.val();
         self.regs.cycles.next = self.core.cycles.val();
+        self.regs.result.next = 0.into();
         self.busy.next = self.core.busy.val();
 
         self.core.s_tdata.next = self.s_axis_tdata.val();
@@ -243,6 +244,7 @@ impl Logic for KeccakAccel {
         self.regs.error.next = self.core.error.val();
         self.regs.core_config.next = self.core.core_config.val();
         self.regs.cycles.next = self.cycle_count.q.val();
+        self.regs.result.next = 0.into();
         self.busy.next = self.core.busy.val();
 
         // Clocks since the accepted start, until done.

@@ -91,8 +91,7 @@ impl Logic for MlDsaEngine {
     fn update(&mut self) {
         dff_setup!(self, clock, last_verify, last_sign);
         clock!(self, clock, keygen, verify, sign, sponge, ntt);
-        self.any_busy.next =
-            self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
+        self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
         self.take_start.next = self.start.val() & !self.any_busy.val();
         if self.take_start.val() {
             self.last_verify.d.next = self.op_verify.val();

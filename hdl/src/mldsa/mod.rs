@@ -43,7 +43,7 @@ pub mod sign;
 mod sign_tests;
 pub mod verify;
 #[cfg(test)]
-mod verify_tests;
+pub(crate) mod verify_tests;
 pub mod verilator_check;
 
 use crate::export::{raw_verilog, Design};

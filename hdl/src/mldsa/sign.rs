@@ -819,7 +819,8 @@ impl Logic for MlDsaSign {
         // LowBits(r), sign-extended to 25 bits.
         self.r0_signed.next = bit_cast::<25, 24>(self.decompose.r0.val());
         if self.decompose.r0.val().get_bit(23) {
-            self.r0_signed.next = bit_cast::<25, 24>(self.decompose.r0.val()) | self.c_sign_bit.val();
+            self.r0_signed.next =
+                bit_cast::<25, 24>(self.decompose.r0.val()) | self.c_sign_bit.val();
         }
         self.r0_norm.x.next = self.r0_signed.val();
         self.r0_norm.canonical.next = false;
@@ -834,7 +835,8 @@ impl Logic for MlDsaSign {
         self.hints.k.next = self.k.q.val();
         self.hints.omega.next = self.omega.q.val();
         self.hints.hint.next = self.make_hint.hint.val();
-        self.hints.hint_valid.next = self.pipe[5].q.val() & (self.phase.q.val() == SignPhase::StoreH);
+        self.hints.hint_valid.next =
+            self.pipe[5].q.val() & (self.phase.q.val() == SignPhase::StoreH);
         self.hints.data_ready.next = false;
         self.w1_packer.reset.next = self.reset.val();
         self.w1_packer.width.next = self.w1_bits.q.val();
@@ -861,7 +863,7 @@ impl Logic for MlDsaSign {
         self.sig_buf.byte_address.next = self.sig_ptr.q.val();
         self.sig_buf.byte_data.next = self.z_packer.data.val();
         self.sig_buf.word_write.next = false;
-        self.sig_buf.word_address.next = self.count.q.val().get_bits::<11>(0);
+        self.sig_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val());
         self.sig_buf.word_data.next = self.sponge_out_data.val();
         self.w1_buf.byte_write.next = self.w1_packer.data_valid.val();
         self.w1_buf.byte_address.next = self.w1_ptr.q.val();
@@ -922,11 +924,15 @@ impl Logic for MlDsaSign {
         if self.z_checking.q.val() & self.z_norm.exceeds.val() {
             self.reject.d.next = true;
         }
-        if self.pipe[4].q.val() & (self.phase.q.val() == SignPhase::StoreR) & self.r0_norm.exceeds.val()
+        if self.pipe[4].q.val()
+            & (self.phase.q.val() == SignPhase::StoreR)
+            & self.r0_norm.exceeds.val()
         {
             self.reject.d.next = true;
         }
-        if self.pipe[1].q.val() & (self.phase.q.val() == SignPhase::StoreH) & self.ct0_norm.exceeds.val()
+        if self.pipe[1].q.val()
+            & (self.phase.q.val() == SignPhase::StoreH)
+            & self.ct0_norm.exceeds.val()
         {
             self.reject.d.next = true;
         }
@@ -1218,8 +1224,9 @@ impl Logic for MlDsaSign {
                     // ρ″ ‖ IntegerToBytes(κ + col, 2).
                     self.sponge_in_data.next = self.rho_prime_word.val();
                     if self.words_in.q.val() == 16 {
-                        self.sponge_in_data.next =
-                            bit_cast::<32, 16>(self.kappa.q.val() + bit_cast::<16, 4>(self.col.q.val()));
+                        self.sponge_in_data.next = bit_cast::<32, 16>(
+                            self.kappa.q.val() + bit_cast::<16, 4>(self.col.q.val()),
+                        );
                     }
                     self.sponge_in_valid.next = self.words_in.q.val() <= 16;
                     self.sponge_in_last.next = self.words_in.q.val() == 16;
@@ -1455,8 +1462,7 @@ impl Logic for MlDsaSign {
                         self.sponge_op.next = self.c_op_abort.val();
                     }
                     // The phase lasts at least CHALLENGE_CLOCKS (timing).
-                    if self.stopped.q.val() & (self.pad.q.val() == self.c_challenge_clocks.val())
-                    {
+                    if self.stopped.q.val() & (self.pad.q.val() == self.c_challenge_clocks.val()) {
                         self.launched.d.next = false;
                         self.phase.d.next = SignPhase::LoadC;
                     }
@@ -1663,11 +1669,12 @@ impl Logic for MlDsaSign {
                     self.primed.d.next = false;
                 } else {
                     self.primed.d.next = true;
-                    self.m_valid.next = self.primed.q.val()
-                        & (self.out_index.q.val() < self.sig_words.q.val());
+                    self.m_valid.next =
+                        self.primed.q.val() & (self.out_index.q.val() < self.sig_words.q.val());
                     self.m_last.next = self.out_index.q.val() + 1 == self.sig_words.q.val();
                     if self.m_last.val() {
-                        self.m_data.next = self.sig_buf.read_word.val() & self.sig_last_mask.q.val();
+                        self.m_data.next =
+                            self.sig_buf.read_word.val() & self.sig_last_mask.q.val();
                     }
                     if self.m_valid.val() & self.m_ready.val() {
                         self.out_next.next = self.out_index.q.val() + 1;
@@ -1794,7 +1801,8 @@ impl Logic for MlDsaSign {
         }
         if self.ser_load.val() {
             self.ser_word.d.next = self.sk_buf.read_word.val();
-            if (self.phase.q.val() == SignPhase::Mask) | (self.phase.q.val() == SignPhase::Challenge)
+            if (self.phase.q.val() == SignPhase::Mask)
+                | (self.phase.q.val() == SignPhase::Challenge)
             {
                 self.ser_word.d.next = self.sponge_out_data.val();
             }
@@ -1831,13 +1839,5 @@ impl Logic for MlDsaSign {
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();
         self.attempts.next = self.attempt_count.q.val();
-    }
-}
-
-#[cfg(test)]
-impl MlDsaSign {
-    /// The running phase.
-    pub(crate) fn phase(&self) -> SignPhase {
-        self.phase.q.val()
     }
 }

@@ -169,7 +169,7 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
     assert_eq!(top.read(ctrl::VERSION as u32).unwrap(), ctrl::VERSION_VALUE);
     assert_eq!(
         top.read(ctrl::CONFIG as u32).unwrap(),
-        mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY
+        mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY
     );
     for (set, case) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         let p = crate::mldsa::keygen::SETS[set];
@@ -367,4 +367,216 @@ fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
     );
     assert_eq!(status & ctrl::STATUS_ERROR, 0);
     assert_eq!(out[0].data, mreg::VERDICT_VALID);
+}
+
+/// σ as `pqc` gives it, as the output stream's words (padded to a word).
+fn sig_words(sig: &[u8]) -> Vec<StreamWord> {
+    let mut padded = sig.to_vec();
+    padded.resize(sig.len().div_ceil(4) * 4, 0);
+    beats(
+        padded
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap())),
+        padded.len() / 4 - 1,
+    )
+}
+
+/// One `OP_SIGN` at the bus: (output words, STATUS, CYCLES, RESULT).
+fn sign_request(
+    top: &mut dyn PlTop,
+    arg0: u32,
+    sk: &[u8],
+    rnd: &[u8; 32],
+    tail: &[u8],
+) -> (Vec<StreamWord>, u32, u32, u32) {
+    use crate::mldsa::sign::sign_stream;
+    use ps_pl_contract::regmap::mldsa as mreg;
+    let words = sign_stream(sk, rnd, tail);
+    let last = words.len() - 1;
+    let (out, status, cycles) = mldsa_request_with(
+        top,
+        mreg::OP_SIGN,
+        [arg0, tail.len() as u32],
+        &beats(words, last),
+    );
+    let attempts = top.read(ctrl::RESULT as u32).unwrap();
+    (out, status, cycles, attempts)
+}
+
+/// A key pair of `pqc` from a seed.
+fn mldsa_keys(set: usize, seed: u8) -> (Vec<u8>, Vec<u8>) {
+    let ps = crate::mldsa::verify_tests::PARAMETER_SETS[set];
+    let p = ps.params();
+    let (mut pk, mut sk) = (vec![0u8; p.pk_len()], vec![0u8; p.sk_len()]);
+    pqc::mldsa::keygen_internal(ps, &[seed; 32], &mut pk, &mut sk).unwrap();
+    (pk, sk)
+}
+
+/// The Sign engine at the bus: the NIST ACVP sigGen case of every set
+/// (deterministic, M′ of the external interface) byte for byte with
+/// `TLAST` on the final word only; hedged signing and an external μ
+/// against `pqc`; a truncated stream, a refused set, an sk with an s1
+/// coefficient out of range and an abort each end in DONE | ERROR with no
+/// output; then a right signature.
+#[test]
+fn verilated_mldsa_accel_runs_acvp_siggen_at_the_bus() {
+    use crate::mldsa::verify::pure_m_prime;
+    use crate::mldsa::verify_tests::PARAMETER_SETS;
+    use ps_pl_contract::regmap::mldsa as mreg;
+    if !verilator_required("verilated mldsa_accel sign") {
+        return;
+    }
+    let mut top = VerilatedTop::mldsa(false).unwrap();
+    for (set, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
+        let case = &vectors.siggen;
+        let m = pure_m_prime(case.message, case.context);
+        let (out, status, cycles, attempts) =
+            sign_request(&mut top, set as u32, case.sk, &[0; 32], &m);
+        eprintln!(
+            "{} ACVP sigGen tcId {}: {attempts} attempts, {cycles} cycles",
+            vectors.name, case.tc_id
+        );
+        assert_eq!(status & ctrl::STATUS_ERROR, 0, "{}", vectors.name);
+        assert_eq!(out, sig_words(case.signature), "{}", vectors.name);
+        assert!(attempts >= 1);
+        // Hedged, with a fresh key and message.
+        let (pk, sk) = mldsa_keys(set, 17 + set as u8);
+        let rnd = [0xA5 ^ set as u8; 32];
+        let m = pure_m_prime(b"hedged signing in the PL", b"ctx");
+        let mut want = vec![0u8; PARAMETER_SETS[set].params().sig_len()];
+        pqc::mldsa::sign_internal(PARAMETER_SETS[set], &sk, &m, &rnd, &mut want).unwrap();
+        let (out, status, _, _) = sign_request(&mut top, set as u32, &sk, &rnd, &m);
+        assert_eq!(status & ctrl::STATUS_ERROR, 0, "{} hedged", vectors.name);
+        assert_eq!(out, sig_words(&want), "{} hedged", vectors.name);
+        assert!(pqc::mldsa::verify_internal(PARAMETER_SETS[set], &pk, &m, &want).is_ok());
+    }
+    // External μ, hedged (ML-DSA-44).
+    let (pk, sk) = mldsa_keys(0, 3);
+    let ps = PARAMETER_SETS[0];
+    let mu = pqc::mldsa::external_mu(ps, &pk, b"external mu", b"").unwrap();
+    let rnd = [7u8; 32];
+    let mut want = vec![0u8; ps.params().sig_len()];
+    pqc::mldsa::sign_mu(ps, &sk, &mu, &rnd, &mut want).unwrap();
+    let (out, status, _, _) = sign_request(
+        &mut top,
+        mreg::SET_44 | mreg::SIGN_EXTERNAL_MU,
+        &sk,
+        &rnd,
+        &mu,
+    );
+    assert_eq!(status & ctrl::STATUS_ERROR, 0);
+    assert_eq!(out, sig_words(&want), "external μ");
+    // Truncated (TLAST inside sk), a refused set, and an sk whose first
+    // s1 coefficient is 7 > 2η (pqc refuses it too).
+    let m = pure_m_prime(b"bad input", b"");
+    let words = crate::mldsa::sign::sign_stream(&sk, &rnd, &m);
+    let mut bad_sk = sk.clone();
+    bad_sk[128] |= 0x07;
+    assert!(pqc::mldsa::sign_internal(ps, &bad_sk, &m, &rnd, &mut want).is_err());
+    let bad_words = crate::mldsa::sign::sign_stream(&bad_sk, &rnd, &m);
+    for (what, arg0, arg1, input) in [
+        (
+            "truncated",
+            mreg::SET_44,
+            m.len() as u32,
+            beats(words[..300].to_vec(), 299),
+        ),
+        (
+            "set 3",
+            3,
+            m.len() as u32,
+            beats(words.clone(), words.len() - 1),
+        ),
+        (
+            "bad sk",
+            mreg::SET_44,
+            m.len() as u32,
+            beats(bad_words.clone(), bad_words.len() - 1),
+        ),
+    ] {
+        let (out, status, _) = mldsa_request_with(&mut top, mreg::OP_SIGN, [arg0, arg1], &input);
+        assert!(out.is_empty(), "{what}: output");
+        assert_eq!(
+            status & (ctrl::STATUS_DONE | ctrl::STATUS_ERROR),
+            ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+            "{what}"
+        );
+        top.drop_output();
+    }
+    // Abort in the middle of the first attempt.
+    top.push_input(&beats(words.clone(), words.len() - 1));
+    top.write(ctrl::ARG0 as u32, mreg::SET_44).unwrap();
+    top.write(ctrl::ARG1 as u32, m.len() as u32).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | mreg::OP_SIGN)
+        .unwrap();
+    let mut clocks = 0;
+    while clocks < 12_000 {
+        clocks += top.run(12_000 - clocks);
+    }
+    assert_ne!(
+        top.read(ctrl::STATUS as u32).unwrap() & ctrl::STATUS_BUSY,
+        0
+    );
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | mreg::OP_ABORT)
+        .unwrap();
+    let status = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(
+        status,
+        ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+        "{status:#x}"
+    );
+    top.drop_input();
+    top.drop_output();
+    pqc::mldsa::sign_internal(ps, &sk, &m, &rnd, &mut want).unwrap();
+    let (out, status, _, _) = sign_request(&mut top, mreg::SET_44, &sk, &rnd, &m);
+    assert_eq!(status & ctrl::STATUS_ERROR, 0);
+    assert_eq!(out, sig_words(&want), "after the abort");
+}
+
+/// The sign cycle table: for every set, 32 messages signed with one key
+/// at the bus (`CYCLES`, `RESULT` = attempts), each σ checked against
+/// `pqc`. Prints the mean clocks, the mean attempts and the clocks of one
+/// attempt (from two messages of the same length with different attempt
+/// counts: each attempt of a key takes the same clocks). Run with
+/// `cargo test --release -p hdl -- --ignored mldsa_sign_cycle_table --nocapture`.
+#[test]
+#[ignore = "measurement: about 2 minutes on Verilator"]
+fn mldsa_sign_cycle_table() {
+    use crate::mldsa::verify::pure_m_prime;
+    use crate::mldsa::verify_tests::PARAMETER_SETS;
+    if !verilator_required("mldsa sign cycle table") {
+        return;
+    }
+    let mut top = VerilatedTop::mldsa(false).unwrap();
+    for set in 0..3 {
+        let ps = PARAMETER_SETS[set];
+        let (_, sk) = mldsa_keys(set, 40 + set as u8);
+        let mut runs = Vec::new();
+        for i in 0..32u32 {
+            let m = pure_m_prime(&i.to_le_bytes(), b"");
+            let mut want = vec![0u8; ps.params().sig_len()];
+            pqc::mldsa::sign_internal(ps, &sk, &m, &[0; 32], &mut want).unwrap();
+            let (out, status, cycles, attempts) =
+                sign_request(&mut top, set as u32, &sk, &[0; 32], &m);
+            assert_eq!(status & ctrl::STATUS_ERROR, 0);
+            assert_eq!(out, sig_words(&want));
+            runs.push((u64::from(cycles), u64::from(attempts)));
+        }
+        let n = runs.len() as f64;
+        let mean_cycles = runs.iter().map(|r| r.0).sum::<u64>() as f64 / n;
+        let mean_attempts = runs.iter().map(|r| r.1).sum::<u64>() as f64 / n;
+        let (a, b) = runs
+            .iter()
+            .flat_map(|a| runs.iter().map(move |b| (a, b)))
+            .find(|(a, b)| a.1 > b.1)
+            .expect("two attempt counts");
+        let per_attempt = (a.0 - b.0) / (a.1 - b.1);
+        assert_eq!((a.0 - b.0) % (a.1 - b.1), 0, "attempts take equal clocks");
+        let first = b.0 - (b.1 - 1) * per_attempt;
+        eprintln!(
+            "{}: mean {mean_cycles:.0} cycles, mean {mean_attempts:.2} attempts, \
+             {per_attempt} cycles per further attempt, {first} cycles with one attempt",
+            ps.params().name
+        );
+    }
 }
