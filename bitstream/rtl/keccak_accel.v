@@ -103,6 +103,7 @@ module keccak_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     reg  regs$error;
     reg  [31:0] regs$core_config;
     reg  [31:0] regs$cycles;
+    reg  [31:0] regs$result;
     reg  core$clock;
     reg  core$reset;
     reg  core$start;
@@ -156,7 +157,8 @@ module keccak_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         .done(regs$done),
         .error(regs$error),
         .core_config(regs$core_config),
-        .cycles(regs$cycles)
+        .cycles(regs$cycles),
+        .result(regs$result)
     );
     keccak_accel__core core(
         .clock(core$clock),
@@ -219,6 +221,7 @@ module keccak_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         regs$error = core$error;
         regs$core_config = core$core_config;
         regs$cycles = cycle_count$q;
+        regs$result = 32'h0;
         busy = core$busy;
         cycle_count$clock = aclk;
         cycle_count$d = cycle_count$q;
@@ -3298,7 +3301,7 @@ module keccak_accel__cycle_count(d,q,clock);
 endmodule // keccak_accel__cycle_count
 
 
-module keccak_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles);
+module keccak_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
     
     // Module arguments
     input wire  clock;
@@ -3330,6 +3333,7 @@ module keccak_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid
     input wire  error;
     input wire  [31:0] core_config;
     input wire  [31:0] cycles;
+    input wire  [31:0] result;
     
     // Constant declarations
     localparam  masks$0 = 32'h0;
@@ -3365,6 +3369,7 @@ module keccak_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid
     localparam  off_args$1 = 16'h18;
     localparam  off_args$2 = 16'h1c;
     localparam  off_cycles = 16'h20;
+    localparam  off_result = 16'h24;
     
     // Stub signals
     reg  aw_held$d;
@@ -3615,6 +3620,9 @@ module keccak_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid
         end
         if (araddr == off_cycles) begin
             read_word = cycles;
+        end
+        if (araddr == off_result) begin
+            read_word = result;
         end
         start_r$d = 1'b0;
         if (awvalid & ~aw_held$q & ~b_pending$q) begin

@@ -74,8 +74,9 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     localparam  all_bytes = 4'hf;
     localparam  op_keygen = 8'h1;
     localparam  op_verify = 8'h3;
+    localparam  op_sign = 8'h2;
     localparam  op_abort = 8'hff;
-    localparam  config_word = 32'h5;
+    localparam  config_word = 32'h7;
     localparam  verdict_valid = 32'h4f4b4159;
     localparam  verdict_invalid = 32'h4641494c;
     
@@ -109,10 +110,12 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     reg  regs$error;
     reg  [31:0] regs$core_config;
     reg  [31:0] regs$cycles;
+    reg  [31:0] regs$result;
     reg  core$clock;
     reg  core$reset;
     reg  core$start;
     reg  core$op_verify;
+    reg  core$op_sign;
     reg  [1:0] core$parameter_set;
     reg  core$abort_job;
     reg  core$xi_write;
@@ -124,6 +127,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     wire  core$done;
     wire  core$error;
     wire  core$verdict;
+    wire  [9:0] core$attempts;
     reg  [31:0] core$s_data;
     reg  core$s_valid;
     reg  core$s_last;
@@ -197,13 +201,15 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .done(regs$done),
         .error(regs$error),
         .core_config(regs$core_config),
-        .cycles(regs$cycles)
+        .cycles(regs$cycles),
+        .result(regs$result)
     );
     mldsa_accel__core core(
         .clock(core$clock),
         .reset(core$reset),
         .start(core$start),
         .op_verify(core$op_verify),
+        .op_sign(core$op_sign),
         .parameter_set(core$parameter_set),
         .abort_job(core$abort_job),
         .xi_write(core$xi_write),
@@ -215,6 +221,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .done(core$done),
         .error(core$error),
         .verdict(core$verdict),
+        .attempts(core$attempts),
         .s_data(core$s_data),
         .s_valid(core$s_valid),
         .s_last(core$s_last),
@@ -326,6 +333,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         core$xi_index = xi_count$q;
         core$xi_word = s_axis_tdata;
         core$op_verify = 1'b0;
+        core$op_sign = 1'b0;
         core$external_mu = regs$arg0[32'h8];
         core$msg_bytes = regs$arg1;
         core$s_data = s_axis_tdata;
@@ -373,6 +381,12 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                     xi_count$d = 32'h0;
                     set_reg$d = regs$arg0[(32'h0)+:(2)];
                 end
+                else if (regs$op == op_sign) begin
+                    core$start = 1'b1;
+                    core$op_sign = 1'b1;
+                    core$parameter_set = regs$arg0[(32'h0)+:(2)];
+                    handed$d = 1'b1;
+                end
                 else if (regs$op == op_verify) begin
                     core$start = 1'b1;
                     core$op_verify = 1'b1;
@@ -408,6 +422,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         regs$error = top_error$q | (handed$q & core$error);
         regs$core_config = config_word;
         regs$cycles = cycle_count$q;
+        regs$result = ((core$attempts) & 32'hffffffff);
         busy = any_busy;
         cycle_count$d = cycle_count$q;
         if (regs$start & ~any_busy) begin
@@ -439,13 +454,14 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
 endmodule // mldsa_accel
 
 
-module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready);
+module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  start;
     input wire  op_verify;
+    input wire  op_sign;
     input wire  [1:0] parameter_set;
     input wire  abort_job;
     input wire  xi_write;
@@ -457,6 +473,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
     output reg  done;
     output reg  error;
     output reg  verdict;
+    output reg  [9:0] attempts;
     input wire  [31:0] s_data;
     input wire  s_valid;
     input wire  s_last;
@@ -557,6 +574,55 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
     reg  verify$ntt_s_tready;
     reg  [31:0] verify$ntt_m_tdata;
     reg  verify$ntt_m_tvalid;
+    reg  sign$clock;
+    reg  sign$reset;
+    reg  sign$start;
+    reg  [1:0] sign$parameter_set;
+    reg  sign$external_mu;
+    reg  [31:0] sign$msg_bytes;
+    reg  sign$abort_job;
+    wire  sign$busy;
+    wire  sign$done;
+    wire  sign$error;
+    wire  [9:0] sign$attempts;
+    reg  [31:0] sign$s_data;
+    reg  sign$s_valid;
+    reg  sign$s_last;
+    wire  sign$s_ready;
+    wire  [31:0] sign$m_data;
+    wire  sign$m_valid;
+    wire  sign$m_last;
+    reg  sign$m_ready;
+    wire  sign$sponge_reset;
+    wire  sign$sponge_start;
+    wire  [7:0] sign$sponge_op;
+    wire  [31:0] sign$sponge_arg0;
+    wire  [31:0] sign$sponge_arg1;
+    wire  [31:0] sign$sponge_arg2;
+    wire  [31:0] sign$sponge_in_data;
+    wire  sign$sponge_in_valid;
+    wire  sign$sponge_in_last;
+    wire  sign$sponge_out_ready;
+    reg  sign$sponge_done;
+    reg  sign$sponge_error;
+    reg  sign$sponge_in_ready;
+    reg  [31:0] sign$sponge_out_data;
+    reg  sign$sponge_out_valid;
+    wire  sign$ntt_reset;
+    wire  sign$ntt_start;
+    wire  [7:0] sign$ntt_op;
+    wire  [31:0] sign$ntt_arg0;
+    wire  [31:0] sign$ntt_arg1;
+    wire  [31:0] sign$ntt_arg2;
+    wire  [31:0] sign$ntt_s_tdata;
+    wire  sign$ntt_s_tvalid;
+    wire  sign$ntt_s_tlast;
+    wire  sign$ntt_m_tready;
+    reg  sign$ntt_done;
+    reg  sign$ntt_error;
+    reg  sign$ntt_s_tready;
+    reg  [31:0] sign$ntt_m_tdata;
+    reg  sign$ntt_m_tvalid;
     reg  sponge$clock;
     reg  sponge$reset;
     reg  sponge$start;
@@ -599,6 +665,9 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
     reg  last_verify$d;
     wire  last_verify$q;
     reg  last_verify$clock;
+    reg  last_sign$d;
+    wire  last_sign$q;
+    reg  last_sign$clock;
     
     // Local signals
     reg  any_busy;
@@ -699,6 +768,57 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
         .ntt_m_tdata(verify$ntt_m_tdata),
         .ntt_m_tvalid(verify$ntt_m_tvalid)
     );
+    mldsa_accel__core__sign sign(
+        .clock(sign$clock),
+        .reset(sign$reset),
+        .start(sign$start),
+        .parameter_set(sign$parameter_set),
+        .external_mu(sign$external_mu),
+        .msg_bytes(sign$msg_bytes),
+        .abort_job(sign$abort_job),
+        .busy(sign$busy),
+        .done(sign$done),
+        .error(sign$error),
+        .attempts(sign$attempts),
+        .s_data(sign$s_data),
+        .s_valid(sign$s_valid),
+        .s_last(sign$s_last),
+        .s_ready(sign$s_ready),
+        .m_data(sign$m_data),
+        .m_valid(sign$m_valid),
+        .m_last(sign$m_last),
+        .m_ready(sign$m_ready),
+        .sponge_reset(sign$sponge_reset),
+        .sponge_start(sign$sponge_start),
+        .sponge_op(sign$sponge_op),
+        .sponge_arg0(sign$sponge_arg0),
+        .sponge_arg1(sign$sponge_arg1),
+        .sponge_arg2(sign$sponge_arg2),
+        .sponge_in_data(sign$sponge_in_data),
+        .sponge_in_valid(sign$sponge_in_valid),
+        .sponge_in_last(sign$sponge_in_last),
+        .sponge_out_ready(sign$sponge_out_ready),
+        .sponge_done(sign$sponge_done),
+        .sponge_error(sign$sponge_error),
+        .sponge_in_ready(sign$sponge_in_ready),
+        .sponge_out_data(sign$sponge_out_data),
+        .sponge_out_valid(sign$sponge_out_valid),
+        .ntt_reset(sign$ntt_reset),
+        .ntt_start(sign$ntt_start),
+        .ntt_op(sign$ntt_op),
+        .ntt_arg0(sign$ntt_arg0),
+        .ntt_arg1(sign$ntt_arg1),
+        .ntt_arg2(sign$ntt_arg2),
+        .ntt_s_tdata(sign$ntt_s_tdata),
+        .ntt_s_tvalid(sign$ntt_s_tvalid),
+        .ntt_s_tlast(sign$ntt_s_tlast),
+        .ntt_m_tready(sign$ntt_m_tready),
+        .ntt_done(sign$ntt_done),
+        .ntt_error(sign$ntt_error),
+        .ntt_s_tready(sign$ntt_s_tready),
+        .ntt_m_tdata(sign$ntt_m_tdata),
+        .ntt_m_tvalid(sign$ntt_m_tvalid)
+    );
     mldsa_accel__core__sponge sponge(
         .clock(sponge$clock),
         .reset(sponge$reset),
@@ -747,22 +867,31 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
         .q(last_verify$q),
         .clock(last_verify$clock)
     );
+    mldsa_accel__core__last_sign last_sign(
+        .d(last_sign$d),
+        .q(last_sign$q),
+        .clock(last_sign$clock)
+    );
     
     // Update code
     always @(*) begin
         last_verify$clock = clock;
+        last_sign$clock = clock;
         last_verify$d = last_verify$q;
+        last_sign$d = last_sign$q;
         keygen$clock = clock;
         verify$clock = clock;
+        sign$clock = clock;
         sponge$clock = clock;
         ntt$clock = clock;
-        any_busy = keygen$busy | verify$busy;
+        any_busy = keygen$busy | verify$busy | sign$busy;
         take_start = start & ~any_busy;
         if (take_start) begin
             last_verify$d = op_verify;
+            last_sign$d = op_sign & ~op_verify;
         end
         keygen$reset = reset;
-        keygen$start = take_start & ~op_verify;
+        keygen$start = take_start & ~op_verify & ~op_sign;
         keygen$parameter_set = parameter_set;
         keygen$abort_job = abort_job;
         keygen$xi_write = xi_write;
@@ -781,7 +910,18 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
         verify$s_data = s_data;
         verify$s_valid = s_valid;
         verify$s_last = s_last;
-        s_ready = verify$s_ready;
+        sign$reset = reset;
+        sign$start = take_start & op_sign & ~op_verify;
+        sign$parameter_set = parameter_set;
+        sign$abort_job = abort_job;
+        sign$external_mu = external_mu;
+        sign$msg_bytes = msg_bytes;
+        sign$s_data = s_data;
+        sign$s_valid = s_valid;
+        sign$s_last = s_last;
+        sign$m_ready = m_ready;
+        s_ready = verify$s_ready | sign$s_ready;
+        attempts = sign$attempts;
         busy = any_busy;
         done = keygen$done;
         error = keygen$error;
@@ -790,6 +930,13 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
             done = verify$done;
             error = verify$error;
             verdict = verify$verdict;
+        end
+        if (last_sign$q) begin
+            done = sign$done;
+            error = sign$error;
+            m_data = sign$m_data;
+            m_valid = sign$m_valid;
+            m_last = sign$m_last;
         end
         sponge$reset = reset;
         ntt$reset = reset;
@@ -812,6 +959,26 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
             ntt$s_tvalid = verify$ntt_s_tvalid;
             ntt$s_tlast = verify$ntt_s_tlast;
             ntt$m_tready = verify$ntt_m_tready;
+        end
+        else if (sign$busy) begin
+            sponge$start = sign$sponge_start;
+            sponge$op = sign$sponge_op;
+            sponge$arg0 = sign$sponge_arg0;
+            sponge$arg1 = sign$sponge_arg1;
+            sponge$arg2 = sign$sponge_arg2;
+            sponge$in_data = sign$sponge_in_data;
+            sponge$in_valid = sign$sponge_in_valid;
+            sponge$in_last = sign$sponge_in_last;
+            sponge$out_ready = sign$sponge_out_ready;
+            ntt$start = sign$ntt_start;
+            ntt$op = sign$ntt_op;
+            ntt$arg0 = sign$ntt_arg0;
+            ntt$arg1 = sign$ntt_arg1;
+            ntt$arg2 = sign$ntt_arg2;
+            ntt$s_tdata = sign$ntt_s_tdata;
+            ntt$s_tvalid = sign$ntt_s_tvalid;
+            ntt$s_tlast = sign$ntt_s_tlast;
+            ntt$m_tready = sign$ntt_m_tready;
         end
         else begin
             sponge$start = keygen$sponge_start;
@@ -853,6 +1020,16 @@ module mldsa_accel__core(clock,reset,start,op_verify,parameter_set,abort_job,xi_
         verify$ntt_s_tready = ntt$s_tready;
         verify$ntt_m_tdata = ntt$m_tdata;
         verify$ntt_m_tvalid = ntt$m_tvalid;
+        sign$sponge_done = sponge$done;
+        sign$sponge_error = sponge$error;
+        sign$sponge_in_ready = sponge$in_ready;
+        sign$sponge_out_data = sponge$out_data;
+        sign$sponge_out_valid = sponge$out_valid;
+        sign$ntt_done = ntt$done;
+        sign$ntt_error = ntt$error;
+        sign$ntt_s_tready = ntt$s_tready;
+        sign$ntt_m_tdata = ntt$m_tdata;
+        sign$ntt_m_tvalid = ntt$m_tvalid;
     end
     
 endmodule // mldsa_accel__core
@@ -5148,6 +5325,25 @@ module mldsa_accel__core__keygen__xi__7(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__keygen__xi__7
+
+
+module mldsa_accel__core__last_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__last_sign
 
 
 module mldsa_accel__core__last_verify(d,q,clock);
@@ -15828,6 +16024,9166 @@ module mldsa_accel__core__ntt__xw__3(d,q,clock);
 endmodule // mldsa_accel__core__ntt__xw__3
 
 
+module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [1:0] parameter_set;
+    input wire  external_mu;
+    input wire  [31:0] msg_bytes;
+    input wire  abort_job;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    output reg  [9:0] attempts;
+    input wire  [31:0] s_data;
+    input wire  s_valid;
+    input wire  s_last;
+    output reg  s_ready;
+    output reg  [31:0] m_data;
+    output reg  m_valid;
+    output reg  m_last;
+    input wire  m_ready;
+    output reg  sponge_reset;
+    output reg  sponge_start;
+    output reg  [7:0] sponge_op;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  [31:0] sponge_in_data;
+    output reg  sponge_in_valid;
+    output reg  sponge_in_last;
+    output reg  sponge_out_ready;
+    input wire  sponge_done;
+    input wire  sponge_error;
+    input wire  sponge_in_ready;
+    input wire  [31:0] sponge_out_data;
+    input wire  sponge_out_valid;
+    output reg  ntt_reset;
+    output reg  ntt_start;
+    output reg  [7:0] ntt_op;
+    output reg  [31:0] ntt_arg0;
+    output reg  [31:0] ntt_arg1;
+    output reg  [31:0] ntt_arg2;
+    output reg  [31:0] ntt_s_tdata;
+    output reg  ntt_s_tvalid;
+    output reg  ntt_s_tlast;
+    output reg  ntt_m_tready;
+    input wire  ntt_done;
+    input wire  ntt_error;
+    input wire  ntt_s_tready;
+    input wire  [31:0] ntt_m_tdata;
+    input wire  ntt_m_tvalid;
+    
+    // Constant declarations
+    localparam  c_op_sponge = 8'h1;
+    localparam  c_op_abort = 8'hff;
+    localparam  c_shake128 = 32'h0;
+    localparam  c_shake256 = 32'h1;
+    localparam  c_squeeze = 32'hfffffff0;
+    localparam  c_op_load = 8'h1;
+    localparam  c_op_store = 8'h2;
+    localparam  c_op_ntt = 8'h3;
+    localparam  c_op_intt = 8'h4;
+    localparam  c_op_pwm = 8'h5;
+    localparam  c_op_pwmac = 8'h6;
+    localparam  c_ntt_abort = 8'hff;
+    localparam  c_q = 25'h7fe001;
+    localparam  c_half_q = 23'h3ff000;
+    localparam  c_sign_bit = 25'h1000000;
+    localparam  c_max_attempts = 10'b1100101110;
+    localparam  c_challenge_clocks = 9'b11101000;
+    localparam  c_t0_words = 8'h68;
+    localparam  c_set_k$0 = 4'h4;
+    localparam  c_set_k$1 = 4'h6;
+    localparam  c_set_k$2 = 4'h8;
+    localparam  c_set_l$0 = 4'h4;
+    localparam  c_set_l$1 = 4'h5;
+    localparam  c_set_l$2 = 4'h7;
+    localparam  c_set_tau$0 = 7'b100111;
+    localparam  c_set_tau$1 = 7'b110001;
+    localparam  c_set_tau$2 = 7'b111100;
+    localparam  c_set_omega$0 = 7'b1010000;
+    localparam  c_set_omega$1 = 7'b110111;
+    localparam  c_set_omega$2 = 7'b1001011;
+    localparam  c_set_eta$0 = 23'h2;
+    localparam  c_set_eta$1 = 23'h4;
+    localparam  c_set_eta$2 = 23'h2;
+    localparam  c_set_eta_bits$0 = 5'b11;
+    localparam  c_set_eta_bits$1 = 5'b100;
+    localparam  c_set_eta_bits$2 = 5'b11;
+    localparam  c_set_eta_max$0 = 20'h4;
+    localparam  c_set_eta_max$1 = 20'h8;
+    localparam  c_set_eta_max$2 = 20'h4;
+    localparam  c_set_gamma1$0 = 23'h20000;
+    localparam  c_set_gamma1$1 = 23'h80000;
+    localparam  c_set_gamma1$2 = 23'h80000;
+    localparam  c_set_gamma1_bits$0 = 5'b10010;
+    localparam  c_set_gamma1_bits$1 = 5'b10100;
+    localparam  c_set_gamma1_bits$2 = 5'b10100;
+    localparam  c_set_z_bound$0 = 24'h1ffb2;
+    localparam  c_set_z_bound$1 = 24'h7ff3c;
+    localparam  c_set_z_bound$2 = 24'h7ff88;
+    localparam  c_set_r0_bound$0 = 24'h173b2;
+    localparam  c_set_r0_bound$1 = 24'h3fe3c;
+    localparam  c_set_r0_bound$2 = 24'h3fe88;
+    localparam  c_set_gamma2$0 = 24'h17400;
+    localparam  c_set_gamma2$1 = 24'h3ff00;
+    localparam  c_set_gamma2$2 = 24'h3ff00;
+    localparam  c_set_w1_bits$0 = 5'b110;
+    localparam  c_set_w1_bits$1 = 5'b100;
+    localparam  c_set_w1_bits$2 = 5'b100;
+    localparam  c_set_ct_words$0 = 5'b1000;
+    localparam  c_set_ct_words$1 = 5'b1100;
+    localparam  c_set_ct_words$2 = 5'b10000;
+    localparam  c_set_s_words$0 = 8'h18;
+    localparam  c_set_s_words$1 = 8'h20;
+    localparam  c_set_s_words$2 = 8'h18;
+    localparam  c_set_s2_base$0 = 11'b10000000;
+    localparam  c_set_s2_base$1 = 11'b11000000;
+    localparam  c_set_s2_base$2 = 11'b11001000;
+    localparam  c_set_t0_base$0 = 11'b11100000;
+    localparam  c_set_t0_base$1 = 11'b110000000;
+    localparam  c_set_t0_base$2 = 11'b110001000;
+    localparam  c_set_sk_words$0 = 11'b1010000000;
+    localparam  c_set_sk_words$1 = 11'b1111110000;
+    localparam  c_set_sk_words$2 = 11'b10011001000;
+    localparam  c_set_sig_words$0 = 11'b1001011101;
+    localparam  c_set_sig_words$1 = 11'b1100111100;
+    localparam  c_set_sig_words$2 = 11'b10010000101;
+    localparam  c_set_sig_last_mask$0 = 32'hffffffff;
+    localparam  c_set_sig_last_mask$1 = 32'hff;
+    localparam  c_set_sig_last_mask$2 = 32'hffffff;
+    localparam  c_set_w1_words$0 = 9'b11000000;
+    localparam  c_set_w1_words$1 = 9'b11000000;
+    localparam  c_set_w1_words$2 = 9'b100000000;
+    localparam  c_set_hint_base$0 = 13'b100100100000;
+    localparam  c_set_hint_base$1 = 13'b110010110000;
+    localparam  c_set_hint_base$2 = 13'b1000111000000;
+    localparam  c_set_mask_bytes$0 = 11'b1001000000;
+    localparam  c_set_mask_bytes$1 = 11'b1010000000;
+    localparam  c_set_mask_bytes$2 = 11'b1010000000;
+    localparam  c_set_sk_last$0 = 24'h27f;
+    localparam  c_set_sk_last$1 = 24'h3ef;
+    localparam  c_set_sk_last$2 = 24'h4c7;
+    localparam  c_set_ct_last$0 = 24'h7;
+    localparam  c_set_ct_last$1 = 24'hb;
+    localparam  c_set_ct_last$2 = 24'hf;
+    localparam  c_set_commit_end$0 = 24'hd0;
+    localparam  c_set_commit_end$1 = 24'hd0;
+    localparam  c_set_commit_end$2 = 24'h110;
+    localparam  c_set_commit_last$0 = 24'hcf;
+    localparam  c_set_commit_last$1 = 24'hcf;
+    localparam  c_set_commit_last$2 = 24'h10f;
+    
+    // Enums
+    localparam SignPhase$Idle = 0;
+    localparam SignPhase$LoadSk = 1;
+    localparam SignPhase$LoadRnd = 2;
+    localparam SignPhase$Mu = 3;
+    localparam SignPhase$RhoPrime = 4;
+    localparam SignPhase$Mask = 5;
+    localparam SignPhase$MaskNtt = 6;
+    localparam SignPhase$MaskStore = 7;
+    localparam SignPhase$LoadY = 8;
+    localparam SignPhase$SampleA = 9;
+    localparam SignPhase$MulAy = 10;
+    localparam SignPhase$InttW = 11;
+    localparam SignPhase$StoreW = 12;
+    localparam SignPhase$Commit = 13;
+    localparam SignPhase$Challenge = 14;
+    localparam SignPhase$LoadC = 15;
+    localparam SignPhase$NttC = 16;
+    localparam SignPhase$LoadS = 17;
+    localparam SignPhase$NttS = 18;
+    localparam SignPhase$LoadYAcc = 19;
+    localparam SignPhase$MulCs = 20;
+    localparam SignPhase$InttCs = 21;
+    localparam SignPhase$StoreZ = 22;
+    localparam SignPhase$StoreR = 23;
+    localparam SignPhase$StoreH = 24;
+    localparam SignPhase$Decide = 25;
+    localparam SignPhase$PackHints = 26;
+    localparam SignPhase$Output = 27;
+    
+    // Stub signals
+    reg  unpacker$clock;
+    reg  unpacker$reset;
+    reg  [4:0] unpacker$width;
+    reg  unpacker$centred;
+    reg  [22:0] unpacker$offset;
+    reg  [19:0] unpacker$max_value;
+    reg  [7:0] unpacker$data;
+    reg  unpacker$data_valid;
+    wire  unpacker$data_ready;
+    reg  [7:0] unpacker$data_pair;
+    reg  unpacker$pair_valid;
+    wire  unpacker$pair_taken;
+    wire  [22:0] unpacker$coeff;
+    wire  unpacker$coeff_valid;
+    wire  unpacker$out_of_range;
+    reg  ball$clock;
+    reg  ball$reset;
+    reg  ball$start;
+    reg  [6:0] ball$tau;
+    reg  [7:0] ball$data;
+    reg  ball$data_valid;
+    wire  ball$data_ready;
+    wire  ball$done;
+    reg  [7:0] ball$read_index;
+    wire  [22:0] ball$coeff;
+    reg  rej_ntt$clock;
+    reg  rej_ntt$reset;
+    reg  [31:0] rej_ntt$word;
+    reg  rej_ntt$word_valid;
+    wire  rej_ntt$word_ready;
+    wire  [22:0] rej_ntt$coeff;
+    wire  rej_ntt$coeff_valid;
+    reg  decompose$clock;
+    reg  [22:0] decompose$r;
+    reg  decompose$wide;
+    reg  decompose$hint;
+    wire  [5:0] decompose$r1;
+    wire  [23:0] decompose$r0;
+    wire  [5:0] decompose$r1_hinted;
+    reg  subtract$clock;
+    reg  [22:0] subtract$a;
+    reg  [22:0] subtract$b;
+    reg  subtract$sub;
+    wire  [22:0] subtract$r;
+    reg  z_norm$clock;
+    reg  [24:0] z_norm$x;
+    reg  z_norm$canonical;
+    reg  [23:0] z_norm$bound;
+    wire  z_norm$exceeds;
+    reg  r0_norm$clock;
+    reg  [24:0] r0_norm$x;
+    reg  r0_norm$canonical;
+    reg  [23:0] r0_norm$bound;
+    wire  r0_norm$exceeds;
+    reg  ct0_norm$clock;
+    reg  [24:0] ct0_norm$x;
+    reg  ct0_norm$canonical;
+    reg  [23:0] ct0_norm$bound;
+    wire  ct0_norm$exceeds;
+    reg  make_hint$clock;
+    reg  [24:0] make_hint$a0;
+    reg  [5:0] make_hint$a1;
+    reg  make_hint$wide;
+    wire  make_hint$hint;
+    reg  hints$clock;
+    reg  hints$reset;
+    reg  [3:0] hints$k;
+    reg  [6:0] hints$omega;
+    reg  hints$hint;
+    reg  hints$hint_valid;
+    wire  hints$hint_ready;
+    wire  [7:0] hints$data;
+    wire  hints$data_valid;
+    reg  hints$data_ready;
+    wire  hints$too_many;
+    wire  hints$done;
+    reg  w1_packer$clock;
+    reg  w1_packer$reset;
+    reg  [4:0] w1_packer$width;
+    reg  w1_packer$centred;
+    reg  [22:0] w1_packer$offset;
+    reg  [22:0] w1_packer$coeff;
+    reg  w1_packer$coeff_valid;
+    wire  w1_packer$coeff_ready;
+    wire  [7:0] w1_packer$data;
+    wire  w1_packer$data_valid;
+    reg  w1_packer$data_ready;
+    reg  z_packer$clock;
+    reg  z_packer$reset;
+    reg  [4:0] z_packer$width;
+    reg  z_packer$centred;
+    reg  [22:0] z_packer$offset;
+    reg  [22:0] z_packer$coeff;
+    reg  z_packer$coeff_valid;
+    wire  z_packer$coeff_ready;
+    wire  [7:0] z_packer$data;
+    wire  z_packer$data_valid;
+    reg  z_packer$data_ready;
+    reg  sk_buf$clock;
+    reg  sk_buf$byte_write;
+    reg  [12:0] sk_buf$byte_address;
+    reg  [7:0] sk_buf$byte_data;
+    reg  sk_buf$word_write;
+    reg  [10:0] sk_buf$word_address;
+    reg  [31:0] sk_buf$word_data;
+    reg  [10:0] sk_buf$read_address;
+    wire  [31:0] sk_buf$read_word;
+    reg  sig_buf$clock;
+    reg  sig_buf$byte_write;
+    reg  [12:0] sig_buf$byte_address;
+    reg  [7:0] sig_buf$byte_data;
+    reg  sig_buf$word_write;
+    reg  [10:0] sig_buf$word_address;
+    reg  [31:0] sig_buf$word_data;
+    reg  [10:0] sig_buf$read_address;
+    wire  [31:0] sig_buf$read_word;
+    reg  w1_buf$clock;
+    reg  w1_buf$byte_write;
+    reg  [9:0] w1_buf$byte_address;
+    reg  [7:0] w1_buf$byte_data;
+    reg  w1_buf$word_write;
+    reg  [7:0] w1_buf$word_address;
+    reg  [31:0] w1_buf$word_data;
+    reg  [7:0] w1_buf$read_address;
+    wire  [31:0] w1_buf$read_word;
+    reg  [10:0] y_mem$read_address;
+    reg  y_mem$read_clock;
+    wire  [22:0] y_mem$read_data;
+    reg  [10:0] y_mem$write_address;
+    reg  y_mem$write_clock;
+    reg  [22:0] y_mem$write_data;
+    reg  y_mem$write_enable;
+    reg  [10:0] w_mem$read_address;
+    reg  w_mem$read_clock;
+    wire  [22:0] w_mem$read_data;
+    reg  [10:0] w_mem$write_address;
+    reg  w_mem$write_clock;
+    reg  [22:0] w_mem$write_data;
+    reg  w_mem$write_enable;
+    reg  [31:0] rho$0$d;
+    wire  [31:0] rho$0$q;
+    reg  rho$0$clock;
+    reg  [31:0] rho$1$d;
+    wire  [31:0] rho$1$q;
+    reg  rho$1$clock;
+    reg  [31:0] rho$2$d;
+    wire  [31:0] rho$2$q;
+    reg  rho$2$clock;
+    reg  [31:0] rho$3$d;
+    wire  [31:0] rho$3$q;
+    reg  rho$3$clock;
+    reg  [31:0] rho$4$d;
+    wire  [31:0] rho$4$q;
+    reg  rho$4$clock;
+    reg  [31:0] rho$5$d;
+    wire  [31:0] rho$5$q;
+    reg  rho$5$clock;
+    reg  [31:0] rho$6$d;
+    wire  [31:0] rho$6$q;
+    reg  rho$6$clock;
+    reg  [31:0] rho$7$d;
+    wire  [31:0] rho$7$q;
+    reg  rho$7$clock;
+    reg  [31:0] key$0$d;
+    wire  [31:0] key$0$q;
+    reg  key$0$clock;
+    reg  [31:0] key$1$d;
+    wire  [31:0] key$1$q;
+    reg  key$1$clock;
+    reg  [31:0] key$2$d;
+    wire  [31:0] key$2$q;
+    reg  key$2$clock;
+    reg  [31:0] key$3$d;
+    wire  [31:0] key$3$q;
+    reg  key$3$clock;
+    reg  [31:0] key$4$d;
+    wire  [31:0] key$4$q;
+    reg  key$4$clock;
+    reg  [31:0] key$5$d;
+    wire  [31:0] key$5$q;
+    reg  key$5$clock;
+    reg  [31:0] key$6$d;
+    wire  [31:0] key$6$q;
+    reg  key$6$clock;
+    reg  [31:0] key$7$d;
+    wire  [31:0] key$7$q;
+    reg  key$7$clock;
+    reg  [31:0] rnd$0$d;
+    wire  [31:0] rnd$0$q;
+    reg  rnd$0$clock;
+    reg  [31:0] rnd$1$d;
+    wire  [31:0] rnd$1$q;
+    reg  rnd$1$clock;
+    reg  [31:0] rnd$2$d;
+    wire  [31:0] rnd$2$q;
+    reg  rnd$2$clock;
+    reg  [31:0] rnd$3$d;
+    wire  [31:0] rnd$3$q;
+    reg  rnd$3$clock;
+    reg  [31:0] rnd$4$d;
+    wire  [31:0] rnd$4$q;
+    reg  rnd$4$clock;
+    reg  [31:0] rnd$5$d;
+    wire  [31:0] rnd$5$q;
+    reg  rnd$5$clock;
+    reg  [31:0] rnd$6$d;
+    wire  [31:0] rnd$6$q;
+    reg  rnd$6$clock;
+    reg  [31:0] rnd$7$d;
+    wire  [31:0] rnd$7$q;
+    reg  rnd$7$clock;
+    reg  [31:0] mu$0$d;
+    wire  [31:0] mu$0$q;
+    reg  mu$0$clock;
+    reg  [31:0] mu$1$d;
+    wire  [31:0] mu$1$q;
+    reg  mu$1$clock;
+    reg  [31:0] mu$2$d;
+    wire  [31:0] mu$2$q;
+    reg  mu$2$clock;
+    reg  [31:0] mu$3$d;
+    wire  [31:0] mu$3$q;
+    reg  mu$3$clock;
+    reg  [31:0] mu$4$d;
+    wire  [31:0] mu$4$q;
+    reg  mu$4$clock;
+    reg  [31:0] mu$5$d;
+    wire  [31:0] mu$5$q;
+    reg  mu$5$clock;
+    reg  [31:0] mu$6$d;
+    wire  [31:0] mu$6$q;
+    reg  mu$6$clock;
+    reg  [31:0] mu$7$d;
+    wire  [31:0] mu$7$q;
+    reg  mu$7$clock;
+    reg  [31:0] mu$8$d;
+    wire  [31:0] mu$8$q;
+    reg  mu$8$clock;
+    reg  [31:0] mu$9$d;
+    wire  [31:0] mu$9$q;
+    reg  mu$9$clock;
+    reg  [31:0] mu$10$d;
+    wire  [31:0] mu$10$q;
+    reg  mu$10$clock;
+    reg  [31:0] mu$11$d;
+    wire  [31:0] mu$11$q;
+    reg  mu$11$clock;
+    reg  [31:0] mu$12$d;
+    wire  [31:0] mu$12$q;
+    reg  mu$12$clock;
+    reg  [31:0] mu$13$d;
+    wire  [31:0] mu$13$q;
+    reg  mu$13$clock;
+    reg  [31:0] mu$14$d;
+    wire  [31:0] mu$14$q;
+    reg  mu$14$clock;
+    reg  [31:0] mu$15$d;
+    wire  [31:0] mu$15$q;
+    reg  mu$15$clock;
+    reg  [31:0] rho_prime$0$d;
+    wire  [31:0] rho_prime$0$q;
+    reg  rho_prime$0$clock;
+    reg  [31:0] rho_prime$1$d;
+    wire  [31:0] rho_prime$1$q;
+    reg  rho_prime$1$clock;
+    reg  [31:0] rho_prime$2$d;
+    wire  [31:0] rho_prime$2$q;
+    reg  rho_prime$2$clock;
+    reg  [31:0] rho_prime$3$d;
+    wire  [31:0] rho_prime$3$q;
+    reg  rho_prime$3$clock;
+    reg  [31:0] rho_prime$4$d;
+    wire  [31:0] rho_prime$4$q;
+    reg  rho_prime$4$clock;
+    reg  [31:0] rho_prime$5$d;
+    wire  [31:0] rho_prime$5$q;
+    reg  rho_prime$5$clock;
+    reg  [31:0] rho_prime$6$d;
+    wire  [31:0] rho_prime$6$q;
+    reg  rho_prime$6$clock;
+    reg  [31:0] rho_prime$7$d;
+    wire  [31:0] rho_prime$7$q;
+    reg  rho_prime$7$clock;
+    reg  [31:0] rho_prime$8$d;
+    wire  [31:0] rho_prime$8$q;
+    reg  rho_prime$8$clock;
+    reg  [31:0] rho_prime$9$d;
+    wire  [31:0] rho_prime$9$q;
+    reg  rho_prime$9$clock;
+    reg  [31:0] rho_prime$10$d;
+    wire  [31:0] rho_prime$10$q;
+    reg  rho_prime$10$clock;
+    reg  [31:0] rho_prime$11$d;
+    wire  [31:0] rho_prime$11$q;
+    reg  rho_prime$11$clock;
+    reg  [31:0] rho_prime$12$d;
+    wire  [31:0] rho_prime$12$q;
+    reg  rho_prime$12$clock;
+    reg  [31:0] rho_prime$13$d;
+    wire  [31:0] rho_prime$13$q;
+    reg  rho_prime$13$clock;
+    reg  [31:0] rho_prime$14$d;
+    wire  [31:0] rho_prime$14$q;
+    reg  rho_prime$14$clock;
+    reg  [31:0] rho_prime$15$d;
+    wire  [31:0] rho_prime$15$q;
+    reg  rho_prime$15$clock;
+    reg  [4:0] phase$d;
+    wire  [4:0] phase$q;
+    reg  phase$clock;
+    reg  launched$d;
+    wire  launched$q;
+    reg  launched$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  error_flag$d;
+    wire  error_flag$q;
+    reg  error_flag$clock;
+    reg  external$d;
+    wire  external$q;
+    reg  external$clock;
+    reg  [3:0] k$d;
+    wire  [3:0] k$q;
+    reg  k$clock;
+    reg  [3:0] l$d;
+    wire  [3:0] l$q;
+    reg  l$clock;
+    reg  wide$d;
+    wire  wide$q;
+    reg  wide$clock;
+    reg  [6:0] tau$d;
+    wire  [6:0] tau$q;
+    reg  tau$clock;
+    reg  [6:0] omega$d;
+    wire  [6:0] omega$q;
+    reg  omega$clock;
+    reg  [22:0] eta$d;
+    wire  [22:0] eta$q;
+    reg  eta$clock;
+    reg  [4:0] eta_bits$d;
+    wire  [4:0] eta_bits$q;
+    reg  eta_bits$clock;
+    reg  [19:0] eta_max$d;
+    wire  [19:0] eta_max$q;
+    reg  eta_max$clock;
+    reg  [22:0] gamma1$d;
+    wire  [22:0] gamma1$q;
+    reg  gamma1$clock;
+    reg  [4:0] gamma1_bits$d;
+    wire  [4:0] gamma1_bits$q;
+    reg  gamma1_bits$clock;
+    reg  [23:0] z_bound$d;
+    wire  [23:0] z_bound$q;
+    reg  z_bound$clock;
+    reg  [23:0] r0_bound$d;
+    wire  [23:0] r0_bound$q;
+    reg  r0_bound$clock;
+    reg  [23:0] gamma2$d;
+    wire  [23:0] gamma2$q;
+    reg  gamma2$clock;
+    reg  [4:0] w1_bits$d;
+    wire  [4:0] w1_bits$q;
+    reg  w1_bits$clock;
+    reg  [4:0] ct_words$d;
+    wire  [4:0] ct_words$q;
+    reg  ct_words$clock;
+    reg  [7:0] s_words$d;
+    wire  [7:0] s_words$q;
+    reg  s_words$clock;
+    reg  [10:0] s2_base$d;
+    wire  [10:0] s2_base$q;
+    reg  s2_base$clock;
+    reg  [10:0] t0_base$d;
+    wire  [10:0] t0_base$q;
+    reg  t0_base$clock;
+    reg  [10:0] sk_words$d;
+    wire  [10:0] sk_words$q;
+    reg  sk_words$clock;
+    reg  [10:0] sig_words$d;
+    wire  [10:0] sig_words$q;
+    reg  sig_words$clock;
+    reg  [31:0] sig_last_mask$d;
+    wire  [31:0] sig_last_mask$q;
+    reg  sig_last_mask$clock;
+    reg  [8:0] w1_words$d;
+    wire  [8:0] w1_words$q;
+    reg  w1_words$clock;
+    reg  [12:0] hint_base$d;
+    wire  [12:0] hint_base$q;
+    reg  hint_base$clock;
+    reg  [10:0] mask_bytes$d;
+    wire  [10:0] mask_bytes$q;
+    reg  mask_bytes$clock;
+    reg  [23:0] msg_len$d;
+    wire  [23:0] msg_len$q;
+    reg  msg_len$clock;
+    reg  [23:0] in_words$d;
+    wire  [23:0] in_words$q;
+    reg  in_words$clock;
+    reg  [23:0] mu_end$d;
+    wire  [23:0] mu_end$q;
+    reg  mu_end$clock;
+    reg  [23:0] mu_last$d;
+    wire  [23:0] mu_last$q;
+    reg  mu_last$clock;
+    reg  [23:0] sk_last$d;
+    wire  [23:0] sk_last$q;
+    reg  sk_last$clock;
+    reg  [23:0] ct_last$d;
+    wire  [23:0] ct_last$q;
+    reg  ct_last$clock;
+    reg  [23:0] commit_end$d;
+    wire  [23:0] commit_end$q;
+    reg  commit_end$clock;
+    reg  [23:0] commit_last$d;
+    wire  [23:0] commit_last$q;
+    reg  commit_last$clock;
+    reg  [15:0] kappa$d;
+    wire  [15:0] kappa$q;
+    reg  kappa$clock;
+    reg  [9:0] attempt_count$d;
+    wire  [9:0] attempt_count$q;
+    reg  attempt_count$clock;
+    reg  [1:0] stage$d;
+    wire  [1:0] stage$q;
+    reg  stage$clock;
+    reg  [3:0] row$d;
+    wire  [3:0] row$q;
+    reg  row$clock;
+    reg  [3:0] col$d;
+    wire  [3:0] col$q;
+    reg  col$clock;
+    reg  [8:0] count$d;
+    wire  [8:0] count$q;
+    reg  count$clock;
+    reg  [8:0] pad$d;
+    wire  [8:0] pad$q;
+    reg  pad$clock;
+    reg  [23:0] words_in$d;
+    wire  [23:0] words_in$q;
+    reg  words_in$clock;
+    reg  [10:0] rd_ptr$d;
+    wire  [10:0] rd_ptr$q;
+    reg  rd_ptr$clock;
+    reg  [7:0] words_left$d;
+    wire  [7:0] words_left$q;
+    reg  words_left$clock;
+    reg  [10:0] s1_ptr$d;
+    wire  [10:0] s1_ptr$q;
+    reg  s1_ptr$clock;
+    reg  [10:0] s2_ptr$d;
+    wire  [10:0] s2_ptr$q;
+    reg  s2_ptr$clock;
+    reg  [10:0] t0_ptr$d;
+    wire  [10:0] t0_ptr$q;
+    reg  t0_ptr$clock;
+    reg  [9:0] w1_ptr$d;
+    wire  [9:0] w1_ptr$q;
+    reg  w1_ptr$clock;
+    reg  [12:0] sig_ptr$d;
+    wire  [12:0] sig_ptr$q;
+    reg  sig_ptr$clock;
+    reg  [10:0] out_index$d;
+    wire  [10:0] out_index$q;
+    reg  out_index$clock;
+    reg  primed$d;
+    wire  primed$q;
+    reg  primed$clock;
+    reg  [31:0] ser_word$d;
+    wire  [31:0] ser_word$q;
+    reg  ser_word$clock;
+    reg  [2:0] ser_left$d;
+    wire  [2:0] ser_left$q;
+    reg  ser_left$clock;
+    reg  stopped$d;
+    wire  stopped$q;
+    reg  stopped$clock;
+    reg  reject$d;
+    wire  reject$q;
+    reg  reject$clock;
+    reg  sk_bad$d;
+    wire  sk_bad$q;
+    reg  sk_bad$clock;
+    reg  z_checking$d;
+    wire  z_checking$q;
+    reg  z_checking$clock;
+    reg  pipe$0$d;
+    wire  pipe$0$q;
+    reg  pipe$0$clock;
+    reg  pipe$1$d;
+    wire  pipe$1$q;
+    reg  pipe$1$clock;
+    reg  pipe$2$d;
+    wire  pipe$2$q;
+    reg  pipe$2$clock;
+    reg  pipe$3$d;
+    wire  pipe$3$q;
+    reg  pipe$3$clock;
+    reg  pipe$4$d;
+    wire  pipe$4$q;
+    reg  pipe$4$clock;
+    reg  pipe$5$d;
+    wire  pipe$5$q;
+    reg  pipe$5$clock;
+    reg  [7:0] addr_s1$d;
+    wire  [7:0] addr_s1$q;
+    reg  addr_s1$clock;
+    reg  [22:0] ct0_s1$d;
+    wire  [22:0] ct0_s1$q;
+    reg  ct0_s1$clock;
+    reg  [24:0] v_pipe$0$d;
+    wire  [24:0] v_pipe$0$q;
+    reg  v_pipe$0$clock;
+    reg  [24:0] v_pipe$1$d;
+    wire  [24:0] v_pipe$1$q;
+    reg  v_pipe$1$clock;
+    reg  [24:0] v_pipe$2$d;
+    wire  [24:0] v_pipe$2$q;
+    reg  v_pipe$2$clock;
+    reg  [24:0] a0$d;
+    wire  [24:0] a0$q;
+    reg  a0$clock;
+    reg  [5:0] a1$d;
+    wire  [5:0] a1$q;
+    reg  a1$clock;
+    
+    // Local signals
+    reg  [10:0] rd_next;
+    reg  [7:0] ser_byte;
+    reg  [7:0] ser_byte_pair;
+    reg  ser_valid;
+    reg  ser_take;
+    reg  ser_take_pair;
+    reg  ser_load;
+    reg  ser_room;
+    reg  [31:0] mu_word;
+    reg  [31:0] rho_word;
+    reg  [31:0] key_word;
+    reg  [31:0] rnd_word;
+    reg  [31:0] rho_prime_word;
+    reg  stream_take;
+    reg  last_expected;
+    reg  store_take;
+    reg  [8:0] count_next;
+    reg  [10:0] out_next;
+    reg  pipe_busy;
+    reg  [24:0] ct0_centred;
+    reg  [24:0] r0_signed;
+    reg  fail;
+    reg  [31:0] msg_words;
+    reg  [31:0] msg_end;
+    reg  [31:0] msg_last;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__unpacker unpacker(
+        .clock(unpacker$clock),
+        .reset(unpacker$reset),
+        .width(unpacker$width),
+        .centred(unpacker$centred),
+        .offset(unpacker$offset),
+        .max_value(unpacker$max_value),
+        .data(unpacker$data),
+        .data_valid(unpacker$data_valid),
+        .data_ready(unpacker$data_ready),
+        .data_pair(unpacker$data_pair),
+        .pair_valid(unpacker$pair_valid),
+        .pair_taken(unpacker$pair_taken),
+        .coeff(unpacker$coeff),
+        .coeff_valid(unpacker$coeff_valid),
+        .out_of_range(unpacker$out_of_range)
+    );
+    mldsa_accel__core__sign__ball ball(
+        .clock(ball$clock),
+        .reset(ball$reset),
+        .start(ball$start),
+        .tau(ball$tau),
+        .data(ball$data),
+        .data_valid(ball$data_valid),
+        .data_ready(ball$data_ready),
+        .done(ball$done),
+        .read_index(ball$read_index),
+        .coeff(ball$coeff)
+    );
+    mldsa_accel__core__sign__rej_ntt rej_ntt(
+        .clock(rej_ntt$clock),
+        .reset(rej_ntt$reset),
+        .word(rej_ntt$word),
+        .word_valid(rej_ntt$word_valid),
+        .word_ready(rej_ntt$word_ready),
+        .coeff(rej_ntt$coeff),
+        .coeff_valid(rej_ntt$coeff_valid)
+    );
+    mldsa_accel__core__sign__decompose decompose(
+        .clock(decompose$clock),
+        .r(decompose$r),
+        .wide(decompose$wide),
+        .hint(decompose$hint),
+        .r1(decompose$r1),
+        .r0(decompose$r0),
+        .r1_hinted(decompose$r1_hinted)
+    );
+    mldsa_accel__core__sign__subtract subtract(
+        .clock(subtract$clock),
+        .a(subtract$a),
+        .b(subtract$b),
+        .sub(subtract$sub),
+        .r(subtract$r)
+    );
+    mldsa_accel__core__sign__z_norm z_norm(
+        .clock(z_norm$clock),
+        .x(z_norm$x),
+        .canonical(z_norm$canonical),
+        .bound(z_norm$bound),
+        .exceeds(z_norm$exceeds)
+    );
+    mldsa_accel__core__sign__r0_norm r0_norm(
+        .clock(r0_norm$clock),
+        .x(r0_norm$x),
+        .canonical(r0_norm$canonical),
+        .bound(r0_norm$bound),
+        .exceeds(r0_norm$exceeds)
+    );
+    mldsa_accel__core__sign__ct0_norm ct0_norm(
+        .clock(ct0_norm$clock),
+        .x(ct0_norm$x),
+        .canonical(ct0_norm$canonical),
+        .bound(ct0_norm$bound),
+        .exceeds(ct0_norm$exceeds)
+    );
+    mldsa_accel__core__sign__make_hint make_hint(
+        .clock(make_hint$clock),
+        .a0(make_hint$a0),
+        .a1(make_hint$a1),
+        .wide(make_hint$wide),
+        .hint(make_hint$hint)
+    );
+    mldsa_accel__core__sign__hints hints(
+        .clock(hints$clock),
+        .reset(hints$reset),
+        .k(hints$k),
+        .omega(hints$omega),
+        .hint(hints$hint),
+        .hint_valid(hints$hint_valid),
+        .hint_ready(hints$hint_ready),
+        .data(hints$data),
+        .data_valid(hints$data_valid),
+        .data_ready(hints$data_ready),
+        .too_many(hints$too_many),
+        .done(hints$done)
+    );
+    mldsa_accel__core__sign__w1_packer w1_packer(
+        .clock(w1_packer$clock),
+        .reset(w1_packer$reset),
+        .width(w1_packer$width),
+        .centred(w1_packer$centred),
+        .offset(w1_packer$offset),
+        .coeff(w1_packer$coeff),
+        .coeff_valid(w1_packer$coeff_valid),
+        .coeff_ready(w1_packer$coeff_ready),
+        .data(w1_packer$data),
+        .data_valid(w1_packer$data_valid),
+        .data_ready(w1_packer$data_ready)
+    );
+    mldsa_accel__core__sign__z_packer z_packer(
+        .clock(z_packer$clock),
+        .reset(z_packer$reset),
+        .width(z_packer$width),
+        .centred(z_packer$centred),
+        .offset(z_packer$offset),
+        .coeff(z_packer$coeff),
+        .coeff_valid(z_packer$coeff_valid),
+        .coeff_ready(z_packer$coeff_ready),
+        .data(z_packer$data),
+        .data_valid(z_packer$data_valid),
+        .data_ready(z_packer$data_ready)
+    );
+    mldsa_accel__core__sign__sk_buf sk_buf(
+        .clock(sk_buf$clock),
+        .byte_write(sk_buf$byte_write),
+        .byte_address(sk_buf$byte_address),
+        .byte_data(sk_buf$byte_data),
+        .word_write(sk_buf$word_write),
+        .word_address(sk_buf$word_address),
+        .word_data(sk_buf$word_data),
+        .read_address(sk_buf$read_address),
+        .read_word(sk_buf$read_word)
+    );
+    mldsa_accel__core__sign__sig_buf sig_buf(
+        .clock(sig_buf$clock),
+        .byte_write(sig_buf$byte_write),
+        .byte_address(sig_buf$byte_address),
+        .byte_data(sig_buf$byte_data),
+        .word_write(sig_buf$word_write),
+        .word_address(sig_buf$word_address),
+        .word_data(sig_buf$word_data),
+        .read_address(sig_buf$read_address),
+        .read_word(sig_buf$read_word)
+    );
+    mldsa_accel__core__sign__w1_buf w1_buf(
+        .clock(w1_buf$clock),
+        .byte_write(w1_buf$byte_write),
+        .byte_address(w1_buf$byte_address),
+        .byte_data(w1_buf$byte_data),
+        .word_write(w1_buf$word_write),
+        .word_address(w1_buf$word_address),
+        .word_data(w1_buf$word_data),
+        .read_address(w1_buf$read_address),
+        .read_word(w1_buf$read_word)
+    );
+    mldsa_accel__core__sign__y_mem y_mem(
+        .read_address(y_mem$read_address),
+        .read_clock(y_mem$read_clock),
+        .read_data(y_mem$read_data),
+        .write_address(y_mem$write_address),
+        .write_clock(y_mem$write_clock),
+        .write_data(y_mem$write_data),
+        .write_enable(y_mem$write_enable)
+    );
+    mldsa_accel__core__sign__w_mem w_mem(
+        .read_address(w_mem$read_address),
+        .read_clock(w_mem$read_clock),
+        .read_data(w_mem$read_data),
+        .write_address(w_mem$write_address),
+        .write_clock(w_mem$write_clock),
+        .write_data(w_mem$write_data),
+        .write_enable(w_mem$write_enable)
+    );
+    mldsa_accel__core__sign__rho__0 rho$0(
+        .d(rho$0$d),
+        .q(rho$0$q),
+        .clock(rho$0$clock)
+    );
+    mldsa_accel__core__sign__rho__1 rho$1(
+        .d(rho$1$d),
+        .q(rho$1$q),
+        .clock(rho$1$clock)
+    );
+    mldsa_accel__core__sign__rho__2 rho$2(
+        .d(rho$2$d),
+        .q(rho$2$q),
+        .clock(rho$2$clock)
+    );
+    mldsa_accel__core__sign__rho__3 rho$3(
+        .d(rho$3$d),
+        .q(rho$3$q),
+        .clock(rho$3$clock)
+    );
+    mldsa_accel__core__sign__rho__4 rho$4(
+        .d(rho$4$d),
+        .q(rho$4$q),
+        .clock(rho$4$clock)
+    );
+    mldsa_accel__core__sign__rho__5 rho$5(
+        .d(rho$5$d),
+        .q(rho$5$q),
+        .clock(rho$5$clock)
+    );
+    mldsa_accel__core__sign__rho__6 rho$6(
+        .d(rho$6$d),
+        .q(rho$6$q),
+        .clock(rho$6$clock)
+    );
+    mldsa_accel__core__sign__rho__7 rho$7(
+        .d(rho$7$d),
+        .q(rho$7$q),
+        .clock(rho$7$clock)
+    );
+    mldsa_accel__core__sign__key__0 key$0(
+        .d(key$0$d),
+        .q(key$0$q),
+        .clock(key$0$clock)
+    );
+    mldsa_accel__core__sign__key__1 key$1(
+        .d(key$1$d),
+        .q(key$1$q),
+        .clock(key$1$clock)
+    );
+    mldsa_accel__core__sign__key__2 key$2(
+        .d(key$2$d),
+        .q(key$2$q),
+        .clock(key$2$clock)
+    );
+    mldsa_accel__core__sign__key__3 key$3(
+        .d(key$3$d),
+        .q(key$3$q),
+        .clock(key$3$clock)
+    );
+    mldsa_accel__core__sign__key__4 key$4(
+        .d(key$4$d),
+        .q(key$4$q),
+        .clock(key$4$clock)
+    );
+    mldsa_accel__core__sign__key__5 key$5(
+        .d(key$5$d),
+        .q(key$5$q),
+        .clock(key$5$clock)
+    );
+    mldsa_accel__core__sign__key__6 key$6(
+        .d(key$6$d),
+        .q(key$6$q),
+        .clock(key$6$clock)
+    );
+    mldsa_accel__core__sign__key__7 key$7(
+        .d(key$7$d),
+        .q(key$7$q),
+        .clock(key$7$clock)
+    );
+    mldsa_accel__core__sign__rnd__0 rnd$0(
+        .d(rnd$0$d),
+        .q(rnd$0$q),
+        .clock(rnd$0$clock)
+    );
+    mldsa_accel__core__sign__rnd__1 rnd$1(
+        .d(rnd$1$d),
+        .q(rnd$1$q),
+        .clock(rnd$1$clock)
+    );
+    mldsa_accel__core__sign__rnd__2 rnd$2(
+        .d(rnd$2$d),
+        .q(rnd$2$q),
+        .clock(rnd$2$clock)
+    );
+    mldsa_accel__core__sign__rnd__3 rnd$3(
+        .d(rnd$3$d),
+        .q(rnd$3$q),
+        .clock(rnd$3$clock)
+    );
+    mldsa_accel__core__sign__rnd__4 rnd$4(
+        .d(rnd$4$d),
+        .q(rnd$4$q),
+        .clock(rnd$4$clock)
+    );
+    mldsa_accel__core__sign__rnd__5 rnd$5(
+        .d(rnd$5$d),
+        .q(rnd$5$q),
+        .clock(rnd$5$clock)
+    );
+    mldsa_accel__core__sign__rnd__6 rnd$6(
+        .d(rnd$6$d),
+        .q(rnd$6$q),
+        .clock(rnd$6$clock)
+    );
+    mldsa_accel__core__sign__rnd__7 rnd$7(
+        .d(rnd$7$d),
+        .q(rnd$7$q),
+        .clock(rnd$7$clock)
+    );
+    mldsa_accel__core__sign__mu__0 mu$0(
+        .d(mu$0$d),
+        .q(mu$0$q),
+        .clock(mu$0$clock)
+    );
+    mldsa_accel__core__sign__mu__1 mu$1(
+        .d(mu$1$d),
+        .q(mu$1$q),
+        .clock(mu$1$clock)
+    );
+    mldsa_accel__core__sign__mu__2 mu$2(
+        .d(mu$2$d),
+        .q(mu$2$q),
+        .clock(mu$2$clock)
+    );
+    mldsa_accel__core__sign__mu__3 mu$3(
+        .d(mu$3$d),
+        .q(mu$3$q),
+        .clock(mu$3$clock)
+    );
+    mldsa_accel__core__sign__mu__4 mu$4(
+        .d(mu$4$d),
+        .q(mu$4$q),
+        .clock(mu$4$clock)
+    );
+    mldsa_accel__core__sign__mu__5 mu$5(
+        .d(mu$5$d),
+        .q(mu$5$q),
+        .clock(mu$5$clock)
+    );
+    mldsa_accel__core__sign__mu__6 mu$6(
+        .d(mu$6$d),
+        .q(mu$6$q),
+        .clock(mu$6$clock)
+    );
+    mldsa_accel__core__sign__mu__7 mu$7(
+        .d(mu$7$d),
+        .q(mu$7$q),
+        .clock(mu$7$clock)
+    );
+    mldsa_accel__core__sign__mu__8 mu$8(
+        .d(mu$8$d),
+        .q(mu$8$q),
+        .clock(mu$8$clock)
+    );
+    mldsa_accel__core__sign__mu__9 mu$9(
+        .d(mu$9$d),
+        .q(mu$9$q),
+        .clock(mu$9$clock)
+    );
+    mldsa_accel__core__sign__mu__10 mu$10(
+        .d(mu$10$d),
+        .q(mu$10$q),
+        .clock(mu$10$clock)
+    );
+    mldsa_accel__core__sign__mu__11 mu$11(
+        .d(mu$11$d),
+        .q(mu$11$q),
+        .clock(mu$11$clock)
+    );
+    mldsa_accel__core__sign__mu__12 mu$12(
+        .d(mu$12$d),
+        .q(mu$12$q),
+        .clock(mu$12$clock)
+    );
+    mldsa_accel__core__sign__mu__13 mu$13(
+        .d(mu$13$d),
+        .q(mu$13$q),
+        .clock(mu$13$clock)
+    );
+    mldsa_accel__core__sign__mu__14 mu$14(
+        .d(mu$14$d),
+        .q(mu$14$q),
+        .clock(mu$14$clock)
+    );
+    mldsa_accel__core__sign__mu__15 mu$15(
+        .d(mu$15$d),
+        .q(mu$15$q),
+        .clock(mu$15$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__0 rho_prime$0(
+        .d(rho_prime$0$d),
+        .q(rho_prime$0$q),
+        .clock(rho_prime$0$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__1 rho_prime$1(
+        .d(rho_prime$1$d),
+        .q(rho_prime$1$q),
+        .clock(rho_prime$1$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__2 rho_prime$2(
+        .d(rho_prime$2$d),
+        .q(rho_prime$2$q),
+        .clock(rho_prime$2$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__3 rho_prime$3(
+        .d(rho_prime$3$d),
+        .q(rho_prime$3$q),
+        .clock(rho_prime$3$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__4 rho_prime$4(
+        .d(rho_prime$4$d),
+        .q(rho_prime$4$q),
+        .clock(rho_prime$4$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__5 rho_prime$5(
+        .d(rho_prime$5$d),
+        .q(rho_prime$5$q),
+        .clock(rho_prime$5$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__6 rho_prime$6(
+        .d(rho_prime$6$d),
+        .q(rho_prime$6$q),
+        .clock(rho_prime$6$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__7 rho_prime$7(
+        .d(rho_prime$7$d),
+        .q(rho_prime$7$q),
+        .clock(rho_prime$7$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__8 rho_prime$8(
+        .d(rho_prime$8$d),
+        .q(rho_prime$8$q),
+        .clock(rho_prime$8$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__9 rho_prime$9(
+        .d(rho_prime$9$d),
+        .q(rho_prime$9$q),
+        .clock(rho_prime$9$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__10 rho_prime$10(
+        .d(rho_prime$10$d),
+        .q(rho_prime$10$q),
+        .clock(rho_prime$10$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__11 rho_prime$11(
+        .d(rho_prime$11$d),
+        .q(rho_prime$11$q),
+        .clock(rho_prime$11$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__12 rho_prime$12(
+        .d(rho_prime$12$d),
+        .q(rho_prime$12$q),
+        .clock(rho_prime$12$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__13 rho_prime$13(
+        .d(rho_prime$13$d),
+        .q(rho_prime$13$q),
+        .clock(rho_prime$13$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__14 rho_prime$14(
+        .d(rho_prime$14$d),
+        .q(rho_prime$14$q),
+        .clock(rho_prime$14$clock)
+    );
+    mldsa_accel__core__sign__rho_prime__15 rho_prime$15(
+        .d(rho_prime$15$d),
+        .q(rho_prime$15$q),
+        .clock(rho_prime$15$clock)
+    );
+    mldsa_accel__core__sign__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    mldsa_accel__core__sign__launched launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    mldsa_accel__core__sign__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    mldsa_accel__core__sign__error_flag error_flag(
+        .d(error_flag$d),
+        .q(error_flag$q),
+        .clock(error_flag$clock)
+    );
+    mldsa_accel__core__sign__external external(
+        .d(external$d),
+        .q(external$q),
+        .clock(external$clock)
+    );
+    mldsa_accel__core__sign__k k(
+        .d(k$d),
+        .q(k$q),
+        .clock(k$clock)
+    );
+    mldsa_accel__core__sign__l l(
+        .d(l$d),
+        .q(l$q),
+        .clock(l$clock)
+    );
+    mldsa_accel__core__sign__wide wide(
+        .d(wide$d),
+        .q(wide$q),
+        .clock(wide$clock)
+    );
+    mldsa_accel__core__sign__tau tau(
+        .d(tau$d),
+        .q(tau$q),
+        .clock(tau$clock)
+    );
+    mldsa_accel__core__sign__omega omega(
+        .d(omega$d),
+        .q(omega$q),
+        .clock(omega$clock)
+    );
+    mldsa_accel__core__sign__eta eta(
+        .d(eta$d),
+        .q(eta$q),
+        .clock(eta$clock)
+    );
+    mldsa_accel__core__sign__eta_bits eta_bits(
+        .d(eta_bits$d),
+        .q(eta_bits$q),
+        .clock(eta_bits$clock)
+    );
+    mldsa_accel__core__sign__eta_max eta_max(
+        .d(eta_max$d),
+        .q(eta_max$q),
+        .clock(eta_max$clock)
+    );
+    mldsa_accel__core__sign__gamma1 gamma1(
+        .d(gamma1$d),
+        .q(gamma1$q),
+        .clock(gamma1$clock)
+    );
+    mldsa_accel__core__sign__gamma1_bits gamma1_bits(
+        .d(gamma1_bits$d),
+        .q(gamma1_bits$q),
+        .clock(gamma1_bits$clock)
+    );
+    mldsa_accel__core__sign__z_bound z_bound(
+        .d(z_bound$d),
+        .q(z_bound$q),
+        .clock(z_bound$clock)
+    );
+    mldsa_accel__core__sign__r0_bound r0_bound(
+        .d(r0_bound$d),
+        .q(r0_bound$q),
+        .clock(r0_bound$clock)
+    );
+    mldsa_accel__core__sign__gamma2 gamma2(
+        .d(gamma2$d),
+        .q(gamma2$q),
+        .clock(gamma2$clock)
+    );
+    mldsa_accel__core__sign__w1_bits w1_bits(
+        .d(w1_bits$d),
+        .q(w1_bits$q),
+        .clock(w1_bits$clock)
+    );
+    mldsa_accel__core__sign__ct_words ct_words(
+        .d(ct_words$d),
+        .q(ct_words$q),
+        .clock(ct_words$clock)
+    );
+    mldsa_accel__core__sign__s_words s_words(
+        .d(s_words$d),
+        .q(s_words$q),
+        .clock(s_words$clock)
+    );
+    mldsa_accel__core__sign__s2_base s2_base(
+        .d(s2_base$d),
+        .q(s2_base$q),
+        .clock(s2_base$clock)
+    );
+    mldsa_accel__core__sign__t0_base t0_base(
+        .d(t0_base$d),
+        .q(t0_base$q),
+        .clock(t0_base$clock)
+    );
+    mldsa_accel__core__sign__sk_words sk_words(
+        .d(sk_words$d),
+        .q(sk_words$q),
+        .clock(sk_words$clock)
+    );
+    mldsa_accel__core__sign__sig_words sig_words(
+        .d(sig_words$d),
+        .q(sig_words$q),
+        .clock(sig_words$clock)
+    );
+    mldsa_accel__core__sign__sig_last_mask sig_last_mask(
+        .d(sig_last_mask$d),
+        .q(sig_last_mask$q),
+        .clock(sig_last_mask$clock)
+    );
+    mldsa_accel__core__sign__w1_words w1_words(
+        .d(w1_words$d),
+        .q(w1_words$q),
+        .clock(w1_words$clock)
+    );
+    mldsa_accel__core__sign__hint_base hint_base(
+        .d(hint_base$d),
+        .q(hint_base$q),
+        .clock(hint_base$clock)
+    );
+    mldsa_accel__core__sign__mask_bytes mask_bytes(
+        .d(mask_bytes$d),
+        .q(mask_bytes$q),
+        .clock(mask_bytes$clock)
+    );
+    mldsa_accel__core__sign__msg_len msg_len(
+        .d(msg_len$d),
+        .q(msg_len$q),
+        .clock(msg_len$clock)
+    );
+    mldsa_accel__core__sign__in_words in_words(
+        .d(in_words$d),
+        .q(in_words$q),
+        .clock(in_words$clock)
+    );
+    mldsa_accel__core__sign__mu_end mu_end(
+        .d(mu_end$d),
+        .q(mu_end$q),
+        .clock(mu_end$clock)
+    );
+    mldsa_accel__core__sign__mu_last mu_last(
+        .d(mu_last$d),
+        .q(mu_last$q),
+        .clock(mu_last$clock)
+    );
+    mldsa_accel__core__sign__sk_last sk_last(
+        .d(sk_last$d),
+        .q(sk_last$q),
+        .clock(sk_last$clock)
+    );
+    mldsa_accel__core__sign__ct_last ct_last(
+        .d(ct_last$d),
+        .q(ct_last$q),
+        .clock(ct_last$clock)
+    );
+    mldsa_accel__core__sign__commit_end commit_end(
+        .d(commit_end$d),
+        .q(commit_end$q),
+        .clock(commit_end$clock)
+    );
+    mldsa_accel__core__sign__commit_last commit_last(
+        .d(commit_last$d),
+        .q(commit_last$q),
+        .clock(commit_last$clock)
+    );
+    mldsa_accel__core__sign__kappa kappa(
+        .d(kappa$d),
+        .q(kappa$q),
+        .clock(kappa$clock)
+    );
+    mldsa_accel__core__sign__attempt_count attempt_count(
+        .d(attempt_count$d),
+        .q(attempt_count$q),
+        .clock(attempt_count$clock)
+    );
+    mldsa_accel__core__sign__stage stage(
+        .d(stage$d),
+        .q(stage$q),
+        .clock(stage$clock)
+    );
+    mldsa_accel__core__sign__row row(
+        .d(row$d),
+        .q(row$q),
+        .clock(row$clock)
+    );
+    mldsa_accel__core__sign__col col(
+        .d(col$d),
+        .q(col$q),
+        .clock(col$clock)
+    );
+    mldsa_accel__core__sign__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__sign__pad pad(
+        .d(pad$d),
+        .q(pad$q),
+        .clock(pad$clock)
+    );
+    mldsa_accel__core__sign__words_in words_in(
+        .d(words_in$d),
+        .q(words_in$q),
+        .clock(words_in$clock)
+    );
+    mldsa_accel__core__sign__rd_ptr rd_ptr(
+        .d(rd_ptr$d),
+        .q(rd_ptr$q),
+        .clock(rd_ptr$clock)
+    );
+    mldsa_accel__core__sign__words_left words_left(
+        .d(words_left$d),
+        .q(words_left$q),
+        .clock(words_left$clock)
+    );
+    mldsa_accel__core__sign__s1_ptr s1_ptr(
+        .d(s1_ptr$d),
+        .q(s1_ptr$q),
+        .clock(s1_ptr$clock)
+    );
+    mldsa_accel__core__sign__s2_ptr s2_ptr(
+        .d(s2_ptr$d),
+        .q(s2_ptr$q),
+        .clock(s2_ptr$clock)
+    );
+    mldsa_accel__core__sign__t0_ptr t0_ptr(
+        .d(t0_ptr$d),
+        .q(t0_ptr$q),
+        .clock(t0_ptr$clock)
+    );
+    mldsa_accel__core__sign__w1_ptr w1_ptr(
+        .d(w1_ptr$d),
+        .q(w1_ptr$q),
+        .clock(w1_ptr$clock)
+    );
+    mldsa_accel__core__sign__sig_ptr sig_ptr(
+        .d(sig_ptr$d),
+        .q(sig_ptr$q),
+        .clock(sig_ptr$clock)
+    );
+    mldsa_accel__core__sign__out_index out_index(
+        .d(out_index$d),
+        .q(out_index$q),
+        .clock(out_index$clock)
+    );
+    mldsa_accel__core__sign__primed primed(
+        .d(primed$d),
+        .q(primed$q),
+        .clock(primed$clock)
+    );
+    mldsa_accel__core__sign__ser_word ser_word(
+        .d(ser_word$d),
+        .q(ser_word$q),
+        .clock(ser_word$clock)
+    );
+    mldsa_accel__core__sign__ser_left ser_left(
+        .d(ser_left$d),
+        .q(ser_left$q),
+        .clock(ser_left$clock)
+    );
+    mldsa_accel__core__sign__stopped stopped(
+        .d(stopped$d),
+        .q(stopped$q),
+        .clock(stopped$clock)
+    );
+    mldsa_accel__core__sign__reject reject(
+        .d(reject$d),
+        .q(reject$q),
+        .clock(reject$clock)
+    );
+    mldsa_accel__core__sign__sk_bad sk_bad(
+        .d(sk_bad$d),
+        .q(sk_bad$q),
+        .clock(sk_bad$clock)
+    );
+    mldsa_accel__core__sign__z_checking z_checking(
+        .d(z_checking$d),
+        .q(z_checking$q),
+        .clock(z_checking$clock)
+    );
+    mldsa_accel__core__sign__pipe__0 pipe$0(
+        .d(pipe$0$d),
+        .q(pipe$0$q),
+        .clock(pipe$0$clock)
+    );
+    mldsa_accel__core__sign__pipe__1 pipe$1(
+        .d(pipe$1$d),
+        .q(pipe$1$q),
+        .clock(pipe$1$clock)
+    );
+    mldsa_accel__core__sign__pipe__2 pipe$2(
+        .d(pipe$2$d),
+        .q(pipe$2$q),
+        .clock(pipe$2$clock)
+    );
+    mldsa_accel__core__sign__pipe__3 pipe$3(
+        .d(pipe$3$d),
+        .q(pipe$3$q),
+        .clock(pipe$3$clock)
+    );
+    mldsa_accel__core__sign__pipe__4 pipe$4(
+        .d(pipe$4$d),
+        .q(pipe$4$q),
+        .clock(pipe$4$clock)
+    );
+    mldsa_accel__core__sign__pipe__5 pipe$5(
+        .d(pipe$5$d),
+        .q(pipe$5$q),
+        .clock(pipe$5$clock)
+    );
+    mldsa_accel__core__sign__addr_s1 addr_s1(
+        .d(addr_s1$d),
+        .q(addr_s1$q),
+        .clock(addr_s1$clock)
+    );
+    mldsa_accel__core__sign__ct0_s1 ct0_s1(
+        .d(ct0_s1$d),
+        .q(ct0_s1$q),
+        .clock(ct0_s1$clock)
+    );
+    mldsa_accel__core__sign__v_pipe__0 v_pipe$0(
+        .d(v_pipe$0$d),
+        .q(v_pipe$0$q),
+        .clock(v_pipe$0$clock)
+    );
+    mldsa_accel__core__sign__v_pipe__1 v_pipe$1(
+        .d(v_pipe$1$d),
+        .q(v_pipe$1$q),
+        .clock(v_pipe$1$clock)
+    );
+    mldsa_accel__core__sign__v_pipe__2 v_pipe$2(
+        .d(v_pipe$2$d),
+        .q(v_pipe$2$q),
+        .clock(v_pipe$2$clock)
+    );
+    mldsa_accel__core__sign__a0 a0(
+        .d(a0$d),
+        .q(a0$q),
+        .clock(a0$clock)
+    );
+    mldsa_accel__core__sign__a1 a1(
+        .d(a1$d),
+        .q(a1$q),
+        .clock(a1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        phase$clock = clock;
+        launched$clock = clock;
+        done_flag$clock = clock;
+        error_flag$clock = clock;
+        external$clock = clock;
+        k$clock = clock;
+        l$clock = clock;
+        wide$clock = clock;
+        tau$clock = clock;
+        omega$clock = clock;
+        eta$clock = clock;
+        eta_bits$clock = clock;
+        eta_max$clock = clock;
+        gamma1$clock = clock;
+        gamma1_bits$clock = clock;
+        z_bound$clock = clock;
+        r0_bound$clock = clock;
+        gamma2$clock = clock;
+        w1_bits$clock = clock;
+        ct_words$clock = clock;
+        s_words$clock = clock;
+        s2_base$clock = clock;
+        t0_base$clock = clock;
+        sk_words$clock = clock;
+        sig_words$clock = clock;
+        sig_last_mask$clock = clock;
+        w1_words$clock = clock;
+        hint_base$clock = clock;
+        mask_bytes$clock = clock;
+        msg_len$clock = clock;
+        in_words$clock = clock;
+        mu_end$clock = clock;
+        mu_last$clock = clock;
+        sk_last$clock = clock;
+        ct_last$clock = clock;
+        commit_end$clock = clock;
+        commit_last$clock = clock;
+        kappa$clock = clock;
+        attempt_count$clock = clock;
+        stage$clock = clock;
+        row$clock = clock;
+        col$clock = clock;
+        count$clock = clock;
+        pad$clock = clock;
+        words_in$clock = clock;
+        rd_ptr$clock = clock;
+        words_left$clock = clock;
+        s1_ptr$clock = clock;
+        s2_ptr$clock = clock;
+        t0_ptr$clock = clock;
+        w1_ptr$clock = clock;
+        sig_ptr$clock = clock;
+        out_index$clock = clock;
+        primed$clock = clock;
+        ser_word$clock = clock;
+        ser_left$clock = clock;
+        stopped$clock = clock;
+        reject$clock = clock;
+        sk_bad$clock = clock;
+        z_checking$clock = clock;
+        addr_s1$clock = clock;
+        ct0_s1$clock = clock;
+        a0$clock = clock;
+        a1$clock = clock;
+        phase$d = phase$q;
+        launched$d = launched$q;
+        done_flag$d = done_flag$q;
+        error_flag$d = error_flag$q;
+        external$d = external$q;
+        k$d = k$q;
+        l$d = l$q;
+        wide$d = wide$q;
+        tau$d = tau$q;
+        omega$d = omega$q;
+        eta$d = eta$q;
+        eta_bits$d = eta_bits$q;
+        eta_max$d = eta_max$q;
+        gamma1$d = gamma1$q;
+        gamma1_bits$d = gamma1_bits$q;
+        z_bound$d = z_bound$q;
+        r0_bound$d = r0_bound$q;
+        gamma2$d = gamma2$q;
+        w1_bits$d = w1_bits$q;
+        ct_words$d = ct_words$q;
+        s_words$d = s_words$q;
+        s2_base$d = s2_base$q;
+        t0_base$d = t0_base$q;
+        sk_words$d = sk_words$q;
+        sig_words$d = sig_words$q;
+        sig_last_mask$d = sig_last_mask$q;
+        w1_words$d = w1_words$q;
+        hint_base$d = hint_base$q;
+        mask_bytes$d = mask_bytes$q;
+        msg_len$d = msg_len$q;
+        in_words$d = in_words$q;
+        mu_end$d = mu_end$q;
+        mu_last$d = mu_last$q;
+        sk_last$d = sk_last$q;
+        ct_last$d = ct_last$q;
+        commit_end$d = commit_end$q;
+        commit_last$d = commit_last$q;
+        kappa$d = kappa$q;
+        attempt_count$d = attempt_count$q;
+        stage$d = stage$q;
+        row$d = row$q;
+        col$d = col$q;
+        count$d = count$q;
+        pad$d = pad$q;
+        words_in$d = words_in$q;
+        rd_ptr$d = rd_ptr$q;
+        words_left$d = words_left$q;
+        s1_ptr$d = s1_ptr$q;
+        s2_ptr$d = s2_ptr$q;
+        t0_ptr$d = t0_ptr$q;
+        w1_ptr$d = w1_ptr$q;
+        sig_ptr$d = sig_ptr$q;
+        out_index$d = out_index$q;
+        primed$d = primed$q;
+        ser_word$d = ser_word$q;
+        ser_left$d = ser_left$q;
+        stopped$d = stopped$q;
+        reject$d = reject$q;
+        sk_bad$d = sk_bad$q;
+        z_checking$d = z_checking$q;
+        addr_s1$d = addr_s1$q;
+        ct0_s1$d = ct0_s1$q;
+        a0$d = a0$q;
+        a1$d = a1$q;
+        rho$0$clock = clock;
+        rho$0$d = rho$0$q;
+        key$0$clock = clock;
+        key$0$d = key$0$q;
+        rnd$0$clock = clock;
+        rnd$0$d = rnd$0$q;
+        rho$1$clock = clock;
+        rho$1$d = rho$1$q;
+        key$1$clock = clock;
+        key$1$d = key$1$q;
+        rnd$1$clock = clock;
+        rnd$1$d = rnd$1$q;
+        rho$2$clock = clock;
+        rho$2$d = rho$2$q;
+        key$2$clock = clock;
+        key$2$d = key$2$q;
+        rnd$2$clock = clock;
+        rnd$2$d = rnd$2$q;
+        rho$3$clock = clock;
+        rho$3$d = rho$3$q;
+        key$3$clock = clock;
+        key$3$d = key$3$q;
+        rnd$3$clock = clock;
+        rnd$3$d = rnd$3$q;
+        rho$4$clock = clock;
+        rho$4$d = rho$4$q;
+        key$4$clock = clock;
+        key$4$d = key$4$q;
+        rnd$4$clock = clock;
+        rnd$4$d = rnd$4$q;
+        rho$5$clock = clock;
+        rho$5$d = rho$5$q;
+        key$5$clock = clock;
+        key$5$d = key$5$q;
+        rnd$5$clock = clock;
+        rnd$5$d = rnd$5$q;
+        rho$6$clock = clock;
+        rho$6$d = rho$6$q;
+        key$6$clock = clock;
+        key$6$d = key$6$q;
+        rnd$6$clock = clock;
+        rnd$6$d = rnd$6$q;
+        rho$7$clock = clock;
+        rho$7$d = rho$7$q;
+        key$7$clock = clock;
+        key$7$d = key$7$q;
+        rnd$7$clock = clock;
+        rnd$7$d = rnd$7$q;
+        mu$0$clock = clock;
+        mu$0$d = mu$0$q;
+        rho_prime$0$clock = clock;
+        rho_prime$0$d = rho_prime$0$q;
+        mu$1$clock = clock;
+        mu$1$d = mu$1$q;
+        rho_prime$1$clock = clock;
+        rho_prime$1$d = rho_prime$1$q;
+        mu$2$clock = clock;
+        mu$2$d = mu$2$q;
+        rho_prime$2$clock = clock;
+        rho_prime$2$d = rho_prime$2$q;
+        mu$3$clock = clock;
+        mu$3$d = mu$3$q;
+        rho_prime$3$clock = clock;
+        rho_prime$3$d = rho_prime$3$q;
+        mu$4$clock = clock;
+        mu$4$d = mu$4$q;
+        rho_prime$4$clock = clock;
+        rho_prime$4$d = rho_prime$4$q;
+        mu$5$clock = clock;
+        mu$5$d = mu$5$q;
+        rho_prime$5$clock = clock;
+        rho_prime$5$d = rho_prime$5$q;
+        mu$6$clock = clock;
+        mu$6$d = mu$6$q;
+        rho_prime$6$clock = clock;
+        rho_prime$6$d = rho_prime$6$q;
+        mu$7$clock = clock;
+        mu$7$d = mu$7$q;
+        rho_prime$7$clock = clock;
+        rho_prime$7$d = rho_prime$7$q;
+        mu$8$clock = clock;
+        mu$8$d = mu$8$q;
+        rho_prime$8$clock = clock;
+        rho_prime$8$d = rho_prime$8$q;
+        mu$9$clock = clock;
+        mu$9$d = mu$9$q;
+        rho_prime$9$clock = clock;
+        rho_prime$9$d = rho_prime$9$q;
+        mu$10$clock = clock;
+        mu$10$d = mu$10$q;
+        rho_prime$10$clock = clock;
+        rho_prime$10$d = rho_prime$10$q;
+        mu$11$clock = clock;
+        mu$11$d = mu$11$q;
+        rho_prime$11$clock = clock;
+        rho_prime$11$d = rho_prime$11$q;
+        mu$12$clock = clock;
+        mu$12$d = mu$12$q;
+        rho_prime$12$clock = clock;
+        rho_prime$12$d = rho_prime$12$q;
+        mu$13$clock = clock;
+        mu$13$d = mu$13$q;
+        rho_prime$13$clock = clock;
+        rho_prime$13$d = rho_prime$13$q;
+        mu$14$clock = clock;
+        mu$14$d = mu$14$q;
+        rho_prime$14$clock = clock;
+        rho_prime$14$d = rho_prime$14$q;
+        mu$15$clock = clock;
+        mu$15$d = mu$15$q;
+        rho_prime$15$clock = clock;
+        rho_prime$15$d = rho_prime$15$q;
+        pipe$0$clock = clock;
+        pipe$1$clock = clock;
+        pipe$2$clock = clock;
+        pipe$3$clock = clock;
+        pipe$4$clock = clock;
+        pipe$5$clock = clock;
+        v_pipe$0$clock = clock;
+        v_pipe$1$clock = clock;
+        v_pipe$2$clock = clock;
+        unpacker$clock = clock;
+        ball$clock = clock;
+        rej_ntt$clock = clock;
+        decompose$clock = clock;
+        subtract$clock = clock;
+        z_norm$clock = clock;
+        r0_norm$clock = clock;
+        ct0_norm$clock = clock;
+        make_hint$clock = clock;
+        hints$clock = clock;
+        w1_packer$clock = clock;
+        z_packer$clock = clock;
+        sk_buf$clock = clock;
+        sig_buf$clock = clock;
+        w1_buf$clock = clock;
+        y_mem$read_clock = clock;
+        y_mem$write_clock = clock;
+        w_mem$read_clock = clock;
+        w_mem$write_clock = clock;
+        ser_byte = ser_word$q[(32'h0)+:(8)];
+        ser_byte_pair = ser_word$q[(32'h8)+:(8)];
+        ser_valid = ser_left$q != 32'h0;
+        ser_room = 1'b0;
+        ser_take = 1'b0;
+        ser_take_pair = 1'b0;
+        ser_load = 1'b0;
+        rd_next = rd_ptr$q;
+        count_next = count$q;
+        out_next = out_index$q;
+        sponge_reset = reset;
+        sponge_start = 1'b0;
+        sponge_op = c_op_sponge;
+        sponge_arg0 = c_shake256;
+        sponge_arg1 = 32'h0;
+        sponge_arg2 = 32'h40;
+        sponge_in_data = s_data;
+        sponge_in_valid = 1'b0;
+        sponge_in_last = 1'b0;
+        sponge_out_ready = 1'b0;
+        ntt_reset = reset;
+        ntt_start = 1'b0;
+        ntt_op = c_op_load;
+        ntt_arg0 = 32'h0;
+        ntt_arg1 = 32'h1;
+        ntt_arg2 = 32'h2;
+        ntt_s_tvalid = 1'b0;
+        ntt_s_tlast = count$q == 32'hff;
+        ntt_s_tdata = ((unpacker$coeff) & 32'hffffffff);
+        ntt_m_tready = 1'b0;
+        unpacker$reset = reset;
+        unpacker$width = gamma1_bits$q;
+        unpacker$centred = 1'b1;
+        unpacker$offset = gamma1$q;
+        unpacker$max_value = 32'hfffff;
+        unpacker$data = ser_byte;
+        unpacker$data_valid = 1'b0;
+        unpacker$data_pair = ser_byte_pair;
+        unpacker$pair_valid = 1'b0;
+        ball$reset = reset;
+        ball$start = 1'b0;
+        ball$tau = tau$q;
+        ball$data = ser_byte;
+        ball$data_valid = 1'b0;
+        ball$read_index = count$q[(32'h0)+:(8)];
+        rej_ntt$reset = reset;
+        rej_ntt$word = sponge_out_data;
+        rej_ntt$word_valid = 1'b0;
+        decompose$r = subtract$r;
+        decompose$wide = wide$q;
+        decompose$hint = 1'b0;
+        subtract$a = w_mem$read_data;
+        subtract$b = ntt_m_tdata[(32'h0)+:(23)];
+        subtract$sub = 1'b1;
+        z_norm$x = ((ntt_m_tdata[(32'h0)+:(23)]) & 25'h1ffffff);
+        z_norm$canonical = 1'b1;
+        z_norm$bound = z_bound$q;
+        r0_signed = ((decompose$r0) & 25'h1ffffff);
+        if (decompose$r0[32'h17]) begin
+            r0_signed = ((decompose$r0) & 25'h1ffffff) | c_sign_bit;
+        end
+        r0_norm$x = r0_signed;
+        r0_norm$canonical = 1'b0;
+        r0_norm$bound = r0_bound$q;
+        ct0_norm$x = ((ct0_s1$q) & 25'h1ffffff);
+        ct0_norm$canonical = 1'b1;
+        ct0_norm$bound = gamma2$q;
+        make_hint$a0 = a0$q;
+        make_hint$a1 = a1$q;
+        make_hint$wide = wide$q;
+        hints$reset = reset;
+        hints$k = k$q;
+        hints$omega = omega$q;
+        hints$hint = make_hint$hint;
+        hints$hint_valid = pipe$5$q & (phase$q == SignPhase$StoreH);
+        hints$data_ready = 1'b0;
+        w1_packer$reset = reset;
+        w1_packer$width = w1_bits$q;
+        w1_packer$centred = 1'b0;
+        w1_packer$offset = 32'h0;
+        w1_packer$coeff = ((decompose$r1) & 23'h7fffff);
+        w1_packer$coeff_valid = pipe$2$q & (phase$q == SignPhase$StoreW);
+        w1_packer$data_ready = 1'b1;
+        z_packer$reset = reset;
+        z_packer$width = gamma1_bits$q;
+        z_packer$centred = 1'b1;
+        z_packer$offset = gamma1$q;
+        z_packer$coeff = ntt_m_tdata[(32'h0)+:(23)];
+        z_packer$coeff_valid = 1'b0;
+        z_packer$data_ready = 1'b1;
+        sk_buf$byte_write = 1'b0;
+        sk_buf$byte_address = 32'h0;
+        sk_buf$byte_data = 32'h0;
+        sk_buf$word_write = 1'b0;
+        sk_buf$word_address = words_in$q[(32'h0)+:(11)];
+        sk_buf$word_data = s_data;
+        sig_buf$byte_write = 1'b0;
+        sig_buf$byte_address = sig_ptr$q;
+        sig_buf$byte_data = z_packer$data;
+        sig_buf$word_write = 1'b0;
+        sig_buf$word_address = ((count$q) & 11'h7ff);
+        sig_buf$word_data = sponge_out_data;
+        w1_buf$byte_write = w1_packer$data_valid;
+        w1_buf$byte_address = w1_ptr$q;
+        w1_buf$byte_data = w1_packer$data;
+        w1_buf$word_write = 1'b0;
+        w1_buf$word_address = 32'h0;
+        w1_buf$word_data = 32'h0;
+        y_mem$write_enable = 1'b0;
+        y_mem$write_address = (((col$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
+        y_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
+        w_mem$write_enable = 1'b0;
+        w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
+        w_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
+        m_data = sig_buf$read_word;
+        m_valid = 1'b0;
+        m_last = 1'b0;
+        s_ready = 1'b0;
+        stream_take = 1'b0;
+        last_expected = 1'b0;
+        store_take = 1'b0;
+        fail = 1'b0;
+        msg_words = (msg_bytes + 32'h3) >> 32'h2;
+        msg_end = (msg_bytes + 32'h43) >> 32'h2;
+        msg_last = (msg_bytes + 32'h3f) >> 32'h2;
+        if (w1_packer$data_valid) begin
+            w1_ptr$d = w1_ptr$q + 32'h1;
+        end
+        pipe$1$d = pipe$0$q;
+        pipe$2$d = pipe$1$q;
+        pipe$3$d = pipe$2$q;
+        pipe$4$d = pipe$3$q;
+        pipe$5$d = pipe$4$q;
+        pipe$0$d = 1'b0;
+        pipe_busy = pipe$0$q | pipe$1$q | pipe$2$q | pipe$3$q | pipe$4$q | pipe$5$q;
+        ct0_centred = ((ct0_s1$q) & 25'h1ffffff);
+        if (ct0_s1$q > c_half_q) begin
+            ct0_centred = ((ct0_s1$q) & 25'h1ffffff) - c_q;
+        end
+        v_pipe$0$d = ct0_centred;
+        v_pipe$1$d = v_pipe$0$q;
+        v_pipe$2$d = v_pipe$1$q;
+        a0$d = r0_signed + v_pipe$2$q;
+        a1$d = decompose$r1;
+        z_checking$d = 1'b0;
+        if (z_checking$q & z_norm$exceeds) begin
+            reject$d = 1'b1;
+        end
+        if (pipe$4$q & (phase$q == SignPhase$StoreR) & r0_norm$exceeds) begin
+            reject$d = 1'b1;
+        end
+        if (pipe$1$q & (phase$q == SignPhase$StoreH) & ct0_norm$exceeds) begin
+            reject$d = 1'b1;
+        end
+        if (pipe$0$q & (phase$q == SignPhase$StoreR)) begin
+            w_mem$write_enable = 1'b1;
+            w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((addr_s1$q) & 11'h7ff);
+            w_mem$write_data = subtract$r;
+        end
+        mu_word = mu$0$q;
+        rho_prime_word = rho_prime$0$q;
+        if (words_in$q[(32'h0)+:(4)] == 0) begin
+            mu_word = mu$0$q;
+            rho_prime_word = rho_prime$0$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 1) begin
+            mu_word = mu$1$q;
+            rho_prime_word = rho_prime$1$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 2) begin
+            mu_word = mu$2$q;
+            rho_prime_word = rho_prime$2$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 3) begin
+            mu_word = mu$3$q;
+            rho_prime_word = rho_prime$3$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 4) begin
+            mu_word = mu$4$q;
+            rho_prime_word = rho_prime$4$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 5) begin
+            mu_word = mu$5$q;
+            rho_prime_word = rho_prime$5$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 6) begin
+            mu_word = mu$6$q;
+            rho_prime_word = rho_prime$6$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 7) begin
+            mu_word = mu$7$q;
+            rho_prime_word = rho_prime$7$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 8) begin
+            mu_word = mu$8$q;
+            rho_prime_word = rho_prime$8$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 9) begin
+            mu_word = mu$9$q;
+            rho_prime_word = rho_prime$9$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 10) begin
+            mu_word = mu$10$q;
+            rho_prime_word = rho_prime$10$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 11) begin
+            mu_word = mu$11$q;
+            rho_prime_word = rho_prime$11$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 12) begin
+            mu_word = mu$12$q;
+            rho_prime_word = rho_prime$12$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 13) begin
+            mu_word = mu$13$q;
+            rho_prime_word = rho_prime$13$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 14) begin
+            mu_word = mu$14$q;
+            rho_prime_word = rho_prime$14$q;
+        end
+        if (words_in$q[(32'h0)+:(4)] == 15) begin
+            mu_word = mu$15$q;
+            rho_prime_word = rho_prime$15$q;
+        end
+        rho_word = rho$0$q;
+        key_word = key$0$q;
+        rnd_word = rnd$0$q;
+        if (words_in$q[(32'h0)+:(3)] == 0) begin
+            rho_word = rho$0$q;
+            key_word = key$0$q;
+            rnd_word = rnd$0$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 1) begin
+            rho_word = rho$1$q;
+            key_word = key$1$q;
+            rnd_word = rnd$1$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 2) begin
+            rho_word = rho$2$q;
+            key_word = key$2$q;
+            rnd_word = rnd$2$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 3) begin
+            rho_word = rho$3$q;
+            key_word = key$3$q;
+            rnd_word = rnd$3$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 4) begin
+            rho_word = rho$4$q;
+            key_word = key$4$q;
+            rnd_word = rnd$4$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 5) begin
+            rho_word = rho$5$q;
+            key_word = key$5$q;
+            rnd_word = rnd$5$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 6) begin
+            rho_word = rho$6$q;
+            key_word = key$6$q;
+            rnd_word = rnd$6$q;
+        end
+        if (words_in$q[(32'h0)+:(3)] == 7) begin
+            rho_word = rho$7$q;
+            key_word = key$7$q;
+            rnd_word = rnd$7$q;
+        end
+        if ((phase$q == SignPhase$LoadS) | (phase$q == SignPhase$Mask)) begin
+            if (launched$q) begin
+                unpacker$data_valid = ser_valid;
+                unpacker$pair_valid = ser_left$q >= 32'h2;
+                ser_take_pair = unpacker$pair_taken;
+                ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
+                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
+                if (unpacker$coeff_valid & ~count$q[32'h8]) begin
+                    ntt_s_tvalid = 1'b1;
+                    count$d = count$q + 32'h1;
+                end
+            end
+        end
+        case (phase$q)
+            SignPhase$Idle:
+                begin
+                    if (start) begin
+                        done_flag$d = 1'b0;
+                        error_flag$d = 1'b0;
+                        if ((parameter_set == 32'h3) | (msg_bytes[(32'h18)+:(8)] != 32'h0)) begin
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                        end
+                        else begin
+                            if (parameter_set == 0) begin
+                                k$d = c_set_k$0;
+                                l$d = c_set_l$0;
+                                tau$d = c_set_tau$0;
+                                omega$d = c_set_omega$0;
+                                eta$d = c_set_eta$0;
+                                eta_bits$d = c_set_eta_bits$0;
+                                eta_max$d = c_set_eta_max$0;
+                                gamma1$d = c_set_gamma1$0;
+                                gamma1_bits$d = c_set_gamma1_bits$0;
+                                z_bound$d = c_set_z_bound$0;
+                                r0_bound$d = c_set_r0_bound$0;
+                                gamma2$d = c_set_gamma2$0;
+                                w1_bits$d = c_set_w1_bits$0;
+                                ct_words$d = c_set_ct_words$0;
+                                s_words$d = c_set_s_words$0;
+                                s2_base$d = c_set_s2_base$0;
+                                t0_base$d = c_set_t0_base$0;
+                                sk_words$d = c_set_sk_words$0;
+                                sig_words$d = c_set_sig_words$0;
+                                sig_last_mask$d = c_set_sig_last_mask$0;
+                                w1_words$d = c_set_w1_words$0;
+                                hint_base$d = c_set_hint_base$0;
+                                mask_bytes$d = c_set_mask_bytes$0;
+                                sk_last$d = c_set_sk_last$0;
+                                ct_last$d = c_set_ct_last$0;
+                                commit_end$d = c_set_commit_end$0;
+                                commit_last$d = c_set_commit_last$0;
+                            end
+                            if (parameter_set == 1) begin
+                                k$d = c_set_k$1;
+                                l$d = c_set_l$1;
+                                tau$d = c_set_tau$1;
+                                omega$d = c_set_omega$1;
+                                eta$d = c_set_eta$1;
+                                eta_bits$d = c_set_eta_bits$1;
+                                eta_max$d = c_set_eta_max$1;
+                                gamma1$d = c_set_gamma1$1;
+                                gamma1_bits$d = c_set_gamma1_bits$1;
+                                z_bound$d = c_set_z_bound$1;
+                                r0_bound$d = c_set_r0_bound$1;
+                                gamma2$d = c_set_gamma2$1;
+                                w1_bits$d = c_set_w1_bits$1;
+                                ct_words$d = c_set_ct_words$1;
+                                s_words$d = c_set_s_words$1;
+                                s2_base$d = c_set_s2_base$1;
+                                t0_base$d = c_set_t0_base$1;
+                                sk_words$d = c_set_sk_words$1;
+                                sig_words$d = c_set_sig_words$1;
+                                sig_last_mask$d = c_set_sig_last_mask$1;
+                                w1_words$d = c_set_w1_words$1;
+                                hint_base$d = c_set_hint_base$1;
+                                mask_bytes$d = c_set_mask_bytes$1;
+                                sk_last$d = c_set_sk_last$1;
+                                ct_last$d = c_set_ct_last$1;
+                                commit_end$d = c_set_commit_end$1;
+                                commit_last$d = c_set_commit_last$1;
+                            end
+                            if (parameter_set == 2) begin
+                                k$d = c_set_k$2;
+                                l$d = c_set_l$2;
+                                tau$d = c_set_tau$2;
+                                omega$d = c_set_omega$2;
+                                eta$d = c_set_eta$2;
+                                eta_bits$d = c_set_eta_bits$2;
+                                eta_max$d = c_set_eta_max$2;
+                                gamma1$d = c_set_gamma1$2;
+                                gamma1_bits$d = c_set_gamma1_bits$2;
+                                z_bound$d = c_set_z_bound$2;
+                                r0_bound$d = c_set_r0_bound$2;
+                                gamma2$d = c_set_gamma2$2;
+                                w1_bits$d = c_set_w1_bits$2;
+                                ct_words$d = c_set_ct_words$2;
+                                s_words$d = c_set_s_words$2;
+                                s2_base$d = c_set_s2_base$2;
+                                t0_base$d = c_set_t0_base$2;
+                                sk_words$d = c_set_sk_words$2;
+                                sig_words$d = c_set_sig_words$2;
+                                sig_last_mask$d = c_set_sig_last_mask$2;
+                                w1_words$d = c_set_w1_words$2;
+                                hint_base$d = c_set_hint_base$2;
+                                mask_bytes$d = c_set_mask_bytes$2;
+                                sk_last$d = c_set_sk_last$2;
+                                ct_last$d = c_set_ct_last$2;
+                                commit_end$d = c_set_commit_end$2;
+                                commit_last$d = c_set_commit_last$2;
+                            end
+                            wide$d = parameter_set != 32'h0;
+                            external$d = external_mu;
+                            msg_len$d = msg_bytes[(32'h0)+:(24)];
+                            in_words$d = 32'h10;
+                            mu_end$d = msg_end[(32'h0)+:(24)];
+                            mu_last$d = msg_last[(32'h0)+:(24)];
+                            if (~external_mu) begin
+                                in_words$d = msg_words[(32'h0)+:(24)];
+                            end
+                            kappa$d = 32'h0;
+                            attempt_count$d = 32'h0;
+                            sk_bad$d = 1'b0;
+                            phase$d = SignPhase$LoadSk;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            SignPhase$LoadSk:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        words_in$d = 32'h0;
+                    end
+                    else begin
+                        s_ready = words_in$q < ((sk_words$q) & 24'hffffff);
+                        stream_take = s_ready & s_valid;
+                        if (stream_take) begin
+                            sk_buf$word_write = 1'b1;
+                            if (words_in$q < 32'h8) begin
+                                if (words_in$q[(32'h0)+:(3)] == 0) begin
+                                    rho$0$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 1) begin
+                                    rho$1$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 2) begin
+                                    rho$2$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 3) begin
+                                    rho$3$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 4) begin
+                                    rho$4$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 5) begin
+                                    rho$5$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 6) begin
+                                    rho$6$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 7) begin
+                                    rho$7$d = s_data;
+                                end
+                            end
+                            else if (words_in$q < 32'h10) begin
+                                if (words_in$q[(32'h0)+:(3)] == 0) begin
+                                    key$0$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 1) begin
+                                    key$1$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 2) begin
+                                    key$2$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 3) begin
+                                    key$3$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 4) begin
+                                    key$4$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 5) begin
+                                    key$5$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 6) begin
+                                    key$6$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(3)] == 7) begin
+                                    key$7$d = s_data;
+                                end
+                            end
+                            else if (words_in$q < 32'h20) begin
+                                if (words_in$q[(32'h0)+:(4)] == 0) begin
+                                    mu$0$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 1) begin
+                                    mu$1$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 2) begin
+                                    mu$2$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 3) begin
+                                    mu$3$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 4) begin
+                                    mu$4$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 5) begin
+                                    mu$5$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 6) begin
+                                    mu$6$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 7) begin
+                                    mu$7$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 8) begin
+                                    mu$8$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 9) begin
+                                    mu$9$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 10) begin
+                                    mu$10$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 11) begin
+                                    mu$11$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 12) begin
+                                    mu$12$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 13) begin
+                                    mu$13$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 14) begin
+                                    mu$14$d = s_data;
+                                end
+                                if (words_in$q[(32'h0)+:(4)] == 15) begin
+                                    mu$15$d = s_data;
+                                end
+                            end
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last;
+                        end
+                        if (words_in$q == ((sk_words$q) & 24'hffffff)) begin
+                            phase$d = SignPhase$LoadRnd;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            SignPhase$LoadRnd:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        words_in$d = 32'h0;
+                    end
+                    else begin
+                        s_ready = words_in$q < 32'h8;
+                        stream_take = s_ready & s_valid;
+                        last_expected = ~external$q & (in_words$q == 32'h0) & (words_in$q == 32'h7);
+                        if (stream_take) begin
+                            if (words_in$q[(32'h0)+:(3)] == 0) begin
+                                rnd$0$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 1) begin
+                                rnd$1$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 2) begin
+                                rnd$2$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 3) begin
+                                rnd$3$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 4) begin
+                                rnd$4$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 5) begin
+                                rnd$5$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 6) begin
+                                rnd$6$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(3)] == 7) begin
+                                rnd$7$d = s_data;
+                            end
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last != last_expected;
+                        end
+                        if (words_in$q == 32'h8) begin
+                            phase$d = SignPhase$Mu;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            SignPhase$Mu:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = ~external$q;
+                        sponge_arg1 = ((msg_len$q) & 32'hffffffff) + 32'h40;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else if (external$q) begin
+                        s_ready = words_in$q < 32'h10;
+                        stream_take = s_ready & s_valid;
+                        if (stream_take) begin
+                            if (words_in$q[(32'h0)+:(4)] == 0) begin
+                                mu$0$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 1) begin
+                                mu$1$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 2) begin
+                                mu$2$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 3) begin
+                                mu$3$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 4) begin
+                                mu$4$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 5) begin
+                                mu$5$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 6) begin
+                                mu$6$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 7) begin
+                                mu$7$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 8) begin
+                                mu$8$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 9) begin
+                                mu$9$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 10) begin
+                                mu$10$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 11) begin
+                                mu$11$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 12) begin
+                                mu$12$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 13) begin
+                                mu$13$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 14) begin
+                                mu$14$d = s_data;
+                            end
+                            if (words_in$q[(32'h0)+:(4)] == 15) begin
+                                mu$15$d = s_data;
+                            end
+                            words_in$d = words_in$q + 32'h1;
+                            fail = s_last != (words_in$q == 32'hf);
+                        end
+                        if (words_in$q == 32'h10) begin
+                            phase$d = SignPhase$RhoPrime;
+                            launched$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        sponge_in_data = mu_word;
+                        sponge_in_valid = words_in$q < 32'h10;
+                        sponge_in_last = words_in$q == mu_last$q;
+                        if (words_in$q >= 32'h10) begin
+                            sponge_in_data = s_data;
+                            s_ready = (words_in$q < mu_end$q) & sponge_in_ready;
+                            sponge_in_valid = s_valid & (words_in$q < mu_end$q);
+                        end
+                        stream_take = s_ready & s_valid;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        if (stream_take) begin
+                            fail = s_last != (words_in$q == mu_last$q);
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            if (count$q == 0) begin
+                                mu$0$d = sponge_out_data;
+                            end
+                            if (count$q == 1) begin
+                                mu$1$d = sponge_out_data;
+                            end
+                            if (count$q == 2) begin
+                                mu$2$d = sponge_out_data;
+                            end
+                            if (count$q == 3) begin
+                                mu$3$d = sponge_out_data;
+                            end
+                            if (count$q == 4) begin
+                                mu$4$d = sponge_out_data;
+                            end
+                            if (count$q == 5) begin
+                                mu$5$d = sponge_out_data;
+                            end
+                            if (count$q == 6) begin
+                                mu$6$d = sponge_out_data;
+                            end
+                            if (count$q == 7) begin
+                                mu$7$d = sponge_out_data;
+                            end
+                            if (count$q == 8) begin
+                                mu$8$d = sponge_out_data;
+                            end
+                            if (count$q == 9) begin
+                                mu$9$d = sponge_out_data;
+                            end
+                            if (count$q == 10) begin
+                                mu$10$d = sponge_out_data;
+                            end
+                            if (count$q == 11) begin
+                                mu$11$d = sponge_out_data;
+                            end
+                            if (count$q == 12) begin
+                                mu$12$d = sponge_out_data;
+                            end
+                            if (count$q == 13) begin
+                                mu$13$d = sponge_out_data;
+                            end
+                            if (count$q == 14) begin
+                                mu$14$d = sponge_out_data;
+                            end
+                            if (count$q == 15) begin
+                                mu$15$d = sponge_out_data;
+                            end
+                            count$d = count$q + 32'h1;
+                        end
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
+                            phase$d = SignPhase$RhoPrime;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            SignPhase$RhoPrime:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = 32'h80;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        sponge_in_data = mu_word;
+                        if (words_in$q < 32'h8) begin
+                            sponge_in_data = key_word;
+                        end
+                        else if (words_in$q < 32'h10) begin
+                            sponge_in_data = rnd_word;
+                        end
+                        sponge_in_valid = words_in$q < 32'h20;
+                        sponge_in_last = words_in$q == 32'h1f;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            if (count$q == 0) begin
+                                rho_prime$0$d = sponge_out_data;
+                            end
+                            if (count$q == 1) begin
+                                rho_prime$1$d = sponge_out_data;
+                            end
+                            if (count$q == 2) begin
+                                rho_prime$2$d = sponge_out_data;
+                            end
+                            if (count$q == 3) begin
+                                rho_prime$3$d = sponge_out_data;
+                            end
+                            if (count$q == 4) begin
+                                rho_prime$4$d = sponge_out_data;
+                            end
+                            if (count$q == 5) begin
+                                rho_prime$5$d = sponge_out_data;
+                            end
+                            if (count$q == 6) begin
+                                rho_prime$6$d = sponge_out_data;
+                            end
+                            if (count$q == 7) begin
+                                rho_prime$7$d = sponge_out_data;
+                            end
+                            if (count$q == 8) begin
+                                rho_prime$8$d = sponge_out_data;
+                            end
+                            if (count$q == 9) begin
+                                rho_prime$9$d = sponge_out_data;
+                            end
+                            if (count$q == 10) begin
+                                rho_prime$10$d = sponge_out_data;
+                            end
+                            if (count$q == 11) begin
+                                rho_prime$11$d = sponge_out_data;
+                            end
+                            if (count$q == 12) begin
+                                rho_prime$12$d = sponge_out_data;
+                            end
+                            if (count$q == 13) begin
+                                rho_prime$13$d = sponge_out_data;
+                            end
+                            if (count$q == 14) begin
+                                rho_prime$14$d = sponge_out_data;
+                            end
+                            if (count$q == 15) begin
+                                rho_prime$15$d = sponge_out_data;
+                            end
+                            count$d = count$q + 32'h1;
+                        end
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
+                            phase$d = SignPhase$Mask;
+                            launched$d = 1'b0;
+                            col$d = 32'h0;
+                            w1_ptr$d = 32'h0;
+                            reject$d = 1'b0;
+                            attempt_count$d = 32'h1;
+                        end
+                    end
+                end
+            SignPhase$Mask:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = 32'h42;
+                        sponge_arg2 = ((mask_bytes$q) & 32'hffffffff);
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h1;
+                        unpacker$reset = 1'b1;
+                        ser_left$d = 32'h0;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        sponge_in_data = rho_prime_word;
+                        if (words_in$q == 32'h10) begin
+                            sponge_in_data = ((kappa$q + ((col$q) & 16'hffff)) & 32'hffffffff);
+                        end
+                        sponge_in_valid = words_in$q <= 32'h10;
+                        sponge_in_last = words_in$q == 32'h10;
+                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        sponge_out_ready = ser_room;
+                        ser_load = ser_room & sponge_out_valid;
+                        if (ntt_done & sponge_done) begin
+                            error_flag$d = ntt_error | sponge_error;
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$MaskNtt;
+                        end
+                    end
+                end
+            SignPhase$MaskNtt:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_ntt;
+                        ntt_arg0 = 32'h1;
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        phase$d = SignPhase$MaskStore;
+                    end
+                end
+            SignPhase$MaskStore:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_store;
+                        ntt_arg0 = 32'h1;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        ntt_m_tready = 1'b1;
+                        if (ntt_m_tvalid) begin
+                            y_mem$write_enable = 1'b1;
+                            count$d = count$q + 32'h1;
+                        end
+                        if (ntt_done) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            if (col$q + 32'h1 == l$q) begin
+                                col$d = 32'h0;
+                                row$d = 32'h0;
+                                phase$d = SignPhase$LoadY;
+                            end
+                            else begin
+                                col$d = col$q + 32'h1;
+                                phase$d = SignPhase$Mask;
+                            end
+                        end
+                    end
+                end
+            SignPhase$LoadY:
+                begin
+                end
+            SignPhase$LoadYAcc:
+                begin
+                end
+            SignPhase$SampleA:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg0 = c_shake128;
+                        sponge_arg1 = 32'h22;
+                        sponge_arg2 = c_squeeze;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h2;
+                        rej_ntt$reset = 1'b1;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                        stopped$d = 1'b0;
+                    end
+                    else begin
+                        sponge_in_data = rho_word;
+                        if (words_in$q == 32'h8) begin
+                            sponge_in_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
+                        end
+                        sponge_in_valid = words_in$q <= 32'h8;
+                        sponge_in_last = words_in$q == 32'h8;
+                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
+                        ntt_s_tdata = ((rej_ntt$coeff) & 32'hffffffff);
+                        if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
+                            ntt_s_tvalid = 1'b1;
+                            count$d = count$q + 32'h1;
+                        end
+                        if (count$q[32'h8] & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                        end
+                        if (stopped$q & ntt_done) begin
+                            error_flag$d = ntt_error;
+                            phase$d = SignPhase$MulAy;
+                            launched$d = 1'b0;
+                        end
+                    end
+                end
+            SignPhase$MulAy:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_pwmac;
+                        if (col$q == 32'h0) begin
+                            ntt_op = c_op_pwm;
+                        end
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        if (col$q + 32'h1 == l$q) begin
+                            phase$d = SignPhase$InttW;
+                        end
+                        else begin
+                            col$d = col$q + 32'h1;
+                            phase$d = SignPhase$LoadY;
+                        end
+                    end
+                end
+            SignPhase$InttW:
+                begin
+                end
+            SignPhase$InttCs:
+                begin
+                end
+            SignPhase$StoreW:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_store;
+                        count$d = 32'h0;
+                    end
+                    else begin
+                        decompose$r = ntt_m_tdata[(32'h0)+:(23)];
+                        ntt_m_tready = w1_packer$coeff_ready;
+                        store_take = ntt_m_tvalid & ntt_m_tready;
+                        pipe$0$d = store_take;
+                        if (store_take) begin
+                            w_mem$write_enable = 1'b1;
+                            count$d = count$q + 32'h1;
+                        end
+                        if (ntt_done & ~pipe_busy & ~w1_packer$data_valid) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            if (row$q + 32'h1 == k$q) begin
+                                phase$d = SignPhase$Commit;
+                            end
+                            else begin
+                                row$d = row$q + 32'h1;
+                                col$d = 32'h0;
+                                phase$d = SignPhase$LoadY;
+                            end
+                        end
+                    end
+                end
+            SignPhase$Commit:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = (((w1_words$q) & 32'hffffffff) << 32'h2) + 32'h40;
+                        sponge_arg2 = ((ct_words$q) & 32'hffffffff) << 32'h2;
+                        words_in$d = 32'h0;
+                        count$d = 32'h0;
+                        rd_next = 32'h0;
+                        rd_ptr$d = 32'h0;
+                    end
+                    else begin
+                        sponge_in_data = mu_word;
+                        if (words_in$q >= 32'h10) begin
+                            sponge_in_data = w1_buf$read_word;
+                        end
+                        sponge_in_valid = words_in$q < commit_end$q;
+                        sponge_in_last = words_in$q == commit_last$q;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                            if (words_in$q >= 32'h10) begin
+                                rd_next = rd_ptr$q + 32'h1;
+                                rd_ptr$d = rd_ptr$q + 32'h1;
+                            end
+                        end
+                        sponge_out_ready = 1'b1;
+                        if (sponge_out_valid) begin
+                            sig_buf$word_write = 1'b1;
+                            count$d = count$q + 32'h1;
+                        end
+                        if (sponge_done) begin
+                            error_flag$d = sponge_error;
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$Challenge;
+                        end
+                    end
+                end
+            SignPhase$Challenge:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        sponge_start = 1'b1;
+                        sponge_arg1 = ((ct_words$q) & 32'hffffffff) << 32'h2;
+                        sponge_arg2 = c_squeeze;
+                        ball$start = 1'b1;
+                        rd_next = 32'h0;
+                        rd_ptr$d = 32'h0;
+                        words_in$d = 32'h0;
+                        ser_left$d = 32'h0;
+                        stopped$d = 1'b0;
+                        pad$d = 32'h0;
+                    end
+                    else begin
+                        if (pad$q != c_challenge_clocks) begin
+                            pad$d = pad$q + 32'h1;
+                        end
+                        sponge_in_data = sig_buf$read_word;
+                        sponge_in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
+                        sponge_in_last = words_in$q == ct_last$q;
+                        if (sponge_in_valid & sponge_in_ready) begin
+                            words_in$d = words_in$q + 32'h1;
+                            rd_next = rd_ptr$q + 32'h1;
+                            rd_ptr$d = rd_ptr$q + 32'h1;
+                        end
+                        ball$data_valid = ser_valid;
+                        ser_take = ser_valid & ball$data_ready;
+                        ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
+                        sponge_out_ready = ser_room & ~stopped$q;
+                        ser_load = sponge_out_ready & sponge_out_valid;
+                        if (ball$done & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                        end
+                        if (stopped$q & (pad$q == c_challenge_clocks)) begin
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$LoadC;
+                        end
+                    end
+                end
+            SignPhase$LoadC:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h1;
+                        count$d = 32'h0;
+                        ball$read_index = 32'h0;
+                    end
+                    else begin
+                        ntt_s_tdata = ((ball$coeff) & 32'hffffffff);
+                        ntt_s_tvalid = ~count$q[32'h8];
+                        if (ntt_s_tready & ~count$q[32'h8]) begin
+                            count_next = count$q + 32'h1;
+                        end
+                        count$d = count_next;
+                        ball$read_index = count_next[(32'h0)+:(8)];
+                        if (ntt_done) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$NttC;
+                        end
+                    end
+                end
+            SignPhase$NttC:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_ntt;
+                        ntt_arg0 = 32'h1;
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        stage$d = 32'h0;
+                        col$d = 32'h0;
+                        row$d = 32'h0;
+                        s1_ptr$d = 32'h20;
+                        s2_ptr$d = s2_base$q;
+                        t0_ptr$d = t0_base$q;
+                        sig_ptr$d = ((ct_words$q) & 13'h1fff) << 32'h2;
+                        phase$d = SignPhase$LoadS;
+                    end
+                end
+            SignPhase$LoadS:
+                begin
+                    unpacker$width = eta_bits$q;
+                    unpacker$offset = eta$q;
+                    unpacker$max_value = eta_max$q;
+                    if (stage$q == 32'h2) begin
+                        unpacker$width = 32'hd;
+                        unpacker$offset = 32'h1000;
+                        unpacker$max_value = 32'hfffff;
+                    end
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_load;
+                        ntt_arg0 = 32'h2;
+                        unpacker$reset = 1'b1;
+                        ser_left$d = 32'h0;
+                        count$d = 32'h0;
+                        words_left$d = s_words$q;
+                        rd_next = s1_ptr$q;
+                        rd_ptr$d = s1_ptr$q;
+                        if (stage$q == 32'h1) begin
+                            rd_next = s2_ptr$q;
+                            rd_ptr$d = s2_ptr$q;
+                        end
+                        if (stage$q == 32'h2) begin
+                            rd_next = t0_ptr$q;
+                            rd_ptr$d = t0_ptr$q;
+                            words_left$d = c_t0_words;
+                        end
+                    end
+                    else begin
+                        ser_load = ser_room & (words_left$q != 32'h0);
+                        if (ser_load) begin
+                            rd_next = rd_ptr$q + 32'h1;
+                            rd_ptr$d = rd_ptr$q + 32'h1;
+                            words_left$d = words_left$q - 32'h1;
+                        end
+                        if (unpacker$coeff_valid & unpacker$out_of_range & (stage$q != 32'h2)) begin
+                            sk_bad$d = 1'b1;
+                        end
+                        if (ntt_done) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$NttS;
+                            if (stage$q == 32'h0) begin
+                                s1_ptr$d = rd_ptr$q;
+                            end
+                            if (stage$q == 32'h1) begin
+                                s2_ptr$d = rd_ptr$q;
+                            end
+                            if (stage$q == 32'h2) begin
+                                t0_ptr$d = rd_ptr$q;
+                            end
+                        end
+                    end
+                end
+            SignPhase$NttS:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_ntt;
+                        ntt_arg0 = 32'h2;
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        phase$d = SignPhase$MulCs;
+                        if (stage$q == 32'h0) begin
+                            phase$d = SignPhase$LoadYAcc;
+                        end
+                    end
+                end
+            SignPhase$MulCs:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_pwm;
+                        if (stage$q == 32'h0) begin
+                            ntt_op = c_op_pwmac;
+                        end
+                    end
+                    else if (ntt_done) begin
+                        launched$d = 1'b0;
+                        phase$d = SignPhase$InttCs;
+                    end
+                end
+            SignPhase$StoreZ:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        ntt_start = 1'b1;
+                        ntt_op = c_op_store;
+                    end
+                    else begin
+                        ntt_m_tready = z_packer$coeff_ready;
+                        z_packer$coeff_valid = ntt_m_tvalid;
+                        store_take = ntt_m_tvalid & ntt_m_tready;
+                        z_checking$d = store_take;
+                        if (z_packer$data_valid) begin
+                            sig_buf$byte_write = 1'b1;
+                            sig_ptr$d = sig_ptr$q + 32'h1;
+                        end
+                        if (ntt_done & ~z_checking$q & ~z_packer$data_valid) begin
+                            error_flag$d = ntt_error;
+                            launched$d = 1'b0;
+                            phase$d = SignPhase$LoadS;
+                            if (col$q + 32'h1 == l$q) begin
+                                stage$d = 32'h1;
+                                hints$reset = 1'b1;
+                            end
+                            else begin
+                                col$d = col$q + 32'h1;
+                            end
+                        end
+                    end
+                end
+            SignPhase$StoreR:
+                begin
+                end
+            SignPhase$StoreH:
+                begin
+                end
+            SignPhase$Decide:
+                begin
+                    launched$d = 1'b0;
+                    if (sk_bad$q) begin
+                        error_flag$d = 1'b1;
+                    end
+                    else if (reject$q | hints$too_many) begin
+                        if (attempt_count$q == c_max_attempts) begin
+                            error_flag$d = 1'b1;
+                        end
+                        else begin
+                            attempt_count$d = attempt_count$q + 32'h1;
+                            kappa$d = kappa$q + ((l$q) & 16'hffff);
+                            reject$d = 1'b0;
+                            col$d = 32'h0;
+                            w1_ptr$d = 32'h0;
+                            phase$d = SignPhase$Mask;
+                        end
+                    end
+                    else begin
+                        sig_ptr$d = hint_base$q;
+                        phase$d = SignPhase$PackHints;
+                    end
+                end
+            SignPhase$PackHints:
+                begin
+                    hints$data_ready = 1'b1;
+                    sig_buf$byte_data = hints$data;
+                    if (hints$data_valid) begin
+                        sig_buf$byte_write = 1'b1;
+                        sig_ptr$d = sig_ptr$q + 32'h1;
+                    end
+                    if (hints$done) begin
+                        phase$d = SignPhase$Output;
+                    end
+                end
+            SignPhase$Output:
+                begin
+                    if (~launched$q) begin
+                        launched$d = 1'b1;
+                        out_index$d = 32'h0;
+                        out_next = 32'h0;
+                        primed$d = 1'b0;
+                    end
+                    else begin
+                        primed$d = 1'b1;
+                        m_valid = primed$q & (out_index$q < sig_words$q);
+                        m_last = out_index$q + 32'h1 == sig_words$q;
+                        if (m_last) begin
+                            m_data = sig_buf$read_word & sig_last_mask$q;
+                        end
+                        if (m_valid & m_ready) begin
+                            out_next = out_index$q + 32'h1;
+                            out_index$d = out_index$q + 32'h1;
+                            if (m_last) begin
+                                done_flag$d = 1'b1;
+                                phase$d = SignPhase$Idle;
+                            end
+                        end
+                    end
+                end
+            default:
+                begin
+                    phase$d = SignPhase$Idle;
+                end
+        endcase
+        if ((phase$q == SignPhase$LoadY) | (phase$q == SignPhase$LoadYAcc)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_load;
+                ntt_arg0 = 32'h1;
+                if (phase$q == SignPhase$LoadYAcc) begin
+                    ntt_arg0 = 32'h0;
+                end
+                count$d = 32'h0;
+                count_next = 32'h0;
+            end
+            else begin
+                ntt_s_tdata = ((y_mem$read_data) & 32'hffffffff);
+                ntt_s_tvalid = ~count$q[32'h8];
+                if (ntt_s_tready & ~count$q[32'h8]) begin
+                    count_next = count$q + 32'h1;
+                end
+                count$d = count_next;
+                if (ntt_done) begin
+                    error_flag$d = ntt_error;
+                    launched$d = 1'b0;
+                    if (phase$q == SignPhase$LoadY) begin
+                        phase$d = SignPhase$SampleA;
+                    end
+                    else begin
+                        phase$d = SignPhase$MulCs;
+                    end
+                end
+            end
+        end
+        if ((phase$q == SignPhase$InttW) | (phase$q == SignPhase$InttCs)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_intt;
+            end
+            else if (ntt_done) begin
+                launched$d = 1'b0;
+                if (phase$q == SignPhase$InttW) begin
+                    phase$d = SignPhase$StoreW;
+                end
+                else if (stage$q == 32'h0) begin
+                    phase$d = SignPhase$StoreZ;
+                end
+                else if (stage$q == 32'h1) begin
+                    phase$d = SignPhase$StoreR;
+                end
+                else begin
+                    phase$d = SignPhase$StoreH;
+                end
+            end
+        end
+        if ((phase$q == SignPhase$StoreR) | (phase$q == SignPhase$StoreH)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_store;
+                count$d = 32'h0;
+                count_next = 32'h0;
+            end
+            else begin
+                ntt_m_tready = 1'b1;
+                store_take = ntt_m_tvalid;
+                pipe$0$d = store_take;
+                if (store_take) begin
+                    count_next = count$q + 32'h1;
+                    addr_s1$d = count$q[(32'h0)+:(8)];
+                    ct0_s1$d = ntt_m_tdata[(32'h0)+:(23)];
+                end
+                count$d = count_next;
+                if (phase$q == SignPhase$StoreH) begin
+                    subtract$b = 32'h0;
+                end
+                if (ntt_done & ~pipe_busy) begin
+                    error_flag$d = ntt_error;
+                    launched$d = 1'b0;
+                    phase$d = SignPhase$LoadS;
+                    if (phase$q == SignPhase$StoreR) begin
+                        stage$d = 32'h2;
+                    end
+                    else if (row$q + 32'h1 == k$q) begin
+                        phase$d = SignPhase$Decide;
+                    end
+                    else begin
+                        stage$d = 32'h1;
+                        row$d = row$q + 32'h1;
+                    end
+                end
+            end
+        end
+        sk_buf$read_address = rd_next;
+        sig_buf$read_address = rd_next;
+        w1_buf$read_address = rd_next[(32'h0)+:(8)];
+        if (phase$q == SignPhase$Output) begin
+            sig_buf$read_address = out_next;
+        end
+        y_mem$read_address = (((col$q) & 11'h7ff) << 32'h8) | ((count_next) & 11'h7ff);
+        w_mem$read_address = (((row$q) & 11'h7ff) << 32'h8) | ((count_next) & 11'h7ff);
+        if (ser_take) begin
+            ser_word$d = ser_word$q >> 32'h8;
+            ser_left$d = ser_left$q - 32'h1;
+        end
+        if (ser_take_pair) begin
+            ser_word$d = ser_word$q >> 32'h10;
+            ser_left$d = ser_left$q - 32'h2;
+        end
+        if (ser_load) begin
+            ser_word$d = sk_buf$read_word;
+            if ((phase$q == SignPhase$Mask) | (phase$q == SignPhase$Challenge)) begin
+                ser_word$d = sponge_out_data;
+            end
+            ser_left$d = 32'h4;
+        end
+        if ((fail | (error_flag$q & ~done_flag$q)) & (phase$q != SignPhase$Idle)) begin
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            phase$d = SignPhase$Idle;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
+        end
+        if (abort_job & (phase$q != SignPhase$Idle)) begin
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            phase$d = SignPhase$Idle;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
+        end
+        if (reset) begin
+            phase$d = SignPhase$Idle;
+            done_flag$d = 1'b0;
+            error_flag$d = 1'b0;
+        end
+        busy = phase$q != SignPhase$Idle;
+        done = done_flag$q;
+        error = error_flag$q;
+        attempts = attempt_count$q;
+    end
+    
+endmodule // mldsa_accel__core__sign
+
+
+module mldsa_accel__core__sign__a0(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__a0
+
+
+module mldsa_accel__core__sign__a1(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__a1
+
+
+module mldsa_accel__core__sign__addr_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__addr_s1
+
+
+module mldsa_accel__core__sign__attempt_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__attempt_count
+
+
+module mldsa_accel__core__sign__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [6:0] tau;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    output reg  done;
+    input wire  [7:0] read_index;
+    output reg  [22:0] coeff;
+    
+    // Constant declarations
+    localparam  one256 = 256'h1;
+    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  q_minus_1 = 23'h7fe000;
+    localparam  n = 9'b100000000;
+    localparam  sign_byte_count = 4'h8;
+    
+    // Stub signals
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  [3:0] sign_bytes_left$d;
+    wire  [3:0] sign_bytes_left$q;
+    reg  sign_bytes_left$clock;
+    reg  [63:0] signs$d;
+    wire  [63:0] signs$q;
+    reg  signs$clock;
+    reg  [8:0] i$d;
+    wire  [8:0] i$q;
+    reg  i$clock;
+    reg  [255:0] i_hot$d;
+    wire  [255:0] i_hot$q;
+    reg  i_hot$clock;
+    reg  [255:0] nonzero$d;
+    wire  [255:0] nonzero$q;
+    reg  nonzero$clock;
+    reg  [255:0] negative$d;
+    wire  [255:0] negative$q;
+    reg  negative$clock;
+    reg  [22:0] read_out$d;
+    wire  [22:0] read_out$q;
+    reg  read_out$clock;
+    
+    // Local signals
+    reg  take;
+    reg  [8:0] j_wide;
+    reg  [255:0] j_hot;
+    reg  [255:0] old_nonzero_all;
+    reg  [255:0] old_negative_all;
+    reg  [255:0] sign_all;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__ball__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_accel__core__sign__ball__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    mldsa_accel__core__sign__ball__sign_bytes_left sign_bytes_left(
+        .d(sign_bytes_left$d),
+        .q(sign_bytes_left$q),
+        .clock(sign_bytes_left$clock)
+    );
+    mldsa_accel__core__sign__ball__signs signs(
+        .d(signs$d),
+        .q(signs$q),
+        .clock(signs$clock)
+    );
+    mldsa_accel__core__sign__ball__i i(
+        .d(i$d),
+        .q(i$q),
+        .clock(i$clock)
+    );
+    mldsa_accel__core__sign__ball__i_hot i_hot(
+        .d(i_hot$d),
+        .q(i_hot$q),
+        .clock(i_hot$clock)
+    );
+    mldsa_accel__core__sign__ball__nonzero nonzero(
+        .d(nonzero$d),
+        .q(nonzero$q),
+        .clock(nonzero$clock)
+    );
+    mldsa_accel__core__sign__ball__negative negative(
+        .d(negative$d),
+        .q(negative$q),
+        .clock(negative$clock)
+    );
+    mldsa_accel__core__sign__ball__read_out read_out(
+        .d(read_out$d),
+        .q(read_out$q),
+        .clock(read_out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        done_flag$clock = clock;
+        sign_bytes_left$clock = clock;
+        signs$clock = clock;
+        i$clock = clock;
+        i_hot$clock = clock;
+        nonzero$clock = clock;
+        negative$clock = clock;
+        read_out$clock = clock;
+        sampling$d = sampling$q;
+        done_flag$d = done_flag$q;
+        sign_bytes_left$d = sign_bytes_left$q;
+        signs$d = signs$q;
+        i$d = i$q;
+        i_hot$d = i_hot$q;
+        nonzero$d = nonzero$q;
+        negative$d = negative$q;
+        read_out$d = read_out$q;
+        data_ready = sampling$q;
+        take = sampling$q & data_valid;
+        j_wide = ((data) & 9'h1ff);
+        j_hot = one256 << data;
+        old_nonzero_all = 32'h0;
+        if (|(nonzero$q & j_hot)) begin
+            old_nonzero_all = ones256;
+        end
+        old_negative_all = 32'h0;
+        if (|(negative$q & j_hot)) begin
+            old_negative_all = ones256;
+        end
+        sign_all = 32'h0;
+        if (signs$q[32'h0]) begin
+            sign_all = ones256;
+        end
+        if (take) begin
+            if (|sign_bytes_left$q) begin
+                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
+                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
+            end
+            else if (j_wide <= i$q) begin
+                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
+                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
+                signs$d = signs$q >> 32'h1;
+                i$d = i$q + 32'h1;
+                i_hot$d = i_hot$q << 32'h1;
+                if (i$q + 32'h1 == n) begin
+                    sampling$d = 1'b0;
+                    done_flag$d = 1'b1;
+                end
+            end
+        end
+        if (start & ~sampling$q) begin
+            sampling$d = 1'b1;
+            done_flag$d = 1'b0;
+            sign_bytes_left$d = sign_byte_count;
+            i$d = n - ((tau) & 9'h1ff);
+            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (reset) begin
+            sampling$d = 1'b0;
+            done_flag$d = 1'b0;
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (nonzero$q[read_index]) begin
+            if (negative$q[read_index]) begin
+                read_out$d = q_minus_1;
+            end
+            else begin
+                read_out$d = 32'h1;
+            end
+        end
+        else begin
+            read_out$d = 32'h0;
+        end
+        done = done_flag$q;
+        coeff = read_out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__ball
+
+
+module mldsa_accel__core__sign__ball__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__done_flag
+
+
+module mldsa_accel__core__sign__ball__i(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__i
+
+
+module mldsa_accel__core__sign__ball__i_hot(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__i_hot
+
+
+module mldsa_accel__core__sign__ball__negative(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__negative
+
+
+module mldsa_accel__core__sign__ball__nonzero(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__nonzero
+
+
+module mldsa_accel__core__sign__ball__read_out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__read_out
+
+
+module mldsa_accel__core__sign__ball__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__sampling
+
+
+module mldsa_accel__core__sign__ball__sign_bytes_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__sign_bytes_left
+
+
+module mldsa_accel__core__sign__ball__signs(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ball__signs
+
+
+module mldsa_accel__core__sign__col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__col
+
+
+module mldsa_accel__core__sign__commit_end(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__commit_end
+
+
+module mldsa_accel__core__sign__commit_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__commit_last
+
+
+module mldsa_accel__core__sign__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__count
+
+
+module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [24:0] x;
+    input wire  canonical;
+    input wire  [23:0] bound;
+    output reg  exceeds;
+    
+    // Constant declarations
+    localparam  half_q = 25'h3ff000;
+    localparam  q25 = 25'h7fe001;
+    
+    // Stub signals
+    reg  out$d;
+    wire  out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [24:0] centred;
+    reg  [24:0] negated;
+    reg  [24:0] magnitude;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__ct0_norm__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        centred = x;
+        if (canonical && x > half_q) begin
+            centred = x - q25;
+        end
+        negated = ~centred + 32'h1;
+        magnitude = centred;
+        if (centred[32'h18]) begin
+            magnitude = negated;
+        end
+        out$d = magnitude >= ((bound) & 25'h1ffffff);
+        exceeds = out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__ct0_norm
+
+
+module mldsa_accel__core__sign__ct0_norm__out(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ct0_norm__out
+
+
+module mldsa_accel__core__sign__ct0_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ct0_s1
+
+
+module mldsa_accel__core__sign__ct_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ct_last
+
+
+module mldsa_accel__core__sign__ct_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ct_words
+
+
+module mldsa_accel__core__sign__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [22:0] r;
+    input wire  wide;
+    input wire  hint;
+    output reg  [5:0] r1;
+    output reg  [23:0] r0;
+    output reg  [5:0] r1_hinted;
+    
+    // Constant declarations
+    localparam  k_narrow = 16'h2c0b;
+    localparam  k_wide = 16'h401;
+    localparam  half_q = 24'h3ff000;
+    localparam  minus_q = 24'h801fff;
+    
+    // Stub signals
+    reg  [15:0] a_s0$d;
+    wire  [15:0] a_s0$q;
+    reg  a_s0$clock;
+    reg  [22:0] r_s0$d;
+    wire  [22:0] r_s0$q;
+    reg  r_s0$clock;
+    reg  wide_s0$d;
+    wire  wide_s0$q;
+    reg  wide_s0$clock;
+    reg  hint_s0$d;
+    wire  hint_s0$q;
+    reg  hint_s0$clock;
+    reg  [5:0] r1_s1$d;
+    wire  [5:0] r1_s1$q;
+    reg  r1_s1$clock;
+    reg  [22:0] r_s1$d;
+    wire  [22:0] r_s1$q;
+    reg  r_s1$clock;
+    reg  wide_s1$d;
+    wire  wide_s1$q;
+    reg  wide_s1$clock;
+    reg  hint_s1$d;
+    wire  hint_s1$q;
+    reg  hint_s1$clock;
+    reg  [5:0] r1_s2$d;
+    wire  [5:0] r1_s2$q;
+    reg  r1_s2$clock;
+    reg  [23:0] r0_s2$d;
+    wire  [23:0] r0_s2$q;
+    reg  r0_s2$clock;
+    reg  [5:0] hinted_s2$d;
+    wire  [5:0] hinted_s2$q;
+    reg  hinted_s2$clock;
+    reg  [6:0] r1_times_2gamma2$address;
+    wire  [23:0] r1_times_2gamma2$data;
+    
+    // Local signals
+    reg  [23:0] r_rounded;
+    reg  [15:0] a;
+    reg  [31:0] t_narrow;
+    reg  [31:0] t_wide;
+    reg  [5:0] r1_narrow;
+    reg  [23:0] r0_raw;
+    reg  [23:0] r0_final;
+    reg  [5:0] r1_plus;
+    reg  [5:0] r1_minus;
+    reg  [5:0] r1_up;
+    reg  [5:0] r1_down;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__decompose__a_s0 a_s0(
+        .d(a_s0$d),
+        .q(a_s0$q),
+        .clock(a_s0$clock)
+    );
+    mldsa_accel__core__sign__decompose__r_s0 r_s0(
+        .d(r_s0$d),
+        .q(r_s0$q),
+        .clock(r_s0$clock)
+    );
+    mldsa_accel__core__sign__decompose__wide_s0 wide_s0(
+        .d(wide_s0$d),
+        .q(wide_s0$q),
+        .clock(wide_s0$clock)
+    );
+    mldsa_accel__core__sign__decompose__hint_s0 hint_s0(
+        .d(hint_s0$d),
+        .q(hint_s0$q),
+        .clock(hint_s0$clock)
+    );
+    mldsa_accel__core__sign__decompose__r1_s1 r1_s1(
+        .d(r1_s1$d),
+        .q(r1_s1$q),
+        .clock(r1_s1$clock)
+    );
+    mldsa_accel__core__sign__decompose__r_s1 r_s1(
+        .d(r_s1$d),
+        .q(r_s1$q),
+        .clock(r_s1$clock)
+    );
+    mldsa_accel__core__sign__decompose__wide_s1 wide_s1(
+        .d(wide_s1$d),
+        .q(wide_s1$q),
+        .clock(wide_s1$clock)
+    );
+    mldsa_accel__core__sign__decompose__hint_s1 hint_s1(
+        .d(hint_s1$d),
+        .q(hint_s1$q),
+        .clock(hint_s1$clock)
+    );
+    mldsa_accel__core__sign__decompose__r1_s2 r1_s2(
+        .d(r1_s2$d),
+        .q(r1_s2$q),
+        .clock(r1_s2$clock)
+    );
+    mldsa_accel__core__sign__decompose__r0_s2 r0_s2(
+        .d(r0_s2$d),
+        .q(r0_s2$q),
+        .clock(r0_s2$clock)
+    );
+    mldsa_accel__core__sign__decompose__hinted_s2 hinted_s2(
+        .d(hinted_s2$d),
+        .q(hinted_s2$q),
+        .clock(hinted_s2$clock)
+    );
+    mldsa_accel__core__sign__decompose__r1_times_2gamma2 r1_times_2gamma2(
+        .address(r1_times_2gamma2$address),
+        .data(r1_times_2gamma2$data)
+    );
+    
+    // Update code
+    always @(*) begin
+        a_s0$clock = clock;
+        r_s0$clock = clock;
+        wide_s0$clock = clock;
+        hint_s0$clock = clock;
+        r1_s1$clock = clock;
+        r_s1$clock = clock;
+        wide_s1$clock = clock;
+        hint_s1$clock = clock;
+        r1_s2$clock = clock;
+        r0_s2$clock = clock;
+        hinted_s2$clock = clock;
+        a_s0$d = a_s0$q;
+        r_s0$d = r_s0$q;
+        wide_s0$d = wide_s0$q;
+        hint_s0$d = hint_s0$q;
+        r1_s1$d = r1_s1$q;
+        r_s1$d = r_s1$q;
+        wide_s1$d = wide_s1$q;
+        hint_s1$d = hint_s1$q;
+        r1_s2$d = r1_s2$q;
+        r0_s2$d = r0_s2$q;
+        hinted_s2$d = hinted_s2$q;
+        r_rounded = ((r) & 24'hffffff) + 32'h7f;
+        a_s0$d = r_rounded[(32'h7)+:(16)];
+        r_s0$d = r;
+        wide_s0$d = wide;
+        hint_s0$d = hint;
+        a = a_s0$q;
+        t_narrow = a * k_narrow + 32'h800000;
+        t_wide = a * k_wide + 32'h200000;
+        r1_narrow = t_narrow[(32'h18)+:(6)];
+        if (r1_narrow == 32'h2c) begin
+            r1_narrow = 32'h0;
+        end
+        if (wide_s0$q) begin
+            r1_s1$d = ((t_wide[(32'h16)+:(4)]) & 6'h3f);
+        end
+        else begin
+            r1_s1$d = r1_narrow;
+        end
+        r_s1$d = r_s0$q;
+        wide_s1$d = wide_s0$q;
+        hint_s1$d = hint_s0$q;
+        r1_times_2gamma2$address = ((r1_s1$q) & 7'h7f) | (((wide_s1$q) & 7'h7f) << 32'h6);
+        r0_raw = ((r_s1$q) & 24'hffffff) - r1_times_2gamma2$data;
+        r0_final = r0_raw;
+        if (~r0_raw[32'h17] && r0_raw > half_q) begin
+            r0_final = r0_raw + minus_q;
+        end
+        r1_plus = r1_s1$q + 32'h1;
+        r1_minus = r1_s1$q - 32'h1;
+        r1_up = r1_plus;
+        r1_down = r1_minus;
+        if (wide_s1$q) begin
+            r1_up = ((r1_plus[(32'h0)+:(4)]) & 6'h3f);
+            r1_down = ((r1_minus[(32'h0)+:(4)]) & 6'h3f);
+        end
+        else begin
+            if (r1_s1$q == 32'h2b) begin
+                r1_up = 32'h0;
+            end
+            if (r1_s1$q == 32'h0) begin
+                r1_down = 32'h2b;
+            end
+        end
+        hinted_s2$d = r1_s1$q;
+        if (hint_s1$q) begin
+            if (~r0_final[32'h17] && |r0_final) begin
+                hinted_s2$d = r1_up;
+            end
+            else begin
+                hinted_s2$d = r1_down;
+            end
+        end
+        r1_s2$d = r1_s1$q;
+        r0_s2$d = r0_final;
+        r1 = r1_s2$q;
+        r0 = r0_s2$q;
+        r1_hinted = hinted_s2$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__decompose
+
+
+module mldsa_accel__core__sign__decompose__a_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__a_s0
+
+
+module mldsa_accel__core__sign__decompose__hint_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__hint_s0
+
+
+module mldsa_accel__core__sign__decompose__hint_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__hint_s1
+
+
+module mldsa_accel__core__sign__decompose__hinted_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__hinted_s2
+
+
+module mldsa_accel__core__sign__decompose__r0_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__r0_s2
+
+
+module mldsa_accel__core__sign__decompose__r1_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__r1_s1
+
+
+module mldsa_accel__core__sign__decompose__r1_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__r1_s2
+
+
+module mldsa_accel__core__sign__decompose__r1_times_2gamma2(address,data);
+    
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [23:0] data;
+    
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 24'h0;
+      7'b1: data = 24'h2e800;
+      7'b10: data = 24'h5d000;
+      7'b11: data = 24'h8b800;
+      7'b100: data = 24'hba000;
+      7'b101: data = 24'he8800;
+      7'b110: data = 24'h117000;
+      7'b111: data = 24'h145800;
+      7'b1000: data = 24'h174000;
+      7'b1001: data = 24'h1a2800;
+      7'b1010: data = 24'h1d1000;
+      7'b1011: data = 24'h1ff800;
+      7'b1100: data = 24'h22e000;
+      7'b1101: data = 24'h25c800;
+      7'b1110: data = 24'h28b000;
+      7'b1111: data = 24'h2b9800;
+      7'b10000: data = 24'h2e8000;
+      7'b10001: data = 24'h316800;
+      7'b10010: data = 24'h345000;
+      7'b10011: data = 24'h373800;
+      7'b10100: data = 24'h3a2000;
+      7'b10101: data = 24'h3d0800;
+      7'b10110: data = 24'h3ff000;
+      7'b10111: data = 24'h42d800;
+      7'b11000: data = 24'h45c000;
+      7'b11001: data = 24'h48a800;
+      7'b11010: data = 24'h4b9000;
+      7'b11011: data = 24'h4e7800;
+      7'b11100: data = 24'h516000;
+      7'b11101: data = 24'h544800;
+      7'b11110: data = 24'h573000;
+      7'b11111: data = 24'h5a1800;
+      7'b100000: data = 24'h5d0000;
+      7'b100001: data = 24'h5fe800;
+      7'b100010: data = 24'h62d000;
+      7'b100011: data = 24'h65b800;
+      7'b100100: data = 24'h68a000;
+      7'b100101: data = 24'h6b8800;
+      7'b100110: data = 24'h6e7000;
+      7'b100111: data = 24'h715800;
+      7'b101000: data = 24'h744000;
+      7'b101001: data = 24'h772800;
+      7'b101010: data = 24'h7a1000;
+      7'b101011: data = 24'h7cf800;
+      7'b101100: data = 24'h0;
+      7'b101101: data = 24'h0;
+      7'b101110: data = 24'h0;
+      7'b101111: data = 24'h0;
+      7'b110000: data = 24'h0;
+      7'b110001: data = 24'h0;
+      7'b110010: data = 24'h0;
+      7'b110011: data = 24'h0;
+      7'b110100: data = 24'h0;
+      7'b110101: data = 24'h0;
+      7'b110110: data = 24'h0;
+      7'b110111: data = 24'h0;
+      7'b111000: data = 24'h0;
+      7'b111001: data = 24'h0;
+      7'b111010: data = 24'h0;
+      7'b111011: data = 24'h0;
+      7'b111100: data = 24'h0;
+      7'b111101: data = 24'h0;
+      7'b111110: data = 24'h0;
+      7'b111111: data = 24'h0;
+      7'b1000000: data = 24'h0;
+      7'b1000001: data = 24'h7fe00;
+      7'b1000010: data = 24'hffc00;
+      7'b1000011: data = 24'h17fa00;
+      7'b1000100: data = 24'h1ff800;
+      7'b1000101: data = 24'h27f600;
+      7'b1000110: data = 24'h2ff400;
+      7'b1000111: data = 24'h37f200;
+      7'b1001000: data = 24'h3ff000;
+      7'b1001001: data = 24'h47ee00;
+      7'b1001010: data = 24'h4fec00;
+      7'b1001011: data = 24'h57ea00;
+      7'b1001100: data = 24'h5fe800;
+      7'b1001101: data = 24'h67e600;
+      7'b1001110: data = 24'h6fe400;
+      7'b1001111: data = 24'h77e200;
+      7'b1010000: data = 24'h0;
+      7'b1010001: data = 24'h0;
+      7'b1010010: data = 24'h0;
+      7'b1010011: data = 24'h0;
+      7'b1010100: data = 24'h0;
+      7'b1010101: data = 24'h0;
+      7'b1010110: data = 24'h0;
+      7'b1010111: data = 24'h0;
+      7'b1011000: data = 24'h0;
+      7'b1011001: data = 24'h0;
+      7'b1011010: data = 24'h0;
+      7'b1011011: data = 24'h0;
+      7'b1011100: data = 24'h0;
+      7'b1011101: data = 24'h0;
+      7'b1011110: data = 24'h0;
+      7'b1011111: data = 24'h0;
+      7'b1100000: data = 24'h0;
+      7'b1100001: data = 24'h0;
+      7'b1100010: data = 24'h0;
+      7'b1100011: data = 24'h0;
+      7'b1100100: data = 24'h0;
+      7'b1100101: data = 24'h0;
+      7'b1100110: data = 24'h0;
+      7'b1100111: data = 24'h0;
+      7'b1101000: data = 24'h0;
+      7'b1101001: data = 24'h0;
+      7'b1101010: data = 24'h0;
+      7'b1101011: data = 24'h0;
+      7'b1101100: data = 24'h0;
+      7'b1101101: data = 24'h0;
+      7'b1101110: data = 24'h0;
+      7'b1101111: data = 24'h0;
+      7'b1110000: data = 24'h0;
+      7'b1110001: data = 24'h0;
+      7'b1110010: data = 24'h0;
+      7'b1110011: data = 24'h0;
+      7'b1110100: data = 24'h0;
+      7'b1110101: data = 24'h0;
+      7'b1110110: data = 24'h0;
+      7'b1110111: data = 24'h0;
+      7'b1111000: data = 24'h0;
+      7'b1111001: data = 24'h0;
+      7'b1111010: data = 24'h0;
+      7'b1111011: data = 24'h0;
+      7'b1111100: data = 24'h0;
+      7'b1111101: data = 24'h0;
+      7'b1111110: data = 24'h0;
+      7'b1111111: data = 24'h0;
+      default: data = 24'h0;
+    endcase
+            
+endmodule // mldsa_accel__core__sign__decompose__r1_times_2gamma2
+
+
+module mldsa_accel__core__sign__decompose__r_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__r_s0
+
+
+module mldsa_accel__core__sign__decompose__r_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__r_s1
+
+
+module mldsa_accel__core__sign__decompose__wide_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__wide_s0
+
+
+module mldsa_accel__core__sign__decompose__wide_s1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__decompose__wide_s1
+
+
+module mldsa_accel__core__sign__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__done_flag
+
+
+module mldsa_accel__core__sign__error_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__error_flag
+
+
+module mldsa_accel__core__sign__eta(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__eta
+
+
+module mldsa_accel__core__sign__eta_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__eta_bits
+
+
+module mldsa_accel__core__sign__eta_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__eta_max
+
+
+module mldsa_accel__core__sign__external(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__external
+
+
+module mldsa_accel__core__sign__gamma1(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__gamma1
+
+
+module mldsa_accel__core__sign__gamma1_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__gamma1_bits
+
+
+module mldsa_accel__core__sign__gamma2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__gamma2
+
+
+module mldsa_accel__core__sign__hint_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hint_base
+
+
+module mldsa_accel__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_ready,data,data_valid,data_ready,too_many,done);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] k;
+    input wire  [6:0] omega;
+    input wire  hint;
+    input wire  hint_valid;
+    output reg  hint_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    output reg  too_many;
+    output reg  done;
+    
+    // Constant declarations
+    localparam  last_coeff = 8'hff;
+    
+    // Enums
+    localparam HintPackPhase$Collect = 0;
+    localparam HintPackPhase$Prefetch = 1;
+    localparam HintPackPhase$Send = 2;
+    localparam HintPackPhase$Done = 3;
+    
+    // Stub signals
+    reg  [6:0] slots$read_address;
+    reg  slots$read_clock;
+    wire  [7:0] slots$read_data;
+    reg  [6:0] slots$write_address;
+    reg  slots$write_clock;
+    reg  [7:0] slots$write_data;
+    reg  slots$write_enable;
+    reg  [6:0] counts$0$d;
+    wire  [6:0] counts$0$q;
+    reg  counts$0$clock;
+    reg  [6:0] counts$1$d;
+    wire  [6:0] counts$1$q;
+    reg  counts$1$clock;
+    reg  [6:0] counts$2$d;
+    wire  [6:0] counts$2$q;
+    reg  counts$2$clock;
+    reg  [6:0] counts$3$d;
+    wire  [6:0] counts$3$q;
+    reg  counts$3$clock;
+    reg  [6:0] counts$4$d;
+    wire  [6:0] counts$4$q;
+    reg  counts$4$clock;
+    reg  [6:0] counts$5$d;
+    wire  [6:0] counts$5$q;
+    reg  counts$5$clock;
+    reg  [6:0] counts$6$d;
+    wire  [6:0] counts$6$q;
+    reg  counts$6$clock;
+    reg  [6:0] counts$7$d;
+    wire  [6:0] counts$7$q;
+    reg  counts$7$clock;
+    reg  [1:0] phase$d;
+    wire  [1:0] phase$q;
+    reg  phase$clock;
+    reg  [3:0] poly$d;
+    wire  [3:0] poly$q;
+    reg  poly$clock;
+    reg  [7:0] coeff$d;
+    wire  [7:0] coeff$q;
+    reg  coeff$clock;
+    reg  [6:0] count$d;
+    wire  [6:0] count$q;
+    reg  count$clock;
+    reg  overflow$d;
+    wire  overflow$q;
+    reg  overflow$clock;
+    reg  [6:0] out_ptr$d;
+    wire  [6:0] out_ptr$q;
+    reg  out_ptr$clock;
+    
+    // Local signals
+    reg  take;
+    reg  room;
+    reg  [6:0] new_count;
+    reg  [6:0] total;
+    reg  send;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__hints__slots slots(
+        .read_address(slots$read_address),
+        .read_clock(slots$read_clock),
+        .read_data(slots$read_data),
+        .write_address(slots$write_address),
+        .write_clock(slots$write_clock),
+        .write_data(slots$write_data),
+        .write_enable(slots$write_enable)
+    );
+    mldsa_accel__core__sign__hints__counts__0 counts$0(
+        .d(counts$0$d),
+        .q(counts$0$q),
+        .clock(counts$0$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__1 counts$1(
+        .d(counts$1$d),
+        .q(counts$1$q),
+        .clock(counts$1$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__2 counts$2(
+        .d(counts$2$d),
+        .q(counts$2$q),
+        .clock(counts$2$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__3 counts$3(
+        .d(counts$3$d),
+        .q(counts$3$q),
+        .clock(counts$3$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__4 counts$4(
+        .d(counts$4$d),
+        .q(counts$4$q),
+        .clock(counts$4$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__5 counts$5(
+        .d(counts$5$d),
+        .q(counts$5$q),
+        .clock(counts$5$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__6 counts$6(
+        .d(counts$6$d),
+        .q(counts$6$q),
+        .clock(counts$6$clock)
+    );
+    mldsa_accel__core__sign__hints__counts__7 counts$7(
+        .d(counts$7$d),
+        .q(counts$7$q),
+        .clock(counts$7$clock)
+    );
+    mldsa_accel__core__sign__hints__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    mldsa_accel__core__sign__hints__poly poly(
+        .d(poly$d),
+        .q(poly$q),
+        .clock(poly$clock)
+    );
+    mldsa_accel__core__sign__hints__coeff coeff(
+        .d(coeff$d),
+        .q(coeff$q),
+        .clock(coeff$clock)
+    );
+    mldsa_accel__core__sign__hints__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__sign__hints__overflow overflow(
+        .d(overflow$d),
+        .q(overflow$q),
+        .clock(overflow$clock)
+    );
+    mldsa_accel__core__sign__hints__out_ptr out_ptr(
+        .d(out_ptr$d),
+        .q(out_ptr$q),
+        .clock(out_ptr$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        phase$clock = clock;
+        poly$clock = clock;
+        coeff$clock = clock;
+        count$clock = clock;
+        overflow$clock = clock;
+        out_ptr$clock = clock;
+        phase$d = phase$q;
+        poly$d = poly$q;
+        coeff$d = coeff$q;
+        count$d = count$q;
+        overflow$d = overflow$q;
+        out_ptr$d = out_ptr$q;
+        counts$0$clock = clock;
+        counts$0$d = counts$0$q;
+        counts$1$clock = clock;
+        counts$1$d = counts$1$q;
+        counts$2$clock = clock;
+        counts$2$d = counts$2$q;
+        counts$3$clock = clock;
+        counts$3$d = counts$3$q;
+        counts$4$clock = clock;
+        counts$4$d = counts$4$q;
+        counts$5$clock = clock;
+        counts$5$d = counts$5$q;
+        counts$6$clock = clock;
+        counts$6$d = counts$6$q;
+        counts$7$clock = clock;
+        counts$7$d = counts$7$q;
+        slots$read_clock = clock;
+        slots$write_clock = clock;
+        slots$write_address = count$q;
+        slots$write_data = coeff$q;
+        slots$write_enable = 1'b0;
+        slots$read_address = out_ptr$q;
+        total = omega + ((k) & 7'h7f);
+        hint_ready = phase$q == HintPackPhase$Collect;
+        take = (phase$q == HintPackPhase$Collect) & hint_valid;
+        room = count$q != omega;
+        new_count = count$q;
+        if (take & hint & room) begin
+            new_count = count$q + 32'h1;
+        end
+        data_valid = phase$q == HintPackPhase$Send;
+        send = (phase$q == HintPackPhase$Send) & data_ready;
+        data = 32'h0;
+        if (phase$q == HintPackPhase$Send) begin
+            if (out_ptr$q >= omega) begin
+                data = ((counts$0$q) & 8'hff);
+            end
+            else if (out_ptr$q < count$q) begin
+                data = slots$read_data;
+            end
+        end
+        case (phase$q)
+            HintPackPhase$Collect:
+                begin
+                    if (take) begin
+                        if (hint) begin
+                            if (room) begin
+                                slots$write_enable = 1'b1;
+                            end
+                            else begin
+                                overflow$d = 1'b1;
+                            end
+                        end
+                        count$d = new_count;
+                        coeff$d = coeff$q + 32'h1;
+                        if (coeff$q == last_coeff) begin
+                            if (poly$q == 0) begin
+                                counts$0$d = new_count;
+                            end
+                            if (poly$q == 1) begin
+                                counts$1$d = new_count;
+                            end
+                            if (poly$q == 2) begin
+                                counts$2$d = new_count;
+                            end
+                            if (poly$q == 3) begin
+                                counts$3$d = new_count;
+                            end
+                            if (poly$q == 4) begin
+                                counts$4$d = new_count;
+                            end
+                            if (poly$q == 5) begin
+                                counts$5$d = new_count;
+                            end
+                            if (poly$q == 6) begin
+                                counts$6$d = new_count;
+                            end
+                            if (poly$q == 7) begin
+                                counts$7$d = new_count;
+                            end
+                            poly$d = poly$q + 32'h1;
+                            if (poly$q + 32'h1 == k) begin
+                                phase$d = HintPackPhase$Prefetch;
+                            end
+                        end
+                    end
+                end
+            HintPackPhase$Prefetch:
+                begin
+                    phase$d = HintPackPhase$Send;
+                end
+            HintPackPhase$Send:
+                begin
+                    if (send) begin
+                        out_ptr$d = out_ptr$q + 32'h1;
+                        slots$read_address = out_ptr$q + 32'h1;
+                        if (out_ptr$q >= omega) begin
+                            counts$0$d = counts$1$q;
+                            counts$1$d = counts$2$q;
+                            counts$2$d = counts$3$q;
+                            counts$3$d = counts$4$q;
+                            counts$4$d = counts$5$q;
+                            counts$5$d = counts$6$q;
+                            counts$6$d = counts$7$q;
+                        end
+                        if (out_ptr$q + 32'h1 == total) begin
+                            phase$d = HintPackPhase$Done;
+                        end
+                    end
+                end
+            HintPackPhase$Done:
+                begin
+                end
+        endcase
+        if (reset) begin
+            phase$d = HintPackPhase$Collect;
+            poly$d = 32'h0;
+            coeff$d = 32'h0;
+            count$d = 32'h0;
+            overflow$d = 1'b0;
+            out_ptr$d = 32'h0;
+            slots$write_enable = 1'b0;
+        end
+        too_many = overflow$q;
+        done = phase$q == HintPackPhase$Done;
+    end
+    
+endmodule // mldsa_accel__core__sign__hints
+
+
+module mldsa_accel__core__sign__hints__coeff(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__coeff
+
+
+module mldsa_accel__core__sign__hints__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__count
+
+
+module mldsa_accel__core__sign__hints__counts__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__0
+
+
+module mldsa_accel__core__sign__hints__counts__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__1
+
+
+module mldsa_accel__core__sign__hints__counts__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__2
+
+
+module mldsa_accel__core__sign__hints__counts__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__3
+
+
+module mldsa_accel__core__sign__hints__counts__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__4
+
+
+module mldsa_accel__core__sign__hints__counts__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__5
+
+
+module mldsa_accel__core__sign__hints__counts__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__6
+
+
+module mldsa_accel__core__sign__hints__counts__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__counts__7
+
+
+module mldsa_accel__core__sign__hints__out_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__out_ptr
+
+
+module mldsa_accel__core__sign__hints__overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__overflow
+
+
+module mldsa_accel__core__sign__hints__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam HintPackPhase$Collect = 0;
+    localparam HintPackPhase$Prefetch = 1;
+    localparam HintPackPhase$Send = 2;
+    localparam HintPackPhase$Done = 3;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__phase
+
+
+module mldsa_accel__core__sign__hints__poly(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__hints__poly
+
+
+module mldsa_accel__core__sign__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__hints__slots
+
+
+module mldsa_accel__core__sign__in_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__in_words
+
+
+module mldsa_accel__core__sign__k(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__k
+
+
+module mldsa_accel__core__sign__kappa(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__kappa
+
+
+module mldsa_accel__core__sign__key__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__0
+
+
+module mldsa_accel__core__sign__key__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__1
+
+
+module mldsa_accel__core__sign__key__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__2
+
+
+module mldsa_accel__core__sign__key__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__3
+
+
+module mldsa_accel__core__sign__key__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__4
+
+
+module mldsa_accel__core__sign__key__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__5
+
+
+module mldsa_accel__core__sign__key__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__6
+
+
+module mldsa_accel__core__sign__key__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__key__7
+
+
+module mldsa_accel__core__sign__l(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__l
+
+
+module mldsa_accel__core__sign__launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__launched
+
+
+module mldsa_accel__core__sign__make_hint(clock,a0,a1,wide,hint);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [24:0] a0;
+    input wire  [5:0] a1;
+    input wire  wide;
+    output reg  hint;
+    
+    // Constant declarations
+    localparam  g_narrow = 25'h17400;
+    localparam  g_wide = 25'h3ff00;
+    
+    // Stub signals
+    reg  out$d;
+    wire  out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [24:0] gamma2;
+    reg  [24:0] shifted;
+    reg  [24:0] headroom;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__make_hint__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        gamma2 = g_narrow;
+        if (wide) begin
+            gamma2 = g_wide;
+        end
+        shifted = a0 + gamma2;
+        headroom = gamma2 - a0;
+        out$d = headroom[32'h18] || shifted[32'h18] || (~|shifted && |a1);
+        hint = out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__make_hint
+
+
+module mldsa_accel__core__sign__make_hint__out(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__make_hint__out
+
+
+module mldsa_accel__core__sign__mask_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mask_bytes
+
+
+module mldsa_accel__core__sign__msg_len(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__msg_len
+
+
+module mldsa_accel__core__sign__mu__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__0
+
+
+module mldsa_accel__core__sign__mu__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__1
+
+
+module mldsa_accel__core__sign__mu__10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__10
+
+
+module mldsa_accel__core__sign__mu__11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__11
+
+
+module mldsa_accel__core__sign__mu__12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__12
+
+
+module mldsa_accel__core__sign__mu__13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__13
+
+
+module mldsa_accel__core__sign__mu__14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__14
+
+
+module mldsa_accel__core__sign__mu__15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__15
+
+
+module mldsa_accel__core__sign__mu__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__2
+
+
+module mldsa_accel__core__sign__mu__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__3
+
+
+module mldsa_accel__core__sign__mu__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__4
+
+
+module mldsa_accel__core__sign__mu__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__5
+
+
+module mldsa_accel__core__sign__mu__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__6
+
+
+module mldsa_accel__core__sign__mu__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__7
+
+
+module mldsa_accel__core__sign__mu__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__8
+
+
+module mldsa_accel__core__sign__mu__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu__9
+
+
+module mldsa_accel__core__sign__mu_end(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu_end
+
+
+module mldsa_accel__core__sign__mu_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__mu_last
+
+
+module mldsa_accel__core__sign__omega(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__omega
+
+
+module mldsa_accel__core__sign__out_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__out_index
+
+
+module mldsa_accel__core__sign__pad(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pad
+
+
+module mldsa_accel__core__sign__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam SignPhase$Idle = 0;
+    localparam SignPhase$LoadSk = 1;
+    localparam SignPhase$LoadRnd = 2;
+    localparam SignPhase$Mu = 3;
+    localparam SignPhase$RhoPrime = 4;
+    localparam SignPhase$Mask = 5;
+    localparam SignPhase$MaskNtt = 6;
+    localparam SignPhase$MaskStore = 7;
+    localparam SignPhase$LoadY = 8;
+    localparam SignPhase$SampleA = 9;
+    localparam SignPhase$MulAy = 10;
+    localparam SignPhase$InttW = 11;
+    localparam SignPhase$StoreW = 12;
+    localparam SignPhase$Commit = 13;
+    localparam SignPhase$Challenge = 14;
+    localparam SignPhase$LoadC = 15;
+    localparam SignPhase$NttC = 16;
+    localparam SignPhase$LoadS = 17;
+    localparam SignPhase$NttS = 18;
+    localparam SignPhase$LoadYAcc = 19;
+    localparam SignPhase$MulCs = 20;
+    localparam SignPhase$InttCs = 21;
+    localparam SignPhase$StoreZ = 22;
+    localparam SignPhase$StoreR = 23;
+    localparam SignPhase$StoreH = 24;
+    localparam SignPhase$Decide = 25;
+    localparam SignPhase$PackHints = 26;
+    localparam SignPhase$Output = 27;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__phase
+
+
+module mldsa_accel__core__sign__pipe__0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__0
+
+
+module mldsa_accel__core__sign__pipe__1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__1
+
+
+module mldsa_accel__core__sign__pipe__2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__2
+
+
+module mldsa_accel__core__sign__pipe__3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__3
+
+
+module mldsa_accel__core__sign__pipe__4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__4
+
+
+module mldsa_accel__core__sign__pipe__5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__pipe__5
+
+
+module mldsa_accel__core__sign__primed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__primed
+
+
+module mldsa_accel__core__sign__r0_bound(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__r0_bound
+
+
+module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [24:0] x;
+    input wire  canonical;
+    input wire  [23:0] bound;
+    output reg  exceeds;
+    
+    // Constant declarations
+    localparam  half_q = 25'h3ff000;
+    localparam  q25 = 25'h7fe001;
+    
+    // Stub signals
+    reg  out$d;
+    wire  out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [24:0] centred;
+    reg  [24:0] negated;
+    reg  [24:0] magnitude;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__r0_norm__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        centred = x;
+        if (canonical && x > half_q) begin
+            centred = x - q25;
+        end
+        negated = ~centred + 32'h1;
+        magnitude = centred;
+        if (centred[32'h18]) begin
+            magnitude = negated;
+        end
+        out$d = magnitude >= ((bound) & 25'h1ffffff);
+        exceeds = out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__r0_norm
+
+
+module mldsa_accel__core__sign__r0_norm__out(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__r0_norm__out
+
+
+module mldsa_accel__core__sign__rd_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rd_ptr
+
+
+module mldsa_accel__core__sign__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_accel__core__sign__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_accel__core__sign__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__sign__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__rej_ntt
+
+
+module mldsa_accel__core__sign__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rej_ntt__buffer
+
+
+module mldsa_accel__core__sign__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rej_ntt__count
+
+
+module mldsa_accel__core__sign__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rej_ntt__out
+
+
+module mldsa_accel__core__sign__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rej_ntt__out_valid
+
+
+module mldsa_accel__core__sign__reject(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__reject
+
+
+module mldsa_accel__core__sign__rho__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__0
+
+
+module mldsa_accel__core__sign__rho__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__1
+
+
+module mldsa_accel__core__sign__rho__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__2
+
+
+module mldsa_accel__core__sign__rho__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__3
+
+
+module mldsa_accel__core__sign__rho__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__4
+
+
+module mldsa_accel__core__sign__rho__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__5
+
+
+module mldsa_accel__core__sign__rho__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__6
+
+
+module mldsa_accel__core__sign__rho__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho__7
+
+
+module mldsa_accel__core__sign__rho_prime__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__0
+
+
+module mldsa_accel__core__sign__rho_prime__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__1
+
+
+module mldsa_accel__core__sign__rho_prime__10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__10
+
+
+module mldsa_accel__core__sign__rho_prime__11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__11
+
+
+module mldsa_accel__core__sign__rho_prime__12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__12
+
+
+module mldsa_accel__core__sign__rho_prime__13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__13
+
+
+module mldsa_accel__core__sign__rho_prime__14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__14
+
+
+module mldsa_accel__core__sign__rho_prime__15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__15
+
+
+module mldsa_accel__core__sign__rho_prime__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__2
+
+
+module mldsa_accel__core__sign__rho_prime__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__3
+
+
+module mldsa_accel__core__sign__rho_prime__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__4
+
+
+module mldsa_accel__core__sign__rho_prime__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__5
+
+
+module mldsa_accel__core__sign__rho_prime__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__6
+
+
+module mldsa_accel__core__sign__rho_prime__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__7
+
+
+module mldsa_accel__core__sign__rho_prime__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__8
+
+
+module mldsa_accel__core__sign__rho_prime__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rho_prime__9
+
+
+module mldsa_accel__core__sign__rnd__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__0
+
+
+module mldsa_accel__core__sign__rnd__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__1
+
+
+module mldsa_accel__core__sign__rnd__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__2
+
+
+module mldsa_accel__core__sign__rnd__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__3
+
+
+module mldsa_accel__core__sign__rnd__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__4
+
+
+module mldsa_accel__core__sign__rnd__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__5
+
+
+module mldsa_accel__core__sign__rnd__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__6
+
+
+module mldsa_accel__core__sign__rnd__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__rnd__7
+
+
+module mldsa_accel__core__sign__row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__row
+
+
+module mldsa_accel__core__sign__s1_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__s1_ptr
+
+
+module mldsa_accel__core__sign__s2_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__s2_base
+
+
+module mldsa_accel__core__sign__s2_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__s2_ptr
+
+
+module mldsa_accel__core__sign__s_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__s_words
+
+
+module mldsa_accel__core__sign__ser_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ser_left
+
+
+module mldsa_accel__core__sign__ser_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ser_word
+
+
+module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [12:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [10:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [10:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [10:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [10:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [10:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [10:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [10:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [10:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [10:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [10:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__sig_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__sign__sig_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__sign__sig_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__sign__sig_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(11)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(11)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(11)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(11)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__sign__sig_buf
+
+
+module mldsa_accel__core__sign__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sig_buf__lanes__0
+
+
+module mldsa_accel__core__sign__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sig_buf__lanes__1
+
+
+module mldsa_accel__core__sign__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sig_buf__lanes__2
+
+
+module mldsa_accel__core__sign__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sig_buf__lanes__3
+
+
+module mldsa_accel__core__sign__sig_last_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sig_last_mask
+
+
+module mldsa_accel__core__sign__sig_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sig_ptr
+
+
+module mldsa_accel__core__sign__sig_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sig_words
+
+
+module mldsa_accel__core__sign__sk_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sk_bad
+
+
+module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [12:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [10:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [10:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [10:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [10:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [10:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [10:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [10:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [10:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [10:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [10:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__sk_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__sign__sk_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__sign__sk_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__sign__sk_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(11)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(11)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(11)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(11)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__sign__sk_buf
+
+
+module mldsa_accel__core__sign__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sk_buf__lanes__0
+
+
+module mldsa_accel__core__sign__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sk_buf__lanes__1
+
+
+module mldsa_accel__core__sign__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sk_buf__lanes__2
+
+
+module mldsa_accel__core__sign__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__sk_buf__lanes__3
+
+
+module mldsa_accel__core__sign__sk_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sk_last
+
+
+module mldsa_accel__core__sign__sk_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sk_words
+
+
+module mldsa_accel__core__sign__stage(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__stage
+
+
+module mldsa_accel__core__sign__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__stopped
+
+
+module mldsa_accel__core__sign__subtract(clock,a,b,sub,r);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [22:0] a;
+    input wire  [22:0] b;
+    input wire  sub;
+    output reg  [22:0] r;
+    
+    // Constant declarations
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [23:0] sum;
+    reg  [23:0] diff;
+    reg  [23:0] sum_reduced;
+    reg  [23:0] diff_lifted;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__subtract__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        sum = ((a) & 24'hffffff) + ((b) & 24'hffffff);
+        diff = ((a) & 24'hffffff) - ((b) & 24'hffffff);
+        sum_reduced = sum - q24;
+        diff_lifted = diff + q24;
+        if (sub) begin
+            if (diff[32'h17]) begin
+                out$d = diff_lifted[(32'h0)+:(23)];
+            end
+            else begin
+                out$d = diff[(32'h0)+:(23)];
+            end
+        end
+        else if (sum_reduced[32'h17]) begin
+            out$d = sum[(32'h0)+:(23)];
+        end
+        else begin
+            out$d = sum_reduced[(32'h0)+:(23)];
+        end
+        r = out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__subtract
+
+
+module mldsa_accel__core__sign__subtract__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__subtract__out
+
+
+module mldsa_accel__core__sign__t0_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__t0_base
+
+
+module mldsa_accel__core__sign__t0_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__t0_ptr
+
+
+module mldsa_accel__core__sign__tau(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__tau
+
+
+module mldsa_accel__core__sign__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [19:0] max_value;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    input wire  [7:0] data_pair;
+    input wire  pair_valid;
+    output reg  pair_taken;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    output reg  out_of_range;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    reg  out_bad$d;
+    wire  out_bad$q;
+    reg  out_bad$clock;
+    
+    // Local signals
+    reg  [5:0] width6;
+    reg  emit;
+    reg  [5:0] after;
+    reg  take;
+    reg  take_pair;
+    reg  [31:0] kept;
+    reg  [31:0] incoming;
+    reg  [31:0] field;
+    reg  [23:0] value;
+    reg  [23:0] centred_value;
+    reg  [23:0] lifted_value;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__unpacker__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__sign__unpacker__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    mldsa_accel__core__sign__unpacker__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_accel__core__sign__unpacker__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    mldsa_accel__core__sign__unpacker__out_bad out_bad(
+        .d(out_bad$d),
+        .q(out_bad$q),
+        .clock(out_bad$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        out_bad$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        out_bad$d = out_bad$q;
+        width6 = ((width) & 6'h3f);
+        emit = acc_bits$q >= width6;
+        if (emit) begin
+            after = acc_bits$q - width6;
+            kept = acc$q >> width;
+        end
+        else begin
+            after = acc_bits$q;
+            kept = acc$q;
+        end
+        data_ready = after <= 32'h18;
+        take = data_valid & (after <= 32'h18);
+        take_pair = data_valid & pair_valid & (after <= 32'h10);
+        pair_taken = take_pair;
+        if (take_pair) begin
+            incoming = (((data) & 32'hffffffff) | (((data_pair) & 32'hffffffff) << 32'h8)) << after;
+            acc_bits$d = after + 32'h10;
+        end
+        else if (take) begin
+            incoming = ((data) & 32'hffffffff) << after;
+            acc_bits$d = after + 32'h8;
+        end
+        else begin
+            incoming = 32'h0;
+            acc_bits$d = after;
+        end
+        acc$d = kept | incoming;
+        field = acc$q & ((one32 << width) - one32);
+        value = field[(32'h0)+:(24)];
+        centred_value = ((offset) & 24'hffffff) - value;
+        lifted_value = centred_value + q24;
+        if (~centred) begin
+            out$d = value[(32'h0)+:(23)];
+        end
+        else if (centred_value[32'h17]) begin
+            out$d = lifted_value[(32'h0)+:(23)];
+        end
+        else begin
+            out$d = centred_value[(32'h0)+:(23)];
+        end
+        out_valid$d = emit;
+        out_bad$d = value > ((max_value) & 24'hffffff);
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+        out_of_range = out_bad$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__unpacker
+
+
+module mldsa_accel__core__sign__unpacker__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpacker__acc
+
+
+module mldsa_accel__core__sign__unpacker__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpacker__acc_bits
+
+
+module mldsa_accel__core__sign__unpacker__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpacker__out
+
+
+module mldsa_accel__core__sign__unpacker__out_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpacker__out_bad
+
+
+module mldsa_accel__core__sign__unpacker__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpacker__out_valid
+
+
+module mldsa_accel__core__sign__v_pipe__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__v_pipe__0
+
+
+module mldsa_accel__core__sign__v_pipe__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__v_pipe__1
+
+
+module mldsa_accel__core__sign__v_pipe__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__v_pipe__2
+
+
+module mldsa_accel__core__sign__w1_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__w1_bits
+
+
+module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  byte_write;
+    input wire  [9:0] byte_address;
+    input wire  [7:0] byte_data;
+    input wire  word_write;
+    input wire  [7:0] word_address;
+    input wire  [31:0] word_data;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_word;
+    
+    // Stub signals
+    reg  [7:0] lanes$0$read_address;
+    reg  lanes$0$read_clock;
+    wire  [7:0] lanes$0$read_data;
+    reg  [7:0] lanes$0$write_address;
+    reg  lanes$0$write_clock;
+    reg  [7:0] lanes$0$write_data;
+    reg  lanes$0$write_enable;
+    reg  [7:0] lanes$1$read_address;
+    reg  lanes$1$read_clock;
+    wire  [7:0] lanes$1$read_data;
+    reg  [7:0] lanes$1$write_address;
+    reg  lanes$1$write_clock;
+    reg  [7:0] lanes$1$write_data;
+    reg  lanes$1$write_enable;
+    reg  [7:0] lanes$2$read_address;
+    reg  lanes$2$read_clock;
+    wire  [7:0] lanes$2$read_data;
+    reg  [7:0] lanes$2$write_address;
+    reg  lanes$2$write_clock;
+    reg  [7:0] lanes$2$write_data;
+    reg  lanes$2$write_enable;
+    reg  [7:0] lanes$3$read_address;
+    reg  lanes$3$read_clock;
+    wire  [7:0] lanes$3$read_data;
+    reg  [7:0] lanes$3$write_address;
+    reg  lanes$3$write_clock;
+    reg  [7:0] lanes$3$write_data;
+    reg  lanes$3$write_enable;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__w1_buf__lanes__0 lanes$0(
+        .read_address(lanes$0$read_address),
+        .read_clock(lanes$0$read_clock),
+        .read_data(lanes$0$read_data),
+        .write_address(lanes$0$write_address),
+        .write_clock(lanes$0$write_clock),
+        .write_data(lanes$0$write_data),
+        .write_enable(lanes$0$write_enable)
+    );
+    mldsa_accel__core__sign__w1_buf__lanes__1 lanes$1(
+        .read_address(lanes$1$read_address),
+        .read_clock(lanes$1$read_clock),
+        .read_data(lanes$1$read_data),
+        .write_address(lanes$1$write_address),
+        .write_clock(lanes$1$write_clock),
+        .write_data(lanes$1$write_data),
+        .write_enable(lanes$1$write_enable)
+    );
+    mldsa_accel__core__sign__w1_buf__lanes__2 lanes$2(
+        .read_address(lanes$2$read_address),
+        .read_clock(lanes$2$read_clock),
+        .read_data(lanes$2$read_data),
+        .write_address(lanes$2$write_address),
+        .write_clock(lanes$2$write_clock),
+        .write_data(lanes$2$write_data),
+        .write_enable(lanes$2$write_enable)
+    );
+    mldsa_accel__core__sign__w1_buf__lanes__3 lanes$3(
+        .read_address(lanes$3$read_address),
+        .read_clock(lanes$3$read_clock),
+        .read_data(lanes$3$read_data),
+        .write_address(lanes$3$write_address),
+        .write_clock(lanes$3$write_clock),
+        .write_data(lanes$3$write_data),
+        .write_enable(lanes$3$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        lanes$0$read_clock = clock;
+        lanes$0$write_clock = clock;
+        lanes$0$read_address = read_address;
+        if (word_write) begin
+            lanes$0$write_address = word_address;
+            lanes$0$write_data = word_data[(32'h8 * 0)+:(8)];
+            lanes$0$write_enable = 1'b1;
+        end
+        else begin
+            lanes$0$write_address = byte_address[(32'h2)+:(8)];
+            lanes$0$write_data = byte_data;
+            lanes$0$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 0);
+        end
+        lanes$1$read_clock = clock;
+        lanes$1$write_clock = clock;
+        lanes$1$read_address = read_address;
+        if (word_write) begin
+            lanes$1$write_address = word_address;
+            lanes$1$write_data = word_data[(32'h8 * 1)+:(8)];
+            lanes$1$write_enable = 1'b1;
+        end
+        else begin
+            lanes$1$write_address = byte_address[(32'h2)+:(8)];
+            lanes$1$write_data = byte_data;
+            lanes$1$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 1);
+        end
+        lanes$2$read_clock = clock;
+        lanes$2$write_clock = clock;
+        lanes$2$read_address = read_address;
+        if (word_write) begin
+            lanes$2$write_address = word_address;
+            lanes$2$write_data = word_data[(32'h8 * 2)+:(8)];
+            lanes$2$write_enable = 1'b1;
+        end
+        else begin
+            lanes$2$write_address = byte_address[(32'h2)+:(8)];
+            lanes$2$write_data = byte_data;
+            lanes$2$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 2);
+        end
+        lanes$3$read_clock = clock;
+        lanes$3$write_clock = clock;
+        lanes$3$read_address = read_address;
+        if (word_write) begin
+            lanes$3$write_address = word_address;
+            lanes$3$write_data = word_data[(32'h8 * 3)+:(8)];
+            lanes$3$write_enable = 1'b1;
+        end
+        else begin
+            lanes$3$write_address = byte_address[(32'h2)+:(8)];
+            lanes$3$write_data = byte_data;
+            lanes$3$write_enable = byte_write & (byte_address[(32'h0)+:(2)] == 3);
+        end
+        read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
+    end
+    
+endmodule // mldsa_accel__core__sign__w1_buf
+
+
+module mldsa_accel__core__sign__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__w1_buf__lanes__0
+
+
+module mldsa_accel__core__sign__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__w1_buf__lanes__1
+
+
+module mldsa_accel__core__sign__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__w1_buf__lanes__2
+
+
+module mldsa_accel__core__sign__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__w1_buf__lanes__3
+
+
+module mldsa_accel__core__sign__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [31:0] kept;
+    reg  [5:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [31:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__w1_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__sign__w1_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(8)];
+        data_valid = acc_bits$q >= 32'h8;
+        emit = (acc_bits$q >= 32'h8) & data_ready;
+        if (emit) begin
+            kept = acc$q >> 32'h8;
+            kept_bits = acc_bits$q - 32'h8;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = acc_bits$q <= 32'hc;
+        take = coeff_valid & (acc_bits$q <= 32'hc);
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 32'hffffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = ((lifted) & 32'hffffffff);
+        end
+        else begin
+            field = ((mapped) & 32'hffffffff);
+        end
+        if (take) begin
+            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
+            acc_bits$d = kept_bits + ((width) & 6'h3f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__sign__w1_packer
+
+
+module mldsa_accel__core__sign__w1_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__w1_packer__acc
+
+
+module mldsa_accel__core__sign__w1_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__w1_packer__acc_bits
+
+
+module mldsa_accel__core__sign__w1_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__w1_ptr
+
+
+module mldsa_accel__core__sign__w1_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__w1_words
+
+
+module mldsa_accel__core__sign__w_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__w_mem
+
+
+module mldsa_accel__core__sign__wide(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__wide
+
+
+module mldsa_accel__core__sign__words_in(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__words_in
+
+
+module mldsa_accel__core__sign__words_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__words_left
+
+
+module mldsa_accel__core__sign__y_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__sign__y_mem
+
+
+module mldsa_accel__core__sign__z_bound(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__z_bound
+
+
+module mldsa_accel__core__sign__z_checking(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__z_checking
+
+
+module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [24:0] x;
+    input wire  canonical;
+    input wire  [23:0] bound;
+    output reg  exceeds;
+    
+    // Constant declarations
+    localparam  half_q = 25'h3ff000;
+    localparam  q25 = 25'h7fe001;
+    
+    // Stub signals
+    reg  out$d;
+    wire  out$q;
+    reg  out$clock;
+    
+    // Local signals
+    reg  [24:0] centred;
+    reg  [24:0] negated;
+    reg  [24:0] magnitude;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__z_norm__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        out$clock = clock;
+        out$d = out$q;
+        centred = x;
+        if (canonical && x > half_q) begin
+            centred = x - q25;
+        end
+        negated = ~centred + 32'h1;
+        magnitude = centred;
+        if (centred[32'h18]) begin
+            magnitude = negated;
+        end
+        out$d = magnitude >= ((bound) & 25'h1ffffff);
+        exceeds = out$q;
+    end
+    
+endmodule // mldsa_accel__core__sign__z_norm
+
+
+module mldsa_accel__core__sign__z_norm__out(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__z_norm__out
+
+
+module mldsa_accel__core__sign__z_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [7:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one32 = 32'h1;
+    localparam  q24 = 24'h7fe001;
+    
+    // Stub signals
+    reg  [31:0] acc$d;
+    wire  [31:0] acc$q;
+    reg  acc$clock;
+    reg  [5:0] acc_bits$d;
+    wire  [5:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [31:0] kept;
+    reg  [5:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [31:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__sign__z_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__sign__z_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(8)];
+        data_valid = acc_bits$q >= 32'h8;
+        emit = (acc_bits$q >= 32'h8) & data_ready;
+        if (emit) begin
+            kept = acc$q >> 32'h8;
+            kept_bits = acc_bits$q - 32'h8;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = acc_bits$q <= 32'hc;
+        take = coeff_valid & (acc_bits$q <= 32'hc);
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 32'hffffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = ((lifted) & 32'hffffffff);
+        end
+        else begin
+            field = ((mapped) & 32'hffffffff);
+        end
+        if (take) begin
+            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
+            acc_bits$d = kept_bits + ((width) & 6'h3f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__sign__z_packer
+
+
+module mldsa_accel__core__sign__z_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__z_packer__acc
+
+
+module mldsa_accel__core__sign__z_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__z_packer__acc_bits
+
+
 module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
@@ -25487,7 +34843,7 @@ module mldsa_accel__loading(d,q,clock);
 endmodule // mldsa_accel__loading
 
 
-module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles);
+module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
     
     // Module arguments
     input wire  clock;
@@ -25519,6 +34875,7 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
     input wire  error;
     input wire  [31:0] core_config;
     input wire  [31:0] cycles;
+    input wire  [31:0] result;
     
     // Constant declarations
     localparam  masks$0 = 32'h0;
@@ -25554,6 +34911,7 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
     localparam  off_args$1 = 16'h18;
     localparam  off_args$2 = 16'h1c;
     localparam  off_cycles = 16'h20;
+    localparam  off_result = 16'h24;
     
     // Stub signals
     reg  aw_held$d;
@@ -25804,6 +35162,9 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
         end
         if (araddr == off_cycles) begin
             read_word = cycles;
+        end
+        if (araddr == off_result) begin
+            read_word = result;
         end
         start_r$d = 1'b0;
         if (awvalid & ~aw_held$q & ~b_pending$q) begin

@@ -103,6 +103,7 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
     reg  regs$error;
     reg  [31:0] regs$core_config;
     reg  [31:0] regs$cycles;
+    reg  [31:0] regs$result;
     reg  core$clock;
     reg  core$reset;
     reg  core$start;
@@ -154,7 +155,8 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
         .done(regs$done),
         .error(regs$error),
         .core_config(regs$core_config),
-        .cycles(regs$cycles)
+        .cycles(regs$cycles),
+        .result(regs$result)
     );
     ntt_accel__core core(
         .clock(core$clock),
@@ -213,6 +215,7 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
         regs$error = core$error;
         regs$core_config = core$config_word;
         regs$cycles = core$cycles;
+        regs$result = 32'h0;
         busy = core$busy;
         core$s_tdata = s_axis_tdata;
         core$s_tvalid = s_axis_tvalid;
@@ -10886,7 +10889,7 @@ module ntt_accel__core__xw__3(d,q,clock);
 endmodule // ntt_accel__core__xw__3
 
 
-module ntt_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles);
+module ntt_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
     
     // Module arguments
     input wire  clock;
@@ -10918,6 +10921,7 @@ module ntt_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
     input wire  error;
     input wire  [31:0] core_config;
     input wire  [31:0] cycles;
+    input wire  [31:0] result;
     
     // Constant declarations
     localparam  masks$0 = 32'h0;
@@ -10953,6 +10957,7 @@ module ntt_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
     localparam  off_args$1 = 16'h18;
     localparam  off_args$2 = 16'h1c;
     localparam  off_cycles = 16'h20;
+    localparam  off_result = 16'h24;
     
     // Stub signals
     reg  aw_held$d;
@@ -11203,6 +11208,9 @@ module ntt_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
         end
         if (araddr == off_cycles) begin
             read_word = cycles;
+        end
+        if (araddr == off_result) begin
+            read_word = result;
         end
         start_r$d = 1'b0;
         if (awvalid & ~aw_held$q & ~b_pending$q) begin

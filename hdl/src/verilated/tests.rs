@@ -403,6 +403,20 @@ fn sign_request(
     (out, status, cycles, attempts)
 }
 
+/// σ and the number of attempts of `pqc` for an M′ (μ from tr and M′).
+fn pqc_sign(set: usize, sk: &[u8], m_prime: &[u8], rnd: &[u8; 32]) -> (Vec<u8>, u32) {
+    let ps = crate::mldsa::verify_tests::PARAMETER_SETS[set];
+    let mut mu = [0u8; 64];
+    pqc::mldsa::sample::h(
+        &mut pqc::keccak::SoftKeccak,
+        &[&sk[64..128], m_prime],
+        &mut mu,
+    );
+    let mut sig = vec![0u8; ps.params().sig_len()];
+    let attempts = pqc::mldsa::sign_mu_counting(ps, sk, &mu, rnd, &mut sig).unwrap();
+    (sig, attempts as u32)
+}
+
 /// A key pair of `pqc` from a seed.
 fn mldsa_keys(set: usize, seed: u8) -> (Vec<u8>, Vec<u8>) {
     let ps = crate::mldsa::verify_tests::PARAMETER_SETS[set];
@@ -438,16 +452,22 @@ fn verilated_mldsa_accel_runs_acvp_siggen_at_the_bus() {
         );
         assert_eq!(status & ctrl::STATUS_ERROR, 0, "{}", vectors.name);
         assert_eq!(out, sig_words(case.signature), "{}", vectors.name);
-        assert!(attempts >= 1);
+        let (want, want_attempts) = pqc_sign(set, case.sk, &m, &[0; 32]);
+        assert_eq!(want, case.signature);
+        assert_eq!(
+            attempts, want_attempts,
+            "{} RESULT (attempts)",
+            vectors.name
+        );
         // Hedged, with a fresh key and message.
         let (pk, sk) = mldsa_keys(set, 17 + set as u8);
         let rnd = [0xA5 ^ set as u8; 32];
         let m = pure_m_prime(b"hedged signing in the PL", b"ctx");
-        let mut want = vec![0u8; PARAMETER_SETS[set].params().sig_len()];
-        pqc::mldsa::sign_internal(PARAMETER_SETS[set], &sk, &m, &rnd, &mut want).unwrap();
-        let (out, status, _, _) = sign_request(&mut top, set as u32, &sk, &rnd, &m);
+        let (want, want_attempts) = pqc_sign(set, &sk, &m, &rnd);
+        let (out, status, _, attempts) = sign_request(&mut top, set as u32, &sk, &rnd, &m);
         assert_eq!(status & ctrl::STATUS_ERROR, 0, "{} hedged", vectors.name);
         assert_eq!(out, sig_words(&want), "{} hedged", vectors.name);
+        assert_eq!(attempts, want_attempts, "{} hedged attempts", vectors.name);
         assert!(pqc::mldsa::verify_internal(PARAMETER_SETS[set], &pk, &m, &want).is_ok());
     }
     // External μ, hedged (ML-DSA-44).
@@ -554,12 +574,12 @@ fn mldsa_sign_cycle_table() {
         let mut runs = Vec::new();
         for i in 0..32u32 {
             let m = pure_m_prime(&i.to_le_bytes(), b"");
-            let mut want = vec![0u8; ps.params().sig_len()];
-            pqc::mldsa::sign_internal(ps, &sk, &m, &[0; 32], &mut want).unwrap();
+            let (want, want_attempts) = pqc_sign(set, &sk, &m, &[0; 32]);
             let (out, status, cycles, attempts) =
                 sign_request(&mut top, set as u32, &sk, &[0; 32], &m);
             assert_eq!(status & ctrl::STATUS_ERROR, 0);
             assert_eq!(out, sig_words(&want));
+            assert_eq!(attempts, want_attempts);
             runs.push((u64::from(cycles), u64::from(attempts)));
         }
         let n = runs.len() as f64;

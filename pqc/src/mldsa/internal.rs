@@ -274,7 +274,7 @@ pub fn sign_mu<const K: usize, const L: usize, R: RingBackend, H: KeccakBackend>
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
-) -> Result<()> {
+) -> Result<usize> {
     debug_assert!(p.k == K && p.l == L);
     // ct doubles as the buffer for ĉ∘ŝ1 (true for every FIPS 204 set).
     assert!(L <= K, "parameter sets have l ≤ k");
@@ -391,7 +391,7 @@ pub fn sign_mu<const K: usize, const L: usize, R: RingBackend, H: KeccakBackend>
                 );
             }
             pack_hints(K, p.omega, &st.ct, h_bytes);
-            return Ok(());
+            return Ok(attempt + 1);
         }
     }
     sig.fill(0);
@@ -469,7 +469,7 @@ pub fn sign_mu_small_stack<const K: usize, const L: usize, R: RingBackend, H: Ke
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
-) -> Result<()> {
+) -> Result<usize> {
     debug_assert!(p.k == K && p.l == L);
     // row[0], row[1] double as scratch polynomials.
     assert!(L >= 2, "parameter sets have l ≥ 4");
@@ -587,7 +587,7 @@ pub fn sign_mu_small_stack<const K: usize, const L: usize, R: RingBackend, H: Ke
 
         if reject == 0 {
             pack_hints(K, p.omega, &st.hints, h_bytes);
-            return Ok(());
+            return Ok(attempt + 1);
         }
     }
     sig.fill(0);

@@ -276,7 +276,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         mu: &[u8; 64],
         rnd: &[u8; 32],
         sig: &mut [u8],
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let (ring, keccak) = (&mut self.ring, &mut self.keccak);
         match self.signing_mode {
             SigningMode::Fast => dispatch!(set, sign_mu(ring, keccak, sk, mu, rnd, sig)),
@@ -350,7 +350,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         m_prime: &[&[u8]],
         rnd: &[u8; 32],
         sig: &mut [u8],
-    ) -> Result<()> {
+    ) -> Result<usize> {
         check_len("ML-DSA secret key", set.secret_key_len(), sk.len())?;
         check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
         let mut mu = [0u8; 64];
@@ -372,6 +372,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
     ) -> Result<()> {
         let ctx_len = check_ctx(ctx)?;
         self.sign_parts(set, sk, &[&[0, ctx_len], ctx, msg], rnd, sig)
+            .map(|_| ())
     }
 
     /// ML-DSA.Sign_internal (Algorithm 7) on the formatted message M′.
@@ -383,7 +384,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        self.sign_parts(set, sk, &[m_prime], rnd, sig)
+        self.sign_parts(set, sk, &[m_prime], rnd, sig).map(|_| ())
     }
 
     /// Sign_internal from an externally computed μ (see [`MlDsa::external_mu`]).
@@ -395,6 +396,23 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
+        check_len("ML-DSA secret key", set.secret_key_len(), sk.len())?;
+        check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
+        self.sign_mu_checked(set, sk, mu, rnd, sig).map(|_| ())
+    }
+
+    /// [`MlDsa::sign_mu`] that also returns the number of attempts the
+    /// rejection loop made (the accepted one included). FIPS 204 treats
+    /// that count as public; it is here to measure signing and to check
+    /// accelerators that report it.
+    pub fn sign_mu_counting(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<usize> {
         check_len("ML-DSA secret key", set.secret_key_len(), sk.len())?;
         check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
         self.sign_mu_checked(set, sk, mu, rnd, sig)
@@ -437,6 +455,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         }
         let oid = ph.oid();
         self.sign_parts(set, sk, &[&[1, ctx_len], ctx, &oid, digest], rnd, sig)
+            .map(|_| ())
     }
 
     fn verify_parts(
@@ -576,6 +595,17 @@ pub fn sign_mu(
     sig: &mut [u8],
 ) -> Result<()> {
     MlDsa::<SoftRing, SoftKeccak>::default().sign_mu(set, sk, mu, rnd, sig)
+}
+
+/// [`MlDsa::sign_mu_counting`] with the software backends.
+pub fn sign_mu_counting(
+    set: ParameterSet,
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<usize> {
+    MlDsa::<SoftRing, SoftKeccak>::default().sign_mu_counting(set, sk, mu, rnd, sig)
 }
 
 /// [`MlDsa::hash_sign`] with the software backends.
