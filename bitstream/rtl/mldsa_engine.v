@@ -16262,6 +16262,21 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  pipe$5$d;
     wire  pipe$5$q;
     reg  pipe$5$clock;
+    reg  pipe$6$d;
+    wire  pipe$6$q;
+    reg  pipe$6$clock;
+    reg  [22:0] store_word$d;
+    wire  [22:0] store_word$q;
+    reg  store_word$clock;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  [22:0] w_s0$d;
+    wire  [22:0] w_s0$q;
+    reg  w_s0$clock;
+    reg  [7:0] addr_s0$d;
+    wire  [7:0] addr_s0$q;
+    reg  addr_s0$clock;
     reg  [7:0] addr_s1$d;
     wire  [7:0] addr_s1$q;
     reg  addr_s1$clock;
@@ -16304,6 +16319,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [8:0] count_next;
     reg  [10:0] out_next;
     reg  pipe_busy;
+    reg  pack_take;
     reg  [24:0] ct0_centred;
     reg  [24:0] r0_signed;
     reg  fail;
@@ -17095,6 +17111,31 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .q(pipe$5$q),
         .clock(pipe$5$clock)
     );
+    mldsa_engine__sign__pipe__6 pipe$6(
+        .d(pipe$6$d),
+        .q(pipe$6$q),
+        .clock(pipe$6$clock)
+    );
+    mldsa_engine__sign__store_word store_word(
+        .d(store_word$d),
+        .q(store_word$q),
+        .clock(store_word$clock)
+    );
+    mldsa_engine__sign__hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    mldsa_engine__sign__w_s0 w_s0(
+        .d(w_s0$d),
+        .q(w_s0$q),
+        .clock(w_s0$clock)
+    );
+    mldsa_engine__sign__addr_s0 addr_s0(
+        .d(addr_s0$d),
+        .q(addr_s0$q),
+        .clock(addr_s0$clock)
+    );
     mldsa_engine__sign__addr_s1 addr_s1(
         .d(addr_s1$d),
         .q(addr_s1$q),
@@ -17193,6 +17234,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         reject$clock = clock;
         sk_bad$clock = clock;
         z_checking$clock = clock;
+        store_word$clock = clock;
+        hold_valid$clock = clock;
+        w_s0$clock = clock;
+        addr_s0$clock = clock;
         addr_s1$clock = clock;
         ct0_s1$clock = clock;
         a0$clock = clock;
@@ -17257,6 +17302,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         reject$d = reject$q;
         sk_bad$d = sk_bad$q;
         z_checking$d = z_checking$q;
+        store_word$d = store_word$q;
+        hold_valid$d = hold_valid$q;
+        w_s0$d = w_s0$q;
+        addr_s0$d = addr_s0$q;
         addr_s1$d = addr_s1$q;
         ct0_s1$d = ct0_s1$q;
         a0$d = a0$q;
@@ -17379,6 +17428,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         pipe$3$clock = clock;
         pipe$4$clock = clock;
         pipe$5$clock = clock;
+        pipe$6$clock = clock;
         v_pipe$0$clock = clock;
         v_pipe$1$clock = clock;
         v_pipe$2$clock = clock;
@@ -17452,10 +17502,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         decompose$r = subtract$r;
         decompose$wide = wide$q;
         decompose$hint = 1'b0;
-        subtract$a = w_mem$read_data;
-        subtract$b = ntt_m_tdata[(32'h0)+:(23)];
+        subtract$a = w_s0$q;
+        subtract$b = store_word$q;
         subtract$sub = 1'b1;
-        z_norm$x = ((ntt_m_tdata[(32'h0)+:(23)]) & 25'h1ffffff);
+        z_norm$x = ((store_word$q) & 25'h1ffffff);
         z_norm$canonical = 1'b1;
         z_norm$bound = z_bound$q;
         r0_signed = ((decompose$r0) & 25'h1ffffff);
@@ -17475,7 +17525,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         hints$k = k$q;
         hints$omega = omega$q;
         hints$hint = make_hint$hint;
-        hints$hint_valid = pipe$5$q & (phase$q == SignPhase$StoreH);
+        hints$hint_valid = pipe$6$q & (phase$q == SignPhase$StoreH);
         hints$data_ready = 1'b0;
         w1_packer$reset = reset;
         w1_packer$width = w1_bits$q;
@@ -17488,7 +17538,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         z_packer$width = gamma1_bits$q;
         z_packer$centred = 1'b1;
         z_packer$offset = gamma1$q;
-        z_packer$coeff = ntt_m_tdata[(32'h0)+:(23)];
+        z_packer$coeff = store_word$q;
         z_packer$coeff_valid = 1'b0;
         z_packer$data_ready = 1'b1;
         sk_buf$byte_write = 1'b0;
@@ -17534,8 +17584,12 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         pipe$3$d = pipe$2$q;
         pipe$4$d = pipe$3$q;
         pipe$5$d = pipe$4$q;
+        pipe$6$d = pipe$5$q;
         pipe$0$d = 1'b0;
-        pipe_busy = pipe$0$q | pipe$1$q | pipe$2$q | pipe$3$q | pipe$4$q | pipe$5$q;
+        pipe_busy = pipe$0$q | pipe$1$q | pipe$2$q | pipe$3$q | pipe$4$q | pipe$5$q | pipe$6$q;
+        addr_s1$d = addr_s0$q;
+        ct0_s1$d = store_word$q;
+        pack_take = 1'b0;
         ct0_centred = ((ct0_s1$q) & 25'h1ffffff);
         if (ct0_s1$q > c_half_q) begin
             ct0_centred = ((ct0_s1$q) & 25'h1ffffff) - c_q;
@@ -17549,13 +17603,13 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         if (z_checking$q & z_norm$exceeds) begin
             reject$d = 1'b1;
         end
-        if (pipe$4$q & (phase$q == SignPhase$StoreR) & r0_norm$exceeds) begin
+        if (pipe$5$q & (phase$q == SignPhase$StoreR) & r0_norm$exceeds) begin
             reject$d = 1'b1;
         end
-        if (pipe$1$q & (phase$q == SignPhase$StoreH) & ct0_norm$exceeds) begin
+        if (pipe$2$q & (phase$q == SignPhase$StoreH) & ct0_norm$exceeds) begin
             reject$d = 1'b1;
         end
-        if (pipe$0$q & (phase$q == SignPhase$StoreR)) begin
+        if (pipe$1$q & (phase$q == SignPhase$StoreR)) begin
             w_mem$write_enable = 1'b1;
             w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((addr_s1$q) & 11'h7ff);
             w_mem$write_data = subtract$r;
@@ -18187,6 +18241,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             launched$d = 1'b0;
                             col$d = 32'h0;
                             w1_ptr$d = 32'h0;
+                            w1_packer$reset = 1'b1;
                             reject$d = 1'b0;
                             attempt_count$d = 32'h1;
                         end
@@ -18501,6 +18556,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                         s2_ptr$d = s2_base$q;
                         t0_ptr$d = t0_base$q;
                         sig_ptr$d = ((ct_words$q) & 13'h1fff) << 32'h2;
+                        z_packer$reset = 1'b1;
                         phase$d = SignPhase$LoadS;
                     end
                 end
@@ -18598,17 +18654,26 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                         launched$d = 1'b1;
                         ntt_start = 1'b1;
                         ntt_op = c_op_store;
+                        hold_valid$d = 1'b0;
                     end
                     else begin
-                        ntt_m_tready = z_packer$coeff_ready;
-                        z_packer$coeff_valid = ntt_m_tvalid;
+                        z_packer$coeff_valid = hold_valid$q;
+                        pack_take = hold_valid$q & z_packer$coeff_ready;
+                        ntt_m_tready = ~hold_valid$q | z_packer$coeff_ready;
                         store_take = ntt_m_tvalid & ntt_m_tready;
-                        z_checking$d = store_take;
+                        z_checking$d = pack_take;
+                        if (store_take) begin
+                            store_word$d = ntt_m_tdata[(32'h0)+:(23)];
+                            hold_valid$d = 1'b1;
+                        end
+                        else if (pack_take) begin
+                            hold_valid$d = 1'b0;
+                        end
                         if (z_packer$data_valid) begin
                             sig_buf$byte_write = 1'b1;
                             sig_ptr$d = sig_ptr$q + 32'h1;
                         end
-                        if (ntt_done & ~z_checking$q & ~z_packer$data_valid) begin
+                        if (ntt_done & ~hold_valid$q & ~z_checking$q & ~z_packer$data_valid) begin
                             error_flag$d = ntt_error;
                             launched$d = 1'b0;
                             phase$d = SignPhase$LoadS;
@@ -18644,6 +18709,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             reject$d = 1'b0;
                             col$d = 32'h0;
                             w1_ptr$d = 32'h0;
+                            w1_packer$reset = 1'b1;
                             phase$d = SignPhase$Mask;
                         end
                     end
@@ -18761,8 +18827,9 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                 pipe$0$d = store_take;
                 if (store_take) begin
                     count_next = count$q + 32'h1;
-                    addr_s1$d = count$q[(32'h0)+:(8)];
-                    ct0_s1$d = ntt_m_tdata[(32'h0)+:(23)];
+                    addr_s0$d = count$q[(32'h0)+:(8)];
+                    store_word$d = ntt_m_tdata[(32'h0)+:(23)];
+                    w_s0$d = w_mem$read_data;
                 end
                 count$d = count_next;
                 if (phase$q == SignPhase$StoreH) begin
@@ -18876,6 +18943,25 @@ module mldsa_engine__sign__a1(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__a1
+
+
+module mldsa_engine__sign__addr_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__addr_s0
 
 
 module mldsa_engine__sign__addr_s1(d,q,clock);
@@ -20845,6 +20931,25 @@ module mldsa_engine__sign__hints__slots(read_address,read_clock,read_data,write_
 endmodule // mldsa_engine__sign__hints__slots
 
 
+module mldsa_engine__sign__hold_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__hold_valid
+
+
 module mldsa_engine__sign__in_words(d,q,clock);
     
     // Module arguments
@@ -21756,6 +21861,25 @@ module mldsa_engine__sign__pipe__5(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__pipe__5
+
+
+module mldsa_engine__sign__pipe__6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__pipe__6
 
 
 module mldsa_engine__sign__primed(d,q,clock);
@@ -23497,6 +23621,25 @@ module mldsa_engine__sign__stopped(d,q,clock);
 endmodule // mldsa_engine__sign__stopped
 
 
+module mldsa_engine__sign__store_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__store_word
+
+
 module mldsa_engine__sign__subtract(clock,a,b,sub,r);
     
     // Module arguments
@@ -24404,6 +24547,25 @@ module mldsa_engine__sign__w_mem(read_address,read_clock,read_data,write_address
     end
                 
 endmodule // mldsa_engine__sign__w_mem
+
+
+module mldsa_engine__sign__w_s0(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__w_s0
 
 
 module mldsa_engine__sign__wide(d,q,clock);
@@ -29181,6 +29343,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                             end
                             z_bad$d = 1'b0;
                             mismatch$d = 1'b0;
+                            w1_packer$reset = 1'b1;
                             phase$d = VerifyPhase$LoadPk;
                             launched$d = 1'b0;
                         end

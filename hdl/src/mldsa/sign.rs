@@ -341,8 +341,13 @@ pub struct MlDsaSign {
     reject: DFF<Bit>,
     sk_bad: DFF<Bit>,
     z_checking: DFF<Bit>,
-    // The store pipeline: valid bits, the address of stage 1, ct0 centred.
-    pipe: [DFF<Bit>; 6],
+    // The store pipeline: valid bits, the word taken from the core (and
+    // StoreZ's hold flag), the w word read beside it, addresses.
+    pipe: [DFF<Bit>; 7],
+    store_word: DFF<Bits<23>>,
+    hold_valid: DFF<Bit>,
+    w_s0: DFF<Bits<23>>,
+    addr_s0: DFF<Bits<8>>,
     addr_s1: DFF<Bits<8>>,
     ct0_s1: DFF<Bits<23>>,
     v_pipe: [DFF<Bits<25>>; DECOMPOSE_LATENCY],
@@ -368,6 +373,7 @@ pub struct MlDsaSign {
     count_next: Signal<Local, Bits<9>>,
     out_next: Signal<Local, Bits<11>>,
     pipe_busy: Signal<Local, Bit>,
+    pack_take: Signal<Local, Bit>,
     ct0_centred: Signal<Local, Bits<25>>,
     r0_signed: Signal<Local, Bits<25>>,
     fail: Signal<Local, Bit>,
@@ -577,6 +583,10 @@ impl Default for MlDsaSign {
             sk_bad: Default::default(),
             z_checking: Default::default(),
             pipe: Default::default(),
+            store_word: Default::default(),
+            hold_valid: Default::default(),
+            w_s0: Default::default(),
+            addr_s0: Default::default(),
             addr_s1: Default::default(),
             ct0_s1: Default::default(),
             v_pipe: Default::default(),
@@ -601,6 +611,7 @@ impl Default for MlDsaSign {
             count_next: Default::default(),
             out_next: Default::default(),
             pipe_busy: Default::default(),
+            pack_take: Default::default(),
             ct0_centred: Default::default(),
             r0_signed: Default::default(),
             fail: Default::default(),
@@ -722,6 +733,10 @@ impl Logic for MlDsaSign {
             reject,
             sk_bad,
             z_checking,
+            store_word,
+            hold_valid,
+            w_s0,
+            addr_s0,
             addr_s1,
             ct0_s1,
             a0,
@@ -741,7 +756,7 @@ impl Logic for MlDsaSign {
             self.rho_prime[w].clock.next = self.clock.val();
             self.rho_prime[w].d.next = self.rho_prime[w].q.val();
         }
-        for s in 0..6 {
+        for s in 0..7 {
             self.pipe[s].clock.next = self.clock.val();
         }
         for s in 0..3 {
@@ -810,10 +825,10 @@ impl Logic for MlDsaSign {
         self.decompose.r.next = self.subtract.r.val();
         self.decompose.wide.next = self.wide.q.val();
         self.decompose.hint.next = false;
-        self.subtract.a.next = self.w_mem.read_data.val();
-        self.subtract.b.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+        self.subtract.a.next = self.w_s0.q.val();
+        self.subtract.b.next = self.store_word.q.val();
         self.subtract.sub.next = true;
-        self.z_norm.x.next = bit_cast::<25, 23>(self.ntt_m_tdata.val().get_bits::<23>(0));
+        self.z_norm.x.next = bit_cast::<25, 23>(self.store_word.q.val());
         self.z_norm.canonical.next = true;
         self.z_norm.bound.next = self.z_bound.q.val();
         // LowBits(r), sign-extended to 25 bits.
@@ -836,7 +851,7 @@ impl Logic for MlDsaSign {
         self.hints.omega.next = self.omega.q.val();
         self.hints.hint.next = self.make_hint.hint.val();
         self.hints.hint_valid.next =
-            self.pipe[5].q.val() & (self.phase.q.val() == SignPhase::StoreH);
+            self.pipe[6].q.val() & (self.phase.q.val() == SignPhase::StoreH);
         self.hints.data_ready.next = false;
         self.w1_packer.reset.next = self.reset.val();
         self.w1_packer.width.next = self.w1_bits.q.val();
@@ -850,7 +865,7 @@ impl Logic for MlDsaSign {
         self.z_packer.width.next = self.gamma1_bits.q.val();
         self.z_packer.centred.next = true;
         self.z_packer.offset.next = self.gamma1.q.val();
-        self.z_packer.coeff.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+        self.z_packer.coeff.next = self.store_word.q.val();
         self.z_packer.coeff_valid.next = false;
         self.z_packer.data_ready.next = true;
         self.sk_buf.byte_write.next = false;
@@ -896,8 +911,10 @@ impl Logic for MlDsaSign {
         }
 
         // ---- The store pipeline (StoreW, StoreR, StoreH): stage s is
-        // `pipe[s]`, the clock after the word was taken is stage 0.
-        for s in 1..6 {
+        // `pipe[s]`, the clock after the word was taken is stage 0. StoreR
+        // and StoreH register the core's word and the w word first (the
+        // core's STORE output comes straight from its RAM read mux).
+        for s in 1..7 {
             self.pipe[s].d.next = self.pipe[s - 1].q.val();
         }
         self.pipe[0].d.next = false;
@@ -906,8 +923,12 @@ impl Logic for MlDsaSign {
             | self.pipe[2].q.val()
             | self.pipe[3].q.val()
             | self.pipe[4].q.val()
-            | self.pipe[5].q.val();
-        // ct0 centred (stage 0), carried beside Decompose to stage 3.
+            | self.pipe[5].q.val()
+            | self.pipe[6].q.val();
+        self.addr_s1.d.next = self.addr_s0.q.val();
+        self.ct0_s1.d.next = self.store_word.q.val();
+        self.pack_take.next = false;
+        // ct0 centred (stage 1), carried beside Decompose to stage 4.
         self.ct0_centred.next = bit_cast::<25, 23>(self.ct0_s1.q.val());
         if self.ct0_s1.q.val() > self.c_half_q.val() {
             self.ct0_centred.next = bit_cast::<25, 23>(self.ct0_s1.q.val()) - self.c_q.val();
@@ -915,29 +936,29 @@ impl Logic for MlDsaSign {
         self.v_pipe[0].d.next = self.ct0_centred.val();
         self.v_pipe[1].d.next = self.v_pipe[0].q.val();
         self.v_pipe[2].d.next = self.v_pipe[1].q.val();
-        // Stage 3: a0 = LowBits(r) + ct0, a1 = HighBits(r) for MakeHint.
+        // Stage 4: a0 = LowBits(r) + ct0, a1 = HighBits(r) for MakeHint.
         self.a0.d.next = self.r0_signed.val() + self.v_pipe[2].q.val();
         self.a1.d.next = self.decompose.r1.val();
-        // The checks: z one clock behind the store, LowBits(r) at stage 4,
-        // ct0 at stage 1.
+        // The checks: z one clock behind the packer's take, LowBits(r) at
+        // stage 5, ct0 at stage 2.
         self.z_checking.d.next = false;
         if self.z_checking.q.val() & self.z_norm.exceeds.val() {
             self.reject.d.next = true;
         }
-        if self.pipe[4].q.val()
+        if self.pipe[5].q.val()
             & (self.phase.q.val() == SignPhase::StoreR)
             & self.r0_norm.exceeds.val()
         {
             self.reject.d.next = true;
         }
-        if self.pipe[1].q.val()
+        if self.pipe[2].q.val()
             & (self.phase.q.val() == SignPhase::StoreH)
             & self.ct0_norm.exceeds.val()
         {
             self.reject.d.next = true;
         }
-        // r back into the w memory at stage 0.
-        if self.pipe[0].q.val() & (self.phase.q.val() == SignPhase::StoreR) {
+        // r back into the w memory at stage 1.
+        if self.pipe[1].q.val() & (self.phase.q.val() == SignPhase::StoreR) {
             self.w_mem.write_enable.next = true;
             self.w_mem.write_address.next = (bit_cast::<11, 4>(self.row.q.val()) << 8)
                 | bit_cast::<11, 8>(self.addr_s1.q.val());
@@ -1202,6 +1223,7 @@ impl Logic for MlDsaSign {
                         self.launched.d.next = false;
                         self.col.d.next = 0.into();
                         self.w1_ptr.d.next = 0.into();
+                        self.w1_packer.reset.next = true;
                         self.reject.d.next = false;
                         self.attempt_count.d.next = 1.into();
                     }
@@ -1507,6 +1529,8 @@ impl Logic for MlDsaSign {
                     self.s2_ptr.d.next = self.s2_base.q.val();
                     self.t0_ptr.d.next = self.t0_base.q.val();
                     self.sig_ptr.d.next = bit_cast::<13, 5>(self.ct_words.q.val()) << 2;
+                    // An abort may have left bits in the packers.
+                    self.z_packer.reset.next = true;
                     self.phase.d.next = SignPhase::LoadS;
                 }
             }
@@ -1601,18 +1625,28 @@ impl Logic for MlDsaSign {
                     self.launched.d.next = true;
                     self.ntt_start.next = true;
                     self.ntt_op.next = self.c_op_store.val();
+                    self.hold_valid.d.next = false;
                 } else {
-                    // z\[col\]: ‖z‖∞ checked a clock later, γ1 − z packed
-                    // into σ.
-                    self.ntt_m_tready.next = self.z_packer.coeff_ready.val();
-                    self.z_packer.coeff_valid.next = self.ntt_m_tvalid.val();
+                    // z\[col\] through a holding register into the packer
+                    // (γ1 − z into σ) and the ‖z‖∞ check.
+                    self.z_packer.coeff_valid.next = self.hold_valid.q.val();
+                    self.pack_take.next = self.hold_valid.q.val() & self.z_packer.coeff_ready.val();
+                    self.ntt_m_tready.next =
+                        !self.hold_valid.q.val() | self.z_packer.coeff_ready.val();
                     self.store_take.next = self.ntt_m_tvalid.val() & self.ntt_m_tready.val();
-                    self.z_checking.d.next = self.store_take.val();
+                    self.z_checking.d.next = self.pack_take.val();
+                    if self.store_take.val() {
+                        self.store_word.d.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+                        self.hold_valid.d.next = true;
+                    } else if self.pack_take.val() {
+                        self.hold_valid.d.next = false;
+                    }
                     if self.z_packer.data_valid.val() {
                         self.sig_buf.byte_write.next = true;
                         self.sig_ptr.d.next = self.sig_ptr.q.val() + 1;
                     }
                     if self.ntt_done.val()
+                        & !self.hold_valid.q.val()
                         & !self.z_checking.q.val()
                         & !self.z_packer.data_valid.val()
                     {
@@ -1643,6 +1677,7 @@ impl Logic for MlDsaSign {
                         self.reject.d.next = false;
                         self.col.d.next = 0.into();
                         self.w1_ptr.d.next = 0.into();
+                        self.w1_packer.reset.next = true;
                         self.phase.d.next = SignPhase::Mask;
                     }
                 } else {
@@ -1755,12 +1790,13 @@ impl Logic for MlDsaSign {
                 self.pipe[0].d.next = self.store_take.val();
                 if self.store_take.val() {
                     self.count_next.next = self.count.q.val() + 1;
-                    self.addr_s1.d.next = self.count.q.val().get_bits::<8>(0);
-                    self.ct0_s1.d.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+                    self.addr_s0.d.next = self.count.q.val().get_bits::<8>(0);
+                    self.store_word.d.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+                    self.w_s0.d.next = self.w_mem.read_data.val();
                 }
                 self.count.d.next = self.count_next.val();
                 if self.phase.q.val() == SignPhase::StoreH {
-                    // Stage 0 holds r itself (r − 0).
+                    // Stage 1 holds r itself (r − 0).
                     self.subtract.b.next = 0.into();
                 }
                 if self.ntt_done.val() & !self.pipe_busy.val() {

@@ -811,6 +811,8 @@ impl Logic for MlDsaVerify {
                         }
                         self.z_bad.d.next = false;
                         self.mismatch.d.next = false;
+                        // An abort may have left bits in the packer.
+                        self.w1_packer.reset.next = true;
                         self.phase.d.next = VerifyPhase::LoadPk;
                         self.launched.d.next = false;
                     }

@@ -131,7 +131,8 @@ mod tests {
     fn pack_unpack_roundtrip_all_widths() {
         for bits in [3usize, 4, 6, 10, 13, 18, 20] {
             let max = (1u32 << bits) - 1;
-            let vals: [u32; N] = core::array::from_fn(|i| (i as u32).wrapping_mul(2_654_435_761) & max);
+            let vals: [u32; N] =
+                core::array::from_fn(|i| (i as u32).wrapping_mul(2_654_435_761) & max);
             let mut buf = [0u8; 32 * 20];
             let out = &mut buf[..32 * bits];
             pack(bits, out, |i| vals[i]);
