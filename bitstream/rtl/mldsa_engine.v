@@ -16277,6 +16277,12 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [7:0] addr_s0$d;
     wire  [7:0] addr_s0$q;
     reg  addr_s0$clock;
+    reg  [22:0] load_word$d;
+    wire  [22:0] load_word$q;
+    reg  load_word$clock;
+    reg  load_valid$d;
+    wire  load_valid$q;
+    reg  load_valid$clock;
     reg  [7:0] addr_s1$d;
     wire  [7:0] addr_s1$q;
     reg  addr_s1$clock;
@@ -17136,6 +17142,16 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .q(addr_s0$q),
         .clock(addr_s0$clock)
     );
+    mldsa_engine__sign__load_word load_word(
+        .d(load_word$d),
+        .q(load_word$q),
+        .clock(load_word$clock)
+    );
+    mldsa_engine__sign__load_valid load_valid(
+        .d(load_valid$d),
+        .q(load_valid$q),
+        .clock(load_valid$clock)
+    );
     mldsa_engine__sign__addr_s1 addr_s1(
         .d(addr_s1$d),
         .q(addr_s1$q),
@@ -17238,6 +17254,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         hold_valid$clock = clock;
         w_s0$clock = clock;
         addr_s0$clock = clock;
+        load_word$clock = clock;
+        load_valid$clock = clock;
         addr_s1$clock = clock;
         ct0_s1$clock = clock;
         a0$clock = clock;
@@ -17306,6 +17324,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         hold_valid$d = hold_valid$q;
         w_s0$d = w_s0$q;
         addr_s0$d = addr_s0$q;
+        load_word$d = load_word$q;
+        load_valid$d = load_valid$q;
         addr_s1$d = addr_s1$q;
         ct0_s1$d = ct0_s1$q;
         a0$d = a0$q;
@@ -18771,11 +18791,15 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                 end
                 count$d = 32'h0;
                 count_next = 32'h0;
+                load_valid$d = 1'b0;
             end
             else begin
-                ntt_s_tdata = ((y_mem$read_data) & 32'hffffffff);
-                ntt_s_tvalid = ~count$q[32'h8];
-                if (ntt_s_tready & ~count$q[32'h8]) begin
+                ntt_s_tdata = ((load_word$q) & 32'hffffffff);
+                ntt_s_tvalid = load_valid$q;
+                ntt_s_tlast = count$q[32'h8];
+                load_valid$d = ~count$q[32'h8];
+                if (~count$q[32'h8]) begin
+                    load_word$d = y_mem$read_data;
                     count_next = count$q + 32'h1;
                 end
                 count$d = count_next;
@@ -21195,6 +21219,44 @@ module mldsa_engine__sign__launched(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__launched
+
+
+module mldsa_engine__sign__load_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__load_valid
+
+
+module mldsa_engine__sign__load_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__load_word
 
 
 module mldsa_engine__sign__make_hint(clock,a0,a1,wide,hint);

@@ -348,6 +348,10 @@ pub struct MlDsaSign {
     hold_valid: DFF<Bit>,
     w_s0: DFF<Bits<23>>,
     addr_s0: DFF<Bits<8>>,
+    // LoadY's registered ŷ word (a block-RAM read straight into the core's
+    // range check was the worst path).
+    load_word: DFF<Bits<23>>,
+    load_valid: DFF<Bit>,
     addr_s1: DFF<Bits<8>>,
     ct0_s1: DFF<Bits<23>>,
     v_pipe: [DFF<Bits<25>>; DECOMPOSE_LATENCY],
@@ -587,6 +591,8 @@ impl Default for MlDsaSign {
             hold_valid: Default::default(),
             w_s0: Default::default(),
             addr_s0: Default::default(),
+            load_word: Default::default(),
+            load_valid: Default::default(),
             addr_s1: Default::default(),
             ct0_s1: Default::default(),
             v_pipe: Default::default(),
@@ -737,6 +743,8 @@ impl Logic for MlDsaSign {
             hold_valid,
             w_s0,
             addr_s0,
+            load_word,
+            load_valid,
             addr_s1,
             ct0_s1,
             a0,
@@ -1726,7 +1734,9 @@ impl Logic for MlDsaSign {
             }
         }
         // ---- LoadY and LoadYAcc: ŷ\[col\] from its memory into slot 1 or
-        // slot 0 (the word at `count` is on `read_data`).
+        // slot 0 through a register. `count` words have been read; the word
+        // at `count` is on `read_data`. The core takes a word on every
+        // clock of its LOAD, so the words flow one a clock.
         if (self.phase.q.val() == SignPhase::LoadY) | (self.phase.q.val() == SignPhase::LoadYAcc) {
             if !self.launched.q.val() {
                 self.launched.d.next = true;
@@ -1738,10 +1748,14 @@ impl Logic for MlDsaSign {
                 }
                 self.count.d.next = 0.into();
                 self.count_next.next = 0.into();
+                self.load_valid.d.next = false;
             } else {
-                self.ntt_s_tdata.next = bit_cast::<32, 23>(self.y_mem.read_data.val());
-                self.ntt_s_tvalid.next = !self.count.q.val().get_bit(8);
-                if self.ntt_s_tready.val() & !self.count.q.val().get_bit(8) {
+                self.ntt_s_tdata.next = bit_cast::<32, 23>(self.load_word.q.val());
+                self.ntt_s_tvalid.next = self.load_valid.q.val();
+                self.ntt_s_tlast.next = self.count.q.val().get_bit(8);
+                self.load_valid.d.next = !self.count.q.val().get_bit(8);
+                if !self.count.q.val().get_bit(8) {
+                    self.load_word.d.next = self.y_mem.read_data.val();
                     self.count_next.next = self.count.q.val() + 1;
                 }
                 self.count.d.next = self.count_next.val();
