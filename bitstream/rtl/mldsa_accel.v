@@ -16150,9 +16150,9 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     localparam  c_set_sk_words$0 = 11'b1010000000;
     localparam  c_set_sk_words$1 = 11'b1111110000;
     localparam  c_set_sk_words$2 = 11'b10011001000;
-    localparam  c_set_sig_words$0 = 11'b1001011101;
-    localparam  c_set_sig_words$1 = 11'b1100111100;
-    localparam  c_set_sig_words$2 = 11'b10010000101;
+    localparam  c_set_sig_last$0 = 11'b1001011100;
+    localparam  c_set_sig_last$1 = 11'b1100111011;
+    localparam  c_set_sig_last$2 = 11'b10010000100;
     localparam  c_set_sig_last_mask$0 = 32'hffffffff;
     localparam  c_set_sig_last_mask$1 = 32'hff;
     localparam  c_set_sig_last_mask$2 = 32'hffffff;
@@ -16588,9 +16588,9 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  [10:0] sk_words$d;
     wire  [10:0] sk_words$q;
     reg  sk_words$clock;
-    reg  [10:0] sig_words$d;
-    wire  [10:0] sig_words$q;
-    reg  sig_words$clock;
+    reg  [10:0] sig_last$d;
+    wire  [10:0] sig_last$q;
+    reg  sig_last$clock;
     reg  [31:0] sig_last_mask$d;
     wire  [31:0] sig_last_mask$q;
     reg  sig_last_mask$clock;
@@ -16735,6 +16735,24 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  load_valid$d;
     wire  load_valid$q;
     reg  load_valid$clock;
+    reg  [31:0] feed_word$d;
+    wire  [31:0] feed_word$q;
+    reg  feed_word$clock;
+    reg  [4:0] unpack_width$d;
+    wire  [4:0] unpack_width$q;
+    reg  unpack_width$clock;
+    reg  [22:0] unpack_offset$d;
+    wire  [22:0] unpack_offset$q;
+    reg  unpack_offset$clock;
+    reg  [19:0] unpack_max$d;
+    wire  [19:0] unpack_max$q;
+    reg  unpack_max$clock;
+    reg  feed_valid$d;
+    wire  feed_valid$q;
+    reg  feed_valid$clock;
+    reg  feed_last$d;
+    wire  feed_last$q;
+    reg  feed_last$clock;
     reg  [7:0] addr_s1$d;
     wire  [7:0] addr_s1$q;
     reg  addr_s1$clock;
@@ -16778,6 +16796,11 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  [10:0] out_next;
     reg  pipe_busy;
     reg  pack_take;
+    reg  [31:0] feed_data;
+    reg  feed_valid_in;
+    reg  feed_last_in;
+    reg  feed_room;
+    reg  feed_take;
     reg  [24:0] ct0_centred;
     reg  [24:0] r0_signed;
     reg  fail;
@@ -17359,10 +17382,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .q(sk_words$q),
         .clock(sk_words$clock)
     );
-    mldsa_accel__core__sign__sig_words sig_words(
-        .d(sig_words$d),
-        .q(sig_words$q),
-        .clock(sig_words$clock)
+    mldsa_accel__core__sign__sig_last sig_last(
+        .d(sig_last$d),
+        .q(sig_last$q),
+        .clock(sig_last$clock)
     );
     mldsa_accel__core__sign__sig_last_mask sig_last_mask(
         .d(sig_last_mask$d),
@@ -17604,6 +17627,36 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .q(load_valid$q),
         .clock(load_valid$clock)
     );
+    mldsa_accel__core__sign__feed_word feed_word(
+        .d(feed_word$d),
+        .q(feed_word$q),
+        .clock(feed_word$clock)
+    );
+    mldsa_accel__core__sign__unpack_width unpack_width(
+        .d(unpack_width$d),
+        .q(unpack_width$q),
+        .clock(unpack_width$clock)
+    );
+    mldsa_accel__core__sign__unpack_offset unpack_offset(
+        .d(unpack_offset$d),
+        .q(unpack_offset$q),
+        .clock(unpack_offset$clock)
+    );
+    mldsa_accel__core__sign__unpack_max unpack_max(
+        .d(unpack_max$d),
+        .q(unpack_max$q),
+        .clock(unpack_max$clock)
+    );
+    mldsa_accel__core__sign__feed_valid feed_valid(
+        .d(feed_valid$d),
+        .q(feed_valid$q),
+        .clock(feed_valid$clock)
+    );
+    mldsa_accel__core__sign__feed_last feed_last(
+        .d(feed_last$d),
+        .q(feed_last$q),
+        .clock(feed_last$clock)
+    );
     mldsa_accel__core__sign__addr_s1 addr_s1(
         .d(addr_s1$d),
         .q(addr_s1$q),
@@ -17666,7 +17719,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         s2_base$clock = clock;
         t0_base$clock = clock;
         sk_words$clock = clock;
-        sig_words$clock = clock;
+        sig_last$clock = clock;
         sig_last_mask$clock = clock;
         w1_words$clock = clock;
         hint_base$clock = clock;
@@ -17708,6 +17761,12 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         addr_s0$clock = clock;
         load_word$clock = clock;
         load_valid$clock = clock;
+        feed_word$clock = clock;
+        unpack_width$clock = clock;
+        unpack_offset$clock = clock;
+        unpack_max$clock = clock;
+        feed_valid$clock = clock;
+        feed_last$clock = clock;
         addr_s1$clock = clock;
         ct0_s1$clock = clock;
         a0$clock = clock;
@@ -17736,7 +17795,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         s2_base$d = s2_base$q;
         t0_base$d = t0_base$q;
         sk_words$d = sk_words$q;
-        sig_words$d = sig_words$q;
+        sig_last$d = sig_last$q;
         sig_last_mask$d = sig_last_mask$q;
         w1_words$d = w1_words$q;
         hint_base$d = hint_base$q;
@@ -17778,6 +17837,12 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         addr_s0$d = addr_s0$q;
         load_word$d = load_word$q;
         load_valid$d = load_valid$q;
+        feed_word$d = feed_word$q;
+        unpack_width$d = unpack_width$q;
+        unpack_offset$d = unpack_offset$q;
+        unpack_max$d = unpack_max$q;
+        feed_valid$d = feed_valid$q;
+        feed_last$d = feed_last$q;
         addr_s1$d = addr_s1$q;
         ct0_s1$d = ct0_s1$q;
         a0$d = a0$q;
@@ -17939,9 +18004,11 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         sponge_arg0 = c_shake256;
         sponge_arg1 = 32'h0;
         sponge_arg2 = 32'h40;
-        sponge_in_data = s_data;
-        sponge_in_valid = 1'b0;
-        sponge_in_last = 1'b0;
+        feed_data = s_data;
+        feed_valid_in = 1'b0;
+        feed_last_in = 1'b0;
+        feed_room = ~feed_valid$q | sponge_in_ready;
+        feed_take = 1'b0;
         sponge_out_ready = 1'b0;
         ntt_reset = reset;
         ntt_start = 1'b0;
@@ -17954,10 +18021,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         ntt_s_tdata = ((unpacker$coeff) & 32'hffffffff);
         ntt_m_tready = 1'b0;
         unpacker$reset = reset;
-        unpacker$width = gamma1_bits$q;
+        unpacker$width = unpack_width$q;
         unpacker$centred = 1'b1;
-        unpacker$offset = gamma1$q;
-        unpacker$max_value = 32'hfffff;
+        unpacker$offset = unpack_offset$q;
+        unpacker$max_value = unpack_max$q;
         unpacker$data = ser_byte;
         unpacker$data_valid = 1'b0;
         unpacker$data_pair = ser_byte_pair;
@@ -18195,17 +18262,15 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             key_word = key$7$q;
             rnd_word = rnd$7$q;
         end
-        if ((phase$q == SignPhase$LoadS) | (phase$q == SignPhase$Mask)) begin
-            if (launched$q) begin
-                unpacker$data_valid = ser_valid;
-                unpacker$pair_valid = ser_left$q >= 32'h2;
-                ser_take_pair = unpacker$pair_taken;
-                ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
-                ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
-                if (unpacker$coeff_valid & ~count$q[32'h8]) begin
-                    ntt_s_tvalid = 1'b1;
-                    count$d = count$q + 32'h1;
-                end
+        if (((phase$q == SignPhase$LoadS) | (phase$q == SignPhase$Mask)) & launched$q) begin
+            unpacker$data_valid = ser_valid;
+            unpacker$pair_valid = ser_left$q >= 32'h2;
+            ser_take_pair = unpacker$pair_taken;
+            ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
+            ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
+            if (unpacker$coeff_valid & ~count$q[32'h8]) begin
+                ntt_s_tvalid = 1'b1;
+                count$d = count$q + 32'h1;
             end
         end
         case (phase$q)
@@ -18238,7 +18303,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                                 s2_base$d = c_set_s2_base$0;
                                 t0_base$d = c_set_t0_base$0;
                                 sk_words$d = c_set_sk_words$0;
-                                sig_words$d = c_set_sig_words$0;
+                                sig_last$d = c_set_sig_last$0;
                                 sig_last_mask$d = c_set_sig_last_mask$0;
                                 w1_words$d = c_set_w1_words$0;
                                 hint_base$d = c_set_hint_base$0;
@@ -18267,7 +18332,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                                 s2_base$d = c_set_s2_base$1;
                                 t0_base$d = c_set_t0_base$1;
                                 sk_words$d = c_set_sk_words$1;
-                                sig_words$d = c_set_sig_words$1;
+                                sig_last$d = c_set_sig_last$1;
                                 sig_last_mask$d = c_set_sig_last_mask$1;
                                 w1_words$d = c_set_w1_words$1;
                                 hint_base$d = c_set_hint_base$1;
@@ -18296,7 +18361,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                                 s2_base$d = c_set_s2_base$2;
                                 t0_base$d = c_set_t0_base$2;
                                 sk_words$d = c_set_sk_words$2;
-                                sig_words$d = c_set_sig_words$2;
+                                sig_last$d = c_set_sig_last$2;
                                 sig_last_mask$d = c_set_sig_last_mask$2;
                                 w1_words$d = c_set_w1_words$2;
                                 hint_base$d = c_set_hint_base$2;
@@ -18559,16 +18624,17 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         end
                     end
                     else begin
-                        sponge_in_data = mu_word;
-                        sponge_in_valid = words_in$q < 32'h10;
-                        sponge_in_last = words_in$q == mu_last$q;
+                        feed_data = mu_word;
+                        feed_valid_in = words_in$q < 32'h10;
+                        feed_last_in = words_in$q == mu_last$q;
                         if (words_in$q >= 32'h10) begin
-                            sponge_in_data = s_data;
-                            s_ready = (words_in$q < mu_end$q) & sponge_in_ready;
-                            sponge_in_valid = s_valid & (words_in$q < mu_end$q);
+                            feed_data = s_data;
+                            s_ready = (words_in$q < mu_end$q) & feed_room;
+                            feed_valid_in = s_valid & (words_in$q < mu_end$q);
                         end
                         stream_take = s_ready & s_valid;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         if (stream_take) begin
@@ -18643,16 +18709,17 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         count$d = 32'h0;
                     end
                     else begin
-                        sponge_in_data = mu_word;
+                        feed_data = mu_word;
                         if (words_in$q < 32'h8) begin
-                            sponge_in_data = key_word;
+                            feed_data = key_word;
                         end
                         else if (words_in$q < 32'h10) begin
-                            sponge_in_data = rnd_word;
+                            feed_data = rnd_word;
                         end
-                        sponge_in_valid = words_in$q < 32'h20;
-                        sponge_in_last = words_in$q == 32'h1f;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_valid_in = words_in$q < 32'h20;
+                        feed_last_in = words_in$q == 32'h1f;
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         sponge_out_ready = 1'b1;
@@ -18723,6 +18790,9 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 begin
                     if (~launched$q) begin
                         launched$d = 1'b1;
+                        unpack_width$d = gamma1_bits$q;
+                        unpack_offset$d = gamma1$q;
+                        unpack_max$d = 32'hfffff;
                         sponge_start = 1'b1;
                         sponge_arg1 = 32'h42;
                         sponge_arg2 = ((mask_bytes$q) & 32'hffffffff);
@@ -18735,13 +18805,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         count$d = 32'h0;
                     end
                     else begin
-                        sponge_in_data = rho_prime_word;
+                        feed_data = rho_prime_word;
                         if (words_in$q == 32'h10) begin
-                            sponge_in_data = ((kappa$q + ((col$q) & 16'hffff)) & 32'hffffffff);
+                            feed_data = ((kappa$q + ((col$q) & 16'hffff)) & 32'hffffffff);
                         end
-                        sponge_in_valid = words_in$q <= 32'h10;
-                        sponge_in_last = words_in$q == 32'h10;
-                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
+                        feed_valid_in = words_in$q <= 32'h10;
+                        feed_last_in = words_in$q == 32'h10;
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         sponge_out_ready = ser_room;
@@ -18819,13 +18890,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         stopped$d = 1'b0;
                     end
                     else begin
-                        sponge_in_data = rho_word;
+                        feed_data = rho_word;
                         if (words_in$q == 32'h8) begin
-                            sponge_in_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
+                            feed_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
                         end
-                        sponge_in_valid = words_in$q <= 32'h8;
-                        sponge_in_last = words_in$q == 32'h8;
-                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
+                        feed_valid_in = words_in$q <= 32'h8;
+                        feed_last_in = words_in$q == 32'h8;
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
@@ -18918,13 +18990,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         rd_ptr$d = 32'h0;
                     end
                     else begin
-                        sponge_in_data = mu_word;
+                        feed_data = mu_word;
                         if (words_in$q >= 32'h10) begin
-                            sponge_in_data = w1_buf$read_word;
+                            feed_data = w1_buf$read_word;
                         end
-                        sponge_in_valid = words_in$q < commit_end$q;
-                        sponge_in_last = words_in$q == commit_last$q;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_valid_in = words_in$q < commit_end$q;
+                        feed_last_in = words_in$q == commit_last$q;
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                             if (words_in$q >= 32'h10) begin
                                 rd_next = rd_ptr$q + 32'h1;
@@ -18962,10 +19035,11 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         if (pad$q != c_challenge_clocks) begin
                             pad$d = pad$q + 32'h1;
                         end
-                        sponge_in_data = sig_buf$read_word;
-                        sponge_in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
-                        sponge_in_last = words_in$q == ct_last$q;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_data = sig_buf$read_word;
+                        feed_valid_in = words_in$q < ((ct_words$q) & 24'hffffff);
+                        feed_last_in = words_in$q == ct_last$q;
+                        feed_take = feed_valid_in & feed_room;
+                        if (feed_take) begin
                             words_in$d = words_in$q + 32'h1;
                             rd_next = rd_ptr$q + 32'h1;
                             rd_ptr$d = rd_ptr$q + 32'h1;
@@ -19034,16 +19108,16 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 end
             SignPhase$LoadS:
                 begin
-                    unpacker$width = eta_bits$q;
-                    unpacker$offset = eta$q;
-                    unpacker$max_value = eta_max$q;
-                    if (stage$q == 32'h2) begin
-                        unpacker$width = 32'hd;
-                        unpacker$offset = 32'h1000;
-                        unpacker$max_value = 32'hfffff;
-                    end
                     if (~launched$q) begin
                         launched$d = 1'b1;
+                        unpack_width$d = eta_bits$q;
+                        unpack_offset$d = eta$q;
+                        unpack_max$d = eta_max$q;
+                        if (stage$q == 32'h2) begin
+                            unpack_width$d = 32'hd;
+                            unpack_offset$d = 32'h1000;
+                            unpack_max$d = 32'hfffff;
+                        end
                         ntt_start = 1'b1;
                         ntt_op = c_op_load;
                         ntt_arg0 = 32'h2;
@@ -19212,8 +19286,8 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                     end
                     else begin
                         primed$d = 1'b1;
-                        m_valid = primed$q & (out_index$q < sig_words$q);
-                        m_last = out_index$q + 32'h1 == sig_words$q;
+                        m_valid = primed$q;
+                        m_last = out_index$q == sig_last$q;
                         if (m_last) begin
                             m_data = sig_buf$read_word & sig_last_mask$q;
                         end
@@ -19328,6 +19402,17 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 end
             end
         end
+        sponge_in_data = feed_word$q;
+        sponge_in_valid = feed_valid$q;
+        sponge_in_last = feed_last$q;
+        if (feed_take) begin
+            feed_word$d = feed_data;
+            feed_valid$d = 1'b1;
+            feed_last$d = feed_last_in;
+        end
+        else if (sponge_in_ready) begin
+            feed_valid$d = 1'b0;
+        end
         sk_buf$read_address = rd_next;
         sig_buf$read_address = rd_next;
         w1_buf$read_address = rd_next[(32'h0)+:(8)];
@@ -19359,6 +19444,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
+            feed_valid$d = 1'b0;
         end
         if (abort_job & (phase$q != SignPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -19368,8 +19454,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
+            feed_valid$d = 1'b0;
         end
         if (reset) begin
+            feed_valid$d = 1'b0;
             phase$d = SignPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -20720,6 +20808,63 @@ module mldsa_accel__core__sign__external(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sign__external
+
+
+module mldsa_accel__core__sign__feed_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__feed_last
+
+
+module mldsa_accel__core__sign__feed_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__feed_valid
+
+
+module mldsa_accel__core__sign__feed_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__feed_word
 
 
 module mldsa_accel__core__sign__gamma1(d,q,clock);
@@ -23726,6 +23871,25 @@ module mldsa_accel__core__sign__sig_buf__lanes__3(read_address,read_clock,read_d
 endmodule // mldsa_accel__core__sign__sig_buf__lanes__3
 
 
+module mldsa_accel__core__sign__sig_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sig_last
+
+
 module mldsa_accel__core__sign__sig_last_mask(d,q,clock);
     
     // Module arguments
@@ -23762,25 +23926,6 @@ module mldsa_accel__core__sign__sig_ptr(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sign__sig_ptr
-
-
-module mldsa_accel__core__sign__sig_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_accel__core__sign__sig_words
 
 
 module mldsa_accel__core__sign__sk_bad(d,q,clock);
@@ -24286,6 +24431,63 @@ module mldsa_accel__core__sign__tau(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sign__tau
+
+
+module mldsa_accel__core__sign__unpack_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpack_max
+
+
+module mldsa_accel__core__sign__unpack_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpack_offset
+
+
+module mldsa_accel__core__sign__unpack_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__unpack_width
 
 
 module mldsa_accel__core__sign__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);

@@ -1,19 +1,22 @@
-//! The ML-DSA engine: the KeyGen and Verify sequencers around one shared
-//! sponge engine (R = 1) and one NTT core (B = 4). Only one operation runs
-//! at a time, so the two sequencers take turns on the cores: the Verify
-//! sequencer drives them while it is busy, the KeyGen sequencer otherwise
-//! (each drives idle requests when it is idle). Sharing saves a second
-//! sponge engine and NTT core, about 11,700 LUT and 8 DSP48E1 in yosys.
+//! The ML-DSA engine: the KeyGen, Sign and Verify sequencers around one
+//! shared sponge engine (R = 1) and one NTT core (B = 4). Only one
+//! operation runs at a time, so the sequencers take turns on the cores:
+//! the Verify or the Sign sequencer drives them while it is busy, the
+//! KeyGen sequencer otherwise (each drives idle requests when it is idle).
+//! Sharing saves a sponge engine and an NTT core per sequencer, about
+//! 11,700 LUT and 8 DSP48E1 each in yosys.
 //!
 //! # Interface
 //!
-//! `start` (taken when neither operation runs) with `op_verify` (0:
-//! KeyGen_internal, see [`super::keygen`]; 1: Verify_internal, see
-//! [`super::verify`]) and `parameter_set`. KeyGen takes ξ on the `xi_*`
-//! ports and gives pk ‖ sk on the `m_*` stream; Verify takes pk ‖ σ ‖ M′
-//! (or μ) on the `s_*` stream and gives `verdict`. `busy`, `done`, `error`
-//! are those of the operation started last. `abort_job` stops whichever
-//! runs.
+//! `start` (taken when no operation runs) with `op_verify` (Verify_internal,
+//! see [`super::verify`]), else `op_sign` (Sign_internal, see
+//! [`super::sign`]), else KeyGen_internal ([`super::keygen`]), and
+//! `parameter_set`. KeyGen takes ξ on the `xi_*` ports and gives pk ‖ sk
+//! on the `m_*` stream; Sign takes sk ‖ rnd ‖ M′ (or μ) on the `s_*`
+//! stream and gives σ on the `m_*` stream (`attempts` then counts its
+//! attempts); Verify takes pk ‖ σ ‖ M′ (or μ) on the `s_*` stream and
+//! gives `verdict`. `busy`, `done`, `error` are those of the operation
+//! started last. `abort_job` stops whichever runs.
 
 use crate::keccak::SpongeEngine;
 use crate::mldsa::keygen::MlDsaKeyGen;
@@ -149,8 +152,8 @@ impl Logic for MlDsaEngine {
             self.m_last.next = self.sign.m_last.val();
         }
 
-        // ---- The shared cores: the Verify sequencer's requests while it
-        // runs, the KeyGen sequencer's otherwise.
+        // ---- The shared cores: the Verify or Sign sequencer's requests
+        // while it runs, the KeyGen sequencer's otherwise.
         self.sponge.reset.next = self.reset.val();
         self.ntt.reset.next = self.reset.val();
         if self.verify.busy.val() {

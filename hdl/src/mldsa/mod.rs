@@ -9,6 +9,10 @@
 //!   straight into the RejNTTPoly sampler (the first composed block).
 //! - [`keygen`]: KeyGen_internal for all three sets behind one command,
 //!   composed of the units here, the sponge engine and the NTT core.
+//! - [`sign`]: Sign_internal with its whole rejection loop, the same way.
+//! - [`verify`]: Verify_internal, the same way.
+//! - [`engine`]: the three sequencers on one shared sponge engine and NTT
+//!   core.
 //! - [`key_buffer`]: byte-lane key buffers (pk, sk) in block RAM.
 //! - [`bit_pack`]: Simple/BitPack of every polynomial the engine writes.
 //! - [`bit_unpack`]: Simple/BitUnpack of every packed polynomial, and
@@ -109,7 +113,7 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: "mldsa_engine",
-            description: "ML-DSA engine: KeyGen and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers, packers, UseHint, key/signature buffers",
+            description: "ML-DSA engine: KeyGen, Sign and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers, packers, Decompose/MakeHint/UseHint, key/signature buffers, y and w polynomial memories",
             verilog: || raw_verilog(engine::MlDsaEngine::default()),
             vcd: None,
         },

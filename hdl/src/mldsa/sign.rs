@@ -303,7 +303,7 @@ pub struct MlDsaSign {
     s2_base: DFF<Bits<11>>,
     t0_base: DFF<Bits<11>>,
     sk_words: DFF<Bits<11>>,
-    sig_words: DFF<Bits<11>>,
+    sig_last: DFF<Bits<11>>,
     sig_last_mask: DFF<Bits<32>>,
     w1_words: DFF<Bits<9>>,
     hint_base: DFF<Bits<13>>,
@@ -352,6 +352,17 @@ pub struct MlDsaSign {
     // range check was the worst path).
     load_word: DFF<Bits<23>>,
     load_valid: DFF<Bit>,
+    // The sponge's input word goes through a register (the sources include
+    // block-RAM reads, and the sponge absorbs its input straight into the
+    // state).
+    feed_word: DFF<Bits<32>>,
+    // The unpacker's field, set when a load starts (a phase decode in
+    // front of the unpacker was the worst path).
+    unpack_width: DFF<Bits<5>>,
+    unpack_offset: DFF<Bits<23>>,
+    unpack_max: DFF<Bits<20>>,
+    feed_valid: DFF<Bit>,
+    feed_last: DFF<Bit>,
     addr_s1: DFF<Bits<8>>,
     ct0_s1: DFF<Bits<23>>,
     v_pipe: [DFF<Bits<25>>; DECOMPOSE_LATENCY],
@@ -378,6 +389,11 @@ pub struct MlDsaSign {
     out_next: Signal<Local, Bits<11>>,
     pipe_busy: Signal<Local, Bit>,
     pack_take: Signal<Local, Bit>,
+    feed_data: Signal<Local, Bits<32>>,
+    feed_valid_in: Signal<Local, Bit>,
+    feed_last_in: Signal<Local, Bit>,
+    feed_room: Signal<Local, Bit>,
+    feed_take: Signal<Local, Bit>,
     ct0_centred: Signal<Local, Bits<25>>,
     r0_signed: Signal<Local, Bits<25>>,
     fail: Signal<Local, Bit>,
@@ -420,7 +436,7 @@ pub struct MlDsaSign {
     c_set_s2_base: [Constant<Bits<11>>; 3],
     c_set_t0_base: [Constant<Bits<11>>; 3],
     c_set_sk_words: [Constant<Bits<11>>; 3],
-    c_set_sig_words: [Constant<Bits<11>>; 3],
+    c_set_sig_last: [Constant<Bits<11>>; 3],
     c_set_sig_last_mask: [Constant<Bits<32>>; 3],
     c_set_w1_words: [Constant<Bits<9>>; 3],
     c_set_hint_base: [Constant<Bits<13>>; 3],
@@ -550,7 +566,7 @@ impl Default for MlDsaSign {
             s2_base: Default::default(),
             t0_base: Default::default(),
             sk_words: Default::default(),
-            sig_words: Default::default(),
+            sig_last: Default::default(),
             sig_last_mask: Default::default(),
             w1_words: Default::default(),
             hint_base: Default::default(),
@@ -593,6 +609,12 @@ impl Default for MlDsaSign {
             addr_s0: Default::default(),
             load_word: Default::default(),
             load_valid: Default::default(),
+            feed_word: Default::default(),
+            unpack_width: Default::default(),
+            unpack_offset: Default::default(),
+            unpack_max: Default::default(),
+            feed_valid: Default::default(),
+            feed_last: Default::default(),
             addr_s1: Default::default(),
             ct0_s1: Default::default(),
             v_pipe: Default::default(),
@@ -618,6 +640,11 @@ impl Default for MlDsaSign {
             out_next: Default::default(),
             pipe_busy: Default::default(),
             pack_take: Default::default(),
+            feed_data: Default::default(),
+            feed_valid_in: Default::default(),
+            feed_last_in: Default::default(),
+            feed_room: Default::default(),
+            feed_take: Default::default(),
             ct0_centred: Default::default(),
             r0_signed: Default::default(),
             fail: Default::default(),
@@ -660,7 +687,7 @@ impl Default for MlDsaSign {
             c_set_s2_base: SETS.map(|p| c((32 + p.l * s_words(&p)) as u64)),
             c_set_t0_base: SETS.map(|p| c((32 + (p.l + p.k) * s_words(&p)) as u64)),
             c_set_sk_words: SETS.map(|p| c(p.sk_len() as u64 / 4)),
-            c_set_sig_words: SETS.map(|p| c(sig_stream_words(&p) as u64)),
+            c_set_sig_last: SETS.map(|p| c(sig_stream_words(&p) as u64 - 1)),
             c_set_sig_last_mask: SETS.map(|p| c(last_mask(&p))),
             c_set_w1_words: SETS.map(|p| c(p.w1_packed_len() as u64 / 4)),
             c_set_hint_base: SETS.map(|p| c((p.ctilde_bytes() + p.l * z_poly(&p)) as u64)),
@@ -703,7 +730,7 @@ impl Logic for MlDsaSign {
             s2_base,
             t0_base,
             sk_words,
-            sig_words,
+            sig_last,
             sig_last_mask,
             w1_words,
             hint_base,
@@ -745,6 +772,12 @@ impl Logic for MlDsaSign {
             addr_s0,
             load_word,
             load_valid,
+            feed_word,
+            unpack_width,
+            unpack_offset,
+            unpack_max,
+            feed_valid,
+            feed_last,
             addr_s1,
             ct0_s1,
             a0,
@@ -798,9 +831,13 @@ impl Logic for MlDsaSign {
         self.sponge_arg0.next = self.c_shake256.val();
         self.sponge_arg1.next = 0.into();
         self.sponge_arg2.next = 64.into();
-        self.sponge_in_data.next = self.s_data.val();
-        self.sponge_in_valid.next = false;
-        self.sponge_in_last.next = false;
+        // The phases offer the next input word on `feed_*`; it is taken
+        // (`feed_take`) when the register is empty or being emptied.
+        self.feed_data.next = self.s_data.val();
+        self.feed_valid_in.next = false;
+        self.feed_last_in.next = false;
+        self.feed_room.next = !self.feed_valid.q.val() | self.sponge_in_ready.val();
+        self.feed_take.next = false;
         self.sponge_out_ready.next = false;
         self.ntt_reset.next = self.reset.val();
         self.ntt_start.next = false;
@@ -813,10 +850,10 @@ impl Logic for MlDsaSign {
         self.ntt_s_tdata.next = bit_cast::<32, 23>(self.unpacker.coeff.val());
         self.ntt_m_tready.next = false;
         self.unpacker.reset.next = self.reset.val();
-        self.unpacker.width.next = self.gamma1_bits.q.val();
+        self.unpacker.width.next = self.unpack_width.q.val();
         self.unpacker.centred.next = true;
-        self.unpacker.offset.next = self.gamma1.q.val();
-        self.unpacker.max_value.next = 0xF_FFFF.into();
+        self.unpacker.offset.next = self.unpack_offset.q.val();
+        self.unpacker.max_value.next = self.unpack_max.q.val();
         self.unpacker.data.next = self.ser_byte.val();
         self.unpacker.data_valid.next = false;
         self.unpacker.data_pair.next = self.ser_byte_pair.val();
@@ -995,21 +1032,21 @@ impl Logic for MlDsaSign {
 
         // ---- The serializer for LoadS (sk words) and Mask (the squeeze):
         // two bytes a clock while the word holds two.
-        if (self.phase.q.val() == SignPhase::LoadS) | (self.phase.q.val() == SignPhase::Mask) {
-            if self.launched.q.val() {
-                self.unpacker.data_valid.next = self.ser_valid.val();
-                self.unpacker.pair_valid.next = self.ser_left.q.val() >= 2;
-                self.ser_take_pair.next = self.unpacker.pair_taken.val();
-                self.ser_take.next = self.ser_valid.val()
-                    & self.unpacker.data_ready.val()
-                    & !self.unpacker.pair_taken.val();
-                self.ser_room.next = (self.ser_left.q.val() == 0)
-                    | ((self.ser_left.q.val() == 1) & self.ser_take.val())
-                    | ((self.ser_left.q.val() == 2) & self.ser_take_pair.val());
-                if self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8) {
-                    self.ntt_s_tvalid.next = true;
-                    self.count.d.next = self.count.q.val() + 1;
-                }
+        if ((self.phase.q.val() == SignPhase::LoadS) | (self.phase.q.val() == SignPhase::Mask))
+            & self.launched.q.val()
+        {
+            self.unpacker.data_valid.next = self.ser_valid.val();
+            self.unpacker.pair_valid.next = self.ser_left.q.val() >= 2;
+            self.ser_take_pair.next = self.unpacker.pair_taken.val();
+            self.ser_take.next = self.ser_valid.val()
+                & self.unpacker.data_ready.val()
+                & !self.unpacker.pair_taken.val();
+            self.ser_room.next = (self.ser_left.q.val() == 0)
+                | ((self.ser_left.q.val() == 1) & self.ser_take.val())
+                | ((self.ser_left.q.val() == 2) & self.ser_take_pair.val());
+            if self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8) {
+                self.ntt_s_tvalid.next = true;
+                self.count.d.next = self.count.q.val() + 1;
             }
         }
         match self.phase.q.val() {
@@ -1043,7 +1080,7 @@ impl Logic for MlDsaSign {
                                 self.s2_base.d.next = self.c_set_s2_base[s].val();
                                 self.t0_base.d.next = self.c_set_t0_base[s].val();
                                 self.sk_words.d.next = self.c_set_sk_words[s].val();
-                                self.sig_words.d.next = self.c_set_sig_words[s].val();
+                                self.sig_last.d.next = self.c_set_sig_last[s].val();
                                 self.sig_last_mask.d.next = self.c_set_sig_last_mask[s].val();
                                 self.w1_words.d.next = self.c_set_w1_words[s].val();
                                 self.hint_base.d.next = self.c_set_hint_base[s].val();
@@ -1162,18 +1199,19 @@ impl Logic for MlDsaSign {
                 } else {
                     // tr (16 words from the μ registers), then M′ from the
                     // stream.
-                    self.sponge_in_data.next = self.mu_word.val();
-                    self.sponge_in_valid.next = self.words_in.q.val() < 16;
-                    self.sponge_in_last.next = self.words_in.q.val() == self.mu_last.q.val();
+                    self.feed_data.next = self.mu_word.val();
+                    self.feed_valid_in.next = self.words_in.q.val() < 16;
+                    self.feed_last_in.next = self.words_in.q.val() == self.mu_last.q.val();
                     if self.words_in.q.val() >= 16 {
-                        self.sponge_in_data.next = self.s_data.val();
-                        self.s_ready.next = (self.words_in.q.val() < self.mu_end.q.val())
-                            & self.sponge_in_ready.val();
-                        self.sponge_in_valid.next =
+                        self.feed_data.next = self.s_data.val();
+                        self.s_ready.next =
+                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed_room.val();
+                        self.feed_valid_in.next =
                             self.s_valid.val() & (self.words_in.q.val() < self.mu_end.q.val());
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
@@ -1205,15 +1243,16 @@ impl Logic for MlDsaSign {
                     self.count.d.next = 0.into();
                 } else {
                     // K ‖ rnd ‖ μ.
-                    self.sponge_in_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() < 8 {
-                        self.sponge_in_data.next = self.key_word.val();
+                        self.feed_data.next = self.key_word.val();
                     } else if self.words_in.q.val() < 16 {
-                        self.sponge_in_data.next = self.rnd_word.val();
+                        self.feed_data.next = self.rnd_word.val();
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() < 32;
-                    self.sponge_in_last.next = self.words_in.q.val() == 31;
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < 32;
+                    self.feed_last_in.next = self.words_in.q.val() == 31;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.sponge_out_ready.next = true;
@@ -1240,6 +1279,10 @@ impl Logic for MlDsaSign {
             SignPhase::Mask => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
+                    // y = γ1 − v, every v allowed.
+                    self.unpack_width.d.next = self.gamma1_bits.q.val();
+                    self.unpack_offset.d.next = self.gamma1.q.val();
+                    self.unpack_max.d.next = 0xF_FFFF.into();
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = 66.into();
                     self.sponge_arg2.next = bit_cast::<32, 11>(self.mask_bytes.q.val());
@@ -1252,15 +1295,16 @@ impl Logic for MlDsaSign {
                     self.count.d.next = 0.into();
                 } else {
                     // ρ″ ‖ IntegerToBytes(κ + col, 2).
-                    self.sponge_in_data.next = self.rho_prime_word.val();
+                    self.feed_data.next = self.rho_prime_word.val();
                     if self.words_in.q.val() == 16 {
-                        self.sponge_in_data.next = bit_cast::<32, 16>(
+                        self.feed_data.next = bit_cast::<32, 16>(
                             self.kappa.q.val() + bit_cast::<16, 4>(self.col.q.val()),
                         );
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 16;
-                    self.sponge_in_last.next = self.words_in.q.val() == 16;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 16;
+                    self.feed_last_in.next = self.words_in.q.val() == 16;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     // The squeeze, two bytes a clock, into the unpacker.
@@ -1329,14 +1373,15 @@ impl Logic for MlDsaSign {
                     self.stopped.d.next = false;
                 } else {
                     // ρ ‖ j ‖ i.
-                    self.sponge_in_data.next = self.rho_word.val();
+                    self.feed_data.next = self.rho_word.val();
                     if self.words_in.q.val() == 8 {
-                        self.sponge_in_data.next = bit_cast::<32, 4>(self.col.q.val())
+                        self.feed_data.next = bit_cast::<32, 4>(self.col.q.val())
                             | (bit_cast::<32, 4>(self.row.q.val()) << 8);
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge_in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 8;
+                    self.feed_last_in.next = self.words_in.q.val() == 8;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
@@ -1426,13 +1471,14 @@ impl Logic for MlDsaSign {
                     self.rd_ptr.d.next = 0.into();
                 } else {
                     // μ, then w1Encode(w1) from its buffer.
-                    self.sponge_in_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() >= 16 {
-                        self.sponge_in_data.next = self.w1_buf.read_word.val();
+                        self.feed_data.next = self.w1_buf.read_word.val();
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() < self.commit_end.q.val();
-                    self.sponge_in_last.next = self.words_in.q.val() == self.commit_last.q.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < self.commit_end.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.commit_last.q.val();
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
                             self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1470,11 +1516,12 @@ impl Logic for MlDsaSign {
                         self.pad.d.next = self.pad.q.val() + 1;
                     }
                     // c̃ from σ into the sponge.
-                    self.sponge_in_data.next = self.sig_buf.read_word.val();
-                    self.sponge_in_valid.next =
+                    self.feed_data.next = self.sig_buf.read_word.val();
+                    self.feed_valid_in.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.sponge_in_last.next = self.words_in.q.val() == self.ct_last.q.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_last_in.next = self.words_in.q.val() == self.ct_last.q.val();
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
@@ -1543,17 +1590,17 @@ impl Logic for MlDsaSign {
                 }
             }
             SignPhase::LoadS => {
-                // s1 (stage 0), s2 (1): η − v, v ≤ 2η; t0 (2): 2^12 − v.
-                self.unpacker.width.next = self.eta_bits.q.val();
-                self.unpacker.offset.next = self.eta.q.val();
-                self.unpacker.max_value.next = self.eta_max.q.val();
-                if self.stage.q.val() == 2 {
-                    self.unpacker.width.next = 13.into();
-                    self.unpacker.offset.next = 4096.into();
-                    self.unpacker.max_value.next = 0xF_FFFF.into();
-                }
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
+                    // s1 (stage 0), s2 (1): η − v, v ≤ 2η; t0 (2): 2^12 − v.
+                    self.unpack_width.d.next = self.eta_bits.q.val();
+                    self.unpack_offset.d.next = self.eta.q.val();
+                    self.unpack_max.d.next = self.eta_max.q.val();
+                    if self.stage.q.val() == 2 {
+                        self.unpack_width.d.next = 13.into();
+                        self.unpack_offset.d.next = 4096.into();
+                        self.unpack_max.d.next = 0xF_FFFF.into();
+                    }
                     self.ntt_start.next = true;
                     self.ntt_op.next = self.c_op_load.val();
                     self.ntt_arg0.next = 2.into();
@@ -1712,9 +1759,9 @@ impl Logic for MlDsaSign {
                     self.primed.d.next = false;
                 } else {
                     self.primed.d.next = true;
-                    self.m_valid.next =
-                        self.primed.q.val() & (self.out_index.q.val() < self.sig_words.q.val());
-                    self.m_last.next = self.out_index.q.val() + 1 == self.sig_words.q.val();
+                    // The phase ends when the last word is taken.
+                    self.m_valid.next = self.primed.q.val();
+                    self.m_last.next = self.out_index.q.val() == self.sig_last.q.val();
                     if self.m_last.val() {
                         self.m_data.next =
                             self.sig_buf.read_word.val() & self.sig_last_mask.q.val();
@@ -1828,6 +1875,17 @@ impl Logic for MlDsaSign {
                 }
             }
         }
+        // ---- The sponge's input register.
+        self.sponge_in_data.next = self.feed_word.q.val();
+        self.sponge_in_valid.next = self.feed_valid.q.val();
+        self.sponge_in_last.next = self.feed_last.q.val();
+        if self.feed_take.val() {
+            self.feed_word.d.next = self.feed_data.val();
+            self.feed_valid.d.next = true;
+            self.feed_last.d.next = self.feed_last_in.val();
+        } else if self.sponge_in_ready.val() {
+            self.feed_valid.d.next = false;
+        }
         // ---- Addresses, after the phases set the pointers' next values:
         // a RAM reads on the edge, so each reads the next value.
         self.sk_buf.read_address.next = self.rd_next.val();
@@ -1870,6 +1928,7 @@ impl Logic for MlDsaSign {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
+            self.feed_valid.d.next = false;
         }
         if self.abort_job.val() & (self.phase.q.val() != SignPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1879,8 +1938,10 @@ impl Logic for MlDsaSign {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
+            self.feed_valid.d.next = false;
         }
         if self.reset.val() {
+            self.feed_valid.d.next = false;
             self.phase.d.next = SignPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
@@ -1889,5 +1950,13 @@ impl Logic for MlDsaSign {
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();
         self.attempts.next = self.attempt_count.q.val();
+    }
+}
+
+#[cfg(test)]
+impl MlDsaSign {
+    /// The running phase.
+    pub(crate) fn phase(&self) -> SignPhase {
+        self.phase.q.val()
     }
 }

@@ -268,3 +268,49 @@ fn sign_engine_matches_pqc_and_its_rtl_clock_for_clock() {
         panic!("clock {c}: RTL {} model {}", rtl[c], trace.lines[c]);
     }
 }
+
+/// Where a signature's clocks go (ML-DSA-44, a fresh key and message):
+/// `cargo test -p hdl --release -- --ignored sign_phase_clocks --nocapture`.
+#[test]
+#[ignore = "measurement: prints the clocks per phase"]
+fn sign_phase_clocks() {
+    let ps = PARAMETER_SETS[0];
+    let (mut pk, mut sk) = (vec![0u8; SETS[0].pk_len()], vec![0u8; SETS[0].sk_len()]);
+    pqc::mldsa::keygen_internal(ps, &[5; 32], &mut pk, &mut sk).unwrap();
+    let mu = pqc::mldsa::external_mu(ps, &pk, b"phase clocks", b"").unwrap();
+    let (want, attempts) = pqc_sign_mu(0, &sk, &mu, &[0; 32]);
+    let words = sign_stream(&sk, &[0; 32], &mu);
+    let mut trace = Trace::default();
+    let mut uut = engine_traced(&mut trace);
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    // One clock at a time so the phase of every clock is seen.
+    let (mut sent, mut out) = (0, Vec::new());
+    trace.step(&mut uut, [0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1]);
+    let mut clocks = 0;
+    while !uut.done.val() {
+        *counts.entry(format!("{:?}", uut.sign.phase())).or_default() += 1;
+        let offered = sent < words.len();
+        uut.s_valid.next = offered;
+        uut.s_data.next = u64::from(*words.get(sent).unwrap_or(&0)).into();
+        uut.s_last.next = offered && sent + 1 == words.len();
+        settle(&mut uut);
+        if offered && uut.s_ready.val() {
+            sent += 1;
+        }
+        if uut.m_valid.val() {
+            out.extend_from_slice(&(uut.m_data.val().index() as u32).to_le_bytes());
+        }
+        tick(&mut uut, |u| &mut u.clock);
+        settle(&mut uut);
+        clocks += 1;
+        assert!(clocks < 1_000_000);
+    }
+    assert_eq!(out, padded(&want));
+    eprintln!("ML-DSA-44: {attempts} attempts, {clocks} clocks");
+    for (phase, n) in counts {
+        eprintln!(
+            "  {phase:>10}: {n:>7} ({:.1} %)",
+            100.0 * n as f64 / clocks as f64
+        );
+    }
+}

@@ -568,8 +568,7 @@ fn mldsa_sign_cycle_table() {
         return;
     }
     let mut top = VerilatedTop::mldsa(false).unwrap();
-    for set in 0..3 {
-        let ps = PARAMETER_SETS[set];
+    for (set, &ps) in PARAMETER_SETS.iter().enumerate() {
         let (_, sk) = mldsa_keys(set, 40 + set as u8);
         let mut runs = Vec::new();
         for i in 0..32u32 {
