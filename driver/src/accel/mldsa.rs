@@ -20,11 +20,12 @@
 //! ([`HwMlDsa::last_sign_attempts`]). The engine refuses an sk whose s1 or
 //! s2 is out of range (`STATUS_ERROR`, no σ): the driver watches `STATUS`
 //! while it waits for σ, so a refusal ends the wait at once, and the call
-//! is computed in software, which gives `pqc`'s error for such a key. Like
-//! a rejected signature in verification, a refusal is the engine's answer,
-//! not a failed job; one that software does not confirm is recorded as a
-//! fault. Signing is only issued when the engine's `CONFIG` has
-//! `CONFIG_SIGN`.
+//! is computed in software. For a key `pqc` refuses too, the refusal was
+//! the engine's right answer: the call returns `pqc`'s error and no fault
+//! is recorded. A refusal of a key `pqc` signs with is a failed job like
+//! any other (recorded, counted towards giving the engine up), and the
+//! call returns that software signature. Signing is only issued when the
+//! engine's `CONFIG` has `CONFIG_SIGN`.
 
 use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
@@ -56,20 +57,6 @@ fn fill_stream(src: &mut [u8], parts: &[&[u8]]) -> usize {
         at = end;
     }
     at
-}
-
-/// How an `OP_SIGN` job ended on the engine.
-enum SignJob {
-    /// σ is in the destination buffer; `RESULT` read.
-    Signed {
-        /// The attempts of the rejection loop.
-        attempts: u32,
-    },
-    /// The engine ended the request with `STATUS_ERROR` and no σ.
-    Refused {
-        /// `STATUS` read.
-        status: u32,
-    },
 }
 
 /// ML-DSA on the PL engine, with the guarantees of the other backends (see
@@ -215,23 +202,14 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             return Ok(());
         }
         let result = software();
-        if verdict == Some(false) {
-            self.overruled_if_ok(
-                &result,
-                super::AccelError::BadVerdict {
+        if verdict == Some(false) && result.is_ok() {
+            self.engine
+                .fault
+                .get_or_insert(super::AccelError::BadVerdict {
                     value: op::VERDICT_INVALID,
-                },
-            );
+                });
         }
         result
-    }
-
-    /// Records `fault` when software succeeded where the engine said no
-    /// (rejected a signature, refused a key): the engine was wrong.
-    fn overruled_if_ok(&mut self, software: &pqc::Result<()>, fault: super::AccelError) {
-        if software.is_ok() {
-            self.engine.fault.get_or_insert(fault);
-        }
     }
 
     /// The attempts the engine's rejection loop made for the last
@@ -270,8 +248,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], m_prime], &mut mu);
             return self.sign_mu(set, sk, &mu, rnd, sig);
         }
-        let job = self.sign_job(set, sk, rnd, m_prime, false);
-        self.conclude_sign(job, sig, software)
+        self.sign_on_engine(set, sk, rnd, (m_prime, false), sig, &software)
     }
 
     /// Sign_internal with an externally computed μ: as
@@ -289,22 +266,24 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         if sk.len() != set.secret_key_len() || sig.len() != set.signature_len() {
             return software(sig);
         }
-        let job = self.sign_job(set, sk, rnd, mu, true);
-        self.conclude_sign(job, sig, software)
+        self.sign_on_engine(set, sk, rnd, (mu, true), sig, &software)
     }
 
     /// One `OP_SIGN` job: sk ‖ rnd ‖ `tail` (M′, or μ when `external_mu`)
-    /// in, σ out into the destination buffer. `None`: compute in software
-    /// (the engine does not sign, the streams do not fit the buffers, or
-    /// the job failed).
-    fn sign_job(
+    /// in, σ out into `sig` (only after DONE without error). In software
+    /// (`software`) when the engine does not sign, the streams do not fit
+    /// the buffers, or the job failed. A refusal is checked in software at
+    /// once: a key `pqc` refuses too is the engine's right answer (`pqc`'s
+    /// error, no fault); otherwise the job failed.
+    fn sign_on_engine(
         &mut self,
         set: ParameterSet,
         sk: &[u8],
         rnd: &[u8; 32],
-        tail: &[u8],
-        external_mu: bool,
-    ) -> Option<SignJob> {
+        (tail, external_mu): (&[u8], bool),
+        sig: &mut [u8],
+        software: &dyn Fn(&mut [u8]) -> pqc::Result<()>,
+    ) -> pqc::Result<()> {
         let sig_len = set.signature_len();
         let out_len = sig_len.next_multiple_of(4);
         if op::sign_stream_words(sk.len(), tail.len()) * 4 > self.engine.port.source_capacity()
@@ -312,11 +291,13 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             || !self.engine.supports(op::CONFIG_SIGN)
         {
             self.engine.software();
-            return None;
+            return software(sig);
         }
         let arg0 = set_code(set) | if external_mu { op::SIGN_EXTERNAL_MU } else { 0 };
         let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
-        self.engine.run(|ctrl, port| {
+        // pqc's result of a call the engine refused.
+        let mut checked = None;
+        let attempts = self.engine.run(|ctrl, port| {
             let len = fill_stream(port.source(), &[sk, rnd, tail]);
             ctrl.start(op::OP_SIGN, [arg0, msg_bytes, 0]);
             // A refused request sends no σ: stop waiting for it at once.
@@ -330,7 +311,17 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
                 !error
             });
             if let Some(status) = refused {
-                return Ok(SignJob::Refused { status });
+                let result = software(&mut *sig);
+                let confirmed = result.is_err();
+                checked = Some(result);
+                return if confirmed {
+                    Ok(None)
+                } else {
+                    Err(super::AccelError::Refused {
+                        op: op::OP_SIGN,
+                        status,
+                    })
+                };
             }
             let out = received?;
             if out[sig_len..].iter().any(|&b| b != 0) {
@@ -340,39 +331,16 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
                 });
             }
             ctrl.wait(op::OP_SIGN)?;
-            Ok(SignJob::Signed {
-                attempts: ctrl.result(),
-            })
-        })
-    }
-
-    /// The call's result from the sign job: σ from the engine, or computed
-    /// in software (a refusal that software does not confirm is recorded
-    /// as a fault).
-    fn conclude_sign(
-        &mut self,
-        job: Option<SignJob>,
-        sig: &mut [u8],
-        software: impl FnOnce(&mut [u8]) -> pqc::Result<()>,
-    ) -> pqc::Result<()> {
-        match job {
-            Some(SignJob::Signed { attempts }) => {
-                sig.copy_from_slice(&self.engine.port.dst[..sig.len()]);
+            Ok(Some(ctrl.result()))
+        });
+        match (attempts, checked) {
+            (Some(Some(attempts)), _) => {
+                sig.copy_from_slice(&self.engine.port.dst[..sig_len]);
                 self.last_sign_attempts = Some(attempts);
                 Ok(())
             }
-            Some(SignJob::Refused { status }) => {
-                let result = software(sig);
-                self.overruled_if_ok(
-                    &result,
-                    super::AccelError::Refused {
-                        op: op::OP_SIGN,
-                        status,
-                    },
-                );
-                result
-            }
-            None => software(sig),
+            (_, Some(result)) => result,
+            _ => software(sig),
         }
     }
 
