@@ -257,7 +257,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
                 o.counts.dma_bytes(),
                 if o.identical { "=" } else { "!=" },
                 o.attempts
-                    .map(|a| format!(", {a} attempts"))
+                    .map(|a| format!(", attempts: {a}"))
                     .unwrap_or_default(),
             );
             e.attempts = o.attempts;

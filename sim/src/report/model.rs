@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(engine.len(), 2);
         assert!(engine[0]
             .source
-            .ends_with("; the workload's signature, 13 attempts"));
+            .ends_with("; the workload's signature, attempts: 13"));
         assert!(!engine[1].source.contains("attempts"));
     }
 
