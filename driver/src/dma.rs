@@ -58,6 +58,15 @@ pub enum DmaError {
         /// S2MM DMASR at the last poll.
         s2mm_status: u32,
     },
+    /// The caller stopped waiting ([`AxiDma::transfer_while`]: its
+    /// accelerator ended the request without the stream, e.g. refused it);
+    /// the engine was reset.
+    Stopped {
+        /// MM2S DMASR at the last poll.
+        mm2s_status: u32,
+        /// S2MM DMASR at the last poll.
+        s2mm_status: u32,
+    },
     /// The soft reset did not complete: the engine may still be writing.
     ResetStuck,
     /// A cache maintenance operation timed out.
@@ -183,6 +192,22 @@ impl<B: RegisterBus> AxiDma<B> {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<usize, DmaError> {
+        self.transfer_while(cache, map, src, dst, || true)
+    }
+
+    /// [`AxiDma::transfer`] for an accelerator that may end a request
+    /// without answering on the stream: `running` is asked on every poll
+    /// while the channels are busy (e.g. it reads the core's status), and
+    /// once it says no the engine is reset and the transfer ends with
+    /// [`DmaError::Stopped`] instead of waiting out the poll budget.
+    pub fn transfer_while(
+        &mut self,
+        cache: &mut impl CacheMaintenance,
+        map: &impl AddressMap,
+        src: &[u8],
+        dst: &mut [u8],
+        running: impl FnMut() -> bool,
+    ) -> Result<usize, DmaError> {
         let source = self.check_source(map, src)?;
         let destination = self.check_destination(map, dst)?;
         cache.clean(src)?;
@@ -194,7 +219,7 @@ impl<B: RegisterBus> AxiDma<B> {
         // stall the accelerator's output.
         self.arm_s2mm(destination, dst.len());
         self.start_mm2s(source, src.len());
-        self.wait(true, true)?;
+        self.wait_while(true, true, running)?;
         self.finish_s2mm(cache, dst)
     }
 
@@ -210,7 +235,7 @@ impl<B: RegisterBus> AxiDma<B> {
         cache.clean(src)?;
         self.clear_status();
         self.start_mm2s(source, src.len());
-        self.wait(true, false)?;
+        self.wait_while(true, false, || true)?;
         self.clear_status();
         Ok(())
     }
@@ -228,7 +253,7 @@ impl<B: RegisterBus> AxiDma<B> {
         cache.invalidate(dst)?;
         self.clear_status();
         self.arm_s2mm(destination, dst.len());
-        self.wait(false, true)?;
+        self.wait_while(false, true, || true)?;
         self.finish_s2mm(cache, dst)
     }
 
@@ -279,11 +304,18 @@ impl<B: RegisterBus> AxiDma<B> {
         self.start(MM2S, source, len);
     }
 
-    /// Polls the channels in use until both are idle; on an error or a
-    /// timeout resets the engine (so it stops writing) and reports.
-    fn wait(&mut self, mm2s_used: bool, s2mm_used: bool) -> Result<(), DmaError> {
+    /// Polls the channels in use until both are idle; on an error, a
+    /// timeout or `running` saying no (asked while they are busy) resets
+    /// the engine (so it stops writing) and reports.
+    fn wait_while(
+        &mut self,
+        mm2s_used: bool,
+        s2mm_used: bool,
+        mut running: impl FnMut() -> bool,
+    ) -> Result<(), DmaError> {
         let done = Dmasr::IOC_IRQ | Dmasr::IDLE;
         let mut last = (Dmasr(0), Dmasr(0));
+        let mut stopped = false;
         let bus = &mut self.bus;
         let outcome = poll_until(self.poll_limit, || {
             let mm2s = if mm2s_used {
@@ -303,11 +335,21 @@ impl<B: RegisterBus> AxiDma<B> {
                 Some(Err((Channel::S2mm, s2mm)))
             } else if mm2s.contains(done) && s2mm.contains(done) {
                 Some(Ok(()))
+            } else if !running() {
+                stopped = true;
+                Some(Ok(()))
             } else {
                 None
             }
         });
         match outcome {
+            Ok(Ok(())) if stopped => {
+                self.reset()?;
+                Err(DmaError::Stopped {
+                    mm2s_status: last.0.bits(),
+                    s2mm_status: last.1.bits(),
+                })
+            }
             Ok(Ok(())) => Ok(()),
             Ok(Err((channel, status))) => {
                 self.reset()?;
@@ -545,6 +587,40 @@ mod tests {
             rig.trace.events().last(),
             Some(&HostEvent::DmaWrite(off::MM2S_DMACR, Dmacr::RESET.bits()))
         );
+    }
+
+    /// `transfer_while` stops a transfer its caller gives up on at the
+    /// poll where `running` says no (not at the budget), and resets the
+    /// engine; a transfer that completes never asks again.
+    #[test]
+    fn a_transfer_the_caller_stops_ends_at_once_and_is_reset() {
+        let mut rig = rig(Behaviour::Hang);
+        let (map, mut cache) = sim_cache(&rig);
+        let (dst, src) = rig.arena.0.split_at_mut(256);
+        let mut asked = 0;
+        let got = rig
+            .dma
+            .transfer_while(&mut cache, &map, &src[..64], &mut dst[..128], || {
+                asked += 1;
+                asked < 3
+            });
+        assert!(matches!(got, Err(DmaError::Stopped { .. })), "{got:?}");
+        assert_eq!(asked, 3, "stopped at the third poll, budget 100");
+        assert_eq!(
+            rig.trace.events().last(),
+            Some(&HostEvent::DmaWrite(off::MM2S_DMACR, Dmacr::RESET.bits()))
+        );
+        let mut rig = rig_with(Behaviour::Increment, None);
+        let (map, mut cache) = sim_cache(&rig);
+        let (dst, src) = rig.arena.0.split_at_mut(256);
+        let mut asked = 0;
+        let got = rig
+            .dma
+            .transfer_while(&mut cache, &map, &src[..64], &mut dst[..128], || {
+                asked += 1;
+                false
+            });
+        assert_eq!((got, asked), (Ok(64), 0));
     }
 
     #[test]

@@ -38,8 +38,7 @@ pub type AcceleratedBody<'a> =
     dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn WotsChainOffload) + 'a;
 
 /// The ML-DSA engine as the benchmark uses it: [`HwMlDsa`] behind a trait
-/// object, so the board keeps its concrete bus types. KeyGen and Verify:
-/// signing is not on the engine.
+/// object, so the board keeps its concrete bus types.
 pub trait MlDsaEngine {
     /// [`HwMlDsa::keygen_internal`].
     fn keygen_internal(
@@ -48,6 +47,15 @@ pub trait MlDsaEngine {
         xi: &[u8; 32],
         pk: &mut [u8],
         sk: &mut [u8],
+    ) -> pqc::Result<()>;
+    /// [`HwMlDsa::sign_internal`].
+    fn sign_internal(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &[u8],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
     ) -> pqc::Result<()>;
     /// [`HwMlDsa::verify_internal`].
     fn verify_internal(
@@ -76,6 +84,16 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> MlDsaEn
         sk: &mut [u8],
     ) -> pqc::Result<()> {
         HwMlDsa::keygen_internal(self, set, xi, pk, sk)
+    }
+    fn sign_internal(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &[u8],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::sign_internal(self, set, sk, m_prime, rnd, sig)
     }
     fn verify_internal(
         &mut self,
@@ -188,9 +206,9 @@ pub fn run_with(
     status | run_engine_tier(out, platform, &probe, iterations)
 }
 
-/// The ML-DSA engine rows (keygen of every set, and verify of every set
-/// when the engine's CONFIG says it runs OP_VERIFY), when the probe found
-/// the engine; returns the exit-status bits.
+/// The ML-DSA engine rows (keygen of every set, and sign and verify of
+/// every set when the engine's CONFIG says it runs OP_SIGN and OP_VERIFY),
+/// when the probe found the engine; returns the exit-status bits.
 pub fn run_engine_tier(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
@@ -203,27 +221,29 @@ pub fn run_engine_tier(
     }
     // An engine built without the Verify sequencer refuses OP_VERIFY: the
     // driver would record failed jobs and, after three in a row, abandon
-    // the engine (every later call, keygen too, in software).
-    let verify = matches!(
-        probe.mldsa,
-        CoreStatus::Present { config } if config & mldsa_regs::CONFIG_VERIFY != 0
-    );
+    // the engine (every later call, keygen too, in software). Without the
+    // Sign sequencer the driver signs in software: no engine row then.
+    let ops = match probe.mldsa {
+        CoreStatus::Present { config } => bench::EngineOps {
+            sign: config & mldsa_regs::CONFIG_SIGN != 0,
+            verify: config & mldsa_regs::CONFIG_VERIFY != 0,
+        },
+        _ => bench::EngineOps::default(),
+    };
     let mut ok = true;
     let ran = platform.with_mldsa_engine(&mut |timing, engine| {
-        let _ = if verify {
-            writeln!(
-                out,
-                "bench: ML-DSA engine, keygen and verify rows (sign is not on the engine yet; software after a fault), {} iterations per row",
-                iterations.mldsa
-            )
-        } else {
-            writeln!(
-                out,
-                "bench: ML-DSA engine, keygen rows only (its CONFIG has no verify; sign is not on the engine yet; software after a fault), {} iterations per row",
-                iterations.mldsa
-            )
+        let (rows, missing) = match (ops.sign, ops.verify) {
+            (true, true) => ("keygen, sign and verify rows", ""),
+            (true, false) => ("keygen and sign rows", "its CONFIG has no verify; "),
+            (false, true) => ("keygen and verify rows", "its CONFIG has no sign; "),
+            (false, false) => ("keygen rows only", "its CONFIG has no sign or verify; "),
         };
-        ok = bench::run_engine_table(out, timing, engine, iterations, verify);
+        let _ = writeln!(
+            out,
+            "bench: ML-DSA engine, {rows} ({missing}software after a fault), {} iterations per row",
+            iterations.mldsa
+        );
+        ok = bench::run_engine_table(out, timing, engine, iterations, ops);
         bench::print_accel_line(
             out,
             "ML-DSA engine",
@@ -398,8 +418,8 @@ mod tests {
 
     const MLDSA_SETS: [&str; 3] = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"];
 
-    /// The probe of a PL with the ML-DSA engine (KeyGen and Verify, as
-    /// `hdl::axi::MlDsaAccel` reports) and no primitive cores.
+    /// The probe of a PL with the ML-DSA engine (KeyGen, Sign and Verify,
+    /// as `hdl::axi::MlDsaAccel` reports) and no primitive cores.
     fn engine_probe() -> Probe {
         Probe {
             pl_configured: true,
@@ -407,7 +427,7 @@ mod tests {
             ntt: CoreStatus::Absent { id: 0 },
             keccak: CoreStatus::Absent { id: 0 },
             mldsa: CoreStatus::Present {
-                config: mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY,
+                config: mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY,
             },
         }
     }
@@ -458,9 +478,10 @@ mod tests {
         log.lines().filter(|l| l.contains("| engine  |")).count()
     }
 
-    /// Keygen and verify of every set on `HwMlDsa` over the model: one
-    /// row each, ok (keys equal software's; every verdict equals software
-    /// Verify_internal's and accepts), every call a job on the engine.
+    /// Keygen, sign and verify of every set on `HwMlDsa` over the model:
+    /// one row each, ok (keys and signatures equal software's; every
+    /// verdict equals software Verify_internal's and accepts), every call a
+    /// job on the engine.
     #[test]
     fn engine_rows_for_every_set_run_on_the_engine_model() {
         let mut platform = HostWithEngine::new();
@@ -472,19 +493,18 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &engine_probe(), iterations);
         assert_eq!(status, 0, "{log}");
         assert!(log.starts_with(
-            "bench: ML-DSA engine, keygen and verify rows (sign is not on the engine yet"
+            "bench: ML-DSA engine, keygen, sign and verify rows (software after a fault), 2 iterations per row\n"
         ));
         for alg in MLDSA_SETS {
-            for op in ["keygen", "verify"] {
+            for op in ["keygen", "sign", "verify"] {
                 let row = engine_row(&log, alg, op);
                 assert!(row.ends_with("| ok     |"), "{row}");
                 assert!(row.contains("|     2 |"), "{row}");
             }
         }
-        assert_eq!(engine_rows(&log), 6, "3 keygen + 3 verify rows:\n{log}");
-        assert!(!log.contains("| sign   | engine"), "{log}");
+        assert_eq!(engine_rows(&log), 9, "3 rows of each op:\n{log}");
         assert!(
-            log.contains("accel: ML-DSA engine: 12 calls in hw, 0 in sw, 12 jobs, 0 failed jobs, "),
+            log.contains("accel: ML-DSA engine: 18 calls in hw, 0 in sw, 18 jobs, 0 failed jobs, "),
             "{log}"
         );
         assert!(log.ends_with(", in use, first fault: none\n"), "{log}");
@@ -509,12 +529,12 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &engine_probe(), iterations);
         assert_eq!(status, 0, "{log}");
         for alg in MLDSA_SETS {
-            for op in ["keygen", "verify"] {
+            for op in ["keygen", "sign", "verify"] {
                 assert!(engine_row(&log, alg, op).ends_with("| ok     |"), "{log}");
             }
         }
         assert!(
-            log.contains("accel: ML-DSA engine: 0 calls in hw, 6 in sw, "),
+            log.contains("accel: ML-DSA engine: 0 calls in hw, 9 in sw, "),
             "{log}"
         );
         assert!(
@@ -524,10 +544,12 @@ mod tests {
     }
 
     /// A software "engine" that gets one result wrong: `wrong_keys` flips
-    /// a byte of that set's secret key; `wrong_verdict` rejects that set's
-    /// valid signatures.
+    /// a byte of that set's secret key; `wrong_sig` a byte of that set's
+    /// signatures; `wrong_verdict` rejects that set's valid signatures.
+    #[derive(Default)]
     struct WrongEngine {
         wrong_keys: Option<ParameterSet>,
+        wrong_sig: Option<ParameterSet>,
         wrong_verdict: Option<ParameterSet>,
     }
 
@@ -542,6 +564,20 @@ mod tests {
             pqc::mldsa::keygen_internal(set, xi, pk, sk)?;
             if self.wrong_keys == Some(set) {
                 sk[100] ^= 1;
+            }
+            Ok(())
+        }
+        fn sign_internal(
+            &mut self,
+            set: ParameterSet,
+            sk: &[u8],
+            m_prime: &[u8],
+            rnd: &[u8; 32],
+            sig: &mut [u8],
+        ) -> pqc::Result<()> {
+            pqc::mldsa::sign_internal(set, sk, m_prime, rnd, sig)?;
+            if self.wrong_sig == Some(set) {
+                sig[7] ^= 1;
             }
             Ok(())
         }
@@ -606,7 +642,7 @@ mod tests {
     /// Asserts that exactly the engine row (`alg`, `op`) failed.
     fn only_row_failed(log: &str, alg: &str, op: &str) {
         for a in MLDSA_SETS {
-            for o in ["keygen", "verify"] {
+            for o in ["keygen", "sign", "verify"] {
                 let want = if (a, o) == (alg, op) {
                     "| FAIL   |"
                 } else {
@@ -621,10 +657,22 @@ mod tests {
     fn engine_keys_that_differ_from_software_fail_the_bench() {
         let (status, log) = run_wrong_engine(WrongEngine {
             wrong_keys: Some(ParameterSet::MlDsa65),
-            wrong_verdict: None,
+            ..WrongEngine::default()
         });
         assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
         only_row_failed(&log, "ML-DSA-65", "keygen");
+    }
+
+    /// An engine signature that differs from software's fails that sign
+    /// row and the bench.
+    #[test]
+    fn an_engine_signature_that_differs_from_software_fails_the_bench() {
+        let (status, log) = run_wrong_engine(WrongEngine {
+            wrong_sig: Some(ParameterSet::MlDsa44),
+            ..WrongEngine::default()
+        });
+        assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
+        only_row_failed(&log, "ML-DSA-44", "sign");
     }
 
     /// An engine verdict that differs from software Verify_internal's (a
@@ -632,8 +680,8 @@ mod tests {
     #[test]
     fn an_engine_verdict_that_differs_from_software_fails_the_bench() {
         let (status, log) = run_wrong_engine(WrongEngine {
-            wrong_keys: None,
             wrong_verdict: Some(ParameterSet::MlDsa87),
+            ..WrongEngine::default()
         });
         assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
         only_row_failed(&log, "ML-DSA-87", "verify");
@@ -681,8 +729,44 @@ mod tests {
         assert_eq!(engine.fault(), None);
     }
 
-    /// An engine whose CONFIG lacks the verify bit (a KeyGen-only build):
-    /// keygen rows only, the header says why, no OP_VERIFY is issued.
+    /// An engine whose CONFIG lacks the sign bit (the KeyGen and Verify
+    /// build): keygen and verify rows, the header says why, and no
+    /// OP_SIGN is issued (the model would have signed).
+    #[test]
+    fn an_engine_without_sign_gets_keygen_and_verify_rows() {
+        let mut platform = HostWithEngine::new();
+        let config = mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY;
+        platform.pl.borrow_mut().set_config(Which::MlDsa, config);
+        let mut log = String::new();
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        let probe = Probe {
+            mldsa: CoreStatus::Present { config },
+            ..engine_probe()
+        };
+        let status = run_engine_tier(&mut log, &mut platform, &probe, iterations);
+        assert_eq!(status, 0, "{log}");
+        assert!(log.starts_with(
+            "bench: ML-DSA engine, keygen and verify rows (its CONFIG has no sign; software after a fault)"
+        ));
+        for alg in MLDSA_SETS {
+            for op in ["keygen", "verify"] {
+                assert!(engine_row(&log, alg, op).ends_with("| ok     |"));
+            }
+        }
+        assert_eq!(engine_rows(&log), 6, "{log}");
+        assert!(!log.contains("| sign   | engine"), "{log}");
+        assert!(
+            log.contains("accel: ML-DSA engine: 6 calls in hw, 0 in sw, 6 jobs, 0 failed jobs, "),
+            "{log}"
+        );
+    }
+
+    /// An engine whose CONFIG lacks the verify and sign bits (a
+    /// KeyGen-only build): keygen rows only, the header says why, no
+    /// OP_VERIFY or OP_SIGN is issued.
     #[test]
     fn an_engine_without_verify_gets_keygen_rows_only() {
         let mut platform = HostWithEngine::new();
@@ -700,7 +784,7 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &probe, iterations);
         assert_eq!(status, 0, "{log}");
         assert!(log.starts_with(
-            "bench: ML-DSA engine, keygen rows only (its CONFIG has no verify; sign is not on the engine yet"
+            "bench: ML-DSA engine, keygen rows only (its CONFIG has no sign or verify; software after a fault)"
         ));
         for alg in MLDSA_SETS {
             assert!(engine_row(&log, alg, "keygen").ends_with("| ok     |"));
@@ -747,8 +831,8 @@ mod tests {
     }
 
     /// The whole application on a board with the engine (and no primitive
-    /// cores): software table, no hw rows, engine keygen and verify rows,
-    /// status 0.
+    /// cores): software table, no hw rows, engine keygen, sign and verify
+    /// rows, status 0.
     #[test]
     #[cfg_attr(
         debug_assertions,
@@ -766,14 +850,14 @@ mod tests {
             return;
         }
         assert_eq!(status, 0, "{log}");
-        assert!(log.contains("ML-DSA engine: present (config 0x00000005)"));
+        assert!(log.contains("ML-DSA engine: present (config 0x00000007)"));
         assert!(log.contains("bench: no accelerator found: no hw rows"));
         for alg in MLDSA_SETS {
-            for op in ["keygen", "verify"] {
+            for op in ["keygen", "sign", "verify"] {
                 assert!(engine_row(&log, alg, op).ends_with("| ok     |"));
             }
         }
-        assert_eq!(engine_rows(&log), 6);
+        assert_eq!(engine_rows(&log), 9);
         assert!(!log.contains("no ML-DSA engine"));
     }
 }

@@ -429,6 +429,35 @@ fn mldsa_m_prime() -> [u8; 2 + MESSAGE.len()] {
     m_prime
 }
 
+/// Sign_internal of `set` on the ML-DSA engine, of what the software sign
+/// row signs (the secret key from the ξ of [`mldsa_rows`], [`MESSAGE`]
+/// with an empty context, so M′ = 0 ‖ 0 ‖ [`MESSAGE`], and
+/// [`MLDSA_RND`]), in a row labelled "engine"; ok only if every call
+/// succeeded and the signature equals the software one (deterministic:
+/// every iteration writes the same σ).
+pub fn mldsa_engine_sign_row(
+    platform: &mut dyn Platform,
+    set: ParameterSet,
+    iterations: u32,
+    engine: &mut dyn MlDsaEngine,
+) -> Row {
+    let mut sw = MlDsaBuffers::new();
+    let (pk, sk, want) = sw.of(set);
+    let signed = mldsa::keygen_internal(set, &MLDSA_SEED, pk, sk).is_ok()
+        && mldsa::sign(set, sk, MESSAGE, b"", &MLDSA_RND, want).is_ok();
+    let mut hw = MlDsaBuffers::new();
+    let (_, _, sig) = hw.of(set);
+    let m_prime = mldsa_m_prime();
+    let name = (set.params().name, "engine");
+    let mut row = run(platform, name, "sign", iterations, &mut || {
+        engine
+            .sign_internal(set, sk, &m_prime, &MLDSA_RND, sig)
+            .is_ok()
+    });
+    row.ok &= signed && *sig == *want;
+    row
+}
+
 /// Verify_internal of `set` on the ML-DSA engine, of the signature the
 /// software verify row checks (keys from the ξ of [`mldsa_rows`], the
 /// deterministic signature of [`MESSAGE`] with an empty context, both
@@ -476,15 +505,24 @@ pub fn mldsa_engine_verify_row_on(
     row
 }
 
-/// The engine table: per ML-DSA set, keygen on the engine and, when
-/// `verify` (the engine runs OP_VERIFY), verify on it; signing is not on
-/// the engine. Returns whether every row succeeded and matched software.
+/// Which operations besides keygen the engine runs (its `CONFIG`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineOps {
+    /// `OP_SIGN`.
+    pub sign: bool,
+    /// `OP_VERIFY`.
+    pub verify: bool,
+}
+
+/// The engine table: per ML-DSA set, keygen on the engine and, when the
+/// engine runs them (`ops`), sign and verify on it. Returns whether every
+/// row succeeded and matched software.
 pub fn run_engine_table(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
     engine: &mut dyn MlDsaEngine,
     iterations: Iterations,
-    verify: bool,
+    ops: EngineOps,
 ) -> bool {
     let mut ok = true;
     print_header(out);
@@ -492,7 +530,12 @@ pub fn run_engine_table(
         let keygen = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
         print_row(out, &keygen);
         ok &= keygen.ok;
-        if verify {
+        if ops.sign {
+            let sign = mldsa_engine_sign_row(platform, set, iterations.mldsa, engine);
+            print_row(out, &sign);
+            ok &= sign.ok;
+        }
+        if ops.verify {
             let verify = mldsa_engine_verify_row(platform, set, iterations.mldsa, engine);
             print_row(out, &verify);
             ok &= verify.ok;

@@ -1019,36 +1019,115 @@ mod tests {
 pub struct EngineOutcome {
     /// Co-simulation counts of the engine's unit for the operation.
     pub counts: AccelCounts,
-    /// The keys (or outputs) equal the software ones byte for byte.
+    /// The keys (or outputs) equal the software ones byte for byte (and,
+    /// for a signature, the engine's attempts equal `pqc`'s).
     pub identical: bool,
+    /// Sign: the attempts of the rejection loop the engine reported.
+    pub attempts: Option<u32>,
+}
+
+/// Runs `call` on a fresh `HwMlDsa` over the ML-DSA engine unit: its
+/// result and the counts of the engine operation. Fails if the backend
+/// recorded a fault or did not run the call as one engine job (a fault
+/// or a software fallback must not pass as an engine figure).
+fn on_engine<T>(
+    pl: &Pl,
+    what: &str,
+    call: impl FnOnce(&mut SimMlDsa<'_>) -> T,
+) -> Result<(T, AccelCounts), String> {
+    let unit = pl.mldsa_unit()?;
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena)?;
+    let before = unit.borrow().counts();
+    let out = call(&mut hw);
+    let after = unit.borrow().counts();
+    if let Some(f) = hw.fault() {
+        return Err(format!("{what} on the engine: {f}"));
+    }
+    let stats = hw.stats();
+    if stats.sw_calls != 0 || stats.jobs != 1 {
+        return Err(format!("{what} did not run as one engine job"));
+    }
+    // The bus traffic of the unit, the backend's job and fallback counts,
+    // and the engine's own CYCLES.
+    let counts = AccelCounts {
+        fallbacks: stats.sw_calls,
+        jobs: stats.jobs,
+        core_busy_cycles: u64::from(stats.last_cycles),
+        ..after.bus_since(&before)
+    };
+    Ok((out, counts))
 }
 
 /// ML-DSA KeyGen_internal of `set` on the ML-DSA engine (driver backend
 /// `HwMlDsa`), from the workload's fixed seed; compared with `pqc`.
-/// Fails if the backend fell back to software (a fault must not pass as
-/// an engine figure).
+/// Fails if the backend fell back to software.
 pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
-    let unit = pl.mldsa_unit()?;
-    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
-    let mut hw = pl.mldsa(&mut arena)?;
     let (mut pk, mut sk) = (
         vec![0u8; set.public_key_len()],
         vec![0u8; set.secret_key_len()],
     );
-    let before = unit.borrow().counts();
-    hw.keygen_internal(set, &workload::MLDSA_SEED, &mut pk, &mut sk)
-        .map_err(|e| format!("{set:?} keygen: {e:?}"))?;
-    let after = unit.borrow().counts();
-    if let Some(f) = hw.fault() {
-        return Err(format!("{set:?} keygen on the engine: {f}"));
-    }
+    let (made, counts) = on_engine(pl, &format!("{set:?} keygen"), |hw| {
+        hw.keygen_internal(set, &workload::MLDSA_SEED, &mut pk, &mut sk)
+    })?;
+    made.map_err(|e| format!("{set:?} keygen: {e:?}"))?;
     let (mut spk, mut ssk) = (vec![0u8; pk.len()], vec![0u8; sk.len()]);
     pqc::mldsa::keygen_internal(set, &workload::MLDSA_SEED, &mut spk, &mut ssk)
         .map_err(|e| format!("{e:?}"))?;
     Ok(EngineOutcome {
-        counts: engine_counts(&hw, &before, &after),
+        counts,
         identical: pk == spk && sk == ssk,
+        attempts: None,
     })
+}
+
+/// M′ of the workload's sign and verify rows: pure ML-DSA with an empty
+/// context, so 0 ‖ 0 ‖ message.
+fn workload_m_prime() -> Vec<u8> {
+    hdl::mldsa::verify::pure_m_prime(workload::MESSAGE, b"")
+}
+
+/// ML-DSA Sign of the workload (the message and rnd of the other tiers'
+/// sign rows, M′ = 0 ‖ 0 ‖ message) on the ML-DSA engine (driver backend
+/// `HwMlDsa`, M′ streamed to the engine); compared with `pqc`: σ byte for
+/// byte and the attempts (`RESULT` against `pqc::mldsa::sign_mu_counting`).
+/// Fails if the backend fell back to software.
+pub fn run_engine_sign(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
+    let scheme = workload::Scheme::MlDsa(set);
+    let prior = workload::prerequisites(scheme, workload::Operation::Sign)?;
+    let m_prime = workload_m_prime();
+    let mut sig = vec![0u8; set.signature_len()];
+    let ((signed, attempts), counts) = on_engine(pl, &format!("{set:?} sign"), |hw| {
+        let signed = hw.sign_internal(set, &prior.sk, &m_prime, &workload::MLDSA_RND, &mut sig);
+        (signed, hw.last_sign_attempts())
+    })?;
+    signed.map_err(|e| format!("{set:?} sign: {e:?}"))?;
+    let (want, want_attempts) = software_signature(set, &prior.sk, &m_prime, &workload::MLDSA_RND)?;
+    Ok(EngineOutcome {
+        counts,
+        identical: sig == want && attempts == Some(want_attempts),
+        attempts,
+    })
+}
+
+/// `pqc`'s signature of `m_prime` under `sk` with `rnd`, and its attempts
+/// (`pqc::mldsa::sign_mu_counting` on μ = H(tr ‖ M′), tr = sk\[64..128\]).
+pub fn software_signature(
+    set: pqc::mldsa::ParameterSet,
+    sk: &[u8],
+    m_prime: &[u8],
+    rnd: &[u8; 32],
+) -> Result<(Vec<u8>, u32), String> {
+    let mut mu = [0u8; 64];
+    pqc::mldsa::sample::h(
+        &mut pqc::keccak::SoftKeccak,
+        &[&sk[64..128], m_prime],
+        &mut mu,
+    );
+    let mut sig = vec![0u8; set.signature_len()];
+    let attempts = pqc::mldsa::sign_mu_counting(set, sk, &mu, rnd, &mut sig)
+        .map_err(|e| format!("{set:?} sign in software: {e:?}"))?;
+    Ok((sig, attempts as u32))
 }
 
 /// ML-DSA Verify of the workload's signature (pure ML-DSA, empty context,
@@ -1058,34 +1137,14 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
 pub fn run_engine_verify(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
     let scheme = workload::Scheme::MlDsa(set);
     let prior = workload::prerequisites(scheme, workload::Operation::Verify)?;
-    let m_prime = hdl::mldsa::verify::pure_m_prime(workload::MESSAGE, b"");
-    let unit = pl.mldsa_unit()?;
-    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
-    let mut hw = pl.mldsa(&mut arena)?;
-    let before = unit.borrow().counts();
-    let verdict = hw.verify_internal(set, &prior.pk, &m_prime, &prior.sig);
-    let after = unit.borrow().counts();
-    if let Some(f) = hw.fault() {
-        return Err(format!("{set:?} verify on the engine: {f}"));
-    }
-    if hw.stats().sw_calls != 0 || hw.stats().jobs != 1 {
-        return Err(format!("{set:?} verify did not run as one engine job"));
-    }
+    let m_prime = workload_m_prime();
+    let (verdict, counts) = on_engine(pl, &format!("{set:?} verify"), |hw| {
+        hw.verify_internal(set, &prior.pk, &m_prime, &prior.sig)
+    })?;
     let software = pqc::mldsa::verify_internal(set, &prior.pk, &m_prime, &prior.sig);
     Ok(EngineOutcome {
-        counts: engine_counts(&hw, &before, &after),
+        counts,
         identical: verdict.is_ok() && software.is_ok(),
+        attempts: None,
     })
-}
-
-/// The counts of one engine operation: the bus traffic of the unit between
-/// `before` and `after`, the backend's job and fallback counts, and the
-/// engine's own `CYCLES`.
-fn engine_counts(hw: &SimMlDsa<'_>, before: &AccelCounts, after: &AccelCounts) -> AccelCounts {
-    AccelCounts {
-        fallbacks: hw.stats().sw_calls,
-        jobs: hw.stats().jobs,
-        core_busy_cycles: u64::from(hw.stats().last_cycles),
-        ..after.bus_since(before)
-    }
 }

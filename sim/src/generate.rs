@@ -232,8 +232,8 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             backends: o.backends.clone(),
         });
     }
-    // The engine tier: whole operations on a PL engine (ML-DSA keygen and
-    // verify).
+    // The engine tier: whole operations on a PL engine (ML-DSA keygen,
+    // sign and verify, on the workload of the other tiers).
     if let Some(pl) = &pl {
         for e in &mut r.entries {
             let set = match e.algorithm.as_str() {
@@ -244,18 +244,23 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             };
             let o = match e.operation.as_str() {
                 "keygen" => cosim::run_engine_keygen(pl, set)?,
+                "sign" => cosim::run_engine_sign(pl, set)?,
                 "verify" => cosim::run_engine_verify(pl, set)?,
                 _ => continue,
             };
             eprintln!(
-                "cosim: {} {} on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
+                "cosim: {} {} on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software{}",
                 e.algorithm,
                 e.operation,
                 o.counts.pl_cycles,
                 o.counts.axi_lite(),
                 o.counts.dma_bytes(),
                 if o.identical { "=" } else { "!=" },
+                o.attempts
+                    .map(|a| format!(", attempts: {a}"))
+                    .unwrap_or_default(),
             );
+            e.attempts = o.attempts;
             e.engine = Some(AccelFigure {
                 counts: o.counts,
                 offload_fraction: 1.0,

@@ -1,16 +1,18 @@
 //! The driver's ML-DSA engine backend (`driver::accel::HwMlDsa`, unmodified)
 //! against the exported ML-DSA engine top under Verilator, through the
-//! PG021 DMA model and the DDR and cache models (`sim::cosim`): KeyGen of
-//! the NIST ACVP cases of every set, byte-identical to `pqc`; then the
+//! PG021 DMA model and the DDR and cache models (`sim::cosim`): KeyGen,
+//! Sign and Verify of the NIST ACVP cases of every set, equal to `pqc`
+//! (keys and signatures byte for byte, signing attempts too); then the
 //! faults of the bus (a DMA slave error, and a transfer that never
-//! completes, on a key generation's transfers), each ending in the right
-//! keys by the software fallback, and the engine usable again after them.
+//! completes, on an operation's transfers), each ending in `pqc`'s result
+//! by the software fallback, and the engine usable again after them.
 
+use driver::dma::Channel;
 use driver::host::DmaFault;
 use hdl::mldsa::verify::pure_m_prime;
 use pqc::mldsa::{keygen_internal, ParameterSet};
 use sha3::{Digest, Sha3_256};
-use sim::cosim::{Arena, Config, Pl, MLDSA_BUFFER_BYTES};
+use sim::cosim::{software_signature, Arena, Config, Pl, MLDSA_BUFFER_BYTES};
 
 const SETS: [ParameterSet; 3] = [
     ParameterSet::MlDsa44,
@@ -200,4 +202,112 @@ fn hw_mldsa_verify_survives_bus_faults_with_the_right_verdict() {
     hw.verify_internal(set, case.pk, &m, case.signature)
         .unwrap();
     assert_eq!(hw.stats().hw_calls, calls + 1, "back on the engine");
+}
+
+/// Sign of the NIST ACVP sigGen case of every set (deterministic, M′ of
+/// the external interface) through the driver on the exported engine
+/// top: the ACVP signature byte for byte, the engine's attempts equal to
+/// `pqc::mldsa::sign_mu_counting`'s, one job each; then the report's
+/// workload (`sim::cosim::run_engine_sign`) of every set, equal to `pqc`.
+#[test]
+fn hw_mldsa_sign_runs_acvp_siggen_on_the_engine_byte_identical() {
+    if !hdl::verilator::verilator_required("hw_mldsa_sign co-simulation") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    for (i, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
+        let set = SETS[i];
+        let case = &vectors.siggen;
+        let m = pure_m_prime(case.message, case.context);
+        let (want, attempts) = software_signature(set, case.sk, &m, &[0; 32]).unwrap();
+        assert_eq!(want, case.signature, "{}: pqc", vectors.name);
+        let before = unit.borrow().counts();
+        let mut sig = vec![0u8; set.signature_len()];
+        hw.sign_internal(set, case.sk, &m, &[0; 32], &mut sig)
+            .unwrap();
+        let after = unit.borrow().counts();
+        assert_eq!(hw.fault(), None, "{}", vectors.name);
+        assert_eq!(
+            (hw.stats().jobs, hw.stats().hw_calls),
+            (i as u64 + 1, i as u64 + 1),
+            "{}: one engine job",
+            vectors.name
+        );
+        assert_eq!(sig, case.signature, "{} tcId {}", vectors.name, case.tc_id);
+        assert_eq!(hw.last_sign_attempts(), Some(attempts), "{}", vectors.name);
+        let cycles = after.pl_cycles - before.pl_cycles;
+        assert!(cycles > hw.stats().last_cycles as u64, "{cycles}");
+        eprintln!(
+            "{} ACVP sigGen tcId {}: {attempts} attempts, sign at the bus {cycles} PL cycles (engine CYCLES {}), {} register accesses, {} DMA bytes",
+            vectors.name,
+            case.tc_id,
+            hw.stats().last_cycles,
+            after.axi_lite() - before.axi_lite(),
+            after.dma_bytes() - before.dma_bytes()
+        );
+    }
+    assert_eq!(hw.stats().sw_calls, 0);
+    for set in SETS {
+        let o = sim::cosim::run_engine_sign(&pl, set).unwrap();
+        assert!(o.identical, "{set:?}: the report workload equals pqc");
+        eprintln!(
+            "{set:?} report workload: sign at the bus {} PL cycles (engine CYCLES {}), {} attempts, {} register accesses, {} DMA bytes, {} cache lines",
+            o.counts.pl_cycles,
+            o.counts.core_busy_cycles,
+            o.attempts.unwrap(),
+            o.counts.axi_lite(),
+            o.counts.dma_bytes(),
+            o.counts.cache_lines
+        );
+    }
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
+}
+
+/// A DMA slave error on a signature's transfers, with the engine busy
+/// signing (S2MM refused, the input already streaming) and with it
+/// waiting for its input (MM2S refused): `pqc`'s σ by the fallback, the
+/// engine aborted and kept, and it signs again once the bus works.
+#[test]
+fn hw_mldsa_sign_survives_bus_faults_with_the_right_signature() {
+    if !hdl::verilator::verilator_required("hw_mldsa_sign faults") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    let set = ParameterSet::MlDsa44;
+    let (_, sk) = software_keys(set, &[0x2B; 32]);
+    let m = pure_m_prime(b"signed while the bus fails", b"");
+    let rnd = [0x5C; 32];
+    let (want, attempts) = software_signature(set, &sk, &m, &rnd).unwrap();
+    // S2MM is armed first (transfer `done`), then MM2S (`done + 1`).
+    for (round, (channel, nth)) in [(Channel::S2mm, 0), (Channel::Mm2s, 1)]
+        .into_iter()
+        .enumerate()
+    {
+        let done = unit.borrow().counts().dma_transfers;
+        unit.borrow_mut()
+            .dma()
+            .inject(DmaFault::SlaveError(Some(channel)), done + nth);
+        let mut sig = vec![0u8; set.signature_len()];
+        hw.sign_internal(set, &sk, &m, &rnd, &mut sig)
+            .unwrap_or_else(|e| panic!("{channel:?}: {e:?}"));
+        assert_eq!(sig, want, "{channel:?}: software fallback");
+        assert_eq!(hw.last_sign_attempts(), None, "{channel:?}");
+        assert_eq!(hw.stats().failed_jobs, round as u64 + 1, "{channel:?}");
+        unit.borrow_mut().dma().set_now(None);
+    }
+    assert!(hw.fault().is_some());
+    assert!(!hw.abandoned(), "two failures are below the abandon limit");
+    let calls = hw.stats().hw_calls;
+    let mut sig = vec![0u8; set.signature_len()];
+    hw.sign_internal(set, &sk, &m, &rnd, &mut sig).unwrap();
+    assert_eq!(hw.stats().hw_calls, calls + 1, "back on the engine");
+    assert_eq!(sig, want);
+    assert_eq!(hw.last_sign_attempts(), Some(attempts));
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
 }

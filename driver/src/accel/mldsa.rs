@@ -1,8 +1,6 @@
 //! [`HwMlDsa`]: whole ML-DSA operations on the PL's ML-DSA engine
-//! (`ps_pl_contract::regmap::mldsa`). So far the engine runs
-//! KeyGen_internal and Verify_internal; signing stays with `pqc` on the
-//! CPU (with the primitive offload of [`super::HwRing`] /
-//! [`super::HwKeccak`] if the caller uses it).
+//! (`ps_pl_contract::regmap::mldsa`): KeyGen_internal, Sign_internal and
+//! Verify_internal.
 //!
 //! # Verification: what crosses the bus
 //!
@@ -13,6 +11,21 @@
 //! confirmed in software, which also gives `pqc`'s exact error (a
 //! malformed hint field and a failed check are different errors there) and
 //! means the engine can never turn a valid signature into a rejected one.
+//!
+//! # Signing: what crosses the bus
+//!
+//! sk ‖ rnd ‖ M′ go out in one stream (again μ is computed on the CPU
+//! only for an M′ too long for the DMA buffer), σ comes back, and `RESULT`
+//! holds the number of attempts the rejection loop made
+//! ([`HwMlDsa::last_sign_attempts`]). The engine refuses an sk whose s1 or
+//! s2 is out of range (`STATUS_ERROR`, no σ): the driver watches `STATUS`
+//! while it waits for σ, so a refusal ends the wait at once, and the call
+//! is computed in software. For a key `pqc` refuses too, the refusal was
+//! the engine's right answer: the call returns `pqc`'s error and no fault
+//! is recorded. A refusal of a key `pqc` signs with is a failed job like
+//! any other (recorded, counted towards giving the engine up), and the
+//! call returns that software signature. Signing is only issued when the
+//! engine's `CONFIG` has `CONFIG_SIGN`.
 
 use super::{AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
@@ -20,6 +33,7 @@ use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
 use pqc::keccak::SoftKeccak;
 use pqc::mldsa::ParameterSet;
+use ps_pl_contract::regmap::ctrl::STATUS_ERROR;
 use ps_pl_contract::regmap::mldsa as op;
 
 /// The engine's code for a parameter set (`ARG0`).
@@ -31,15 +45,32 @@ fn set_code(set: ParameterSet) -> u32 {
     }
 }
 
+/// Copies `parts` into `src` one after another, each starting on a whole
+/// word and padded with zero bytes (the layout of the engine's input
+/// streams); returns the stream's length in bytes.
+fn fill_stream(src: &mut [u8], parts: &[&[u8]]) -> usize {
+    let mut at = 0;
+    for part in parts {
+        let end = at + part.len().next_multiple_of(4);
+        src[at..at + part.len()].copy_from_slice(part);
+        src[at + part.len()..end].fill(0);
+        at = end;
+    }
+    at
+}
+
 /// ML-DSA on the PL engine, with the guarantees of the other backends (see
 /// the [module docs](super)): every wait bounded; a failed job is aborted,
-/// the DMA reset, and the call computed in software; the keys are written
-/// only after a job ended with DONE and no error.
+/// the DMA reset, and the call computed in software; the keys and
+/// signatures are written only after a job ended with DONE and no error.
 ///
 /// KeyGen: the CPU sends ξ (32 bytes) and receives pk ‖ sk in one stream;
-/// nothing else crosses the bus. Verify: see the module docs.
+/// nothing else crosses the bus. Sign and Verify: see the module docs.
 pub struct HwMlDsa<'a, B, D, C, M> {
     engine: Engine<'a, B, D, C, M>,
+    /// `RESULT` of the last signature the engine made, if the last
+    /// signature was made there.
+    last_sign_attempts: Option<u32>,
 }
 
 impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
@@ -50,6 +81,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     pub fn new(ctrl: Control<B>, port: DmaPort<'a, D, C, M>) -> Self {
         HwMlDsa {
             engine: Engine::new(ctrl, port, op::ID, op::OP_ABORT),
+            last_sign_attempts: None,
         }
     }
 
@@ -137,8 +169,6 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         tail: &[u8],
         external_mu: bool,
     ) -> Option<bool> {
-        let len = op::verify_stream_words(pk.len(), sig.len(), tail.len()) * 4;
-        let tail_at = pk.len().next_multiple_of(4) + sig.len().next_multiple_of(4);
         let arg0 = set_code(set)
             | if external_mu {
                 op::VERIFY_EXTERNAL_MU
@@ -147,11 +177,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             };
         let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
         self.engine.run(|ctrl, port| {
-            let src = &mut port.source()[..len];
-            src.fill(0);
-            src[..pk.len()].copy_from_slice(pk);
-            src[pk.len()..pk.len() + sig.len()].copy_from_slice(sig);
-            src[tail_at..tail_at + tail.len()].copy_from_slice(tail);
+            let len = fill_stream(port.source(), &[pk, sig, tail]);
             ctrl.start(op::OP_VERIFY, [arg0, msg_bytes, 0]);
             let out = port.transfer(len, 4)?;
             let word = u32::from_le_bytes([out[0], out[1], out[2], out[3]]);
@@ -184,6 +210,138 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
                 });
         }
         result
+    }
+
+    /// The attempts the engine's rejection loop made for the last
+    /// signature (its `RESULT`); `None` if the last signature was computed
+    /// in software, or none was made yet.
+    pub fn last_sign_attempts(&self) -> Option<u32> {
+        self.last_sign_attempts
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) of M′ under `sk` with
+    /// `rnd` (all zero for deterministic signing) into `sig`: the
+    /// signature of `pqc::mldsa::sign_internal`, or its error (a malformed
+    /// sk; a key or signature buffer of the wrong length, and then nothing
+    /// runs). On the engine when it is there and runs `OP_SIGN` (M′
+    /// streamed if it fits the DMA buffer, else μ computed here);
+    /// otherwise, or after a failed job, in software.
+    pub fn sign_internal(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &[u8],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        let software = |sig: &mut [u8]| pqc::mldsa::sign_internal(set, sk, m_prime, rnd, sig);
+        self.last_sign_attempts = None;
+        if sk.len() != set.secret_key_len() || sig.len() != set.signature_len() {
+            // pqc reports the mismatch.
+            return software(sig);
+        }
+        if op::sign_stream_words(sk.len(), m_prime.len()) * 4 > self.engine.port.source_capacity()
+            || m_prime.len() >= op::VERIFY_MAX_MSG_BYTES as usize
+        {
+            // μ = H(tr ‖ M′, 64) with tr = sk[64..128], FIPS 204's H.
+            let mut mu = [0u8; 64];
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], m_prime], &mut mu);
+            return self.sign_mu(set, sk, &mu, rnd, sig);
+        }
+        self.sign_on_engine(set, sk, rnd, (m_prime, false), sig, &software)
+    }
+
+    /// Sign_internal with an externally computed μ: as
+    /// [`Self::sign_internal`], against `pqc::mldsa::sign_mu`.
+    pub fn sign_mu(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        let software = |sig: &mut [u8]| pqc::mldsa::sign_mu(set, sk, mu, rnd, sig);
+        self.last_sign_attempts = None;
+        if sk.len() != set.secret_key_len() || sig.len() != set.signature_len() {
+            return software(sig);
+        }
+        self.sign_on_engine(set, sk, rnd, (mu, true), sig, &software)
+    }
+
+    /// One `OP_SIGN` job: sk ‖ rnd ‖ `tail` (M′, or μ when `external_mu`)
+    /// in, σ out into `sig` (only after DONE without error). In software
+    /// (`software`) when the engine does not sign, the streams do not fit
+    /// the buffers, or the job failed. A refusal is checked in software at
+    /// once: a key `pqc` refuses too is the engine's right answer (`pqc`'s
+    /// error, no fault); otherwise the job failed.
+    fn sign_on_engine(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        rnd: &[u8; 32],
+        (tail, external_mu): (&[u8], bool),
+        sig: &mut [u8],
+        software: &dyn Fn(&mut [u8]) -> pqc::Result<()>,
+    ) -> pqc::Result<()> {
+        let sig_len = set.signature_len();
+        let out_len = sig_len.next_multiple_of(4);
+        if op::sign_stream_words(sk.len(), tail.len()) * 4 > self.engine.port.source_capacity()
+            || out_len > self.engine.port.destination_capacity()
+            || !self.engine.supports(op::CONFIG_SIGN)
+        {
+            self.engine.software();
+            return software(sig);
+        }
+        let arg0 = set_code(set) | if external_mu { op::SIGN_EXTERNAL_MU } else { 0 };
+        let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
+        // pqc's result of a call the engine refused.
+        let mut checked = None;
+        let attempts = self.engine.run(|ctrl, port| {
+            let len = fill_stream(port.source(), &[sk, rnd, tail]);
+            ctrl.start(op::OP_SIGN, [arg0, msg_bytes, 0]);
+            // A refused request sends no σ: stop waiting for it at once.
+            let mut refused = None;
+            let received = port.transfer_while(len, out_len, || {
+                let status = ctrl.status();
+                let error = status & STATUS_ERROR != 0;
+                if error {
+                    refused = Some(status);
+                }
+                !error
+            });
+            if let Some(status) = refused {
+                let result = software(&mut *sig);
+                let confirmed = result.is_err();
+                checked = Some(result);
+                return if confirmed {
+                    Ok(None)
+                } else {
+                    Err(super::AccelError::Refused {
+                        op: op::OP_SIGN,
+                        status,
+                    })
+                };
+            }
+            let out = received?;
+            if out[sig_len..].iter().any(|&b| b != 0) {
+                let last = &out[out_len - 4..];
+                return Err(super::AccelError::BadPadding {
+                    value: u32::from_le_bytes([last[0], last[1], last[2], last[3]]),
+                });
+            }
+            ctrl.wait(op::OP_SIGN)?;
+            Ok(Some(ctrl.result()))
+        });
+        match (attempts, checked) {
+            (Some(Some(attempts)), _) => {
+                sig.copy_from_slice(&self.engine.port.dst[..sig_len]);
+                self.last_sign_attempts = Some(attempts);
+                Ok(())
+            }
+            (_, Some(result)) => result,
+            _ => software(sig),
+        }
     }
 
     /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6) of `set` from ξ into

@@ -51,7 +51,9 @@
 //! (MM2S for input, S2MM for output, both for a sponge; the receiver is
 //! always armed before the source starts), then poll `STATUS` until DONE
 //! and read `CYCLES`. The core is started before its streams move, so a
-//! model may process a stream as soon as it arrives. Control traffic per
+//! model may process a stream as soon as it arrives. A job that may end
+//! without output (ML-DSA signing refuses a malformed key) also reads
+//! `STATUS` while it waits for the DMA, and stops at a refusal. Control traffic per
 //! job is a fixed handful of register accesses, independent of the data.
 
 mod keccak;
@@ -120,6 +122,12 @@ pub enum AccelError {
         /// The word read.
         value: u32,
     },
+    /// The bytes past the end of a result in its final stream word (which
+    /// the operation defines as zero) were not zero.
+    BadPadding {
+        /// The final word.
+        value: u32,
+    },
     /// The NTT core returned a coefficient that is not below q.
     BadCoefficient {
         /// Index in the polynomial.
@@ -156,6 +164,9 @@ impl fmt::Display for AccelError {
                 write!(f, "coefficient {index} = {value} is not below q")
             }
             AccelError::BadVerdict { value } => write!(f, "verdict word {value:#010x}"),
+            AccelError::BadPadding { value } => {
+                write!(f, "final word {value:#010x} has non-zero pad bytes")
+            }
         }
     }
 }
@@ -234,6 +245,16 @@ impl<B: RegisterBus> Control<B> {
             ctrl::COMMAND,
             (op & ctrl::COMMAND_OP_MASK) | ctrl::COMMAND_START,
         );
+    }
+
+    /// One read of `STATUS`.
+    pub fn status(&mut self) -> u32 {
+        self.bus.read32(ctrl::STATUS)
+    }
+
+    /// One read of `RESULT` (the core's result of its last operation).
+    pub fn result(&mut self) -> u32 {
+        self.bus.read32(ctrl::RESULT)
     }
 
     /// Polls `STATUS` (bounded) until DONE; fails on `STATUS_ERROR`;
@@ -381,12 +402,25 @@ impl<'a, D: RegisterBus, C: CacheMaintenance, M: AddressMap> DmaPort<'a, D, C, M
 
     /// Streams `src[..src_len]` and receives exactly `dst_len` bytes.
     fn transfer(&mut self, src_len: usize, dst_len: usize) -> Result<&[u8], AccelError> {
+        self.transfer_while(src_len, dst_len, || true)
+    }
+
+    /// [`DmaPort::transfer`] that stops waiting (DMA reset,
+    /// [`DmaError::Stopped`]) once `running` says no: for a core that may
+    /// end a request without answering on the stream.
+    fn transfer_while(
+        &mut self,
+        src_len: usize,
+        dst_len: usize,
+        running: impl FnMut() -> bool,
+    ) -> Result<&[u8], AccelError> {
         let room = dst_len.next_multiple_of(LINE_BYTES);
-        let got = self.engine.transfer(
+        let got = self.engine.transfer_while(
             &mut self.cache,
             &self.map,
             &self.src[..src_len],
             &mut self.dst[..room],
+            running,
         )?;
         self.bytes += src_len as u64;
         self.received(dst_len, got)
@@ -416,6 +450,8 @@ struct Engine<'a, B, D, C, M> {
     /// Operation written after a failed job to stop the core.
     abort_op: u32,
     identified: bool,
+    /// `CONFIG` read when the core was identified.
+    config: u32,
     /// The first fault seen (kept for reports).
     fault: Option<AccelError>,
     /// Failed jobs since the last job that succeeded.
@@ -437,6 +473,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             id,
             abort_op,
             identified: false,
+            config: 0,
             fault: None,
             failures_in_a_row: 0,
             failed_jobs: 0,
@@ -464,13 +501,7 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         &mut self,
         job: impl FnOnce(&mut Control<B>, &mut DmaPort<'a, D, C, M>) -> Result<T, AccelError>,
     ) -> Option<T> {
-        if !self.abandoned && !self.identified {
-            match self.ctrl.identify(self.id) {
-                Ok(_) => self.identified = true,
-                Err(e) => self.abandon(e),
-            }
-        }
-        if self.abandoned {
+        if !self.ready() {
             self.sw_calls += 1;
             return None;
         }
@@ -494,6 +525,27 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
                 None
             }
         }
+    }
+
+    /// Identifies the core on first use (a wrong ID or version abandons
+    /// it); whether the hardware is in use.
+    fn ready(&mut self) -> bool {
+        if !self.abandoned && !self.identified {
+            match self.ctrl.identify(self.id) {
+                Ok(config) => {
+                    self.identified = true;
+                    self.config = config;
+                }
+                Err(e) => self.abandon(e),
+            }
+        }
+        !self.abandoned
+    }
+
+    /// Whether the core is in use and its `CONFIG` has every bit of
+    /// `features` (identifying it on first use).
+    fn supports(&mut self, features: u32) -> bool {
+        self.ready() && self.config & features == features
     }
 
     /// Aborts the core and resets the DMA so the next job starts clean.

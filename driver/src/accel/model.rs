@@ -53,6 +53,12 @@ pub enum Fault {
     /// NTT: a STORE returns q in word 5. Keccak and ML-DSA: the output
     /// stream is one word short.
     BadOutput,
+    /// ML-DSA sign: `TLAST` on the word before the last (the final word
+    /// follows it).
+    EarlyLast,
+    /// ML-DSA sign: the pad bytes of σ's final word are not zero (a set
+    /// whose σ does not end on a whole word).
+    NonZeroPad,
 }
 
 struct Core {
@@ -60,6 +66,10 @@ struct Core {
     args: [u32; 3],
     status: u32,
     cycles: u32,
+    /// `RESULT` (ML-DSA: the attempts of the last signature).
+    result: u32,
+    /// `CONFIG`.
+    config: u32,
     job: Option<u32>,
     input: Vec<u32>,
     output: VecDeque<Beat>,
@@ -100,6 +110,11 @@ impl Pl {
                 args: [0; 3],
                 status: 0,
                 cycles: 0,
+                result: 0,
+                config: match which {
+                    Which::MlDsa => mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY,
+                    Which::Ntt | Which::Keccak => 4,
+                },
                 job: None,
                 input: Vec::new(),
                 output: VecDeque::new(),
@@ -142,6 +157,12 @@ impl Pl {
     /// failure the driver must recover from.
     pub fn inject_once(&mut self, which: Which, fault: Fault, job: u64) {
         self.core(which).fault = Some((fault, job, Some(job)));
+    }
+
+    /// Sets `which`'s `CONFIG` (e.g. an ML-DSA engine built without a
+    /// sequencer).
+    pub fn set_config(&mut self, which: Which, config: u32) {
+        self.core(which).config = config;
     }
 
     /// (control, DMA) register accesses of `which` so far.
@@ -277,8 +298,10 @@ impl Core {
 
     fn step_mldsa(&mut self, op: u32) {
         use pqc::mldsa::ParameterSet::*;
-        if op == mreg::OP_VERIFY {
-            return self.step_mldsa_verify();
+        match op {
+            mreg::OP_VERIFY => return self.step_mldsa_verify(),
+            mreg::OP_SIGN => return self.step_mldsa_sign(),
+            _ => {}
         }
         let set = match (op, self.args[0]) {
             (mreg::OP_KEYGEN, mreg::SET_44) => MlDsa44,
@@ -352,6 +375,74 @@ impl Core {
         }
         self.output = beats(&[word]);
         self.finish(false, 30_000)
+    }
+
+    /// `OP_SIGN` once the whole stream (sk ‖ rnd ‖ M′ or μ) is in: σ and
+    /// the attempts from `pqc`; an sk `pqc` refuses ends with
+    /// `STATUS_ERROR` and no output, as on the engine.
+    fn step_mldsa_sign(&mut self) {
+        use pqc::mldsa::ParameterSet::*;
+        let external = self.args[0] & mreg::SIGN_EXTERNAL_MU != 0;
+        let set = match self.args[0] & !mreg::SIGN_EXTERNAL_MU {
+            mreg::SET_44 => MlDsa44,
+            mreg::SET_65 => MlDsa65,
+            mreg::SET_87 => MlDsa87,
+            _ => return self.finish(true, 1),
+        };
+        let tail_len = if external { 64 } else { self.args[1] as usize };
+        if tail_len >= mreg::VERIFY_MAX_MSG_BYTES as usize {
+            return self.finish(true, 1);
+        }
+        let sk_len = set.secret_key_len();
+        let words = mreg::sign_stream_words(sk_len, tail_len);
+        if self.input.len() < words {
+            return;
+        }
+        let bytes: Vec<u8> = self
+            .input
+            .drain(..words)
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        let sk = &bytes[..sk_len];
+        let rnd_at = sk_len.next_multiple_of(4);
+        let tail_at = rnd_at + 4 * mreg::SIGN_RND_WORDS;
+        let rnd: [u8; 32] = bytes[rnd_at..tail_at].try_into().unwrap();
+        let tail = &bytes[tail_at..tail_at + tail_len];
+        let mut mu = [0u8; 64];
+        if external {
+            mu.copy_from_slice(tail);
+        } else {
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], tail], &mut mu);
+        }
+        let mut sig = vec![0u8; set.signature_len()];
+        let signed = pqc::mldsa::sign_mu_counting(set, sk, &mu, &rnd, &mut sig);
+        let Ok(attempts) = signed else {
+            return self.finish(true, 30_000);
+        };
+        if self.active_fault() == Some(Fault::StatusError) {
+            // A refusal sends no σ.
+            return self.finish(true, 30_000);
+        }
+        let sig_len = sig.len();
+        sig.resize(sig_len.next_multiple_of(4), 0);
+        if self.active_fault() == Some(Fault::NonZeroPad) && sig.len() > sig_len {
+            *sig.last_mut().unwrap() = 0x5A;
+        }
+        let mut words: Vec<u32> = sig
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        if self.active_fault() == Some(Fault::BadOutput) {
+            words.pop();
+        }
+        self.output = beats(&words);
+        if self.active_fault() == Some(Fault::EarlyLast) {
+            let n = self.output.len();
+            self.output[n - 2].last = true;
+            self.output[n - 1].last = false;
+        }
+        self.result = attempts as u32;
+        self.finish(false, 40_000 * attempts as u32)
     }
 
     fn step_keccak(&mut self, op: u32) {
@@ -441,9 +532,10 @@ impl RegisterBus for CtrlBus {
             ctrl::ID => id,
             ctrl::VERSION if core.fault.map(|f| f.0) == Some(Fault::WrongVersion) => 2 << 16,
             ctrl::VERSION => ctrl::VERSION_VALUE,
-            ctrl::CONFIG => 4,
+            ctrl::CONFIG => core.config,
             ctrl::STATUS => core.status,
             ctrl::CYCLES => core.cycles,
+            ctrl::RESULT => core.result,
             _ => 0,
         }
     }

@@ -807,3 +807,218 @@ fn hw_mldsa_verify_falls_back_on_every_fault_and_recovers() {
         );
     }
 }
+
+/// σ of `pqc` for M′ (μ from tr = sk[64..128]) and its attempts.
+fn software_signature(
+    set: ParameterSet,
+    sk: &[u8],
+    m_prime: &[u8],
+    rnd: &[u8; 32],
+) -> (Vec<u8>, u32) {
+    let mut mu = [0u8; 64];
+    pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], m_prime], &mut mu);
+    let mut sig = vec![0u8; set.signature_len()];
+    let attempts = pqc::mldsa::sign_mu_counting(set, sk, &mu, rnd, &mut sig).unwrap();
+    assert_eq!(
+        pqc::mldsa::sign_internal(set, sk, m_prime, rnd, &mut vec![0; sig.len()]),
+        Ok(())
+    );
+    (sig, attempts as u32)
+}
+
+/// Sign on the engine model, every set: deterministic and hedged through
+/// M′, hedged through an external μ, and an M′ too long for the DMA
+/// buffer (μ computed on the CPU, still one engine job): `pqc`'s σ byte
+/// for byte, and `RESULT` = `pqc`'s attempts. One job per call; only
+/// sk ‖ rnd ‖ M′ (or μ) and σ cross the bus.
+#[test]
+fn hw_mldsa_sign_equals_software_for_every_set() {
+    use ps_pl_contract::regmap::mldsa::sign_stream_words;
+    let pl = Pl::new();
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let mut dma = 0u64;
+    let mut jobs = 0;
+    for (i, set) in [
+        ParameterSet::MlDsa44,
+        ParameterSet::MlDsa65,
+        ParameterSet::MlDsa87,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (pk, sk) = software_keys(set, &[i as u8 + 20; 32]);
+        let stream = |tail: usize| {
+            4 * sign_stream_words(sk.len(), tail) as u64
+                + set.signature_len().next_multiple_of(4) as u64
+        };
+        let msg: Vec<u8> = (0..41u8).collect();
+        let long: Vec<u8> = (0..10_000u32).map(|b| b as u8).collect();
+        let hedged = [0xC3 ^ i as u8; 32];
+        for (what, m_prime, rnd, tail) in [
+            ("deterministic", &msg, [0u8; 32], msg.len()),
+            ("hedged", &msg, hedged, msg.len()),
+            ("long M′", &long, hedged, 64),
+        ] {
+            let (want, attempts) = software_signature(set, &sk, m_prime, &rnd);
+            let mut sig = vec![0u8; set.signature_len()];
+            hw.sign_internal(set, &sk, m_prime, &rnd, &mut sig).unwrap();
+            assert_eq!(sig, want, "{set:?} {what}");
+            assert_eq!(hw.last_sign_attempts(), Some(attempts), "{set:?} {what}");
+            assert!(pqc::mldsa::verify_internal(set, &pk, m_prime, &sig).is_ok());
+            dma += stream(tail);
+        }
+        let mu = pqc::mldsa::external_mu(set, &pk, b"external mu", b"").unwrap();
+        let mut want = vec![0u8; set.signature_len()];
+        let attempts = pqc::mldsa::sign_mu_counting(set, &sk, &mu, &hedged, &mut want).unwrap();
+        let mut sig = vec![0u8; set.signature_len()];
+        hw.sign_mu(set, &sk, &mu, &hedged, &mut sig).unwrap();
+        assert_eq!(sig, want, "{set:?} external μ");
+        assert_eq!(hw.last_sign_attempts(), Some(attempts as u32));
+        dma += stream(64);
+        jobs += 4;
+    }
+    let stats = hw.stats();
+    assert_eq!(
+        (stats.hw_calls, stats.sw_calls, stats.jobs),
+        (jobs, 0, jobs)
+    );
+    assert_eq!(stats.dma_bytes, dma);
+    assert_eq!(hw.fault(), None);
+}
+
+/// Every fault in the middle of a signature gives `pqc`'s σ by the
+/// software fallback, is recorded as a failed job (aborted, DMA reset),
+/// and the engine is kept and signs the next call: a core that never
+/// shows DONE, a DMA slave error, an output stream one word short, `TLAST`
+/// one word early, non-zero pad bytes, and `STATUS_ERROR` with no σ (a
+/// refusal of a key `pqc` signs with).
+#[test]
+fn hw_mldsa_sign_falls_back_on_every_fault_and_recovers() {
+    // ML-DSA-65: its σ (3,309 bytes) ends with three pad bytes.
+    let set = ParameterSet::MlDsa65;
+    let (_, sk) = software_keys(set, &[8; 32]);
+    let msg = b"a message of 27 bytes, no c";
+    let rnd = [0x11; 32];
+    let (want, attempts) = software_signature(set, &sk, msg, &rnd);
+    for fault in [
+        Fault::Hang,
+        Fault::SlaveError,
+        Fault::BadOutput,
+        Fault::EarlyLast,
+        Fault::NonZeroPad,
+        Fault::StatusError,
+    ] {
+        let pl = Pl::new();
+        pl.borrow_mut().inject_once(Which::MlDsa, fault, 1);
+        let mut m = mldsa_arena();
+        let mut hw = model::mldsa(&pl, &mut m);
+        for call in 0..3 {
+            let mut sig = vec![0u8; set.signature_len()];
+            hw.sign_internal(set, &sk, msg, &rnd, &mut sig)
+                .unwrap_or_else(|e| panic!("{fault:?} call {call}: {e:?}"));
+            assert_eq!(sig, want, "{fault:?} call {call}");
+            let on_engine = (call != 1).then_some(attempts);
+            assert_eq!(hw.last_sign_attempts(), on_engine, "{fault:?} call {call}");
+        }
+        let stats = hw.stats();
+        assert!(!hw.abandoned(), "{fault:?}: the engine is kept");
+        assert_eq!((stats.failed_jobs, stats.hw_calls), (1, 2), "{fault:?}");
+        let recorded = hw.fault().expect("recorded");
+        match fault {
+            Fault::Hang => assert!(matches!(
+                recorded,
+                AccelError::Dma(DmaError::Timeout { .. })
+            )),
+            Fault::SlaveError => {
+                assert!(matches!(recorded, AccelError::Dma(DmaError::Device { .. })))
+            }
+            Fault::BadOutput | Fault::EarlyLast => {
+                assert!(matches!(recorded, AccelError::ShortStream { .. }))
+            }
+            Fault::NonZeroPad => assert!(matches!(recorded, AccelError::BadPadding { .. })),
+            _ => assert!(
+                matches!(recorded, AccelError::Refused { op, .. } if op == ps_pl_contract::regmap::mldsa::OP_SIGN)
+            ),
+        }
+    }
+}
+
+/// A malformed sk (an s1 coefficient out of range) gives `pqc`'s error:
+/// the engine refuses it, which ends the job at once, and `pqc` refusing
+/// it too makes that no fault.
+/// Buffers of the wrong size are refused before anything runs; an engine
+/// whose CONFIG has no sign bit is never sent OP_SIGN; a persistent fault
+/// abandons the engine and a wrong ID means software at once, each with
+/// `pqc`'s σ.
+#[test]
+fn hw_mldsa_sign_refuses_bad_keys_and_buffers_and_abandons_a_broken_engine() {
+    use ps_pl_contract::regmap::mldsa as mreg;
+    let set = ParameterSet::MlDsa44;
+    let (_, sk) = software_keys(set, &[4; 32]);
+    let msg = b"bad input";
+    let rnd = [0u8; 32];
+    let (want, _) = software_signature(set, &sk, msg, &rnd);
+    let pl = Pl::new();
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let mut bad_sk = sk.clone();
+    bad_sk[128] |= 0x07; // s1[0][0] = η − 7 < −η
+    let mut sig = vec![0u8; set.signature_len()];
+    let pqc_error = pqc::mldsa::sign_internal(set, &bad_sk, msg, &rnd, &mut sig);
+    assert!(pqc_error.is_err());
+    let mut sig = vec![0u8; set.signature_len()];
+    assert_eq!(
+        hw.sign_internal(set, &bad_sk, msg, &rnd, &mut sig),
+        pqc_error
+    );
+    assert_eq!(hw.last_sign_attempts(), None);
+    assert_eq!(hw.fault(), None, "a refused malformed key is no fault");
+    assert_eq!(hw.stats().failed_jobs, 0);
+    hw.sign_internal(set, &sk, msg, &rnd, &mut sig).unwrap();
+    assert_eq!(sig, want);
+    assert_eq!(hw.stats().hw_calls, 2);
+    let before = pl.borrow_mut().accesses(Which::MlDsa);
+    let mut short = vec![0u8; set.signature_len() - 1];
+    assert!(hw.sign_internal(set, &sk, msg, &rnd, &mut short).is_err());
+    assert!(hw.sign_mu(set, &sk[1..], &[0; 64], &rnd, &mut sig).is_err());
+    assert_eq!(pl.borrow_mut().accesses(Which::MlDsa), before);
+
+    let pl = Pl::new();
+    pl.borrow_mut()
+        .set_config(Which::MlDsa, mreg::CONFIG_KEYGEN | mreg::CONFIG_VERIFY);
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let mut sig = vec![0u8; set.signature_len()];
+    hw.sign_internal(set, &sk, msg, &rnd, &mut sig).unwrap();
+    assert_eq!(sig, want);
+    let stats = hw.stats();
+    assert_eq!((stats.jobs, stats.hw_calls, stats.sw_calls), (0, 0, 1));
+    assert_eq!(pl.borrow_mut().accesses(Which::MlDsa).1, 0, "no DMA");
+    assert_eq!((hw.fault(), hw.last_sign_attempts()), (None, None));
+
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::MlDsa, Fault::Hang, 0);
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    for _ in 0..super::FAILED_JOBS_BEFORE_SOFTWARE + 2 {
+        let mut sig = vec![0u8; set.signature_len()];
+        hw.sign_internal(set, &sk, msg, &rnd, &mut sig).unwrap();
+        assert_eq!(sig, want);
+    }
+    assert!(hw.abandoned());
+    assert_eq!(
+        hw.stats().failed_jobs,
+        u64::from(super::FAILED_JOBS_BEFORE_SOFTWARE)
+    );
+
+    let pl = Pl::new();
+    pl.borrow_mut().inject(Which::MlDsa, Fault::WrongId, 0);
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let mut sig = vec![0u8; set.signature_len()];
+    hw.sign_internal(set, &sk, msg, &rnd, &mut sig).unwrap();
+    assert_eq!(sig, want);
+    assert!(matches!(hw.fault(), Some(AccelError::WrongId { .. })));
+    assert_eq!(hw.stats().sw_calls, 1);
+}

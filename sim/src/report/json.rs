@@ -100,9 +100,12 @@ pub fn rows(r: &Report) -> Vec<JsonRow> {
             "engine",
             r.engine_time(e).map(|t| t.total()),
             format!(
-                "modelled: cycle-accurate co-simulation of the whole operation on a PL engine (PL cycles at {:.0} MHz, {} PL cycles per AXI-Lite access) plus the driver's buffer copies and cache maintenance",
+                "modelled: cycle-accurate co-simulation of the whole operation on a PL engine (PL cycles at {:.0} MHz, {} PL cycles per AXI-Lite access) plus the driver's buffer copies and cache maintenance{}",
                 m.fclk_hz / 1e6,
-                m.axi_lite_cycles
+                m.axi_lite_cycles,
+                e.attempts
+                    .map(|n| format!("; the workload's signature, attempts: {n}"))
+                    .unwrap_or_default()
             ),
         );
         if r.source == SoftwareSource::ZedBoard {

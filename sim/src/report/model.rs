@@ -149,6 +149,11 @@ pub struct Entry {
     /// The whole operation on a PL engine (the `engine` tier), from the
     /// co-simulation: everything runs in the PL (offloaded share 1).
     pub engine: Option<AccelFigure>,
+    /// Sign: the attempts of the rejection loop for the workload's
+    /// signature, as the engine reported them (checked against `pqc`).
+    /// Every tier signs the same message with the same rnd, so every tier
+    /// makes these attempts.
+    pub attempts: Option<u32>,
     /// Why there is no accelerated figure, or other remarks.
     pub note: String,
 }
@@ -230,6 +235,11 @@ pub const ANCHORS: [Anchor; 3] = [
     },
 ];
 
+/// The expected number of signing attempts of each parameter set over
+/// messages (FIPS 204, Table 1, "expected number of repetitions").
+pub const FIPS204_EXPECTED_ATTEMPTS: [(&str, f64); 3] =
+    [("ML-DSA-44", 4.25), ("ML-DSA-65", 5.1), ("ML-DSA-87", 3.85)];
+
 /// Clock at which mcu-app instruction counts become time: the STM32F407's
 /// 168 MHz, assuming one instruction per cycle (QEMU counts instructions;
 /// a real Cortex-M4 takes at least one cycle for most of them).
@@ -295,6 +305,7 @@ impl Report {
                 host: None,
                 accel: None,
                 engine: None,
+                attempts: None,
                 note: String::new(),
             });
         }
@@ -461,6 +472,39 @@ mod tests {
             Some(t.total())
         );
         assert!(render_svg(&chart).contains("ML-DSA-44 keygen"));
+    }
+
+    /// An engine sign row shows its attempts in its table row, in the
+    /// sentence that says which signature every tier timed, and in its
+    /// JSON source; rows without attempts show none.
+    #[test]
+    fn engine_sign_rows_state_their_attempts() {
+        let mut r = crate::report::fixtures::sample_report();
+        let fig = AccelFigure {
+            counts: AccelCounts {
+                pl_cycles: 460_000,
+                ..Default::default()
+            },
+            offload_fraction: 1.0,
+            identical: true,
+            backends: "HwMlDsa (ML-DSA engine)".into(),
+        };
+        let sign = r.entry_mut("ML-DSA-44", "sign").unwrap();
+        sign.engine = Some(fig.clone());
+        sign.attempts = Some(13);
+        r.entry_mut("ML-DSA-44", "verify").unwrap().engine = Some(fig);
+        let md = render_markdown(&r);
+        assert!(md.contains("| 460,000 | 0 | 13 |"), "{md}");
+        assert!(md.contains("| 460,000 | 0 | — |"), "{md}");
+        assert!(md.contains("Mean attempts per signature: ML-DSA-44 13 ("));
+        assert!(md.contains("FIPS 204 expects ML-DSA-44 4.25, ML-DSA-65 5.1, ML-DSA-87 3.85"));
+        let rows = crate::report::json::rows(&r);
+        let engine: Vec<_> = rows.iter().filter(|x| x.tier == "engine").collect();
+        assert_eq!(engine.len(), 2);
+        assert!(engine[0]
+            .source
+            .ends_with("; the workload's signature, attempts: 13"));
+        assert!(!engine[1].source.contains("attempts"));
     }
 
     #[test]
