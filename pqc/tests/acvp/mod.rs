@@ -1,4 +1,4 @@
-//! Loader for the NIST ACVP vector sets in `tests/vectors/` (gzip-compressed
+//! Loader for the NIST ACVP vector sets in `pqc/tests/vectors/` (gzip-compressed
 //! copies of the ACVP-Server gen-val JSON files; `SHA256SUMS` covers them).
 //!
 //! Each folder has `prompt.json.gz` (inputs) and `expectedResults.json.gz`
@@ -72,8 +72,10 @@ fn read_gz_json(path: &PathBuf) -> Value {
 
 /// Loads every case of one vector folder, e.g. `"ML-DSA-keyGen-FIPS204"`.
 pub fn load(folder: &str) -> Vec<Case> {
+    // Relative to the crate that includes this module (`pqc`, or `sim`'s
+    // co-simulation tests), both top-level members of the workspace.
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/vectors")
+        .join("../pqc/tests/vectors")
         .join(folder);
     let prompt = read_gz_json(&dir.join("prompt.json.gz"));
     let expected = read_gz_json(&dir.join("expectedResults.json.gz"));

@@ -1,0 +1,159 @@
+//! Every NIST ACVP ML-DSA case on the PL engine: the driver's `HwMlDsa`
+//! on the exported ML-DSA engine top under Verilator, through the DMA,
+//! DDR and cache models. keyGen (75 cases), sigGen (360: internal with M′
+//! and with an external μ, external pure and pre-hash, each deterministic
+//! and hedged) and sigVer (180, valid and invalid). For the external
+//! interfaces the CPU forms M′ (0 or 1 ‖ |ctx| ‖ ctx ‖ (M or OID ‖ PH(M)),
+//! FIPS 204 Algorithms 2–5) and the engine signs or verifies it. Every
+//! case must run on the engine (no fallback, no fault) and give the
+//! vector's answer. Field mapping: /work/shared/vectors/README.md.
+
+#[path = "../../pqc/tests/acvp/mod.rs"]
+mod acvp;
+
+use pqc::mldsa::{ParameterSet, PreHash};
+use pqc::prehash::MAX_DIGEST_BYTES;
+use sim::cosim::{Arena, Config, Pl, MLDSA_BUFFER_BYTES};
+
+fn set_of(case: &acvp::Case) -> ParameterSet {
+    let name = case.group_str("parameterSet");
+    ParameterSet::from_name(name).unwrap_or_else(|| panic!("unknown set {name}"))
+}
+
+fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
+    v.try_into().expect("fixed-length field")
+}
+
+/// M′ of an external-interface case (pure or pre-hash).
+fn external_m_prime(case: &acvp::Case) -> Vec<u8> {
+    let m = case.input_hex("message");
+    let ctx = case.input_hex("context");
+    let mut out = vec![0, ctx.len() as u8];
+    out.extend_from_slice(&ctx);
+    if case.group_str("preHash") == "preHash" {
+        let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
+        let ph = PreHash::from_name(name).unwrap_or_else(|| panic!("hash {name}"));
+        let mut digest = [0u8; MAX_DIGEST_BYTES];
+        let len = ph.digest(&m, &mut digest);
+        out[0] = 1;
+        out.extend_from_slice(&ph.oid());
+        out.extend_from_slice(&digest[..len]);
+    } else {
+        out.extend_from_slice(&m);
+    }
+    out
+}
+
+/// The interface label of a sigGen or sigVer case.
+fn label(case: &acvp::Case) -> String {
+    if case.group_str("signatureInterface") == "internal" {
+        if case.group_bool("externalMu") {
+            "internal/externalMu".into()
+        } else {
+            "internal/message".into()
+        }
+    } else {
+        format!("external/{}", case.group_str("preHash"))
+    }
+}
+
+#[test]
+fn every_acvp_mldsa_case_runs_on_the_engine() {
+    if !hdl::verilator::verilator_required("ACVP on the ML-DSA engine") {
+        return;
+    }
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let mut calls = 0;
+    let mut on_engine = |hw: &driver::accel::HwMlDsa<'_, _, _, _, _>, what: &str| {
+        calls += 1;
+        assert_eq!(hw.fault(), None, "{what}");
+        assert_eq!(hw.stats().hw_calls, calls, "{what}: ran on the engine");
+    };
+
+    let cases = acvp::load("ML-DSA-keyGen-FIPS204");
+    for case in &cases {
+        let set = set_of(case);
+        let (mut pk, mut sk) = (
+            vec![0u8; set.public_key_len()],
+            vec![0u8; set.secret_key_len()],
+        );
+        let seed = arr::<32>(&case.input_hex("seed"));
+        hw.keygen_internal(set, &seed, &mut pk, &mut sk).unwrap();
+        on_engine(&hw, &format!("keyGen tcId {}", case.tc_id()));
+        assert_eq!(pk, case.expected_hex("pk"), "keyGen tcId {}", case.tc_id());
+        assert_eq!(sk, case.expected_hex("sk"), "keyGen tcId {}", case.tc_id());
+    }
+    println!("ML-DSA keyGen on the engine: {}/75", cases.len());
+    assert_eq!(cases.len(), 75);
+
+    let cases = acvp::load("ML-DSA-sigGen-FIPS204");
+    let mut by_label = std::collections::BTreeMap::<String, usize>::new();
+    let mut attempts = 0u64;
+    for case in &cases {
+        let set = set_of(case);
+        let sk = case.input_hex("sk");
+        let rnd = if case.group_bool("deterministic") {
+            [0u8; 32]
+        } else {
+            arr::<32>(&case.input_hex("rnd"))
+        };
+        let mut sig = vec![0u8; set.signature_len()];
+        let label = label(case);
+        let what = format!("sigGen tcId {} ({label})", case.tc_id());
+        if label == "internal/externalMu" {
+            let mu = arr::<64>(&case.input_hex("mu"));
+            hw.sign_mu(set, &sk, &mu, &rnd, &mut sig).unwrap();
+        } else {
+            let m_prime = if label == "internal/message" {
+                case.input_hex("message")
+            } else {
+                external_m_prime(case)
+            };
+            hw.sign_internal(set, &sk, &m_prime, &rnd, &mut sig)
+                .unwrap();
+        }
+        on_engine(&hw, &what);
+        attempts += u64::from(hw.last_sign_attempts().expect("RESULT"));
+        assert_eq!(sig, case.expected_hex("signature"), "{what}");
+        *by_label.entry(label).or_default() += 1;
+    }
+    println!(
+        "ML-DSA sigGen on the engine: {}/360 {by_label:?}, {attempts} attempts",
+        cases.len()
+    );
+    assert_eq!(cases.len(), 360);
+    assert_eq!(by_label.len(), 4, "every interface");
+
+    let cases = acvp::load("ML-DSA-sigVer-FIPS204");
+    let (mut valid, mut invalid) = (0, 0);
+    for case in &cases {
+        let set = set_of(case);
+        let pk = case.input_hex("pk");
+        let sig = case.input_hex("signature");
+        let want = case.expected["testPassed"].as_bool().expect("testPassed");
+        let label = label(case);
+        let result = if label == "internal/externalMu" {
+            hw.verify_mu(set, &pk, &arr::<64>(&case.input_hex("mu")), &sig)
+        } else if label == "internal/message" {
+            hw.verify_internal(set, &pk, &case.input_hex("message"), &sig)
+        } else {
+            hw.verify_internal(set, &pk, &external_m_prime(case), &sig)
+        };
+        let what = format!("sigVer tcId {} ({label})", case.tc_id());
+        assert_eq!(result.is_ok(), want, "{what}: {result:?}");
+        if want {
+            valid += 1;
+        } else {
+            invalid += 1;
+        }
+        // A signature of the wrong length never reaches the engine.
+        if sig.len() == set.signature_len() {
+            on_engine(&hw, &what);
+        }
+    }
+    println!("ML-DSA sigVer on the engine: {valid} valid accepted, {invalid} invalid rejected");
+    assert_eq!((valid, invalid), (36, 144));
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
+}
