@@ -61,7 +61,7 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: MLDSA_ACCEL,
-            description: "PL top: ML-DSA engine (KeyGen, Verify) behind AXI4-Lite control, AXI4-Stream data",
+            description: "PL top: ML-DSA engine (KeyGen, Sign, Verify) behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(MlDsaAccel::default()),
             vcd: None,
         },
