@@ -150,9 +150,16 @@ pub fn designs() -> Vec<Design> {
 mod tests {
     /// Every unit meets the PL tops' cell-delay budget on its own, so the
     /// engine composed of them can (its top is held to it by
-    /// `pl_tops_meet_the_cell_delay_budget`).
+    /// `pl_tops_meet_the_cell_delay_budget`). The engine itself is timed
+    /// inside that top (`mldsa_accel` holds all of it): yosys 0.23's ABC
+    /// aborts (SIGABRT) in `synth_xilinx -abc9` on `mldsa_engine` alone
+    /// since Sign was added, while the top synthesises and times.
     #[test]
     fn mldsa_units_meet_the_cell_delay_budget() {
-        crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
+        let units: Vec<_> = super::designs()
+            .into_iter()
+            .filter(|d| d.name != "mldsa_engine")
+            .collect();
+        crate::export::assert_designs_meet_cell_delay_budget(&units);
     }
 }
