@@ -686,6 +686,63 @@ mod tests {
         );
     }
 
+    /// A timed slave error: an armed S2MM keeps waiting until the given
+    /// cycle, then halts with DMASlvErr; the fault fires once, and an idle
+    /// channel at that cycle is left alone.
+    #[test]
+    fn a_timed_slave_error_halts_a_waiting_channel_once() {
+        let ddr = Ddr::shared();
+        ddr.borrow_mut().add_region(BASE, 64);
+        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
+        faulty.inject(DmaFault::SlaveErrorAfter(Channel::S2mm, 100), 0);
+        let mut b = DmaWithEndpoint {
+            dma: faulty,
+            endpoint: Pipe {
+                taking: true,
+                ..Pipe::default()
+            },
+        };
+        b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
+        b.write32(o::S2MM_DA, BASE);
+        b.write32(o::S2MM_LENGTH, 8); // transfer 0: armed, no output yet
+        assert_eq!(b.dma.cycles_to_next_event(), Some(100));
+        b.dma.advance(99, &mut b.endpoint);
+        assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr(0), "still waiting");
+        assert_eq!(b.dma.cycles_to_next_event(), Some(1));
+        b.dma.advance(1, &mut b.endpoint);
+        assert_eq!(
+            sr(&mut b, o::S2MM_DMASR),
+            Dmasr::DMA_SLV_ERR | Dmasr::ERR_IRQ | Dmasr::HALTED
+        );
+        assert_eq!(b.dma.cycles_to_next_event(), None, "fired once");
+        // After a reset the channel works again.
+        b.write32(o::S2MM_DMACR, Dmacr::RESET.bits());
+        b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
+        b.write32(o::S2MM_DA, BASE);
+        b.endpoint.output.push_back(word(5, true));
+        b.write32(o::S2MM_LENGTH, 4);
+        assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::IDLE | Dmasr::IOC_IRQ);
+
+        // Idle when the time comes: nothing happens.
+        let ddr = Ddr::shared();
+        ddr.borrow_mut().add_region(BASE, 64);
+        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
+        faulty.inject(DmaFault::SlaveErrorAfter(Channel::S2mm, 10), 0);
+        let mut b = DmaWithEndpoint {
+            dma: faulty,
+            endpoint: Pipe {
+                taking: true,
+                ..Pipe::default()
+            },
+        };
+        b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
+        b.write32(o::S2MM_DA, BASE);
+        b.endpoint.output.push_back(word(7, true));
+        b.write32(o::S2MM_LENGTH, 4);
+        b.dma.advance(10, &mut b.endpoint);
+        assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::IDLE | Dmasr::IOC_IRQ);
+    }
+
     #[test]
     fn lengths_keep_only_the_configured_width() {
         let ddr = Ddr::shared();

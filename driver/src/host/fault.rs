@@ -16,6 +16,13 @@ pub enum DmaFault {
     /// As `NeverCompletes`, and a soft reset never finishes (DMACR.Reset
     /// stays set).
     StuckReset,
+    /// `cycles` PL cycles after the fault becomes active, the channel stops
+    /// with DMASlvErr if a transfer is in flight on it then (PG021: an
+    /// error response in the middle of a transfer halts the channel). It
+    /// fires once; transfers go on normally before and after. This puts
+    /// a DMA error in the middle of a long PL job, e.g. several attempts
+    /// into an engine signature with its S2MM buffer armed.
+    SlaveErrorAfter(Channel, u64),
 }
 
 /// An [`AxiDmaModel`] with a fault from transfer number `from` (counting
@@ -25,6 +32,8 @@ pub struct FaultyDma {
     fault: Option<(DmaFault, u64)>,
     transfers: u64,
     reset_stuck: bool,
+    /// PL cycles since a [`DmaFault::SlaveErrorAfter`] became active.
+    active_cycles: u64,
 }
 
 impl FaultyDma {
@@ -35,18 +44,41 @@ impl FaultyDma {
             fault: None,
             transfers: 0,
             reset_stuck: false,
+            active_cycles: 0,
         }
     }
 
     /// Injects `fault` from transfer number `from` on.
     pub fn inject(&mut self, fault: DmaFault, from: u64) {
         self.fault = Some((fault, from));
+        self.active_cycles = 0;
     }
 
     /// Sets or clears the fault from now on (for owners that decide when a
     /// fault starts by something else than the transfer count).
     pub fn set_now(&mut self, fault: Option<DmaFault>) {
         self.fault = fault.map(|f| (f, self.transfers));
+        self.active_cycles = 0;
+    }
+
+    /// Whether `channel` has a transfer in flight (neither idle nor halted).
+    fn busy(&mut self, channel: Channel) -> bool {
+        let status = match channel {
+            Channel::Mm2s => o::MM2S_DMASR,
+            Channel::S2mm => o::S2MM_DMASR,
+        };
+        let sr = Dmasr(self.inner.read(status));
+        !sr.intersects(Dmasr::IDLE | Dmasr::HALTED)
+    }
+
+    /// Cycles left before a [`DmaFault::SlaveErrorAfter`] fires.
+    fn timed_fault_left(&self) -> Option<u64> {
+        match self.active() {
+            Some(DmaFault::SlaveErrorAfter(_, after)) => {
+                Some(after.saturating_sub(self.active_cycles))
+            }
+            _ => None,
+        }
     }
 
     fn active(&self) -> Option<DmaFault> {
@@ -92,7 +124,23 @@ impl DmaDevice for FaultyDma {
     }
 
     fn advance(&mut self, cycles: u64, endpoint: &mut dyn StreamEndpoint) {
-        self.inner.advance(cycles, endpoint)
+        self.inner.advance(cycles, endpoint);
+        if let Some(DmaFault::SlaveErrorAfter(channel, after)) = self.active() {
+            self.active_cycles = self.active_cycles.saturating_add(cycles);
+            if self.active_cycles >= after {
+                if self.busy(channel) {
+                    self.inner.fail(channel, Dmasr::DMA_SLV_ERR);
+                }
+                self.fault = None;
+            }
+        }
+    }
+
+    fn cycles_to_next_event(&self) -> Option<u64> {
+        match (self.inner.cycles_to_next_event(), self.timed_fault_left()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn model(&self) -> &AxiDmaModel {
