@@ -11,6 +11,7 @@ use driver::dma::AddressMap;
 use driver::probe::{CoreStatus, Probe};
 use pqc::mldsa::ParameterSet;
 use pqc::ring::RingBackend;
+use pqc_selftest::bench_inputs::{sign_row_iterations, SIGN_MESSAGES};
 use pqc_selftest::selftest;
 use ps_pl_contract::regmap::mldsa as mldsa_regs;
 
@@ -174,8 +175,11 @@ pub fn run_with(
     let _ = writeln!(out, "probe: {probe}");
     let _ = writeln!(
         out,
-        "bench: software backends, {} iterations per ML-DSA row, {} per SLH-DSA row",
-        iterations.mldsa, iterations.slhdsa
+        "bench: software backends, {} iterations per ML-DSA keygen and verify row, {} per ML-DSA sign row (the mean over {} messages), {} per SLH-DSA row",
+        iterations.mldsa,
+        sign_row_iterations(iterations.mldsa),
+        SIGN_MESSAGES,
+        iterations.slhdsa
     );
     if !bench::run_table(out, platform, iterations) {
         status |= STATUS_BENCH_FAILED;
@@ -240,8 +244,9 @@ pub fn run_engine_tier(
         };
         let _ = writeln!(
             out,
-            "bench: ML-DSA engine, {rows} ({missing}software after a fault), {} iterations per row",
-            iterations.mldsa
+            "bench: ML-DSA engine, {rows} ({missing}software after a fault), {} iterations per row, {} per sign row",
+            iterations.mldsa,
+            sign_row_iterations(iterations.mldsa)
         );
         ok = bench::run_engine_table(out, timing, engine, iterations, ops);
         bench::print_accel_line(
@@ -493,18 +498,21 @@ mod tests {
         let status = run_engine_tier(&mut log, &mut platform, &engine_probe(), iterations);
         assert_eq!(status, 0, "{log}");
         assert!(log.starts_with(
-            "bench: ML-DSA engine, keygen, sign and verify rows (software after a fault), 2 iterations per row\n"
+            "bench: ML-DSA engine, keygen, sign and verify rows (software after a fault), 2 iterations per row, 32 per sign row\n"
         ));
         for alg in MLDSA_SETS {
             for op in ["keygen", "sign", "verify"] {
                 let row = engine_row(&log, alg, op);
                 assert!(row.ends_with("| ok     |"), "{row}");
-                assert!(row.contains("|     2 |"), "{row}");
+                let iterations = if op == "sign" { "32" } else { " 2" };
+                assert!(row.contains(&format!("|    {iterations} |")), "{row}");
             }
         }
         assert_eq!(engine_rows(&log), 9, "3 rows of each op:\n{log}");
         assert!(
-            log.contains("accel: ML-DSA engine: 18 calls in hw, 0 in sw, 18 jobs, 0 failed jobs, "),
+            log.contains(
+                "accel: ML-DSA engine: 108 calls in hw, 0 in sw, 108 jobs, 0 failed jobs, "
+            ),
             "{log}"
         );
         assert!(log.ends_with(", in use, first fault: none\n"), "{log}");
@@ -534,7 +542,7 @@ mod tests {
             }
         }
         assert!(
-            log.contains("accel: ML-DSA engine: 0 calls in hw, 9 in sw, "),
+            log.contains("accel: ML-DSA engine: 0 calls in hw, 102 in sw, "),
             "{log}"
         );
         assert!(

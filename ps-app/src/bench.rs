@@ -9,7 +9,10 @@ use pqc::mldsa::{self, MlDsa, ParameterSet};
 use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::SlhBackend;
 use pqc::slhdsa::{self, params as slh, HashFamily, Params};
-use pqc_selftest::bench_inputs::{parse_iterations, MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
+use pqc_selftest::bench_inputs::{
+    parse_iterations, sign_message, sign_row_iterations, sign_row_message, MESSAGE, MLDSA_RND,
+    MLDSA_SEED, SLH_SEED_BYTE,
+};
 pub use pqc_selftest::bench_inputs::{Iterations, SLH_TABLE};
 
 /// The build's iteration counts (environment variables
@@ -178,7 +181,10 @@ impl SlhDsaBuffers {
 }
 
 /// keygen, sign, verify of one ML-DSA set on `engine`'s backends, in rows
-/// labelled `backend`; the keys and signature are left in `out`.
+/// labelled `backend`; the keys and the signature of [`MESSAGE`] are left
+/// in `out`. The sign row is the mean over the benchmark's sign messages
+/// ([`sign_row_iterations`]), ending on [`MESSAGE`], which the verify row
+/// checks.
 fn mldsa_rows_with<R: RingBackend, K: KeccakBackend>(
     platform: &mut dyn Platform,
     set: ParameterSet,
@@ -191,9 +197,18 @@ fn mldsa_rows_with<R: RingBackend, K: KeccakBackend>(
     let keygen = run(platform, name, "keygen", iterations, &mut || {
         engine.keygen_internal(set, &MLDSA_SEED, pk, sk).is_ok()
     });
-    let sign = run(platform, name, "sign", iterations, &mut || {
-        engine.sign(set, sk, MESSAGE, b"", &MLDSA_RND, sig).is_ok()
-    });
+    let mut k = 0;
+    let sign = run(
+        platform,
+        name,
+        "sign",
+        sign_row_iterations(iterations),
+        &mut || {
+            let message = sign_row_message(k);
+            k += 1;
+            engine.sign(set, sk, &message, b"", &MLDSA_RND, sig).is_ok()
+        },
+    );
     let verify = run(platform, name, "verify", iterations, &mut || {
         engine.verify(set, pk, MESSAGE, b"", sig).is_ok()
     });
@@ -421,20 +436,20 @@ pub fn mldsa_engine_keygen_row(
 }
 
 /// M′ of pure ML-DSA with an empty context (FIPS 204 Algorithm 3, what
-/// the software rows' `verify(set, pk, MESSAGE, b"", sig)` hashes): the
-/// domain byte 0, the context length 0, then [`MESSAGE`].
-fn mldsa_m_prime() -> [u8; 2 + MESSAGE.len()] {
+/// the software rows' `sign` and `verify(set, pk, message, b"", sig)`
+/// hash): the domain byte 0, the context length 0, then `message`.
+fn mldsa_m_prime(message: &[u8; MESSAGE.len()]) -> [u8; 2 + MESSAGE.len()] {
     let mut m_prime = [0; 2 + MESSAGE.len()];
-    m_prime[2..].copy_from_slice(MESSAGE);
+    m_prime[2..].copy_from_slice(message);
     m_prime
 }
 
 /// Sign_internal of `set` on the ML-DSA engine, of what the software sign
-/// row signs (the secret key from the ξ of [`mldsa_rows`], [`MESSAGE`]
-/// with an empty context, so M′ = 0 ‖ 0 ‖ [`MESSAGE`], and
+/// row signs (the secret key from the ξ of [`mldsa_rows`], the sign
+/// messages with an empty context, so M′ = 0 ‖ 0 ‖ message, and
 /// [`MLDSA_RND`]), in a row labelled "engine"; ok only if every call
-/// succeeded and the signature equals the software one (deterministic:
-/// every iteration writes the same σ).
+/// succeeded and the last signature, of [`MESSAGE`], equals the software
+/// one.
 pub fn mldsa_engine_sign_row(
     platform: &mut dyn Platform,
     set: ParameterSet,
@@ -447,13 +462,21 @@ pub fn mldsa_engine_sign_row(
         && mldsa::sign(set, sk, MESSAGE, b"", &MLDSA_RND, want).is_ok();
     let mut hw = MlDsaBuffers::new();
     let (_, _, sig) = hw.of(set);
-    let m_prime = mldsa_m_prime();
     let name = (set.params().name, "engine");
-    let mut row = run(platform, name, "sign", iterations, &mut || {
-        engine
-            .sign_internal(set, sk, &m_prime, &MLDSA_RND, sig)
-            .is_ok()
-    });
+    let mut k = 0;
+    let mut row = run(
+        platform,
+        name,
+        "sign",
+        sign_row_iterations(iterations),
+        &mut || {
+            let m_prime = mldsa_m_prime(&sign_row_message(k));
+            k += 1;
+            engine
+                .sign_internal(set, sk, &m_prime, &MLDSA_RND, sig)
+                .is_ok()
+        },
+    );
     row.ok &= signed && *sig == *want;
     row
 }
@@ -479,7 +502,7 @@ pub fn mldsa_engine_verify_row(
         set,
         iterations,
         engine,
-        (pk, &mldsa_m_prime(), sig),
+        (pk, &mldsa_m_prime(&sign_message(0)), sig),
     );
     row.ok &= signed;
     row

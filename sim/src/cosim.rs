@@ -172,6 +172,25 @@ impl AccelCounts {
         }
     }
 
+    /// Each count divided by `n` (at least 1), rounded to the nearest: the
+    /// mean of `n` operations whose counts were summed with [`Self::add`].
+    pub fn mean_of(&self, n: u64) -> AccelCounts {
+        let n = n.max(1);
+        let d = |v: u64| (v + n / 2) / n;
+        AccelCounts {
+            pl_cycles: d(self.pl_cycles),
+            axi_lite_reads: d(self.axi_lite_reads),
+            axi_lite_writes: d(self.axi_lite_writes),
+            mm2s_bytes: d(self.mm2s_bytes),
+            s2mm_bytes: d(self.s2mm_bytes),
+            dma_transfers: d(self.dma_transfers),
+            cache_lines: d(self.cache_lines),
+            fallbacks: d(self.fallbacks),
+            jobs: d(self.jobs),
+            core_busy_cycles: d(self.core_busy_cycles),
+        }
+    }
+
     /// All AXI-Lite transactions.
     pub fn axi_lite(&self) -> u64 {
         self.axi_lite_reads + self.axi_lite_writes
@@ -750,9 +769,20 @@ impl Outcome {
 /// HwKeccak, and on software for comparison. Earlier operations' outputs
 /// (keys, signature) are computed in software first.
 pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, String> {
+    run_operation_on(pl, scheme, op, workload::MESSAGE)
+}
+
+/// [`run_operation`] on another message (for sign: one of the sign rows'
+/// [`workload::sign_message`]s).
+pub fn run_operation_on(
+    pl: &Pl,
+    scheme: Scheme,
+    op: Operation,
+    message: &[u8],
+) -> Result<Outcome, String> {
     let base = workload::prerequisites(scheme, op)?;
     let mut software = base.clone();
-    workload::run(&mut workload::soft(), scheme, op, &mut software)?;
+    workload::run_on(&mut workload::soft(), scheme, op, message, &mut software)?;
 
     let mut ntt_arena = Arena::new(NTT_BUFFER_BYTES);
     let mut keccak_arena = Arena::new(KECCAK_BUFFER_BYTES);
@@ -764,7 +794,7 @@ pub fn run_operation(pl: &Pl, scheme: Scheme, op: Operation) -> Result<Outcome, 
     let before = pl.counts();
     let mut outputs = base;
     let started = Instant::now();
-    workload::run(&mut engine, scheme, op, &mut outputs)?;
+    workload::run_on(&mut engine, scheme, op, message, &mut outputs)?;
     let sim_seconds = started.elapsed().as_secs_f64();
     let after = pl.counts();
 
@@ -1081,21 +1111,26 @@ pub fn run_engine_keygen(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<Engin
     })
 }
 
-/// M′ of the workload's sign and verify rows: pure ML-DSA with an empty
-/// context, so 0 ‖ 0 ‖ message.
-fn workload_m_prime() -> Vec<u8> {
-    hdl::mldsa::verify::pure_m_prime(workload::MESSAGE, b"")
+/// M′ of the workload's sign and verify rows on `message`: pure ML-DSA
+/// with an empty context, so 0 ‖ 0 ‖ message.
+fn workload_m_prime(message: &[u8]) -> Vec<u8> {
+    hdl::mldsa::verify::pure_m_prime(message, b"")
 }
 
-/// ML-DSA Sign of the workload (the message and rnd of the other tiers'
-/// sign rows, M′ = 0 ‖ 0 ‖ message) on the ML-DSA engine (driver backend
+/// ML-DSA Sign of the workload on `message` (the keys and rnd of the other
+/// tiers' sign rows, M′ = 0 ‖ 0 ‖ message; the sign rows use
+/// [`workload::sign_message`]s) on the ML-DSA engine (driver backend
 /// `HwMlDsa`, M′ streamed to the engine); compared with `pqc`: σ byte for
 /// byte and the attempts (`RESULT` against `pqc::mldsa::sign_mu_counting`).
 /// Fails if the backend fell back to software.
-pub fn run_engine_sign(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
+pub fn run_engine_sign(
+    pl: &Pl,
+    set: pqc::mldsa::ParameterSet,
+    message: &[u8],
+) -> Result<EngineOutcome, String> {
     let scheme = workload::Scheme::MlDsa(set);
     let prior = workload::prerequisites(scheme, workload::Operation::Sign)?;
-    let m_prime = workload_m_prime();
+    let m_prime = workload_m_prime(message);
     let mut sig = vec![0u8; set.signature_len()];
     let ((signed, attempts), counts) = on_engine(pl, &format!("{set:?} sign"), |hw| {
         let signed = hw.sign_internal(set, &prior.sk, &m_prime, &workload::MLDSA_RND, &mut sig);
@@ -1137,7 +1172,7 @@ pub fn software_signature(
 pub fn run_engine_verify(pl: &Pl, set: pqc::mldsa::ParameterSet) -> Result<EngineOutcome, String> {
     let scheme = workload::Scheme::MlDsa(set);
     let prior = workload::prerequisites(scheme, workload::Operation::Verify)?;
-    let m_prime = workload_m_prime();
+    let m_prime = workload_m_prime(workload::MESSAGE);
     let (verdict, counts) = on_engine(pl, &format!("{set:?} verify"), |hw| {
         hw.verify_internal(set, &prior.pk, &m_prime, &prior.sig)
     })?;

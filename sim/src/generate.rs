@@ -166,6 +166,14 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             Ok(()) => e.note.clear(),
             Err(why) => e.note = why.into(),
         }
+        let messages = messages_of(scheme, op);
+        if let Some(row) = e.software.as_ref().filter(|r| r.iterations % messages != 0) {
+            e.note = format!(
+                "the transcript's sign row ran {} iterations, not a multiple of the {messages} sign messages: \
+                 its software figure is not the mean over the messages the other tiers sign (a ps-app older than the sign messages)",
+                row.iterations
+            );
+        }
         plan.push(Some((scheme, op)));
     }
     let simulated = plan
@@ -201,36 +209,25 @@ pub fn build(opts: &Options) -> Result<Report, String> {
             continue;
         }
         let t = std::time::Instant::now();
-        let o = cosim::run_operation(pl, *scheme, *op)?;
+        let (figure, messages) = offload_figure(pl, *scheme, *op, opts.host_runs.max(1))?;
         progress.op_done();
-        if !o.faults.is_empty() {
-            return Err(format!(
-                "{} {}: co-simulation faults: {:?}",
-                e.algorithm, e.operation, o.faults
-            ));
-        }
-        let calls = PlCalls {
-            ring: o.ring_on_pl.clone(),
-            keccak: o.keccak_on_pl.clone(),
-        };
-        let h = workload::host_timing(*scheme, *op, opts.host_runs.max(1), Some(&calls))?;
         progress.note(&format!(
-            "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software, offloaded share {:.1} % ({:.0} s)",
+            "cosim: {} {}: {} PL cycles, {} AXI-Lite, {} DMA bytes{}, output {} software, offloaded share {:.1} % ({:.0} s)",
             e.algorithm,
             e.operation,
-            o.counts.pl_cycles,
-            o.counts.axi_lite(),
-            o.counts.dma_bytes(),
-            if o.identical() { "=" } else { "!=" },
-            h.offload_fraction * 100.0,
+            figure.counts.pl_cycles,
+            figure.counts.axi_lite(),
+            figure.counts.dma_bytes(),
+            if messages > 1 {
+                format!(" (mean over {messages} messages)")
+            } else {
+                String::new()
+            },
+            if figure.identical { "=" } else { "!=" },
+            figure.offload_fraction * 100.0,
             t.elapsed().as_secs_f64()
         ));
-        e.accel = Some(AccelFigure {
-            counts: o.counts,
-            offload_fraction: h.offload_fraction,
-            identical: o.identical(),
-            backends: o.backends.clone(),
-        });
+        e.accel = Some(figure);
     }
     // The engine tier: whole operations on a PL engine (ML-DSA keygen,
     // sign and verify, on the workload of the other tiers).
@@ -242,29 +239,35 @@ pub fn build(opts: &Options) -> Result<Report, String> {
                 "ML-DSA-87" => pqc::mldsa::ParameterSet::MlDsa87,
                 _ => continue,
             };
-            let o = match e.operation.as_str() {
-                "keygen" => cosim::run_engine_keygen(pl, set)?,
-                "sign" => cosim::run_engine_sign(pl, set)?,
-                "verify" => cosim::run_engine_verify(pl, set)?,
+            let (counts, identical, attempts) = match e.operation.as_str() {
+                "keygen" => {
+                    let o = cosim::run_engine_keygen(pl, set)?;
+                    (o.counts, o.identical, None)
+                }
+                "sign" => engine_sign_mean(pl, set)?,
+                "verify" => {
+                    let o = cosim::run_engine_verify(pl, set)?;
+                    (o.counts, o.identical, None)
+                }
                 _ => continue,
             };
             eprintln!(
                 "cosim: {} {} on the ML-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software{}",
                 e.algorithm,
                 e.operation,
-                o.counts.pl_cycles,
-                o.counts.axi_lite(),
-                o.counts.dma_bytes(),
-                if o.identical { "=" } else { "!=" },
-                o.attempts
-                    .map(|a| format!(", attempts: {a}"))
+                counts.pl_cycles,
+                counts.axi_lite(),
+                counts.dma_bytes(),
+                if identical { "=" } else { "!=" },
+                attempts
+                    .map(|a| format!(", mean over {} messages, {a:.2} attempts", workload::SIGN_MESSAGES))
                     .unwrap_or_default(),
             );
-            e.attempts = o.attempts;
+            e.attempts = attempts;
             e.engine = Some(AccelFigure {
-                counts: o.counts,
+                counts,
                 offload_fraction: 1.0,
-                identical: o.identical,
+                identical,
                 backends: "HwMlDsa (ML-DSA engine)".into(),
             });
         }
@@ -345,6 +348,88 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         }
     }
     Ok(r)
+}
+
+/// How many messages the figure of `op` is the mean over: ML-DSA sign
+/// rows sign the benchmark's [`workload::SIGN_MESSAGES`] messages (the
+/// attempts vary with the message), every other operation its one input.
+pub fn messages_of(scheme: Scheme, op: Operation) -> u32 {
+    match (scheme, op) {
+        (Scheme::MlDsa(_), Operation::Sign) => workload::SIGN_MESSAGES,
+        _ => 1,
+    }
+}
+
+/// The offload tier's figure of `op`: the co-simulated counts through
+/// HwRing and HwKeccak and the host-measured offloaded share, each the
+/// mean over [`messages_of`] messages (the share weighted by each
+/// message's software time); and that number of messages.
+fn offload_figure(
+    pl: &Pl,
+    scheme: Scheme,
+    op: Operation,
+    host_runs: usize,
+) -> Result<(AccelFigure, u32), String> {
+    let n = messages_of(scheme, op);
+    let mut counts = report::AccelCounts::default();
+    let mut identical = true;
+    let mut backends = String::new();
+    let (mut offloaded, mut total) = (0.0, 0.0);
+    for i in 0..n {
+        let message = workload::sign_message(i);
+        let o = cosim::run_operation_on(pl, scheme, op, &message)?;
+        if !o.faults.is_empty() {
+            return Err(format!(
+                "{} {} (message {i}): co-simulation faults: {:?}",
+                scheme.name(),
+                op.name(),
+                o.faults
+            ));
+        }
+        let calls = PlCalls {
+            ring: o.ring_on_pl.clone(),
+            keccak: o.keccak_on_pl.clone(),
+        };
+        let h = workload::host_timing_on(scheme, op, &message, host_runs, Some(&calls))?;
+        let seconds = h.median.as_secs_f64();
+        offloaded += h.offload_fraction * seconds;
+        total += seconds;
+        counts.add(&o.counts);
+        identical &= o.identical();
+        backends = o.backends;
+    }
+    Ok((
+        AccelFigure {
+            counts: counts.mean_of(u64::from(n)),
+            offload_fraction: if total > 0.0 { offloaded / total } else { 0.0 },
+            identical,
+            backends,
+        },
+        n,
+    ))
+}
+
+/// Engine sign of `set` over the benchmark's sign messages: the mean
+/// counts, whether every σ and attempt count equalled `pqc`'s, and the
+/// mean attempts.
+fn engine_sign_mean(
+    pl: &Pl,
+    set: pqc::mldsa::ParameterSet,
+) -> Result<(report::AccelCounts, bool, Option<f64>), String> {
+    let n = workload::SIGN_MESSAGES;
+    let mut counts = report::AccelCounts::default();
+    let (mut identical, mut attempts) = (true, 0u64);
+    for i in 0..n {
+        let o = cosim::run_engine_sign(pl, set, &workload::sign_message(i))?;
+        counts.add(&o.counts);
+        identical &= o.identical;
+        attempts += u64::from(o.attempts.ok_or("the engine reported no attempts")?);
+    }
+    Ok((
+        counts.mean_of(u64::from(n)),
+        identical,
+        Some(attempts as f64 / f64::from(n)),
+    ))
 }
 
 /// Writes `report.md`, `report.svg` and `report.json` into `out`.

@@ -18,7 +18,9 @@ use pqc::ring::{RingBackend, SoftRing};
 use pqc::slhdsa::{self, params::Params};
 
 // The firmware's benchmark inputs, from the crate that defines them.
-pub use pqc_selftest::bench_inputs::{MESSAGE, MLDSA_RND, MLDSA_SEED, SLH_SEED_BYTE};
+pub use pqc_selftest::bench_inputs::{
+    sign_message, MESSAGE, MLDSA_RND, MLDSA_SEED, SIGN_MESSAGES, SLH_SEED_BYTE,
+};
 
 /// keygen, sign or verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,13 +97,25 @@ pub struct Outputs {
 }
 
 /// Runs one operation of `scheme` on the backends of `engine` (SLH-DSA
-/// uses only its Keccak backend). `prior` holds the keys (for sign) and
-/// signature (for verify) made by earlier operations; the result is written
-/// back into it.
+/// uses only its Keccak backend), on [`MESSAGE`]. `prior` holds the keys
+/// (for sign) and signature (for verify) made by earlier operations; the
+/// result is written back into it.
 pub fn run<R: RingBackend, H: WotsChainOffload>(
     engine: &mut MlDsa<R, H>,
     scheme: Scheme,
     op: Operation,
+    prior: &mut Outputs,
+) -> Result<(), String> {
+    run_on(engine, scheme, op, MESSAGE, prior)
+}
+
+/// [`run`] with another message (sign and verify), e.g. one of the sign
+/// rows' [`sign_message`]s.
+pub fn run_on<R: RingBackend, H: WotsChainOffload>(
+    engine: &mut MlDsa<R, H>,
+    scheme: Scheme,
+    op: Operation,
+    message: &[u8],
     prior: &mut Outputs,
 ) -> Result<(), String> {
     let fail = |e: pqc::Error| format!("{} {}: {e}", scheme.name(), op.name());
@@ -117,12 +131,12 @@ pub fn run<R: RingBackend, H: WotsChainOffload>(
             Operation::Sign => {
                 prior.sig = vec![0; set.signature_len()];
                 engine
-                    .sign(set, &prior.sk, MESSAGE, b"", &MLDSA_RND, &mut prior.sig)
+                    .sign(set, &prior.sk, message, b"", &MLDSA_RND, &mut prior.sig)
                     .map_err(fail)?;
             }
             Operation::Verify => {
                 prior.verified = engine
-                    .verify(set, &prior.pk, MESSAGE, b"", &prior.sig)
+                    .verify(set, &prior.pk, message, b"", &prior.sig)
                     .is_ok();
             }
         },
@@ -148,12 +162,12 @@ pub fn run<R: RingBackend, H: WotsChainOffload>(
                 }
                 Operation::Sign => {
                     prior.sig = vec![0; p.sig_bytes()];
-                    slhdsa::slh_sign_with(keccak, p, &prior.sk, MESSAGE, b"", None, &mut prior.sig)
+                    slhdsa::slh_sign_with(keccak, p, &prior.sk, message, b"", None, &mut prior.sig)
                         .map_err(fail)?;
                 }
                 Operation::Verify => {
                     prior.verified =
-                        slhdsa::slh_verify_with(keccak, p, &prior.pk, MESSAGE, b"", &prior.sig)
+                        slhdsa::slh_verify_with(keccak, p, &prior.pk, message, b"", &prior.sig)
                             .is_ok();
                 }
             }
@@ -251,6 +265,17 @@ pub fn host_timing(
     runs: usize,
     pl: Option<&PlCalls>,
 ) -> Result<HostTiming, String> {
+    host_timing_on(scheme, op, MESSAGE, runs, pl)
+}
+
+/// [`host_timing`] of the operation on `message` ([`run_on`]).
+pub fn host_timing_on(
+    scheme: Scheme,
+    op: Operation,
+    message: &[u8],
+    runs: usize,
+    pl: Option<&PlCalls>,
+) -> Result<HostTiming, String> {
     let runs = runs.max(1);
     let base = prerequisites(scheme, op)?;
     let mut plain = Vec::with_capacity(runs);
@@ -258,13 +283,13 @@ pub fn host_timing(
     for _ in 0..runs {
         let mut state = base.clone();
         let t = Instant::now();
-        run(&mut soft(), scheme, op, &mut state)?;
+        run_on(&mut soft(), scheme, op, message, &mut state)?;
         plain.push(t.elapsed());
 
         let mut state = base.clone();
         let mut timed = MlDsa::new(Timed::<SoftRing>::default(), Timed::<SoftKeccak>::default());
         let t = Instant::now();
-        run(&mut timed, scheme, op, &mut state)?;
+        run_on(&mut timed, scheme, op, message, &mut state)?;
         let total = t.elapsed().as_secs_f64();
         let ring = marked(&timed.ring.hook.calls, pl.map(|p| &p.ring[..]), "ring")?;
         let keccak = marked(

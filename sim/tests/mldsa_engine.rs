@@ -251,7 +251,7 @@ fn hw_mldsa_sign_runs_acvp_siggen_on_the_engine_byte_identical() {
     }
     assert_eq!(hw.stats().sw_calls, 0);
     for set in SETS {
-        let o = sim::cosim::run_engine_sign(&pl, set).unwrap();
+        let o = sim::cosim::run_engine_sign(&pl, set, sim::workload::MESSAGE).unwrap();
         assert!(o.identical, "{set:?}: the report workload equals pqc");
         eprintln!(
             "{set:?} report workload: sign at the bus {} PL cycles (engine CYCLES {}), {} attempts, {} register accesses, {} DMA bytes, {} cache lines",
@@ -309,5 +309,69 @@ fn hw_mldsa_sign_survives_bus_faults_with_the_right_signature() {
     assert_eq!(hw.stats().hw_calls, calls + 1, "back on the engine");
     assert_eq!(sig, want);
     assert_eq!(hw.last_sign_attempts(), Some(attempts));
+    assert!(pl.errors().is_empty(), "{:?}", pl.errors());
+}
+
+/// A DMA error in the middle of a signature: S2MM, armed for σ, stops with
+/// DMASlvErr 100,000 PL cycles into the job, with the engine busy several
+/// attempts into its rejection loop. The driver sees the error while it
+/// waits, aborts the busy engine, resets the DMA and signs in software:
+/// `pqc`'s σ. The engine then signs the same input itself, and its own
+/// run shows the fault came before the job's end.
+#[test]
+fn hw_mldsa_sign_survives_a_dma_error_several_attempts_in() {
+    if !hdl::verilator::verilator_required("hw_mldsa_sign mid-signature fault") {
+        return;
+    }
+    const FAULT_AT: u64 = 100_000;
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(MLDSA_BUFFER_BYTES);
+    let mut hw = pl.mldsa(&mut arena).unwrap();
+    let unit = pl.mldsa_unit().unwrap();
+    let set = ParameterSet::MlDsa44;
+    let (_, sk) = software_keys(set, &[0x3C; 32]);
+    let m = pure_m_prime(b"a DMA error several attempts in", b"");
+    // The first rnd whose signature takes at least 5 attempts (about
+    // 35,000 clocks each), so the fault lands inside the loop.
+    let (rnd, want, attempts) = (0u8..=255)
+        .map(|b| {
+            let rnd = [b; 32];
+            let (sig, attempts) = software_signature(set, &sk, &m, &rnd).unwrap();
+            (rnd, sig, attempts)
+        })
+        .find(|(_, _, attempts)| *attempts >= 5)
+        .expect("some rnd needs 5 attempts");
+
+    let done = unit.borrow().counts().dma_transfers;
+    unit.borrow_mut()
+        .dma()
+        .inject(DmaFault::SlaveErrorAfter(Channel::S2mm, FAULT_AT), done);
+    let before = unit.borrow().counts();
+    let mut sig = vec![0u8; set.signature_len()];
+    hw.sign_internal(set, &sk, &m, &rnd, &mut sig).unwrap();
+    let faulted_cycles = unit.borrow().counts().pl_cycles - before.pl_cycles;
+    assert_eq!(sig, want, "software fallback");
+    assert_eq!(hw.last_sign_attempts(), None);
+    assert_eq!(hw.stats().failed_jobs, 1);
+    assert!(hw.fault().is_some());
+    assert!(!hw.abandoned());
+
+    let before = unit.borrow().counts();
+    hw.sign_internal(set, &sk, &m, &rnd, &mut sig).unwrap();
+    let clean_cycles = unit.borrow().counts().pl_cycles - before.pl_cycles;
+    assert_eq!(sig, want, "on the engine after the abort");
+    assert_eq!(hw.last_sign_attempts(), Some(attempts));
+    assert_eq!(hw.stats().failed_jobs, 1, "no new failure");
+    let engine_cycles = u64::from(hw.stats().last_cycles);
+    assert!(
+        FAULT_AT < engine_cycles && faulted_cycles < clean_cycles,
+        "the fault at {FAULT_AT} came inside the job ({engine_cycles} engine clocks); \
+         the faulted call took {faulted_cycles} PL cycles, the clean one {clean_cycles}"
+    );
+    eprintln!(
+        "ML-DSA-44 sign of {attempts} attempts ({engine_cycles} engine clocks): DMA error at \
+         {FAULT_AT} cycles, the faulted call (abort, reset, software) {faulted_cycles} PL cycles, \
+         the clean call {clean_cycles}"
+    );
     assert!(pl.errors().is_empty(), "{:?}", pl.errors());
 }

@@ -104,7 +104,7 @@ pub fn rows(r: &Report) -> Vec<JsonRow> {
                 m.fclk_hz / 1e6,
                 m.axi_lite_cycles,
                 e.attempts
-                    .map(|n| format!("; the workload's signature, attempts: {n}"))
+                    .map(|n| format!("; mean over the sign messages, {n:.2} attempts per signature"))
                     .unwrap_or_default()
             ),
         );

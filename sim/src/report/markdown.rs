@@ -80,7 +80,7 @@ fn render_engine_tier(r: &Report, o: &mut String) {
                 fmt_count(a.counts.pl_cycles),
                 fmt_count(a.counts.core_busy_cycles),
                 e.attempts
-                    .map(|n| n.to_string())
+                    .map(|n| format!("{n:.2}"))
                     .unwrap_or_else(|| "—".into()),
                 fmt_count(a.counts.axi_lite()),
                 fmt_count(a.counts.dma_bytes()),
@@ -145,7 +145,7 @@ fn render_engine_tier(r: &Report, o: &mut String) {
 fn render_sign_attempts(engine: &[&Entry], o: &mut String) {
     let signed: Vec<String> = engine
         .iter()
-        .filter_map(|e| Some(format!("{} {}", e.algorithm, e.attempts?)))
+        .filter_map(|e| Some(format!("{} {:.2}", e.algorithm, e.attempts?)))
         .collect();
     if signed.is_empty() {
         return;
@@ -156,12 +156,15 @@ fn render_sign_attempts(engine: &[&Entry], o: &mut String) {
         .collect();
     let _ = writeln!(
         o,
-        "\nSign rows: every tier signs the same workload, the benchmark message with an empty \
-         context and rnd = 0 (deterministic), so every tier and every iteration makes the same \
-         attempts. Mean attempts per signature: {} (the engine's RESULT, equal to \
-         `pqc::mldsa::sign_mu_counting`'s). FIPS 204 expects {} on average over messages \
-         (Table 1), so these sign figures are for this many attempts, not the mean signing \
-         time over messages; the published anchors give mean signing times.",
+        "\nSign rows: every tier gives the mean over the same {} messages \
+         (`pqc_selftest::bench_inputs::sign_message`), each signed with an empty context and \
+         rnd = 0 (deterministic), so every tier makes the same attempts: the software and \
+         offload rows of ps-app sign them in its sign row, the co-simulation signs each of \
+         them on the offload and on the engine. Mean attempts per signature: {} (the \
+         engine's RESULT, each equal to `pqc::mldsa::sign_mu_counting`'s). FIPS 204 expects \
+         {} on average over messages (Table 1). The published anchors give mean signing \
+         times too.",
+        pqc_selftest::bench_inputs::SIGN_MESSAGES,
         signed.join(", "),
         expected.join(", ")
     );

@@ -149,11 +149,11 @@ pub struct Entry {
     /// The whole operation on a PL engine (the `engine` tier), from the
     /// co-simulation: everything runs in the PL (offloaded share 1).
     pub engine: Option<AccelFigure>,
-    /// Sign: the attempts of the rejection loop for the workload's
-    /// signature, as the engine reported them (checked against `pqc`).
-    /// Every tier signs the same message with the same rnd, so every tier
-    /// makes these attempts.
-    pub attempts: Option<u32>,
+    /// Sign: the mean attempts of the rejection loop over the sign row's
+    /// messages (`workload::SIGN_MESSAGES` of them), as the engine reported
+    /// them (each checked against `pqc`). Every tier signs the same
+    /// messages with the same rnd, so every tier makes these attempts.
+    pub attempts: Option<f64>,
     /// Why there is no accelerated figure, or other remarks.
     pub note: String,
 }
@@ -491,19 +491,19 @@ mod tests {
         };
         let sign = r.entry_mut("ML-DSA-44", "sign").unwrap();
         sign.engine = Some(fig.clone());
-        sign.attempts = Some(13);
+        sign.attempts = Some(4.8125);
         r.entry_mut("ML-DSA-44", "verify").unwrap().engine = Some(fig);
         let md = render_markdown(&r);
-        assert!(md.contains("| 460,000 | 0 | 13 |"), "{md}");
+        assert!(md.contains("| 460,000 | 0 | 4.81 |"), "{md}");
         assert!(md.contains("| 460,000 | 0 | — |"), "{md}");
-        assert!(md.contains("Mean attempts per signature: ML-DSA-44 13 ("));
+        assert!(md.contains("Mean attempts per signature: ML-DSA-44 4.81 ("));
         assert!(md.contains("FIPS 204 expects ML-DSA-44 4.25, ML-DSA-65 5.1, ML-DSA-87 3.85"));
         let rows = crate::report::json::rows(&r);
         let engine: Vec<_> = rows.iter().filter(|x| x.tier == "engine").collect();
         assert_eq!(engine.len(), 2);
         assert!(engine[0]
             .source
-            .ends_with("; the workload's signature, attempts: 13"));
+            .ends_with("; mean over the sign messages, 4.81 attempts per signature"));
         assert!(!engine[1].source.contains("attempts"));
     }
 
