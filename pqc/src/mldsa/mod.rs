@@ -134,6 +134,8 @@ pub mod arith;
 pub mod encode;
 mod internal;
 pub use internal::MAX_SIGN_ATTEMPTS;
+mod operations;
+pub use operations::{MPrime, MlDsaOperations};
 pub mod params;
 pub mod sample;
 mod typed;
@@ -142,9 +144,8 @@ pub use crate::prehash::PreHash;
 pub use params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 pub use typed::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 
-use crate::error::{check_ctx, check_len, Error, Result};
+use crate::error::{check_ctx, check_len, Result};
 use crate::keccak::{KeccakBackend, SoftKeccak};
-use crate::prehash::MAX_DIGEST_BYTES;
 use crate::ring::{RingBackend, SoftRing};
 
 /// One of the three ML-DSA parameter sets, for the byte-slice API.
@@ -370,9 +371,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        let ctx_len = check_ctx(ctx)?;
-        self.sign_parts(set, sk, &[&[0, ctx_len], ctx, msg], rnd, sig)
-            .map(|_| ())
+        MlDsaOperations::sign(self, set, sk, msg, ctx, rnd, sig)
     }
 
     /// ML-DSA.Sign_internal (Algorithm 7) on the formatted message M′.
@@ -385,6 +384,19 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         sig: &mut [u8],
     ) -> Result<()> {
         self.sign_parts(set, sk, &[m_prime], rnd, sig).map(|_| ())
+    }
+
+    /// [`MlDsa::sign_internal`] that also returns the number of attempts
+    /// the rejection loop made (see [`MlDsa::sign_mu_counting`]).
+    pub fn sign_internal_counting(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &[u8],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<usize> {
+        self.sign_parts(set, sk, &[m_prime], rnd, sig)
     }
 
     /// Sign_internal from an externally computed μ (see [`MlDsa::external_mu`]).
@@ -430,10 +442,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        let mut digest = [0u8; MAX_DIGEST_BYTES];
-        let len = ph.digest(msg, &mut digest);
-        let digest = &digest[..len];
-        self.hash_sign_prehashed(set, sk, digest, ctx, ph, rnd, sig)
+        MlDsaOperations::hash_sign(self, set, sk, msg, ctx, ph, rnd, sig)
     }
 
     /// HashML-DSA.Sign with a digest the caller computed (`digest` must be
@@ -449,13 +458,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        let ctx_len = check_ctx(ctx)?;
-        if digest.len() != ph.digest_bytes() {
-            return Err(Error::UnsupportedHash);
-        }
-        let oid = ph.oid();
-        self.sign_parts(set, sk, &[&[1, ctx_len], ctx, &oid, digest], rnd, sig)
-            .map(|_| ())
+        MlDsaOperations::hash_sign_prehashed(self, set, sk, digest, ctx, ph, rnd, sig)
     }
 
     fn verify_parts(
@@ -487,8 +490,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         ctx: &[u8],
         sig: &[u8],
     ) -> Result<()> {
-        let ctx_len = check_ctx(ctx)?;
-        self.verify_parts(set, pk, &[&[0, ctx_len], ctx, msg], sig)
+        MlDsaOperations::verify(self, set, pk, msg, ctx, sig)
     }
 
     /// ML-DSA.Verify_internal (Algorithm 8) on the formatted message M′.
@@ -528,10 +530,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         ph: PreHash,
         sig: &[u8],
     ) -> Result<()> {
-        let mut digest = [0u8; MAX_DIGEST_BYTES];
-        let len = ph.digest(msg, &mut digest);
-        let digest = &digest[..len];
-        self.hash_verify_prehashed(set, pk, digest, ctx, ph, sig)
+        MlDsaOperations::hash_verify(self, set, pk, msg, ctx, ph, sig)
     }
 
     /// HashML-DSA.Verify with a digest the caller computed.
@@ -544,12 +543,56 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         ph: PreHash,
         sig: &[u8],
     ) -> Result<()> {
-        let ctx_len = check_ctx(ctx)?;
-        if digest.len() != ph.digest_bytes() {
-            return Err(Error::UnsupportedHash);
-        }
-        let oid = ph.oid();
-        self.verify_parts(set, pk, &[&[1, ctx_len], ctx, &oid, digest], sig)
+        MlDsaOperations::hash_verify_prehashed(self, set, pk, digest, ctx, ph, sig)
+    }
+}
+
+impl<R: RingBackend, H: KeccakBackend> MlDsaOperations for MlDsa<R, H> {
+    fn keygen_internal(
+        &mut self,
+        set: ParameterSet,
+        xi: &[u8; 32],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Result<()> {
+        MlDsa::keygen_internal(self, set, xi, pk, sk)
+    }
+
+    fn sign_m_prime(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &MPrime<'_>,
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<()> {
+        self.sign_parts(set, sk, &m_prime.parts(), rnd, sig)
+            .map(|_| ())
+    }
+
+    fn sign_mu(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<()> {
+        MlDsa::sign_mu(self, set, sk, mu, rnd, sig)
+    }
+
+    fn verify_m_prime(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &MPrime<'_>,
+        sig: &[u8],
+    ) -> Result<()> {
+        self.verify_parts(set, pk, &m_prime.parts(), sig)
+    }
+
+    fn verify_mu(&mut self, set: ParameterSet, pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> Result<()> {
+        MlDsa::verify_mu(self, set, pk, mu, sig)
     }
 }
 
@@ -606,6 +649,18 @@ pub fn sign_mu_counting(
     sig: &mut [u8],
 ) -> Result<usize> {
     MlDsa::<SoftRing, SoftKeccak>::default().sign_mu_counting(set, sk, mu, rnd, sig)
+}
+
+/// [`MlDsa::sign_internal_counting`] with the software backends: σ of M′
+/// and the number of attempts the rejection loop made.
+pub fn sign_internal_counting(
+    set: ParameterSet,
+    sk: &[u8],
+    m_prime: &[u8],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<usize> {
+    MlDsa::<SoftRing, SoftKeccak>::default().sign_internal_counting(set, sk, m_prime, rnd, sig)
 }
 
 /// [`MlDsa::hash_sign`] with the software backends.

@@ -9,7 +9,7 @@ macro_rules! parameter_set_module {
             use zeroize::Zeroize;
 
             use crate::error::{Error, Result};
-            use crate::mldsa::{encode, $params, MlDsa, ParameterSet, PreHash};
+            use crate::mldsa::{encode, $params, MlDsa, MlDsaOperations, ParameterSet, PreHash};
 
             /// The parameter set of this module.
             pub const PARAMETER_SET: ParameterSet = ParameterSet::$set;
@@ -66,7 +66,18 @@ macro_rules! parameter_set_module {
                     ctx: &[u8],
                     sig: &Signature,
                 ) -> Result<()> {
-                    <MlDsa>::default().verify(PARAMETER_SET, &self.bytes, msg, ctx, &sig.bytes)
+                    self.verify_with_context_on(&mut <MlDsa>::default(), msg, ctx, sig)
+                }
+                /// [`Self::verify_with_context`] on `ops` (e.g. a PL
+                /// engine's backend).
+                pub fn verify_with_context_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    msg: &[u8],
+                    ctx: &[u8],
+                    sig: &Signature,
+                ) -> Result<()> {
+                    ops.verify(PARAMETER_SET, &self.bytes, msg, ctx, &sig.bytes)
                 }
                 /// HashML-DSA.Verify: hashes `msg` with `ph` first.
                 pub fn hash_verify(
@@ -76,18 +87,31 @@ macro_rules! parameter_set_module {
                     ph: PreHash,
                     sig: &Signature,
                 ) -> Result<()> {
-                    <MlDsa>::default().hash_verify(
-                        PARAMETER_SET,
-                        &self.bytes,
-                        msg,
-                        ctx,
-                        ph,
-                        &sig.bytes,
-                    )
+                    self.hash_verify_on(&mut <MlDsa>::default(), msg, ctx, ph, sig)
+                }
+                /// [`Self::hash_verify`] on `ops`.
+                pub fn hash_verify_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    msg: &[u8],
+                    ctx: &[u8],
+                    ph: PreHash,
+                    sig: &Signature,
+                ) -> Result<()> {
+                    ops.hash_verify(PARAMETER_SET, &self.bytes, msg, ctx, ph, &sig.bytes)
                 }
                 /// Verify_internal against an externally computed μ.
                 pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature) -> Result<()> {
-                    <MlDsa>::default().verify_mu(PARAMETER_SET, &self.bytes, mu, &sig.bytes)
+                    self.verify_mu_on(&mut <MlDsa>::default(), mu, sig)
+                }
+                /// [`Self::verify_mu`] on `ops`.
+                pub fn verify_mu_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    mu: &[u8; 64],
+                    sig: &Signature,
+                ) -> Result<()> {
+                    ops.verify_mu(PARAMETER_SET, &self.bytes, mu, &sig.bytes)
                 }
                 /// μ for `msg` and `ctx` (to hand to an external-μ signer).
                 pub fn external_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64]> {
@@ -99,21 +123,28 @@ macro_rules! parameter_set_module {
                 /// ML-DSA.KeyGen_internal from the 32-byte seed ξ. Draw ξ
                 /// from a cryptographic RNG; the seed is the whole secret.
                 pub fn from_seed(xi: &[u8; 32]) -> Self {
+                    Self::from_seed_on(&mut <MlDsa>::default(), xi)
+                        .expect("buffers have the parameter set's lengths")
+                }
+                /// [`Self::from_seed`] on `ops` (e.g. a PL engine's
+                /// backend); its error if it has one.
+                pub fn from_seed_on(
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    xi: &[u8; 32],
+                ) -> Result<Self> {
                     let mut key = SigningKey {
                         bytes: [0; SECRET_KEY_LEN],
                         verifying_key: VerifyingKey {
                             bytes: [0; PUBLIC_KEY_LEN],
                         },
                     };
-                    <MlDsa>::default()
-                        .keygen_internal(
-                            PARAMETER_SET,
-                            xi,
-                            &mut key.verifying_key.bytes,
-                            &mut key.bytes,
-                        )
-                        .expect("buffers have the parameter set's lengths");
-                    key
+                    ops.keygen_internal(
+                        PARAMETER_SET,
+                        xi,
+                        &mut key.verifying_key.bytes,
+                        &mut key.bytes,
+                    )?;
+                    Ok(key)
                 }
                 /// ML-DSA.KeyGen (Algorithm 1): draws ξ from `rng`, then
                 /// KeyGen_internal. ξ is zeroized afterwards.
@@ -162,17 +193,20 @@ macro_rules! parameter_set_module {
                     ctx: &[u8],
                     rnd: &[u8; 32],
                 ) -> Result<Signature> {
+                    self.sign_with_context_on(&mut <MlDsa>::default(), msg, ctx, rnd)
+                }
+                /// [`Self::sign_with_context`] on `ops`.
+                pub fn sign_with_context_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    msg: &[u8],
+                    ctx: &[u8],
+                    rnd: &[u8; 32],
+                ) -> Result<Signature> {
                     let mut sig = Signature {
                         bytes: [0; SIGNATURE_LEN],
                     };
-                    <MlDsa>::default().sign(
-                        PARAMETER_SET,
-                        &self.bytes,
-                        msg,
-                        ctx,
-                        rnd,
-                        &mut sig.bytes,
-                    )?;
+                    ops.sign(PARAMETER_SET, &self.bytes, msg, ctx, rnd, &mut sig.bytes)?;
                     Ok(sig)
                 }
                 /// HashML-DSA.Sign: hashes `msg` with `ph`, then signs.
@@ -183,10 +217,21 @@ macro_rules! parameter_set_module {
                     ph: PreHash,
                     rnd: &[u8; 32],
                 ) -> Result<Signature> {
+                    self.hash_sign_on(&mut <MlDsa>::default(), msg, ctx, ph, rnd)
+                }
+                /// [`Self::hash_sign`] on `ops`.
+                pub fn hash_sign_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    msg: &[u8],
+                    ctx: &[u8],
+                    ph: PreHash,
+                    rnd: &[u8; 32],
+                ) -> Result<Signature> {
                     let mut sig = Signature {
                         bytes: [0; SIGNATURE_LEN],
                     };
-                    <MlDsa>::default().hash_sign(
+                    ops.hash_sign(
                         PARAMETER_SET,
                         &self.bytes,
                         msg,
@@ -199,16 +244,19 @@ macro_rules! parameter_set_module {
                 }
                 /// Sign_internal from an externally computed μ.
                 pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature> {
+                    self.sign_mu_on(&mut <MlDsa>::default(), mu, rnd)
+                }
+                /// [`Self::sign_mu`] on `ops`.
+                pub fn sign_mu_on(
+                    &self,
+                    ops: &mut (impl MlDsaOperations + ?Sized),
+                    mu: &[u8; 64],
+                    rnd: &[u8; 32],
+                ) -> Result<Signature> {
                     let mut sig = Signature {
                         bytes: [0; SIGNATURE_LEN],
                     };
-                    <MlDsa>::default().sign_mu(
-                        PARAMETER_SET,
-                        &self.bytes,
-                        mu,
-                        rnd,
-                        &mut sig.bytes,
-                    )?;
+                    ops.sign_mu(PARAMETER_SET, &self.bytes, mu, rnd, &mut sig.bytes)?;
                     Ok(sig)
                 }
             }
