@@ -1146,21 +1146,15 @@ pub fn run_engine_sign(
 }
 
 /// `pqc`'s signature of `m_prime` under `sk` with `rnd`, and its attempts
-/// (`pqc::mldsa::sign_mu_counting` on μ = H(tr ‖ M′), tr = sk\[64..128\]).
+/// (`pqc::mldsa::sign_internal_counting`).
 pub fn software_signature(
     set: pqc::mldsa::ParameterSet,
     sk: &[u8],
     m_prime: &[u8],
     rnd: &[u8; 32],
 ) -> Result<(Vec<u8>, u32), String> {
-    let mut mu = [0u8; 64];
-    pqc::mldsa::sample::h(
-        &mut pqc::keccak::SoftKeccak,
-        &[&sk[64..128], m_prime],
-        &mut mu,
-    );
     let mut sig = vec![0u8; set.signature_len()];
-    let attempts = pqc::mldsa::sign_mu_counting(set, sk, &mu, rnd, &mut sig)
+    let attempts = pqc::mldsa::sign_internal_counting(set, sk, m_prime, rnd, &mut sig)
         .map_err(|e| format!("{set:?} sign in software: {e:?}"))?;
     Ok((sig, attempts as u32))
 }

@@ -2,17 +2,18 @@
 //! on the exported ML-DSA engine top under Verilator, through the DMA,
 //! DDR and cache models. keyGen (75 cases), sigGen (360: internal with M′
 //! and with an external μ, external pure and pre-hash, each deterministic
-//! and hedged) and sigVer (180, valid and invalid). For the external
-//! interfaces the CPU forms M′ (0 or 1 ‖ |ctx| ‖ ctx ‖ (M or OID ‖ PH(M)),
-//! FIPS 204 Algorithms 2–5) and the engine signs or verifies it. Every
-//! case must run on the engine (no fallback, no fault) and give the
-//! vector's answer. Field mapping: /work/shared/vectors/README.md.
+//! and hedged) and sigVer (180, valid and invalid). The external
+//! interfaces run through `pqc`'s own external functions on the engine
+//! (`pqc::mldsa::MlDsaOperations`, which `HwMlDsa` implements): the CPU
+//! forms M′ (0 or 1 ‖ |ctx| ‖ ctx ‖ (M or OID ‖ PH(M)), FIPS 204
+//! Algorithms 2–5) and the engine signs or verifies it. Every case must
+//! run on the engine (no fallback, no fault) and give the vector's
+//! answer. Field mapping: /work/shared/vectors/README.md.
 
 #[path = "../../pqc/tests/acvp/mod.rs"]
 mod acvp;
 
-use pqc::mldsa::{ParameterSet, PreHash};
-use pqc::prehash::MAX_DIGEST_BYTES;
+use pqc::mldsa::{MlDsaOperations, ParameterSet, PreHash};
 use sim::cosim::{Arena, Config, Pl, MLDSA_BUFFER_BYTES};
 
 fn set_of(case: &acvp::Case) -> ParameterSet {
@@ -24,24 +25,12 @@ fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
     v.try_into().expect("fixed-length field")
 }
 
-/// M′ of an external-interface case (pure or pre-hash).
-fn external_m_prime(case: &acvp::Case) -> Vec<u8> {
-    let m = case.input_hex("message");
-    let ctx = case.input_hex("context");
-    let mut out = vec![0, ctx.len() as u8];
-    out.extend_from_slice(&ctx);
-    if case.group_str("preHash") == "preHash" {
+/// The pre-hash of a HashML-DSA case, `None` for pure ML-DSA.
+fn pre_hash(case: &acvp::Case) -> Option<PreHash> {
+    (case.group["preHash"].as_str() == Some("preHash")).then(|| {
         let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
-        let ph = PreHash::from_name(name).unwrap_or_else(|| panic!("hash {name}"));
-        let mut digest = [0u8; MAX_DIGEST_BYTES];
-        let len = ph.digest(&m, &mut digest);
-        out[0] = 1;
-        out.extend_from_slice(&ph.oid());
-        out.extend_from_slice(&digest[..len]);
-    } else {
-        out.extend_from_slice(&m);
-    }
-    out
+        PreHash::from_name(name).unwrap_or_else(|| panic!("hash {name}"))
+    })
 }
 
 /// The interface label of a sigGen or sigVer case.
@@ -102,17 +91,30 @@ fn every_acvp_mldsa_case_runs_on_the_engine() {
         let mut sig = vec![0u8; set.signature_len()];
         let label = label(case);
         let what = format!("sigGen tcId {} ({label})", case.tc_id());
-        if label == "internal/externalMu" {
-            let mu = arr::<64>(&case.input_hex("mu"));
-            hw.sign_mu(set, &sk, &mu, &rnd, &mut sig).unwrap();
-        } else {
-            let m_prime = if label == "internal/message" {
-                case.input_hex("message")
-            } else {
-                external_m_prime(case)
-            };
-            hw.sign_internal(set, &sk, &m_prime, &rnd, &mut sig)
-                .unwrap();
+        let (message, context) = (|| case.input_hex("message"), || case.input_hex("context"));
+        match (label.as_str(), pre_hash(case)) {
+            ("internal/externalMu", _) => {
+                let mu = arr::<64>(&case.input_hex("mu"));
+                hw.sign_mu(set, &sk, &mu, &rnd, &mut sig).unwrap();
+            }
+            ("internal/message", _) => hw
+                .sign_internal(set, &sk, &message(), &rnd, &mut sig)
+                .unwrap(),
+            (_, None) => {
+                MlDsaOperations::sign(&mut hw, set, &sk, &message(), &context(), &rnd, &mut sig)
+                    .unwrap()
+            }
+            (_, Some(ph)) => MlDsaOperations::hash_sign(
+                &mut hw,
+                set,
+                &sk,
+                &message(),
+                &context(),
+                ph,
+                &rnd,
+                &mut sig,
+            )
+            .unwrap(),
         }
         on_engine(&hw, &what);
         attempts += u64::from(hw.last_sign_attempts().expect("RESULT"));
@@ -134,12 +136,16 @@ fn every_acvp_mldsa_case_runs_on_the_engine() {
         let sig = case.input_hex("signature");
         let want = case.expected["testPassed"].as_bool().expect("testPassed");
         let label = label(case);
-        let result = if label == "internal/externalMu" {
-            hw.verify_mu(set, &pk, &arr::<64>(&case.input_hex("mu")), &sig)
-        } else if label == "internal/message" {
-            hw.verify_internal(set, &pk, &case.input_hex("message"), &sig)
-        } else {
-            hw.verify_internal(set, &pk, &external_m_prime(case), &sig)
+        let (message, context) = (|| case.input_hex("message"), || case.input_hex("context"));
+        let result = match (label.as_str(), pre_hash(case)) {
+            ("internal/externalMu", _) => {
+                hw.verify_mu(set, &pk, &arr::<64>(&case.input_hex("mu")), &sig)
+            }
+            ("internal/message", _) => hw.verify_internal(set, &pk, &message(), &sig),
+            (_, None) => MlDsaOperations::verify(&mut hw, set, &pk, &message(), &context(), &sig),
+            (_, Some(ph)) => {
+                MlDsaOperations::hash_verify(&mut hw, set, &pk, &message(), &context(), ph, &sig)
+            }
         };
         let what = format!("sigVer tcId {} ({label})", case.tc_id());
         assert_eq!(result.is_ok(), want, "{what}: {result:?}");

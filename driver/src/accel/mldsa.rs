@@ -32,7 +32,7 @@ use crate::bus::RegisterBus;
 use crate::cache::CacheMaintenance;
 use crate::dma::AddressMap;
 use pqc::keccak::SoftKeccak;
-use pqc::mldsa::ParameterSet;
+use pqc::mldsa::{MPrime, MlDsa, MlDsaOperations, ParameterSet};
 use ps_pl_contract::regmap::ctrl::STATUS_ERROR;
 use ps_pl_contract::regmap::mldsa as op;
 
@@ -45,18 +45,32 @@ fn set_code(set: ParameterSet) -> u32 {
     }
 }
 
-/// Copies `parts` into `src` one after another, each starting on a whole
-/// word and padded with zero bytes (the layout of the engine's input
-/// streams); returns the stream's length in bytes.
-fn fill_stream(src: &mut [u8], parts: &[&[u8]]) -> usize {
+/// Copies `fields` into `src` one after another, each the concatenation
+/// of its parts, starting on a whole word and padded with zero bytes (the
+/// layout of the engine's input streams); returns the stream's length in
+/// bytes. The caller has checked that the stream fits.
+fn fill_stream(src: &mut [u8], fields: &[&[&[u8]]]) -> usize {
     let mut at = 0;
-    for part in parts {
-        let end = at + part.len().next_multiple_of(4);
-        src[at..at + part.len()].copy_from_slice(part);
-        src[at + part.len()..end].fill(0);
+    for field in fields {
+        for part in *field {
+            src[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        let end = at.next_multiple_of(4);
+        src[at..end].fill(0);
         at = end;
     }
     at
+}
+
+/// The length of a field given in parts.
+fn field_len(parts: &[&[u8]]) -> usize {
+    parts.iter().map(|p| p.len()).sum()
+}
+
+/// `pqc`'s software implementation, for the fallbacks.
+fn software() -> MlDsa {
+    MlDsa::default()
 }
 
 /// ML-DSA on the PL engine, with the guarantees of the other backends (see
@@ -117,11 +131,24 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         m_prime: &[u8],
         sig: &[u8],
     ) -> pqc::Result<()> {
-        let software = || pqc::mldsa::verify_internal(set, pk, m_prime, sig);
+        self.verify_m_prime(set, pk, &MPrime::raw(m_prime), sig)
+    }
+
+    /// [`Self::verify_internal`] on M′ in parts (ML-DSA.Verify and
+    /// HashML-DSA.Verify through [`MlDsaOperations`]).
+    pub fn verify_m_prime(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &MPrime<'_>,
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        let software = || software().verify_m_prime(set, pk, m_prime, sig);
         if pk.len() != set.public_key_len() || sig.len() != set.signature_len() {
             // pqc reports the mismatch.
             return software();
         }
+        let parts = m_prime.parts();
         let stream = op::verify_stream_words(pk.len(), sig.len(), m_prime.len()) * 4;
         if stream > self.engine.port.source_capacity()
             || m_prime.len() >= op::VERIFY_MAX_MSG_BYTES as usize
@@ -129,10 +156,11 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             // μ = H(H(pk, 64) ‖ M′, 64), FIPS 204's H.
             let (mut tr, mut mu) = ([0u8; 64], [0u8; 64]);
             pqc::mldsa::sample::h(&mut SoftKeccak, &[pk], &mut tr);
-            pqc::mldsa::sample::h(&mut SoftKeccak, &[&tr, m_prime], &mut mu);
+            let [a, b, c, d] = parts;
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[&tr, a, b, c, d], &mut mu);
             return self.verify_mu(set, pk, &mu, sig);
         }
-        let verdict = self.verify_job(set, pk, sig, m_prime, false);
+        let verdict = self.verify_job(set, pk, sig, &parts, false);
         self.conclude(verdict, software)
     }
 
@@ -155,18 +183,19 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             self.engine.software();
             return software();
         }
-        let verdict = self.verify_job(set, pk, sig, mu, true);
+        let verdict = self.verify_job(set, pk, sig, &[mu], true);
         self.conclude(verdict, software)
     }
 
-    /// One `OP_VERIFY` job: pk ‖ σ ‖ `tail` (M′, or μ when `external_mu`)
-    /// in, the verdict word out. `None`: compute in software.
+    /// One `OP_VERIFY` job: pk ‖ σ ‖ `tail` (M′ in parts, or μ when
+    /// `external_mu`) in, the verdict word out. `None`: compute in
+    /// software.
     fn verify_job(
         &mut self,
         set: ParameterSet,
         pk: &[u8],
         sig: &[u8],
-        tail: &[u8],
+        tail: &[&[u8]],
         external_mu: bool,
     ) -> Option<bool> {
         let arg0 = set_code(set)
@@ -175,9 +204,13 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             } else {
                 0
             };
-        let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
+        let msg_bytes = if external_mu {
+            0
+        } else {
+            field_len(tail) as u32
+        };
         self.engine.run(|ctrl, port| {
-            let len = fill_stream(port.source(), &[pk, sig, tail]);
+            let len = fill_stream(port.source(), &[&[pk], &[sig], tail]);
             ctrl.start(op::OP_VERIFY, [arg0, msg_bytes, 0]);
             let out = port.transfer(len, 4)?;
             let word = u32::from_le_bytes([out[0], out[1], out[2], out[3]]);
@@ -234,21 +267,36 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> pqc::Result<()> {
-        let software = |sig: &mut [u8]| pqc::mldsa::sign_internal(set, sk, m_prime, rnd, sig);
+        self.sign_m_prime(set, sk, &MPrime::raw(m_prime), rnd, sig)
+    }
+
+    /// [`Self::sign_internal`] on M′ in parts (ML-DSA.Sign and
+    /// HashML-DSA.Sign through [`MlDsaOperations`]).
+    pub fn sign_m_prime(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &MPrime<'_>,
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        let software = |sig: &mut [u8]| software().sign_m_prime(set, sk, m_prime, rnd, sig);
         self.last_sign_attempts = None;
         if sk.len() != set.secret_key_len() || sig.len() != set.signature_len() {
             // pqc reports the mismatch.
             return software(sig);
         }
+        let parts = m_prime.parts();
         if op::sign_stream_words(sk.len(), m_prime.len()) * 4 > self.engine.port.source_capacity()
             || m_prime.len() >= op::VERIFY_MAX_MSG_BYTES as usize
         {
             // μ = H(tr ‖ M′, 64) with tr = sk[64..128], FIPS 204's H.
             let mut mu = [0u8; 64];
-            pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], m_prime], &mut mu);
+            let [a, b, c, d] = parts;
+            pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], a, b, c, d], &mut mu);
             return self.sign_mu(set, sk, &mu, rnd, sig);
         }
-        self.sign_on_engine(set, sk, rnd, (m_prime, false), sig, &software)
+        self.sign_on_engine(set, sk, rnd, (&parts, false), sig, &software)
     }
 
     /// Sign_internal with an externally computed μ: as
@@ -266,10 +314,10 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         if sk.len() != set.secret_key_len() || sig.len() != set.signature_len() {
             return software(sig);
         }
-        self.sign_on_engine(set, sk, rnd, (mu, true), sig, &software)
+        self.sign_on_engine(set, sk, rnd, (&[mu], true), sig, &software)
     }
 
-    /// One `OP_SIGN` job: sk ‖ rnd ‖ `tail` (M′, or μ when `external_mu`)
+    /// One `OP_SIGN` job: sk ‖ rnd ‖ `tail` (M′ in parts, or μ when `external_mu`)
     /// in, σ out into `sig` (only after DONE without error). In software
     /// (`software`) when the engine does not sign, the streams do not fit
     /// the buffers, or the job failed. A refusal is checked in software at
@@ -280,13 +328,13 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         set: ParameterSet,
         sk: &[u8],
         rnd: &[u8; 32],
-        (tail, external_mu): (&[u8], bool),
+        (tail, external_mu): (&[&[u8]], bool),
         sig: &mut [u8],
         software: &dyn Fn(&mut [u8]) -> pqc::Result<()>,
     ) -> pqc::Result<()> {
         let sig_len = set.signature_len();
         let out_len = sig_len.next_multiple_of(4);
-        if op::sign_stream_words(sk.len(), tail.len()) * 4 > self.engine.port.source_capacity()
+        if op::sign_stream_words(sk.len(), field_len(tail)) * 4 > self.engine.port.source_capacity()
             || out_len > self.engine.port.destination_capacity()
             || !self.engine.supports(op::CONFIG_SIGN)
         {
@@ -294,11 +342,15 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             return software(sig);
         }
         let arg0 = set_code(set) | if external_mu { op::SIGN_EXTERNAL_MU } else { 0 };
-        let msg_bytes = if external_mu { 0 } else { tail.len() as u32 };
+        let msg_bytes = if external_mu {
+            0
+        } else {
+            field_len(tail) as u32
+        };
         // pqc's result of a call the engine refused.
         let mut checked = None;
         let attempts = self.engine.run(|ctrl, port| {
-            let len = fill_stream(port.source(), &[sk, rnd, tail]);
+            let len = fill_stream(port.source(), &[&[sk], &[rnd], tail]);
             ctrl.start(op::OP_SIGN, [arg0, msg_bytes, 0]);
             // A refused request sends no σ: stop waiting for it at once.
             let mut refused = None;
@@ -384,5 +436,66 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             }
             None => pqc::mldsa::keygen_internal(set, xi, pk, sk),
         }
+    }
+}
+
+/// The engine as a provider of whole operations: `pqc`'s external
+/// functions (ML-DSA.Sign / Verify with a context, HashML-DSA) and the
+/// typed keys' `*_on` methods run on it. The CPU formats M′ (for
+/// HashML-DSA it also computes PH(M)); the engine gets M′ in its stream
+/// and hashes μ itself.
+impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> MlDsaOperations
+    for HwMlDsa<'_, B, D, C, M>
+{
+    fn keygen_internal(
+        &mut self,
+        set: ParameterSet,
+        xi: &[u8; 32],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::keygen_internal(self, set, xi, pk, sk)
+    }
+
+    fn sign_m_prime(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &MPrime<'_>,
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::sign_m_prime(self, set, sk, m_prime, rnd, sig)
+    }
+
+    fn sign_mu(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::sign_mu(self, set, sk, mu, rnd, sig)
+    }
+
+    fn verify_m_prime(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &MPrime<'_>,
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::verify_m_prime(self, set, pk, m_prime, sig)
+    }
+
+    fn verify_mu(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        mu: &[u8; 64],
+        sig: &[u8],
+    ) -> pqc::Result<()> {
+        HwMlDsa::verify_mu(self, set, pk, mu, sig)
     }
 }

@@ -815,14 +815,8 @@ fn software_signature(
     m_prime: &[u8],
     rnd: &[u8; 32],
 ) -> (Vec<u8>, u32) {
-    let mut mu = [0u8; 64];
-    pqc::mldsa::sample::h(&mut SoftKeccak, &[&sk[64..128], m_prime], &mut mu);
     let mut sig = vec![0u8; set.signature_len()];
-    let attempts = pqc::mldsa::sign_mu_counting(set, sk, &mu, rnd, &mut sig).unwrap();
-    assert_eq!(
-        pqc::mldsa::sign_internal(set, sk, m_prime, rnd, &mut vec![0; sig.len()]),
-        Ok(())
-    );
+    let attempts = pqc::mldsa::sign_internal_counting(set, sk, m_prime, rnd, &mut sig).unwrap();
     (sig, attempts as u32)
 }
 
@@ -884,6 +878,77 @@ fn hw_mldsa_sign_equals_software_for_every_set() {
         (jobs, 0, jobs)
     );
     assert_eq!(stats.dma_bytes, dma);
+    assert_eq!(hw.fault(), None);
+}
+
+/// `pqc`'s external functions and typed keys on the engine (through
+/// `MlDsaOperations`): ML-DSA.Sign / Verify with a context and
+/// HashML-DSA with a pre-hash, byte for byte as in software, each call one
+/// engine job; a context over 255 bytes is `pqc`'s error before any job.
+#[test]
+fn pqc_external_functions_and_typed_keys_run_on_the_engine() {
+    use pqc::mldsa::{ml_dsa_65, MlDsaOperations, PreHash};
+    let pl = Pl::new();
+    let mut m = mldsa_arena();
+    let mut hw = model::mldsa(&pl, &mut m);
+    let set = ParameterSet::MlDsa44;
+    let (pk, sk) = software_keys(set, &[0x61; 32]);
+    let rnd = [0x17; 32];
+    let (msg, ctx) = (b"signed on the engine".as_slice(), b"ctx".as_slice());
+    let mut sig = vec![0u8; set.signature_len()];
+    let mut want = vec![0u8; set.signature_len()];
+
+    MlDsaOperations::sign(&mut hw, set, &sk, msg, ctx, &rnd, &mut sig).unwrap();
+    pqc::mldsa::sign(set, &sk, msg, ctx, &rnd, &mut want).unwrap();
+    assert_eq!(sig, want, "ML-DSA.Sign with a context");
+    assert!(hw.last_sign_attempts().is_some(), "signed on the engine");
+    MlDsaOperations::verify(&mut hw, set, &pk, msg, ctx, &sig).unwrap();
+    assert_eq!(
+        MlDsaOperations::verify(&mut hw, set, &pk, msg, b"other", &sig),
+        pqc::mldsa::verify(set, &pk, msg, b"other", &sig)
+    );
+
+    for ph in [PreHash::Sha2_256, PreHash::Shake128, PreHash::Sha3_512] {
+        MlDsaOperations::hash_sign(&mut hw, set, &sk, msg, ctx, ph, &rnd, &mut sig).unwrap();
+        pqc::mldsa::hash_sign(set, &sk, msg, ctx, ph, &rnd, &mut want).unwrap();
+        assert_eq!(sig, want, "HashML-DSA {ph:?}");
+        MlDsaOperations::hash_verify(&mut hw, set, &pk, msg, ctx, ph, &sig).unwrap();
+    }
+    let jobs = hw.stats().jobs;
+    assert_eq!((hw.stats().hw_calls, hw.stats().sw_calls), (jobs, 0));
+    assert_eq!(jobs, 9, "every call was one engine job");
+
+    let long_ctx = [0u8; 256];
+    assert_eq!(
+        MlDsaOperations::sign(&mut hw, set, &sk, msg, &long_ctx, &rnd, &mut sig),
+        Err(pqc::Error::ContextTooLong { got: 256 })
+    );
+    assert_eq!(hw.stats().jobs, jobs, "refused before any job");
+
+    // The typed keys of ML-DSA-65 on the engine.
+    let key = ml_dsa_65::SigningKey::from_seed_on(&mut hw, &[0x62; 32]).unwrap();
+    let soft = ml_dsa_65::SigningKey::from_seed(&[0x62; 32]);
+    assert_eq!(key.as_bytes(), soft.as_bytes());
+    let vk = key.verifying_key();
+    let typed = key.sign_with_context_on(&mut hw, msg, ctx, &rnd).unwrap();
+    assert_eq!(typed, soft.sign_with_context(msg, ctx, &rnd).unwrap());
+    vk.verify_with_context_on(&mut hw, msg, ctx, &typed)
+        .unwrap();
+    let typed = key
+        .hash_sign_on(&mut hw, msg, b"", PreHash::Sha2_512, &rnd)
+        .unwrap();
+    assert_eq!(
+        typed,
+        soft.hash_sign(msg, b"", PreHash::Sha2_512, &rnd).unwrap()
+    );
+    vk.hash_verify_on(&mut hw, msg, b"", PreHash::Sha2_512, &typed)
+        .unwrap();
+    let mu = vk.external_mu(msg, ctx).unwrap();
+    let typed = key.sign_mu_on(&mut hw, &mu, &rnd).unwrap();
+    vk.verify_mu_on(&mut hw, &mu, &typed).unwrap();
+    vk.verify_with_context(msg, ctx, &typed).unwrap();
+    assert_eq!(hw.stats().jobs, jobs + 7);
+    assert_eq!(hw.stats().sw_calls, 0);
     assert_eq!(hw.fault(), None);
 }
 

@@ -403,17 +403,11 @@ fn sign_request(
     (out, status, cycles, attempts)
 }
 
-/// σ and the number of attempts of `pqc` for an M′ (μ from tr and M′).
+/// σ and the number of attempts of `pqc` for an M′.
 fn pqc_sign(set: usize, sk: &[u8], m_prime: &[u8], rnd: &[u8; 32]) -> (Vec<u8>, u32) {
     let ps = crate::mldsa::verify_tests::PARAMETER_SETS[set];
-    let mut mu = [0u8; 64];
-    pqc::mldsa::sample::h(
-        &mut pqc::keccak::SoftKeccak,
-        &[&sk[64..128], m_prime],
-        &mut mu,
-    );
     let mut sig = vec![0u8; ps.params().sig_len()];
-    let attempts = pqc::mldsa::sign_mu_counting(ps, sk, &mu, rnd, &mut sig).unwrap();
+    let attempts = pqc::mldsa::sign_internal_counting(ps, sk, m_prime, rnd, &mut sig).unwrap();
     (sig, attempts as u32)
 }
 
