@@ -240,7 +240,7 @@ impl Default for SigningMode {
 /// `MlDsa::default()` uses the portable software backends; construct it with
 /// [`MlDsa::new`] to run on an accelerator. Every method checks the lengths
 /// of its inputs and outputs against the parameter set and returns
-/// [`Error`] on bad input; none panics. Signing follows
+/// [`Error`](crate::Error) on bad input; none panics. Signing follows
 /// [`MlDsa::signing_mode`] (see [`MlDsa::with_signing_mode`]).
 #[derive(Clone, Debug, Default)]
 pub struct MlDsa<R = SoftRing, H = SoftKeccak> {
@@ -446,7 +446,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
     }
 
     /// HashML-DSA.Sign with a digest the caller computed (`digest` must be
-    /// exactly `ph.digest_bytes()` bytes, else [`Error::UnsupportedHash`]).
+    /// exactly `ph.digest_bytes()` bytes, else [`Error::UnsupportedHash`](crate::Error::UnsupportedHash)).
     #[allow(clippy::too_many_arguments)]
     pub fn hash_sign_prehashed(
         &mut self,
