@@ -79,6 +79,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     localparam  config_word = 32'h7;
     localparam  verdict_valid = 32'h4f4b4159;
     localparam  verdict_invalid = 32'h4641494c;
+    localparam  check_seed = 32'h4d4c4432;
     
     // Stub signals
     reg  regs$clock;
@@ -136,6 +137,18 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     wire  core$m_valid;
     wire  core$m_last;
     reg  core$m_ready;
+    reg  [31:0] check$d;
+    wire  [31:0] check$q;
+    reg  check$clock;
+    reg  [31:0] held_word$d;
+    wire  [31:0] held_word$q;
+    reg  held_word$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  trailer$d;
+    wire  trailer$q;
+    reg  trailer$clock;
     reg  verifying$d;
     wire  verifying$q;
     reg  verifying$clock;
@@ -168,6 +181,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     reg  cycle_count$clock;
     
     // Local signals
+    reg  core_beat;
     reg  any_busy;
     reg  take_word;
     
@@ -230,6 +244,26 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .m_valid(core$m_valid),
         .m_last(core$m_last),
         .m_ready(core$m_ready)
+    );
+    mldsa_accel__check check(
+        .d(check$d),
+        .q(check$q),
+        .clock(check$clock)
+    );
+    mldsa_accel__held_word held_word(
+        .d(held_word$d),
+        .q(held_word$q),
+        .clock(held_word$clock)
+    );
+    mldsa_accel__holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    mldsa_accel__trailer trailer(
+        .d(trailer$d),
+        .q(trailer$q),
+        .clock(trailer$clock)
     );
     mldsa_accel__verifying verifying(
         .d(verifying$d),
@@ -314,6 +348,10 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         verifying$clock = aclk;
         sending$clock = aclk;
         verdict_word$clock = aclk;
+        check$clock = aclk;
+        held_word$clock = aclk;
+        holding$clock = aclk;
+        trailer$clock = aclk;
         loading$d = loading$q;
         xi_count$d = xi_count$q;
         set_reg$d = set_reg$q;
@@ -324,6 +362,10 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         verifying$d = verifying$q;
         sending$d = sending$q;
         verdict_word$d = verdict_word$q;
+        check$d = check$q;
+        held_word$d = held_word$q;
+        holding$d = holding$q;
+        trailer$d = trailer$q;
         core$clock = aclk;
         core$reset = ~aresetn;
         core$start = 1'b0;
@@ -339,7 +381,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         core$s_data = s_axis_tdata;
         core$s_valid = s_axis_tvalid;
         core$s_last = s_axis_tlast;
-        any_busy = loading$q | core$busy | verifying$q | sending$q;
+        any_busy = loading$q | core$busy | verifying$q | sending$q | trailer$q;
         s_axis_tready = loading$q | core$s_ready;
         take_word = loading$q & s_axis_tvalid;
         if (take_word) begin
@@ -368,6 +410,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                 core$abort_job = 1'b1;
                 verifying$d = 1'b0;
                 sending$d = 1'b0;
+                trailer$d = 1'b0;
                 handed$d = 1'b0;
                 top_done$d = 1'b1;
                 top_error$d = 1'b1;
@@ -376,6 +419,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                 handed$d = 1'b0;
                 top_done$d = 1'b0;
                 top_error$d = 1'b0;
+                check$d = check_seed;
                 if ((regs$op == op_keygen) & (regs$arg0 < 32'h3)) begin
                     loading$d = 1'b1;
                     xi_count$d = 32'h0;
@@ -417,8 +461,23 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
             sending$d = 1'b0;
             top_done$d = 1'b1;
         end
+        core_beat = core$m_valid & m_axis_tready & ~trailer$q;
+        holding$d = 1'b0;
+        if (holding$q) begin
+            check$d = ((check$q << 32'h1) | (check$q >> 32'h1f)) ^ held_word$q;
+        end
+        if (core_beat) begin
+            held_word$d = core$m_data;
+            holding$d = 1'b1;
+            if (core$m_last) begin
+                trailer$d = 1'b1;
+            end
+        end
+        if (trailer$q & ~holding$q & m_axis_tready) begin
+            trailer$d = 1'b0;
+        end
         regs$busy = any_busy;
-        regs$done = top_done$q | (handed$q & core$done);
+        regs$done = top_done$q | (handed$q & core$done & ~trailer$q);
         regs$error = top_error$q | (handed$q & core$error);
         regs$core_config = config_word;
         regs$cycles = cycle_count$q;
@@ -439,19 +498,45 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
             cycle_count$d = 32'h0;
             verifying$d = 1'b0;
             sending$d = 1'b0;
+            trailer$d = 1'b0;
+            holding$d = 1'b0;
         end
         m_axis_tdata = core$m_data;
-        m_axis_tvalid = core$m_valid;
-        m_axis_tlast = core$m_last;
+        m_axis_tvalid = core$m_valid & ~trailer$q;
+        m_axis_tlast = 1'b0;
         if (sending$q) begin
             m_axis_tdata = verdict_word$q;
             m_axis_tvalid = 1'b1;
             m_axis_tlast = 1'b1;
         end
-        core$m_ready = m_axis_tready;
+        if (trailer$q) begin
+            m_axis_tdata = check$q;
+            m_axis_tvalid = ~holding$q;
+            m_axis_tlast = 1'b1;
+        end
+        core$m_ready = m_axis_tready & ~trailer$q;
     end
     
 endmodule // mldsa_accel
+
+
+module mldsa_accel__check(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__check
 
 
 module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready);
@@ -35251,6 +35336,44 @@ module mldsa_accel__handed(d,q,clock);
 endmodule // mldsa_accel__handed
 
 
+module mldsa_accel__held_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__held_word
+
+
+module mldsa_accel__holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__holding
+
+
 module mldsa_accel__loading(d,q,clock);
     
     // Module arguments
@@ -35321,7 +35444,7 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
     localparam  masks$13 = 32'hffff00ff;
     localparam  masks$14 = 32'hffffff00;
     localparam  masks$15 = 32'hffffffff;
-    localparam  id_value = 32'h4d4c4431;
+    localparam  id_value = 32'h4d4c4432;
     localparam  version_value = 32'h10000;
     localparam  bit_busy = 32'h1;
     localparam  bit_done = 32'h2;
@@ -35967,6 +36090,25 @@ module mldsa_accel__top_error(d,q,clock);
     end
           
 endmodule // mldsa_accel__top_error
+
+
+module mldsa_accel__trailer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__trailer
 
 
 module mldsa_accel__verdict_word(d,q,clock);

@@ -25,8 +25,10 @@ pub const NTT_BUFFER_BYTES: usize = 1024;
 pub const KECCAK_BUFFER_BYTES: usize = 4096;
 /// Largest stream of the ML-DSA engine's DMA, in bytes: the `OP_KEYGEN`
 /// output of ML-DSA-87, pk ‖ sk = 2,592 + 4,896 (`pqc`'s `pk_len` +
-/// `sk_len`; a test in `hdl` compares). The input, ξ, is 32 bytes.
-pub const MLDSA_MAX_STREAM_BYTES: usize = 2592 + 4896;
+/// `sk_len`; a test in `hdl` compares) and the check word. The input, ξ,
+/// is 32 bytes.
+pub const MLDSA_MAX_STREAM_BYTES: usize =
+    2592 + 4896 + 4 * crate::regmap::mldsa::OUTPUT_CHECK_WORDS;
 // S2MM must be armed for the whole packet in one LENGTH write (a packet
 // longer than the armed length is DMA_INT_ERR).
 const _: () = assert!(MLDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);

@@ -161,17 +161,18 @@ pub mod keccak {
 /// The ML-DSA engine: whole FIPS 204 operations (so far KeyGen_internal
 /// and Verify_internal).
 pub mod mldsa {
-    /// `ID` register value: ASCII "MLD1".
-    pub const ID: u32 = u32::from_be_bytes(*b"MLD1");
+    /// `ID` register value: ASCII "MLD2" (2: the outputs of [`OP_KEYGEN`]
+    /// and [`OP_SIGN`] end with the check word, [`output_check`]).
+    pub const ID: u32 = u32::from_be_bytes(*b"MLD2");
 
     /// Operation: ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6).
     /// `ARG0` = parameter set ([`SET_44`], [`SET_65`], [`SET_87`]; anything
     /// else is refused with `STATUS_ERROR`). Input stream: ξ as 8
     /// little-endian words, `TLAST` on the 8th (a `TLAST` earlier or missing
     /// on the 8th ends the request with `STATUS_ERROR`). Output stream:
-    /// pk ‖ sk (FIPS 204 pkEncode ‖ skEncode) as little-endian words,
-    /// `TLAST` on the final sk word (the lengths are `pqc`'s
-    /// `Params::pk_len` + `Params::sk_len` of the set).
+    /// pk ‖ sk (FIPS 204 pkEncode ‖ skEncode) as little-endian words (the
+    /// lengths are `pqc`'s `Params::pk_len` + `Params::sk_len` of the set),
+    /// then the check word ([`output_check`]) with `TLAST`.
     pub const OP_KEYGEN: u32 = 0x01;
     /// Operation: ML-DSA.Sign_internal (FIPS 204 Algorithm 7), the whole
     /// rejection loop. `ARG0` = parameter set, plus [`SIGN_EXTERNAL_MU`];
@@ -180,7 +181,8 @@ pub mod mldsa {
     /// rnd ([`SIGN_RND_WORDS`] words; zero for deterministic signing), then
     /// M′ (its last word padded) or the 64 bytes of μ; `TLAST` on the final
     /// word and nowhere else. Output stream: σ, its last word padded with
-    /// zero bytes, `TLAST` on it. `RESULT` then holds the number of
+    /// zero bytes, then the check word ([`output_check`]) with `TLAST`.
+    /// `RESULT` then holds the number of
     /// attempts. A stream of another length, an sk whose s1 or s2 has a
     /// coefficient out of range, or `pqc::mldsa::MAX_SIGN_ATTEMPTS`
     /// rejected attempts end the request with `STATUS_ERROR` and no
@@ -242,6 +244,27 @@ pub mod mldsa {
         sk_bytes.div_ceil(4) + SIGN_RND_WORDS + tail_bytes.div_ceil(4)
     }
 
+    /// Words after the output of [`OP_KEYGEN`] and [`OP_SIGN`]: the check
+    /// word.
+    pub const OUTPUT_CHECK_WORDS: usize = 1;
+    /// The check word's starting value.
+    pub const OUTPUT_CHECK_SEED: u32 = ID;
+
+    /// One step of the output check: the check so far rotated left by one
+    /// bit, XORed with the next output word.
+    pub const fn output_check_step(check: u32, word: u32) -> u32 {
+        check.rotate_left(1) ^ word
+    }
+
+    /// The check word the engine sends after an output of `words`:
+    /// [`output_check_step`] over them from [`OUTPUT_CHECK_SEED`]. It
+    /// guards the stream against corruption on its way (any change
+    /// confined to one word, or to bits 32 words apart, changes it); it is
+    /// not a cryptographic MAC.
+    pub fn output_check(words: impl IntoIterator<Item = u32>) -> u32 {
+        words.into_iter().fold(OUTPUT_CHECK_SEED, output_check_step)
+    }
+
     /// `CONFIG` bit: the engine runs [`OP_KEYGEN`].
     pub const CONFIG_KEYGEN: u32 = 1 << 0;
     /// `CONFIG` bit: the engine runs [`OP_SIGN`].
@@ -274,5 +297,24 @@ mod tests {
         assert_ne!(ntt::ID, 0);
         assert_ne!(keccak::ID, 0);
         assert_ne!(mldsa::ID, 0);
+    }
+
+    #[test]
+    fn the_output_check_catches_a_changed_word() {
+        let words: [u32; 40] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x9E37_79B9));
+        let check = mldsa::output_check(words);
+        assert_ne!(check, mldsa::output_check([]));
+        assert_eq!(mldsa::output_check([]), mldsa::OUTPUT_CHECK_SEED);
+        for i in 0..words.len() {
+            for bit in [0, 7, 31] {
+                let mut bad = words;
+                bad[i] ^= 1 << bit;
+                assert_ne!(mldsa::output_check(bad), check, "word {i} bit {bit}");
+            }
+        }
+        // Two words swapped.
+        let mut swapped = words;
+        swapped.swap(3, 4);
+        assert_ne!(mldsa::output_check(swapped), check);
     }
 }

@@ -63,6 +63,19 @@ fn fill_stream(src: &mut [u8], fields: &[&[&[u8]]]) -> usize {
     at
 }
 
+/// Checks the check word that follows `payload_bytes` of output in `out`
+/// (`op::output_check` of the payload's little-endian words).
+fn check_output(out: &[u8], payload_bytes: usize) -> Result<(), super::AccelError> {
+    let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let expected = op::output_check(out[..payload_bytes].chunks_exact(4).map(word));
+    let got = word(&out[payload_bytes..payload_bytes + 4]);
+    if got == expected {
+        Ok(())
+    } else {
+        Err(super::AccelError::BadCheck { got, expected })
+    }
+}
+
 /// The length of a field given in parts.
 fn field_len(parts: &[&[u8]]) -> usize {
     parts.iter().map(|p| p.len()).sum()
@@ -333,7 +346,9 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         software: &dyn Fn(&mut [u8]) -> pqc::Result<()>,
     ) -> pqc::Result<()> {
         let sig_len = set.signature_len();
-        let out_len = sig_len.next_multiple_of(4);
+        // σ padded to a word, then the check word.
+        let padded_len = sig_len.next_multiple_of(4);
+        let out_len = padded_len + 4 * op::OUTPUT_CHECK_WORDS;
         if op::sign_stream_words(sk.len(), field_len(tail)) * 4 > self.engine.port.source_capacity()
             || out_len > self.engine.port.destination_capacity()
             || !self.engine.supports(op::CONFIG_SIGN)
@@ -376,8 +391,9 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
                 };
             }
             let out = received?;
-            if out[sig_len..].iter().any(|&b| b != 0) {
-                let last = &out[out_len - 4..];
+            check_output(out, padded_len)?;
+            if out[sig_len..padded_len].iter().any(|&b| b != 0) {
+                let last = &out[padded_len - 4..padded_len];
                 return Err(super::AccelError::BadPadding {
                     value: u32::from_le_bytes([last[0], last[1], last[2], last[3]]),
                 });
@@ -413,7 +429,9 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
             // pqc reports the mismatch.
             return pqc::mldsa::keygen_internal(set, xi, pk, sk);
         }
-        let out_len = pk_len + sk_len;
+        // pk ‖ sk (whole words in every set), then the check word.
+        let keys_len = pk_len + sk_len;
+        let out_len = keys_len + 4 * op::OUTPUT_CHECK_WORDS;
         if xi.len() > self.engine.port.source_capacity()
             || out_len > self.engine.port.destination_capacity()
         {
@@ -423,13 +441,14 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         let done = self.engine.run(|ctrl, port| {
             port.source()[..xi.len()].copy_from_slice(xi);
             ctrl.start(op::OP_KEYGEN, [set_code(set), 0, 0]);
-            port.transfer(xi.len(), out_len)?;
+            let out = port.transfer(xi.len(), out_len)?;
+            check_output(out, keys_len)?;
             ctrl.wait(op::OP_KEYGEN)?;
             Ok(())
         });
         match done {
             Some(()) => {
-                let keys = &self.engine.port.dst[..out_len];
+                let keys = &self.engine.port.dst[..keys_len];
                 pk.copy_from_slice(&keys[..pk_len]);
                 sk.copy_from_slice(&keys[pk_len..]);
                 Ok(())

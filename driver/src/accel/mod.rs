@@ -128,6 +128,14 @@ pub enum AccelError {
         /// The final word.
         value: u32,
     },
+    /// The check word after an output stream does not match the words
+    /// before it: the stream was corrupted on its way.
+    BadCheck {
+        /// The check word received.
+        got: u32,
+        /// The check of the words received.
+        expected: u32,
+    },
     /// The NTT core returned a coefficient that is not below q.
     BadCoefficient {
         /// Index in the polynomial.
@@ -167,6 +175,10 @@ impl fmt::Display for AccelError {
             AccelError::BadPadding { value } => {
                 write!(f, "final word {value:#010x} has non-zero pad bytes")
             }
+            AccelError::BadCheck { got, expected } => write!(
+                f,
+                "output check word {got:#010x}, the words give {expected:#010x}"
+            ),
         }
     }
 }

@@ -59,6 +59,9 @@ pub enum Fault {
     /// ML-DSA sign: the pad bytes of σ's final word are not zero (a set
     /// whose σ does not end on a whole word).
     NonZeroPad,
+    /// ML-DSA keygen and sign: one bit of an output word flips on its way
+    /// to DDR, after the engine computed the check word.
+    CorruptWord,
 }
 
 struct Core {
@@ -202,6 +205,16 @@ impl StreamEndpoint for Core {
     fn set_output_ready(&mut self, _ready: bool) {}
 }
 
+/// ML-DSA keygen and sign output: `words`, then the engine's check word
+/// (`output_check`); with [`Fault::CorruptWord`] a bit of word 7 flips
+/// after the check was taken.
+fn with_check(words: &mut Vec<u32>, fault: Option<Fault>) {
+    words.push(mreg::output_check(words.iter().copied()));
+    if fault == Some(Fault::CorruptWord) {
+        words[7] ^= 1 << 12;
+    }
+}
+
 /// The beats of `words`, TLAST on the final one.
 fn beats(words: &[u32]) -> VecDeque<Beat> {
     words
@@ -324,6 +337,7 @@ impl Core {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
             .collect();
+        with_check(&mut words, self.active_fault());
         if self.active_fault() == Some(Fault::BadOutput) {
             words.pop();
         }
@@ -432,6 +446,7 @@ impl Core {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
             .collect();
+        with_check(&mut words, self.active_fault());
         if self.active_fault() == Some(Fault::BadOutput) {
             words.pop();
         }

@@ -610,14 +610,15 @@ fn hw_mldsa_keygen_equals_software_for_every_set() {
                 ParameterSet::MlDsa87
             ]
             .iter()
-            .map(|s| (s.public_key_len() + s.secret_key_len()) as u64)
+            .map(|s| (s.public_key_len() + s.secret_key_len() + 4) as u64)
             .sum::<u64>()
     );
     assert_eq!(hw.fault(), None);
 }
 
 /// Every fault in the middle of a key generation (a core that never shows
-/// DONE, a DMA slave error, STATUS_ERROR, an output stream one word short)
+/// DONE, a DMA slave error, STATUS_ERROR, an output stream one word short,
+/// a key word corrupted on its way)
 /// gives the right keys by the software fallback; the fault is recorded,
 /// the engine is aborted and kept, and the next key generation runs on it.
 #[test]
@@ -627,6 +628,7 @@ fn hw_mldsa_keygen_falls_back_on_every_fault_and_recovers() {
         Fault::SlaveError,
         Fault::StatusError,
         Fault::BadOutput,
+        Fault::CorruptWord,
     ] {
         let pl = Pl::new();
         pl.borrow_mut().inject_once(Which::MlDsa, fault, 1);
@@ -843,8 +845,10 @@ fn hw_mldsa_sign_equals_software_for_every_set() {
     {
         let (pk, sk) = software_keys(set, &[i as u8 + 20; 32]);
         let stream = |tail: usize| {
+            // In, then σ padded and the check word out.
             4 * sign_stream_words(sk.len(), tail) as u64
                 + set.signature_len().next_multiple_of(4) as u64
+                + 4
         };
         let msg: Vec<u8> = (0..41u8).collect();
         let long: Vec<u8> = (0..10_000u32).map(|b| b as u8).collect();
@@ -956,8 +960,9 @@ fn pqc_external_functions_and_typed_keys_run_on_the_engine() {
 /// software fallback, is recorded as a failed job (aborted, DMA reset),
 /// and the engine is kept and signs the next call: a core that never
 /// shows DONE, a DMA slave error, an output stream one word short, `TLAST`
-/// one word early, non-zero pad bytes, and `STATUS_ERROR` with no σ (a
-/// refusal of a key `pqc` signs with).
+/// one word early, non-zero pad bytes, a σ word corrupted on its way (the
+/// check word catches it), and `STATUS_ERROR` with no σ (a refusal of a
+/// key `pqc` signs with).
 #[test]
 fn hw_mldsa_sign_falls_back_on_every_fault_and_recovers() {
     // ML-DSA-65: its σ (3,309 bytes) ends with three pad bytes.
@@ -972,6 +977,7 @@ fn hw_mldsa_sign_falls_back_on_every_fault_and_recovers() {
         Fault::BadOutput,
         Fault::EarlyLast,
         Fault::NonZeroPad,
+        Fault::CorruptWord,
         Fault::StatusError,
     ] {
         let pl = Pl::new();
@@ -1002,6 +1008,7 @@ fn hw_mldsa_sign_falls_back_on_every_fault_and_recovers() {
                 assert!(matches!(recorded, AccelError::ShortStream { .. }))
             }
             Fault::NonZeroPad => assert!(matches!(recorded, AccelError::BadPadding { .. })),
+            Fault::CorruptWord => assert!(matches!(recorded, AccelError::BadCheck { .. })),
             _ => assert!(
                 matches!(recorded, AccelError::Refused { op, .. } if op == ps_pl_contract::regmap::mldsa::OP_SIGN)
             ),

@@ -7,6 +7,9 @@
 //!   output stream.
 //! - `OP_SIGN`: the Sign engine takes the input stream itself (it checks
 //!   its length) and sends σ; `RESULT` holds its attempts.
+//! - After pk ‖ sk and after σ the top sends the check word
+//!   (`reg::output_check`, folded from a register copy of each word one
+//!   clock later, off the data path) with `TLAST`; DONE waits for it.
 //! - `OP_VERIFY`: the Verify engine takes the input stream itself (it
 //!   checks its length); once it is done the top sends the verdict word.
 //!
@@ -43,6 +46,12 @@ pl_top! {
             Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY) as u64).into()),
         verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
         verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
+        check_seed: Constant<Bits<32>> = Constant::new((reg::OUTPUT_CHECK_SEED as u64).into()),
+        check: DFF<Bits<32>> = Default::default(),
+        held_word: DFF<Bits<32>> = Default::default(),
+        holding: DFF<Bit> = Default::default(),
+        trailer: DFF<Bit> = Default::default(),
+        core_beat: Signal<Local, Bit> = Default::default(),
         verifying: DFF<Bit> = Default::default(),
         sending: DFF<Bit> = Default::default(),
         verdict_word: DFF<Bits<32>> = Default::default(),
@@ -94,7 +103,11 @@ impl Logic for MlDsaAccel {
             cycle_count,
             verifying,
             sending,
-            verdict_word
+            verdict_word,
+            check,
+            held_word,
+            holding,
+            trailer
         );
         self.core.clock.next = self.aclk.val();
         self.core.reset.next = !self.aresetn.val();
@@ -114,7 +127,8 @@ impl Logic for MlDsaAccel {
         self.any_busy.next = self.loading.q.val()
             | self.core.busy.val()
             | self.verifying.q.val()
-            | self.sending.q.val();
+            | self.sending.q.val()
+            | self.trailer.q.val();
 
         // ξ from the input stream, a word a clock; or the Verify or Sign
         // engine's.
@@ -144,6 +158,7 @@ impl Logic for MlDsaAccel {
                 self.core.abort_job.next = true;
                 self.verifying.d.next = false;
                 self.sending.d.next = false;
+                self.trailer.d.next = false;
                 self.handed.d.next = false;
                 self.top_done.d.next = true;
                 self.top_error.d.next = true;
@@ -151,6 +166,7 @@ impl Logic for MlDsaAccel {
                 self.handed.d.next = false;
                 self.top_done.d.next = false;
                 self.top_error.d.next = false;
+                self.check.d.next = self.check_seed.val();
                 if (self.regs.op.val() == self.op_keygen.val()) & (self.regs.arg0.val() < 3) {
                     self.loading.d.next = true;
                     self.xi_count.d.next = 0.into();
@@ -193,8 +209,29 @@ impl Logic for MlDsaAccel {
             self.top_done.d.next = true;
         }
 
+        // The output check: each accepted engine word is held for a clock,
+        // then folded in; after the last one the check word follows.
+        self.core_beat.next =
+            self.core.m_valid.val() & self.m_axis_tready.val() & !self.trailer.q.val();
+        self.holding.d.next = false;
+        if self.holding.q.val() {
+            self.check.d.next =
+                ((self.check.q.val() << 1) | (self.check.q.val() >> 31)) ^ self.held_word.q.val();
+        }
+        if self.core_beat.val() {
+            self.held_word.d.next = self.core.m_data.val();
+            self.holding.d.next = true;
+            if self.core.m_last.val() {
+                self.trailer.d.next = true;
+            }
+        }
+        if self.trailer.q.val() & !self.holding.q.val() & self.m_axis_tready.val() {
+            self.trailer.d.next = false;
+        }
+
         self.regs.busy.next = self.any_busy.val();
-        self.regs.done.next = self.top_done.q.val() | (self.handed.q.val() & self.core.done.val());
+        self.regs.done.next = self.top_done.q.val()
+            | (self.handed.q.val() & self.core.done.val() & !self.trailer.q.val());
         self.regs.error.next =
             self.top_error.q.val() | (self.handed.q.val() & self.core.error.val());
         self.regs.core_config.next = self.config_word.val();
@@ -217,16 +254,23 @@ impl Logic for MlDsaAccel {
             self.cycle_count.d.next = 0.into();
             self.verifying.d.next = false;
             self.sending.d.next = false;
+            self.trailer.d.next = false;
+            self.holding.d.next = false;
         }
 
         self.m_axis_tdata.next = self.core.m_data.val();
-        self.m_axis_tvalid.next = self.core.m_valid.val();
-        self.m_axis_tlast.next = self.core.m_last.val();
+        self.m_axis_tvalid.next = self.core.m_valid.val() & !self.trailer.q.val();
+        self.m_axis_tlast.next = false;
         if self.sending.q.val() {
             self.m_axis_tdata.next = self.verdict_word.q.val();
             self.m_axis_tvalid.next = true;
             self.m_axis_tlast.next = true;
         }
-        self.core.m_ready.next = self.m_axis_tready.val();
+        if self.trailer.q.val() {
+            self.m_axis_tdata.next = self.check.q.val();
+            self.m_axis_tvalid.next = !self.holding.q.val();
+            self.m_axis_tlast.next = true;
+        }
+        self.core.m_ready.next = self.m_axis_tready.val() & !self.trailer.q.val();
     }
 }

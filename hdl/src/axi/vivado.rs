@@ -592,7 +592,10 @@ mod tests {
         }
         // The engine's largest stream is ML-DSA-87's pk || sk, as pqc has it.
         let p87 = pqc::mldsa::params::ML_DSA_87;
-        assert_eq!(dma::MLDSA_MAX_STREAM_BYTES, p87.pk_len() + p87.sk_len());
+        assert_eq!(
+            dma::MLDSA_MAX_STREAM_BYTES,
+            p87.pk_len() + p87.sk_len() + 4 * ps_pl_contract::regmap::mldsa::OUTPUT_CHECK_WORDS
+        );
         assert_eq!(
             setting("PCW_FPGA0_PERIPHERAL_FREQMHZ"),
             [clock::FCLK0_MHZ.to_string()]

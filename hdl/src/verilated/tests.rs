@@ -148,6 +148,33 @@ fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
     )
 }
 
+/// The payload of a KeyGen or Sign output: checks that it ends with the
+/// check word of the words before it (`output_check`), `TLAST` on that
+/// word only, and returns the words before it with `TLAST` on the final
+/// one (as the stream was before the check word). An empty output (an
+/// error) stays empty.
+fn checked_payload(out: Vec<StreamWord>) -> Vec<StreamWord> {
+    use ps_pl_contract::regmap::mldsa as mreg;
+    let Some((check, payload)) = out.split_last() else {
+        return out;
+    };
+    assert!(check.last, "TLAST on the check word");
+    assert!(
+        payload.iter().all(|w| !w.last),
+        "TLAST only on the check word"
+    );
+    assert_eq!(
+        check.data,
+        mreg::output_check(payload.iter().map(|w| w.data)),
+        "the check word"
+    );
+    let mut payload = payload.to_vec();
+    if let Some(w) = payload.last_mut() {
+        w.last = true;
+    }
+    payload
+}
+
 fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
     words.iter().flat_map(|w| w.data.to_le_bytes()).collect()
 }
@@ -179,6 +206,7 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
             set as u32,
             &xi_words(&case.keygen.seed, 7),
         );
+        let out = checked_payload(out);
         assert_eq!(status & ctrl::STATUS_ERROR, 0, "{}", p.name);
         assert_eq!(out.len() * 4, p.pk_len() + p.sk_len(), "{}", p.name);
         assert!(out
@@ -198,8 +226,9 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
             "{} sk",
             p.name
         );
-        // The engine's count plus the 8 clocks that take ξ.
-        let want = crate::mldsa::keygen::ACVP_KEYGEN_CLOCKS[set] + mreg::KEYGEN_INPUT_WORDS;
+        // The engine's count plus the 8 clocks that take ξ and the 2 of
+        // the check word (folding the last word, then sending the check).
+        let want = crate::mldsa::keygen::ACVP_KEYGEN_CLOCKS[set] + mreg::KEYGEN_INPUT_WORDS + 2;
         assert_eq!(cycles as usize, want, "{} CYCLES", p.name);
     }
     let xi = [0x3Cu8; 32];
@@ -241,6 +270,7 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
     // Usable again: ML-DSA-65 against pqc.
     let (out, status, _) =
         mldsa_request(&mut top, mreg::OP_KEYGEN, mreg::SET_65, &xi_words(&xi, 7));
+    let out = checked_payload(out);
     assert_eq!(status & ctrl::STATUS_ERROR, 0);
     let p = pqc::mldsa::ParameterSet::MlDsa65;
     let mut pk = vec![0u8; p.params().pk_len()];
@@ -381,7 +411,8 @@ fn sig_words(sig: &[u8]) -> Vec<StreamWord> {
     )
 }
 
-/// One `OP_SIGN` at the bus: (output words, STATUS, CYCLES, RESULT).
+/// One `OP_SIGN` at the bus: (output words without the check word, which
+/// is checked, see [`checked_payload`]; STATUS, CYCLES, RESULT).
 fn sign_request(
     top: &mut dyn PlTop,
     arg0: u32,
@@ -400,7 +431,7 @@ fn sign_request(
         &beats(words, last),
     );
     let attempts = top.read(ctrl::RESULT as u32).unwrap();
-    (out, status, cycles, attempts)
+    (checked_payload(out), status, cycles, attempts)
 }
 
 /// σ and the number of attempts of `pqc` for an M′.
