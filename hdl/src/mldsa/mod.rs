@@ -44,7 +44,7 @@ pub mod rej_ntt;
 pub mod sample_in_ball;
 pub mod sign;
 #[cfg(test)]
-mod sign_tests;
+pub(crate) mod sign_tests;
 pub mod verify;
 #[cfg(test)]
 pub(crate) mod verify_tests;

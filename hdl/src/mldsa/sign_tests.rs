@@ -167,7 +167,7 @@ fn run_sign_traced(
 }
 
 /// σ as `pqc` gives it, padded to the output stream's whole words.
-fn padded(sig: &[u8]) -> Vec<u8> {
+pub(crate) fn padded(sig: &[u8]) -> Vec<u8> {
     let mut v = sig.to_vec();
     v.resize(sig.len().div_ceil(4) * 4, 0);
     v

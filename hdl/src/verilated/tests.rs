@@ -401,8 +401,7 @@ fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
 
 /// σ as `pqc` gives it, as the output stream's words (padded to a word).
 fn sig_words(sig: &[u8]) -> Vec<StreamWord> {
-    let mut padded = sig.to_vec();
-    padded.resize(sig.len().div_ceil(4) * 4, 0);
+    let padded = crate::mldsa::sign_tests::padded(sig);
     beats(
         padded
             .chunks_exact(4)
