@@ -470,6 +470,43 @@ mod tests {
         assert_eq!(shown_path(&outside), outside.display().to_string());
     }
 
+    /// A transcript from before the sign messages (its sign rows ran 10
+    /// iterations of one message) gets a note on those rows; the committed
+    /// one, whose sign rows are over the 32 messages, does not.
+    #[test]
+    fn sign_rows_not_over_the_sign_messages_are_flagged() {
+        let options = |transcript: PathBuf| Options {
+            out: std::env::temp_dir(),
+            transcript,
+            source: SoftwareSource::QemuIcount,
+            host_runs: 0,
+            cosim: CosimSet::None,
+            engine: cosim::Engine::Verilator,
+            mcu: Vec::new(),
+        };
+        let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/qemu-ps-app-e6bf477.txt");
+        let r = build(&options(old)).unwrap();
+        for e in &r.entries {
+            let flagged = e.note.contains("not a multiple of the 32 sign messages");
+            let sign_row = e.operation == "sign" && e.algorithm.starts_with("ML-DSA");
+            assert_eq!(
+                flagged, sign_row,
+                "{} {}: {}",
+                e.algorithm, e.operation, e.note
+            );
+        }
+        let r = build(&options(default_transcript())).unwrap();
+        assert!(r.entries.iter().all(|e| !e.note.contains("not a multiple")));
+        assert_eq!(
+            messages_of(Scheme::from_name("ML-DSA-65").unwrap(), Operation::Sign),
+            32
+        );
+        assert_eq!(
+            messages_of(Scheme::from_name("ML-DSA-65").unwrap(), Operation::Verify),
+            1
+        );
+    }
+
     #[test]
     fn every_shake_set_is_co_simulated_and_sha2_says_why_not() {
         let sha2 = Scheme::from_name("SLH-DSA-SHA2-128f").unwrap();
