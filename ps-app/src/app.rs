@@ -9,7 +9,7 @@ use driver::bus::RegisterBus;
 use driver::cache::CacheMaintenance;
 use driver::dma::AddressMap;
 use driver::probe::{CoreStatus, Probe};
-use pqc::mldsa::ParameterSet;
+use pqc::mldsa::MlDsaOperations;
 use pqc::ring::RingBackend;
 use pqc_selftest::bench_inputs::{sign_row_iterations, SIGN_MESSAGES};
 use pqc_selftest::selftest;
@@ -39,33 +39,9 @@ pub type AcceleratedBody<'a> =
     dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn WotsChainOffload) + 'a;
 
 /// The ML-DSA engine as the benchmark uses it: [`HwMlDsa`] behind a trait
-/// object, so the board keeps its concrete bus types.
-pub trait MlDsaEngine {
-    /// [`HwMlDsa::keygen_internal`].
-    fn keygen_internal(
-        &mut self,
-        set: ParameterSet,
-        xi: &[u8; 32],
-        pk: &mut [u8],
-        sk: &mut [u8],
-    ) -> pqc::Result<()>;
-    /// [`HwMlDsa::sign_internal`].
-    fn sign_internal(
-        &mut self,
-        set: ParameterSet,
-        sk: &[u8],
-        m_prime: &[u8],
-        rnd: &[u8; 32],
-        sig: &mut [u8],
-    ) -> pqc::Result<()>;
-    /// [`HwMlDsa::verify_internal`].
-    fn verify_internal(
-        &mut self,
-        set: ParameterSet,
-        pk: &[u8],
-        m_prime: &[u8],
-        sig: &[u8],
-    ) -> pqc::Result<()>;
+/// object, so the board keeps its concrete bus types. The operations are
+/// `pqc`'s [`MlDsaOperations`]; this adds the backend's counters.
+pub trait MlDsaEngine: MlDsaOperations {
     /// [`HwMlDsa::stats`].
     fn stats(&self) -> AccelStats;
     /// [`HwMlDsa::fault`].
@@ -77,34 +53,6 @@ pub trait MlDsaEngine {
 impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> MlDsaEngine
     for HwMlDsa<'_, B, D, C, M>
 {
-    fn keygen_internal(
-        &mut self,
-        set: ParameterSet,
-        xi: &[u8; 32],
-        pk: &mut [u8],
-        sk: &mut [u8],
-    ) -> pqc::Result<()> {
-        HwMlDsa::keygen_internal(self, set, xi, pk, sk)
-    }
-    fn sign_internal(
-        &mut self,
-        set: ParameterSet,
-        sk: &[u8],
-        m_prime: &[u8],
-        rnd: &[u8; 32],
-        sig: &mut [u8],
-    ) -> pqc::Result<()> {
-        HwMlDsa::sign_internal(self, set, sk, m_prime, rnd, sig)
-    }
-    fn verify_internal(
-        &mut self,
-        set: ParameterSet,
-        pk: &[u8],
-        m_prime: &[u8],
-        sig: &[u8],
-    ) -> pqc::Result<()> {
-        HwMlDsa::verify_internal(self, set, pk, m_prime, sig)
-    }
     fn stats(&self) -> AccelStats {
         HwMlDsa::stats(self)
     }
@@ -275,6 +223,7 @@ pub fn run_engine_tier(
 mod tests {
     use super::*;
     use driver::accel::model::{self, Fault, Pl, SharedPl, Which};
+    use pqc::mldsa::{MPrime, MlDsa, ParameterSet};
     use ps_pl_contract::dma::MLDSA_MAX_STREAM_BYTES;
     use ps_pl_contract::regmap::mldsa as mreg;
 
@@ -561,7 +510,7 @@ mod tests {
         wrong_verdict: Option<ParameterSet>,
     }
 
-    impl MlDsaEngine for WrongEngine {
+    impl MlDsaOperations for WrongEngine {
         fn keygen_internal(
             &mut self,
             set: ParameterSet,
@@ -575,33 +524,63 @@ mod tests {
             }
             Ok(())
         }
-        fn sign_internal(
+        fn sign_m_prime(
             &mut self,
             set: ParameterSet,
             sk: &[u8],
-            m_prime: &[u8],
+            m_prime: &MPrime<'_>,
             rnd: &[u8; 32],
             sig: &mut [u8],
         ) -> pqc::Result<()> {
-            pqc::mldsa::sign_internal(set, sk, m_prime, rnd, sig)?;
+            <MlDsa>::default().sign_m_prime(set, sk, m_prime, rnd, sig)?;
             if self.wrong_sig == Some(set) {
                 sig[7] ^= 1;
             }
             Ok(())
         }
-        fn verify_internal(
+        fn sign_mu(
+            &mut self,
+            set: ParameterSet,
+            sk: &[u8],
+            mu: &[u8; 64],
+            rnd: &[u8; 32],
+            sig: &mut [u8],
+        ) -> pqc::Result<()> {
+            pqc::mldsa::sign_mu(set, sk, mu, rnd, sig)?;
+            if self.wrong_sig == Some(set) {
+                sig[7] ^= 1;
+            }
+            Ok(())
+        }
+        fn verify_m_prime(
             &mut self,
             set: ParameterSet,
             pk: &[u8],
-            m_prime: &[u8],
+            m_prime: &MPrime<'_>,
             sig: &[u8],
         ) -> pqc::Result<()> {
-            let result = pqc::mldsa::verify_internal(set, pk, m_prime, sig);
+            let result = <MlDsa>::default().verify_m_prime(set, pk, m_prime, sig);
             if self.wrong_verdict == Some(set) && result.is_ok() {
                 return Err(pqc::Error::InvalidSignature);
             }
             result
         }
+        fn verify_mu(
+            &mut self,
+            set: ParameterSet,
+            pk: &[u8],
+            mu: &[u8; 64],
+            sig: &[u8],
+        ) -> pqc::Result<()> {
+            let result = pqc::mldsa::verify_mu(set, pk, mu, sig);
+            if self.wrong_verdict == Some(set) && result.is_ok() {
+                return Err(pqc::Error::InvalidSignature);
+            }
+            result
+        }
+    }
+
+    impl MlDsaEngine for WrongEngine {
         fn stats(&self) -> AccelStats {
             AccelStats::default()
         }

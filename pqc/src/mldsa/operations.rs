@@ -146,6 +146,29 @@ pub trait MlDsaOperations {
     /// Verify_internal with an externally computed μ.
     fn verify_mu(&mut self, set: ParameterSet, pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> Result<()>;
 
+    /// Sign_internal on M′ given as one byte string.
+    fn sign_internal(
+        &mut self,
+        set: ParameterSet,
+        sk: &[u8],
+        m_prime: &[u8],
+        rnd: &[u8; 32],
+        sig: &mut [u8],
+    ) -> Result<()> {
+        self.sign_m_prime(set, sk, &MPrime::raw(m_prime), rnd, sig)
+    }
+
+    /// Verify_internal on M′ given as one byte string.
+    fn verify_internal(
+        &mut self,
+        set: ParameterSet,
+        pk: &[u8],
+        m_prime: &[u8],
+        sig: &[u8],
+    ) -> Result<()> {
+        self.verify_m_prime(set, pk, &MPrime::raw(m_prime), sig)
+    }
+
     /// ML-DSA.Sign (Algorithm 2) with context `ctx` (at most 255 bytes)
     /// and randomness `rnd` (all zero: deterministic).
     fn sign(
