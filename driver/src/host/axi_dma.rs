@@ -504,6 +504,22 @@ mod tests {
         }
     }
 
+    /// A DMA model with `fault` injected from transfer `from` on, over 64
+    /// bytes of DDR at [`BASE`], and a pipe that takes every word.
+    fn faulty_rig(fault: DmaFault, from: u64) -> DmaWithEndpoint<FaultyDma, Pipe> {
+        let ddr = Ddr::shared();
+        ddr.borrow_mut().add_region(BASE, 64);
+        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
+        faulty.inject(fault, from);
+        DmaWithEndpoint {
+            dma: faulty,
+            endpoint: Pipe {
+                taking: true,
+                ..Pipe::default()
+            },
+        }
+    }
+
     fn sr(bus: &mut impl RegisterBus, status: usize) -> Dmasr {
         Dmasr(bus.read32(status))
     }
@@ -663,17 +679,7 @@ mod tests {
 
     #[test]
     fn slave_errors_come_from_the_fault_wrapper() {
-        let ddr = Ddr::shared();
-        ddr.borrow_mut().add_region(BASE, 64);
-        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
-        faulty.inject(DmaFault::SlaveError(Some(Channel::S2mm)), 1);
-        let mut b = DmaWithEndpoint {
-            dma: faulty,
-            endpoint: Pipe {
-                taking: true,
-                ..Pipe::default()
-            },
-        };
+        let mut b = faulty_rig(DmaFault::SlaveError(Some(Channel::S2mm)), 1);
         b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
         b.write32(o::S2MM_DA, BASE);
         b.endpoint.output.push_back(word(5, true));
@@ -691,17 +697,7 @@ mod tests {
     /// channel at that cycle is left alone.
     #[test]
     fn a_timed_slave_error_halts_a_waiting_channel_once() {
-        let ddr = Ddr::shared();
-        ddr.borrow_mut().add_region(BASE, 64);
-        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
-        faulty.inject(DmaFault::SlaveErrorAfter(Channel::S2mm, 100), 0);
-        let mut b = DmaWithEndpoint {
-            dma: faulty,
-            endpoint: Pipe {
-                taking: true,
-                ..Pipe::default()
-            },
-        };
+        let mut b = faulty_rig(DmaFault::SlaveErrorAfter(Channel::S2mm, 100), 0);
         b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
         b.write32(o::S2MM_DA, BASE);
         b.write32(o::S2MM_LENGTH, 8); // transfer 0: armed, no output yet
@@ -724,17 +720,7 @@ mod tests {
         assert_eq!(sr(&mut b, o::S2MM_DMASR), Dmasr::IDLE | Dmasr::IOC_IRQ);
 
         // Idle when the time comes: nothing happens.
-        let ddr = Ddr::shared();
-        ddr.borrow_mut().add_region(BASE, 64);
-        let mut faulty = FaultyDma::new(AxiDmaModel::new(ddr, LENGTH_WIDTH_BITS));
-        faulty.inject(DmaFault::SlaveErrorAfter(Channel::S2mm, 10), 0);
-        let mut b = DmaWithEndpoint {
-            dma: faulty,
-            endpoint: Pipe {
-                taking: true,
-                ..Pipe::default()
-            },
-        };
+        let mut b = faulty_rig(DmaFault::SlaveErrorAfter(Channel::S2mm, 10), 0);
         b.write32(o::S2MM_DMACR, Dmacr::RS.bits());
         b.write32(o::S2MM_DA, BASE);
         b.endpoint.output.push_back(word(7, true));

@@ -408,9 +408,7 @@ impl<R: RingBackend, H: KeccakBackend> MlDsa<R, H> {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> Result<()> {
-        check_len("ML-DSA secret key", set.secret_key_len(), sk.len())?;
-        check_len("ML-DSA signature buffer", set.signature_len(), sig.len())?;
-        self.sign_mu_checked(set, sk, mu, rnd, sig).map(|_| ())
+        self.sign_mu_counting(set, sk, mu, rnd, sig).map(|_| ())
     }
 
     /// [`MlDsa::sign_mu`] that also returns the number of attempts the
