@@ -21,6 +21,7 @@ fn designs() -> Vec<Design> {
     all.extend(hdl::keccak::designs());
     all.extend(hdl::mldsa::designs());
     all.extend(hdl::sha2::designs());
+    all.extend(hdl::slhdsa::designs());
     all.extend(hdl::axi::designs());
     all
 }

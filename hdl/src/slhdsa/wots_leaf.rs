@@ -1,0 +1,563 @@
+//! The XMSS leaf job of the SLH-DSA-SHAKE sets: the WOTS+ public key of one
+//! key pair (FIPS 205 Algorithm 6, `wots_pkGen`), entirely in the PL. For
+//! each chain i of the len = 2n + 3 chains (lg_w = 4 in every set):
+//!
+//! 1. sk_i = PRF(PK.seed, SK.seed, ADRS with type WOTS_PRF, chain i): an
+//!    `OP_SPONGE` request (SHAKE256 of PK.seed ‖ ADRS ‖ SK.seed, n bytes);
+//! 2. the chain end chain(sk_i, 0, w − 1): an `OP_WOTS_CHAIN` request (15
+//!    F calls), written to the chain-end memory (two RAMB18E1);
+//!
+//! then pk = T_len(PK.seed, ADRS with type WOTS_PK, ends): one `OP_SPONGE`
+//! request over the len·n bytes of the memory, streamed out.
+//!
+//! The job drives a [`SpongeEngine`] through its request and stream
+//! interface, as the driver would, but from registers and the memory: the
+//! engine is the tested one, unchanged, and the job adds the sequencing.
+//!
+//! # Interface
+//!
+//! - Seeds, written while idle (`seed_write`, `seed_index`, `seed_word`):
+//!   index 0..7 are the little-endian words of PK.seed, 8..15 those of
+//!   SK.seed (the first n/4 of each are used).
+//! - The address, written while idle (`adrs_write`, `adrs_index`,
+//!   `adrs_word`): the little-endian words of the WOTS_HASH address of the
+//!   key pair. Words 0..3 (layer and tree) and 5 (key pair) are kept; the
+//!   job sets the type (word 4), the chain (word 6) and the hash address
+//!   (word 7) itself.
+//! - `start` (taken when idle) samples `n_bytes` = n. n ∉ {16, 24, 32} is
+//!   refused at once with `done` and `error`.
+//! - Output stream (`out_data`/`out_valid`/`out_ready`/`out_last`): pk, n/4
+//!   little-endian words, `out_last` on the final one; then `done`.
+//! - `abort_job` (taken in any state) aborts the sponge request in flight
+//!   and returns to idle at once with `done` and `error`. `reset`
+//!   (synchronous, active high) returns to idle with `done`/`error` low.
+//!
+//! # Clock count
+//!
+//! Every request the job makes has a fixed length for a given n, and the
+//! sponge engine's clock counts depend only on the request, so a leaf's
+//! count depends only on n (public): [`leaf_clocks`], asserted by the tests
+//! with the output stream at full speed.
+
+use crate::keccak::SpongeEngine;
+use ps_pl_contract::regmap::keccak as regs;
+use rust_hdl::prelude::*;
+
+/// Winternitz parameter w − 1: the steps of a chain to its end.
+pub const CHAIN_STEPS: u32 = 15;
+/// Address bits of the chain-end memory: len·n/4 ≤ 67·8 = 536 words.
+pub const ENDS_ADDRESS_BITS: usize = 10;
+
+/// FIPS 205 address types the job writes into ADRS word 4.
+const TYPE_WOTS_PK: u64 = 1;
+const TYPE_WOTS_PRF: u64 = 5;
+
+/// WOTS+ len for n bytes (lg_w = 4): len1 = 2n, len2 = 3.
+pub const fn wots_len(n: usize) -> usize {
+    2 * n + 3
+}
+
+/// Clocks of one F call in the 1-round sponge engine's chain job (a
+/// parallel block load and 24 rounds).
+pub const F_CLOCKS: u64 = 25;
+/// Clocks of one SHAKE256 absorb permutation with one round per clock.
+pub const PERMUTATION_CLOCKS: u64 = 24;
+/// SHAKE256 rate in bytes.
+const RATE_BYTES: u64 = 136;
+
+/// Clocks of one leaf with a 1-round sponge engine and the output stream
+/// always ready, from the `start` clock to the first clock with `done`
+/// high (asserted by the tests for every n). Per chain:
+///
+/// - the PRF request: n/2 + 8 message words, one permutation, n/4 output
+///   words;
+/// - the chain request: n/2 + 8 message words, 15 F calls, n/4 output words;
+/// - 6 clocks of request turnaround (the launch, the sponge's registered
+///   state clear and its `done` clock, for each request);
+///
+/// then the T_len request: (n + 32 + len·n)/4 message words, one
+/// permutation per rate block of the padded message, n/4 output words, and
+/// 5 clocks (the `start` clock, the turnaround, the `done` clock).
+///
+/// The 15 F calls are 375 of the 445 clocks of a chain at n = 16: streaming
+/// through the sponge's request interface costs the other 16 %.
+pub const fn leaf_clocks(n: usize) -> u64 {
+    let n = n as u64;
+    let len = 2 * n + 3;
+    let prf = (n / 2 + 8) + PERMUTATION_CLOCKS + n / 4;
+    let chain = (n / 2 + 8) + CHAIN_STEPS as u64 * F_CLOCKS + n / 4;
+    let compress_bytes = n + 32 + len * n;
+    // SHAKE padding adds at least one byte.
+    let blocks = (compress_bytes + 1).div_ceil(RATE_BYTES);
+    let compress = compress_bytes / 4 + blocks * PERMUTATION_CLOCKS + n / 4;
+    len * (prf + chain + 6) + compress + 5
+}
+
+/// Phases of the job.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum LeafPhase {
+    /// Waiting for `start`.
+    Idle,
+    /// Starting the next sponge request (waits while the sponge is busy).
+    Launch,
+    /// Streaming the request's message in and its output out.
+    Run,
+}
+
+/// Which sponge request runs.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum LeafRequest {
+    /// sk_i = PRF(PK.seed, SK.seed, ADRS).
+    Prf,
+    /// The chain from sk_i to its end.
+    Chain,
+    /// T_len over the chain ends: the public key.
+    Compress,
+}
+
+/// The XMSS leaf job on a sponge engine with `R` rounds per clock.
+#[derive(LogicBlock)]
+pub struct WotsLeafEngine<const R: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, flags low.
+    pub reset: Signal<In, Bit>,
+    /// Write `seed_word` into seed word `seed_index` (when idle).
+    pub seed_write: Signal<In, Bit>,
+    /// 0..7: PK.seed words; 8..15: SK.seed words.
+    pub seed_index: Signal<In, Bits<4>>,
+    /// The seed word (little-endian bytes).
+    pub seed_word: Signal<In, Bits<32>>,
+    /// Write `adrs_word` into address word `adrs_index` (when idle).
+    pub adrs_write: Signal<In, Bit>,
+    /// Which address word (0..7; only 0..3 and 5 are kept).
+    pub adrs_index: Signal<In, Bits<3>>,
+    /// The address word (little-endian bytes of the big-endian fields).
+    pub adrs_word: Signal<In, Bits<32>>,
+    /// Compute the leaf (taken when idle).
+    pub start: Signal<In, Bit>,
+    /// n in bytes, sampled at `start`.
+    pub n_bytes: Signal<In, Bits<6>>,
+    /// Abandon the job (taken in any state).
+    pub abort_job: Signal<In, Bit>,
+    /// A job is in progress.
+    pub busy: Signal<Out, Bit>,
+    /// The last job finished (cleared by the next start).
+    pub done: Signal<Out, Bit>,
+    /// The last job was refused or aborted (cleared by the next start).
+    pub error: Signal<Out, Bit>,
+    /// Public-key stream TDATA.
+    pub out_data: Signal<Out, Bits<32>>,
+    /// Public-key stream TVALID.
+    pub out_valid: Signal<Out, Bit>,
+    /// Public-key stream TLAST.
+    pub out_last: Signal<Out, Bit>,
+    /// Public-key stream TREADY.
+    pub out_ready: Signal<In, Bit>,
+    sponge: SpongeEngine<R>,
+    /// The chain ends, in two 16-bit halves: a 1024 × 16 memory is one
+    /// RAMB18E1 (yosys 0.23's abc9 aborts on the RAMB36E1 of 1024 × 32).
+    ends_low: RAM<Bits<16>, ENDS_ADDRESS_BITS>,
+    ends_high: RAM<Bits<16>, ENDS_ADDRESS_BITS>,
+    pk_seed: [DFF<Bits<32>>; 8],
+    sk_seed: [DFF<Bits<32>>; 8],
+    adrs: [DFF<Bits<32>>; 6],
+    secret: [DFF<Bits<32>>; 8],
+    phase: DFF<LeafPhase>,
+    request: DFF<LeafRequest>,
+    sending: DFF<Bit>,
+    segment: DFF<Bits<2>>,
+    word: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    chain: DFF<Bits<7>>,
+    last_chain: DFF<Bits<7>>,
+    seed_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    ends_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    prf_bytes: DFF<Bits<8>>,
+    compress_bytes: DFF<Bits<12>>,
+    n_reg: DFF<Bits<6>>,
+    secret_word: DFF<Bits<3>>,
+    write_ptr: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    read_ptr: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    done_flag: DFF<Bit>,
+    error_flag: DFF<Bit>,
+    segment_last: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
+    pk_seed_word: Signal<Local, Bits<32>>,
+    sk_seed_word: Signal<Local, Bits<32>>,
+    secret_out: Signal<Local, Bits<32>>,
+    adrs_out: Signal<Local, Bits<32>>,
+    ends_word: Signal<Local, Bits<32>>,
+    send_word: Signal<Local, Bits<32>>,
+    in_fire: Signal<Local, Bit>,
+    out_fire: Signal<Local, Bit>,
+    read_next: Signal<Local, Bit>,
+    op_sponge: Constant<Bits<8>>,
+    op_chain: Constant<Bits<8>>,
+    op_abort: Constant<Bits<8>>,
+    mode_shake256: Constant<Bits<32>>,
+    chain_steps: Constant<Bits<32>>,
+    type_prf_word: Constant<Bits<32>>,
+    type_pk_word: Constant<Bits<32>>,
+}
+
+impl<const R: usize> Default for WotsLeafEngine<R> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            seed_write: Default::default(),
+            seed_index: Default::default(),
+            seed_word: Default::default(),
+            adrs_write: Default::default(),
+            adrs_index: Default::default(),
+            adrs_word: Default::default(),
+            start: Default::default(),
+            n_bytes: Default::default(),
+            abort_job: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            out_data: Default::default(),
+            out_valid: Default::default(),
+            out_last: Default::default(),
+            out_ready: Default::default(),
+            sponge: Default::default(),
+            ends_low: Default::default(),
+            ends_high: Default::default(),
+            pk_seed: Default::default(),
+            sk_seed: Default::default(),
+            adrs: Default::default(),
+            secret: Default::default(),
+            phase: Default::default(),
+            request: Default::default(),
+            sending: Default::default(),
+            segment: Default::default(),
+            word: Default::default(),
+            chain: Default::default(),
+            last_chain: Default::default(),
+            seed_last: Default::default(),
+            ends_last: Default::default(),
+            prf_bytes: Default::default(),
+            compress_bytes: Default::default(),
+            n_reg: Default::default(),
+            secret_word: Default::default(),
+            write_ptr: Default::default(),
+            read_ptr: Default::default(),
+            done_flag: Default::default(),
+            error_flag: Default::default(),
+            segment_last: Default::default(),
+            pk_seed_word: Default::default(),
+            sk_seed_word: Default::default(),
+            secret_out: Default::default(),
+            adrs_out: Default::default(),
+            ends_word: Default::default(),
+            send_word: Default::default(),
+            in_fire: Default::default(),
+            out_fire: Default::default(),
+            read_next: Default::default(),
+            op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
+            op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
+            op_abort: Constant::new((regs::OP_ABORT as u64).into()),
+            mode_shake256: Constant::new((regs::MODE_SHAKE256 as u64).into()),
+            chain_steps: Constant::new((CHAIN_STEPS as u64).into()),
+            // A big-endian type t < 256 is byte 19: the top byte of word 4.
+            type_prf_word: Constant::new((TYPE_WOTS_PRF << 24).into()),
+            type_pk_word: Constant::new((TYPE_WOTS_PK << 24).into()),
+        }
+    }
+}
+
+impl<const R: usize> Logic for WotsLeafEngine<R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            request,
+            sending,
+            segment,
+            word,
+            chain,
+            last_chain,
+            seed_last,
+            ends_last,
+            prf_bytes,
+            compress_bytes,
+            n_reg,
+            secret_word,
+            write_ptr,
+            read_ptr,
+            done_flag,
+            error_flag
+        );
+        for i in 0..8 {
+            self.pk_seed[i].clock.next = self.clock.val();
+            self.pk_seed[i].d.next = self.pk_seed[i].q.val();
+            self.sk_seed[i].clock.next = self.clock.val();
+            self.sk_seed[i].d.next = self.sk_seed[i].q.val();
+            self.secret[i].clock.next = self.clock.val();
+            self.secret[i].d.next = self.secret[i].q.val();
+        }
+        for i in 0..6 {
+            self.adrs[i].clock.next = self.clock.val();
+            self.adrs[i].d.next = self.adrs[i].q.val();
+        }
+        clock!(self, clock, sponge);
+        self.ends_low.read_clock.next = self.clock.val();
+        self.ends_low.write_clock.next = self.clock.val();
+        self.ends_low.write_enable.next = false;
+        self.ends_low.write_address.next = self.write_ptr.q.val();
+        self.ends_low.write_data.next = self.sponge.out_data.val().get_bits::<16>(0);
+        self.ends_high.read_clock.next = self.clock.val();
+        self.ends_high.write_clock.next = self.clock.val();
+        self.ends_high.write_enable.next = false;
+        self.ends_high.write_address.next = self.write_ptr.q.val();
+        self.ends_high.write_data.next = self.sponge.out_data.val().get_bits::<16>(16);
+        self.ends_word.next = (bit_cast::<32, 16>(self.ends_high.read_data.val()) << 16)
+            | bit_cast::<32, 16>(self.ends_low.read_data.val());
+
+        // The request of the current step.
+        self.sponge.reset.next = self.reset.val();
+        self.sponge.start.next = false;
+        self.sponge.op.next = self.op_sponge.val();
+        self.sponge.arg0.next = self.mode_shake256.val();
+        self.sponge.arg1.next = bit_cast::<32, 8>(self.prf_bytes.q.val());
+        self.sponge.arg2.next = bit_cast::<32, 6>(self.n_reg.q.val());
+        if self.request.q.val() == LeafRequest::Chain {
+            self.sponge.op.next = self.op_chain.val();
+            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.arg1.next = 0.into();
+            self.sponge.arg2.next = self.chain_steps.val();
+        }
+        if self.request.q.val() == LeafRequest::Compress {
+            self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
+        }
+
+        // The message: PK.seed (segment 0), ADRS (1), then SK.seed, sk_i or
+        // the chain ends (2).
+        self.segment_last.next = self.seed_last.q.val();
+        if self.segment.q.val() == 1 {
+            self.segment_last.next = 7.into();
+        }
+        if (self.segment.q.val() == 2) & (self.request.q.val() == LeafRequest::Compress) {
+            self.segment_last.next = self.ends_last.q.val();
+        }
+        self.pk_seed_word.next = self.pk_seed[0].q.val();
+        self.sk_seed_word.next = self.sk_seed[0].q.val();
+        self.secret_out.next = self.secret[0].q.val();
+        self.adrs_out.next = self.adrs[0].q.val();
+        for i in 1..8 {
+            if self.word.q.val().index() == i {
+                self.pk_seed_word.next = self.pk_seed[i].q.val();
+                self.sk_seed_word.next = self.sk_seed[i].q.val();
+                self.secret_out.next = self.secret[i].q.val();
+            }
+        }
+        for i in 1..6 {
+            if self.word.q.val().index() == i {
+                self.adrs_out.next = self.adrs[i].q.val();
+            }
+        }
+        if self.word.q.val().index() == 4 {
+            self.adrs_out.next = 0.into();
+            if self.request.q.val() == LeafRequest::Prf {
+                self.adrs_out.next = self.type_prf_word.val();
+            }
+            if self.request.q.val() == LeafRequest::Compress {
+                self.adrs_out.next = self.type_pk_word.val();
+            }
+        }
+        if self.word.q.val().index() == 6 {
+            // The big-endian chain address i < 256 is byte 27.
+            self.adrs_out.next = bit_cast::<32, 7>(self.chain.q.val()) << 24;
+            if self.request.q.val() == LeafRequest::Compress {
+                self.adrs_out.next = 0.into();
+            }
+        }
+        if self.word.q.val().index() == 7 {
+            self.adrs_out.next = 0.into();
+        }
+        self.send_word.next = self.pk_seed_word.val();
+        if self.segment.q.val() == 1 {
+            self.send_word.next = self.adrs_out.val();
+        }
+        if self.segment.q.val() == 2 {
+            self.send_word.next = self.ends_word.val();
+            if self.request.q.val() == LeafRequest::Prf {
+                self.send_word.next = self.sk_seed_word.val();
+            }
+            if self.request.q.val() == LeafRequest::Chain {
+                self.send_word.next = self.secret_out.val();
+            }
+        }
+        self.sponge.in_data.next = self.send_word.val();
+        self.sponge.in_valid.next = (self.phase.q.val() == LeafPhase::Run) & self.sending.q.val();
+        self.sponge.in_last.next =
+            (self.segment.q.val() == 2) & (self.word.q.val() == self.segment_last.val());
+        self.in_fire.next = self.sponge.in_valid.val() & self.sponge.in_ready.val();
+
+        // The chain-end memory reads one clock ahead: its address moves on
+        // with each word taken, so `read_data` is always the current word.
+        self.read_next.next = self.in_fire.val()
+            & (self.segment.q.val() == 2)
+            & (self.request.q.val() == LeafRequest::Compress);
+        self.ends_low.read_address.next = self.read_ptr.q.val();
+        self.ends_high.read_address.next = self.read_ptr.q.val();
+        if self.read_next.val() {
+            self.ends_low.read_address.next = self.read_ptr.q.val() + 1;
+            self.ends_high.read_address.next = self.read_ptr.q.val() + 1;
+            self.read_ptr.d.next = self.read_ptr.q.val() + 1;
+        }
+        if self.in_fire.val() {
+            self.word.d.next = self.word.q.val() + 1;
+            if self.word.q.val() == self.segment_last.val() {
+                self.word.d.next = 0.into();
+                self.segment.d.next = self.segment.q.val() + 1;
+                if self.segment.q.val() == 2 {
+                    self.sending.d.next = false;
+                }
+            }
+        }
+
+        // The output: sk_i into `secret`, a chain end into the memory, the
+        // public key out of the job.
+        self.sponge.out_ready.next = self.phase.q.val() == LeafPhase::Run;
+        if self.request.q.val() == LeafRequest::Compress {
+            self.sponge.out_ready.next =
+                (self.phase.q.val() == LeafPhase::Run) & self.out_ready.val();
+        }
+        self.out_fire.next = self.sponge.out_ready.val() & self.sponge.out_valid.val();
+        self.out_data.next = self.sponge.out_data.val();
+        self.out_valid.next = (self.phase.q.val() == LeafPhase::Run)
+            & (self.request.q.val() == LeafRequest::Compress)
+            & self.sponge.out_valid.val();
+        self.out_last.next = self.sponge.out_last.val();
+
+        match self.phase.q.val() {
+            LeafPhase::Idle => {
+                if self.seed_write.val() {
+                    for i in 0..8 {
+                        if self.seed_index.val().get_bits::<3>(0).index() == i {
+                            if self.seed_index.val().get_bit(3) {
+                                self.sk_seed[i].d.next = self.seed_word.val();
+                            } else {
+                                self.pk_seed[i].d.next = self.seed_word.val();
+                            }
+                        }
+                    }
+                }
+                if self.adrs_write.val() {
+                    for i in 0..6 {
+                        if self.adrs_index.val().index() == i {
+                            self.adrs[i].d.next = self.adrs_word.val();
+                        }
+                    }
+                }
+                if self.start.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    self.n_reg.d.next = self.n_bytes.val();
+                    self.chain.d.next = 0.into();
+                    self.request.d.next = LeafRequest::Prf;
+                    self.write_ptr.d.next = 0.into();
+                    self.read_ptr.d.next = 0.into();
+                    self.phase.d.next = LeafPhase::Launch;
+                    // Per n: n/4 − 1, len − 1, len·n/4 − 1, |PK.seed ‖ ADRS ‖
+                    // SK.seed| and |PK.seed ‖ ADRS ‖ ends| in bytes.
+                    if self.n_bytes.val() == 16 {
+                        self.seed_last.d.next = 3.into();
+                        self.last_chain.d.next = 34.into();
+                        self.ends_last.d.next = 139.into();
+                        self.prf_bytes.d.next = 64.into();
+                        self.compress_bytes.d.next = 608.into();
+                    } else if self.n_bytes.val() == 24 {
+                        self.seed_last.d.next = 5.into();
+                        self.last_chain.d.next = 50.into();
+                        self.ends_last.d.next = 305.into();
+                        self.prf_bytes.d.next = 80.into();
+                        self.compress_bytes.d.next = 1280.into();
+                    } else if self.n_bytes.val() == 32 {
+                        self.seed_last.d.next = 7.into();
+                        self.last_chain.d.next = 66.into();
+                        self.ends_last.d.next = 535.into();
+                        self.prf_bytes.d.next = 96.into();
+                        self.compress_bytes.d.next = 2208.into();
+                    } else {
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                        self.phase.d.next = LeafPhase::Idle;
+                    }
+                }
+            }
+            LeafPhase::Launch => {
+                self.sponge.start.next = true;
+                if !self.sponge.busy.val() {
+                    self.phase.d.next = LeafPhase::Run;
+                    self.sending.d.next = true;
+                    self.segment.d.next = 0.into();
+                    self.word.d.next = 0.into();
+                    self.secret_word.d.next = 0.into();
+                }
+            }
+            LeafPhase::Run => {
+                if self.out_fire.val() {
+                    if self.request.q.val() == LeafRequest::Prf {
+                        for i in 0..8 {
+                            if self.secret_word.q.val().index() == i {
+                                self.secret[i].d.next = self.sponge.out_data.val();
+                            }
+                        }
+                        self.secret_word.d.next = self.secret_word.q.val() + 1;
+                    }
+                    if self.request.q.val() == LeafRequest::Chain {
+                        self.ends_low.write_enable.next = true;
+                        self.ends_high.write_enable.next = true;
+                        self.write_ptr.d.next = self.write_ptr.q.val() + 1;
+                    }
+                    if self.sponge.out_last.val() {
+                        self.phase.d.next = LeafPhase::Launch;
+                        if self.request.q.val() == LeafRequest::Prf {
+                            self.request.d.next = LeafRequest::Chain;
+                        }
+                        if self.request.q.val() == LeafRequest::Chain {
+                            self.request.d.next = LeafRequest::Prf;
+                            self.chain.d.next = self.chain.q.val() + 1;
+                            if self.chain.q.val() == self.last_chain.q.val() {
+                                self.request.d.next = LeafRequest::Compress;
+                            }
+                        }
+                        if self.request.q.val() == LeafRequest::Compress {
+                            self.phase.d.next = LeafPhase::Idle;
+                            self.done_flag.d.next = true;
+                        }
+                    }
+                }
+                // A request the sponge refused cannot produce its output:
+                // end the job instead of waiting for it.
+                if self.sponge.done.val() & self.sponge.error.val() {
+                    self.phase.d.next = LeafPhase::Idle;
+                    self.done_flag.d.next = true;
+                    self.error_flag.d.next = true;
+                }
+            }
+            _ => {
+                self.phase.d.next = LeafPhase::Idle;
+            }
+        }
+        if self.abort_job.val() {
+            self.sponge.start.next = true;
+            self.sponge.op.next = self.op_abort.val();
+            self.phase.d.next = LeafPhase::Idle;
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+        }
+        if self.reset.val() {
+            self.phase.d.next = LeafPhase::Idle;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
+        }
+        self.busy.next = self.phase.q.val() != LeafPhase::Idle;
+        self.done.next = self.done_flag.q.val();
+        self.error.next = self.error_flag.q.val();
+    }
+}
