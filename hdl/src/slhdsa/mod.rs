@@ -4,7 +4,8 @@
 //! - [`WotsLeafEngine`] ([`wots_leaf`](mod@wots_leaf)): one XMSS leaf, the
 //!   WOTS+ public key of a key pair (FIPS 205 Algorithm 6) for the SHAKE
 //!   sets: every secret value by PRF, every chain to its end and the T_len
-//!   compression, with no bus in between.
+//!   compression, with no bus in between; and one Merkle node (H) on the
+//!   same sponge.
 //!
 //! # Measured figures
 //!
@@ -18,15 +19,16 @@
 //! | figure | `slh_wots_leaf` |
 //! |---|---:|
 //! | clocks a leaf, n = 16 / 24 / 32 (`wots_leaf::leaf_clocks`) | 15,856 / 23,878 / 32,396 |
-//! | LUT / FF / BRAM18 / DSP | 7,810 / 3,225 / 2 / 0 |
-//! | sta cell delay (ns), worst path | 3.73 |
+//! | clocks a node, n = 16 / 24 / 32 (`wots_leaf::node_clocks`) | 53 / 61 / 69 |
+//! | LUT / FF / BRAM18 / DSP | 8,316 / 3,777 / 2 / 0 |
+//! | sta cell delay (ns), worst path | 4.11 |
 //!
 //! The sponge engine alone (`keccak_r1`) is 7,899 LUT / 2,237 FF: the job
-//! adds about 1,000 flip-flops (the seeds, the address, sk_i and the
-//! counters) and two block RAMs, and its logic is lost in the mapping noise
-//! of the permutation. The worst path starts at the chain-end memory's
+//! adds about 1,500 flip-flops (the seeds, the address, sk_i, the two
+//! children and the counters), two block RAMs and about 400 LUTs (mostly
+//! the message word select). The worst path starts at the chain-end memory's
 //! output (2.55 ns of RAMB18E1 clock-to-out) and goes through the message
-//! word select into the sponge's address register.
+//! word select into the sponge's registers.
 //!
 //! At 100 MHz a leaf of SLH-DSA-SHAKE-128f takes 159 µs, and the 8 leaves
 //! of one XMSS tree (h′ = 3) 1.27 ms: this one sponge is the limit, and the
@@ -44,7 +46,7 @@ use crate::export::{raw_verilog, Design};
 pub fn designs() -> Vec<Design> {
     vec![Design {
         name: "slh_wots_leaf",
-        description: "SLH-DSA-SHAKE XMSS leaf job (WOTS+ public key) on a 1-round sponge engine",
+        description: "SLH-DSA-SHAKE XMSS leaf (WOTS+ public key) and Merkle node jobs on a 1-round sponge engine",
         verilog: || raw_verilog(WotsLeafEngine::<1>::default()),
         vcd: None,
     }]

@@ -10,6 +10,10 @@
 //! then pk = T_len(PK.seed, ADRS with type WOTS_PK, ends): one `OP_SPONGE`
 //! request over the len·n bytes of the memory, streamed out.
 //!
+//! The same block computes one Merkle node, H(PK.seed, ADRS, left ‖ right)
+//! with ADRS of type TREE (FIPS 205 Algorithm 9, line 8), so that a tree
+//! job built on it needs no second sponge.
+//!
 //! The job drives a [`SpongeEngine`] through its request and stream
 //! interface, as the driver would, but from registers and the memory: the
 //! engine is the tested one, unchanged, and the job adds the sequencing.
@@ -26,8 +30,15 @@
 //!   (word 7) itself.
 //! - `start` (taken when idle) samples `n_bytes` = n. n ∉ {16, 24, 32} is
 //!   refused at once with `done` and `error`.
-//! - Output stream (`out_data`/`out_valid`/`out_ready`/`out_last`): pk, n/4
-//!   little-endian words, `out_last` on the final one; then `done`.
+//! - Children, written while idle (`node_write`, `node_index`,
+//!   `node_word`): the little-endian words of left ‖ right (n/2 words).
+//! - `start_node` (taken when idle and `start` is low) samples `n_bytes`,
+//!   `node_height` and `node_tree_index`, and computes the node with the
+//!   address words 0..3 (layer and tree), type TREE, key pair 0 and that
+//!   height and index. A bad n is refused as for `start`.
+//! - Output stream (`out_data`/`out_valid`/`out_ready`/`out_last`): pk or
+//!   the node, n/4 little-endian words, `out_last` on the final one; then
+//!   `done`.
 //! - `abort_job` (taken in any state) aborts the sponge request in flight
 //!   and returns to idle at once with `done` and `error`. `reset`
 //!   (synchronous, active high) returns to idle with `done`/`error` low.
@@ -51,6 +62,7 @@ pub const ENDS_ADDRESS_BITS: usize = 10;
 /// FIPS 205 address types the job writes into ADRS word 4.
 const TYPE_WOTS_PK: u64 = 1;
 const TYPE_WOTS_PRF: u64 = 5;
+const TYPE_TREE: u64 = 2;
 
 /// WOTS+ len for n bytes (lg_w = 4): len1 = 2n, len2 = 3.
 pub const fn wots_len(n: usize) -> usize {
@@ -93,6 +105,15 @@ pub const fn leaf_clocks(n: usize) -> u64 {
     len * (prf + chain + 6) + compress + 5
 }
 
+/// Clocks of one Merkle node (`start_node`) with the output stream always
+/// ready, from the `start_node` clock to the first clock with `done` high:
+/// (3n + 32)/4 message words, one permutation, n/4 output words and the
+/// same 5 clocks as the leaf's T_len (asserted by the tests).
+pub const fn node_clocks(n: usize) -> u64 {
+    let n = n as u64;
+    (3 * n + 32) / 4 + PERMUTATION_CLOCKS + n / 4 + 5
+}
+
 /// Phases of the job.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum LeafPhase {
@@ -113,6 +134,8 @@ pub enum LeafRequest {
     Chain,
     /// T_len over the chain ends: the public key.
     Compress,
+    /// H over two children: a Merkle tree node.
+    Node,
 }
 
 /// The XMSS leaf job on a sponge engine with `R` rounds per clock.
@@ -136,8 +159,22 @@ pub struct WotsLeafEngine<const R: usize> {
     pub adrs_word: Signal<In, Bits<32>>,
     /// Compute the leaf (taken when idle).
     pub start: Signal<In, Bit>,
-    /// n in bytes, sampled at `start`.
+    /// n in bytes, sampled at `start` and `start_node`.
     pub n_bytes: Signal<In, Bits<6>>,
+    /// Write `node_word` into child word `node_index` (when idle): the
+    /// little-endian words of left ‖ right, n/2 words.
+    pub node_write: Signal<In, Bit>,
+    /// Which child word (0..n/2 − 1).
+    pub node_index: Signal<In, Bits<4>>,
+    /// The child word.
+    pub node_word: Signal<In, Bits<32>>,
+    /// Compute the Merkle node H(PK.seed, ADRS, left ‖ right) (taken when
+    /// idle and `start` is low).
+    pub start_node: Signal<In, Bit>,
+    /// The node's tree height, sampled at `start_node`.
+    pub node_height: Signal<In, Bits<8>>,
+    /// The node's tree index, sampled at `start_node`.
+    pub node_tree_index: Signal<In, Bits<32>>,
     /// Abandon the job (taken in any state).
     pub abort_job: Signal<In, Bit>,
     /// A job is in progress.
@@ -163,6 +200,11 @@ pub struct WotsLeafEngine<const R: usize> {
     sk_seed: [DFF<Bits<32>>; 8],
     adrs: [DFF<Bits<32>>; 6],
     secret: [DFF<Bits<32>>; 8],
+    children: [DFF<Bits<32>>; 16],
+    height: DFF<Bits<8>>,
+    tree_index: DFF<Bits<32>>,
+    node_bytes: DFF<Bits<8>>,
+    children_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
     phase: DFF<LeafPhase>,
     request: DFF<LeafRequest>,
     sending: DFF<Bit>,
@@ -184,10 +226,13 @@ pub struct WotsLeafEngine<const R: usize> {
     pk_seed_word: Signal<Local, Bits<32>>,
     sk_seed_word: Signal<Local, Bits<32>>,
     secret_out: Signal<Local, Bits<32>>,
+    children_word: Signal<Local, Bits<32>>,
+    tree_index_word: Signal<Local, Bits<32>>,
     adrs_out: Signal<Local, Bits<32>>,
     ends_word: Signal<Local, Bits<32>>,
     send_word: Signal<Local, Bits<32>>,
     in_fire: Signal<Local, Bit>,
+    external: Signal<Local, Bit>,
     out_fire: Signal<Local, Bit>,
     read_next: Signal<Local, Bit>,
     op_sponge: Constant<Bits<8>>,
@@ -197,6 +242,7 @@ pub struct WotsLeafEngine<const R: usize> {
     chain_steps: Constant<Bits<32>>,
     type_prf_word: Constant<Bits<32>>,
     type_pk_word: Constant<Bits<32>>,
+    type_tree_word: Constant<Bits<32>>,
 }
 
 impl<const R: usize> Default for WotsLeafEngine<R> {
@@ -212,6 +258,12 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             adrs_word: Default::default(),
             start: Default::default(),
             n_bytes: Default::default(),
+            node_write: Default::default(),
+            node_index: Default::default(),
+            node_word: Default::default(),
+            start_node: Default::default(),
+            node_height: Default::default(),
+            node_tree_index: Default::default(),
             abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -227,6 +279,11 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             sk_seed: Default::default(),
             adrs: Default::default(),
             secret: Default::default(),
+            children: Default::default(),
+            height: Default::default(),
+            tree_index: Default::default(),
+            node_bytes: Default::default(),
+            children_last: Default::default(),
             phase: Default::default(),
             request: Default::default(),
             sending: Default::default(),
@@ -248,10 +305,13 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             pk_seed_word: Default::default(),
             sk_seed_word: Default::default(),
             secret_out: Default::default(),
+            children_word: Default::default(),
+            tree_index_word: Default::default(),
             adrs_out: Default::default(),
             ends_word: Default::default(),
             send_word: Default::default(),
             in_fire: Default::default(),
+            external: Default::default(),
             out_fire: Default::default(),
             read_next: Default::default(),
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
@@ -262,6 +322,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             // A big-endian type t < 256 is byte 19: the top byte of word 4.
             type_prf_word: Constant::new((TYPE_WOTS_PRF << 24).into()),
             type_pk_word: Constant::new((TYPE_WOTS_PK << 24).into()),
+            type_tree_word: Constant::new((TYPE_TREE << 24).into()),
         }
     }
 }
@@ -283,6 +344,10 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             ends_last,
             prf_bytes,
             compress_bytes,
+            height,
+            tree_index,
+            node_bytes,
+            children_last,
             n_reg,
             secret_word,
             write_ptr,
@@ -297,6 +362,10 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.sk_seed[i].d.next = self.sk_seed[i].q.val();
             self.secret[i].clock.next = self.clock.val();
             self.secret[i].d.next = self.secret[i].q.val();
+        }
+        for i in 0..16 {
+            self.children[i].clock.next = self.clock.val();
+            self.children[i].d.next = self.children[i].q.val();
         }
         for i in 0..6 {
             self.adrs[i].clock.next = self.clock.val();
@@ -332,6 +401,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         if self.request.q.val() == LeafRequest::Compress {
             self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
         }
+        if self.request.q.val() == LeafRequest::Node {
+            self.sponge.arg1.next = bit_cast::<32, 8>(self.node_bytes.q.val());
+        }
 
         // The message: PK.seed (segment 0), ADRS (1), then SK.seed, sk_i or
         // the chain ends (2).
@@ -341,6 +413,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         if (self.segment.q.val() == 2) & (self.request.q.val() == LeafRequest::Compress) {
             self.segment_last.next = self.ends_last.q.val();
+        }
+        if (self.segment.q.val() == 2) & (self.request.q.val() == LeafRequest::Node) {
+            self.segment_last.next = self.children_last.q.val();
         }
         self.pk_seed_word.next = self.pk_seed[0].q.val();
         self.sk_seed_word.next = self.sk_seed[0].q.val();
@@ -353,11 +428,23 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                 self.secret_out.next = self.secret[i].q.val();
             }
         }
+        self.children_word.next = self.children[0].q.val();
+        for i in 1..16 {
+            if self.word.q.val().index() == i {
+                self.children_word.next = self.children[i].q.val();
+            }
+        }
         for i in 1..6 {
             if self.word.q.val().index() == i {
                 self.adrs_out.next = self.adrs[i].q.val();
             }
         }
+        // The big-endian tree index in little-endian word order.
+        self.tree_index_word.next = (bit_cast::<32, 8>(self.tree_index.q.val().get_bits::<8>(0))
+            << 24)
+            | (bit_cast::<32, 8>(self.tree_index.q.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.tree_index.q.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<32, 8>(self.tree_index.q.val().get_bits::<8>(24));
         if self.word.q.val().index() == 4 {
             self.adrs_out.next = 0.into();
             if self.request.q.val() == LeafRequest::Prf {
@@ -366,6 +453,12 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             if self.request.q.val() == LeafRequest::Compress {
                 self.adrs_out.next = self.type_pk_word.val();
             }
+            if self.request.q.val() == LeafRequest::Node {
+                self.adrs_out.next = self.type_tree_word.val();
+            }
+        }
+        if (self.word.q.val().index() == 5) & (self.request.q.val() == LeafRequest::Node) {
+            self.adrs_out.next = 0.into();
         }
         if self.word.q.val().index() == 6 {
             // The big-endian chain address i < 256 is byte 27.
@@ -373,9 +466,15 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             if self.request.q.val() == LeafRequest::Compress {
                 self.adrs_out.next = 0.into();
             }
+            if self.request.q.val() == LeafRequest::Node {
+                self.adrs_out.next = bit_cast::<32, 8>(self.height.q.val()) << 24;
+            }
         }
         if self.word.q.val().index() == 7 {
             self.adrs_out.next = 0.into();
+            if self.request.q.val() == LeafRequest::Node {
+                self.adrs_out.next = self.tree_index_word.val();
+            }
         }
         self.send_word.next = self.pk_seed_word.val();
         if self.segment.q.val() == 1 {
@@ -388,6 +487,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             }
             if self.request.q.val() == LeafRequest::Chain {
                 self.send_word.next = self.secret_out.val();
+            }
+            if self.request.q.val() == LeafRequest::Node {
+                self.send_word.next = self.children_word.val();
             }
         }
         self.sponge.in_data.next = self.send_word.val();
@@ -421,15 +523,17 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
 
         // The output: sk_i into `secret`, a chain end into the memory, the
         // public key out of the job.
+        self.external.next = (self.request.q.val() == LeafRequest::Compress)
+            | (self.request.q.val() == LeafRequest::Node);
         self.sponge.out_ready.next = self.phase.q.val() == LeafPhase::Run;
-        if self.request.q.val() == LeafRequest::Compress {
+        if self.external.val() {
             self.sponge.out_ready.next =
                 (self.phase.q.val() == LeafPhase::Run) & self.out_ready.val();
         }
         self.out_fire.next = self.sponge.out_ready.val() & self.sponge.out_valid.val();
         self.out_data.next = self.sponge.out_data.val();
         self.out_valid.next = (self.phase.q.val() == LeafPhase::Run)
-            & (self.request.q.val() == LeafRequest::Compress)
+            & self.external.val()
             & self.sponge.out_valid.val();
         self.out_last.next = self.sponge.out_last.val();
 
@@ -453,12 +557,24 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         }
                     }
                 }
-                if self.start.val() {
+                if self.node_write.val() {
+                    for i in 0..16 {
+                        if self.node_index.val().index() == i {
+                            self.children[i].d.next = self.node_word.val();
+                        }
+                    }
+                }
+                if self.start.val() | self.start_node.val() {
                     self.done_flag.d.next = false;
                     self.error_flag.d.next = false;
                     self.n_reg.d.next = self.n_bytes.val();
                     self.chain.d.next = 0.into();
                     self.request.d.next = LeafRequest::Prf;
+                    if !self.start.val() {
+                        self.request.d.next = LeafRequest::Node;
+                    }
+                    self.height.d.next = self.node_height.val();
+                    self.tree_index.d.next = self.node_tree_index.val();
                     self.write_ptr.d.next = 0.into();
                     self.read_ptr.d.next = 0.into();
                     self.phase.d.next = LeafPhase::Launch;
@@ -470,18 +586,24 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.ends_last.d.next = 139.into();
                         self.prf_bytes.d.next = 64.into();
                         self.compress_bytes.d.next = 608.into();
+                        self.node_bytes.d.next = 80.into();
+                        self.children_last.d.next = 7.into();
                     } else if self.n_bytes.val() == 24 {
                         self.seed_last.d.next = 5.into();
                         self.last_chain.d.next = 50.into();
                         self.ends_last.d.next = 305.into();
                         self.prf_bytes.d.next = 80.into();
                         self.compress_bytes.d.next = 1280.into();
+                        self.node_bytes.d.next = 104.into();
+                        self.children_last.d.next = 11.into();
                     } else if self.n_bytes.val() == 32 {
                         self.seed_last.d.next = 7.into();
                         self.last_chain.d.next = 66.into();
                         self.ends_last.d.next = 535.into();
                         self.prf_bytes.d.next = 96.into();
                         self.compress_bytes.d.next = 2208.into();
+                        self.node_bytes.d.next = 128.into();
+                        self.children_last.d.next = 15.into();
                     } else {
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
@@ -526,7 +648,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                                 self.request.d.next = LeafRequest::Compress;
                             }
                         }
-                        if self.request.q.val() == LeafRequest::Compress {
+                        if self.external.val() {
                             self.phase.d.next = LeafPhase::Idle;
                             self.done_flag.d.next = true;
                         }

@@ -4,7 +4,7 @@
 //! every request of the job, the yosys check, and the Verilator
 //! cross-check of the exported Verilog, clock for clock.
 
-use super::wots_leaf::{leaf_clocks, WotsLeafEngine};
+use super::wots_leaf::{leaf_clocks, node_clocks, WotsLeafEngine};
 use crate::mldsa::verilator_check::verilated_outputs_in;
 use crate::ntt::sim::{settle, tick, Lcg};
 use crate::verilator::verilator_required;
@@ -17,7 +17,7 @@ use rust_hdl::prelude::*;
 const HANG_LIMIT: u64 = 100_000;
 
 /// Input ports in the order of a recorded row.
-const INPUTS: [&str; 11] = [
+const INPUTS: [&str; 17] = [
     "reset",
     "seed_write",
     "seed_index",
@@ -29,9 +29,19 @@ const INPUTS: [&str; 11] = [
     "n_bytes",
     "abort_job",
     "out_ready",
+    "node_write",
+    "node_index",
+    "node_word",
+    "start_node",
+    "node_height",
+    "node_tree_index",
 ];
 /// Output ports in the order of a recorded line.
 const OUTPUTS: [&str; 6] = ["busy", "done", "error", "out_data", "out_valid", "out_last"];
+
+/// Row index of `start` and of `start_node`.
+const START: usize = 7;
+const START_NODE: usize = 14;
 
 /// One key pair's inputs.
 struct Leaf {
@@ -91,7 +101,7 @@ impl Outcome {
 /// recorded for the Verilator cross-check.
 struct Bench {
     uut: WotsLeafEngine<1>,
-    inputs: [u64; 11],
+    inputs: [u64; 17],
     rows: Vec<Vec<u64>>,
     lines: Vec<String>,
     rng: Lcg,
@@ -104,7 +114,7 @@ impl Bench {
         settle(&mut uut);
         let mut bench = Self {
             uut,
-            inputs: [0; 11],
+            inputs: [0; 17],
             rows: vec![],
             lines: vec![],
             rng: Lcg::new(seed),
@@ -133,6 +143,12 @@ impl Bench {
         u.n_bytes.next = v[8].into();
         u.abort_job.next = v[9] != 0;
         u.out_ready.next = v[10] != 0;
+        u.node_write.next = v[11] != 0;
+        u.node_index.next = v[12].into();
+        u.node_word.next = v[13].into();
+        u.start_node.next = v[14] != 0;
+        u.node_height.next = v[15].into();
+        u.node_tree_index.next = v[16].into();
         settle(u);
     }
 
@@ -181,10 +197,21 @@ impl Bench {
     /// the sink (1: always ready), `abort_at` raises `abort_job` for one
     /// clock that many clocks after the start.
     fn run(&mut self, n: u64, ready_one_in: u32, abort_at: Option<u64>) -> Outcome {
-        self.set(7, 1);
+        self.run_from(START, n, ready_one_in, abort_at)
+    }
+
+    /// [`Self::run`] for the job started by the input `start_port`.
+    fn run_from(
+        &mut self,
+        start_port: usize,
+        n: u64,
+        ready_one_in: u32,
+        abort_at: Option<u64>,
+    ) -> Outcome {
+        self.set(start_port, 1);
         self.set(8, n);
         self.clock();
-        self.set(7, 0);
+        self.set(start_port, 0);
         let mut outcome = Outcome::default();
         let mut clocks = 1;
         loop {
@@ -255,6 +282,53 @@ fn wots_leaf_matches_pqc_for_every_n_and_its_clock_count_is_public() {
     }
 }
 
+/// Writes left ‖ right, computes the node at (height, index) and checks
+/// it against `pqc`'s H with the TREE address built from `leaf`'s layer
+/// and tree.
+fn check_node(bench: &mut Bench, leaf: &Leaf, children: &[u8], height: u32, index: u32) -> u64 {
+    let n = leaf.n;
+    for (i, w) in children.chunks_exact(4).enumerate() {
+        bench.set(11, 1);
+        bench.set(12, i as u64);
+        bench.set(13, u64::from(u32::from_le_bytes(w.try_into().unwrap())));
+        bench.clock();
+    }
+    bench.set(11, 0);
+    bench.set(15, u64::from(height));
+    bench.set(16, u64::from(index));
+    let outcome = bench.run_from(START_NODE, n as u64, 1, None);
+    let mut keccak = SoftKeccak;
+    let mut engine = ShakeEngine::new(&mut keccak, &leaf.pk_seed, &leaf.sk_seed);
+    let mut adrs = leaf.adrs;
+    adrs.set_type_and_clear(AddressType::Tree);
+    adrs.set_tree_height(height);
+    adrs.set_tree_index(index);
+    let mut want = vec![0; n];
+    engine.thash(&adrs, &children[..n], &children[n..], &mut want);
+    assert!(!outcome.error, "n = {n}: node error");
+    assert_eq!(outcome.bytes(), want, "n = {n}: node ({height}, {index})");
+    assert_eq!(outcome.last_at, Some(n / 4 - 1));
+    outcome.clocks
+}
+
+#[test]
+fn merkle_node_matches_pqc_for_every_n_and_its_clock_count_is_public() {
+    let mut bench = Bench::new(8);
+    let mut rng = Lcg::new(9205);
+    for n in [16, 24, 32] {
+        let leaf = Leaf::random(n, &mut rng);
+        bench.load(&leaf);
+        for (height, index) in [(1, 0), (3, 5), (9, 0x0102_0304 % 512), (12, 0x00AB_CDEF)] {
+            let children: Vec<u8> = (0..2 * n).map(|_| rng.next_u32() as u8).collect();
+            let clocks = check_node(&mut bench, &leaf, &children, height, index);
+            assert_eq!(clocks, node_clocks(n), "n = {n}");
+        }
+        // A leaf after nodes: the request state was left clean.
+        bench.check_leaf(&leaf, 1);
+    }
+    assert!(bench.run_from(START_NODE, 20, 1, None).error, "n = 20 node");
+}
+
 #[test]
 fn wots_leaf_with_a_stalling_sink_gives_the_same_key() {
     let mut bench = Bench::new(2);
@@ -301,10 +375,10 @@ fn wots_leaf_reset_in_the_middle_then_a_good_leaf() {
     let mut rng = Lcg::new(13);
     let leaf = Leaf::random(16, &mut rng);
     bench.load(&leaf);
-    bench.set(7, 1);
+    bench.set(START, 1);
     bench.set(8, 16);
     bench.clock();
-    bench.set(7, 0);
+    bench.set(START, 0);
     bench.set(10, 1);
     for _ in 0..2_000 {
         bench.clock();
@@ -328,7 +402,7 @@ fn wots_leaf_yosys_validates() {
 }
 
 /// Good leaves for n = 16 and 24 (the second with a stalling sink), a
-/// refused n, an abort and a reset, recorded on the rust-hdl model and
+/// refused n, an abort and a node, recorded on the rust-hdl model and
 /// replayed on the Verilated RTL: every output equal on every clock.
 #[test]
 fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
@@ -343,6 +417,8 @@ fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
     bench.load(&leaf);
     assert!(bench.run(24, 1, Some(5_000)).error);
     bench.check_leaf(&leaf, 2);
+    let children: Vec<u8> = (0..48).map(|_| rng.next_u32() as u8).collect();
+    check_node(&mut bench, &leaf, &children, 2, 3);
     let got = verilated_outputs_in(
         "slhdsa-wots-leaf",
         WotsLeafEngine::<1>::default(),
