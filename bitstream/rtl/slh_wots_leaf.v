@@ -1030,6 +1030,56 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         out_data = sponge$out_data;
         out_valid = (phase$q == LeafPhase$Run) & external & sponge$out_valid;
         out_last = sponge$out_last;
+        if (node_write) begin
+            if (node_index == 0) begin
+                children$0$d = node_word;
+            end
+            if (node_index == 1) begin
+                children$1$d = node_word;
+            end
+            if (node_index == 2) begin
+                children$2$d = node_word;
+            end
+            if (node_index == 3) begin
+                children$3$d = node_word;
+            end
+            if (node_index == 4) begin
+                children$4$d = node_word;
+            end
+            if (node_index == 5) begin
+                children$5$d = node_word;
+            end
+            if (node_index == 6) begin
+                children$6$d = node_word;
+            end
+            if (node_index == 7) begin
+                children$7$d = node_word;
+            end
+            if (node_index == 8) begin
+                children$8$d = node_word;
+            end
+            if (node_index == 9) begin
+                children$9$d = node_word;
+            end
+            if (node_index == 10) begin
+                children$10$d = node_word;
+            end
+            if (node_index == 11) begin
+                children$11$d = node_word;
+            end
+            if (node_index == 12) begin
+                children$12$d = node_word;
+            end
+            if (node_index == 13) begin
+                children$13$d = node_word;
+            end
+            if (node_index == 14) begin
+                children$14$d = node_word;
+            end
+            if (node_index == 15) begin
+                children$15$d = node_word;
+            end
+        end
         case (phase$q)
             LeafPhase$Idle:
                 begin
@@ -1117,56 +1167,6 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                         end
                         if (adrs_index == 5) begin
                             adrs$5$d = adrs_word;
-                        end
-                    end
-                    if (node_write) begin
-                        if (node_index == 0) begin
-                            children$0$d = node_word;
-                        end
-                        if (node_index == 1) begin
-                            children$1$d = node_word;
-                        end
-                        if (node_index == 2) begin
-                            children$2$d = node_word;
-                        end
-                        if (node_index == 3) begin
-                            children$3$d = node_word;
-                        end
-                        if (node_index == 4) begin
-                            children$4$d = node_word;
-                        end
-                        if (node_index == 5) begin
-                            children$5$d = node_word;
-                        end
-                        if (node_index == 6) begin
-                            children$6$d = node_word;
-                        end
-                        if (node_index == 7) begin
-                            children$7$d = node_word;
-                        end
-                        if (node_index == 8) begin
-                            children$8$d = node_word;
-                        end
-                        if (node_index == 9) begin
-                            children$9$d = node_word;
-                        end
-                        if (node_index == 10) begin
-                            children$10$d = node_word;
-                        end
-                        if (node_index == 11) begin
-                            children$11$d = node_word;
-                        end
-                        if (node_index == 12) begin
-                            children$12$d = node_word;
-                        end
-                        if (node_index == 13) begin
-                            children$13$d = node_word;
-                        end
-                        if (node_index == 14) begin
-                            children$14$d = node_word;
-                        end
-                        if (node_index == 15) begin
-                            children$15$d = node_word;
                         end
                     end
                     if (start | start_node) begin

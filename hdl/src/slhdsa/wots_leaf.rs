@@ -30,8 +30,9 @@
 //!   (word 7) itself.
 //! - `start` (taken when idle) samples `n_bytes` = n. n ∉ {16, 24, 32} is
 //!   refused at once with `done` and `error`.
-//! - Children, written while idle (`node_write`, `node_index`,
-//!   `node_word`): the little-endian words of left ‖ right (n/2 words).
+//! - Children (`node_write`, `node_index`, `node_word`): the little-endian
+//!   words of left ‖ right (n/2 words). Taken in any state: a node job
+//!   reads them while it sends its message, so they must not change then.
 //! - `start_node` (taken when idle and `start` is low) samples `n_bytes`,
 //!   `node_height` and `node_tree_index`, and computes the node with the
 //!   address words 0..3 (layer and tree), type TREE, key pair 0 and that
@@ -161,7 +162,7 @@ pub struct WotsLeafEngine<const R: usize> {
     pub start: Signal<In, Bit>,
     /// n in bytes, sampled at `start` and `start_node`.
     pub n_bytes: Signal<In, Bits<6>>,
-    /// Write `node_word` into child word `node_index` (when idle): the
+    /// Write `node_word` into child word `node_index` (in any state): the
     /// little-endian words of left ‖ right, n/2 words.
     pub node_write: Signal<In, Bit>,
     /// Which child word (0..n/2 − 1).
@@ -537,6 +538,16 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             & self.sponge.out_valid.val();
         self.out_last.next = self.sponge.out_last.val();
 
+        // Children are taken in any state (a node job reads them only while
+        // it sends its message), so a tree job can write the next right
+        // child while it streams out of this engine.
+        if self.node_write.val() {
+            for i in 0..16 {
+                if self.node_index.val().index() == i {
+                    self.children[i].d.next = self.node_word.val();
+                }
+            }
+        }
         match self.phase.q.val() {
             LeafPhase::Idle => {
                 if self.seed_write.val() {
@@ -554,13 +565,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     for i in 0..6 {
                         if self.adrs_index.val().index() == i {
                             self.adrs[i].d.next = self.adrs_word.val();
-                        }
-                    }
-                }
-                if self.node_write.val() {
-                    for i in 0..16 {
-                        if self.node_index.val().index() == i {
-                            self.children[i].d.next = self.node_word.val();
                         }
                     }
                 }

@@ -1,0 +1,258 @@
+//! Tests of the XMSS tree job: AUTH ‖ root against a tree built in the test
+//! from `pqc`'s `wots_pk` and H (SHAKE, software Keccak), the root against
+//! the ACVP PK.root of SLH-DSA-SHAKE-128f, the clock count of
+//! `xmss_tree.rs` (the same for every leaf index), a stalling sink, refused
+//! requests, abort, the yosys check, and the Verilator cross-check of the
+//! exported Verilog, clock for clock.
+
+use super::job_bench::{Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START};
+use super::xmss_tree::{tree_clocks, XmssTreeEngine};
+use crate::ntt::sim::Lcg;
+use crate::verilator::verilator_required;
+use pqc::slhdsa::address::{AddressType, Adrs};
+use pqc::slhdsa::{params, HashEngine, Params};
+use rust_hdl::prelude::*;
+
+/// Row indices of the tree inputs.
+const TREE_HEIGHT: usize = 11;
+const LEAF_INDEX: usize = 12;
+
+impl Job for XmssTreeEngine<1> {
+    fn inputs() -> Vec<&'static str> {
+        let mut names = COMMON_INPUTS.to_vec();
+        names.extend(["tree_height", "leaf_index"]);
+        names
+    }
+
+    fn apply(&mut self, v: &[u64]) {
+        self.reset.next = v[0] != 0;
+        self.seed_write.next = v[1] != 0;
+        self.seed_index.next = v[2].into();
+        self.seed_word.next = v[3].into();
+        self.adrs_write.next = v[4] != 0;
+        self.adrs_index.next = v[5].into();
+        self.adrs_word.next = v[6].into();
+        self.start.next = v[7] != 0;
+        self.n_bytes.next = v[8].into();
+        self.abort_job.next = v[9] != 0;
+        self.out_ready.next = v[10] != 0;
+        self.tree_height.next = v[11].into();
+        self.leaf_index.next = v[12].into();
+    }
+
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+
+    fn outputs(&self) -> [u64; 6] {
+        [
+            u64::from(self.busy.val()),
+            u64::from(self.done.val()),
+            u64::from(self.error.val()),
+            self.out_data.val().to_u64(),
+            u64::from(self.out_valid.val()),
+            u64::from(self.out_last.val()),
+        ]
+    }
+}
+
+type Bench = JobBench<XmssTreeEngine<1>>;
+
+/// AUTH ‖ root of the tree of `keys` (its layer and tree address) for leaf
+/// `index`, built here level by level from `pqc`'s WOTS+ public keys and H.
+fn reference(keys: &KeyMaterial, height: u32, index: u32) -> Vec<u8> {
+    let n = keys.n;
+    keys.with_engine(|e| {
+        let mut level: Vec<Vec<u8>> = (0..1u32 << height)
+            .map(|i| {
+                let mut adrs = keys.adrs;
+                adrs.set_type_and_clear(AddressType::WotsHash);
+                adrs.set_keypair(i);
+                let mut pk = vec![0; n];
+                e.wots_pk(&adrs, &mut pk);
+                pk
+            })
+            .collect();
+        let mut out = Vec::new();
+        for z in 0..height {
+            out.extend_from_slice(&level[((index >> z) ^ 1) as usize]);
+            let mut adrs = keys.adrs;
+            adrs.set_type_and_clear(AddressType::Tree);
+            adrs.set_tree_height(z + 1);
+            level = level
+                .chunks_exact(2)
+                .enumerate()
+                .map(|(j, pair)| {
+                    adrs.set_tree_index(j as u32);
+                    let mut node = vec![0; n];
+                    e.thash(&adrs, &pair[0], &pair[1], &mut node);
+                    node
+                })
+                .collect();
+        }
+        out.extend_from_slice(&level[0]);
+        out
+    })
+}
+
+/// Loads `keys`, runs the tree for leaf `index`, checks AUTH ‖ root.
+fn check_tree(
+    bench: &mut Bench,
+    keys: &KeyMaterial,
+    height: u32,
+    index: u32,
+    ready_one_in: u32,
+) -> Outcome {
+    bench.load(keys);
+    bench.set(TREE_HEIGHT, u64::from(height));
+    bench.set(LEAF_INDEX, u64::from(index));
+    let outcome = bench.run(START, keys.n as u64, ready_one_in, None);
+    let n = keys.n;
+    assert!(!outcome.error, "n = {n}, h′ = {height}: error");
+    assert_eq!(
+        outcome.bytes(),
+        reference(keys, height, index),
+        "n = {n}, h′ = {height}, leaf {index}: AUTH ‖ root"
+    );
+    assert_eq!(outcome.last_at, Some((height as usize + 1) * n / 4 - 1));
+    outcome
+}
+
+/// The seeds of an ACVP-checked key and the address of the top XMSS tree
+/// (layer d − 1, tree 0), whose root is PK.root (FIPS 205 Algorithm 18).
+fn top_tree(p: &Params, sk_seed: &[u8], pk_seed: &[u8]) -> KeyMaterial {
+    let mut adrs = Adrs::default();
+    adrs.set_layer(p.d as u32 - 1);
+    KeyMaterial {
+        n: p.n,
+        pk_seed: pk_seed.to_vec(),
+        sk_seed: sk_seed.to_vec(),
+        adrs,
+    }
+}
+
+/// SLH-DSA-SHAKE-128f's top tree (h′ = 3) from the ACVP keyGen case of
+/// `pqc_selftest`: the root is the case's PK.root, the authentication path
+/// that of the test's own tree, and the clock count the formula's for two
+/// leaf indices.
+#[test]
+fn xmss_tree_root_is_the_acvp_pk_root_of_shake_128f() {
+    let p = &params::SHAKE_128F;
+    let case = &pqc_selftest::vectors::SLH_DSA[0];
+    assert_eq!(case.name, p.name);
+    let keygen = &case.keygen;
+    let keys = top_tree(p, keygen.sk_seed, keygen.pk_seed);
+    let mut bench = Bench::new(1);
+    let mut counts = vec![];
+    for index in [5, 0] {
+        let outcome = check_tree(&mut bench, &keys, p.hp as u32, index, 1);
+        let bytes = outcome.bytes();
+        assert_eq!(&bytes[p.hp * p.n..], &keygen.pk[p.n..], "PK.root (ACVP)");
+        counts.push(outcome.clocks);
+    }
+    eprintln!("XMSS tree, SHAKE-128f (n = 16, h′ = 3): {counts:?} clocks");
+    assert_eq!(counts, [tree_clocks(16, 3); 2]);
+}
+
+/// n = 24 and 32 on small trees (h′ = 1), with random seeds and address.
+#[test]
+fn xmss_tree_matches_for_n_24_and_32() {
+    let mut bench = Bench::new(2);
+    let mut rng = Lcg::new(24);
+    for (n, index) in [(24, 1), (32, 0)] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        let outcome = check_tree(&mut bench, &keys, 1, index, 1);
+        assert_eq!(outcome.clocks, tree_clocks(n, 1), "n = {n}");
+    }
+}
+
+/// The top trees of SLH-DSA-SHAKE-192f (h′ = 3) and 256f (h′ = 4): roots
+/// against `pqc`'s key generation (itself checked against every ACVP
+/// keyGen case), about 700,000 simulated clocks.
+#[test]
+#[ignore = "about a minute of rust-hdl simulation; PQC_FULL=1 runs it"]
+fn xmss_tree_roots_of_shake_192f_and_256f() {
+    let mut rng = Lcg::new(192);
+    for p in [&params::SHAKE_192F, &params::SHAKE_256F] {
+        let mut seed = || (0..p.n).map(|_| rng.next_u32() as u8).collect::<Vec<u8>>();
+        let (sk_seed, sk_prf, pk_seed) = (seed(), seed(), seed());
+        let mut sk = vec![0; p.sk_bytes()];
+        let mut pk = vec![0; p.pk_bytes()];
+        pqc::slhdsa::slh_keygen_internal(p, &sk_seed, &sk_prf, &pk_seed, &mut sk, &mut pk).unwrap();
+        let keys = top_tree(p, &sk_seed, &pk_seed);
+        let mut bench = Bench::new(3);
+        let outcome = check_tree(&mut bench, &keys, p.hp as u32, 1, 1);
+        assert_eq!(
+            &outcome.bytes()[p.hp * p.n..],
+            &pk[p.n..],
+            "{}: PK.root",
+            p.name
+        );
+        assert_eq!(outcome.clocks, tree_clocks(p.n, p.hp as u32), "{}", p.name);
+    }
+}
+
+#[test]
+fn xmss_tree_refuses_bad_requests_at_once() {
+    let mut bench = Bench::new(4);
+    let mut rng = Lcg::new(4);
+    for (n, height, index) in [(20, 3, 0), (16, 0, 0), (16, 10, 0), (16, 3, 8), (32, 1, 2)] {
+        bench.set(TREE_HEIGHT, height);
+        bench.set(LEAF_INDEX, index);
+        let outcome = bench.run(START, n, 1, None);
+        assert!(
+            outcome.error,
+            "n = {n}, h′ = {height}, leaf {index} accepted"
+        );
+        assert_eq!(outcome.clocks, 1, "refused at once");
+        assert!(outcome.words.is_empty());
+    }
+    check_tree(&mut bench, &KeyMaterial::random(16, &mut rng), 1, 1, 1);
+}
+
+/// Abort in the first leaf, in the parent node and in the output, then a
+/// good tree with a stalling sink.
+#[test]
+fn xmss_tree_abort_then_a_good_tree_with_a_stalling_sink() {
+    let mut bench = Bench::new(5);
+    let mut rng = Lcg::new(5);
+    let keys = KeyMaterial::random(16, &mut rng);
+    let total = tree_clocks(16, 1);
+    for abort_at in [100, total - 20, total - 3] {
+        bench.load(&keys);
+        bench.set(TREE_HEIGHT, 1);
+        bench.set(LEAF_INDEX, 0);
+        let outcome = bench.run(START, 16, 1, Some(abort_at));
+        assert!(outcome.error, "abort at {abort_at}");
+        assert_eq!(outcome.clocks, abort_at + 1, "idle on the abort clock");
+    }
+    let outcome = check_tree(&mut bench, &keys, 1, 1, 3);
+    assert!(outcome.clocks > total, "the sink stalled");
+}
+
+#[test]
+fn xmss_tree_yosys_validates() {
+    let mut uut = XmssTreeEngine::<1>::default();
+    uut.connect_all();
+    yosys_validate("slh_xmss_tree", &generate_verilog(&uut)).unwrap();
+}
+
+/// A tree of 4 leaves with a stalling sink, a refused request and an
+/// abort, recorded on the rust-hdl model and replayed on the Verilated RTL.
+#[test]
+fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
+    if !verilator_required("xmss_tree_rtl_equals_rust_hdl_clock_for_clock") {
+        return;
+    }
+    let mut bench = Bench::new(6);
+    let mut rng = Lcg::new(6);
+    let keys = KeyMaterial::random(16, &mut rng);
+    check_tree(&mut bench, &keys, 2, 2, 2);
+    bench.set(TREE_HEIGHT, 9);
+    bench.set(LEAF_INDEX, 512);
+    assert!(bench.run(START, 16, 1, None).error);
+    bench.set(TREE_HEIGHT, 1);
+    bench.set(LEAF_INDEX, 1);
+    assert!(bench.run(START, 16, 1, Some(20_000)).error);
+    bench.assert_rtl_matches("slh_xmss_tree");
+}
