@@ -4,7 +4,7 @@
 //! loading, running a job to `done`).
 //!
 //! Every job has the same first input ports (rows 0..=10, [`COMMON_INPUTS`])
-//! and the same outputs ([`OUTPUTS`]).
+//! and the same first outputs ([`OUTPUTS`]).
 
 use crate::mldsa::verilator_check::verilated_outputs_in;
 use crate::ntt::sim::{settle, tick, Lcg};
@@ -39,7 +39,7 @@ const N_BYTES: usize = 8;
 const ABORT: usize = 9;
 const OUT_READY: usize = 10;
 
-/// The output ports of every job, in line order.
+/// The output ports every job has, in line order.
 pub const OUTPUTS: [&str; 6] = ["busy", "done", "error", "out_data", "out_valid", "out_last"];
 
 /// A job block under the bench.
@@ -50,8 +50,12 @@ pub trait Job: Block + Default {
     fn apply(&mut self, row: &[u64]);
     /// The clock input.
     fn clock_input(&mut self) -> &mut Signal<In, Clock>;
-    /// The values of [`OUTPUTS`].
-    fn outputs(&self) -> [u64; 6];
+    /// Output port names in line order: [`OUTPUTS`], then the job's own.
+    fn output_names() -> Vec<&'static str> {
+        OUTPUTS.to_vec()
+    }
+    /// The values of [`Self::output_names`].
+    fn outputs(&self) -> Vec<u64>;
 }
 
 /// Seeds and a WOTS_HASH address of one key pair.
@@ -94,6 +98,8 @@ impl KeyMaterial {
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub words: Vec<u32>,
+    /// The job's first own output (after [`OUTPUTS`]) with each word, or 0.
+    pub kinds: Vec<u64>,
     pub last_at: Option<usize>,
     pub error: bool,
     /// Clocks from the `start` clock to the first clock with `done` high.
@@ -166,7 +172,7 @@ impl<B: Job> JobBench<B> {
     }
 
     /// The outputs after the last clock.
-    pub fn outputs(&self) -> [u64; 6] {
+    pub fn outputs(&self) -> Vec<u64> {
         self.uut.outputs()
     }
 
@@ -218,7 +224,10 @@ impl<B: Job> JobBench<B> {
             let ready = self.rng.next_u32() % ready_one_in == 0;
             self.set(OUT_READY, u64::from(ready));
             self.apply();
-            let [busy, done, error, data, valid, last] = self.uut.outputs();
+            let out = self.uut.outputs();
+            let [busy, done, error, data, valid, last] = out[..6] else {
+                unreachable!()
+            };
             if done != 0 && !abort {
                 outcome.error = error != 0;
                 outcome.clocks = clocks;
@@ -231,6 +240,7 @@ impl<B: Job> JobBench<B> {
                     outcome.last_at = Some(outcome.words.len());
                 }
                 outcome.words.push(data as u32);
+                outcome.kinds.push(out.get(6).copied().unwrap_or(0));
             }
             assert!(
                 clocks < HANG_LIMIT,
@@ -252,7 +262,7 @@ impl<B: Job> JobBench<B> {
             B::default(),
             design,
             &B::inputs(),
-            &OUTPUTS,
+            &B::output_names(),
             &self.rows,
         )
         .unwrap();

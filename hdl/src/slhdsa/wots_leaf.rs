@@ -10,6 +10,12 @@
 //! then pk = T_len(PK.seed, ADRS with type WOTS_PK, ends): one `OP_SPONGE`
 //! request over the len·n bytes of the memory, streamed out.
 //!
+//! With `sign_leaf`, the same job also signs an n-byte message M (FIPS 205
+//! Algorithm 7): chain i is split at its digit d_i (the nibbles of M, then
+//! of the checksum), σ_i = chain(sk_i, 0, d_i) is streamed out (flagged by
+//! `out_sig`) and kept, and chain(σ_i, d_i, 15 − d_i) gives the same end.
+//! The output is then σ ‖ pk.
+//!
 //! The same block computes one Merkle node, H(PK.seed, ADRS, left ‖ right)
 //! with ADRS of type TREE (FIPS 205 Algorithm 9, line 8), so that a tree
 //! job built on it needs no second sponge.
@@ -106,6 +112,15 @@ pub const fn leaf_clocks(n: usize) -> u64 {
     len * (prf + chain + 6) + compress + 5
 }
 
+/// Clocks of one leaf with `sign_leaf` (output always ready): each chain is
+/// two requests, 0..d and d..15, so each adds a request of n/2 + 8 message
+/// words, n/4 output words and 2 clocks of turnaround, and no F call; the
+/// count is the same for every message (asserted by the tests).
+pub const fn sign_leaf_clocks(n: usize) -> u64 {
+    let words = n as u64 / 4;
+    leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 8 + words + 2)
+}
+
 /// Clocks of one Merkle node (`start_node`) with the output stream always
 /// ready, from the `start_node` clock to the first clock with `done` high:
 /// (3n + 32)/4 message words, one permutation, n/4 output words and the
@@ -131,8 +146,10 @@ pub enum LeafPhase {
 pub enum LeafRequest {
     /// sk_i = PRF(PK.seed, SK.seed, ADRS).
     Prf,
-    /// The chain from sk_i to its end.
+    /// The chain from sk_i to its end, or (signing) from σ_i to its end.
     Chain,
+    /// Signing: the chain from sk_i to the message digit, σ_i.
+    SigChain,
     /// T_len over the chain ends: the public key.
     Compress,
     /// H over two children: a Merkle tree node.
@@ -176,6 +193,16 @@ pub struct WotsLeafEngine<const R: usize> {
     pub node_height: Signal<In, Bits<8>>,
     /// The node's tree index, sampled at `start_node`.
     pub node_tree_index: Signal<In, Bits<32>>,
+    /// Sign while computing the leaf (sampled at `start`): σ_i is streamed
+    /// out as each chain passes its message digit.
+    pub sign_leaf: Signal<In, Bit>,
+    /// Write `msg_word` into message word `msg_index` (when idle): the
+    /// little-endian words of the n-byte message signed with `sign_leaf`.
+    pub msg_write: Signal<In, Bit>,
+    /// Which message word.
+    pub msg_index: Signal<In, Bits<3>>,
+    /// The message word.
+    pub msg_word: Signal<In, Bits<32>>,
     /// Abandon the job (taken in any state).
     pub abort_job: Signal<In, Bit>,
     /// A job is in progress.
@@ -190,6 +217,9 @@ pub struct WotsLeafEngine<const R: usize> {
     pub out_valid: Signal<Out, Bit>,
     /// Public-key stream TLAST.
     pub out_last: Signal<Out, Bit>,
+    /// The stream word is a word of the WOTS+ signature (else of the key or
+    /// the node).
+    pub out_sig: Signal<Out, Bit>,
     /// Public-key stream TREADY.
     pub out_ready: Signal<In, Bit>,
     sponge: SpongeEngine<R>,
@@ -201,6 +231,11 @@ pub struct WotsLeafEngine<const R: usize> {
     sk_seed: [DFF<Bits<32>>; 8],
     adrs: [DFF<Bits<32>>; 6],
     secret: [DFF<Bits<32>>; 8],
+    message: [DFF<Bits<32>>; 8],
+    signing: DFF<Bit>,
+    digit: DFF<Bits<4>>,
+    checksum: DFF<Bits<10>>,
+    len1: DFF<Bits<7>>,
     children: [DFF<Bits<32>>; 16],
     height: DFF<Bits<8>>,
     tree_index: DFF<Bits<32>>,
@@ -221,6 +256,8 @@ pub struct WotsLeafEngine<const R: usize> {
     secret_word: DFF<Bits<3>>,
     write_ptr: DFF<Bits<ENDS_ADDRESS_BITS>>,
     read_ptr: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    ends_stage: DFF<Bits<32>>,
+    prime: DFF<Bits<2>>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
     segment_last: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
@@ -231,9 +268,15 @@ pub struct WotsLeafEngine<const R: usize> {
     tree_index_word: Signal<Local, Bits<32>>,
     adrs_out: Signal<Local, Bits<32>>,
     ends_word: Signal<Local, Bits<32>>,
+    ends_address: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
     send_word: Signal<Local, Bits<32>>,
     in_fire: Signal<Local, Bit>,
     external: Signal<Local, Bit>,
+    final_request: Signal<Local, Bit>,
+    message_word: Signal<Local, Bits<32>>,
+    message_byte: Signal<Local, Bits<8>>,
+    next_digit: Signal<Local, Bits<4>>,
+    chain_start: Signal<Local, Bits<4>>,
     out_fire: Signal<Local, Bit>,
     read_next: Signal<Local, Bit>,
     op_sponge: Constant<Bits<8>>,
@@ -265,6 +308,10 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             start_node: Default::default(),
             node_height: Default::default(),
             node_tree_index: Default::default(),
+            sign_leaf: Default::default(),
+            msg_write: Default::default(),
+            msg_index: Default::default(),
+            msg_word: Default::default(),
             abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -272,6 +319,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             out_data: Default::default(),
             out_valid: Default::default(),
             out_last: Default::default(),
+            out_sig: Default::default(),
             out_ready: Default::default(),
             sponge: Default::default(),
             ends_low: Default::default(),
@@ -280,6 +328,11 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             sk_seed: Default::default(),
             adrs: Default::default(),
             secret: Default::default(),
+            message: Default::default(),
+            signing: Default::default(),
+            digit: Default::default(),
+            checksum: Default::default(),
+            len1: Default::default(),
             children: Default::default(),
             height: Default::default(),
             tree_index: Default::default(),
@@ -300,6 +353,8 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             secret_word: Default::default(),
             write_ptr: Default::default(),
             read_ptr: Default::default(),
+            ends_stage: Default::default(),
+            prime: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
             segment_last: Default::default(),
@@ -310,9 +365,15 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             tree_index_word: Default::default(),
             adrs_out: Default::default(),
             ends_word: Default::default(),
+            ends_address: Default::default(),
             send_word: Default::default(),
             in_fire: Default::default(),
             external: Default::default(),
+            final_request: Default::default(),
+            message_word: Default::default(),
+            message_byte: Default::default(),
+            next_digit: Default::default(),
+            chain_start: Default::default(),
             out_fire: Default::default(),
             read_next: Default::default(),
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
@@ -351,8 +412,14 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             children_last,
             n_reg,
             secret_word,
+            signing,
+            digit,
+            checksum,
+            len1,
             write_ptr,
             read_ptr,
+            ends_stage,
+            prime,
             done_flag,
             error_flag
         );
@@ -363,6 +430,8 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.sk_seed[i].d.next = self.sk_seed[i].q.val();
             self.secret[i].clock.next = self.clock.val();
             self.secret[i].d.next = self.secret[i].q.val();
+            self.message[i].clock.next = self.clock.val();
+            self.message[i].d.next = self.message[i].q.val();
         }
         for i in 0..16 {
             self.children[i].clock.next = self.clock.val();
@@ -393,11 +462,56 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.sponge.arg0.next = self.mode_shake256.val();
         self.sponge.arg1.next = bit_cast::<32, 8>(self.prf_bytes.q.val());
         self.sponge.arg2.next = bit_cast::<32, 6>(self.n_reg.q.val());
+        // Signing splits each chain at its digit: 0..d, then d..15.
+        self.chain_start.next = 0.into();
+        if self.signing.q.val() {
+            self.chain_start.next = self.digit.q.val();
+        }
         if self.request.q.val() == LeafRequest::Chain {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.arg1.next = bit_cast::<32, 4>(self.chain_start.val());
+            self.sponge.arg2.next =
+                self.chain_steps.val() - bit_cast::<32, 4>(self.chain_start.val());
+        }
+        if self.request.q.val() == LeafRequest::SigChain {
+            self.sponge.op.next = self.op_chain.val();
+            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
             self.sponge.arg1.next = 0.into();
-            self.sponge.arg2.next = self.chain_steps.val();
+            self.sponge.arg2.next = bit_cast::<32, 4>(self.digit.q.val());
+        }
+
+        // The digit of chain i (FIPS 205 Algorithm 7): nibble i of the
+        // message (high nibble first) for i < len1 = 2n, then the three
+        // nibbles of the 12-bit checksum.
+        self.message_word.next = self.message[0].q.val();
+        for i in 1..8 {
+            if self.chain.q.val().get_bits::<3>(3).index() == i {
+                self.message_word.next = self.message[i].q.val();
+            }
+        }
+        self.message_byte.next = self.message_word.val().get_bits::<8>(0);
+        if self.chain.q.val().get_bits::<2>(1) == 1 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(8);
+        }
+        if self.chain.q.val().get_bits::<2>(1) == 2 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(16);
+        }
+        if self.chain.q.val().get_bits::<2>(1) == 3 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(24);
+        }
+        self.next_digit.next = self.message_byte.val().get_bits::<4>(4);
+        if self.chain.q.val().get_bit(0) {
+            self.next_digit.next = self.message_byte.val().get_bits::<4>(0);
+        }
+        if self.chain.q.val() == self.len1.q.val() {
+            self.next_digit.next = bit_cast::<4, 2>(self.checksum.q.val().get_bits::<2>(8));
+        }
+        if self.chain.q.val() == self.len1.q.val() + 1 {
+            self.next_digit.next = self.checksum.q.val().get_bits::<4>(4);
+        }
+        if self.chain.q.val() == self.len1.q.val() + 2 {
+            self.next_digit.next = self.checksum.q.val().get_bits::<4>(0);
         }
         if self.request.q.val() == LeafRequest::Compress {
             self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
@@ -482,11 +596,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.send_word.next = self.adrs_out.val();
         }
         if self.segment.q.val() == 2 {
-            self.send_word.next = self.ends_word.val();
+            self.send_word.next = self.ends_stage.q.val();
             if self.request.q.val() == LeafRequest::Prf {
                 self.send_word.next = self.sk_seed_word.val();
             }
-            if self.request.q.val() == LeafRequest::Chain {
+            if (self.request.q.val() == LeafRequest::Chain)
+                | (self.request.q.val() == LeafRequest::SigChain)
+            {
                 self.send_word.next = self.secret_out.val();
             }
             if self.request.q.val() == LeafRequest::Node {
@@ -499,18 +615,35 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             (self.segment.q.val() == 2) & (self.word.q.val() == self.segment_last.val());
         self.in_fire.next = self.sponge.in_valid.val() & self.sponge.in_ready.val();
 
-        // The chain-end memory reads one clock ahead: its address moves on
-        // with each word taken, so `read_data` is always the current word.
+        // The chain-end memory's output goes through a register
+        // (`ends_stage`, the current word) so that no logic follows the
+        // block RAM's clock-to-out: the memory reads the next word, and
+        // both move on with each word taken. They are primed with words 0
+        // and 1 while PK.seed ‖ ADRS goes out (at least 12 clocks).
         self.read_next.next = self.in_fire.val()
             & (self.segment.q.val() == 2)
             & (self.request.q.val() == LeafRequest::Compress);
-        self.ends_low.read_address.next = self.read_ptr.q.val();
-        self.ends_high.read_address.next = self.read_ptr.q.val();
+        self.ends_address.next = self.read_ptr.q.val() + 1;
         if self.read_next.val() {
-            self.ends_low.read_address.next = self.read_ptr.q.val() + 1;
-            self.ends_high.read_address.next = self.read_ptr.q.val() + 1;
+            self.ends_address.next = self.read_ptr.q.val() + 2;
             self.read_ptr.d.next = self.read_ptr.q.val() + 1;
+            self.ends_stage.d.next = self.ends_word.val();
         }
+        if (self.request.q.val() == LeafRequest::Compress)
+            & (self.phase.q.val() == LeafPhase::Run)
+            & (self.segment.q.val() != 2)
+        {
+            if self.prime.q.val() == 0 {
+                self.ends_address.next = 0.into();
+                self.prime.d.next = 1.into();
+            }
+            if self.prime.q.val() == 1 {
+                self.ends_stage.d.next = self.ends_word.val();
+                self.prime.d.next = 2.into();
+            }
+        }
+        self.ends_low.read_address.next = self.ends_address.val();
+        self.ends_high.read_address.next = self.ends_address.val();
         if self.in_fire.val() {
             self.word.d.next = self.word.q.val() + 1;
             if self.word.q.val() == self.segment_last.val() {
@@ -524,8 +657,10 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
 
         // The output: sk_i into `secret`, a chain end into the memory, the
         // public key out of the job.
-        self.external.next = (self.request.q.val() == LeafRequest::Compress)
+        self.final_request.next = (self.request.q.val() == LeafRequest::Compress)
             | (self.request.q.val() == LeafRequest::Node);
+        self.external.next =
+            self.final_request.val() | (self.request.q.val() == LeafRequest::SigChain);
         self.sponge.out_ready.next = self.phase.q.val() == LeafPhase::Run;
         if self.external.val() {
             self.sponge.out_ready.next =
@@ -536,7 +671,8 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.out_valid.next = (self.phase.q.val() == LeafPhase::Run)
             & self.external.val()
             & self.sponge.out_valid.val();
-        self.out_last.next = self.sponge.out_last.val();
+        self.out_last.next = self.sponge.out_last.val() & self.final_request.val();
+        self.out_sig.next = self.request.q.val() == LeafRequest::SigChain;
 
         // Children are taken in any state (a node job reads them only while
         // it sends its message), so a tree job can write the next right
@@ -561,6 +697,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         }
                     }
                 }
+                if self.msg_write.val() {
+                    for i in 0..8 {
+                        if self.msg_index.val().index() == i {
+                            self.message[i].d.next = self.msg_word.val();
+                        }
+                    }
+                }
                 if self.adrs_write.val() {
                     for i in 0..6 {
                         if self.adrs_index.val().index() == i {
@@ -573,6 +716,8 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.error_flag.d.next = false;
                     self.n_reg.d.next = self.n_bytes.val();
                     self.chain.d.next = 0.into();
+                    self.checksum.d.next = 0.into();
+                    self.signing.d.next = self.sign_leaf.val() & self.start.val();
                     self.request.d.next = LeafRequest::Prf;
                     if !self.start.val() {
                         self.request.d.next = LeafRequest::Node;
@@ -586,6 +731,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     // SK.seed| and |PK.seed ‖ ADRS ‖ ends| in bytes.
                     if self.n_bytes.val() == 16 {
                         self.seed_last.d.next = 3.into();
+                        self.len1.d.next = 32.into();
                         self.last_chain.d.next = 34.into();
                         self.ends_last.d.next = 139.into();
                         self.prf_bytes.d.next = 64.into();
@@ -594,6 +740,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.children_last.d.next = 7.into();
                     } else if self.n_bytes.val() == 24 {
                         self.seed_last.d.next = 5.into();
+                        self.len1.d.next = 48.into();
                         self.last_chain.d.next = 50.into();
                         self.ends_last.d.next = 305.into();
                         self.prf_bytes.d.next = 80.into();
@@ -602,6 +749,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.children_last.d.next = 11.into();
                     } else if self.n_bytes.val() == 32 {
                         self.seed_last.d.next = 7.into();
+                        self.len1.d.next = 64.into();
                         self.last_chain.d.next = 66.into();
                         self.ends_last.d.next = 535.into();
                         self.prf_bytes.d.next = 96.into();
@@ -623,11 +771,23 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.segment.d.next = 0.into();
                     self.word.d.next = 0.into();
                     self.secret_word.d.next = 0.into();
+                    self.prime.d.next = 0.into();
+                    // Each chain's digit, taken as its PRF starts; the
+                    // checksum adds w − 1 − digit over the message digits.
+                    if self.request.q.val() == LeafRequest::Prf {
+                        self.digit.d.next = self.next_digit.val();
+                        if self.chain.q.val() < self.len1.q.val() {
+                            self.checksum.d.next = self.checksum.q.val() + 15
+                                - bit_cast::<10, 4>(self.next_digit.val());
+                        }
+                    }
                 }
             }
             LeafPhase::Run => {
                 if self.out_fire.val() {
-                    if self.request.q.val() == LeafRequest::Prf {
+                    if (self.request.q.val() == LeafRequest::Prf)
+                        | (self.request.q.val() == LeafRequest::SigChain)
+                    {
                         for i in 0..8 {
                             if self.secret_word.q.val().index() == i {
                                 self.secret[i].d.next = self.sponge.out_data.val();
@@ -644,6 +804,12 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.phase.d.next = LeafPhase::Launch;
                         if self.request.q.val() == LeafRequest::Prf {
                             self.request.d.next = LeafRequest::Chain;
+                            if self.signing.q.val() {
+                                self.request.d.next = LeafRequest::SigChain;
+                            }
+                        }
+                        if self.request.q.val() == LeafRequest::SigChain {
+                            self.request.d.next = LeafRequest::Chain;
                         }
                         if self.request.q.val() == LeafRequest::Chain {
                             self.request.d.next = LeafRequest::Prf;
@@ -652,7 +818,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                                 self.request.d.next = LeafRequest::Compress;
                             }
                         }
-                        if self.external.val() {
+                        if self.final_request.val() {
                             self.phase.d.next = LeafPhase::Idle;
                             self.done_flag.d.next = true;
                         }

@@ -4,8 +4,10 @@
 //! every request of the job, the yosys check, and the Verilator
 //! cross-check of the exported Verilog, clock for clock.
 
-use super::job_bench::{words_of, Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START};
-use super::wots_leaf::{leaf_clocks, node_clocks, WotsLeafEngine};
+use super::job_bench::{
+    words_of, Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, OUTPUTS, START,
+};
+use super::wots_leaf::{leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::AddressType;
@@ -17,6 +19,9 @@ const NODE_WRITE: usize = 11;
 const START_NODE: usize = 14;
 const NODE_HEIGHT: usize = 15;
 const NODE_TREE_INDEX: usize = 16;
+/// Row indices of the signing inputs.
+const SIGN_LEAF: usize = 17;
+const MSG_WRITE: usize = 18;
 
 impl Job for WotsLeafEngine<1> {
     fn inputs() -> Vec<&'static str> {
@@ -28,7 +33,17 @@ impl Job for WotsLeafEngine<1> {
             "start_node",
             "node_height",
             "node_tree_index",
+            "sign_leaf",
+            "msg_write",
+            "msg_index",
+            "msg_word",
         ]);
+        names
+    }
+
+    fn output_names() -> Vec<&'static str> {
+        let mut names = OUTPUTS.to_vec();
+        names.push("out_sig");
         names
     }
 
@@ -50,20 +65,25 @@ impl Job for WotsLeafEngine<1> {
         self.start_node.next = v[14] != 0;
         self.node_height.next = v[15].into();
         self.node_tree_index.next = v[16].into();
+        self.sign_leaf.next = v[17] != 0;
+        self.msg_write.next = v[18] != 0;
+        self.msg_index.next = v[19].into();
+        self.msg_word.next = v[20].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }
 
-    fn outputs(&self) -> [u64; 6] {
-        [
+    fn outputs(&self) -> Vec<u64> {
+        vec![
             u64::from(self.busy.val()),
             u64::from(self.done.val()),
             u64::from(self.error.val()),
             self.out_data.val().to_u64(),
             u64::from(self.out_valid.val()),
             u64::from(self.out_last.val()),
+            u64::from(self.out_sig.val()),
         ]
     }
 }
@@ -75,6 +95,91 @@ fn reference(keys: &KeyMaterial) -> Vec<u8> {
     let mut pk = vec![0; keys.n];
     keys.with_engine(|e| e.wots_pk(&keys.adrs, &mut pk));
     pk
+}
+
+/// The WOTS+ digits of an n-byte message (FIPS 205 Algorithm 7 with
+/// lg_w = 4): its nibbles, high first, then the checksum's three.
+pub(super) fn wots_digits(msg: &[u8]) -> Vec<u32> {
+    let mut digits: Vec<u32> = msg
+        .iter()
+        .flat_map(|b| [u32::from(b >> 4), u32::from(b & 15)])
+        .collect();
+    let checksum: u32 = digits.iter().map(|d| 15 - d).sum::<u32>() << 4;
+    digits.extend([
+        (checksum >> 12) & 15,
+        (checksum >> 8) & 15,
+        (checksum >> 4) & 15,
+    ]);
+    digits
+}
+
+/// The WOTS+ signature of `msg` under the key pair of `keys`, built here
+/// from `pqc`'s PRF and chain.
+pub(super) fn wots_signature(keys: &KeyMaterial, msg: &[u8]) -> Vec<u8> {
+    let n = keys.n;
+    keys.with_engine(|e| {
+        let mut sig = Vec::new();
+        for (i, d) in wots_digits(msg).into_iter().enumerate() {
+            let mut sk_adrs = keys.adrs;
+            sk_adrs.set_type_and_clear(AddressType::WotsPrf);
+            sk_adrs.set_keypair(keys.adrs.keypair());
+            sk_adrs.set_chain(i as u32);
+            let mut sk = vec![0; n];
+            e.prf(&sk_adrs, &mut sk);
+            let mut adrs = keys.adrs;
+            adrs.set_chain(i as u32);
+            let mut value = vec![0; n];
+            e.chain(&adrs, &sk, 0, d, &mut value);
+            sig.extend(value);
+        }
+        sig
+    })
+}
+
+/// Writes the n-byte message to sign.
+pub(super) fn write_message<B: Job>(bench: &mut JobBench<B>, row: usize, msg: &[u8]) {
+    for (i, w) in words_of(msg).enumerate() {
+        bench.set(row, 1);
+        bench.set(row + 1, i as u64);
+        bench.set(row + 2, w);
+        bench.clock();
+    }
+    bench.set(row, 0);
+}
+
+/// A signing leaf: σ (flagged `out_sig`) then the same public key as
+/// without signing.
+fn check_signing_leaf(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], ready: u32) -> u64 {
+    let n = keys.n;
+    bench.load(keys);
+    write_message(bench, MSG_WRITE, msg);
+    bench.set(SIGN_LEAF, 1);
+    let outcome = bench.run(START, n as u64, ready, None);
+    bench.set(SIGN_LEAF, 0);
+    assert!(!outcome.error);
+    let sig_words = (2 * n + 3) * n / 4;
+    let bytes = outcome.bytes();
+    assert_eq!(bytes.len(), (sig_words + n / 4) * 4);
+    assert_eq!(
+        &bytes[..sig_words * 4],
+        wots_signature(keys, msg),
+        "n = {n}: σ"
+    );
+    assert_eq!(&bytes[sig_words * 4..], reference(keys), "n = {n}: pk");
+    assert!(
+        outcome.kinds[..sig_words].iter().all(|&k| k == 1),
+        "σ flagged"
+    );
+    assert!(
+        outcome.kinds[sig_words..].iter().all(|&k| k == 0),
+        "pk not flagged"
+    );
+    assert_eq!(
+        outcome.last_at,
+        Some(sig_words + n / 4 - 1),
+        "TLAST on pk only"
+    );
+    outcome.clocks
 }
 
 /// A whole good leaf: load, run, compare with `pqc`.
@@ -164,6 +269,28 @@ fn merkle_node_matches_pqc_for_every_n_and_its_clock_count_is_public() {
     assert!(bench.run(START_NODE, 20, 1, None).error, "n = 20 node");
 }
 
+/// Signing while computing the leaf, for every n, with messages of all-0
+/// digits (empty first chains), all-15 digits (empty second chains) and
+/// random ones: σ and pk right, and the same clock count for every
+/// message.
+#[test]
+fn signing_leaf_gives_the_wots_signature_and_the_same_key() {
+    let mut bench = Bench::new(10);
+    let mut rng = Lcg::new(7205);
+    for n in [16, 24, 32] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        let random: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+        for msg in [vec![0; n], vec![0xFF; n], random] {
+            let clocks = check_signing_leaf(&mut bench, &keys, &msg, 1);
+            assert_eq!(clocks, sign_leaf_clocks(n), "n = {n}, message {msg:02x?}");
+        }
+    }
+    // With a stalling sink, and then a plain leaf (signing is per start).
+    let keys = KeyMaterial::random(16, &mut rng);
+    check_signing_leaf(&mut bench, &keys, &[0x5A; 16], 3);
+    check_leaf(&mut bench, &keys, 1);
+}
+
 #[test]
 fn wots_leaf_with_a_stalling_sink_gives_the_same_key() {
     let mut bench = Bench::new(2);
@@ -235,7 +362,7 @@ fn wots_leaf_yosys_validates() {
 }
 
 /// Good leaves for n = 16 and 24 (the second with a stalling sink), a
-/// refused n, an abort and a node, recorded on the rust-hdl model and
+/// refused n, an abort, a node and a signing leaf, recorded on the rust-hdl model and
 /// replayed on the Verilated RTL: every output equal on every clock.
 #[test]
 fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
@@ -252,6 +379,7 @@ fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
     check_leaf(&mut bench, &keys, 2);
     let children: Vec<u8> = (0..48).map(|_| rng.next_u32() as u8).collect();
     check_node(&mut bench, &keys, &children, 2, 3);
+    check_signing_leaf(&mut bench, &keys, &children[..24], 2);
     bench.assert_rtl_matches("slh_wots_leaf");
 }
 

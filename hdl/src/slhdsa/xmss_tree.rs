@@ -1,8 +1,8 @@
 //! The XMSS tree job of the SLH-DSA-SHAKE sets: every leaf (WOTS+ public
 //! key) of one XMSS tree, the Merkle tree over them, the authentication
-//! path of one leaf and the root (FIPS 205 Algorithms 9 and 10, without the
-//! WOTS+ signature), entirely in the PL on one [`WotsLeafEngine`] and so on
-//! one sponge.
+//! path of one leaf and the root (FIPS 205 Algorithm 9), and with `sign`
+//! the WOTS+ signature of that leaf too (Algorithm 10, xmss_sign), entirely
+//! in the PL on one [`WotsLeafEngine`] and so on one sponge.
 //!
 //! # Schedule
 //!
@@ -31,14 +31,19 @@
 //! - `start` (taken when idle) samples `n_bytes` = n, `tree_height` = h′
 //!   and `leaf_index` = idx. n ∉ {16, 24, 32}, h′ ∉ 1..=9 or idx ≥ 2^h′ is
 //!   refused at once with `done` and `error`.
-//! - Output stream: AUTH ‖ root, that is the h′ authentication nodes from
-//!   height 0 up, then the root, each n/4 little-endian words; `out_last`
-//!   on the final word; then `done`.
+//! - With `sign` (sampled at `start`), the leaf idx also signs the n-byte
+//!   message written beforehand (`msg_*`, as for [`WotsLeafEngine`]), so
+//!   the job is the whole of FIPS 205 Algorithm 10 (xmss_sign) and gives
+//!   the root as well.
+//! - Output stream: [σ_WOTS ‖] AUTH ‖ root, that is (when signing) the len
+//!   signature values, passed on as the leaf job makes them, then the h′
+//!   authentication nodes from height 0 up, then the root, each n/4
+//!   little-endian words; `out_last` on the final word; then `done`.
 //! - `abort_job` (taken in any state) aborts the leaf engine and returns to
 //!   idle at once with `done` and `error`; `reset` (synchronous, active
 //!   high) returns to idle with `done`/`error` low.
 
-use super::wots_leaf::{leaf_clocks, node_clocks, WotsLeafEngine};
+use super::wots_leaf::{leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine};
 use rust_hdl::prelude::*;
 
 /// Largest XMSS tree height h′ of FIPS 205 (the 128s and 192s sets).
@@ -52,7 +57,9 @@ const SLOT_ADDRESS_BITS: usize = 7;
 /// tests): the `start` clock; per leaf, the key-pair write and the leaf's
 /// own clocks ([`leaf_clocks`]); per inner node, the copy of its left child
 /// (n/4 + 1) and the node ([`node_clocks`]); then one clock to prime the
-/// authentication memory and (h′ + 1)·n/4 output words.
+/// authentication memory and (h′ + 1)·n/4 output words. Signing adds
+/// [`sign_leaf_clocks`] − [`leaf_clocks`] for the signing leaf, the same for
+/// every message.
 pub const fn tree_clocks(n: usize, height: u32) -> u64 {
     let leaves = 1u64 << height;
     let words = n as u64 / 4;
@@ -60,6 +67,11 @@ pub const fn tree_clocks(n: usize, height: u32) -> u64 {
         + (leaves - 1) * (words + 1 + node_clocks(n))
         + 1
         + (height as u64 + 1) * words
+}
+
+/// [`tree_clocks`] of a signing tree job.
+pub const fn sign_tree_clocks(n: usize, height: u32) -> u64 {
+    tree_clocks(n, height) + sign_leaf_clocks(n) - leaf_clocks(n)
 }
 
 /// Phases of the job.
@@ -110,6 +122,15 @@ pub struct XmssTreeEngine<const R: usize> {
     pub tree_height: Signal<In, Bits<4>>,
     /// The leaf whose authentication path is wanted, sampled at `start`.
     pub leaf_index: Signal<In, Bits<10>>,
+    /// Sign an n-byte message with the leaf `leaf_index` (sampled at
+    /// `start`): the output is then σ_WOTS ‖ AUTH ‖ root.
+    pub sign: Signal<In, Bit>,
+    /// Message write (when idle), as for [`WotsLeafEngine`].
+    pub msg_write: Signal<In, Bit>,
+    /// Which message word.
+    pub msg_index: Signal<In, Bits<3>>,
+    /// The message word.
+    pub msg_word: Signal<In, Bits<32>>,
     /// Abandon the job (taken in any state).
     pub abort_job: Signal<In, Bit>,
     /// A job is in progress.
@@ -141,6 +162,7 @@ pub struct XmssTreeEngine<const R: usize> {
     word_last: DFF<Bits<4>>,
     out_slot: DFF<Bits<4>>,
     out_word: DFF<Bits<4>>,
+    signing: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
     leaves_last: Signal<Local, Bits<10>>,
@@ -172,6 +194,10 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             n_bytes: Default::default(),
             tree_height: Default::default(),
             leaf_index: Default::default(),
+            sign: Default::default(),
+            msg_write: Default::default(),
+            msg_index: Default::default(),
+            msg_word: Default::default(),
             abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -195,6 +221,7 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             word_last: Default::default(),
             out_slot: Default::default(),
             out_word: Default::default(),
+            signing: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
             leaves_last: Default::default(),
@@ -218,7 +245,7 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, n_reg, height, target, leaf, z, j, path, word, word_last, out_slot,
-            out_word, done_flag, error_flag
+            out_word, signing, done_flag, error_flag
         );
         clock!(self, clock, wots);
         self.levels.read_clock.next = self.clock.val();
@@ -234,6 +261,11 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.adrs_write.next = self.adrs_write.val() & (self.phase.q.val() == TreePhase::Idle);
         self.wots.adrs_index.next = self.adrs_index.val();
         self.wots.adrs_word.next = self.adrs_word.val();
+        self.wots.msg_write.next = self.msg_write.val() & (self.phase.q.val() == TreePhase::Idle);
+        self.wots.msg_index.next = self.msg_index.val();
+        self.wots.msg_word.next = self.msg_word.val();
+        self.wots.sign_leaf.next =
+            self.signing.q.val() & (self.leaf.q.val() == self.target.q.val());
         self.wots.start.next = false;
         self.wots.start_node.next = false;
         self.wots.abort_job.next = false;
@@ -243,7 +275,13 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.node_write.next = false;
         self.wots.node_index.next = self.word.q.val() + self.word_last.q.val() + 1;
         self.wots.node_word.next = self.wots.out_data.val();
+        // σ words pass straight to the output (they come first); nodes are
+        // always taken.
         self.wots.out_ready.next = self.phase.q.val() == TreePhase::Produce;
+        if self.wots.out_sig.val() {
+            self.wots.out_ready.next =
+                (self.phase.q.val() == TreePhase::Produce) & self.out_ready.val();
+        }
 
         // The key pair address of leaf i < 512, big-endian in word 5.
         self.keypair_word.next = (bit_cast::<32, 8>(self.leaf.q.val().get_bits::<8>(0)) << 24)
@@ -252,8 +290,9 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         // Where node (z, j) goes as it streams out of the leaf engine.
         self.slot_address.next = (bit_cast::<SLOT_ADDRESS_BITS, 4>(self.z.q.val()) << 3)
             | bit_cast::<SLOT_ADDRESS_BITS, 4>(self.word.q.val());
-        self.node_fire.next =
-            (self.phase.q.val() == TreePhase::Produce) & self.wots.out_valid.val();
+        self.node_fire.next = (self.phase.q.val() == TreePhase::Produce)
+            & self.wots.out_valid.val()
+            & !self.wots.out_sig.val();
         self.is_root.next = self.z.q.val() == self.height.q.val();
         self.is_right.next = self.j.q.val().get_bit(0);
         self.is_auth.next = self.j.q.val() == (self.path.q.val() ^ self.one.val());
@@ -287,6 +326,10 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         }
         self.out_data.next = self.auth.read_data.val();
         self.out_valid.next = self.phase.q.val() == TreePhase::Output;
+        if self.phase.q.val() == TreePhase::Produce {
+            self.out_data.next = self.wots.out_data.val();
+            self.out_valid.next = self.wots.out_valid.val() & self.wots.out_sig.val();
+        }
         self.out_last.next = (self.phase.q.val() == TreePhase::Output)
             & (self.out_slot.q.val() == self.height.q.val())
             & (self.out_word.q.val() == self.word_last.q.val());
@@ -306,6 +349,7 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                     self.n_reg.d.next = self.n_bytes.val();
                     self.height.d.next = self.tree_height.val();
                     self.target.d.next = self.leaf_index.val();
+                    self.signing.d.next = self.sign.val();
                     self.leaf.d.next = 0.into();
                     self.word.d.next = 0.into();
                     self.out_slot.d.next = 0.into();

@@ -6,7 +6,8 @@
 //! exported Verilog, clock for clock.
 
 use super::job_bench::{Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START};
-use super::xmss_tree::{tree_clocks, XmssTreeEngine};
+use super::wots_leaf_tests::{wots_signature, write_message};
+use super::xmss_tree::{sign_tree_clocks, tree_clocks, XmssTreeEngine};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::{AddressType, Adrs};
@@ -16,11 +17,20 @@ use rust_hdl::prelude::*;
 /// Row indices of the tree inputs.
 const TREE_HEIGHT: usize = 11;
 const LEAF_INDEX: usize = 12;
+const SIGN: usize = 13;
+const MSG_WRITE: usize = 14;
 
 impl Job for XmssTreeEngine<1> {
     fn inputs() -> Vec<&'static str> {
         let mut names = COMMON_INPUTS.to_vec();
-        names.extend(["tree_height", "leaf_index"]);
+        names.extend([
+            "tree_height",
+            "leaf_index",
+            "sign",
+            "msg_write",
+            "msg_index",
+            "msg_word",
+        ]);
         names
     }
 
@@ -38,14 +48,18 @@ impl Job for XmssTreeEngine<1> {
         self.out_ready.next = v[10] != 0;
         self.tree_height.next = v[11].into();
         self.leaf_index.next = v[12].into();
+        self.sign.next = v[13] != 0;
+        self.msg_write.next = v[14] != 0;
+        self.msg_index.next = v[15].into();
+        self.msg_word.next = v[16].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }
 
-    fn outputs(&self) -> [u64; 6] {
-        [
+    fn outputs(&self) -> Vec<u64> {
+        vec![
             u64::from(self.busy.val()),
             u64::from(self.done.val()),
             u64::from(self.error.val()),
@@ -116,6 +130,61 @@ fn check_tree(
     );
     assert_eq!(outcome.last_at, Some((height as usize + 1) * n / 4 - 1));
     outcome
+}
+
+/// xmss_sign (FIPS 205 Algorithm 10) of `msg` with leaf `index`, and the
+/// root: σ_WOTS ‖ AUTH ‖ root against the test's own WOTS+ signature and
+/// tree.
+fn check_signing_tree(
+    bench: &mut Bench,
+    keys: &KeyMaterial,
+    height: u32,
+    index: u32,
+    msg: &[u8],
+    ready_one_in: u32,
+) -> Outcome {
+    bench.load(keys);
+    write_message(bench, MSG_WRITE, msg);
+    bench.set(TREE_HEIGHT, u64::from(height));
+    bench.set(LEAF_INDEX, u64::from(index));
+    bench.set(SIGN, 1);
+    let outcome = bench.run(START, keys.n as u64, ready_one_in, None);
+    bench.set(SIGN, 0);
+    assert!(!outcome.error);
+    let mut leaf_adrs = keys.adrs;
+    leaf_adrs.set_keypair(index);
+    let leaf_keys = KeyMaterial {
+        n: keys.n,
+        pk_seed: keys.pk_seed.clone(),
+        sk_seed: keys.sk_seed.clone(),
+        adrs: leaf_adrs,
+    };
+    let mut want = wots_signature(&leaf_keys, msg);
+    want.extend(reference(keys, height, index));
+    assert_eq!(
+        outcome.bytes(),
+        want,
+        "n = {}, leaf {index}: σ ‖ AUTH ‖ root",
+        keys.n
+    );
+    assert_eq!(outcome.last_at, Some(want.len() / 4 - 1));
+    outcome
+}
+
+/// Signing trees with messages of all-0, all-15 and random digits and
+/// several leaves: the clock count is the same for every message and leaf;
+/// and one with a stalling sink.
+#[test]
+fn signing_tree_is_xmss_sign_for_every_message() {
+    let mut bench = Bench::new(7);
+    let mut rng = Lcg::new(10);
+    let keys = KeyMaterial::random(16, &mut rng);
+    let random: Vec<u8> = (0..16).map(|_| rng.next_u32() as u8).collect();
+    for (index, msg) in [(3, random), (0, vec![0; 16]), (2, vec![0xFF; 16])] {
+        let outcome = check_signing_tree(&mut bench, &keys, 2, index, &msg, 1);
+        assert_eq!(outcome.clocks, sign_tree_clocks(16, 2), "leaf {index}");
+    }
+    check_signing_tree(&mut bench, &keys, 1, 1, &[0x3C; 16], 3);
 }
 
 /// The seeds of an ACVP-checked key and the address of the top XMSS tree
@@ -237,8 +306,8 @@ fn xmss_tree_yosys_validates() {
     yosys_validate("slh_xmss_tree", &generate_verilog(&uut)).unwrap();
 }
 
-/// A tree of 4 leaves with a stalling sink, a refused request and an
-/// abort, recorded on the rust-hdl model and replayed on the Verilated RTL.
+/// A tree of 4 leaves with a stalling sink, a signing tree, a refused
+/// request and an abort, recorded on the rust-hdl model and replayed on the Verilated RTL.
 #[test]
 fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
     if !verilator_required("xmss_tree_rtl_equals_rust_hdl_clock_for_clock") {
@@ -248,6 +317,7 @@ fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
     let mut rng = Lcg::new(6);
     let keys = KeyMaterial::random(16, &mut rng);
     check_tree(&mut bench, &keys, 2, 2, 2);
+    check_signing_tree(&mut bench, &keys, 1, 0, &[0xA5; 16], 2);
     bench.set(TREE_HEIGHT, 9);
     bench.set(LEAF_INDEX, 512);
     assert!(bench.run(START, 16, 1, None).error);
