@@ -74,7 +74,7 @@ type Bench = JobBench<XmssTreeEngine<1>>;
 
 /// AUTH ‖ root of the tree of `keys` (its layer and tree address) for leaf
 /// `index`, built here level by level from `pqc`'s WOTS+ public keys and H.
-fn reference(keys: &KeyMaterial, height: u32, index: u32) -> Vec<u8> {
+pub(super) fn reference(keys: &KeyMaterial, height: u32, index: u32) -> Vec<u8> {
     let n = keys.n;
     keys.with_engine(|e| {
         let mut level: Vec<Vec<u8>> = (0..1u32 << height)
