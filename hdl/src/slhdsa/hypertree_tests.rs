@@ -6,7 +6,10 @@
 //! whole SLH-DSA-SHAKE-128f hypertree against PK.root.
 
 use super::hypertree::{hypertree_clocks, HypertreeEngine};
-use super::job_bench::{Job, JobBench, KeyMaterial, Outcome, ADRS_WRITE, COMMON_INPUTS, START};
+use super::job_bench::{
+    apply_common_inputs, common_outputs, Job, JobBench, KeyMaterial, Outcome, ADRS_WRITE,
+    COMMON_INPUTS, START,
+};
 use super::wots_leaf_tests::{wots_signature, write_message};
 use super::xmss_tree_tests::reference as tree_reference;
 use crate::ntt::sim::Lcg;
@@ -32,17 +35,7 @@ impl Job for HypertreeEngine<1> {
     }
 
     fn apply(&mut self, v: &[u64]) {
-        self.reset.next = v[0] != 0;
-        self.seed_write.next = v[1] != 0;
-        self.seed_index.next = v[2].into();
-        self.seed_word.next = v[3].into();
-        self.msg_write.next = v[4] != 0;
-        self.msg_index.next = v[5].into();
-        self.msg_word.next = v[6].into();
-        self.start.next = v[7] != 0;
-        self.n_bytes.next = v[8].into();
-        self.abort_job.next = v[9] != 0;
-        self.out_ready.next = v[10] != 0;
+        apply_common_inputs!(self, v, msg_write, msg_index, msg_word);
         self.tree_height.next = v[11].into();
         self.layers.next = v[12].into();
         self.idx_tree.next = v[13].into();
@@ -54,14 +47,7 @@ impl Job for HypertreeEngine<1> {
     }
 
     fn outputs(&self) -> Vec<u64> {
-        vec![
-            u64::from(self.busy.val()),
-            u64::from(self.done.val()),
-            u64::from(self.error.val()),
-            self.out_data.val().to_u64(),
-            u64::from(self.out_valid.val()),
-            u64::from(self.out_last.val()),
-        ]
+        common_outputs!(self)
     }
 }
 

@@ -45,6 +45,43 @@ const OUT_READY: usize = 10;
 /// The output ports every job has, in line order.
 pub const OUTPUTS: [&str; 6] = ["busy", "done", "error", "out_data", "out_valid", "out_last"];
 
+/// Sets the common inputs (rows 0..=10) of `$job` from the row `$v`; rows
+/// 4..=6 go to the write ports `$write`, `$index`, `$word` (the address, or
+/// the message of a job that makes every address itself).
+macro_rules! apply_common_inputs {
+    ($job:expr, $v:expr, $write:ident, $index:ident, $word:ident) => {{
+        let (job, v) = (&mut *$job, $v);
+        job.reset.next = v[0] != 0;
+        job.seed_write.next = v[1] != 0;
+        job.seed_index.next = v[2].into();
+        job.seed_word.next = v[3].into();
+        job.$write.next = v[4] != 0;
+        job.$index.next = v[5].into();
+        job.$word.next = v[6].into();
+        job.start.next = v[7] != 0;
+        job.n_bytes.next = v[8].into();
+        job.abort_job.next = v[9] != 0;
+        job.out_ready.next = v[10] != 0;
+    }};
+}
+pub(super) use apply_common_inputs;
+
+/// The values of [`OUTPUTS`] of `$job`.
+macro_rules! common_outputs {
+    ($job:expr) => {{
+        let job = $job;
+        vec![
+            u64::from(job.busy.val()),
+            u64::from(job.done.val()),
+            u64::from(job.error.val()),
+            job.out_data.val().to_u64(),
+            u64::from(job.out_valid.val()),
+            u64::from(job.out_last.val()),
+        ]
+    }};
+}
+pub(super) use common_outputs;
+
 /// A job block under the bench.
 pub trait Job: Block + Default {
     /// Whether rows 4..=6 are the address write ports (a job that makes

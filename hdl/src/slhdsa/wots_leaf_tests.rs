@@ -5,7 +5,8 @@
 //! cross-check of the exported Verilog, clock for clock.
 
 use super::job_bench::{
-    words_of, Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, OUTPUTS, START,
+    apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
+    COMMON_INPUTS, OUTPUTS, START,
 };
 use super::wots_leaf::{leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine};
 use crate::ntt::sim::Lcg;
@@ -48,17 +49,7 @@ impl Job for WotsLeafEngine<1> {
     }
 
     fn apply(&mut self, v: &[u64]) {
-        self.reset.next = v[0] != 0;
-        self.seed_write.next = v[1] != 0;
-        self.seed_index.next = v[2].into();
-        self.seed_word.next = v[3].into();
-        self.adrs_write.next = v[4] != 0;
-        self.adrs_index.next = v[5].into();
-        self.adrs_word.next = v[6].into();
-        self.start.next = v[7] != 0;
-        self.n_bytes.next = v[8].into();
-        self.abort_job.next = v[9] != 0;
-        self.out_ready.next = v[10] != 0;
+        apply_common_inputs!(self, v, adrs_write, adrs_index, adrs_word);
         self.node_write.next = v[11] != 0;
         self.node_index.next = v[12].into();
         self.node_word.next = v[13].into();
@@ -76,15 +67,9 @@ impl Job for WotsLeafEngine<1> {
     }
 
     fn outputs(&self) -> Vec<u64> {
-        vec![
-            u64::from(self.busy.val()),
-            u64::from(self.done.val()),
-            u64::from(self.error.val()),
-            self.out_data.val().to_u64(),
-            u64::from(self.out_valid.val()),
-            u64::from(self.out_last.val()),
-            u64::from(self.out_sig.val()),
-        ]
+        let mut values = common_outputs!(self);
+        values.push(u64::from(self.out_sig.val()));
+        values
     }
 }
 

@@ -5,7 +5,9 @@
 //! requests, abort, the yosys check, and the Verilator cross-check of the
 //! exported Verilog, clock for clock.
 
-use super::job_bench::{Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START};
+use super::job_bench::{
+    apply_common_inputs, common_outputs, Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START,
+};
 use super::wots_leaf_tests::{wots_signature, write_message};
 use super::xmss_tree::{sign_tree_clocks, tree_clocks, XmssTreeEngine};
 use crate::ntt::sim::Lcg;
@@ -35,17 +37,7 @@ impl Job for XmssTreeEngine<1> {
     }
 
     fn apply(&mut self, v: &[u64]) {
-        self.reset.next = v[0] != 0;
-        self.seed_write.next = v[1] != 0;
-        self.seed_index.next = v[2].into();
-        self.seed_word.next = v[3].into();
-        self.adrs_write.next = v[4] != 0;
-        self.adrs_index.next = v[5].into();
-        self.adrs_word.next = v[6].into();
-        self.start.next = v[7] != 0;
-        self.n_bytes.next = v[8].into();
-        self.abort_job.next = v[9] != 0;
-        self.out_ready.next = v[10] != 0;
+        apply_common_inputs!(self, v, adrs_write, adrs_index, adrs_word);
         self.tree_height.next = v[11].into();
         self.leaf_index.next = v[12].into();
         self.sign.next = v[13] != 0;
@@ -59,14 +51,7 @@ impl Job for XmssTreeEngine<1> {
     }
 
     fn outputs(&self) -> Vec<u64> {
-        vec![
-            u64::from(self.busy.val()),
-            u64::from(self.done.val()),
-            u64::from(self.error.val()),
-            self.out_data.val().to_u64(),
-            u64::from(self.out_valid.val()),
-            u64::from(self.out_last.val()),
-        ]
+        common_outputs!(self)
     }
 }
 
