@@ -74,6 +74,10 @@ module slh_xmss_tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     reg  wots$msg_write;
     reg  [2:0] wots$msg_index;
     reg  [31:0] wots$msg_word;
+    reg  wots$from_sig;
+    reg  wots$sig_write;
+    reg  [9:0] wots$sig_index;
+    reg  [31:0] wots$sig_word;
     reg  wots$abort_job;
     wire  wots$busy;
     wire  wots$done;
@@ -177,6 +181,10 @@ module slh_xmss_tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         .msg_write(wots$msg_write),
         .msg_index(wots$msg_index),
         .msg_word(wots$msg_word),
+        .from_sig(wots$from_sig),
+        .sig_write(wots$sig_write),
+        .sig_index(wots$sig_index),
+        .sig_word(wots$sig_word),
         .abort_job(wots$abort_job),
         .busy(wots$busy),
         .done(wots$done),
@@ -328,6 +336,10 @@ module slh_xmss_tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         wots$msg_write = msg_write & (phase$q == TreePhase$Idle);
         wots$msg_index = msg_index;
         wots$msg_word = msg_word;
+        wots$from_sig = 1'b0;
+        wots$sig_write = 1'b0;
+        wots$sig_index = 32'h0;
+        wots$sig_word = 32'h0;
         wots$sign_leaf = signing$q & (leaf$q == target$q);
         wots$start = 1'b0;
         wots$start_node = 1'b0;
@@ -867,7 +879,7 @@ module slh_xmss_tree__word_last(d,q,clock);
 endmodule // slh_xmss_tree__word_last
 
 
-module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready);
+module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -890,6 +902,10 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     input wire  msg_write;
     input wire  [2:0] msg_index;
     input wire  [31:0] msg_word;
+    input wire  from_sig;
+    input wire  sig_write;
+    input wire  [9:0] sig_index;
+    input wire  [31:0] sig_word;
     input wire  abort_job;
     output reg  busy;
     output reg  done;
@@ -1071,6 +1087,9 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  signing$d;
     wire  signing$q;
     reg  signing$clock;
+    reg  verifying$d;
+    wire  verifying$q;
+    reg  verifying$clock;
     reg  [3:0] digit$d;
     wire  [3:0] digit$q;
     reg  digit$clock;
@@ -1212,6 +1231,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  in_fire;
     reg  external;
     reg  final_request;
+    reg  from_memory;
     reg  [31:0] message_word;
     reg  [7:0] message_byte;
     reg  [3:0] next_digit;
@@ -1454,6 +1474,11 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         .q(signing$q),
         .clock(signing$clock)
     );
+    slh_xmss_tree__wots__verifying verifying(
+        .d(verifying$d),
+        .q(verifying$q),
+        .clock(verifying$clock)
+    );
     slh_xmss_tree__wots__digit digit(
         .d(digit$d),
         .q(digit$q),
@@ -1685,6 +1710,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         n_reg$clock = clock;
         secret_word$clock = clock;
         signing$clock = clock;
+        verifying$clock = clock;
         digit$clock = clock;
         checksum$clock = clock;
         len1$clock = clock;
@@ -1712,6 +1738,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         n_reg$d = n_reg$q;
         secret_word$d = secret_word$q;
         signing$d = signing$q;
+        verifying$d = verifying$q;
         digit$d = digit$q;
         checksum$d = checksum$q;
         len1$d = len1$q;
@@ -1840,6 +1867,14 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         ends_high$write_enable = 1'b0;
         ends_high$write_address = write_ptr$q;
         ends_high$write_data = sponge$out_data[(32'h10)+:(16)];
+        if ((phase$q == LeafPhase$Idle) & sig_write) begin
+            ends_low$write_address = sig_index;
+            ends_low$write_data = sig_word[(32'h0)+:(16)];
+            ends_low$write_enable = 1'b1;
+            ends_high$write_address = sig_index;
+            ends_high$write_data = sig_word[(32'h10)+:(16)];
+            ends_high$write_enable = 1'b1;
+        end
         ends_word = (((ends_high$read_data) & 32'hffffffff) << 32'h10) | ((ends_low$read_data) & 32'hffffffff);
         sponge$reset = reset;
         sponge$start = 1'b0;
@@ -1847,22 +1882,6 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         sponge$arg0 = mode_shake256;
         sponge$arg1 = ((prf_bytes$q) & 32'hffffffff);
         sponge$arg2 = ((n_reg$q) & 32'hffffffff);
-        chain_start = 32'h0;
-        if (signing$q) begin
-            chain_start = digit$q;
-        end
-        if (request$q == LeafRequest$Chain) begin
-            sponge$op = op_chain;
-            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
-            sponge$arg1 = ((chain_start) & 32'hffffffff);
-            sponge$arg2 = chain_steps - ((chain_start) & 32'hffffffff);
-        end
-        if (request$q == LeafRequest$SigChain) begin
-            sponge$op = op_chain;
-            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
-            sponge$arg1 = 32'h0;
-            sponge$arg2 = ((digit$q) & 32'hffffffff);
-        end
         message_word = message$0$q;
         if (chain$q[(32'h3)+:(3)] == 1) begin
             message_word = message$1$q;
@@ -1907,6 +1926,25 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         end
         if (chain$q == len1$q + 32'h2) begin
             next_digit = checksum$q[(32'h0)+:(4)];
+        end
+        chain_start = 32'h0;
+        if (signing$q) begin
+            chain_start = digit$q;
+        end
+        if (verifying$q) begin
+            chain_start = next_digit;
+        end
+        if (request$q == LeafRequest$Chain) begin
+            sponge$op = op_chain;
+            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
+            sponge$arg1 = ((chain_start) & 32'hffffffff);
+            sponge$arg2 = chain_steps - ((chain_start) & 32'hffffffff);
+        end
+        if (request$q == LeafRequest$SigChain) begin
+            sponge$op = op_chain;
+            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
+            sponge$arg1 = 32'h0;
+            sponge$arg2 = ((digit$q) & 32'hffffffff);
         end
         if (request$q == LeafRequest$Compress) begin
             sponge$arg1 = ((compress_bytes$q) & 32'hffffffff);
@@ -2064,7 +2102,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
             if (request$q == LeafRequest$Prf) begin
                 send_word = sk_seed_word;
             end
-            if ((request$q == LeafRequest$Chain) | (request$q == LeafRequest$SigChain)) begin
+            if (((request$q == LeafRequest$Chain) & ~verifying$q) | (request$q == LeafRequest$SigChain)) begin
                 send_word = secret_out;
             end
             if (request$q == LeafRequest$Node) begin
@@ -2075,16 +2113,17 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         sponge$in_valid = (phase$q == LeafPhase$Run) & sending$q;
         sponge$in_last = (segment$q == 32'h2) & (word$q == segment_last);
         in_fire = sponge$in_valid & sponge$in_ready;
-        read_next = in_fire & (segment$q == 32'h2) & (request$q == LeafRequest$Compress);
+        from_memory = (request$q == LeafRequest$Compress) | ((request$q == LeafRequest$Chain) & verifying$q);
+        read_next = in_fire & (segment$q == 32'h2) & from_memory;
         ends_address = read_ptr$q + 32'h1;
         if (read_next) begin
             ends_address = read_ptr$q + 32'h2;
             read_ptr$d = read_ptr$q + 32'h1;
             ends_stage$d = ends_word;
         end
-        if ((request$q == LeafRequest$Compress) & (phase$q == LeafPhase$Run) & (segment$q != 32'h2)) begin
+        if (from_memory & (phase$q == LeafPhase$Run) & (segment$q != 32'h2)) begin
             if (prime$q == 32'h0) begin
-                ends_address = 32'h0;
+                ends_address = read_ptr$q;
                 prime$d = 32'h1;
             end
             if (prime$q == 32'h1) begin
@@ -2287,7 +2326,11 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                         chain$d = 32'h0;
                         checksum$d = 32'h0;
                         signing$d = sign_leaf & start;
+                        verifying$d = from_sig & ~sign_leaf & start;
                         request$d = LeafRequest$Prf;
+                        if (from_sig & ~sign_leaf) begin
+                            request$d = LeafRequest$Chain;
+                        end
                         if (~start) begin
                             request$d = LeafRequest$Node;
                         end
@@ -2343,7 +2386,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                         word$d = 32'h0;
                         secret_word$d = 32'h0;
                         prime$d = 32'h0;
-                        if (request$q == LeafRequest$Prf) begin
+                        if ((request$q == LeafRequest$Prf) | ((request$q == LeafRequest$Chain) & verifying$q)) begin
                             digit$d = next_digit;
                             if (chain$q < len1$q) begin
                                 checksum$d = checksum$q + 32'hf - ((next_digit) & 10'h3ff);
@@ -2399,9 +2442,13 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                             end
                             if (request$q == LeafRequest$Chain) begin
                                 request$d = LeafRequest$Prf;
+                                if (verifying$q) begin
+                                    request$d = LeafRequest$Chain;
+                                end
                                 chain$d = chain$q + 32'h1;
                                 if (chain$q == last_chain$q) begin
                                     request$d = LeafRequest$Compress;
+                                    read_ptr$d = 32'h0;
                                 end
                             end
                             if (final_request) begin
@@ -7045,6 +7092,25 @@ module slh_xmss_tree__wots__tree_index(d,q,clock);
     end
           
 endmodule // slh_xmss_tree__wots__tree_index
+
+
+module slh_xmss_tree__wots__verifying(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_xmss_tree__wots__verifying
 
 
 module slh_xmss_tree__wots__word(d,q,clock);

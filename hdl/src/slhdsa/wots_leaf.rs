@@ -16,6 +16,13 @@
 //! `out_sig`) and kept, and chain(σ_i, d_i, 15 − d_i) gives the same end.
 //! The output is then σ ‖ pk.
 //!
+//! With `from_sig`, the job computes the public key from a signature σ of
+//! M instead (FIPS 205 Algorithm 8, wots_pkFromSig): σ is written into the
+//! chain-end memory beforehand, chain i runs from σ_i at d_i for 15 − d_i
+//! steps (no PRF) and replaces σ_i by its end, and T_len follows. Its clock
+//! count depends on the digits of M, which are public in verification
+//! ([`pk_from_sig_clocks`]).
+//!
 //! The same block computes one Merkle node, H(PK.seed, ADRS, left ‖ right)
 //! with ADRS of type TREE (FIPS 205 Algorithm 9, line 8), so that a tree
 //! job built on it needs no second sponge.
@@ -121,6 +128,20 @@ pub const fn sign_leaf_clocks(n: usize) -> u64 {
     leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 8 + words + 2)
 }
 
+/// Clocks of one `from_sig` job (output always ready): per chain, one
+/// chain request (n/2 + 8 message words, 15 − d_i F calls, n/4 output
+/// words, 2 clocks of turnaround), then T_len as in [`leaf_clocks`];
+/// `digits` are the len digits of the message (asserted by the tests).
+pub fn pk_from_sig_clocks(n: usize, digits: &[u32]) -> u64 {
+    let words = n as u64 / 4;
+    let steps: u64 = digits.iter().map(|&d| u64::from(CHAIN_STEPS - d)).sum();
+    let len = wots_len(n) as u64;
+    leaf_clocks(n)
+        - len * (2 * words + 8 + words + PERMUTATION_CLOCKS + 4)
+        - len * u64::from(CHAIN_STEPS) * F_CLOCKS
+        + steps * F_CLOCKS
+}
+
 /// Clocks of one Merkle node (`start_node`) with the output stream always
 /// ready, from the `start_node` clock to the first clock with `done` high:
 /// (3n + 32)/4 message words, one permutation, n/4 output words and the
@@ -203,6 +224,17 @@ pub struct WotsLeafEngine<const R: usize> {
     pub msg_index: Signal<In, Bits<3>>,
     /// The message word.
     pub msg_word: Signal<In, Bits<32>>,
+    /// Compute the public key from a WOTS+ signature of the message
+    /// (sampled at `start`, ignored with `sign_leaf`): the signature is
+    /// written beforehand with `sig_write`.
+    pub from_sig: Signal<In, Bit>,
+    /// Write `sig_word` into signature word `sig_index` (when idle): the
+    /// len·n/4 little-endian words of σ.
+    pub sig_write: Signal<In, Bit>,
+    /// Which signature word.
+    pub sig_index: Signal<In, Bits<ENDS_ADDRESS_BITS>>,
+    /// The signature word.
+    pub sig_word: Signal<In, Bits<32>>,
     /// Abandon the job (taken in any state).
     pub abort_job: Signal<In, Bit>,
     /// A job is in progress.
@@ -233,6 +265,7 @@ pub struct WotsLeafEngine<const R: usize> {
     secret: [DFF<Bits<32>>; 8],
     message: [DFF<Bits<32>>; 8],
     signing: DFF<Bit>,
+    verifying: DFF<Bit>,
     digit: DFF<Bits<4>>,
     checksum: DFF<Bits<10>>,
     len1: DFF<Bits<7>>,
@@ -273,6 +306,7 @@ pub struct WotsLeafEngine<const R: usize> {
     in_fire: Signal<Local, Bit>,
     external: Signal<Local, Bit>,
     final_request: Signal<Local, Bit>,
+    from_memory: Signal<Local, Bit>,
     message_word: Signal<Local, Bits<32>>,
     message_byte: Signal<Local, Bits<8>>,
     next_digit: Signal<Local, Bits<4>>,
@@ -312,6 +346,10 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             msg_write: Default::default(),
             msg_index: Default::default(),
             msg_word: Default::default(),
+            from_sig: Default::default(),
+            sig_write: Default::default(),
+            sig_index: Default::default(),
+            sig_word: Default::default(),
             abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -330,6 +368,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             secret: Default::default(),
             message: Default::default(),
             signing: Default::default(),
+            verifying: Default::default(),
             digit: Default::default(),
             checksum: Default::default(),
             len1: Default::default(),
@@ -370,6 +409,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             in_fire: Default::default(),
             external: Default::default(),
             final_request: Default::default(),
+            from_memory: Default::default(),
             message_word: Default::default(),
             message_byte: Default::default(),
             next_digit: Default::default(),
@@ -413,6 +453,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             n_reg,
             secret_word,
             signing,
+            verifying,
             digit,
             checksum,
             len1,
@@ -452,6 +493,16 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.ends_high.write_enable.next = false;
         self.ends_high.write_address.next = self.write_ptr.q.val();
         self.ends_high.write_data.next = self.sponge.out_data.val().get_bits::<16>(16);
+        // σ is written into the chain-end memory, where each chain then
+        // replaces its value by its end.
+        if (self.phase.q.val() == LeafPhase::Idle) & self.sig_write.val() {
+            self.ends_low.write_address.next = self.sig_index.val();
+            self.ends_low.write_data.next = self.sig_word.val().get_bits::<16>(0);
+            self.ends_low.write_enable.next = true;
+            self.ends_high.write_address.next = self.sig_index.val();
+            self.ends_high.write_data.next = self.sig_word.val().get_bits::<16>(16);
+            self.ends_high.write_enable.next = true;
+        }
         self.ends_word.next = (bit_cast::<32, 16>(self.ends_high.read_data.val()) << 16)
             | bit_cast::<32, 16>(self.ends_low.read_data.val());
 
@@ -462,25 +513,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.sponge.arg0.next = self.mode_shake256.val();
         self.sponge.arg1.next = bit_cast::<32, 8>(self.prf_bytes.q.val());
         self.sponge.arg2.next = bit_cast::<32, 6>(self.n_reg.q.val());
-        // Signing splits each chain at its digit: 0..d, then d..15.
-        self.chain_start.next = 0.into();
-        if self.signing.q.val() {
-            self.chain_start.next = self.digit.q.val();
-        }
-        if self.request.q.val() == LeafRequest::Chain {
-            self.sponge.op.next = self.op_chain.val();
-            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
-            self.sponge.arg1.next = bit_cast::<32, 4>(self.chain_start.val());
-            self.sponge.arg2.next =
-                self.chain_steps.val() - bit_cast::<32, 4>(self.chain_start.val());
-        }
-        if self.request.q.val() == LeafRequest::SigChain {
-            self.sponge.op.next = self.op_chain.val();
-            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
-            self.sponge.arg1.next = 0.into();
-            self.sponge.arg2.next = bit_cast::<32, 4>(self.digit.q.val());
-        }
-
         // The digit of chain i (FIPS 205 Algorithm 7): nibble i of the
         // message (high nibble first) for i < len1 = 2n, then the three
         // nibbles of the 12-bit checksum.
@@ -512,6 +544,31 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         if self.chain.q.val() == self.len1.q.val() + 2 {
             self.next_digit.next = self.checksum.q.val().get_bits::<4>(0);
+        }
+
+        // Signing splits each chain at its digit: 0..d, then d..15; from a
+        // signature, the chain runs d..15.
+        self.chain_start.next = 0.into();
+        if self.signing.q.val() {
+            self.chain_start.next = self.digit.q.val();
+        }
+        // From a signature the chain request is the first of its chain: its
+        // digit comes straight from the chain index (stable until its end).
+        if self.verifying.q.val() {
+            self.chain_start.next = self.next_digit.val();
+        }
+        if self.request.q.val() == LeafRequest::Chain {
+            self.sponge.op.next = self.op_chain.val();
+            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.arg1.next = bit_cast::<32, 4>(self.chain_start.val());
+            self.sponge.arg2.next =
+                self.chain_steps.val() - bit_cast::<32, 4>(self.chain_start.val());
+        }
+        if self.request.q.val() == LeafRequest::SigChain {
+            self.sponge.op.next = self.op_chain.val();
+            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.arg1.next = 0.into();
+            self.sponge.arg2.next = bit_cast::<32, 4>(self.digit.q.val());
         }
         if self.request.q.val() == LeafRequest::Compress {
             self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
@@ -600,7 +657,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             if self.request.q.val() == LeafRequest::Prf {
                 self.send_word.next = self.sk_seed_word.val();
             }
-            if (self.request.q.val() == LeafRequest::Chain)
+            if ((self.request.q.val() == LeafRequest::Chain) & !self.verifying.q.val())
                 | (self.request.q.val() == LeafRequest::SigChain)
             {
                 self.send_word.next = self.secret_out.val();
@@ -620,21 +677,22 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         // block RAM's clock-to-out: the memory reads the next word, and
         // both move on with each word taken. They are primed with words 0
         // and 1 while PK.seed ‖ ADRS goes out (at least 12 clocks).
-        self.read_next.next = self.in_fire.val()
-            & (self.segment.q.val() == 2)
-            & (self.request.q.val() == LeafRequest::Compress);
+        self.from_memory.next = (self.request.q.val() == LeafRequest::Compress)
+            | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val());
+        self.read_next.next =
+            self.in_fire.val() & (self.segment.q.val() == 2) & self.from_memory.val();
         self.ends_address.next = self.read_ptr.q.val() + 1;
         if self.read_next.val() {
             self.ends_address.next = self.read_ptr.q.val() + 2;
             self.read_ptr.d.next = self.read_ptr.q.val() + 1;
             self.ends_stage.d.next = self.ends_word.val();
         }
-        if (self.request.q.val() == LeafRequest::Compress)
+        if self.from_memory.val()
             & (self.phase.q.val() == LeafPhase::Run)
             & (self.segment.q.val() != 2)
         {
             if self.prime.q.val() == 0 {
-                self.ends_address.next = 0.into();
+                self.ends_address.next = self.read_ptr.q.val();
                 self.prime.d.next = 1.into();
             }
             if self.prime.q.val() == 1 {
@@ -718,7 +776,12 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.chain.d.next = 0.into();
                     self.checksum.d.next = 0.into();
                     self.signing.d.next = self.sign_leaf.val() & self.start.val();
+                    self.verifying.d.next =
+                        self.from_sig.val() & !self.sign_leaf.val() & self.start.val();
                     self.request.d.next = LeafRequest::Prf;
+                    if self.from_sig.val() & !self.sign_leaf.val() {
+                        self.request.d.next = LeafRequest::Chain;
+                    }
                     if !self.start.val() {
                         self.request.d.next = LeafRequest::Node;
                     }
@@ -774,7 +837,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.prime.d.next = 0.into();
                     // Each chain's digit, taken as its PRF starts; the
                     // checksum adds w − 1 − digit over the message digits.
-                    if self.request.q.val() == LeafRequest::Prf {
+                    if (self.request.q.val() == LeafRequest::Prf)
+                        | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val())
+                    {
                         self.digit.d.next = self.next_digit.val();
                         if self.chain.q.val() < self.len1.q.val() {
                             self.checksum.d.next = self.checksum.q.val() + 15
@@ -813,9 +878,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         }
                         if self.request.q.val() == LeafRequest::Chain {
                             self.request.d.next = LeafRequest::Prf;
+                            if self.verifying.q.val() {
+                                self.request.d.next = LeafRequest::Chain;
+                            }
                             self.chain.d.next = self.chain.q.val() + 1;
                             if self.chain.q.val() == self.last_chain.q.val() {
                                 self.request.d.next = LeafRequest::Compress;
+                                self.read_ptr.d.next = 0.into();
                             }
                         }
                         if self.final_request.val() {

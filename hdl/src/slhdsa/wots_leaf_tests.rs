@@ -8,7 +8,9 @@ use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
-use super::wots_leaf::{leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine};
+use super::wots_leaf::{
+    leaf_clocks, node_clocks, pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine,
+};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::AddressType;
@@ -23,6 +25,9 @@ const NODE_TREE_INDEX: usize = 16;
 /// Row indices of the signing inputs.
 const SIGN_LEAF: usize = 17;
 const MSG_WRITE: usize = 18;
+/// Row indices of the inputs of the public key from a signature.
+const FROM_SIG: usize = 21;
+const SIG_WRITE: usize = 22;
 
 impl Job for WotsLeafEngine<1> {
     fn inputs() -> Vec<&'static str> {
@@ -38,6 +43,10 @@ impl Job for WotsLeafEngine<1> {
             "msg_write",
             "msg_index",
             "msg_word",
+            "from_sig",
+            "sig_write",
+            "sig_index",
+            "sig_word",
         ]);
         names
     }
@@ -60,6 +69,10 @@ impl Job for WotsLeafEngine<1> {
         self.msg_write.next = v[18] != 0;
         self.msg_index.next = v[19].into();
         self.msg_word.next = v[20].into();
+        self.from_sig.next = v[21] != 0;
+        self.sig_write.next = v[22] != 0;
+        self.sig_index.next = v[23].into();
+        self.sig_word.next = v[24].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
@@ -165,6 +178,20 @@ fn check_signing_leaf(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], ready: 
         "TLAST on pk only"
     );
     outcome.clocks
+}
+
+/// The public key from σ of `msg` (wots_pkFromSig): its bytes and clocks.
+fn pk_from_signature(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], sig: &[u8]) -> Outcome {
+    bench.load(keys);
+    write_message(bench, MSG_WRITE, msg);
+    write_message(bench, SIG_WRITE, sig);
+    bench.set(FROM_SIG, 1);
+    let outcome = bench.run(START, keys.n as u64, 1, None);
+    bench.set(FROM_SIG, 0);
+    assert!(!outcome.error);
+    assert_eq!(outcome.last_at, Some(keys.n / 4 - 1));
+    assert!(outcome.kinds.iter().all(|&k| k == 0), "no σ words");
+    outcome
 }
 
 /// A whole good leaf: load, run, compare with `pqc`.
@@ -276,6 +303,33 @@ fn signing_leaf_gives_the_wots_signature_and_the_same_key() {
     check_leaf(&mut bench, &keys, 1);
 }
 
+/// wots_pkFromSig on a signature made by the test from `pqc`'s PRF and
+/// chain gives `pqc`'s public key, for every n and for messages of all-0,
+/// all-15 and random digits, in the clocks of `pk_from_sig_clocks`; a
+/// signature with one flipped bit gives another key.
+#[test]
+fn pk_from_signature_is_the_key_for_every_n() {
+    let mut bench = Bench::new(11);
+    let mut rng = Lcg::new(8205);
+    for n in [16, 24, 32] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        let random: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+        for msg in [random, vec![0; n], vec![0xFF; n]] {
+            let sig = wots_signature(&keys, &msg);
+            let outcome = pk_from_signature(&mut bench, &keys, &msg, &sig);
+            assert_eq!(outcome.bytes(), reference(&keys), "n = {n}: pk from σ");
+            assert_eq!(outcome.clocks, pk_from_sig_clocks(n, &wots_digits(&msg)));
+        }
+        let msg: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+        let mut sig = wots_signature(&keys, &msg);
+        sig[5 * n + 3] ^= 0x10;
+        let outcome = pk_from_signature(&mut bench, &keys, &msg, &sig);
+        assert_ne!(outcome.bytes(), reference(&keys), "n = {n}: forged σ");
+        // A leaf after: the mode is per start.
+        check_leaf(&mut bench, &keys, 1);
+    }
+}
+
 #[test]
 fn wots_leaf_with_a_stalling_sink_gives_the_same_key() {
     let mut bench = Bench::new(2);
@@ -347,7 +401,8 @@ fn wots_leaf_yosys_validates() {
 }
 
 /// Good leaves for n = 16 and 24 (the second with a stalling sink), a
-/// refused n, an abort, a node and a signing leaf, recorded on the rust-hdl model and
+/// refused n, an abort, a node, a signing leaf and a key from a signature,
+/// recorded on the rust-hdl model and
 /// replayed on the Verilated RTL: every output equal on every clock.
 #[test]
 fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
@@ -365,6 +420,8 @@ fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
     let children: Vec<u8> = (0..48).map(|_| rng.next_u32() as u8).collect();
     check_node(&mut bench, &keys, &children, 2, 3);
     check_signing_leaf(&mut bench, &keys, &children[..24], 2);
+    let sig = wots_signature(&keys, &children[24..]);
+    pk_from_signature(&mut bench, &keys, &children[24..], &sig);
     bench.assert_rtl_matches("slh_wots_leaf");
 }
 

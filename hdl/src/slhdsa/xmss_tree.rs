@@ -264,6 +264,10 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.msg_write.next = self.msg_write.val() & (self.phase.q.val() == TreePhase::Idle);
         self.wots.msg_index.next = self.msg_index.val();
         self.wots.msg_word.next = self.msg_word.val();
+        self.wots.from_sig.next = false;
+        self.wots.sig_write.next = false;
+        self.wots.sig_index.next = 0.into();
+        self.wots.sig_word.next = 0.into();
         self.wots.sign_leaf.next =
             self.signing.q.val() & (self.leaf.q.val() == self.target.q.val());
         self.wots.start.next = false;
