@@ -2054,9 +2054,6 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     reg  verifying$d;
     wire  verifying$q;
     reg  verifying$clock;
-    reg  [3:0] digit$d;
-    wire  [3:0] digit$q;
-    reg  digit$clock;
     reg  [9:0] checksum$d;
     wire  [9:0] checksum$q;
     reg  checksum$clock;
@@ -2443,11 +2440,6 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         .q(verifying$q),
         .clock(verifying$clock)
     );
-    slh_hypertree__tree__wots__digit digit(
-        .d(digit$d),
-        .q(digit$q),
-        .clock(digit$clock)
-    );
     slh_hypertree__tree__wots__checksum checksum(
         .d(checksum$d),
         .q(checksum$q),
@@ -2675,7 +2667,6 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         secret_word$clock = clock;
         signing$clock = clock;
         verifying$clock = clock;
-        digit$clock = clock;
         checksum$clock = clock;
         len1$clock = clock;
         write_ptr$clock = clock;
@@ -2703,7 +2694,6 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         secret_word$d = secret_word$q;
         signing$d = signing$q;
         verifying$d = verifying$q;
-        digit$d = digit$q;
         checksum$d = checksum$q;
         len1$d = len1$q;
         write_ptr$d = write_ptr$q;
@@ -2892,10 +2882,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             next_digit = checksum$q[(32'h0)+:(4)];
         end
         chain_start = 32'h0;
-        if (signing$q) begin
-            chain_start = digit$q;
-        end
-        if (verifying$q) begin
+        if (signing$q | verifying$q) begin
             chain_start = next_digit;
         end
         if (request$q == LeafRequest$Chain) begin
@@ -2908,7 +2895,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             sponge$op = op_chain;
             sponge$arg0 = ((n_reg$q) & 32'hffffffff);
             sponge$arg1 = 32'h0;
-            sponge$arg2 = ((digit$q) & 32'hffffffff);
+            sponge$arg2 = ((next_digit) & 32'hffffffff);
         end
         if (request$q == LeafRequest$Compress) begin
             sponge$arg1 = ((compress_bytes$q) & 32'hffffffff);
@@ -3350,11 +3337,8 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                         word$d = 32'h0;
                         secret_word$d = 32'h0;
                         prime$d = 32'h0;
-                        if ((request$q == LeafRequest$Prf) | ((request$q == LeafRequest$Chain) & verifying$q)) begin
-                            digit$d = next_digit;
-                            if (chain$q < len1$q) begin
-                                checksum$d = checksum$q + 32'hf - ((next_digit) & 10'h3ff);
-                            end
+                        if (((request$q == LeafRequest$Prf) | ((request$q == LeafRequest$Chain) & verifying$q)) & (chain$q < len1$q)) begin
+                            checksum$d = checksum$q + 32'hf - ((next_digit) & 10'h3ff);
                         end
                     end
                 end
@@ -3944,25 +3928,6 @@ module slh_hypertree__tree__wots__compress_bytes(d,q,clock);
     end
           
 endmodule // slh_hypertree__tree__wots__compress_bytes
-
-
-module slh_hypertree__tree__wots__digit(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_hypertree__tree__wots__digit
 
 
 module slh_hypertree__tree__wots__done_flag(d,q,clock);

@@ -7,10 +7,10 @@
 
 use super::hypertree::{hypertree_clocks, HypertreeEngine};
 use super::job_bench::{
-    apply_common_inputs, common_outputs, Job, JobBench, KeyMaterial, Outcome, ADRS_WRITE,
+    apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome, ADRS_WRITE,
     COMMON_INPUTS, START,
 };
-use super::wots_leaf_tests::{wots_signature, write_message};
+use super::wots_leaf_tests::wots_signature;
 use super::xmss_tree_tests::reference as tree_reference;
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -123,7 +123,7 @@ impl Request {
     /// Loads seeds and M, sets the request and runs it.
     fn run(&self, bench: &mut Bench, ready_one_in: u32, abort_at: Option<u64>) -> Outcome {
         bench.load(&self.keys());
-        write_message(bench, ADRS_WRITE, &self.msg);
+        bench.write_words(ADRS_WRITE, 0, words_of(&self.msg));
         bench.set(TREE_HEIGHT, u64::from(self.height));
         bench.set(LAYERS, u64::from(self.layers));
         bench.set(IDX_TREE, self.idx_tree);

@@ -219,32 +219,39 @@ impl<B: Job> JobBench<B> {
         self.uut.outputs()
     }
 
+    /// Writes `words` through the write port whose enable is row `row`
+    /// (its index and word are the next two rows), one per clock, at
+    /// indices `first`, `first + 1`, ….
+    pub fn write_words(&mut self, row: usize, first: usize, words: impl IntoIterator<Item = u64>) {
+        for (i, w) in words.into_iter().enumerate() {
+            self.set(row, 1);
+            self.set(row + 1, (first + i) as u64);
+            self.set(row + 2, w);
+            self.clock();
+        }
+        self.set(row, 0);
+    }
+
     /// Writes the seeds and the address, with junk in the words the jobs
     /// set themselves (type, chain, hash), which they must ignore.
     pub fn load(&mut self, keys: &KeyMaterial) {
-        for (k, seed) in [&keys.pk_seed, &keys.sk_seed].into_iter().enumerate() {
-            for (i, w) in words_of(seed).enumerate() {
-                self.set(SEED_WRITE, 1);
-                self.set(SEED_WRITE + 1, (8 * k + i) as u64);
-                self.set(SEED_WRITE + 2, w);
-                self.clock();
-            }
-        }
-        self.set(SEED_WRITE, 0);
+        self.write_words(SEED_WRITE, 0, words_of(&keys.pk_seed));
+        self.write_words(SEED_WRITE, 8, words_of(&keys.sk_seed));
         if !B::ADDRESSED {
             return;
         }
-        for (i, w) in words_of(&keys.adrs.0).enumerate() {
-            let junk = u64::from(self.rng.next_u32());
-            self.set(ADRS_WRITE, 1);
-            self.set(ADRS_WRITE + 1, i as u64);
-            self.set(
-                ADRS_WRITE + 2,
-                if [4, 6, 7].contains(&i) { junk } else { w },
-            );
-            self.clock();
-        }
-        self.set(ADRS_WRITE, 0);
+        let address: Vec<u64> = words_of(&keys.adrs.0)
+            .enumerate()
+            .map(|(i, w)| {
+                let junk = u64::from(self.rng.next_u32());
+                if [4, 6, 7].contains(&i) {
+                    junk
+                } else {
+                    w
+                }
+            })
+            .collect();
+        self.write_words(ADRS_WRITE, 0, address);
     }
 
     /// Raises `start_port` for one clock with `n_bytes` = n and runs the

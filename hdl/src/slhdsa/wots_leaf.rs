@@ -267,7 +267,6 @@ pub struct WotsLeafEngine<const R: usize> {
     message: [DFF<Bits<32>>; 8],
     signing: DFF<Bit>,
     verifying: DFF<Bit>,
-    digit: DFF<Bits<4>>,
     checksum: DFF<Bits<10>>,
     len1: DFF<Bits<7>>,
     children: [DFF<Bits<32>>; 16],
@@ -370,7 +369,6 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             message: Default::default(),
             signing: Default::default(),
             verifying: Default::default(),
-            digit: Default::default(),
             checksum: Default::default(),
             len1: Default::default(),
             children: Default::default(),
@@ -455,7 +453,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             secret_word,
             signing,
             verifying,
-            digit,
             checksum,
             len1,
             write_ptr,
@@ -548,14 +545,11 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
 
         // Signing splits each chain at its digit: 0..d, then d..15; from a
-        // signature, the chain runs d..15.
+        // signature, the chain runs d..15. The digit follows from the chain
+        // index, which holds through all requests of the chain, and the
+        // checksum, which is final before its first digit is needed.
         self.chain_start.next = 0.into();
-        if self.signing.q.val() {
-            self.chain_start.next = self.digit.q.val();
-        }
-        // From a signature the chain request is the first of its chain: its
-        // digit comes straight from the chain index (stable until its end).
-        if self.verifying.q.val() {
+        if self.signing.q.val() | self.verifying.q.val() {
             self.chain_start.next = self.next_digit.val();
         }
         if self.request.q.val() == LeafRequest::Chain {
@@ -569,7 +563,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
             self.sponge.arg1.next = 0.into();
-            self.sponge.arg2.next = bit_cast::<32, 4>(self.digit.q.val());
+            self.sponge.arg2.next = bit_cast::<32, 4>(self.next_digit.val());
         }
         if self.request.q.val() == LeafRequest::Compress {
             self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
@@ -836,16 +830,14 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.word.d.next = 0.into();
                     self.secret_word.d.next = 0.into();
                     self.prime.d.next = 0.into();
-                    // Each chain's digit, taken as its PRF starts; the
-                    // checksum adds w − 1 − digit over the message digits.
-                    if (self.request.q.val() == LeafRequest::Prf)
-                        | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val())
+                    // The checksum adds w − 1 − digit over the message
+                    // digits, once per chain: as its first request starts.
+                    if ((self.request.q.val() == LeafRequest::Prf)
+                        | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val()))
+                        & (self.chain.q.val() < self.len1.q.val())
                     {
-                        self.digit.d.next = self.next_digit.val();
-                        if self.chain.q.val() < self.len1.q.val() {
-                            self.checksum.d.next = self.checksum.q.val() + 15
-                                - bit_cast::<10, 4>(self.next_digit.val());
-                        }
+                        self.checksum.d.next =
+                            self.checksum.q.val() + 15 - bit_cast::<10, 4>(self.next_digit.val());
                     }
                 }
             }

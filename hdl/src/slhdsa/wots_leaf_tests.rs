@@ -134,23 +134,12 @@ pub(super) fn wots_signature(keys: &KeyMaterial, msg: &[u8]) -> Vec<u8> {
     })
 }
 
-/// Writes the n-byte message to sign.
-pub(super) fn write_message<B: Job>(bench: &mut JobBench<B>, row: usize, msg: &[u8]) {
-    for (i, w) in words_of(msg).enumerate() {
-        bench.set(row, 1);
-        bench.set(row + 1, i as u64);
-        bench.set(row + 2, w);
-        bench.clock();
-    }
-    bench.set(row, 0);
-}
-
 /// A signing leaf: σ (flagged `out_sig`) then the same public key as
 /// without signing.
 fn check_signing_leaf(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], ready: u32) -> u64 {
     let n = keys.n;
     bench.load(keys);
-    write_message(bench, MSG_WRITE, msg);
+    bench.write_words(MSG_WRITE, 0, words_of(msg));
     bench.set(SIGN_LEAF, 1);
     let outcome = bench.run(START, n as u64, ready, None);
     bench.set(SIGN_LEAF, 0);
@@ -183,8 +172,8 @@ fn check_signing_leaf(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], ready: 
 /// The public key from σ of `msg` (wots_pkFromSig): its bytes and clocks.
 fn pk_from_signature(bench: &mut Bench, keys: &KeyMaterial, msg: &[u8], sig: &[u8]) -> Outcome {
     bench.load(keys);
-    write_message(bench, MSG_WRITE, msg);
-    write_message(bench, SIG_WRITE, sig);
+    bench.write_words(MSG_WRITE, 0, words_of(msg));
+    bench.write_words(SIG_WRITE, 0, words_of(sig));
     bench.set(FROM_SIG, 1);
     let outcome = bench.run(START, keys.n as u64, 1, None);
     bench.set(FROM_SIG, 0);
@@ -241,13 +230,7 @@ fn check_node(
     index: u32,
 ) -> u64 {
     let n = keys.n;
-    for (i, w) in words_of(children).enumerate() {
-        bench.set(NODE_WRITE, 1);
-        bench.set(NODE_WRITE + 1, i as u64);
-        bench.set(NODE_WRITE + 2, w);
-        bench.clock();
-    }
-    bench.set(NODE_WRITE, 0);
+    bench.write_words(NODE_WRITE, 0, words_of(children));
     bench.set(NODE_HEIGHT, u64::from(height));
     bench.set(NODE_TREE_INDEX, u64::from(index));
     let outcome = bench.run(START_NODE, n as u64, 1, None);

@@ -6,9 +6,10 @@
 //! exported Verilog, clock for clock.
 
 use super::job_bench::{
-    apply_common_inputs, common_outputs, Job, JobBench, KeyMaterial, Outcome, COMMON_INPUTS, START,
+    apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
+    COMMON_INPUTS, START,
 };
-use super::wots_leaf_tests::{wots_signature, write_message};
+use super::wots_leaf_tests::wots_signature;
 use super::xmss_tree::{sign_tree_clocks, tree_clocks, XmssTreeEngine};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -129,7 +130,7 @@ fn check_signing_tree(
     ready_one_in: u32,
 ) -> Outcome {
     bench.load(keys);
-    write_message(bench, MSG_WRITE, msg);
+    bench.write_words(MSG_WRITE, 0, words_of(msg));
     bench.set(TREE_HEIGHT, u64::from(height));
     bench.set(LEAF_INDEX, u64::from(index));
     bench.set(SIGN, 1);
