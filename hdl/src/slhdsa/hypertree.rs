@@ -233,7 +233,11 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
         self.tree.sign.next = true;
         self.tree.n_bytes.next = self.n_reg.q.val();
         self.tree.tree_height.next = self.height.q.val();
-        self.tree.leaf_index.next = self.leaf_address.q.val();
+        self.tree.leaf_index.next = bit_cast::<14, 10>(self.leaf_address.q.val());
+        self.tree.fors.next = false;
+        self.tree.fors_tree.next = 0.into();
+        self.tree.start_roots.next = false;
+        self.tree.fors_trees.next = 0.into();
         self.tree.abort_job.next = false;
 
         // Address words 0..3: the layer (big-endian, byte 3), then the

@@ -77,6 +77,12 @@ pub const ENDS_ADDRESS_BITS: usize = 10;
 const TYPE_WOTS_PK: u64 = 1;
 const TYPE_WOTS_PRF: u64 = 5;
 const TYPE_TREE: u64 = 2;
+const TYPE_FORS_TREE: u64 = 3;
+const TYPE_FORS_ROOTS: u64 = 4;
+const TYPE_FORS_PRF: u64 = 6;
+/// Largest k of FIPS 205 (SLH-DSA-*-256f): the FORS roots fit the chain-end
+/// memory (35·32 bytes).
+pub const MAX_FORS_TREES: usize = 35;
 
 /// WOTS+ len for n bytes (lg_w = 4): len1 = 2n, len2 = 3.
 pub const fn wots_len(n: usize) -> usize {
@@ -141,6 +147,28 @@ pub fn pk_from_sig_clocks(n: usize, digits: &[u32]) -> u64 {
         - len * (2 * words + 8 + words + PERMUTATION_CLOCKS + 4)
         - len * u64::from(CHAIN_STEPS) * F_CLOCKS
         + steps * F_CLOCKS
+}
+
+/// Clocks of one FORS leaf (`start` with `fors`; the same with
+/// `sign_leaf`, whose secret value is the PRF's output streamed out) with
+/// the output stream always ready: the PRF request and a one-step chain
+/// request (n/2 + 8 message words, one F, n/4 output words), and 7 clocks
+/// of start, request turnaround and `done` (asserted by the tests).
+pub const fn fors_leaf_clocks(n: usize) -> u64 {
+    let n = n as u64;
+    let prf = (n / 2 + 8) + PERMUTATION_CLOCKS + n / 4;
+    let step = (n / 2 + 8) + F_CLOCKS + n / 4;
+    prf + step + 7
+}
+
+/// Clocks of the FORS public key over k roots (`start` with `fors` and
+/// `from_sig`), as the T_len of [`leaf_clocks`] over k·n bytes (asserted
+/// by the tests).
+pub const fn fors_roots_clocks(n: usize, k: usize) -> u64 {
+    let n = n as u64;
+    let bytes = n + 32 + k as u64 * n;
+    let blocks = (bytes + 1).div_ceil(RATE_BYTES);
+    bytes / 4 + blocks * PERMUTATION_CLOCKS + n / 4 + 5
 }
 
 /// Clocks of one Merkle node (`start_node`) with the output stream always
@@ -236,6 +264,13 @@ pub struct WotsLeafEngine<const R: usize> {
     pub sig_index: Signal<In, Bits<ENDS_ADDRESS_BITS>>,
     /// The signature word.
     pub sig_word: Signal<In, Bits<32>>,
+    /// FORS instead of WOTS+ (sampled at `start` and `start_node`): `start`
+    /// computes the FORS leaf `node_tree_index` (streaming its secret value
+    /// first with `sign_leaf`), or with `from_sig` the FORS public key over
+    /// the `fors_trees` roots in the memory; `start_node` a FORS tree node.
+    pub fors: Signal<In, Bit>,
+    /// k, the FORS roots compressed by `fors` with `from_sig` (1..=35).
+    pub fors_trees: Signal<In, Bits<6>>,
     /// Abandon the job (taken in any state).
     pub abort_job: Signal<In, Bit>,
     /// A job is in progress.
@@ -291,8 +326,11 @@ pub struct WotsLeafEngine<const R: usize> {
     read_ptr: DFF<Bits<ENDS_ADDRESS_BITS>>,
     ends_stage: DFF<Bits<32>>,
     prime: DFF<Bits<2>>,
+    fors_mode: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
+    roots_words: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
+    roots_start: Signal<Local, Bit>,
     segment_last: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
     pk_seed_word: Signal<Local, Bits<32>>,
     sk_seed_word: Signal<Local, Bits<32>>,
@@ -321,6 +359,10 @@ pub struct WotsLeafEngine<const R: usize> {
     type_prf_word: Constant<Bits<32>>,
     type_pk_word: Constant<Bits<32>>,
     type_tree_word: Constant<Bits<32>>,
+    type_fors_tree_word: Constant<Bits<32>>,
+    type_fors_roots_word: Constant<Bits<32>>,
+    type_fors_prf_word: Constant<Bits<32>>,
+    max_fors_trees: Constant<Bits<6>>,
 }
 
 impl<const R: usize> Default for WotsLeafEngine<R> {
@@ -350,6 +392,8 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             sig_write: Default::default(),
             sig_index: Default::default(),
             sig_word: Default::default(),
+            fors: Default::default(),
+            fors_trees: Default::default(),
             abort_job: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -393,8 +437,11 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             read_ptr: Default::default(),
             ends_stage: Default::default(),
             prime: Default::default(),
+            fors_mode: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
+            roots_words: Default::default(),
+            roots_start: Default::default(),
             segment_last: Default::default(),
             pk_seed_word: Default::default(),
             sk_seed_word: Default::default(),
@@ -424,6 +471,10 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             type_prf_word: Constant::new((TYPE_WOTS_PRF << 24).into()),
             type_pk_word: Constant::new((TYPE_WOTS_PK << 24).into()),
             type_tree_word: Constant::new((TYPE_TREE << 24).into()),
+            type_fors_tree_word: Constant::new((TYPE_FORS_TREE << 24).into()),
+            type_fors_roots_word: Constant::new((TYPE_FORS_ROOTS << 24).into()),
+            type_fors_prf_word: Constant::new((TYPE_FORS_PRF << 24).into()),
+            max_fors_trees: Constant::new((MAX_FORS_TREES as u64).into()),
         }
     }
 }
@@ -459,6 +510,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             read_ptr,
             ends_stage,
             prime,
+            fors_mode,
             done_flag,
             error_flag
         );
@@ -492,8 +544,11 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.ends_high.write_address.next = self.write_ptr.q.val();
         self.ends_high.write_data.next = self.sponge.out_data.val().get_bits::<16>(16);
         // σ is written into the chain-end memory, where each chain then
-        // replaces its value by its end.
-        if (self.phase.q.val() == LeafPhase::Idle) & self.sig_write.val() {
+        // replaces its value by its end; FORS roots while a node runs.
+        if self.sig_write.val()
+            & ((self.phase.q.val() == LeafPhase::Idle)
+                | (self.request.q.val() != LeafRequest::Chain))
+        {
             self.ends_low.write_address.next = self.sig_index.val();
             self.ends_low.write_data.next = self.sig_word.val().get_bits::<16>(0);
             self.ends_low.write_enable.next = true;
@@ -559,6 +614,11 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.sponge.arg2.next =
                 self.chain_steps.val() - bit_cast::<32, 4>(self.chain_start.val());
         }
+        // A FORS leaf is F at hash address = its tree index: one step.
+        if (self.request.q.val() == LeafRequest::Chain) & self.fors_mode.q.val() {
+            self.sponge.arg1.next = self.tree_index.q.val();
+            self.sponge.arg2.next = 1.into();
+        }
         if self.request.q.val() == LeafRequest::SigChain {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
@@ -623,8 +683,21 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             if self.request.q.val() == LeafRequest::Node {
                 self.adrs_out.next = self.type_tree_word.val();
             }
+            if self.fors_mode.q.val() {
+                self.adrs_out.next = self.type_fors_tree_word.val();
+                if self.request.q.val() == LeafRequest::Prf {
+                    self.adrs_out.next = self.type_fors_prf_word.val();
+                }
+                if self.request.q.val() == LeafRequest::Compress {
+                    self.adrs_out.next = self.type_fors_roots_word.val();
+                }
+            }
         }
-        if (self.word.q.val().index() == 5) & (self.request.q.val() == LeafRequest::Node) {
+        // XMSS nodes clear the key pair; FORS addresses keep it.
+        if (self.word.q.val().index() == 5)
+            & (self.request.q.val() == LeafRequest::Node)
+            & !self.fors_mode.q.val()
+        {
             self.adrs_out.next = 0.into();
         }
         if self.word.q.val().index() == 6 {
@@ -639,7 +712,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         if self.word.q.val().index() == 7 {
             self.adrs_out.next = 0.into();
-            if self.request.q.val() == LeafRequest::Node {
+            if (self.request.q.val() == LeafRequest::Node)
+                | ((self.request.q.val() == LeafRequest::Prf) & self.fors_mode.q.val())
+            {
                 self.adrs_out.next = self.tree_index_word.val();
             }
         }
@@ -711,9 +786,14 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         // The output: sk_i into `secret`, a chain end into the memory, the
         // public key out of the job.
         self.final_request.next = (self.request.q.val() == LeafRequest::Compress)
-            | (self.request.q.val() == LeafRequest::Node);
-        self.external.next =
-            self.final_request.val() | (self.request.q.val() == LeafRequest::SigChain);
+            | (self.request.q.val() == LeafRequest::Node)
+            | ((self.request.q.val() == LeafRequest::Chain) & self.fors_mode.q.val());
+        // The signed FORS leaf streams its secret value (the PRF output).
+        self.out_sig.next = (self.request.q.val() == LeafRequest::SigChain)
+            | ((self.request.q.val() == LeafRequest::Prf)
+                & self.fors_mode.q.val()
+                & self.signing.q.val());
+        self.external.next = self.final_request.val() | self.out_sig.val();
         self.sponge.out_ready.next = self.phase.q.val() == LeafPhase::Run;
         if self.external.val() {
             self.sponge.out_ready.next =
@@ -725,7 +805,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             & self.external.val()
             & self.sponge.out_valid.val();
         self.out_last.next = self.sponge.out_last.val() & self.final_request.val();
-        self.out_sig.next = self.request.q.val() == LeafRequest::SigChain;
 
         // Children are taken in any state (a node job reads them only while
         // it sends its message), so a tree job can write the next right
@@ -736,6 +815,17 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.children[i].d.next = self.node_word.val();
                 }
             }
+        }
+        // k·n/4 words of FORS roots (n = 16, 24, 32).
+        self.roots_start.next =
+            self.start.val() & self.fors.val() & self.from_sig.val() & !self.sign_leaf.val();
+        self.roots_words.next = bit_cast::<ENDS_ADDRESS_BITS, 6>(self.fors_trees.val()) << 2;
+        if self.n_bytes.val() == 24 {
+            self.roots_words.next = (bit_cast::<ENDS_ADDRESS_BITS, 6>(self.fors_trees.val()) << 2)
+                + (bit_cast::<ENDS_ADDRESS_BITS, 6>(self.fors_trees.val()) << 1);
+        }
+        if self.n_bytes.val() == 32 {
+            self.roots_words.next = bit_cast::<ENDS_ADDRESS_BITS, 6>(self.fors_trees.val()) << 3;
         }
         match self.phase.q.val() {
             LeafPhase::Idle => {
@@ -771,11 +861,17 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.chain.d.next = 0.into();
                     self.checksum.d.next = 0.into();
                     self.signing.d.next = self.sign_leaf.val() & self.start.val();
-                    self.verifying.d.next =
-                        self.from_sig.val() & !self.sign_leaf.val() & self.start.val();
+                    self.fors_mode.d.next = self.fors.val();
+                    self.verifying.d.next = self.from_sig.val()
+                        & !self.sign_leaf.val()
+                        & self.start.val()
+                        & !self.fors.val();
                     self.request.d.next = LeafRequest::Prf;
                     if self.from_sig.val() & !self.sign_leaf.val() {
                         self.request.d.next = LeafRequest::Chain;
+                    }
+                    if self.roots_start.val() {
+                        self.request.d.next = LeafRequest::Compress;
                     }
                     if !self.start.val() {
                         self.request.d.next = LeafRequest::Node;
@@ -819,6 +915,22 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.error_flag.d.next = true;
                         self.phase.d.next = LeafPhase::Idle;
                     }
+                    // The FORS public key: T_k over k roots of n/4 words,
+                    // |PK.seed ‖ ADRS ‖ roots| = n + 32 + 4·(k·n/4) bytes.
+                    if self.roots_start.val() {
+                        self.ends_last.d.next = self.roots_words.val() - 1;
+                        self.compress_bytes.d.next =
+                            (bit_cast::<12, ENDS_ADDRESS_BITS>(self.roots_words.val()) << 2)
+                                + bit_cast::<12, 6>(self.n_bytes.val())
+                                + 32;
+                        if (self.fors_trees.val() == 0)
+                            | (self.fors_trees.val() > self.max_fors_trees.val())
+                        {
+                            self.done_flag.d.next = true;
+                            self.error_flag.d.next = true;
+                            self.phase.d.next = LeafPhase::Idle;
+                        }
+                    }
                 }
             }
             LeafPhase::Launch => {
@@ -853,7 +965,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         }
                         self.secret_word.d.next = self.secret_word.q.val() + 1;
                     }
-                    if self.request.q.val() == LeafRequest::Chain {
+                    if (self.request.q.val() == LeafRequest::Chain) & !self.fors_mode.q.val() {
                         self.ends_low.write_enable.next = true;
                         self.ends_high.write_enable.next = true;
                         self.write_ptr.d.next = self.write_ptr.q.val() + 1;
@@ -862,7 +974,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.phase.d.next = LeafPhase::Launch;
                         if self.request.q.val() == LeafRequest::Prf {
                             self.request.d.next = LeafRequest::Chain;
-                            if self.signing.q.val() {
+                            if self.signing.q.val() & !self.fors_mode.q.val() {
                                 self.request.d.next = LeafRequest::SigChain;
                             }
                         }

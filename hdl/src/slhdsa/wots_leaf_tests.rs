@@ -9,11 +9,12 @@ use super::job_bench::{
     COMMON_INPUTS, OUTPUTS, START,
 };
 use super::wots_leaf::{
-    leaf_clocks, node_clocks, pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine,
+    fors_leaf_clocks, fors_roots_clocks, leaf_clocks, node_clocks, pk_from_sig_clocks,
+    sign_leaf_clocks, WotsLeafEngine,
 };
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
-use pqc::slhdsa::address::AddressType;
+use pqc::slhdsa::address::{AddressType, Adrs};
 use pqc::slhdsa::HashEngine;
 use rust_hdl::prelude::*;
 
@@ -28,6 +29,9 @@ const MSG_WRITE: usize = 18;
 /// Row indices of the inputs of the public key from a signature.
 const FROM_SIG: usize = 21;
 const SIG_WRITE: usize = 22;
+/// Row indices of the FORS inputs.
+const FORS: usize = 25;
+const FORS_TREES: usize = 26;
 
 impl Job for WotsLeafEngine<1> {
     fn inputs() -> Vec<&'static str> {
@@ -47,6 +51,8 @@ impl Job for WotsLeafEngine<1> {
             "sig_write",
             "sig_index",
             "sig_word",
+            "fors",
+            "fors_trees",
         ]);
         names
     }
@@ -73,6 +79,8 @@ impl Job for WotsLeafEngine<1> {
         self.sig_write.next = v[22] != 0;
         self.sig_index.next = v[23].into();
         self.sig_word.next = v[24].into();
+        self.fors.next = v[25] != 0;
+        self.fors_trees.next = v[26].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
@@ -311,6 +319,130 @@ fn pk_from_signature_is_the_key_for_every_n() {
         // A leaf after: the mode is per start.
         check_leaf(&mut bench, &keys, 1);
     }
+}
+
+/// The address of type `t` with the layer, tree and key pair of `keys`
+/// (FORS addresses keep the key pair).
+pub(super) fn fors_adrs(keys: &KeyMaterial, t: AddressType) -> Adrs {
+    let mut adrs = keys.adrs;
+    adrs.set_type_and_clear(t);
+    adrs.set_keypair(keys.adrs.keypair());
+    adrs
+}
+
+/// The FORS secret value and leaf of global leaf index `index` (FIPS 205
+/// Algorithms 14 and 15: PRF with a FORS_PRF address, then F), by `pqc`.
+pub(super) fn fors_sk_and_leaf(keys: &KeyMaterial, index: u32) -> (Vec<u8>, Vec<u8>) {
+    let n = keys.n;
+    keys.with_engine(|e| {
+        let mut sk_adrs = fors_adrs(keys, AddressType::ForsPrf);
+        sk_adrs.set_tree_index(index);
+        let mut sk = vec![0; n];
+        e.prf(&sk_adrs, &mut sk);
+        let mut adrs = fors_adrs(keys, AddressType::ForsTree);
+        adrs.set_tree_index(index);
+        let mut leaf = vec![0; n];
+        e.thash(&adrs, &sk, &[], &mut leaf);
+        (sk, leaf)
+    })
+}
+
+/// A FORS leaf (and with `sign_leaf` its secret value first, flagged
+/// `out_sig`) against `pqc`; its clocks.
+fn check_fors_leaf(bench: &mut Bench, keys: &KeyMaterial, index: u32, sign: bool) -> u64 {
+    let n = keys.n;
+    let (sk, leaf) = fors_sk_and_leaf(keys, index);
+    bench.set(FORS, 1);
+    bench.set(SIGN_LEAF, u64::from(sign));
+    bench.set(NODE_TREE_INDEX, u64::from(index));
+    let outcome = bench.run(START, n as u64, 1 + u32::from(sign), None);
+    bench.set(FORS, 0);
+    bench.set(SIGN_LEAF, 0);
+    let (want, sig_words) = if sign {
+        ([sk, leaf].concat(), n / 4)
+    } else {
+        (leaf, 0)
+    };
+    assert!(!outcome.error, "n = {n}: FORS leaf {index}");
+    assert_eq!(outcome.bytes(), want, "n = {n}: FORS leaf {index}");
+    assert_eq!(outcome.last_at, Some(want.len() / 4 - 1));
+    let flags: Vec<u64> = (0..want.len() / 4)
+        .map(|i| u64::from(i < sig_words))
+        .collect();
+    assert_eq!(outcome.kinds, flags, "out_sig on the secret value only");
+    outcome.clocks
+}
+
+/// The FORS public key T_k over `roots` (written into the chain-end memory)
+/// against `pqc`; its clocks.
+fn check_fors_roots(bench: &mut Bench, keys: &KeyMaterial, roots: &[u8]) -> u64 {
+    let n = keys.n;
+    let k = roots.len() / n;
+    bench.write_words(SIG_WRITE, 0, words_of(roots));
+    bench.set(FORS, 1);
+    bench.set(FROM_SIG, 1);
+    bench.set(FORS_TREES, k as u64);
+    let outcome = bench.run(START, n as u64, 1, None);
+    bench.set(FORS, 0);
+    bench.set(FROM_SIG, 0);
+    let mut want = vec![0; n];
+    let adrs = fors_adrs(keys, AddressType::ForsRoots);
+    keys.with_engine(|e| e.thash(&adrs, roots, &[], &mut want));
+    assert!(!outcome.error, "n = {n}, k = {k}");
+    assert_eq!(outcome.bytes(), want, "n = {n}, k = {k}: FORS pk");
+    assert_eq!(outcome.last_at, Some(n / 4 - 1));
+    outcome.clocks
+}
+
+/// FORS leaves (low, middle and 19-bit indices, with and without the
+/// secret value), a FORS node and the FORS public key over 1, 14 and 35
+/// roots, for every n, against `pqc`, in the clocks of the formulas; a
+/// WOTS+ leaf after them (the mode is per start); k = 0 and 36 refused.
+#[test]
+fn fors_leaf_node_and_public_key_match_pqc_for_every_n() {
+    let mut bench = Bench::new(12);
+    let mut rng = Lcg::new(14205);
+    for n in [16, 24, 32] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        bench.load(&keys);
+        for index in [0, 37, 0x5_7FFF] {
+            let plain = check_fors_leaf(&mut bench, &keys, index, false);
+            assert_eq!(plain, fors_leaf_clocks(n), "n = {n}");
+            check_fors_leaf(&mut bench, &keys, index, true);
+        }
+        let children: Vec<u8> = (0..2 * n).map(|_| rng.next_u32() as u8).collect();
+        bench.write_words(NODE_WRITE, 0, words_of(&children));
+        bench.set(NODE_HEIGHT, 5);
+        bench.set(NODE_TREE_INDEX, 0x1234);
+        bench.set(FORS, 1);
+        let node = bench.run(START_NODE, n as u64, 1, None);
+        bench.set(FORS, 0);
+        let mut adrs = fors_adrs(&keys, AddressType::ForsTree);
+        adrs.set_tree_height(5);
+        adrs.set_tree_index(0x1234);
+        let mut want = vec![0; n];
+        keys.with_engine(|e| e.thash(&adrs, &children[..n], &children[n..], &mut want));
+        assert_eq!(node.bytes(), want, "n = {n}: FORS node");
+        assert_eq!(node.clocks, node_clocks(n));
+        for k in [1, 14, 35] {
+            let roots: Vec<u8> = (0..k * n).map(|_| rng.next_u32() as u8).collect();
+            let clocks = check_fors_roots(&mut bench, &keys, &roots);
+            assert_eq!(clocks, fors_roots_clocks(n, k), "n = {n}, k = {k}");
+        }
+        check_leaf(&mut bench, &keys, 1);
+    }
+    bench.set(FORS, 1);
+    bench.set(FROM_SIG, 1);
+    for k in [0, 36] {
+        bench.set(FORS_TREES, k);
+        let outcome = bench.run(START, 16, 1, None);
+        assert!(
+            outcome.error && outcome.clocks == 1,
+            "k = {k} refused at once"
+        );
+    }
+    bench.set(FORS, 0);
+    bench.set(FROM_SIG, 0);
 }
 
 #[test]

@@ -43,11 +43,17 @@
 //!   idle at once with `done` and `error`; `reset` (synchronous, active
 //!   high) returns to idle with `done`/`error` low.
 
-use super::wots_leaf::{leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine};
+use super::wots_leaf::{
+    fors_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine,
+};
 use rust_hdl::prelude::*;
 
 /// Largest XMSS tree height h′ of FIPS 205 (the 128s and 192s sets).
 pub const MAX_TREE_HEIGHT: usize = 9;
+/// Largest FORS tree height a of FIPS 205 (the 192s and 256s sets).
+pub const MAX_FORS_HEIGHT: usize = 14;
+/// Bits of a FORS leaf index over all k trees: k·2^a ≤ 22·2^14 < 2^19.
+const GLOBAL_LEAF_BITS: usize = 20;
 /// Address bits of the level and authentication memories: slots of 8 words
 /// for the heights 0..=h′.
 const SLOT_ADDRESS_BITS: usize = 7;
@@ -64,6 +70,19 @@ pub const fn tree_clocks(n: usize, height: u32) -> u64 {
     let leaves = 1u64 << height;
     let words = n as u64 / 4;
     1 + leaves * (1 + leaf_clocks(n))
+        + (leaves - 1) * (words + 1 + node_clocks(n))
+        + 1
+        + (height as u64 + 1) * words
+}
+
+/// Clocks of one FORS tree job (`fors`) with the output stream always
+/// ready: as [`tree_clocks`] with FORS leaves ([`fors_leaf_clocks`]); the
+/// same with `sign` (the secret value is the leaf's PRF output, streamed
+/// on the way) and for every tree and leaf index (asserted by the tests).
+pub const fn fors_tree_clocks(n: usize, height: u32) -> u64 {
+    let leaves = 1u64 << height;
+    let words = n as u64 / 4;
+    1 + leaves * (1 + fors_leaf_clocks(n))
         + (leaves - 1) * (words + 1 + node_clocks(n))
         + 1
         + (height as u64 + 1) * words
@@ -93,6 +112,10 @@ pub enum TreePhase {
     OutputPrime,
     /// Streaming AUTH ‖ root out.
     Output,
+    /// Starting the FORS public key in the leaf engine.
+    StartRoots,
+    /// Passing the FORS public key on.
+    Roots,
 }
 
 /// The XMSS tree job on a sponge engine with `R` rounds per clock.
@@ -120,8 +143,23 @@ pub struct XmssTreeEngine<const R: usize> {
     pub n_bytes: Signal<In, Bits<6>>,
     /// h′, sampled at `start`.
     pub tree_height: Signal<In, Bits<4>>,
-    /// The leaf whose authentication path is wanted, sampled at `start`.
-    pub leaf_index: Signal<In, Bits<10>>,
+    /// The leaf whose authentication path is wanted, sampled at `start`
+    /// (within the tree: < 2^h′, or < 2^a with `fors`).
+    pub leaf_index: Signal<In, Bits<14>>,
+    /// A FORS tree instead of an XMSS tree (sampled at `start`): tree
+    /// `fors_tree` of height a = `tree_height` ∈ 1..=14, leaves FORS leaves
+    /// (global index i·2^a + j), nodes FORS_TREE nodes, the key pair that
+    /// of the address written; with `sign`, the output is the secret value
+    /// of leaf `leaf_index` ‖ AUTH ‖ root, and the root is also written to
+    /// root slot i of the leaf engine's memory for `start_roots`.
+    pub fors: Signal<In, Bit>,
+    /// The FORS tree i, sampled at `start` with `fors`.
+    pub fors_tree: Signal<In, Bits<6>>,
+    /// Compute the FORS public key over the roots of trees 0..k − 1 (taken
+    /// when idle and `start` is low): T_k, streamed out; k = `fors_trees`.
+    pub start_roots: Signal<In, Bit>,
+    /// k, sampled at `start_roots` (1..=35; else refused).
+    pub fors_trees: Signal<In, Bits<6>>,
     /// Sign an n-byte message with the leaf `leaf_index` (sampled at
     /// `start`): the output is then σ_WOTS ‖ AUTH ‖ root.
     pub sign: Signal<In, Bit>,
@@ -147,17 +185,22 @@ pub struct XmssTreeEngine<const R: usize> {
     pub out_last: Signal<Out, Bit>,
     /// AUTH ‖ root stream TREADY.
     pub out_ready: Signal<In, Bit>,
+    /// The stream word is a word of the root.
+    pub out_root: Signal<Out, Bit>,
     wots: WotsLeafEngine<R>,
     levels: RAM<Bits<32>, SLOT_ADDRESS_BITS>,
     auth: RAM<Bits<32>, SLOT_ADDRESS_BITS>,
     phase: DFF<TreePhase>,
     n_reg: DFF<Bits<6>>,
     height: DFF<Bits<4>>,
-    target: DFF<Bits<10>>,
-    leaf: DFF<Bits<10>>,
+    target: DFF<Bits<GLOBAL_LEAF_BITS>>,
+    leaf: DFF<Bits<GLOBAL_LEAF_BITS>>,
     z: DFF<Bits<4>>,
-    j: DFF<Bits<10>>,
-    path: DFF<Bits<10>>,
+    j: DFF<Bits<GLOBAL_LEAF_BITS>>,
+    path: DFF<Bits<GLOBAL_LEAF_BITS>>,
+    fors_mode: DFF<Bit>,
+    root_base: DFF<Bits<10>>,
+    trees: DFF<Bits<6>>,
     word: DFF<Bits<4>>,
     word_last: DFF<Bits<4>>,
     out_slot: DFF<Bits<4>>,
@@ -165,7 +208,10 @@ pub struct XmssTreeEngine<const R: usize> {
     signing: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
-    leaves_last: Signal<Local, Bits<10>>,
+    leaves_last: Signal<Local, Bits<14>>,
+    tree_base: Signal<Local, Bits<GLOBAL_LEAF_BITS>>,
+    tree_words: Signal<Local, Bits<10>>,
+    height_bad: Signal<Local, Bit>,
     keypair_word: Signal<Local, Bits<32>>,
     slot_address: Signal<Local, Bits<SLOT_ADDRESS_BITS>>,
     node_fire: Signal<Local, Bit>,
@@ -175,8 +221,10 @@ pub struct XmssTreeEngine<const R: usize> {
     out_fire: Signal<Local, Bit>,
     out_slot_next: Signal<Local, Bits<4>>,
     out_word_next: Signal<Local, Bits<4>>,
-    one: Constant<Bits<10>>,
-    leaves_last_table: [Constant<Bits<10>>; MAX_TREE_HEIGHT + 1],
+    one: Constant<Bits<GLOBAL_LEAF_BITS>>,
+    max_xmss_height: Constant<Bits<4>>,
+    max_fors_height: Constant<Bits<4>>,
+    leaves_last_table: [Constant<Bits<14>>; MAX_FORS_HEIGHT + 1],
 }
 
 impl<const R: usize> Default for XmssTreeEngine<R> {
@@ -194,6 +242,10 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             n_bytes: Default::default(),
             tree_height: Default::default(),
             leaf_index: Default::default(),
+            fors: Default::default(),
+            fors_tree: Default::default(),
+            start_roots: Default::default(),
+            fors_trees: Default::default(),
             sign: Default::default(),
             msg_write: Default::default(),
             msg_index: Default::default(),
@@ -206,6 +258,7 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             out_valid: Default::default(),
             out_last: Default::default(),
             out_ready: Default::default(),
+            out_root: Default::default(),
             wots: Default::default(),
             levels: Default::default(),
             auth: Default::default(),
@@ -217,6 +270,9 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             z: Default::default(),
             j: Default::default(),
             path: Default::default(),
+            fors_mode: Default::default(),
+            root_base: Default::default(),
+            trees: Default::default(),
             word: Default::default(),
             word_last: Default::default(),
             out_slot: Default::default(),
@@ -225,6 +281,9 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             done_flag: Default::default(),
             error_flag: Default::default(),
             leaves_last: Default::default(),
+            tree_base: Default::default(),
+            tree_words: Default::default(),
+            height_bad: Default::default(),
             keypair_word: Default::default(),
             slot_address: Default::default(),
             node_fire: Default::default(),
@@ -235,6 +294,8 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             out_slot_next: Default::default(),
             out_word_next: Default::default(),
             one: Constant::new(1.into()),
+            max_xmss_height: Constant::new((MAX_TREE_HEIGHT as u64).into()),
+            max_fors_height: Constant::new((MAX_FORS_HEIGHT as u64).into()),
             leaves_last_table: core::array::from_fn(|h| Constant::new(((1u64 << h) - 1).into())),
         }
     }
@@ -244,8 +305,8 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, n_reg, height, target, leaf, z, j, path, word, word_last, out_slot,
-            out_word, signing, done_flag, error_flag
+            self, clock, phase, n_reg, height, target, leaf, z, j, path, fors_mode, root_base,
+            trees, word, word_last, out_slot, out_word, signing, done_flag, error_flag
         );
         clock!(self, clock, wots);
         self.levels.read_clock.next = self.clock.val();
@@ -264,10 +325,14 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.msg_write.next = self.msg_write.val() & (self.phase.q.val() == TreePhase::Idle);
         self.wots.msg_index.next = self.msg_index.val();
         self.wots.msg_word.next = self.msg_word.val();
+        // A FORS root also goes to its slot of the leaf engine's memory,
+        // where `start_roots` compresses the k roots.
         self.wots.from_sig.next = false;
         self.wots.sig_write.next = false;
-        self.wots.sig_index.next = 0.into();
-        self.wots.sig_word.next = 0.into();
+        self.wots.sig_index.next = self.root_base.q.val() + bit_cast::<10, 4>(self.word.q.val());
+        self.wots.sig_word.next = self.wots.out_data.val();
+        self.wots.fors.next = self.fors_mode.q.val();
+        self.wots.fors_trees.next = self.trees.q.val();
         self.wots.sign_leaf.next =
             self.signing.q.val() & (self.leaf.q.val() == self.target.q.val());
         self.wots.start.next = false;
@@ -275,7 +340,7 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.abort_job.next = false;
         self.wots.n_bytes.next = self.n_reg.q.val();
         self.wots.node_height.next = bit_cast::<8, 4>(self.z.q.val() + 1);
-        self.wots.node_tree_index.next = bit_cast::<32, 10>(self.j.q.val() >> 1);
+        self.wots.node_tree_index.next = bit_cast::<32, GLOBAL_LEAF_BITS>(self.j.q.val() >> 1);
         self.wots.node_write.next = false;
         self.wots.node_index.next = self.word.q.val() + self.word_last.q.val() + 1;
         self.wots.node_word.next = self.wots.out_data.val();
@@ -334,15 +399,38 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
             self.out_data.next = self.wots.out_data.val();
             self.out_valid.next = self.wots.out_valid.val() & self.wots.out_sig.val();
         }
-        self.out_last.next = (self.phase.q.val() == TreePhase::Output)
-            & (self.out_slot.q.val() == self.height.q.val())
-            & (self.out_word.q.val() == self.word_last.q.val());
+        self.out_root.next = (self.phase.q.val() == TreePhase::Output)
+            & (self.out_slot.q.val() == self.height.q.val());
+        self.out_last.next =
+            self.out_root.val() & (self.out_word.q.val() == self.word_last.q.val());
+        if self.phase.q.val() == TreePhase::Roots {
+            self.out_data.next = self.wots.out_data.val();
+            self.out_valid.next = self.wots.out_valid.val();
+            self.out_last.next = self.wots.out_last.val();
+        }
 
         self.leaves_last.next = 0.into();
-        for h in 1..(MAX_TREE_HEIGHT + 1) {
+        for h in 1..(MAX_FORS_HEIGHT + 1) {
             if self.tree_height.val().index() == h {
                 self.leaves_last.next = self.leaves_last_table[h].val();
             }
+        }
+        self.height_bad.next = (self.tree_height.val() == 0)
+            | (self.tree_height.val() > self.max_fors_height.val())
+            | (!self.fors.val() & (self.tree_height.val() > self.max_xmss_height.val()));
+        // FORS tree i: global leaves i·2^a + j; its root slot i·n/4.
+        self.tree_base.next = 0.into();
+        if self.fors.val() {
+            self.tree_base.next =
+                bit_cast::<GLOBAL_LEAF_BITS, 6>(self.fors_tree.val()) << self.tree_height.val();
+        }
+        self.tree_words.next = bit_cast::<10, 6>(self.fors_tree.val()) << 2;
+        if self.n_bytes.val() == 24 {
+            self.tree_words.next = (bit_cast::<10, 6>(self.fors_tree.val()) << 2)
+                + (bit_cast::<10, 6>(self.fors_tree.val()) << 1);
+        }
+        if self.n_bytes.val() == 32 {
+            self.tree_words.next = bit_cast::<10, 6>(self.fors_tree.val()) << 3;
         }
 
         match self.phase.q.val() {
@@ -352,9 +440,12 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                     self.error_flag.d.next = false;
                     self.n_reg.d.next = self.n_bytes.val();
                     self.height.d.next = self.tree_height.val();
-                    self.target.d.next = self.leaf_index.val();
+                    self.target.d.next = self.tree_base.val()
+                        | bit_cast::<GLOBAL_LEAF_BITS, 14>(self.leaf_index.val());
                     self.signing.d.next = self.sign.val();
-                    self.leaf.d.next = 0.into();
+                    self.fors_mode.d.next = self.fors.val();
+                    self.root_base.d.next = self.tree_words.val();
+                    self.leaf.d.next = self.tree_base.val();
                     self.word.d.next = 0.into();
                     self.out_slot.d.next = 0.into();
                     self.out_word.d.next = 0.into();
@@ -370,25 +461,32 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     }
-                    // h′ outside 1..=9 leaves `leaves_last` at 0.
-                    if (self.tree_height.val() == 0)
-                        | (self.leaves_last.val() == 0)
-                        | (self.leaf_index.val() > self.leaves_last.val())
-                    {
+                    if self.height_bad.val() | (self.leaf_index.val() > self.leaves_last.val()) {
                         self.phase.d.next = TreePhase::Idle;
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     }
+                } else if self.start_roots.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    self.n_reg.d.next = self.n_bytes.val();
+                    self.trees.d.next = self.fors_trees.val();
+                    self.fors_mode.d.next = true;
+                    self.signing.d.next = false;
+                    self.phase.d.next = TreePhase::StartRoots;
                 }
             }
             TreePhase::SetKeypair => {
-                self.wots.adrs_write.next = true;
+                // FORS leaves keep the key pair of the address written.
+                self.wots.adrs_write.next = !self.fors_mode.q.val();
                 self.wots.adrs_index.next = 5.into();
                 self.wots.adrs_word.next = self.keypair_word.val();
                 self.phase.d.next = TreePhase::StartLeaf;
             }
             TreePhase::StartLeaf => {
                 self.wots.start.next = true;
+                self.wots.node_tree_index.next =
+                    bit_cast::<32, GLOBAL_LEAF_BITS>(self.leaf.q.val());
                 self.z.d.next = 0.into();
                 self.j.d.next = self.leaf.q.val();
                 self.path.d.next = self.target.q.val();
@@ -397,6 +495,7 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
             TreePhase::Produce => {
                 if self.node_fire.val() {
                     self.wots.node_write.next = self.is_right.val() & !self.is_root.val();
+                    self.wots.sig_write.next = self.is_root.val() & self.fors_mode.q.val();
                     self.word.d.next = self.word.q.val() + 1;
                     if self.wots.out_last.val() {
                         self.word.d.next = 0.into();
@@ -443,6 +542,19 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                 if self.out_fire.val() & self.out_last.val() {
                     self.phase.d.next = TreePhase::Idle;
                     self.done_flag.d.next = true;
+                }
+            }
+            TreePhase::StartRoots => {
+                self.wots.start.next = true;
+                self.wots.from_sig.next = true;
+                self.phase.d.next = TreePhase::Roots;
+            }
+            TreePhase::Roots => {
+                self.wots.out_ready.next = self.out_ready.val();
+                if self.wots.done.val() {
+                    self.phase.d.next = TreePhase::Idle;
+                    self.done_flag.d.next = true;
+                    self.error_flag.d.next = self.wots.error.val();
                 }
             }
             _ => {

@@ -7,10 +7,10 @@
 
 use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
-    COMMON_INPUTS, START,
+    COMMON_INPUTS, OUTPUTS, START,
 };
-use super::wots_leaf_tests::wots_signature;
-use super::xmss_tree::{sign_tree_clocks, tree_clocks, XmssTreeEngine};
+use super::wots_leaf_tests::{fors_adrs, fors_sk_and_leaf, wots_signature};
+use super::xmss_tree::{fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::{AddressType, Adrs};
@@ -22,6 +22,11 @@ const TREE_HEIGHT: usize = 11;
 const LEAF_INDEX: usize = 12;
 const SIGN: usize = 13;
 const MSG_WRITE: usize = 14;
+/// Row indices of the FORS inputs.
+const FORS: usize = 17;
+const FORS_TREE: usize = 18;
+const START_ROOTS: usize = 19;
+const FORS_TREES: usize = 20;
 
 impl Job for XmssTreeEngine<1> {
     fn inputs() -> Vec<&'static str> {
@@ -33,7 +38,17 @@ impl Job for XmssTreeEngine<1> {
             "msg_write",
             "msg_index",
             "msg_word",
+            "fors",
+            "fors_tree",
+            "start_roots",
+            "fors_trees",
         ]);
+        names
+    }
+
+    fn output_names() -> Vec<&'static str> {
+        let mut names = OUTPUTS.to_vec();
+        names.push("out_root");
         names
     }
 
@@ -45,6 +60,10 @@ impl Job for XmssTreeEngine<1> {
         self.msg_write.next = v[14] != 0;
         self.msg_index.next = v[15].into();
         self.msg_word.next = v[16].into();
+        self.fors.next = v[17] != 0;
+        self.fors_tree.next = v[18].into();
+        self.start_roots.next = v[19] != 0;
+        self.fors_trees.next = v[20].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
@@ -52,7 +71,9 @@ impl Job for XmssTreeEngine<1> {
     }
 
     fn outputs(&self) -> Vec<u64> {
-        common_outputs!(self)
+        let mut values = common_outputs!(self);
+        values.push(u64::from(self.out_root.val()));
+        values
     }
 }
 
@@ -247,6 +268,109 @@ fn xmss_tree_roots_of_shake_192f_and_256f() {
     }
 }
 
+/// The secret value of leaf `index` of FORS tree `tree` (height a), its
+/// AUTH and the tree's root, built here from `pqc`'s PRF, F and H.
+pub(super) fn fors_reference(keys: &KeyMaterial, a: u32, tree: u32, index: u32) -> [Vec<u8>; 3] {
+    let n = keys.n;
+    let base = tree << a;
+    let sk = fors_sk_and_leaf(keys, base + index).0;
+    let mut level: Vec<Vec<u8>> = (0..1u32 << a)
+        .map(|j| fors_sk_and_leaf(keys, base + j).1)
+        .collect();
+    let mut auth = Vec::new();
+    keys.with_engine(|e| {
+        for z in 0..a {
+            auth.extend_from_slice(&level[((index >> z) ^ 1) as usize]);
+            let mut adrs = fors_adrs(keys, AddressType::ForsTree);
+            adrs.set_tree_height(z + 1);
+            level = level
+                .chunks_exact(2)
+                .enumerate()
+                .map(|(j, pair)| {
+                    adrs.set_tree_index((base >> (z + 1)) + j as u32);
+                    let mut node = vec![0; n];
+                    e.thash(&adrs, &pair[0], &pair[1], &mut node);
+                    node
+                })
+                .collect();
+        }
+    });
+    [sk, auth, level.remove(0)]
+}
+
+/// FORS tree `tree` of height a for leaf `index` ([sk ‖] AUTH ‖ root, the
+/// root words flagged `out_root`) against the test's own tree; the outcome
+/// and the root.
+fn check_fors_tree(
+    bench: &mut Bench,
+    keys: &KeyMaterial,
+    (a, tree, index): (u32, u32, u32),
+    sign: bool,
+    ready_one_in: u32,
+) -> (Outcome, Vec<u8>) {
+    let n = keys.n;
+    bench.set(FORS, 1);
+    bench.set(FORS_TREE, u64::from(tree));
+    bench.set(TREE_HEIGHT, u64::from(a));
+    bench.set(LEAF_INDEX, u64::from(index));
+    bench.set(SIGN, u64::from(sign));
+    let outcome = bench.run(START, n as u64, ready_one_in, None);
+    bench.set(FORS, 0);
+    bench.set(SIGN, 0);
+    let [sk, auth, root] = fors_reference(keys, a, tree, index);
+    let want = [if sign { sk } else { vec![] }, auth, root.clone()].concat();
+    assert!(!outcome.error, "n = {n}, a = {a}, tree {tree}");
+    assert_eq!(
+        outcome.bytes(),
+        want,
+        "n = {n}, a = {a}, tree {tree}, leaf {index}: [sk ‖] AUTH ‖ root"
+    );
+    let words = want.len() / 4;
+    assert_eq!(outcome.last_at, Some(words - 1));
+    let flags: Vec<u64> = (0..words).map(|i| u64::from(i >= words - n / 4)).collect();
+    assert_eq!(outcome.kinds, flags, "out_root on the root only");
+    (outcome, root)
+}
+
+/// The FORS public key over the roots the trees wrote into the leaf
+/// engine's memory, against `pqc`'s T_k.
+fn check_fors_roots(bench: &mut Bench, keys: &KeyMaterial, roots: &[u8], ready_one_in: u32) {
+    let n = keys.n;
+    let k = roots.len() / n;
+    bench.set(FORS_TREES, k as u64);
+    let outcome = bench.run(START_ROOTS, n as u64, ready_one_in, None);
+    let mut want = vec![0; n];
+    let adrs = fors_adrs(keys, AddressType::ForsRoots);
+    keys.with_engine(|e| e.thash(&adrs, roots, &[], &mut want));
+    assert!(!outcome.error, "n = {n}, k = {k}");
+    assert_eq!(outcome.bytes(), want, "n = {n}, k = {k}: FORS pk");
+    assert_eq!(outcome.last_at, Some(n / 4 - 1));
+}
+
+/// FORS trees (fors_sign's per-tree part, FIPS 205 Algorithms 15–16) for
+/// every n, signing and not, each in the clocks of `fors_tree_clocks`,
+/// and the FORS public key over their roots (Algorithm 16's T_k); an
+/// XMSS tree after them (the mode is per start).
+#[test]
+fn fors_trees_and_their_public_key_match_pqc() {
+    let mut bench = Bench::new(8);
+    let mut rng = Lcg::new(1416);
+    for (n, a, k) in [(16, 3, 3), (24, 2, 2), (32, 1, 2)] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        bench.load(&keys);
+        let mut roots = vec![];
+        for tree in 0..k {
+            let index = rng.next_u32() % (1 << a);
+            let (outcome, root) =
+                check_fors_tree(&mut bench, &keys, (a, tree, index), tree != 1, 1);
+            assert_eq!(outcome.clocks, fors_tree_clocks(n, a), "n = {n}, a = {a}");
+            roots.extend(root);
+        }
+        check_fors_roots(&mut bench, &keys, &roots, 2);
+        check_tree(&mut bench, &keys, 1, 0, 1);
+    }
+}
+
 #[test]
 fn xmss_tree_refuses_bad_requests_at_once() {
     let mut bench = Bench::new(4);
@@ -261,6 +385,23 @@ fn xmss_tree_refuses_bad_requests_at_once() {
         );
         assert_eq!(outcome.clocks, 1, "refused at once");
         assert!(outcome.words.is_empty());
+    }
+    // FORS: a ∉ 1..=14, a leaf ≥ 2^a.
+    bench.set(FORS, 1);
+    for (height, index) in [(0, 0), (15, 0), (12, 4096), (6, 64)] {
+        bench.set(TREE_HEIGHT, height);
+        bench.set(LEAF_INDEX, index);
+        let outcome = bench.run(START, 16, 1, None);
+        assert!(outcome.error, "FORS a = {height}, leaf {index} accepted");
+        assert_eq!(outcome.clocks, 1, "refused at once");
+    }
+    bench.set(FORS, 0);
+    // k ∉ 1..=35: the leaf engine refuses, the tree job ends with it.
+    for k in [0, 36] {
+        bench.set(FORS_TREES, k);
+        let outcome = bench.run(START_ROOTS, 16, 1, None);
+        assert!(outcome.error && outcome.words.is_empty(), "k = {k}");
+        assert_eq!(outcome.clocks, 3, "k = {k}: refused at once");
     }
     check_tree(&mut bench, &KeyMaterial::random(16, &mut rng), 1, 1, 1);
 }
@@ -310,5 +451,10 @@ fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
     bench.set(TREE_HEIGHT, 1);
     bench.set(LEAF_INDEX, 1);
     assert!(bench.run(START, 16, 1, Some(20_000)).error);
+    let keys = KeyMaterial::random(24, &mut rng);
+    bench.load(&keys);
+    let (_, first) = check_fors_tree(&mut bench, &keys, (2, 0, 3), true, 2);
+    let (_, second) = check_fors_tree(&mut bench, &keys, (2, 1, 0), false, 1);
+    check_fors_roots(&mut bench, &keys, &[first, second].concat(), 2);
     bench.assert_rtl_matches("slh_xmss_tree");
 }
