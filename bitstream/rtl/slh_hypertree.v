@@ -61,7 +61,11 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     reg  tree$start;
     reg  [5:0] tree$n_bytes;
     reg  [3:0] tree$tree_height;
-    reg  [9:0] tree$leaf_index;
+    reg  [13:0] tree$leaf_index;
+    reg  tree$fors;
+    reg  [5:0] tree$fors_tree;
+    reg  tree$start_roots;
+    reg  [5:0] tree$fors_trees;
     reg  tree$sign;
     reg  tree$msg_write;
     reg  [2:0] tree$msg_index;
@@ -74,6 +78,7 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     wire  tree$out_valid;
     wire  tree$out_last;
     reg  tree$out_ready;
+    wire  tree$out_root;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
@@ -163,6 +168,10 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         .n_bytes(tree$n_bytes),
         .tree_height(tree$tree_height),
         .leaf_index(tree$leaf_index),
+        .fors(tree$fors),
+        .fors_tree(tree$fors_tree),
+        .start_roots(tree$start_roots),
+        .fors_trees(tree$fors_trees),
         .sign(tree$sign),
         .msg_write(tree$msg_write),
         .msg_index(tree$msg_index),
@@ -174,7 +183,8 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         .out_data(tree$out_data),
         .out_valid(tree$out_valid),
         .out_last(tree$out_last),
-        .out_ready(tree$out_ready)
+        .out_ready(tree$out_ready),
+        .out_root(tree$out_root)
     );
     slh_hypertree__phase phase(
         .d(phase$d),
@@ -347,7 +357,11 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         tree$sign = 1'b1;
         tree$n_bytes = n_reg$q;
         tree$tree_height = height$q;
-        tree$leaf_index = leaf_address$q;
+        tree$leaf_index = ((leaf_address$q) & 14'h3fff);
+        tree$fors = 1'b0;
+        tree$fors_tree = 32'h0;
+        tree$start_roots = 1'b0;
+        tree$fors_trees = 32'h0;
         tree$abort_job = 1'b0;
         address_word = ((layer$q) & 32'hffffffff) << 32'h18;
         if (step$q == 32'h1) begin
@@ -966,7 +980,7 @@ module slh_hypertree__step(d,q,clock);
 endmodule // slh_hypertree__step
 
 
-module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready);
+module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
     
     // Module arguments
     input wire  clock;
@@ -980,7 +994,11 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     input wire  start;
     input wire  [5:0] n_bytes;
     input wire  [3:0] tree_height;
-    input wire  [9:0] leaf_index;
+    input wire  [13:0] leaf_index;
+    input wire  fors;
+    input wire  [5:0] fors_tree;
+    input wire  start_roots;
+    input wire  [5:0] fors_trees;
     input wire  sign;
     input wire  msg_write;
     input wire  [2:0] msg_index;
@@ -993,19 +1011,27 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     output reg  out_valid;
     output reg  out_last;
     input wire  out_ready;
+    output reg  out_root;
     
     // Constant declarations
-    localparam  one = 10'b1;
-    localparam  leaves_last_table$0 = 10'b0;
-    localparam  leaves_last_table$1 = 10'b1;
-    localparam  leaves_last_table$2 = 10'b11;
-    localparam  leaves_last_table$3 = 10'b111;
-    localparam  leaves_last_table$4 = 10'b1111;
-    localparam  leaves_last_table$5 = 10'b11111;
-    localparam  leaves_last_table$6 = 10'b111111;
-    localparam  leaves_last_table$7 = 10'b1111111;
-    localparam  leaves_last_table$8 = 10'b11111111;
-    localparam  leaves_last_table$9 = 10'b111111111;
+    localparam  one = 20'h1;
+    localparam  max_xmss_height = 4'h9;
+    localparam  max_fors_height = 4'he;
+    localparam  leaves_last_table$0 = 14'b0;
+    localparam  leaves_last_table$1 = 14'b1;
+    localparam  leaves_last_table$2 = 14'b11;
+    localparam  leaves_last_table$3 = 14'b111;
+    localparam  leaves_last_table$4 = 14'b1111;
+    localparam  leaves_last_table$5 = 14'b11111;
+    localparam  leaves_last_table$6 = 14'b111111;
+    localparam  leaves_last_table$7 = 14'b1111111;
+    localparam  leaves_last_table$8 = 14'b11111111;
+    localparam  leaves_last_table$9 = 14'b111111111;
+    localparam  leaves_last_table$10 = 14'b1111111111;
+    localparam  leaves_last_table$11 = 14'b11111111111;
+    localparam  leaves_last_table$12 = 14'b111111111111;
+    localparam  leaves_last_table$13 = 14'b1111111111111;
+    localparam  leaves_last_table$14 = 14'b11111111111111;
     
     // Enums
     localparam TreePhase$Idle = 0;
@@ -1016,6 +1042,8 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     localparam TreePhase$StartNode = 5;
     localparam TreePhase$OutputPrime = 6;
     localparam TreePhase$Output = 7;
+    localparam TreePhase$StartRoots = 8;
+    localparam TreePhase$Roots = 9;
     
     // Stub signals
     reg  wots$clock;
@@ -1042,6 +1070,8 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  wots$sig_write;
     reg  [9:0] wots$sig_index;
     reg  [31:0] wots$sig_word;
+    reg  wots$fors;
+    reg  [5:0] wots$fors_trees;
     reg  wots$abort_job;
     wire  wots$busy;
     wire  wots$done;
@@ -1065,8 +1095,8 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  auth$write_clock;
     reg  [31:0] auth$write_data;
     reg  auth$write_enable;
-    reg  [2:0] phase$d;
-    wire  [2:0] phase$q;
+    reg  [3:0] phase$d;
+    wire  [3:0] phase$q;
     reg  phase$clock;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
@@ -1074,21 +1104,30 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  [3:0] height$d;
     wire  [3:0] height$q;
     reg  height$clock;
-    reg  [9:0] target$d;
-    wire  [9:0] target$q;
+    reg  [19:0] target$d;
+    wire  [19:0] target$q;
     reg  target$clock;
-    reg  [9:0] leaf$d;
-    wire  [9:0] leaf$q;
+    reg  [19:0] leaf$d;
+    wire  [19:0] leaf$q;
     reg  leaf$clock;
     reg  [3:0] z$d;
     wire  [3:0] z$q;
     reg  z$clock;
-    reg  [9:0] j$d;
-    wire  [9:0] j$q;
+    reg  [19:0] j$d;
+    wire  [19:0] j$q;
     reg  j$clock;
-    reg  [9:0] path$d;
-    wire  [9:0] path$q;
+    reg  [19:0] path$d;
+    wire  [19:0] path$q;
     reg  path$clock;
+    reg  fors_mode$d;
+    wire  fors_mode$q;
+    reg  fors_mode$clock;
+    reg  [9:0] root_base$d;
+    wire  [9:0] root_base$q;
+    reg  root_base$clock;
+    reg  [5:0] trees$d;
+    wire  [5:0] trees$q;
+    reg  trees$clock;
     reg  [3:0] word$d;
     wire  [3:0] word$q;
     reg  word$clock;
@@ -1112,7 +1151,10 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  error_flag$clock;
     
     // Local signals
-    reg  [9:0] leaves_last;
+    reg  [13:0] leaves_last;
+    reg  [19:0] tree_base;
+    reg  [9:0] tree_words;
+    reg  height_bad;
     reg  [31:0] keypair_word;
     reg  [6:0] slot_address;
     reg  node_fire;
@@ -1149,6 +1191,8 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         .sig_write(wots$sig_write),
         .sig_index(wots$sig_index),
         .sig_word(wots$sig_word),
+        .fors(wots$fors),
+        .fors_trees(wots$fors_trees),
         .abort_job(wots$abort_job),
         .busy(wots$busy),
         .done(wots$done),
@@ -1217,6 +1261,21 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         .q(path$q),
         .clock(path$clock)
     );
+    slh_hypertree__tree__fors_mode fors_mode(
+        .d(fors_mode$d),
+        .q(fors_mode$q),
+        .clock(fors_mode$clock)
+    );
+    slh_hypertree__tree__root_base root_base(
+        .d(root_base$d),
+        .q(root_base$q),
+        .clock(root_base$clock)
+    );
+    slh_hypertree__tree__trees trees(
+        .d(trees$d),
+        .q(trees$q),
+        .clock(trees$clock)
+    );
     slh_hypertree__tree__word word(
         .d(word$d),
         .q(word$q),
@@ -1263,6 +1322,9 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         z$clock = clock;
         j$clock = clock;
         path$clock = clock;
+        fors_mode$clock = clock;
+        root_base$clock = clock;
+        trees$clock = clock;
         word$clock = clock;
         word_last$clock = clock;
         out_slot$clock = clock;
@@ -1278,6 +1340,9 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         z$d = z$q;
         j$d = j$q;
         path$d = path$q;
+        fors_mode$d = fors_mode$q;
+        root_base$d = root_base$q;
+        trees$d = trees$q;
         word$d = word$q;
         word_last$d = word_last$q;
         out_slot$d = out_slot$q;
@@ -1302,8 +1367,10 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         wots$msg_word = msg_word;
         wots$from_sig = 1'b0;
         wots$sig_write = 1'b0;
-        wots$sig_index = 32'h0;
-        wots$sig_word = 32'h0;
+        wots$sig_index = root_base$q + ((word$q) & 10'h3ff);
+        wots$sig_word = wots$out_data;
+        wots$fors = fors_mode$q;
+        wots$fors_trees = trees$q;
         wots$sign_leaf = signing$q & (leaf$q == target$q);
         wots$start = 1'b0;
         wots$start_node = 1'b0;
@@ -1350,7 +1417,13 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
             out_data = wots$out_data;
             out_valid = wots$out_valid & wots$out_sig;
         end
-        out_last = (phase$q == TreePhase$Output) & (out_slot$q == height$q) & (out_word$q == word_last$q);
+        out_root = (phase$q == TreePhase$Output) & (out_slot$q == height$q);
+        out_last = out_root & (out_word$q == word_last$q);
+        if (phase$q == TreePhase$Roots) begin
+            out_data = wots$out_data;
+            out_valid = wots$out_valid;
+            out_last = wots$out_last;
+        end
         leaves_last = 32'h0;
         if (tree_height == 1) begin
             leaves_last = leaves_last_table$1;
@@ -1379,6 +1452,33 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         if (tree_height == 9) begin
             leaves_last = leaves_last_table$9;
         end
+        if (tree_height == 10) begin
+            leaves_last = leaves_last_table$10;
+        end
+        if (tree_height == 11) begin
+            leaves_last = leaves_last_table$11;
+        end
+        if (tree_height == 12) begin
+            leaves_last = leaves_last_table$12;
+        end
+        if (tree_height == 13) begin
+            leaves_last = leaves_last_table$13;
+        end
+        if (tree_height == 14) begin
+            leaves_last = leaves_last_table$14;
+        end
+        height_bad = (tree_height == 32'h0) | (tree_height > max_fors_height) | (~fors & (tree_height > max_xmss_height));
+        tree_base = 32'h0;
+        if (fors) begin
+            tree_base = ((fors_tree) & 20'hfffff) << tree_height;
+        end
+        tree_words = ((fors_tree) & 10'h3ff) << 32'h2;
+        if (n_bytes == 32'h18) begin
+            tree_words = (((fors_tree) & 10'h3ff) << 32'h2) + (((fors_tree) & 10'h3ff) << 32'h1);
+        end
+        if (n_bytes == 32'h20) begin
+            tree_words = ((fors_tree) & 10'h3ff) << 32'h3;
+        end
         case (phase$q)
             TreePhase$Idle:
                 begin
@@ -1387,9 +1487,11 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                         error_flag$d = 1'b0;
                         n_reg$d = n_bytes;
                         height$d = tree_height;
-                        target$d = leaf_index;
+                        target$d = tree_base | ((leaf_index) & 20'hfffff);
                         signing$d = sign;
-                        leaf$d = 32'h0;
+                        fors_mode$d = fors;
+                        root_base$d = tree_words;
+                        leaf$d = tree_base;
                         word$d = 32'h0;
                         out_slot$d = 32'h0;
                         out_word$d = 32'h0;
@@ -1408,16 +1510,25 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                         end
-                        if ((tree_height == 32'h0) | (leaves_last == 32'h0) | (leaf_index > leaves_last)) begin
+                        if (height_bad | (leaf_index > leaves_last)) begin
                             phase$d = TreePhase$Idle;
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                         end
                     end
+                    else if (start_roots) begin
+                        done_flag$d = 1'b0;
+                        error_flag$d = 1'b0;
+                        n_reg$d = n_bytes;
+                        trees$d = fors_trees;
+                        fors_mode$d = 1'b1;
+                        signing$d = 1'b0;
+                        phase$d = TreePhase$StartRoots;
+                    end
                 end
             TreePhase$SetKeypair:
                 begin
-                    wots$adrs_write = 1'b1;
+                    wots$adrs_write = ~fors_mode$q;
                     wots$adrs_index = 32'h5;
                     wots$adrs_word = keypair_word;
                     phase$d = TreePhase$StartLeaf;
@@ -1425,6 +1536,7 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
             TreePhase$StartLeaf:
                 begin
                     wots$start = 1'b1;
+                    wots$node_tree_index = ((leaf$q) & 32'hffffffff);
                     z$d = 32'h0;
                     j$d = leaf$q;
                     path$d = target$q;
@@ -1434,6 +1546,7 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                 begin
                     if (node_fire) begin
                         wots$node_write = is_right & ~is_root;
+                        wots$sig_write = is_root & fors_mode$q;
                         word$d = word$q + 32'h1;
                         if (wots$out_last) begin
                             word$d = 32'h0;
@@ -1483,6 +1596,21 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                     if (out_fire & out_last) begin
                         phase$d = TreePhase$Idle;
                         done_flag$d = 1'b1;
+                    end
+                end
+            TreePhase$StartRoots:
+                begin
+                    wots$start = 1'b1;
+                    wots$from_sig = 1'b1;
+                    phase$d = TreePhase$Roots;
+                end
+            TreePhase$Roots:
+                begin
+                    wots$out_ready = out_ready;
+                    if (wots$done) begin
+                        phase$d = TreePhase$Idle;
+                        done_flag$d = 1'b1;
+                        error_flag$d = wots$error;
                     end
                 end
             default:
@@ -1576,6 +1704,25 @@ module slh_hypertree__tree__error_flag(d,q,clock);
 endmodule // slh_hypertree__tree__error_flag
 
 
+module slh_hypertree__tree__fors_mode(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__fors_mode
+
+
 module slh_hypertree__tree__height(d,q,clock);
     
     // Module arguments
@@ -1598,13 +1745,13 @@ endmodule // slh_hypertree__tree__height
 module slh_hypertree__tree__j(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [19:0] d;
+    output reg  [19:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 20'h0;
     end
     
     always @(posedge clock) begin
@@ -1617,13 +1764,13 @@ endmodule // slh_hypertree__tree__j
 module slh_hypertree__tree__leaf(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [19:0] d;
+    output reg  [19:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 20'h0;
     end
     
     always @(posedge clock) begin
@@ -1722,6 +1869,56 @@ endmodule // slh_hypertree__tree__out_word
 module slh_hypertree__tree__path(d,q,clock);
     
     // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__path
+
+
+module slh_hypertree__tree__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam TreePhase$Idle = 0;
+    localparam TreePhase$SetKeypair = 1;
+    localparam TreePhase$StartLeaf = 2;
+    localparam TreePhase$Produce = 3;
+    localparam TreePhase$Combine = 4;
+    localparam TreePhase$StartNode = 5;
+    localparam TreePhase$OutputPrime = 6;
+    localparam TreePhase$Output = 7;
+    localparam TreePhase$StartRoots = 8;
+    localparam TreePhase$Roots = 9;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__phase
+
+
+module slh_hypertree__tree__root_base(d,q,clock);
+    
+    // Module arguments
     input wire  [9:0] d;
     output reg  [9:0] q;
     input wire  clock;
@@ -1735,36 +1932,7 @@ module slh_hypertree__tree__path(d,q,clock);
        q <= d;
     end
           
-endmodule // slh_hypertree__tree__path
-
-
-module slh_hypertree__tree__phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam TreePhase$Idle = 0;
-    localparam TreePhase$SetKeypair = 1;
-    localparam TreePhase$StartLeaf = 2;
-    localparam TreePhase$Produce = 3;
-    localparam TreePhase$Combine = 4;
-    localparam TreePhase$StartNode = 5;
-    localparam TreePhase$OutputPrime = 6;
-    localparam TreePhase$Output = 7;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_hypertree__tree__phase
+endmodule // slh_hypertree__tree__root_base
 
 
 module slh_hypertree__tree__signing(d,q,clock);
@@ -1789,13 +1957,13 @@ endmodule // slh_hypertree__tree__signing
 module slh_hypertree__tree__target(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [19:0] d;
+    output reg  [19:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 20'h0;
     end
     
     always @(posedge clock) begin
@@ -1803,6 +1971,25 @@ module slh_hypertree__tree__target(d,q,clock);
     end
           
 endmodule // slh_hypertree__tree__target
+
+
+module slh_hypertree__tree__trees(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__trees
 
 
 module slh_hypertree__tree__word(d,q,clock);
@@ -1843,7 +2030,7 @@ module slh_hypertree__tree__word_last(d,q,clock);
 endmodule // slh_hypertree__tree__word_last
 
 
-module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready);
+module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,fors,fors_trees,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -1870,6 +2057,8 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     input wire  sig_write;
     input wire  [9:0] sig_index;
     input wire  [31:0] sig_word;
+    input wire  fors;
+    input wire  [5:0] fors_trees;
     input wire  abort_job;
     output reg  busy;
     output reg  done;
@@ -1885,10 +2074,14 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     localparam  op_chain = 8'h2;
     localparam  op_abort = 8'hff;
     localparam  mode_shake256 = 32'h1;
-    localparam  chain_steps = 32'hf;
+    localparam  chain_steps = 4'hf;
     localparam  type_prf_word = 32'h5000000;
     localparam  type_pk_word = 32'h1000000;
     localparam  type_tree_word = 32'h2000000;
+    localparam  type_fors_tree_word = 32'h3000000;
+    localparam  type_fors_roots_word = 32'h4000000;
+    localparam  type_fors_prf_word = 32'h6000000;
+    localparam  max_fors_trees = 6'b100011;
     
     // Enums
     localparam LeafPhase$Idle = 0;
@@ -2171,6 +2364,9 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     reg  [1:0] prime$d;
     wire  [1:0] prime$q;
     reg  prime$clock;
+    reg  fors_mode$d;
+    wire  fors_mode$q;
+    reg  fors_mode$clock;
     reg  done_flag$d;
     wire  done_flag$q;
     reg  done_flag$clock;
@@ -2179,6 +2375,8 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     reg  error_flag$clock;
     
     // Local signals
+    reg  [9:0] roots_words;
+    reg  roots_start;
     reg  [9:0] segment_last;
     reg  [31:0] pk_seed_word;
     reg  [31:0] sk_seed_word;
@@ -2635,6 +2833,11 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         .q(prime$q),
         .clock(prime$clock)
     );
+    slh_hypertree__tree__wots__fors_mode fors_mode(
+        .d(fors_mode$d),
+        .q(fors_mode$q),
+        .clock(fors_mode$clock)
+    );
     slh_hypertree__tree__wots__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
@@ -2673,6 +2876,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         read_ptr$clock = clock;
         ends_stage$clock = clock;
         prime$clock = clock;
+        fors_mode$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
         phase$d = phase$q;
@@ -2700,6 +2904,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         read_ptr$d = read_ptr$q;
         ends_stage$d = ends_stage$q;
         prime$d = prime$q;
+        fors_mode$d = fors_mode$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
         pk_seed$0$clock = clock;
@@ -2821,7 +3026,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         ends_high$write_enable = 1'b0;
         ends_high$write_address = write_ptr$q;
         ends_high$write_data = sponge$out_data[(32'h10)+:(16)];
-        if ((phase$q == LeafPhase$Idle) & sig_write) begin
+        if (sig_write & ((phase$q == LeafPhase$Idle) | (request$q != LeafRequest$Chain))) begin
             ends_low$write_address = sig_index;
             ends_low$write_data = sig_word[(32'h0)+:(16)];
             ends_low$write_enable = 1'b1;
@@ -2889,7 +3094,11 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             sponge$op = op_chain;
             sponge$arg0 = ((n_reg$q) & 32'hffffffff);
             sponge$arg1 = ((chain_start) & 32'hffffffff);
-            sponge$arg2 = chain_steps - ((chain_start) & 32'hffffffff);
+            sponge$arg2 = ((chain_steps - chain_start) & 32'hffffffff);
+        end
+        if ((request$q == LeafRequest$Chain) & fors_mode$q) begin
+            sponge$arg1 = tree_index$q;
+            sponge$arg2 = 32'h1;
         end
         if (request$q == LeafRequest$SigChain) begin
             sponge$op = op_chain;
@@ -3025,8 +3234,17 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             if (request$q == LeafRequest$Node) begin
                 adrs_out = type_tree_word;
             end
+            if (fors_mode$q) begin
+                adrs_out = type_fors_tree_word;
+                if (request$q == LeafRequest$Prf) begin
+                    adrs_out = type_fors_prf_word;
+                end
+                if (request$q == LeafRequest$Compress) begin
+                    adrs_out = type_fors_roots_word;
+                end
+            end
         end
-        if ((word$q == 32'h5) & (request$q == LeafRequest$Node)) begin
+        if ((word$q == 32'h5) & (request$q == LeafRequest$Node) & ~fors_mode$q) begin
             adrs_out = 32'h0;
         end
         if (word$q == 32'h6) begin
@@ -3040,7 +3258,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         end
         if (word$q == 32'h7) begin
             adrs_out = 32'h0;
-            if (request$q == LeafRequest$Node) begin
+            if ((request$q == LeafRequest$Node) | ((request$q == LeafRequest$Prf) & fors_mode$q)) begin
                 adrs_out = tree_index_word;
             end
         end
@@ -3094,8 +3312,9 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                 end
             end
         end
-        final_request = (request$q == LeafRequest$Compress) | (request$q == LeafRequest$Node);
-        external = final_request | (request$q == LeafRequest$SigChain);
+        final_request = (request$q == LeafRequest$Compress) | (request$q == LeafRequest$Node) | ((request$q == LeafRequest$Chain) & fors_mode$q);
+        out_sig = (request$q == LeafRequest$SigChain) | ((request$q == LeafRequest$Prf) & fors_mode$q & signing$q);
+        external = final_request | out_sig;
         sponge$out_ready = phase$q == LeafPhase$Run;
         if (external) begin
             sponge$out_ready = (phase$q == LeafPhase$Run) & out_ready;
@@ -3104,7 +3323,6 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         out_data = sponge$out_data;
         out_valid = (phase$q == LeafPhase$Run) & external & sponge$out_valid;
         out_last = sponge$out_last & final_request;
-        out_sig = request$q == LeafRequest$SigChain;
         if (node_write) begin
             if (node_index == 0) begin
                 children$0$d = node_word;
@@ -3154,6 +3372,14 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             if (node_index == 15) begin
                 children$15$d = node_word;
             end
+        end
+        roots_start = start & fors & from_sig & ~sign_leaf;
+        roots_words = ((fors_trees) & 10'h3ff) << 32'h2;
+        if (n_bytes == 32'h18) begin
+            roots_words = (((fors_trees) & 10'h3ff) << 32'h2) + (((fors_trees) & 10'h3ff) << 32'h1);
+        end
+        if (n_bytes == 32'h20) begin
+            roots_words = ((fors_trees) & 10'h3ff) << 32'h3;
         end
         case (phase$q)
             LeafPhase$Idle:
@@ -3277,16 +3503,20 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                         chain$d = 32'h0;
                         checksum$d = 32'h0;
                         signing$d = sign_leaf & start;
-                        verifying$d = from_sig & ~sign_leaf & start;
+                        fors_mode$d = fors;
+                        verifying$d = from_sig & ~sign_leaf & start & ~fors;
                         request$d = LeafRequest$Prf;
                         if (from_sig & ~sign_leaf) begin
                             request$d = LeafRequest$Chain;
+                        end
+                        if (roots_start) begin
+                            request$d = LeafRequest$Compress;
                         end
                         if (~start) begin
                             request$d = LeafRequest$Node;
                         end
                         height$d = node_height;
-                        tree_index$d = node_tree_index;
+                        tree_index$d = ((node_tree_index[(32'h0)+:(20)]) & 32'hffffffff);
                         write_ptr$d = 32'h0;
                         read_ptr$d = 32'h0;
                         phase$d = LeafPhase$Launch;
@@ -3324,6 +3554,15 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                             phase$d = LeafPhase$Idle;
+                        end
+                        if (roots_start) begin
+                            ends_last$d = roots_words - 32'h1;
+                            compress_bytes$d = (((roots_words) & 12'hfff) << 32'h2) + ((n_bytes) & 12'hfff) + 32'h20;
+                            if ((fors_trees == 32'h0) | (fors_trees > max_fors_trees)) begin
+                                done_flag$d = 1'b1;
+                                error_flag$d = 1'b1;
+                                phase$d = LeafPhase$Idle;
+                            end
                         end
                     end
                 end
@@ -3372,7 +3611,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                             end
                             secret_word$d = secret_word$q + 32'h1;
                         end
-                        if (request$q == LeafRequest$Chain) begin
+                        if ((request$q == LeafRequest$Chain) & ~fors_mode$q) begin
                             ends_low$write_enable = 1'b1;
                             ends_high$write_enable = 1'b1;
                             write_ptr$d = write_ptr$q + 32'h1;
@@ -3381,7 +3620,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                             phase$d = LeafPhase$Launch;
                             if (request$q == LeafRequest$Prf) begin
                                 request$d = LeafRequest$Chain;
-                                if (signing$q) begin
+                                if (signing$q & ~fors_mode$q) begin
                                     request$d = LeafRequest$SigChain;
                                 end
                             end
@@ -4062,6 +4301,25 @@ module slh_hypertree__tree__wots__error_flag(d,q,clock);
     end
           
 endmodule // slh_hypertree__tree__wots__error_flag
+
+
+module slh_hypertree__tree__wots__fors_mode(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__wots__fors_mode
 
 
 module slh_hypertree__tree__wots__height(d,q,clock);

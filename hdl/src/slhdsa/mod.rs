@@ -64,6 +64,9 @@
 //! a tree: the one sponge is the limit, and parallel sponge cores are what
 //! will divide it.
 
+pub mod fors;
+#[cfg(test)]
+mod fors_tests;
 pub mod hypertree;
 #[cfg(test)]
 mod hypertree_tests;
@@ -76,6 +79,7 @@ pub mod xmss_tree;
 #[cfg(test)]
 mod xmss_tree_tests;
 
+pub use self::fors::ForsEngine;
 pub use self::hypertree::HypertreeEngine;
 pub use self::wots_leaf::WotsLeafEngine;
 pub use self::xmss_tree::XmssTreeEngine;
@@ -100,6 +104,12 @@ pub fn designs() -> Vec<Design> {
         name: "slh_hypertree",
         description: "SLH-DSA-SHAKE hypertree signature job (ht_sign: d xmss_sign layers) on the tree job",
         verilog: || raw_verilog(HypertreeEngine::<1>::default()),
+        vcd: None,
+    },
+    Design {
+        name: "slh_fors",
+        description: "SLH-DSA-SHAKE FORS signature job (fors_sign: k FORS trees, SIG_FORS, and PK_FORS) on the tree job",
+        verilog: || raw_verilog(ForsEngine::<1>::default()),
         vcd: None,
     }]
 }
