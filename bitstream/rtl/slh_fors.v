@@ -58,6 +58,16 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
     reg  [5:0] tree$fors_tree;
     reg  tree$start_roots;
     reg  [5:0] tree$fors_trees;
+    reg  tree$climb;
+    reg  tree$auth_write;
+    reg  [6:0] tree$auth_index;
+    reg  [31:0] tree$auth_word;
+    reg  tree$sig_write;
+    reg  [9:0] tree$sig_index;
+    reg  [31:0] tree$sig_word;
+    reg  tree$node_write;
+    reg  [3:0] tree$node_index;
+    reg  [31:0] tree$node_word;
     reg  tree$sign;
     reg  tree$msg_write;
     reg  [2:0] tree$msg_index;
@@ -153,6 +163,16 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         .fors_tree(tree$fors_tree),
         .start_roots(tree$start_roots),
         .fors_trees(tree$fors_trees),
+        .climb(tree$climb),
+        .auth_write(tree$auth_write),
+        .auth_index(tree$auth_index),
+        .auth_word(tree$auth_word),
+        .sig_write(tree$sig_write),
+        .sig_index(tree$sig_index),
+        .sig_word(tree$sig_word),
+        .node_write(tree$node_write),
+        .node_index(tree$node_index),
+        .node_word(tree$node_word),
         .sign(tree$sign),
         .msg_write(tree$msg_write),
         .msg_index(tree$msg_index),
@@ -331,6 +351,16 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         tree$start_roots = 1'b0;
         tree$fors_trees = last_tree$q + 32'h1;
         tree$abort_job = 1'b0;
+        tree$climb = 1'b0;
+        tree$auth_write = 1'b0;
+        tree$auth_index = 32'h0;
+        tree$auth_word = 32'h0;
+        tree$sig_write = 1'b0;
+        tree$sig_index = 32'h0;
+        tree$sig_word = 32'h0;
+        tree$node_write = 1'b0;
+        tree$node_index = 32'h0;
+        tree$node_word = 32'h0;
         root_taken$d = tree$out_root;
         tree$out_ready = 1'b0;
         if (phase$q == ForsPhase$Tree) begin
@@ -847,7 +877,7 @@ module slh_fors__root_taken(d,q,clock);
 endmodule // slh_fors__root_taken
 
 
-module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
+module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
     
     // Module arguments
     input wire  clock;
@@ -866,6 +896,16 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
     input wire  [5:0] fors_tree;
     input wire  start_roots;
     input wire  [5:0] fors_trees;
+    input wire  climb;
+    input wire  auth_write;
+    input wire  [6:0] auth_index;
+    input wire  [31:0] auth_word;
+    input wire  sig_write;
+    input wire  [9:0] sig_index;
+    input wire  [31:0] sig_word;
+    input wire  node_write;
+    input wire  [3:0] node_index;
+    input wire  [31:0] node_word;
     input wire  sign;
     input wire  msg_write;
     input wire  [2:0] msg_index;
@@ -989,6 +1029,9 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
     reg  fors_mode$d;
     wire  fors_mode$q;
     reg  fors_mode$clock;
+    reg  climbing$d;
+    wire  climbing$q;
+    reg  climbing$clock;
     reg  [9:0] root_base$d;
     wire  [9:0] root_base$q;
     reg  root_base$clock;
@@ -1133,6 +1176,11 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
+    slh_fors__tree__climbing climbing(
+        .d(climbing$d),
+        .q(climbing$q),
+        .clock(climbing$clock)
+    );
     slh_fors__tree__root_base root_base(
         .d(root_base$d),
         .q(root_base$q),
@@ -1190,6 +1238,7 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
         j$clock = clock;
         path$clock = clock;
         fors_mode$clock = clock;
+        climbing$clock = clock;
         root_base$clock = clock;
         trees$clock = clock;
         word$clock = clock;
@@ -1208,6 +1257,7 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
         j$d = j$q;
         path$d = path$q;
         fors_mode$d = fors_mode$q;
+        climbing$d = climbing$q;
         root_base$d = root_base$q;
         trees$d = trees$q;
         word$d = word$q;
@@ -1248,6 +1298,14 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
         wots$node_write = 1'b0;
         wots$node_index = word$q + word_last$q + 32'h1;
         wots$node_word = wots$out_data;
+        if (phase$q == TreePhase$Idle) begin
+            wots$sig_write = sig_write;
+            wots$sig_index = sig_index;
+            wots$sig_word = sig_word;
+            wots$node_write = node_write;
+            wots$node_index = node_index;
+            wots$node_word = node_word;
+        end
         wots$out_ready = phase$q == TreePhase$Produce;
         if (wots$out_sig) begin
             wots$out_ready = (phase$q == TreePhase$Produce) & out_ready;
@@ -1260,11 +1318,16 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
         is_auth = j$q == (path$q ^ one);
         levels$write_address = slot_address;
         levels$write_data = wots$out_data;
-        levels$write_enable = node_fire & ~is_right & ~is_root;
+        levels$write_enable = node_fire & ~is_right & ~is_root & ~climbing$q;
         auth$write_address = slot_address;
         auth$write_data = wots$out_data;
         auth$write_enable = node_fire & (is_auth | is_root);
         levels$read_address = slot_address;
+        if ((phase$q == TreePhase$Idle) & auth_write) begin
+            auth$write_address = auth_index;
+            auth$write_data = auth_word;
+            auth$write_enable = 1'b1;
+        end
         out_fire = (phase$q == TreePhase$Output) & out_ready;
         out_slot_next = out_slot$q;
         out_word_next = out_word$q + 32'h1;
@@ -1355,12 +1418,17 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
                         n_reg$d = n_bytes;
                         height$d = tree_height;
                         target$d = tree_base | ((leaf_index) & 20'hfffff);
-                        signing$d = sign;
+                        signing$d = sign & ~climb;
+                        climbing$d = climb;
                         fors_mode$d = fors;
                         root_base$d = tree_words;
                         leaf$d = tree_base;
                         word$d = 32'h0;
                         out_slot$d = 32'h0;
+                        if (climb) begin
+                            leaf$d = tree_base | ((leaf_index) & 20'hfffff);
+                            out_slot$d = tree_height;
+                        end
                         out_word$d = 32'h0;
                         phase$d = TreePhase$SetKeypair;
                         if (n_bytes == 32'h10) begin
@@ -1404,6 +1472,14 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
                 begin
                     wots$start = 1'b1;
                     wots$node_tree_index = ((leaf$q) & 32'hffffffff);
+                    if (climbing$q) begin
+                        wots$from_sig = ~fors_mode$q;
+                        if (fors_mode$q) begin
+                            wots$start = 1'b0;
+                            wots$start_node = 1'b1;
+                            wots$node_height = 32'h0;
+                        end
+                    end
                     z$d = 32'h0;
                     j$d = leaf$q;
                     path$d = target$q;
@@ -1412,7 +1488,10 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
             TreePhase$Produce:
                 begin
                     if (node_fire) begin
-                        wots$node_write = is_right & ~is_root;
+                        wots$node_write = (is_right | climbing$q) & ~is_root;
+                        if (climbing$q & ~is_right) begin
+                            wots$node_index = word$q;
+                        end
                         wots$sig_write = is_root & fors_mode$q;
                         word$d = word$q + 32'h1;
                         if (wots$out_last) begin
@@ -1420,7 +1499,7 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
                             if (is_root) begin
                                 phase$d = TreePhase$OutputPrime;
                             end
-                            else if (is_right) begin
+                            else if (is_right | climbing$q) begin
                                 phase$d = TreePhase$Combine;
                             end
                             else begin
@@ -1440,6 +1519,13 @@ module slh_fors__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adr
                     wots$node_write = word$q != 32'h0;
                     wots$node_index = word$q - 32'h1;
                     wots$node_word = levels$read_data;
+                    if (climbing$q) begin
+                        auth$read_address = slot_address;
+                        wots$node_word = auth$read_data;
+                        if (~is_right) begin
+                            wots$node_index = word$q + word_last$q;
+                        end
+                    end
                     word$d = word$q + 32'h1;
                     if (word$q == word_last$q + 32'h1) begin
                         word$d = 32'h0;
@@ -1531,6 +1617,25 @@ module slh_fors__tree__auth(read_address,read_clock,read_data,write_address,writ
     end
                 
 endmodule // slh_fors__tree__auth
+
+
+module slh_fors__tree__climbing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__tree__climbing
 
 
 module slh_fors__tree__done_flag(d,q,clock);
@@ -2234,6 +2339,9 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
     reg  fors_mode$d;
     wire  fors_mode$q;
     reg  fors_mode$clock;
+    reg  from_child$d;
+    wire  from_child$q;
+    reg  from_child$clock;
     reg  done_flag$d;
     wire  done_flag$q;
     reg  done_flag$clock;
@@ -2705,6 +2813,11 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
+    slh_fors__tree__wots__from_child from_child(
+        .d(from_child$d),
+        .q(from_child$q),
+        .clock(from_child$clock)
+    );
     slh_fors__tree__wots__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
@@ -2744,6 +2857,7 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
         ends_stage$clock = clock;
         prime$clock = clock;
         fors_mode$clock = clock;
+        from_child$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
         phase$d = phase$q;
@@ -2772,6 +2886,7 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
         ends_stage$d = ends_stage$q;
         prime$d = prime$q;
         fors_mode$d = fors_mode$q;
+        from_child$d = from_child$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
         pk_seed$0$clock = clock;
@@ -3141,7 +3256,7 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
             if (((request$q == LeafRequest$Chain) & ~verifying$q) | (request$q == LeafRequest$SigChain)) begin
                 send_word = secret_out;
             end
-            if (request$q == LeafRequest$Node) begin
+            if ((request$q == LeafRequest$Node) | from_child$q) begin
                 send_word = children_word;
             end
         end
@@ -3381,6 +3496,10 @@ module slh_fors__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_wri
                         end
                         if (~start) begin
                             request$d = LeafRequest$Node;
+                        end
+                        from_child$d = ~start & fors & (node_height == 32'h0);
+                        if (~start & fors & (node_height == 32'h0)) begin
+                            request$d = LeafRequest$Chain;
                         end
                         height$d = node_height;
                         tree_index$d = ((node_tree_index[(32'h0)+:(20)]) & 32'hffffffff);
@@ -4187,6 +4306,25 @@ module slh_fors__tree__wots__fors_mode(d,q,clock);
     end
           
 endmodule // slh_fors__tree__wots__fors_mode
+
+
+module slh_fors__tree__wots__from_child(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__tree__wots__from_child
 
 
 module slh_fors__tree__wots__height(d,q,clock);

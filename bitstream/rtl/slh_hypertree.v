@@ -66,6 +66,16 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     reg  [5:0] tree$fors_tree;
     reg  tree$start_roots;
     reg  [5:0] tree$fors_trees;
+    reg  tree$climb;
+    reg  tree$auth_write;
+    reg  [6:0] tree$auth_index;
+    reg  [31:0] tree$auth_word;
+    reg  tree$sig_write;
+    reg  [9:0] tree$sig_index;
+    reg  [31:0] tree$sig_word;
+    reg  tree$node_write;
+    reg  [3:0] tree$node_index;
+    reg  [31:0] tree$node_word;
     reg  tree$sign;
     reg  tree$msg_write;
     reg  [2:0] tree$msg_index;
@@ -172,6 +182,16 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         .fors_tree(tree$fors_tree),
         .start_roots(tree$start_roots),
         .fors_trees(tree$fors_trees),
+        .climb(tree$climb),
+        .auth_write(tree$auth_write),
+        .auth_index(tree$auth_index),
+        .auth_word(tree$auth_word),
+        .sig_write(tree$sig_write),
+        .sig_index(tree$sig_index),
+        .sig_word(tree$sig_word),
+        .node_write(tree$node_write),
+        .node_index(tree$node_index),
+        .node_word(tree$node_word),
         .sign(tree$sign),
         .msg_write(tree$msg_write),
         .msg_index(tree$msg_index),
@@ -363,6 +383,16 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         tree$start_roots = 1'b0;
         tree$fors_trees = 32'h0;
         tree$abort_job = 1'b0;
+        tree$climb = 1'b0;
+        tree$auth_write = 1'b0;
+        tree$auth_index = 32'h0;
+        tree$auth_word = 32'h0;
+        tree$sig_write = 1'b0;
+        tree$sig_index = 32'h0;
+        tree$sig_word = 32'h0;
+        tree$node_write = 1'b0;
+        tree$node_index = 32'h0;
+        tree$node_word = 32'h0;
         address_word = ((layer$q) & 32'hffffffff) << 32'h18;
         if (step$q == 32'h1) begin
             address_word = 32'h0;
@@ -980,7 +1010,7 @@ module slh_hypertree__step(d,q,clock);
 endmodule // slh_hypertree__step
 
 
-module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
+module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
     
     // Module arguments
     input wire  clock;
@@ -999,6 +1029,16 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     input wire  [5:0] fors_tree;
     input wire  start_roots;
     input wire  [5:0] fors_trees;
+    input wire  climb;
+    input wire  auth_write;
+    input wire  [6:0] auth_index;
+    input wire  [31:0] auth_word;
+    input wire  sig_write;
+    input wire  [9:0] sig_index;
+    input wire  [31:0] sig_word;
+    input wire  node_write;
+    input wire  [3:0] node_index;
+    input wire  [31:0] node_word;
     input wire  sign;
     input wire  msg_write;
     input wire  [2:0] msg_index;
@@ -1122,6 +1162,9 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  fors_mode$d;
     wire  fors_mode$q;
     reg  fors_mode$clock;
+    reg  climbing$d;
+    wire  climbing$q;
+    reg  climbing$clock;
     reg  [9:0] root_base$d;
     wire  [9:0] root_base$q;
     reg  root_base$clock;
@@ -1266,6 +1309,11 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
+    slh_hypertree__tree__climbing climbing(
+        .d(climbing$d),
+        .q(climbing$q),
+        .clock(climbing$clock)
+    );
     slh_hypertree__tree__root_base root_base(
         .d(root_base$d),
         .q(root_base$q),
@@ -1323,6 +1371,7 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         j$clock = clock;
         path$clock = clock;
         fors_mode$clock = clock;
+        climbing$clock = clock;
         root_base$clock = clock;
         trees$clock = clock;
         word$clock = clock;
@@ -1341,6 +1390,7 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         j$d = j$q;
         path$d = path$q;
         fors_mode$d = fors_mode$q;
+        climbing$d = climbing$q;
         root_base$d = root_base$q;
         trees$d = trees$q;
         word$d = word$q;
@@ -1381,6 +1431,14 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         wots$node_write = 1'b0;
         wots$node_index = word$q + word_last$q + 32'h1;
         wots$node_word = wots$out_data;
+        if (phase$q == TreePhase$Idle) begin
+            wots$sig_write = sig_write;
+            wots$sig_index = sig_index;
+            wots$sig_word = sig_word;
+            wots$node_write = node_write;
+            wots$node_index = node_index;
+            wots$node_word = node_word;
+        end
         wots$out_ready = phase$q == TreePhase$Produce;
         if (wots$out_sig) begin
             wots$out_ready = (phase$q == TreePhase$Produce) & out_ready;
@@ -1393,11 +1451,16 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
         is_auth = j$q == (path$q ^ one);
         levels$write_address = slot_address;
         levels$write_data = wots$out_data;
-        levels$write_enable = node_fire & ~is_right & ~is_root;
+        levels$write_enable = node_fire & ~is_right & ~is_root & ~climbing$q;
         auth$write_address = slot_address;
         auth$write_data = wots$out_data;
         auth$write_enable = node_fire & (is_auth | is_root);
         levels$read_address = slot_address;
+        if ((phase$q == TreePhase$Idle) & auth_write) begin
+            auth$write_address = auth_index;
+            auth$write_data = auth_word;
+            auth$write_enable = 1'b1;
+        end
         out_fire = (phase$q == TreePhase$Output) & out_ready;
         out_slot_next = out_slot$q;
         out_word_next = out_word$q + 32'h1;
@@ -1488,12 +1551,17 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                         n_reg$d = n_bytes;
                         height$d = tree_height;
                         target$d = tree_base | ((leaf_index) & 20'hfffff);
-                        signing$d = sign;
+                        signing$d = sign & ~climb;
+                        climbing$d = climb;
                         fors_mode$d = fors;
                         root_base$d = tree_words;
                         leaf$d = tree_base;
                         word$d = 32'h0;
                         out_slot$d = 32'h0;
+                        if (climb) begin
+                            leaf$d = tree_base | ((leaf_index) & 20'hfffff);
+                            out_slot$d = tree_height;
+                        end
                         out_word$d = 32'h0;
                         phase$d = TreePhase$SetKeypair;
                         if (n_bytes == 32'h10) begin
@@ -1537,6 +1605,14 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                 begin
                     wots$start = 1'b1;
                     wots$node_tree_index = ((leaf$q) & 32'hffffffff);
+                    if (climbing$q) begin
+                        wots$from_sig = ~fors_mode$q;
+                        if (fors_mode$q) begin
+                            wots$start = 1'b0;
+                            wots$start_node = 1'b1;
+                            wots$node_height = 32'h0;
+                        end
+                    end
                     z$d = 32'h0;
                     j$d = leaf$q;
                     path$d = target$q;
@@ -1545,7 +1621,10 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
             TreePhase$Produce:
                 begin
                     if (node_fire) begin
-                        wots$node_write = is_right & ~is_root;
+                        wots$node_write = (is_right | climbing$q) & ~is_root;
+                        if (climbing$q & ~is_right) begin
+                            wots$node_index = word$q;
+                        end
                         wots$sig_write = is_root & fors_mode$q;
                         word$d = word$q + 32'h1;
                         if (wots$out_last) begin
@@ -1553,7 +1632,7 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                             if (is_root) begin
                                 phase$d = TreePhase$OutputPrime;
                             end
-                            else if (is_right) begin
+                            else if (is_right | climbing$q) begin
                                 phase$d = TreePhase$Combine;
                             end
                             else begin
@@ -1573,6 +1652,13 @@ module slh_hypertree__tree(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                     wots$node_write = word$q != 32'h0;
                     wots$node_index = word$q - 32'h1;
                     wots$node_word = levels$read_data;
+                    if (climbing$q) begin
+                        auth$read_address = slot_address;
+                        wots$node_word = auth$read_data;
+                        if (~is_right) begin
+                            wots$node_index = word$q + word_last$q;
+                        end
+                    end
                     word$d = word$q + 32'h1;
                     if (word$q == word_last$q + 32'h1) begin
                         word$d = 32'h0;
@@ -1664,6 +1750,25 @@ module slh_hypertree__tree__auth(read_address,read_clock,read_data,write_address
     end
                 
 endmodule // slh_hypertree__tree__auth
+
+
+module slh_hypertree__tree__climbing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__climbing
 
 
 module slh_hypertree__tree__done_flag(d,q,clock);
@@ -2367,6 +2472,9 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
     reg  fors_mode$d;
     wire  fors_mode$q;
     reg  fors_mode$clock;
+    reg  from_child$d;
+    wire  from_child$q;
+    reg  from_child$clock;
     reg  done_flag$d;
     wire  done_flag$q;
     reg  done_flag$clock;
@@ -2838,6 +2946,11 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
+    slh_hypertree__tree__wots__from_child from_child(
+        .d(from_child$d),
+        .q(from_child$q),
+        .clock(from_child$clock)
+    );
     slh_hypertree__tree__wots__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
@@ -2877,6 +2990,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         ends_stage$clock = clock;
         prime$clock = clock;
         fors_mode$clock = clock;
+        from_child$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
         phase$d = phase$q;
@@ -2905,6 +3019,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
         ends_stage$d = ends_stage$q;
         prime$d = prime$q;
         fors_mode$d = fors_mode$q;
+        from_child$d = from_child$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
         pk_seed$0$clock = clock;
@@ -3274,7 +3389,7 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
             if (((request$q == LeafRequest$Chain) & ~verifying$q) | (request$q == LeafRequest$SigChain)) begin
                 send_word = secret_out;
             end
-            if (request$q == LeafRequest$Node) begin
+            if ((request$q == LeafRequest$Node) | from_child$q) begin
                 send_word = children_word;
             end
         end
@@ -3514,6 +3629,10 @@ module slh_hypertree__tree__wots(clock,reset,seed_write,seed_index,seed_word,adr
                         end
                         if (~start) begin
                             request$d = LeafRequest$Node;
+                        end
+                        from_child$d = ~start & fors & (node_height == 32'h0);
+                        if (~start & fors & (node_height == 32'h0)) begin
+                            request$d = LeafRequest$Chain;
                         end
                         height$d = node_height;
                         tree_index$d = ((node_tree_index[(32'h0)+:(20)]) & 32'hffffffff);
@@ -4320,6 +4439,25 @@ module slh_hypertree__tree__wots__fors_mode(d,q,clock);
     end
           
 endmodule // slh_hypertree__tree__wots__fors_mode
+
+
+module slh_hypertree__tree__wots__from_child(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__tree__wots__from_child
 
 
 module slh_hypertree__tree__wots__height(d,q,clock);

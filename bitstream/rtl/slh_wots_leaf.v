@@ -339,6 +339,9 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     reg  fors_mode$d;
     wire  fors_mode$q;
     reg  fors_mode$clock;
+    reg  from_child$d;
+    wire  from_child$q;
+    reg  from_child$clock;
     reg  done_flag$d;
     wire  done_flag$q;
     reg  done_flag$clock;
@@ -810,6 +813,11 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
+    slh_wots_leaf__from_child from_child(
+        .d(from_child$d),
+        .q(from_child$q),
+        .clock(from_child$clock)
+    );
     slh_wots_leaf__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
@@ -849,6 +857,7 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         ends_stage$clock = clock;
         prime$clock = clock;
         fors_mode$clock = clock;
+        from_child$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
         phase$d = phase$q;
@@ -877,6 +886,7 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         ends_stage$d = ends_stage$q;
         prime$d = prime$q;
         fors_mode$d = fors_mode$q;
+        from_child$d = from_child$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
         pk_seed$0$clock = clock;
@@ -1246,7 +1256,7 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
             if (((request$q == LeafRequest$Chain) & ~verifying$q) | (request$q == LeafRequest$SigChain)) begin
                 send_word = secret_out;
             end
-            if (request$q == LeafRequest$Node) begin
+            if ((request$q == LeafRequest$Node) | from_child$q) begin
                 send_word = children_word;
             end
         end
@@ -1486,6 +1496,10 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                         end
                         if (~start) begin
                             request$d = LeafRequest$Node;
+                        end
+                        from_child$d = ~start & fors & (node_height == 32'h0);
+                        if (~start & fors & (node_height == 32'h0)) begin
+                            request$d = LeafRequest$Chain;
                         end
                         height$d = node_height;
                         tree_index$d = ((node_tree_index[(32'h0)+:(20)]) & 32'hffffffff);
@@ -2292,6 +2306,25 @@ module slh_wots_leaf__fors_mode(d,q,clock);
     end
           
 endmodule // slh_wots_leaf__fors_mode
+
+
+module slh_wots_leaf__from_child(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_wots_leaf__from_child
 
 
 module slh_wots_leaf__height(d,q,clock);

@@ -226,6 +226,16 @@ impl<const R: usize> Logic for ForsEngine<R> {
         self.tree.start_roots.next = false;
         self.tree.fors_trees.next = self.last_tree.q.val() + 1;
         self.tree.abort_job.next = false;
+        self.tree.climb.next = false;
+        self.tree.auth_write.next = false;
+        self.tree.auth_index.next = 0.into();
+        self.tree.auth_word.next = 0.into();
+        self.tree.sig_write.next = false;
+        self.tree.sig_index.next = 0.into();
+        self.tree.sig_word.next = 0.into();
+        self.tree.node_write.next = false;
+        self.tree.node_index.next = 0.into();
+        self.tree.node_word.next = 0.into();
 
         // The tree job's output: the secret value and AUTH on, the root
         // (already in the leaf engine's memory) dropped; then PK_FORS. The

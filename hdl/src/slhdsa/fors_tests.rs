@@ -72,7 +72,7 @@ fn base_2b(md: &[u8], a: u32, k: usize) -> Vec<u32> {
 }
 
 /// md padded to whole words.
-fn md_words(md: &[u8]) -> Vec<u64> {
+pub(super) fn md_words(md: &[u8]) -> Vec<u64> {
     let mut padded = md.to_vec();
     padded.resize(md.len().div_ceil(4) * 4, 0);
     words_of(&padded).collect()
@@ -98,7 +98,7 @@ fn run_fors(bench: &mut Bench, keys: &KeyMaterial, md: &[u8], a: u32, k: usize) 
 
 /// fors_sign and the FORS public key (FIPS 205 Algorithms 15–16) of md,
 /// built here tree by tree from `pqc`'s PRF, F and H.
-fn reference(keys: &KeyMaterial, md: &[u8], a: u32, k: usize) -> Vec<u8> {
+pub(super) fn reference(keys: &KeyMaterial, md: &[u8], a: u32, k: usize) -> Vec<u8> {
     let n = keys.n;
     let mut sig = Vec::new();
     let mut roots = Vec::new();
@@ -116,7 +116,7 @@ fn reference(keys: &KeyMaterial, md: &[u8], a: u32, k: usize) -> Vec<u8> {
 }
 
 /// Key material with a FORS address: layer 0, random tree and key pair.
-fn fors_keys(n: usize, rng: &mut Lcg) -> KeyMaterial {
+pub(super) fn fors_keys(n: usize, rng: &mut Lcg) -> KeyMaterial {
     let mut keys = KeyMaterial::random(n, rng);
     keys.adrs.set_layer(0);
     keys
@@ -147,7 +147,12 @@ fn fors_sign_matches_pqc_for_every_n_and_its_clock_count_is_public() {
 /// The FORS part of SLH-DSA signing for `p`: md and the FORS address from
 /// the digest of the signature's R and M′ (FIPS 205 Algorithm 19, lines
 /// 7–12).
-fn digest_parts(p: &Params, sk: &[u8], sig: &[u8], m_prime: &[&[u8]]) -> (Vec<u8>, Adrs) {
+pub(super) fn digest_parts(
+    p: &Params,
+    sk: &[u8],
+    sig: &[u8],
+    m_prime: &[&[u8]],
+) -> (Vec<u8>, Adrs) {
     let n = p.n;
     let (pk_seed, pk_root) = (&sk[2 * n..3 * n], &sk[3 * n..4 * n]);
     let mut digest = vec![0; p.m()];

@@ -239,6 +239,16 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
         self.tree.start_roots.next = false;
         self.tree.fors_trees.next = 0.into();
         self.tree.abort_job.next = false;
+        self.tree.climb.next = false;
+        self.tree.auth_write.next = false;
+        self.tree.auth_index.next = 0.into();
+        self.tree.auth_word.next = 0.into();
+        self.tree.sig_write.next = false;
+        self.tree.sig_index.next = 0.into();
+        self.tree.sig_word.next = 0.into();
+        self.tree.node_write.next = false;
+        self.tree.node_index.next = 0.into();
+        self.tree.node_word.next = 0.into();
 
         // Address words 0..3: the layer (big-endian, byte 3), then the
         // 96-bit tree address whose upper 32 bits are zero, in little-endian

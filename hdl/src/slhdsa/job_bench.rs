@@ -137,9 +137,21 @@ impl KeyMaterial {
     }
 }
 
+/// An input stream for [`JobBench::run_fed`]: TDATA, TVALID and TLAST are
+/// rows `row`, `row + 1`, `row + 2`; TREADY is output `ready_column`.
+pub struct Feed<'a> {
+    pub words: &'a [u32],
+    pub last_at: Option<usize>,
+    pub row: usize,
+    pub ready_column: usize,
+    pub position: usize,
+}
+
 /// What a job gave.
 #[derive(Debug, Default)]
 pub struct Outcome {
+    /// Input words the job took (with a feed).
+    pub taken: usize,
     pub words: Vec<u32>,
     /// The job's first own output (after [`OUTPUTS`]) with each word, or 0.
     pub kinds: Vec<u64>,
@@ -265,6 +277,19 @@ impl<B: Job> JobBench<B> {
         ready_one_in: u32,
         abort_at: Option<u64>,
     ) -> Outcome {
+        self.run_fed(start_port, n, ready_one_in, abort_at, None)
+    }
+
+    /// [`Self::run`] with the input stream `feed` (its words offered in
+    /// order, one a clock, TLAST where it says).
+    pub fn run_fed(
+        &mut self,
+        start_port: usize,
+        n: u64,
+        ready_one_in: u32,
+        abort_at: Option<u64>,
+        mut feed: Option<Feed<'_>>,
+    ) -> Outcome {
         self.set(start_port, 1);
         self.set(N_BYTES, n);
         self.clock();
@@ -276,8 +301,19 @@ impl<B: Job> JobBench<B> {
             self.set(ABORT, u64::from(abort));
             let ready = self.rng.next_u32() % ready_one_in == 0;
             self.set(OUT_READY, u64::from(ready));
+            if let Some(f) = &feed {
+                let offered = f.position < f.words.len();
+                self.set(f.row, u64::from(*f.words.get(f.position).unwrap_or(&0)));
+                self.set(f.row + 1, u64::from(offered));
+                self.set(f.row + 2, u64::from(f.last_at == Some(f.position)));
+            }
             self.apply();
             let out = self.uut.outputs();
+            if let Some(f) = &mut feed {
+                if f.position < f.words.len() && out[f.ready_column] != 0 {
+                    f.position += 1;
+                }
+            }
             let [busy, done, error, data, valid, last] = out[..6] else {
                 unreachable!()
             };
@@ -304,6 +340,11 @@ impl<B: Job> JobBench<B> {
         }
         self.set(ABORT, 0);
         self.set(OUT_READY, 0);
+        if let Some(f) = &feed {
+            self.set(f.row + 1, 0);
+            self.set(f.row + 2, 0);
+            outcome.taken = f.position;
+        }
         outcome
     }
 

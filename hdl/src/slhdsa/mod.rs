@@ -6,17 +6,26 @@
 //!   sets: every secret value by PRF, every chain to its end and the T_len
 //!   compression, with no bus in between; optionally the WOTS+ signature
 //!   of an n-byte message on the way (FIPS 205 Algorithm 7); or the public
-//!   key from a signature (Algorithm 8); and one Merkle node (H), all on
-//!   the same sponge.
+//!   key from a signature (Algorithm 8); and one Merkle node (H). With
+//!   `fors`: a FORS leaf (Algorithms 14–15, optionally with its secret
+//!   value), a FORS node, F of a given secret value, and T_k of the k FORS
+//!   roots; all on the same sponge.
 //! - [`XmssTreeEngine`] ([`xmss_tree`](mod@xmss_tree)): one whole XMSS
 //!   tree on the leaf job: every leaf, the Merkle tree, the authentication
 //!   path of one leaf and the root (FIPS 205 Algorithm 9), and optionally
 //!   that leaf's WOTS+ signature (Algorithm 10, xmss_sign), streamed out as
-//!   [σ_WOTS ‖] AUTH ‖ root.
+//!   [σ_WOTS ‖] AUTH ‖ root; the same for one FORS tree (`fors`); and the
+//!   root from a leaf's signature and AUTH (`climb`: Algorithm 11, or one
+//!   tree of Algorithm 17).
 //! - [`HypertreeEngine`] ([`hypertree`](mod@hypertree)): the hypertree
 //!   signature (FIPS 205 Algorithm 12, ht_sign) on the tree job: d layers of
 //!   xmss_sign, each layer's root signed by the next, streamed out as
 //!   SIG_HT ‖ the top root (which the driver can check against PK.root).
+//! - [`ForsEngine`] ([`fors`](mod@fors)): the FORS signature (Algorithm
+//!   16) and public key on the tree job, streamed out as SIG_FORS ‖ PK_FORS.
+//! - [`SlhVerifyEngine`] ([`verify`](mod@verify)): verification
+//!   (Algorithm 20 after the digest: fors_pkFromSig and ht_verify) on the
+//!   tree job, the signature streamed in, the top root out and a verdict.
 //!
 //! # Measured figures
 //!
@@ -27,13 +36,12 @@
 //! (`bitstream/reports/timing.md`, budget 4.5 ns, asserted by
 //! `slhdsa_blocks_meet_the_cell_delay_budget`).
 //!
-//! | figure | `slh_wots_leaf` | `slh_xmss_tree` | `slh_hypertree` |
-//! |---|---:|---:|---:|
-//! | clocks, n = 16 / 24 / 32 | a leaf: 15,856 / 23,878 / 32,396 | see below | see below |
-//! | clocks, signing, n = 16 / 24 / 32 | a leaf: 16,626 / 25,306 / 34,674 | | |
-//! | clocks a node, n = 16 / 24 / 32 | 53 / 61 / 69 | | |
-//! | LUT / LUTRAM / FF / BRAM18 / DSP | 9,136 / 0 / 4,082 / 2 / 0 | 9,031 / 32 / 4,162 / 3 / 0 | 9,948 / 32 / 4,542 / 3 / 0 |
-//! | sta cell delay (ns), worst path | 3.35 | 3.37 | 3.33 |
+//! | figure | clocks, n = 16 / 24 / 32 |
+//! |---|---:|
+//! | a WOTS+ leaf | 15,856 / 23,878 / 32,396 |
+//! | a WOTS+ leaf, signing | 16,626 / 25,306 / 34,674 |
+//! | a FORS leaf | 96 / 108 / 120 |
+//! | a Merkle node | 53 / 61 / 69 |
 //!
 //! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 127,280 for the
 //! top tree of SLH-DSA-SHAKE-128f (n = 16, h′ = 3, which is the whole of
@@ -49,16 +57,35 @@
 //! 57,044,695 (570 ms). The job adds 4 address writes per layer and n/4
 //! message writes per layer after the first to the tree jobs.
 //!
+//! FORS job clocks (`fors::fors_clocks`, asserted): 326,944 for 128f (k =
+//! 33 trees of 64 leaves), so the FORS and hypertree jobs of a 128f
+//! signature are 3,144,221 clocks (31.4 ms at 100 MHz).
+//!
+//! Verification (`verify::verify_clocks`, asserted; it follows the public
+//! WOTS+ digits): 192,386 clocks for the ACVP 128f signature (1.92 ms at
+//! 100 MHz; SLotH 438,901 cycles), of which the signature's 4,268 input
+//! words are one clock each.
+//!
+//! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
+//! |---|---:|---:|
+//! | `slh_wots_leaf` | 8,834 / 0 / 4,094 / 2 / 0 | 3.67 |
+//! | `slh_xmss_tree` | 9,653 / 32 / 4,255 / 3 / 0 | 3.49 |
+//! | `slh_hypertree` | 9,791 / 32 / 4,575 / 3 / 0 | 3.44 |
+//! | `slh_fors` | 9,514 / 32 / 4,364 / 3 / 0 | 3.40 |
+//! | `slh_verify` | 10,289 / 32 / 5,254 / 3 / 0 | 3.48 |
+//!
 //! The sponge engine alone (`keccak_r1`) is 7,899 LUT / 2,237 FF. With the
 //! sponge engine as a black box (`yosys -p "read_verilog
 //! slh_hypertree.v; blackbox slh_hypertree__tree__wots__sponge;
-//! synth_xilinx -family xc7 -flatten -top slh_hypertree; stat"`), the three
-//! jobs of the hypertree are 2,485 LUT, 32 LUTRAM, 2,305 FF and 3 BRAM18:
-//! the seeds, the address, sk_i, the message, the two children and the
-//! counters, with their selects. The chain-end memory's
-//! output is registered: with the block RAM's 2.55 ns clock-to-out in
-//! front of the message word select, the tree job measured 4.82 ns. The
-//! worst paths are now inside the sponge engine.
+//! synth_xilinx -family xc7 -flatten -top slh_hypertree; stat"`), the
+//! jobs of the hypertree are 3,163 LUT / 2,338 FF, those of the FORS job
+//! 2,841 / 2,127 and those of the verification job 4,188 / 3,017 (each
+//! with 32 LUTRAM and 3 BRAM18): the seeds, the address, sk_i,
+//! the message, the two children, the counters and the index and root
+//! registers, with their selects. The chain-end memory's output is
+//! registered: with the block RAM's 2.55 ns clock-to-out in front of the
+//! message word select, the tree job measured 4.82 ns. The worst paths
+//! are now inside the sponge engine and the leaf job's request muxes.
 //!
 //! The 15 F calls of each chain are 83 % of a leaf and leaves are 99.7 % of
 //! a tree: the one sponge is the limit, and parallel sponge cores are what
@@ -72,6 +99,9 @@ pub mod hypertree;
 mod hypertree_tests;
 #[cfg(test)]
 mod job_bench;
+pub mod verify;
+#[cfg(test)]
+mod verify_tests;
 pub mod wots_leaf;
 #[cfg(test)]
 mod wots_leaf_tests;
@@ -81,6 +111,7 @@ mod xmss_tree_tests;
 
 pub use self::fors::ForsEngine;
 pub use self::hypertree::HypertreeEngine;
+pub use self::verify::SlhVerifyEngine;
 pub use self::wots_leaf::WotsLeafEngine;
 pub use self::xmss_tree::XmssTreeEngine;
 
@@ -110,6 +141,12 @@ pub fn designs() -> Vec<Design> {
         name: "slh_fors",
         description: "SLH-DSA-SHAKE FORS signature job (fors_sign: k FORS trees, SIG_FORS, and PK_FORS) on the tree job",
         verilog: || raw_verilog(ForsEngine::<1>::default()),
+        vcd: None,
+    },
+    Design {
+        name: "slh_verify",
+        description: "SLH-DSA-SHAKE verification job (fors_pkFromSig and ht_verify: the signature streamed in, the verdict out) on the tree job",
+        verilog: || raw_verilog(SlhVerifyEngine::<1>::default()),
         vcd: None,
     }]
 }

@@ -171,6 +171,15 @@ pub const fn fors_roots_clocks(n: usize, k: usize) -> u64 {
     bytes / 4 + blocks * PERMUTATION_CLOCKS + n / 4 + 5
 }
 
+/// Clocks of one FORS leaf from its secret value (`start_node` with `fors`
+/// and height 0): one chain request of one F (n/2 + 8 message words, the
+/// F, n/4 output words) and 3 clocks of start, turnaround and `done`
+/// (asserted by the tests).
+pub const fn fors_leaf_from_sk_clocks(n: usize) -> u64 {
+    let n = n as u64;
+    (n / 2 + 8) + F_CLOCKS + n / 4 + 3
+}
+
 /// Clocks of one Merkle node (`start_node`) with the output stream always
 /// ready, from the `start_node` clock to the first clock with `done` high:
 /// (3n + 32)/4 message words, one permutation, n/4 output words and the
@@ -237,7 +246,9 @@ pub struct WotsLeafEngine<const R: usize> {
     /// The child word.
     pub node_word: Signal<In, Bits<32>>,
     /// Compute the Merkle node H(PK.seed, ADRS, left ‖ right) (taken when
-    /// idle and `start` is low).
+    /// idle and `start` is low); with `fors` and `node_height` = 0, the FORS
+    /// leaf F(PK.seed, ADRS, sk) of the secret value sk in child words
+    /// 0..n/4 − 1 (FIPS 205 Algorithm 17, line 6).
     pub start_node: Signal<In, Bit>,
     /// The node's tree height, sampled at `start_node`.
     pub node_height: Signal<In, Bits<8>>,
@@ -329,6 +340,7 @@ pub struct WotsLeafEngine<const R: usize> {
     ends_stage: DFF<Bits<32>>,
     prime: DFF<Bits<2>>,
     fors_mode: DFF<Bit>,
+    from_child: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
     roots_words: Signal<Local, Bits<ENDS_ADDRESS_BITS>>,
@@ -440,6 +452,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             ends_stage: Default::default(),
             prime: Default::default(),
             fors_mode: Default::default(),
+            from_child: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
             roots_words: Default::default(),
@@ -513,6 +526,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             ends_stage,
             prime,
             fors_mode,
+            from_child,
             done_flag,
             error_flag
         );
@@ -734,7 +748,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             {
                 self.send_word.next = self.secret_out.val();
             }
-            if self.request.q.val() == LeafRequest::Node {
+            if (self.request.q.val() == LeafRequest::Node) | self.from_child.q.val() {
                 self.send_word.next = self.children_word.val();
             }
         }
@@ -877,6 +891,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     }
                     if !self.start.val() {
                         self.request.d.next = LeafRequest::Node;
+                    }
+                    // A FORS node of height 0 is the leaf F(sk) of child
+                    // words 0..n/4 − 1: one chain step from them.
+                    self.from_child.d.next =
+                        !self.start.val() & self.fors.val() & (self.node_height.val() == 0);
+                    if !self.start.val() & self.fors.val() & (self.node_height.val() == 0) {
+                        self.request.d.next = LeafRequest::Chain;
                     }
                     self.height.d.next = self.node_height.val();
                     // 20 bits: the sponge's check of start + steps then

@@ -9,8 +9,8 @@ use super::job_bench::{
     COMMON_INPUTS, OUTPUTS, START,
 };
 use super::wots_leaf::{
-    fors_leaf_clocks, fors_roots_clocks, leaf_clocks, node_clocks, pk_from_sig_clocks,
-    sign_leaf_clocks, WotsLeafEngine,
+    fors_leaf_clocks, fors_leaf_from_sk_clocks, fors_roots_clocks, leaf_clocks, node_clocks,
+    pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine,
 };
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -424,6 +424,16 @@ fn fors_leaf_node_and_public_key_match_pqc_for_every_n() {
         keys.with_engine(|e| e.thash(&adrs, &children[..n], &children[n..], &mut want));
         assert_eq!(node.bytes(), want, "n = {n}: FORS node");
         assert_eq!(node.clocks, node_clocks(n));
+        // Height 0: the FORS leaf F(sk) of child words 0..n/4 − 1.
+        let (sk, leaf) = fors_sk_and_leaf(&keys, 0x2_1234);
+        bench.write_words(NODE_WRITE, 0, words_of(&sk));
+        bench.set(NODE_HEIGHT, 0);
+        bench.set(NODE_TREE_INDEX, 0x2_1234);
+        bench.set(FORS, 1);
+        let from_sk = bench.run(START_NODE, n as u64, 1, None);
+        bench.set(FORS, 0);
+        assert_eq!(from_sk.bytes(), leaf, "n = {n}: FORS leaf from sk");
+        assert_eq!(from_sk.clocks, fors_leaf_from_sk_clocks(n));
         for k in [1, 14, 35] {
             let roots: Vec<u8> = (0..k * n).map(|_| rng.next_u32() as u8).collect();
             let clocks = check_fors_roots(&mut bench, &keys, &roots);
@@ -517,8 +527,9 @@ fn wots_leaf_yosys_validates() {
 }
 
 /// Good leaves for n = 16 and 24 (the second with a stalling sink), a
-/// refused n, an abort, a node, a signing leaf and a key from a signature,
-/// recorded on the rust-hdl model and
+/// refused n, an abort, a node, a signing leaf, a key from a signature, a
+/// signing FORS leaf, a FORS public key and a FORS leaf from its secret
+/// value, recorded on the rust-hdl model and
 /// replayed on the Verilated RTL: every output equal on every clock.
 #[test]
 fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
@@ -538,6 +549,15 @@ fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
     check_signing_leaf(&mut bench, &keys, &children[..24], 2);
     let sig = wots_signature(&keys, &children[24..]);
     pk_from_signature(&mut bench, &keys, &children[24..], &sig);
+    check_fors_leaf(&mut bench, &keys, 0x1_0203, true);
+    check_fors_roots(&mut bench, &keys, &children);
+    let (sk, _) = fors_sk_and_leaf(&keys, 7);
+    bench.write_words(NODE_WRITE, 0, words_of(&sk));
+    bench.set(NODE_HEIGHT, 0);
+    bench.set(NODE_TREE_INDEX, 7);
+    bench.set(FORS, 1);
+    bench.run(START_NODE, 24, 2, None);
+    bench.set(FORS, 0);
     bench.assert_rtl_matches("slh_wots_leaf");
 }
 

@@ -44,7 +44,7 @@
 //!   high) returns to idle with `done`/`error` low.
 
 use super::wots_leaf::{
-    fors_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine,
+    fors_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine, ENDS_ADDRESS_BITS,
 };
 use rust_hdl::prelude::*;
 
@@ -86,6 +86,17 @@ pub const fn fors_tree_clocks(n: usize, height: u32) -> u64 {
         + (leaves - 1) * (words + 1 + node_clocks(n))
         + 1
         + (height as u64 + 1) * words
+}
+
+/// Clocks of one climb (`climb`) with the output stream always ready,
+/// given the clocks of its leaf in the leaf engine (`pk_from_sig_clocks`
+/// of the digits for WOTS+, `fors_leaf_from_sk_clocks` for FORS): the
+/// start, the key-pair clock, the leaf, per height the copy of the AUTH
+/// node and the node, then one clock to prime the output and the root's
+/// n/4 words (asserted by the tests).
+pub const fn climb_clocks(n: usize, height: u32, leaf: u64) -> u64 {
+    let words = n as u64 / 4;
+    2 + leaf + height as u64 * (words + 1 + node_clocks(n)) + 1 + words
 }
 
 /// [`tree_clocks`] of a signing tree job.
@@ -160,6 +171,33 @@ pub struct XmssTreeEngine<const R: usize> {
     pub start_roots: Signal<In, Bit>,
     /// k, sampled at `start_roots` (1..=35; else refused).
     pub fors_trees: Signal<In, Bits<6>>,
+    /// The root from a signature instead of the whole tree (sampled at
+    /// `start`; FIPS 205 Algorithm 11, xmss_pkFromSig, or with `fors` the
+    /// per-tree part of Algorithm 17): the leaf `leaf_index` from its
+    /// signature (WOTS+: σ and the message written to the leaf engine
+    /// with `sig_*` and `msg_*`; FORS: the secret value with `node_*`),
+    /// then up the AUTH path written with `auth_*`; the output is the root.
+    pub climb: Signal<In, Bit>,
+    /// Write `auth_word` into the AUTH memory (when idle): word w of node
+    /// z at `auth_index` = 8·z + w.
+    pub auth_write: Signal<In, Bit>,
+    /// The AUTH memory address, 8·z + w.
+    pub auth_index: Signal<In, Bits<SLOT_ADDRESS_BITS>>,
+    /// The AUTH word (little-endian bytes).
+    pub auth_word: Signal<In, Bits<32>>,
+    /// σ_WOTS write into the leaf engine (when idle), as its `sig_*`.
+    pub sig_write: Signal<In, Bit>,
+    /// Which σ word.
+    pub sig_index: Signal<In, Bits<ENDS_ADDRESS_BITS>>,
+    /// The σ word.
+    pub sig_word: Signal<In, Bits<32>>,
+    /// Child word write into the leaf engine (when idle), as its
+    /// `node_*`: the FORS secret value of a climb, words 0..n/4 − 1.
+    pub node_write: Signal<In, Bit>,
+    /// Which child word.
+    pub node_index: Signal<In, Bits<4>>,
+    /// The child word.
+    pub node_word: Signal<In, Bits<32>>,
     /// Sign an n-byte message with the leaf `leaf_index` (sampled at
     /// `start`): the output is then σ_WOTS ‖ AUTH ‖ root.
     pub sign: Signal<In, Bit>,
@@ -199,6 +237,7 @@ pub struct XmssTreeEngine<const R: usize> {
     j: DFF<Bits<GLOBAL_LEAF_BITS>>,
     path: DFF<Bits<GLOBAL_LEAF_BITS>>,
     fors_mode: DFF<Bit>,
+    climbing: DFF<Bit>,
     root_base: DFF<Bits<10>>,
     trees: DFF<Bits<6>>,
     word: DFF<Bits<4>>,
@@ -246,6 +285,16 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             fors_tree: Default::default(),
             start_roots: Default::default(),
             fors_trees: Default::default(),
+            climb: Default::default(),
+            auth_write: Default::default(),
+            auth_index: Default::default(),
+            auth_word: Default::default(),
+            sig_write: Default::default(),
+            sig_index: Default::default(),
+            sig_word: Default::default(),
+            node_write: Default::default(),
+            node_index: Default::default(),
+            node_word: Default::default(),
             sign: Default::default(),
             msg_write: Default::default(),
             msg_index: Default::default(),
@@ -271,6 +320,7 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             j: Default::default(),
             path: Default::default(),
             fors_mode: Default::default(),
+            climbing: Default::default(),
             root_base: Default::default(),
             trees: Default::default(),
             word: Default::default(),
@@ -305,8 +355,8 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, n_reg, height, target, leaf, z, j, path, fors_mode, root_base,
-            trees, word, word_last, out_slot, out_word, signing, done_flag, error_flag
+            self, clock, phase, n_reg, height, target, leaf, z, j, path, fors_mode, climbing,
+            root_base, trees, word, word_last, out_slot, out_word, signing, done_flag, error_flag
         );
         clock!(self, clock, wots);
         self.levels.read_clock.next = self.clock.val();
@@ -344,6 +394,16 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.wots.node_write.next = false;
         self.wots.node_index.next = self.word.q.val() + self.word_last.q.val() + 1;
         self.wots.node_word.next = self.wots.out_data.val();
+        // While idle, σ and the FORS secret value of a climb go to the leaf
+        // engine.
+        if self.phase.q.val() == TreePhase::Idle {
+            self.wots.sig_write.next = self.sig_write.val();
+            self.wots.sig_index.next = self.sig_index.val();
+            self.wots.sig_word.next = self.sig_word.val();
+            self.wots.node_write.next = self.node_write.val();
+            self.wots.node_index.next = self.node_index.val();
+            self.wots.node_word.next = self.node_word.val();
+        }
         // σ words pass straight to the output (they come first); nodes are
         // always taken.
         self.wots.out_ready.next = self.phase.q.val() == TreePhase::Produce;
@@ -367,13 +427,20 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
         self.is_auth.next = self.j.q.val() == (self.path.q.val() ^ self.one.val());
         self.levels.write_address.next = self.slot_address.val();
         self.levels.write_data.next = self.wots.out_data.val();
-        self.levels.write_enable.next =
-            self.node_fire.val() & !self.is_right.val() & !self.is_root.val();
+        self.levels.write_enable.next = self.node_fire.val()
+            & !self.is_right.val()
+            & !self.is_root.val()
+            & !self.climbing.q.val();
         self.auth.write_address.next = self.slot_address.val();
         self.auth.write_data.next = self.wots.out_data.val();
         self.auth.write_enable.next =
             self.node_fire.val() & (self.is_auth.val() | self.is_root.val());
         self.levels.read_address.next = self.slot_address.val();
+        if (self.phase.q.val() == TreePhase::Idle) & self.auth_write.val() {
+            self.auth.write_address.next = self.auth_index.val();
+            self.auth.write_data.next = self.auth_word.val();
+            self.auth.write_enable.next = true;
+        }
 
         // The output reads one word ahead, as the leaf engine's memory.
         self.out_fire.next = (self.phase.q.val() == TreePhase::Output) & self.out_ready.val();
@@ -442,12 +509,19 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                     self.height.d.next = self.tree_height.val();
                     self.target.d.next = self.tree_base.val()
                         | bit_cast::<GLOBAL_LEAF_BITS, 14>(self.leaf_index.val());
-                    self.signing.d.next = self.sign.val();
+                    self.signing.d.next = self.sign.val() & !self.climb.val();
+                    self.climbing.d.next = self.climb.val();
                     self.fors_mode.d.next = self.fors.val();
                     self.root_base.d.next = self.tree_words.val();
                     self.leaf.d.next = self.tree_base.val();
                     self.word.d.next = 0.into();
                     self.out_slot.d.next = 0.into();
+                    // A climb has the one leaf and outputs the root only.
+                    if self.climb.val() {
+                        self.leaf.d.next = self.tree_base.val()
+                            | bit_cast::<GLOBAL_LEAF_BITS, 14>(self.leaf_index.val());
+                        self.out_slot.d.next = self.tree_height.val();
+                    }
                     self.out_word.d.next = 0.into();
                     self.phase.d.next = TreePhase::SetKeypair;
                     if self.n_bytes.val() == 16 {
@@ -487,6 +561,16 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                 self.wots.start.next = true;
                 self.wots.node_tree_index.next =
                     bit_cast::<32, GLOBAL_LEAF_BITS>(self.leaf.q.val());
+                // A climb's leaf: the WOTS+ key from σ, or F of the FORS
+                // secret value (a FORS node of height 0).
+                if self.climbing.q.val() {
+                    self.wots.from_sig.next = !self.fors_mode.q.val();
+                    if self.fors_mode.q.val() {
+                        self.wots.start.next = false;
+                        self.wots.start_node.next = true;
+                        self.wots.node_height.next = 0.into();
+                    }
+                }
                 self.z.d.next = 0.into();
                 self.j.d.next = self.leaf.q.val();
                 self.path.d.next = self.target.q.val();
@@ -494,14 +578,20 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
             }
             TreePhase::Produce => {
                 if self.node_fire.val() {
-                    self.wots.node_write.next = self.is_right.val() & !self.is_root.val();
+                    // A climb's node goes to its side of the parent's
+                    // children (the AUTH node follows, from memory).
+                    self.wots.node_write.next =
+                        (self.is_right.val() | self.climbing.q.val()) & !self.is_root.val();
+                    if self.climbing.q.val() & !self.is_right.val() {
+                        self.wots.node_index.next = self.word.q.val();
+                    }
                     self.wots.sig_write.next = self.is_root.val() & self.fors_mode.q.val();
                     self.word.d.next = self.word.q.val() + 1;
                     if self.wots.out_last.val() {
                         self.word.d.next = 0.into();
                         if self.is_root.val() {
                             self.phase.d.next = TreePhase::OutputPrime;
-                        } else if self.is_right.val() {
+                        } else if self.is_right.val() | self.climbing.q.val() {
                             self.phase.d.next = TreePhase::Combine;
                         } else {
                             self.leaf.d.next = self.leaf.q.val() + 1;
@@ -522,6 +612,14 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
                 self.wots.node_write.next = self.word.q.val() != 0;
                 self.wots.node_index.next = self.word.q.val() - 1;
                 self.wots.node_word.next = self.levels.read_data.val();
+                // A climb's sibling is AUTH node z, on the other side.
+                if self.climbing.q.val() {
+                    self.auth.read_address.next = self.slot_address.val();
+                    self.wots.node_word.next = self.auth.read_data.val();
+                    if !self.is_right.val() {
+                        self.wots.node_index.next = self.word.q.val() + self.word_last.q.val();
+                    }
+                }
                 self.word.d.next = self.word.q.val() + 1;
                 if self.word.q.val() == self.word_last.q.val() + 1 {
                     self.word.d.next = 0.into();

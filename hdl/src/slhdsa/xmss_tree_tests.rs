@@ -9,8 +9,11 @@ use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
-use super::wots_leaf_tests::{fors_adrs, fors_sk_and_leaf, wots_signature};
-use super::xmss_tree::{fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine};
+use super::wots_leaf::{fors_leaf_from_sk_clocks, pk_from_sig_clocks};
+use super::wots_leaf_tests::{fors_adrs, fors_sk_and_leaf, wots_digits, wots_signature};
+use super::xmss_tree::{
+    climb_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine,
+};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::{AddressType, Adrs};
@@ -27,6 +30,11 @@ const FORS: usize = 17;
 const FORS_TREE: usize = 18;
 const START_ROOTS: usize = 19;
 const FORS_TREES: usize = 20;
+/// Row indices of the climb inputs.
+const CLIMB: usize = 21;
+const AUTH_WRITE: usize = 22;
+const SIG_WRITE: usize = 25;
+const NODE_WRITE: usize = 28;
 
 impl Job for XmssTreeEngine<1> {
     fn inputs() -> Vec<&'static str> {
@@ -42,6 +50,16 @@ impl Job for XmssTreeEngine<1> {
             "fors_tree",
             "start_roots",
             "fors_trees",
+            "climb",
+            "auth_write",
+            "auth_index",
+            "auth_word",
+            "sig_write",
+            "sig_index",
+            "sig_word",
+            "node_write",
+            "node_index",
+            "node_word",
         ]);
         names
     }
@@ -64,6 +82,16 @@ impl Job for XmssTreeEngine<1> {
         self.fors_tree.next = v[18].into();
         self.start_roots.next = v[19] != 0;
         self.fors_trees.next = v[20].into();
+        self.climb.next = v[21] != 0;
+        self.auth_write.next = v[22] != 0;
+        self.auth_index.next = v[23].into();
+        self.auth_word.next = v[24].into();
+        self.sig_write.next = v[25] != 0;
+        self.sig_index.next = v[26].into();
+        self.sig_word.next = v[27].into();
+        self.node_write.next = v[28] != 0;
+        self.node_index.next = v[29].into();
+        self.node_word.next = v[30].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
@@ -371,6 +399,103 @@ fn fors_trees_and_their_public_key_match_pqc() {
     }
 }
 
+/// The leaf signature of a climb: σ_WOTS of a message, or a FORS tree's
+/// secret value.
+enum LeafSignature<'a> {
+    Wots { sig: &'a [u8], msg: &'a [u8] },
+    Fors { tree: u32, sk: &'a [u8] },
+}
+
+/// Climbs from leaf `index`'s signature and `auth` (h′ nodes) to the root
+/// (xmss_pkFromSig, or a FORS tree's part of fors_pkFromSig).
+fn climb(
+    bench: &mut Bench,
+    keys: &KeyMaterial,
+    (height, index): (u32, u32),
+    leaf: LeafSignature<'_>,
+    auth: &[u8],
+) -> Outcome {
+    let n = keys.n;
+    bench.load(keys);
+    for (z, node) in auth.chunks_exact(n).enumerate() {
+        bench.write_words(AUTH_WRITE, 8 * z, words_of(node));
+    }
+    match leaf {
+        LeafSignature::Wots { sig, msg } => {
+            bench.write_words(MSG_WRITE, 0, words_of(msg));
+            bench.write_words(SIG_WRITE, 0, words_of(sig));
+        }
+        LeafSignature::Fors { tree, sk } => {
+            bench.write_words(NODE_WRITE, 0, words_of(sk));
+            bench.set(FORS, 1);
+            bench.set(FORS_TREE, u64::from(tree));
+        }
+    }
+    bench.set(CLIMB, 1);
+    bench.set(TREE_HEIGHT, u64::from(height));
+    bench.set(LEAF_INDEX, u64::from(index));
+    let outcome = bench.run(START, n as u64, 1, None);
+    bench.set(CLIMB, 0);
+    bench.set(FORS, 0);
+    assert!(!outcome.error, "n = {n}: climb error");
+    assert_eq!(outcome.last_at, Some(n / 4 - 1));
+    assert!(outcome.kinds.iter().all(|&k| k == 1), "root words flagged");
+    outcome
+}
+
+/// xmss_pkFromSig (FIPS 205 Algorithm 11) from a WOTS+ signature and AUTH
+/// the tests make gives the tree's root, and a flipped AUTH bit another;
+/// FORS climbs (Algorithm 17, per tree) give the FORS roots, and the
+/// FORS public key over them follows; for every n, in the clocks of
+/// `climb_clocks` (which follow the public digits for WOTS+).
+#[test]
+fn climbs_from_signatures_give_the_roots() {
+    let mut bench = Bench::new(9);
+    let mut rng = Lcg::new(1117);
+    for (n, height) in [(16, 3), (24, 2), (32, 2)] {
+        let keys = KeyMaterial::random(n, &mut rng);
+        let index = rng.next_u32() % (1 << height);
+        let msg: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+        let want = reference(&keys, height, index);
+        let (auth, root) = want.split_at(height as usize * n);
+        let mut leaf_keys = KeyMaterial::random(n, &mut rng);
+        leaf_keys.pk_seed = keys.pk_seed.clone();
+        leaf_keys.sk_seed = keys.sk_seed.clone();
+        leaf_keys.adrs = keys.adrs;
+        leaf_keys.adrs.set_keypair(index);
+        let sig = wots_signature(&leaf_keys, &msg);
+        let wots = LeafSignature::Wots {
+            sig: &sig,
+            msg: &msg,
+        };
+        let outcome = climb(&mut bench, &keys, (height, index), wots, auth);
+        assert_eq!(outcome.bytes(), root, "n = {n}: xmss_pkFromSig");
+        let leaf_clocks = pk_from_sig_clocks(n, &wots_digits(&msg));
+        assert_eq!(outcome.clocks, climb_clocks(n, height, leaf_clocks));
+        let mut forged = auth.to_vec();
+        forged[n + 1] ^= 0x40;
+        let wots = LeafSignature::Wots {
+            sig: &sig,
+            msg: &msg,
+        };
+        let outcome = climb(&mut bench, &keys, (height, index), wots, &forged);
+        assert_ne!(outcome.bytes(), root, "n = {n}: forged AUTH");
+
+        let mut roots = vec![];
+        for tree in 0..2 {
+            let index = rng.next_u32() % (1 << height);
+            let [sk, auth, root] = fors_reference(&keys, height, tree, index);
+            let fors = LeafSignature::Fors { tree, sk: &sk };
+            let outcome = climb(&mut bench, &keys, (height, index), fors, &auth);
+            assert_eq!(outcome.bytes(), root, "n = {n}: FORS tree {tree} from sk");
+            let leaf_clocks = fors_leaf_from_sk_clocks(n);
+            assert_eq!(outcome.clocks, climb_clocks(n, height, leaf_clocks));
+            roots.extend(root);
+        }
+        check_fors_roots(&mut bench, &keys, &roots, 1);
+    }
+}
+
 #[test]
 fn xmss_tree_refuses_bad_requests_at_once() {
     let mut bench = Bench::new(4);
@@ -456,5 +581,22 @@ fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
     let (_, first) = check_fors_tree(&mut bench, &keys, (2, 0, 3), true, 2);
     let (_, second) = check_fors_tree(&mut bench, &keys, (2, 1, 0), false, 1);
     check_fors_roots(&mut bench, &keys, &[first, second].concat(), 2);
+    let [sk, auth, _] = fors_reference(&keys, 2, 1, 2);
+    let fors = LeafSignature::Fors { tree: 1, sk: &sk };
+    climb(&mut bench, &keys, (2, 2), fors, &auth);
+    let want = reference(&keys, 2, 1);
+    let mut leaf_keys = KeyMaterial::random(24, &mut rng);
+    leaf_keys.pk_seed = keys.pk_seed.clone();
+    leaf_keys.sk_seed = keys.sk_seed.clone();
+    leaf_keys.adrs = keys.adrs;
+    leaf_keys.adrs.set_keypair(1);
+    let msg = [0x69; 24];
+    let sig = wots_signature(&leaf_keys, &msg);
+    let wots = LeafSignature::Wots {
+        sig: &sig,
+        msg: &msg,
+    };
+    let outcome = climb(&mut bench, &keys, (2, 1), wots, &want[..48]);
+    assert_eq!(outcome.bytes(), &want[48..]);
     bench.assert_rtl_matches("slh_xmss_tree");
 }

@@ -1,0 +1,731 @@
+//! The SLH-DSA-SHAKE verification job (FIPS 205 Algorithm 20, lines 12–
+//! 16: fors_pkFromSig and ht_verify) on one [`XmssTreeEngine`]: the
+//! signature comes in as a stream, the verdict goes out.
+//!
+//! The PS computes the digest (H_msg, one SHAKE call) and writes md,
+//! idx_tree, idx_leaf, PK.seed and PK.root; the job then takes SIG_FORS ‖
+//! SIG_HT from its input stream, a tree at a time:
+//!
+//! - FORS tree i: its secret value into the leaf engine's child words, its
+//!   AUTH into the tree job's AUTH memory, index_i from md (one bit a
+//!   clock), then the tree job's FORS climb, whose root goes to root slot
+//!   i of the leaf engine's memory; after tree k − 1, T_k of the roots
+//!   gives PK_FORS (Algorithm 17);
+//! - layer j: the address (layer j, idx_tree) and the message (PK_FORS, or
+//!   the previous layer's root) into the tree job, σ_WOTS into the leaf
+//!   engine's memory, AUTH into the AUTH memory, then the tree job's XMSS
+//!   climb (Algorithm 11) gives the layer's root (Algorithm 13).
+//!
+//! The top root is streamed out, and `verdict` is high when it equals
+//! PK.root.
+//!
+//! # Interface
+//!
+//! - PK.seed (`seed_*`, index 0..7), md (`md_*`, words 0..9, as for
+//!   [`ForsEngine`](super::ForsEngine)) and PK.root (`root_*`, words 0..7),
+//!   little-endian words written while idle.
+//! - `start` (taken when idle) samples n, a, k, h′, d, idx_tree and
+//!   idx_leaf. n ∉ {16, 24, 32}, a ∉ 1..=14, k ∉ 1..=35, h′ ∉ 1..=9 or
+//!   d ∉ 1..=22 is refused at once with `done` and `error`.
+//! - Input stream (`in_data`/`in_valid`/`in_ready`/`in_last`): SIG_FORS ‖
+//!   SIG_HT, (k·(1 + a) + d·(len + h′))·n/4 little-endian words, `in_last`
+//!   on the final one. An `in_last` before it (a truncated signature) ends
+//!   the job with `done` and `error`; a final word without `in_last` (too
+//!   long) drains the stream up to its `in_last`, then ends with `done` and
+//!   `error`.
+//! - Output stream: the recomputed top root, n/4 words, `out_last` on the
+//!   final one; then `done`, with `verdict` = (root = PK.root).
+//! - `abort_job` (taken in any state) aborts the tree job and returns to
+//!   idle at once with `done` and `error`; `reset` (synchronous, active
+//!   high) returns to idle with `done`/`error` low.
+//!
+//! # Clock count
+//!
+//! Each word of the signature takes one clock when the source keeps up,
+//! and the climbs' counts follow the WOTS+ digits of each layer's message,
+//! which are public in verification ([`verify_clocks`]).
+
+use super::hypertree::MAX_LAYERS;
+use super::wots_leaf::{
+    fors_leaf_from_sk_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len, ENDS_ADDRESS_BITS,
+    MAX_FORS_TREES,
+};
+use super::xmss_tree::{climb_clocks, XmssTreeEngine, MAX_FORS_HEIGHT, MAX_TREE_HEIGHT};
+use rust_hdl::prelude::*;
+
+/// Clocks of one verification job with the input stream always valid and
+/// the output always ready, from the `start` clock to the first clock with
+/// `done` high: the start and the 5 words of the FORS address; per FORS
+/// tree, (1 + a)·n/4 input words, a index bits, the climb's
+/// [`climb_clocks`] and the clock after its `done`; T_k of the roots
+/// ([`fors_roots_clocks`]) and 3 clocks to start it in this job and the
+/// tree job and to see its `done`; per layer 4 address and n/4
+/// message writes, (len + h′)·n/4 input words, the climb's start and its
+/// [`climb_clocks`] for the layer's digits (`digits[j]`, public); the root
+/// out (asserted by the tests).
+pub fn verify_clocks(n: usize, a: u32, k: usize, height: u32, digits: &[Vec<u32>]) -> u64 {
+    let words = n as u64 / 4;
+    let fors_tree =
+        (1 + a as u64) * words + a as u64 + 1 + climb_clocks(n, a, fors_leaf_from_sk_clocks(n));
+    let layers: u64 = digits
+        .iter()
+        .map(|d| {
+            4 + words
+                + (wots_len(n) as u64 + height as u64) * words
+                + 1
+                + climb_clocks(n, height, pk_from_sig_clocks(n, d))
+        })
+        .sum();
+    6 + k as u64 * fors_tree + 3 + fors_roots_clocks(n, k) + layers + words
+}
+
+/// Phases of the job.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum VerifyPhase {
+    /// Waiting for `start`.
+    Idle,
+    /// Taking a FORS tree's secret value from the stream.
+    ForsSk,
+    /// Taking a FORS tree's AUTH from the stream.
+    ForsAuth,
+    /// Shifting the tree's index bits out of md.
+    Index,
+    /// Starting the FORS climb.
+    StartFors,
+    /// Waiting for the FORS climb (its root stays in the PL).
+    Fors,
+    /// Starting T_k of the roots.
+    StartRoots,
+    /// Keeping PK_FORS as the first layer's message.
+    Roots,
+    /// Writing the layer and tree address into the tree job.
+    WriteAddress,
+    /// Writing the layer's message (PK_FORS or the previous root).
+    WriteMessage,
+    /// Taking the layer's σ_WOTS from the stream.
+    LayerSig,
+    /// Taking the layer's AUTH from the stream.
+    LayerAuth,
+    /// Starting the XMSS climb.
+    StartLayer,
+    /// Keeping the layer's root.
+    Layer,
+    /// Streaming the top root out.
+    EmitRoot,
+    /// Discarding input up to `in_last` after a too-long signature.
+    Drain,
+}
+
+/// The SLH-DSA verification job on a sponge engine with `R` rounds per
+/// clock.
+#[derive(LogicBlock)]
+pub struct SlhVerifyEngine<const R: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, flags low.
+    pub reset: Signal<In, Bit>,
+    /// PK.seed write (when idle): index 0..7.
+    pub seed_write: Signal<In, Bit>,
+    /// Which PK.seed word.
+    pub seed_index: Signal<In, Bits<4>>,
+    /// The seed word.
+    pub seed_word: Signal<In, Bits<32>>,
+    /// Write `md_word` into md word `md_index` (when idle).
+    pub md_write: Signal<In, Bit>,
+    /// Which md word (0..9).
+    pub md_index: Signal<In, Bits<4>>,
+    /// The md word (little-endian bytes).
+    pub md_word: Signal<In, Bits<32>>,
+    /// Verify (taken when idle).
+    pub start: Signal<In, Bit>,
+    /// n in bytes, sampled at `start`.
+    pub n_bytes: Signal<In, Bits<6>>,
+    /// Abandon the job (taken in any state).
+    pub abort_job: Signal<In, Bit>,
+    /// Output stream TREADY.
+    pub out_ready: Signal<In, Bit>,
+    /// a, sampled at `start`.
+    pub fors_height: Signal<In, Bits<4>>,
+    /// k, sampled at `start`.
+    pub trees: Signal<In, Bits<6>>,
+    /// h′, sampled at `start`.
+    pub tree_height: Signal<In, Bits<4>>,
+    /// d, sampled at `start`.
+    pub layers: Signal<In, Bits<5>>,
+    /// idx_tree, sampled at `start`.
+    pub idx_tree: Signal<In, Bits<64>>,
+    /// idx_leaf, sampled at `start`.
+    pub idx_leaf: Signal<In, Bits<10>>,
+    /// Write `root_word` into PK.root word `root_index` (when idle).
+    pub root_write: Signal<In, Bit>,
+    /// Which PK.root word.
+    pub root_index: Signal<In, Bits<3>>,
+    /// The PK.root word.
+    pub root_word: Signal<In, Bits<32>>,
+    /// Signature stream TDATA.
+    pub in_data: Signal<In, Bits<32>>,
+    /// Signature stream TVALID.
+    pub in_valid: Signal<In, Bit>,
+    /// Signature stream TLAST.
+    pub in_last: Signal<In, Bit>,
+    /// A job is in progress.
+    pub busy: Signal<Out, Bit>,
+    /// The last job finished (cleared by the next start).
+    pub done: Signal<Out, Bit>,
+    /// The last job was refused, aborted or given a signature of the
+    /// wrong length (cleared by the next start).
+    pub error: Signal<Out, Bit>,
+    /// Root stream TDATA.
+    pub out_data: Signal<Out, Bits<32>>,
+    /// Root stream TVALID.
+    pub out_valid: Signal<Out, Bit>,
+    /// Root stream TLAST.
+    pub out_last: Signal<Out, Bit>,
+    /// The last job's root equals PK.root (with `done`, without `error`).
+    pub verdict: Signal<Out, Bit>,
+    /// Signature stream TREADY.
+    pub in_ready: Signal<Out, Bit>,
+    tree: XmssTreeEngine<R>,
+    md: [DFF<Bits<32>>; 10],
+    root: [DFF<Bits<32>>; 8],
+    pk_root: [DFF<Bits<32>>; 8],
+    phase: DFF<VerifyPhase>,
+    n_reg: DFF<Bits<6>>,
+    word_last: DFF<Bits<4>>,
+    sig_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    fors_height_reg: DFF<Bits<4>>,
+    height: DFF<Bits<4>>,
+    last_tree: DFF<Bits<6>>,
+    tree_number: DFF<Bits<6>>,
+    bits_left: DFF<Bits<4>>,
+    index: DFF<Bits<14>>,
+    z: DFF<Bits<4>>,
+    word: DFF<Bits<ENDS_ADDRESS_BITS>>,
+    step: DFF<Bits<4>>,
+    layer: DFF<Bits<5>>,
+    last_layer: DFF<Bits<5>>,
+    tree_address: DFF<Bits<64>>,
+    leaf_address: DFF<Bits<10>>,
+    mismatch: DFF<Bit>,
+    fors_auth_last: DFF<Bits<4>>,
+    auth_last: DFF<Bits<4>>,
+    fors_stage: DFF<Bit>,
+    verdict_flag: DFF<Bit>,
+    done_flag: DFF<Bit>,
+    error_flag: DFF<Bit>,
+    in_fire: Signal<Local, Bit>,
+    final_word: Signal<Local, Bit>,
+    md_swapped: Signal<Local, Bits<32>>,
+    address_word: Signal<Local, Bits<32>>,
+    root_out: Signal<Local, Bits<32>>,
+    pk_root_out: Signal<Local, Bits<32>>,
+    tree_fire: Signal<Local, Bit>,
+    leaf_mask_table: [Constant<Bits<10>>; MAX_TREE_HEIGHT + 1],
+    max_trees: Constant<Bits<6>>,
+    max_fors_height: Constant<Bits<4>>,
+    max_tree_height: Constant<Bits<4>>,
+    max_layers: Constant<Bits<5>>,
+}
+
+impl<const R: usize> Default for SlhVerifyEngine<R> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            seed_write: Default::default(),
+            seed_index: Default::default(),
+            seed_word: Default::default(),
+            md_write: Default::default(),
+            md_index: Default::default(),
+            md_word: Default::default(),
+            start: Default::default(),
+            n_bytes: Default::default(),
+            abort_job: Default::default(),
+            out_ready: Default::default(),
+            fors_height: Default::default(),
+            trees: Default::default(),
+            tree_height: Default::default(),
+            layers: Default::default(),
+            idx_tree: Default::default(),
+            idx_leaf: Default::default(),
+            root_write: Default::default(),
+            root_index: Default::default(),
+            root_word: Default::default(),
+            in_data: Default::default(),
+            in_valid: Default::default(),
+            in_last: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            out_data: Default::default(),
+            out_valid: Default::default(),
+            out_last: Default::default(),
+            verdict: Default::default(),
+            in_ready: Default::default(),
+            tree: Default::default(),
+            md: Default::default(),
+            root: Default::default(),
+            pk_root: Default::default(),
+            phase: Default::default(),
+            n_reg: Default::default(),
+            word_last: Default::default(),
+            sig_last: Default::default(),
+            fors_height_reg: Default::default(),
+            height: Default::default(),
+            last_tree: Default::default(),
+            tree_number: Default::default(),
+            bits_left: Default::default(),
+            index: Default::default(),
+            z: Default::default(),
+            word: Default::default(),
+            step: Default::default(),
+            layer: Default::default(),
+            last_layer: Default::default(),
+            tree_address: Default::default(),
+            leaf_address: Default::default(),
+            mismatch: Default::default(),
+            fors_auth_last: Default::default(),
+            auth_last: Default::default(),
+            fors_stage: Default::default(),
+            verdict_flag: Default::default(),
+            done_flag: Default::default(),
+            error_flag: Default::default(),
+            in_fire: Default::default(),
+            final_word: Default::default(),
+            md_swapped: Default::default(),
+            address_word: Default::default(),
+            root_out: Default::default(),
+            pk_root_out: Default::default(),
+            tree_fire: Default::default(),
+            leaf_mask_table: core::array::from_fn(|h| Constant::new(((1u64 << h) - 1).into())),
+            max_trees: Constant::new((MAX_FORS_TREES as u64).into()),
+            max_fors_height: Constant::new((MAX_FORS_HEIGHT as u64).into()),
+            max_tree_height: Constant::new((MAX_TREE_HEIGHT as u64).into()),
+            max_layers: Constant::new(MAX_LAYERS.into()),
+        }
+    }
+}
+
+impl<const R: usize> Logic for SlhVerifyEngine<R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            n_reg,
+            word_last,
+            sig_last,
+            fors_height_reg,
+            height,
+            last_tree,
+            tree_number,
+            bits_left,
+            index,
+            z,
+            word,
+            step,
+            layer,
+            last_layer,
+            tree_address,
+            leaf_address,
+            mismatch,
+            fors_auth_last,
+            auth_last,
+            fors_stage,
+            verdict_flag,
+            done_flag,
+            error_flag
+        );
+        for i in 0..10 {
+            self.md[i].clock.next = self.clock.val();
+            self.md[i].d.next = self.md[i].q.val();
+        }
+        for i in 0..8 {
+            self.root[i].clock.next = self.clock.val();
+            self.root[i].d.next = self.root[i].q.val();
+            self.pk_root[i].clock.next = self.clock.val();
+            self.pk_root[i].d.next = self.pk_root[i].q.val();
+        }
+        clock!(self, clock, tree);
+
+        // The tree job: PK.seed while idle; the rest from the phases.
+        self.tree.reset.next = self.reset.val();
+        self.tree.seed_write.next = self.seed_write.val()
+            & (self.phase.q.val() == VerifyPhase::Idle)
+            & !self.seed_index.val().get_bit(3);
+        self.tree.seed_index.next = self.seed_index.val();
+        self.tree.seed_word.next = self.seed_word.val();
+        self.tree.adrs_write.next = false;
+        self.tree.adrs_index.next = self.step.q.val().get_bits::<3>(0);
+        self.tree.msg_write.next = false;
+        self.tree.msg_index.next = self.step.q.val().get_bits::<3>(0);
+        self.tree.start.next = false;
+        self.tree.n_bytes.next = self.n_reg.q.val();
+        self.tree.tree_height.next = self.height.q.val();
+        self.tree.leaf_index.next = bit_cast::<14, 10>(self.leaf_address.q.val());
+        self.tree.sign.next = false;
+        self.tree.climb.next = true;
+        self.tree.fors.next = false;
+        self.tree.fors_tree.next = self.tree_number.q.val();
+        self.tree.start_roots.next = false;
+        self.tree.fors_trees.next = self.last_tree.q.val() + 1;
+        self.tree.abort_job.next = false;
+        self.tree.auth_write.next = false;
+        self.tree.auth_index.next = (bit_cast::<7, 4>(self.z.q.val()) << 3)
+            | bit_cast::<7, 3>(self.word.q.val().get_bits::<3>(0));
+        self.tree.auth_word.next = self.in_data.val();
+        self.tree.sig_write.next = false;
+        self.tree.sig_index.next = self.word.q.val();
+        self.tree.sig_word.next = self.in_data.val();
+        self.tree.node_write.next = false;
+        self.tree.node_index.next = self.word.q.val().get_bits::<4>(0);
+        self.tree.node_word.next = self.in_data.val();
+        // The tree job's output (a root) is always taken.
+        self.tree.out_ready.next = true;
+        self.tree_fire.next = self.tree.out_valid.val();
+
+        // Address words 0..3 of layer j (as in the hypertree job).
+        self.address_word.next = bit_cast::<32, 5>(self.layer.q.val()) << 24;
+        if self.step.q.val() == 1 {
+            self.address_word.next = 0.into();
+        }
+        if self.step.q.val() == 2 {
+            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(56))
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(48)) << 8)
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(40)) << 16)
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(32)) << 24);
+        }
+        if self.step.q.val() == 3 {
+            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(24))
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(16)) << 8)
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(8)) << 16)
+                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(0)) << 24);
+        }
+        self.root_out.next = self.root[0].q.val();
+        self.pk_root_out.next = self.pk_root[0].q.val();
+        for i in 1..8 {
+            if self.step.q.val().index() == i {
+                self.root_out.next = self.root[i].q.val();
+                self.pk_root_out.next = self.pk_root[i].q.val();
+            }
+        }
+        self.tree.adrs_word.next = self.address_word.val();
+        self.tree.msg_word.next = self.root_out.val();
+        self.md_swapped.next = (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(0)) << 24)
+            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(24));
+
+        // The signature stream.
+        self.in_ready.next = (self.phase.q.val() == VerifyPhase::ForsSk)
+            | (self.phase.q.val() == VerifyPhase::ForsAuth)
+            | (self.phase.q.val() == VerifyPhase::LayerSig)
+            | (self.phase.q.val() == VerifyPhase::LayerAuth)
+            | (self.phase.q.val() == VerifyPhase::Drain);
+        self.in_fire.next = self.in_ready.val() & self.in_valid.val();
+        self.final_word.next = (self.phase.q.val() == VerifyPhase::LayerAuth)
+            & (self.layer.q.val() == self.last_layer.q.val())
+            & (self.z.q.val() == self.auth_last.q.val())
+            & (self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val()));
+
+        self.out_data.next = self.root_out.val();
+        self.out_valid.next = self.phase.q.val() == VerifyPhase::EmitRoot;
+        self.out_last.next = (self.phase.q.val() == VerifyPhase::EmitRoot)
+            & (self.step.q.val() == self.word_last.q.val());
+
+        match self.phase.q.val() {
+            VerifyPhase::Idle => {
+                if self.md_write.val() {
+                    for i in 0..10 {
+                        if self.md_index.val().index() == i {
+                            self.md[i].d.next = self.md_swapped.val();
+                        }
+                    }
+                }
+                if self.root_write.val() {
+                    for i in 0..8 {
+                        if self.root_index.val().index() == i {
+                            self.pk_root[i].d.next = self.root_word.val();
+                        }
+                    }
+                }
+                if self.start.val() {
+                    self.done_flag.d.next = false;
+                    self.error_flag.d.next = false;
+                    self.verdict_flag.d.next = false;
+                    self.mismatch.d.next = false;
+                    self.n_reg.d.next = self.n_bytes.val();
+                    self.fors_height_reg.d.next = self.fors_height.val();
+                    self.height.d.next = self.tree_height.val();
+                    self.last_tree.d.next = self.trees.val() - 1;
+                    self.last_layer.d.next = self.layers.val() - 1;
+                    self.tree_number.d.next = 0.into();
+                    self.layer.d.next = 0.into();
+                    self.tree_address.d.next = self.idx_tree.val();
+                    self.leaf_address.d.next = self.idx_leaf.val();
+                    self.word.d.next = 0.into();
+                    self.z.d.next = 0.into();
+                    self.step.d.next = 0.into();
+                    self.index.d.next = 0.into();
+                    self.bits_left.d.next = self.fors_height.val();
+                    self.fors_stage.d.next = true;
+                    // The last AUTH node's index, so that no adder sits on
+                    // the stream's path (with `z + 1 == h′` there, yosys
+                    // 0.23's abc9 aborted on slh_verify: "boxes are not in
+                    // a topological order").
+                    self.fors_auth_last.d.next = self.fors_height.val() - 1;
+                    self.auth_last.d.next = self.tree_height.val() - 1;
+                    self.phase.d.next = VerifyPhase::WriteAddress;
+                    // Per n: n/4 − 1 and len·n/4 − 1.
+                    if self.n_bytes.val() == 16 {
+                        self.word_last.d.next = 3.into();
+                        self.sig_last.d.next = 139.into();
+                    } else if self.n_bytes.val() == 24 {
+                        self.word_last.d.next = 5.into();
+                        self.sig_last.d.next = 305.into();
+                    } else if self.n_bytes.val() == 32 {
+                        self.word_last.d.next = 7.into();
+                        self.sig_last.d.next = 535.into();
+                    } else {
+                        self.phase.d.next = VerifyPhase::Idle;
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    }
+                    if (self.fors_height.val() == 0)
+                        | (self.fors_height.val() > self.max_fors_height.val())
+                        | (self.trees.val() == 0)
+                        | (self.trees.val() > self.max_trees.val())
+                        | (self.tree_height.val() == 0)
+                        | (self.tree_height.val() > self.max_tree_height.val())
+                        | (self.layers.val() == 0)
+                        | (self.layers.val() > self.max_layers.val())
+                    {
+                        self.phase.d.next = VerifyPhase::Idle;
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    }
+                }
+            }
+            VerifyPhase::ForsSk => {
+                if self.in_fire.val() {
+                    self.tree.node_write.next = true;
+                    self.word.d.next = self.word.q.val() + 1;
+                    if self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val())
+                    {
+                        self.word.d.next = 0.into();
+                        self.z.d.next = 0.into();
+                        self.phase.d.next = VerifyPhase::ForsAuth;
+                    }
+                }
+            }
+            VerifyPhase::ForsAuth => {
+                if self.in_fire.val() {
+                    self.tree.auth_write.next = true;
+                    self.word.d.next = self.word.q.val() + 1;
+                    if self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val())
+                    {
+                        self.word.d.next = 0.into();
+                        self.z.d.next = self.z.q.val() + 1;
+                        if self.z.q.val() == self.fors_auth_last.q.val() {
+                            self.phase.d.next = VerifyPhase::Index;
+                        }
+                    }
+                }
+            }
+            VerifyPhase::Index => {
+                // base_2b: the next bit of md into the index, md shifted on.
+                self.index.d.next = (self.index.q.val() << 1)
+                    | bit_cast::<14, 1>(self.md[0].q.val().get_bits::<1>(31));
+                for i in 0..9 {
+                    self.md[i].d.next = (self.md[i].q.val() << 1) | (self.md[i + 1].q.val() >> 31);
+                }
+                self.md[9].d.next = self.md[9].q.val() << 1;
+                self.bits_left.d.next = self.bits_left.q.val() - 1;
+                if self.bits_left.q.val() == 1 {
+                    self.phase.d.next = VerifyPhase::StartFors;
+                }
+            }
+            VerifyPhase::StartFors => {
+                self.tree.start.next = true;
+                self.tree.fors.next = true;
+                self.tree.tree_height.next = self.fors_height_reg.q.val();
+                self.tree.leaf_index.next = self.index.q.val();
+                self.phase.d.next = VerifyPhase::Fors;
+            }
+            VerifyPhase::Fors => {
+                if self.tree.done.val() {
+                    self.index.d.next = 0.into();
+                    self.bits_left.d.next = self.fors_height_reg.q.val();
+                    self.tree_number.d.next = self.tree_number.q.val() + 1;
+                    self.phase.d.next = VerifyPhase::ForsSk;
+                    if self.tree_number.q.val() == self.last_tree.q.val() {
+                        self.phase.d.next = VerifyPhase::StartRoots;
+                    }
+                    if self.tree.error.val() {
+                        self.phase.d.next = VerifyPhase::Idle;
+                        self.done_flag.d.next = true;
+                        self.error_flag.d.next = true;
+                    }
+                }
+            }
+            VerifyPhase::StartRoots => {
+                self.tree.start_roots.next = true;
+                self.fors_stage.d.next = false;
+                self.step.d.next = 0.into();
+                self.phase.d.next = VerifyPhase::Roots;
+            }
+            VerifyPhase::Roots => {}
+            VerifyPhase::Layer => {}
+            VerifyPhase::WriteAddress => {
+                // The FORS address also has the key pair idx_leaf (word 5).
+                self.tree.adrs_write.next = true;
+                self.step.d.next = self.step.q.val() + 1;
+                if self.step.q.val() == 3 {
+                    self.step.d.next = 0.into();
+                    self.phase.d.next = VerifyPhase::WriteMessage;
+                    if self.fors_stage.q.val() {
+                        self.step.d.next = 4.into();
+                        self.phase.d.next = VerifyPhase::WriteAddress;
+                    }
+                }
+                if self.step.q.val() == 4 {
+                    self.tree.adrs_index.next = 5.into();
+                    self.tree.adrs_word.next =
+                        (bit_cast::<32, 8>(self.leaf_address.q.val().get_bits::<8>(0)) << 24)
+                            | (bit_cast::<32, 2>(self.leaf_address.q.val().get_bits::<2>(8)) << 16);
+                    self.step.d.next = 0.into();
+                    self.phase.d.next = VerifyPhase::ForsSk;
+                }
+            }
+            VerifyPhase::WriteMessage => {
+                self.tree.msg_write.next = true;
+                self.step.d.next = self.step.q.val() + 1;
+                if self.step.q.val() == self.word_last.q.val() {
+                    self.step.d.next = 0.into();
+                    self.word.d.next = 0.into();
+                    self.phase.d.next = VerifyPhase::LayerSig;
+                }
+            }
+            VerifyPhase::LayerSig => {
+                if self.in_fire.val() {
+                    self.tree.sig_write.next = true;
+                    self.word.d.next = self.word.q.val() + 1;
+                    if self.word.q.val() == self.sig_last.q.val() {
+                        self.word.d.next = 0.into();
+                        self.z.d.next = 0.into();
+                        self.phase.d.next = VerifyPhase::LayerAuth;
+                    }
+                }
+            }
+            VerifyPhase::LayerAuth => {
+                if self.in_fire.val() {
+                    self.tree.auth_write.next = true;
+                    self.word.d.next = self.word.q.val() + 1;
+                    if self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val())
+                    {
+                        self.word.d.next = 0.into();
+                        self.z.d.next = self.z.q.val() + 1;
+                        if self.z.q.val() == self.auth_last.q.val() {
+                            self.phase.d.next = VerifyPhase::StartLayer;
+                        }
+                    }
+                    // The final word of the signature must carry TLAST.
+                    if self.final_word.val() & !self.in_last.val() {
+                        self.phase.d.next = VerifyPhase::Drain;
+                    }
+                }
+            }
+            VerifyPhase::StartLayer => {
+                self.tree.start.next = true;
+                self.step.d.next = 0.into();
+                self.phase.d.next = VerifyPhase::Layer;
+            }
+            VerifyPhase::EmitRoot => {
+                if self.out_ready.val() {
+                    self.step.d.next = self.step.q.val() + 1;
+                    if self.pk_root_out.val() != self.root_out.val() {
+                        self.mismatch.d.next = true;
+                    }
+                    if self.step.q.val() == self.word_last.q.val() {
+                        self.phase.d.next = VerifyPhase::Idle;
+                        self.done_flag.d.next = true;
+                        self.verdict_flag.d.next = !self.mismatch.q.val()
+                            & (self.pk_root_out.val() == self.root_out.val());
+                    }
+                }
+            }
+            VerifyPhase::Drain => {
+                if self.in_fire.val() & self.in_last.val() {
+                    self.phase.d.next = VerifyPhase::Idle;
+                    self.done_flag.d.next = true;
+                    self.error_flag.d.next = true;
+                }
+            }
+            _ => {
+                self.phase.d.next = VerifyPhase::Idle;
+            }
+        }
+        // A root from the tree job: PK_FORS (the first layer's message) or
+        // a layer's root, kept for the next layer or the output.
+        if (self.phase.q.val() == VerifyPhase::Roots) | (self.phase.q.val() == VerifyPhase::Layer) {
+            if self.tree_fire.val() {
+                for i in 0..8 {
+                    if self.step.q.val().index() == i {
+                        self.root[i].d.next = self.tree.out_data.val();
+                    }
+                }
+                self.step.d.next = self.step.q.val() + 1;
+            }
+            if self.tree.done.val() {
+                self.step.d.next = 0.into();
+                self.phase.d.next = VerifyPhase::WriteAddress;
+                if self.phase.q.val() == VerifyPhase::Layer {
+                    self.layer.d.next = self.layer.q.val() + 1;
+                    self.tree_address.d.next = self.tree_address.q.val() >> self.height.q.val();
+                    self.leaf_address.d.next = 0.into();
+                    for h in 1..(MAX_TREE_HEIGHT + 1) {
+                        if self.height.q.val().index() == h {
+                            self.leaf_address.d.next = self.tree_address.q.val().get_bits::<10>(0)
+                                & self.leaf_mask_table[h].val();
+                        }
+                    }
+                    if self.layer.q.val() == self.last_layer.q.val() {
+                        self.phase.d.next = VerifyPhase::EmitRoot;
+                    }
+                }
+                if self.tree.error.val() {
+                    self.phase.d.next = VerifyPhase::Idle;
+                    self.done_flag.d.next = true;
+                    self.error_flag.d.next = true;
+                }
+            }
+        }
+        // An early TLAST: the signature is truncated.
+        if self.in_fire.val()
+            & self.in_last.val()
+            & !self.final_word.val()
+            & (self.phase.q.val() != VerifyPhase::Drain)
+        {
+            self.phase.d.next = VerifyPhase::Idle;
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+        }
+        if self.abort_job.val() {
+            self.tree.abort_job.next = true;
+            self.phase.d.next = VerifyPhase::Idle;
+            self.done_flag.d.next = true;
+            self.error_flag.d.next = true;
+        }
+        if self.reset.val() {
+            self.phase.d.next = VerifyPhase::Idle;
+            self.done_flag.d.next = false;
+            self.error_flag.d.next = false;
+            self.verdict_flag.d.next = false;
+        }
+        self.busy.next = self.phase.q.val() != VerifyPhase::Idle;
+        self.done.next = self.done_flag.q.val();
+        self.error.next = self.error_flag.q.val();
+        self.verdict.next = self.verdict_flag.q.val();
+    }
+}
