@@ -81,36 +81,15 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
     wire  tree$out_last;
     reg  tree$out_ready;
     wire  tree$out_root;
-    reg  [31:0] md$0$d;
-    wire  [31:0] md$0$q;
-    reg  md$0$clock;
-    reg  [31:0] md$1$d;
-    wire  [31:0] md$1$q;
-    reg  md$1$clock;
-    reg  [31:0] md$2$d;
-    wire  [31:0] md$2$q;
-    reg  md$2$clock;
-    reg  [31:0] md$3$d;
-    wire  [31:0] md$3$q;
-    reg  md$3$clock;
-    reg  [31:0] md$4$d;
-    wire  [31:0] md$4$q;
-    reg  md$4$clock;
-    reg  [31:0] md$5$d;
-    wire  [31:0] md$5$q;
-    reg  md$5$clock;
-    reg  [31:0] md$6$d;
-    wire  [31:0] md$6$q;
-    reg  md$6$clock;
-    reg  [31:0] md$7$d;
-    wire  [31:0] md$7$q;
-    reg  md$7$clock;
-    reg  [31:0] md$8$d;
-    wire  [31:0] md$8$q;
-    reg  md$8$clock;
-    reg  [31:0] md$9$d;
-    wire  [31:0] md$9$q;
-    reg  md$9$clock;
+    reg  indices$clock;
+    reg  indices$write;
+    reg  [3:0] indices$word_index;
+    reg  [31:0] indices$word;
+    reg  indices$start;
+    reg  [3:0] indices$bits;
+    wire  [13:0] indices$index;
+    wire  indices$last_bit;
+    wire  indices$complete;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
@@ -126,12 +105,6 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
     reg  [5:0] tree_number$d;
     wire  [5:0] tree_number$q;
     reg  tree_number$clock;
-    reg  [3:0] bits_left$d;
-    wire  [3:0] bits_left$q;
-    reg  bits_left$clock;
-    reg  [13:0] index$d;
-    wire  [13:0] index$q;
-    reg  index$clock;
     reg  root_taken$d;
     wire  root_taken$q;
     reg  root_taken$clock;
@@ -141,9 +114,6 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
     reg  error_flag$d;
     wire  error_flag$q;
     reg  error_flag$clock;
-    
-    // Local signals
-    reg  [31:0] md_swapped;
     
     // Sub module instances
     slh_fors__tree tree(
@@ -187,55 +157,16 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         .out_ready(tree$out_ready),
         .out_root(tree$out_root)
     );
-    slh_fors__md__0 md$0(
-        .d(md$0$d),
-        .q(md$0$q),
-        .clock(md$0$clock)
-    );
-    slh_fors__md__1 md$1(
-        .d(md$1$d),
-        .q(md$1$q),
-        .clock(md$1$clock)
-    );
-    slh_fors__md__2 md$2(
-        .d(md$2$d),
-        .q(md$2$q),
-        .clock(md$2$clock)
-    );
-    slh_fors__md__3 md$3(
-        .d(md$3$d),
-        .q(md$3$q),
-        .clock(md$3$clock)
-    );
-    slh_fors__md__4 md$4(
-        .d(md$4$d),
-        .q(md$4$q),
-        .clock(md$4$clock)
-    );
-    slh_fors__md__5 md$5(
-        .d(md$5$d),
-        .q(md$5$q),
-        .clock(md$5$clock)
-    );
-    slh_fors__md__6 md$6(
-        .d(md$6$d),
-        .q(md$6$q),
-        .clock(md$6$clock)
-    );
-    slh_fors__md__7 md$7(
-        .d(md$7$d),
-        .q(md$7$q),
-        .clock(md$7$clock)
-    );
-    slh_fors__md__8 md$8(
-        .d(md$8$d),
-        .q(md$8$q),
-        .clock(md$8$clock)
-    );
-    slh_fors__md__9 md$9(
-        .d(md$9$d),
-        .q(md$9$q),
-        .clock(md$9$clock)
+    slh_fors__indices indices(
+        .clock(indices$clock),
+        .write(indices$write),
+        .word_index(indices$word_index),
+        .word(indices$word),
+        .start(indices$start),
+        .bits(indices$bits),
+        .index(indices$index),
+        .last_bit(indices$last_bit),
+        .complete(indices$complete)
     );
     slh_fors__phase phase(
         .d(phase$d),
@@ -262,16 +193,6 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         .q(tree_number$q),
         .clock(tree_number$clock)
     );
-    slh_fors__bits_left bits_left(
-        .d(bits_left$d),
-        .q(bits_left$q),
-        .clock(bits_left$clock)
-    );
-    slh_fors__index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
     slh_fors__root_taken root_taken(
         .d(root_taken$d),
         .q(root_taken$q),
@@ -295,8 +216,6 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         height$clock = clock;
         last_tree$clock = clock;
         tree_number$clock = clock;
-        bits_left$clock = clock;
-        index$clock = clock;
         root_taken$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
@@ -305,32 +224,16 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         height$d = height$q;
         last_tree$d = last_tree$q;
         tree_number$d = tree_number$q;
-        bits_left$d = bits_left$q;
-        index$d = index$q;
         root_taken$d = root_taken$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
-        md$0$clock = clock;
-        md$0$d = md$0$q;
-        md$1$clock = clock;
-        md$1$d = md$1$q;
-        md$2$clock = clock;
-        md$2$d = md$2$q;
-        md$3$clock = clock;
-        md$3$d = md$3$q;
-        md$4$clock = clock;
-        md$4$d = md$4$q;
-        md$5$clock = clock;
-        md$5$d = md$5$q;
-        md$6$clock = clock;
-        md$6$d = md$6$q;
-        md$7$clock = clock;
-        md$7$d = md$7$q;
-        md$8$clock = clock;
-        md$8$d = md$8$q;
-        md$9$clock = clock;
-        md$9$d = md$9$q;
         tree$clock = clock;
+        indices$clock = clock;
+        indices$write = md_write & (phase$q == ForsPhase$Idle);
+        indices$word_index = md_index;
+        indices$word = md_word;
+        indices$start = 1'b0;
+        indices$bits = height$q;
         tree$reset = reset;
         tree$seed_write = seed_write & (phase$q == ForsPhase$Idle);
         tree$seed_index = seed_index;
@@ -347,7 +250,7 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         tree$fors_tree = tree_number$q;
         tree$n_bytes = n_reg$q;
         tree$tree_height = height$q;
-        tree$leaf_index = index$q;
+        tree$leaf_index = indices$index;
         tree$start_roots = 1'b0;
         tree$fors_trees = last_tree$q + 32'h1;
         tree$abort_job = 1'b0;
@@ -374,42 +277,9 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
         out_valid = out_valid & tree$out_valid;
         out_pk = phase$q == ForsPhase$Roots;
         out_last = out_pk & tree$out_last;
-        md_swapped = (((md_word[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((md_word[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((md_word[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((md_word[(32'h18)+:(8)]) & 32'hffffffff);
         case (phase$q)
             ForsPhase$Idle:
                 begin
-                    if (md_write) begin
-                        if (md_index == 0) begin
-                            md$0$d = md_swapped;
-                        end
-                        if (md_index == 1) begin
-                            md$1$d = md_swapped;
-                        end
-                        if (md_index == 2) begin
-                            md$2$d = md_swapped;
-                        end
-                        if (md_index == 3) begin
-                            md$3$d = md_swapped;
-                        end
-                        if (md_index == 4) begin
-                            md$4$d = md_swapped;
-                        end
-                        if (md_index == 5) begin
-                            md$5$d = md_swapped;
-                        end
-                        if (md_index == 6) begin
-                            md$6$d = md_swapped;
-                        end
-                        if (md_index == 7) begin
-                            md$7$d = md_swapped;
-                        end
-                        if (md_index == 8) begin
-                            md$8$d = md_swapped;
-                        end
-                        if (md_index == 9) begin
-                            md$9$d = md_swapped;
-                        end
-                    end
                     if (start) begin
                         done_flag$d = 1'b0;
                         error_flag$d = 1'b0;
@@ -417,8 +287,8 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
                         height$d = tree_height;
                         last_tree$d = trees - 32'h1;
                         tree_number$d = 32'h0;
-                        bits_left$d = tree_height;
-                        index$d = 32'h0;
+                        indices$start = 1'b1;
+                        indices$bits = tree_height;
                         phase$d = ForsPhase$Index;
                         if ((trees == 32'h0) | (trees > max_trees)) begin
                             phase$d = ForsPhase$Idle;
@@ -429,23 +299,7 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
                 end
             ForsPhase$Index:
                 begin
-                    index$d = (index$q << 32'h1) | ((md$0$q[(32'h1f)+:(1)]) & 14'h3fff);
-                    md$0$d = (md$0$q << 32'h1) | (md$1$q >> 32'h1f);
-                    md$1$d = (md$1$q << 32'h1) | (md$2$q >> 32'h1f);
-                    md$2$d = (md$2$q << 32'h1) | (md$3$q >> 32'h1f);
-                    md$3$d = (md$3$q << 32'h1) | (md$4$q >> 32'h1f);
-                    md$4$d = (md$4$q << 32'h1) | (md$5$q >> 32'h1f);
-                    md$5$d = (md$5$q << 32'h1) | (md$6$q >> 32'h1f);
-                    md$6$d = (md$6$q << 32'h1) | (md$7$q >> 32'h1f);
-                    md$7$d = (md$7$q << 32'h1) | (md$8$q >> 32'h1f);
-                    md$8$d = (md$8$q << 32'h1) | (md$9$q >> 32'h1f);
-                    md$9$d = md$9$q << 32'h1;
-                    bits_left$d = bits_left$q - 32'h1;
-                    if (bits_left$q == 32'h1) begin
-                        phase$d = ForsPhase$StartTree;
-                    end
-                    if (bits_left$q == 32'h0) begin
-                        bits_left$d = 32'h0;
+                    if (indices$last_bit | indices$complete) begin
                         phase$d = ForsPhase$StartTree;
                     end
                 end
@@ -457,8 +311,7 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
             ForsPhase$Tree:
                 begin
                     if (tree$done) begin
-                        index$d = 32'h0;
-                        bits_left$d = height$q;
+                        indices$start = 1'b1;
                         tree_number$d = tree_number$q + 32'h1;
                         phase$d = ForsPhase$Index;
                         if (tree_number$q == last_tree$q) begin
@@ -506,25 +359,6 @@ module slh_fors(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_inde
     end
     
 endmodule // slh_fors
-
-
-module slh_fors__bits_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__bits_left
 
 
 module slh_fors__done_flag(d,q,clock);
@@ -584,7 +418,227 @@ module slh_fors__height(d,q,clock);
 endmodule // slh_fors__height
 
 
-module slh_fors__index(d,q,clock);
+module slh_fors__indices(clock,write,word_index,word,start,bits,index,last_bit,complete);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write;
+    input wire  [3:0] word_index;
+    input wire  [31:0] word;
+    input wire  start;
+    input wire  [3:0] bits;
+    output reg  [13:0] index;
+    output reg  last_bit;
+    output reg  complete;
+    
+    // Stub signals
+    reg  [31:0] md$0$d;
+    wire  [31:0] md$0$q;
+    reg  md$0$clock;
+    reg  [31:0] md$1$d;
+    wire  [31:0] md$1$q;
+    reg  md$1$clock;
+    reg  [31:0] md$2$d;
+    wire  [31:0] md$2$q;
+    reg  md$2$clock;
+    reg  [31:0] md$3$d;
+    wire  [31:0] md$3$q;
+    reg  md$3$clock;
+    reg  [31:0] md$4$d;
+    wire  [31:0] md$4$q;
+    reg  md$4$clock;
+    reg  [31:0] md$5$d;
+    wire  [31:0] md$5$q;
+    reg  md$5$clock;
+    reg  [31:0] md$6$d;
+    wire  [31:0] md$6$q;
+    reg  md$6$clock;
+    reg  [31:0] md$7$d;
+    wire  [31:0] md$7$q;
+    reg  md$7$clock;
+    reg  [31:0] md$8$d;
+    wire  [31:0] md$8$q;
+    reg  md$8$clock;
+    reg  [31:0] md$9$d;
+    wire  [31:0] md$9$q;
+    reg  md$9$clock;
+    reg  [13:0] index_reg$d;
+    wire  [13:0] index_reg$q;
+    reg  index_reg$clock;
+    reg  [3:0] bits_left$d;
+    wire  [3:0] bits_left$q;
+    reg  bits_left$clock;
+    
+    // Local signals
+    reg  [31:0] swapped;
+    
+    // Sub module instances
+    slh_fors__indices__md__0 md$0(
+        .d(md$0$d),
+        .q(md$0$q),
+        .clock(md$0$clock)
+    );
+    slh_fors__indices__md__1 md$1(
+        .d(md$1$d),
+        .q(md$1$q),
+        .clock(md$1$clock)
+    );
+    slh_fors__indices__md__2 md$2(
+        .d(md$2$d),
+        .q(md$2$q),
+        .clock(md$2$clock)
+    );
+    slh_fors__indices__md__3 md$3(
+        .d(md$3$d),
+        .q(md$3$q),
+        .clock(md$3$clock)
+    );
+    slh_fors__indices__md__4 md$4(
+        .d(md$4$d),
+        .q(md$4$q),
+        .clock(md$4$clock)
+    );
+    slh_fors__indices__md__5 md$5(
+        .d(md$5$d),
+        .q(md$5$q),
+        .clock(md$5$clock)
+    );
+    slh_fors__indices__md__6 md$6(
+        .d(md$6$d),
+        .q(md$6$q),
+        .clock(md$6$clock)
+    );
+    slh_fors__indices__md__7 md$7(
+        .d(md$7$d),
+        .q(md$7$q),
+        .clock(md$7$clock)
+    );
+    slh_fors__indices__md__8 md$8(
+        .d(md$8$d),
+        .q(md$8$q),
+        .clock(md$8$clock)
+    );
+    slh_fors__indices__md__9 md$9(
+        .d(md$9$d),
+        .q(md$9$q),
+        .clock(md$9$clock)
+    );
+    slh_fors__indices__index_reg index_reg(
+        .d(index_reg$d),
+        .q(index_reg$q),
+        .clock(index_reg$clock)
+    );
+    slh_fors__indices__bits_left bits_left(
+        .d(bits_left$d),
+        .q(bits_left$q),
+        .clock(bits_left$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        index_reg$clock = clock;
+        bits_left$clock = clock;
+        index_reg$d = index_reg$q;
+        bits_left$d = bits_left$q;
+        md$0$clock = clock;
+        md$0$d = md$0$q;
+        md$1$clock = clock;
+        md$1$d = md$1$q;
+        md$2$clock = clock;
+        md$2$d = md$2$q;
+        md$3$clock = clock;
+        md$3$d = md$3$q;
+        md$4$clock = clock;
+        md$4$d = md$4$q;
+        md$5$clock = clock;
+        md$5$d = md$5$q;
+        md$6$clock = clock;
+        md$6$d = md$6$q;
+        md$7$clock = clock;
+        md$7$d = md$7$q;
+        md$8$clock = clock;
+        md$8$d = md$8$q;
+        md$9$clock = clock;
+        md$9$d = md$9$q;
+        swapped = (((word[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((word[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((word[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((word[(32'h18)+:(8)]) & 32'hffffffff);
+        if (write) begin
+            if (word_index == 0) begin
+                md$0$d = swapped;
+            end
+            if (word_index == 1) begin
+                md$1$d = swapped;
+            end
+            if (word_index == 2) begin
+                md$2$d = swapped;
+            end
+            if (word_index == 3) begin
+                md$3$d = swapped;
+            end
+            if (word_index == 4) begin
+                md$4$d = swapped;
+            end
+            if (word_index == 5) begin
+                md$5$d = swapped;
+            end
+            if (word_index == 6) begin
+                md$6$d = swapped;
+            end
+            if (word_index == 7) begin
+                md$7$d = swapped;
+            end
+            if (word_index == 8) begin
+                md$8$d = swapped;
+            end
+            if (word_index == 9) begin
+                md$9$d = swapped;
+            end
+        end
+        if (bits_left$q != 32'h0) begin
+            index_reg$d = (index_reg$q << 32'h1) | ((md$0$q[(32'h1f)+:(1)]) & 14'h3fff);
+            md$0$d = (md$0$q << 32'h1) | (md$1$q >> 32'h1f);
+            md$1$d = (md$1$q << 32'h1) | (md$2$q >> 32'h1f);
+            md$2$d = (md$2$q << 32'h1) | (md$3$q >> 32'h1f);
+            md$3$d = (md$3$q << 32'h1) | (md$4$q >> 32'h1f);
+            md$4$d = (md$4$q << 32'h1) | (md$5$q >> 32'h1f);
+            md$5$d = (md$5$q << 32'h1) | (md$6$q >> 32'h1f);
+            md$6$d = (md$6$q << 32'h1) | (md$7$q >> 32'h1f);
+            md$7$d = (md$7$q << 32'h1) | (md$8$q >> 32'h1f);
+            md$8$d = (md$8$q << 32'h1) | (md$9$q >> 32'h1f);
+            md$9$d = md$9$q << 32'h1;
+            bits_left$d = bits_left$q - 32'h1;
+        end
+        if (start) begin
+            index_reg$d = 32'h0;
+            bits_left$d = bits;
+        end
+        index = index_reg$q;
+        last_bit = bits_left$q == 32'h1;
+        complete = bits_left$q == 32'h0;
+    end
+    
+endmodule // slh_fors__indices
+
+
+module slh_fors__indices__bits_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__bits_left
+
+
+module slh_fors__indices__index_reg(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -600,7 +654,197 @@ module slh_fors__index(d,q,clock);
        q <= d;
     end
           
-endmodule // slh_fors__index
+endmodule // slh_fors__indices__index_reg
+
+
+module slh_fors__indices__md__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__0
+
+
+module slh_fors__indices__md__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__1
+
+
+module slh_fors__indices__md__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__2
+
+
+module slh_fors__indices__md__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__3
+
+
+module slh_fors__indices__md__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__4
+
+
+module slh_fors__indices__md__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__5
+
+
+module slh_fors__indices__md__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__6
+
+
+module slh_fors__indices__md__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__7
+
+
+module slh_fors__indices__md__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__8
+
+
+module slh_fors__indices__md__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_fors__indices__md__9
 
 
 module slh_fors__last_tree(d,q,clock);
@@ -620,196 +864,6 @@ module slh_fors__last_tree(d,q,clock);
     end
           
 endmodule // slh_fors__last_tree
-
-
-module slh_fors__md__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__0
-
-
-module slh_fors__md__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__1
-
-
-module slh_fors__md__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__2
-
-
-module slh_fors__md__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__3
-
-
-module slh_fors__md__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__4
-
-
-module slh_fors__md__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__5
-
-
-module slh_fors__md__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__6
-
-
-module slh_fors__md__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__7
-
-
-module slh_fors__md__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__8
-
-
-module slh_fors__md__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_fors__md__9
 
 
 module slh_fors__n_reg(d,q,clock);

@@ -58,19 +58,18 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     localparam VerifyPhase$Idle = 0;
     localparam VerifyPhase$ForsSk = 1;
     localparam VerifyPhase$ForsAuth = 2;
-    localparam VerifyPhase$Index = 3;
-    localparam VerifyPhase$StartFors = 4;
-    localparam VerifyPhase$Fors = 5;
-    localparam VerifyPhase$StartRoots = 6;
-    localparam VerifyPhase$Roots = 7;
-    localparam VerifyPhase$WriteAddress = 8;
-    localparam VerifyPhase$WriteMessage = 9;
-    localparam VerifyPhase$LayerSig = 10;
-    localparam VerifyPhase$LayerAuth = 11;
-    localparam VerifyPhase$StartLayer = 12;
-    localparam VerifyPhase$Layer = 13;
-    localparam VerifyPhase$EmitRoot = 14;
-    localparam VerifyPhase$Drain = 15;
+    localparam VerifyPhase$StartFors = 3;
+    localparam VerifyPhase$Fors = 4;
+    localparam VerifyPhase$StartRoots = 5;
+    localparam VerifyPhase$Roots = 6;
+    localparam VerifyPhase$WriteAddress = 7;
+    localparam VerifyPhase$WriteMessage = 8;
+    localparam VerifyPhase$LayerSig = 9;
+    localparam VerifyPhase$LayerAuth = 10;
+    localparam VerifyPhase$StartLayer = 11;
+    localparam VerifyPhase$Layer = 12;
+    localparam VerifyPhase$EmitRoot = 13;
+    localparam VerifyPhase$Drain = 14;
     
     // Stub signals
     reg  tree$clock;
@@ -112,36 +111,15 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     wire  tree$out_last;
     reg  tree$out_ready;
     wire  tree$out_root;
-    reg  [31:0] md$0$d;
-    wire  [31:0] md$0$q;
-    reg  md$0$clock;
-    reg  [31:0] md$1$d;
-    wire  [31:0] md$1$q;
-    reg  md$1$clock;
-    reg  [31:0] md$2$d;
-    wire  [31:0] md$2$q;
-    reg  md$2$clock;
-    reg  [31:0] md$3$d;
-    wire  [31:0] md$3$q;
-    reg  md$3$clock;
-    reg  [31:0] md$4$d;
-    wire  [31:0] md$4$q;
-    reg  md$4$clock;
-    reg  [31:0] md$5$d;
-    wire  [31:0] md$5$q;
-    reg  md$5$clock;
-    reg  [31:0] md$6$d;
-    wire  [31:0] md$6$q;
-    reg  md$6$clock;
-    reg  [31:0] md$7$d;
-    wire  [31:0] md$7$q;
-    reg  md$7$clock;
-    reg  [31:0] md$8$d;
-    wire  [31:0] md$8$q;
-    reg  md$8$clock;
-    reg  [31:0] md$9$d;
-    wire  [31:0] md$9$q;
-    reg  md$9$clock;
+    reg  indices$clock;
+    reg  indices$write;
+    reg  [3:0] indices$word_index;
+    reg  [31:0] indices$word;
+    reg  indices$start;
+    reg  [3:0] indices$bits;
+    wire  [13:0] indices$index;
+    wire  indices$last_bit;
+    wire  indices$complete;
     reg  [31:0] root$0$d;
     wire  [31:0] root$0$q;
     reg  root$0$clock;
@@ -214,12 +192,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     reg  [5:0] tree_number$d;
     wire  [5:0] tree_number$q;
     reg  tree_number$clock;
-    reg  [3:0] bits_left$d;
-    wire  [3:0] bits_left$q;
-    reg  bits_left$clock;
-    reg  [13:0] index$d;
-    wire  [13:0] index$q;
-    reg  index$clock;
     reg  [3:0] z$d;
     wire  [3:0] z$q;
     reg  z$clock;
@@ -266,7 +238,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     // Local signals
     reg  in_fire;
     reg  final_word;
-    reg  [31:0] md_swapped;
     reg  [31:0] address_word;
     reg  [31:0] root_out;
     reg  [31:0] pk_root_out;
@@ -314,55 +285,16 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         .out_ready(tree$out_ready),
         .out_root(tree$out_root)
     );
-    slh_verify__md__0 md$0(
-        .d(md$0$d),
-        .q(md$0$q),
-        .clock(md$0$clock)
-    );
-    slh_verify__md__1 md$1(
-        .d(md$1$d),
-        .q(md$1$q),
-        .clock(md$1$clock)
-    );
-    slh_verify__md__2 md$2(
-        .d(md$2$d),
-        .q(md$2$q),
-        .clock(md$2$clock)
-    );
-    slh_verify__md__3 md$3(
-        .d(md$3$d),
-        .q(md$3$q),
-        .clock(md$3$clock)
-    );
-    slh_verify__md__4 md$4(
-        .d(md$4$d),
-        .q(md$4$q),
-        .clock(md$4$clock)
-    );
-    slh_verify__md__5 md$5(
-        .d(md$5$d),
-        .q(md$5$q),
-        .clock(md$5$clock)
-    );
-    slh_verify__md__6 md$6(
-        .d(md$6$d),
-        .q(md$6$q),
-        .clock(md$6$clock)
-    );
-    slh_verify__md__7 md$7(
-        .d(md$7$d),
-        .q(md$7$q),
-        .clock(md$7$clock)
-    );
-    slh_verify__md__8 md$8(
-        .d(md$8$d),
-        .q(md$8$q),
-        .clock(md$8$clock)
-    );
-    slh_verify__md__9 md$9(
-        .d(md$9$d),
-        .q(md$9$q),
-        .clock(md$9$clock)
+    slh_verify__indices indices(
+        .clock(indices$clock),
+        .write(indices$write),
+        .word_index(indices$word_index),
+        .word(indices$word),
+        .start(indices$start),
+        .bits(indices$bits),
+        .index(indices$index),
+        .last_bit(indices$last_bit),
+        .complete(indices$complete)
     );
     slh_verify__root__0 root$0(
         .d(root$0$d),
@@ -484,16 +416,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         .q(tree_number$q),
         .clock(tree_number$clock)
     );
-    slh_verify__bits_left bits_left(
-        .d(bits_left$d),
-        .q(bits_left$q),
-        .clock(bits_left$clock)
-    );
-    slh_verify__index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
     slh_verify__z z(
         .d(z$d),
         .q(z$q),
@@ -575,8 +497,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         height$clock = clock;
         last_tree$clock = clock;
         tree_number$clock = clock;
-        bits_left$clock = clock;
-        index$clock = clock;
         z$clock = clock;
         word$clock = clock;
         step$clock = clock;
@@ -599,8 +519,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         height$d = height$q;
         last_tree$d = last_tree$q;
         tree_number$d = tree_number$q;
-        bits_left$d = bits_left$q;
-        index$d = index$q;
         z$d = z$q;
         word$d = word$q;
         step$d = step$q;
@@ -615,26 +533,12 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         verdict_flag$d = verdict_flag$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
-        md$0$clock = clock;
-        md$0$d = md$0$q;
-        md$1$clock = clock;
-        md$1$d = md$1$q;
-        md$2$clock = clock;
-        md$2$d = md$2$q;
-        md$3$clock = clock;
-        md$3$d = md$3$q;
-        md$4$clock = clock;
-        md$4$d = md$4$q;
-        md$5$clock = clock;
-        md$5$d = md$5$q;
-        md$6$clock = clock;
-        md$6$d = md$6$q;
-        md$7$clock = clock;
-        md$7$d = md$7$q;
-        md$8$clock = clock;
-        md$8$d = md$8$q;
-        md$9$clock = clock;
-        md$9$d = md$9$q;
+        indices$clock = clock;
+        indices$write = md_write & (phase$q == VerifyPhase$Idle);
+        indices$word_index = md_index;
+        indices$word = md_word;
+        indices$start = 1'b0;
+        indices$bits = fors_height_reg$q;
         root$0$clock = clock;
         root$0$d = root$0$q;
         pk_root$0$clock = clock;
@@ -740,7 +644,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         end
         tree$adrs_word = address_word;
         tree$msg_word = root_out;
-        md_swapped = (((md_word[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((md_word[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((md_word[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((md_word[(32'h18)+:(8)]) & 32'hffffffff);
         in_ready = (phase$q == VerifyPhase$ForsSk) | (phase$q == VerifyPhase$ForsAuth) | (phase$q == VerifyPhase$LayerSig) | (phase$q == VerifyPhase$LayerAuth) | (phase$q == VerifyPhase$Drain);
         in_fire = in_ready & in_valid;
         final_word = (phase$q == VerifyPhase$LayerAuth) & (layer$q == last_layer$q) & (z$q == auth_last$q) & (word$q == ((word_last$q) & 10'h3ff));
@@ -750,38 +653,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         case (phase$q)
             VerifyPhase$Idle:
                 begin
-                    if (md_write) begin
-                        if (md_index == 0) begin
-                            md$0$d = md_swapped;
-                        end
-                        if (md_index == 1) begin
-                            md$1$d = md_swapped;
-                        end
-                        if (md_index == 2) begin
-                            md$2$d = md_swapped;
-                        end
-                        if (md_index == 3) begin
-                            md$3$d = md_swapped;
-                        end
-                        if (md_index == 4) begin
-                            md$4$d = md_swapped;
-                        end
-                        if (md_index == 5) begin
-                            md$5$d = md_swapped;
-                        end
-                        if (md_index == 6) begin
-                            md$6$d = md_swapped;
-                        end
-                        if (md_index == 7) begin
-                            md$7$d = md_swapped;
-                        end
-                        if (md_index == 8) begin
-                            md$8$d = md_swapped;
-                        end
-                        if (md_index == 9) begin
-                            md$9$d = md_swapped;
-                        end
-                    end
                     if (root_write) begin
                         if (root_index == 0) begin
                             pk_root$0$d = root_word;
@@ -825,8 +696,8 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                         word$d = 32'h0;
                         z$d = 32'h0;
                         step$d = 32'h0;
-                        index$d = 32'h0;
-                        bits_left$d = fors_height;
+                        indices$start = 1'b1;
+                        indices$bits = fors_height;
                         fors_stage$d = 1'b1;
                         fors_auth_last$d = fors_height - 32'h1;
                         auth_last$d = tree_height - 32'h1;
@@ -876,27 +747,9 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                             word$d = 32'h0;
                             z$d = z$q + 32'h1;
                             if (z$q == fors_auth_last$q) begin
-                                phase$d = VerifyPhase$Index;
+                                phase$d = VerifyPhase$StartFors;
                             end
                         end
-                    end
-                end
-            VerifyPhase$Index:
-                begin
-                    index$d = (index$q << 32'h1) | ((md$0$q[(32'h1f)+:(1)]) & 14'h3fff);
-                    md$0$d = (md$0$q << 32'h1) | (md$1$q >> 32'h1f);
-                    md$1$d = (md$1$q << 32'h1) | (md$2$q >> 32'h1f);
-                    md$2$d = (md$2$q << 32'h1) | (md$3$q >> 32'h1f);
-                    md$3$d = (md$3$q << 32'h1) | (md$4$q >> 32'h1f);
-                    md$4$d = (md$4$q << 32'h1) | (md$5$q >> 32'h1f);
-                    md$5$d = (md$5$q << 32'h1) | (md$6$q >> 32'h1f);
-                    md$6$d = (md$6$q << 32'h1) | (md$7$q >> 32'h1f);
-                    md$7$d = (md$7$q << 32'h1) | (md$8$q >> 32'h1f);
-                    md$8$d = (md$8$q << 32'h1) | (md$9$q >> 32'h1f);
-                    md$9$d = md$9$q << 32'h1;
-                    bits_left$d = bits_left$q - 32'h1;
-                    if (bits_left$q == 32'h1) begin
-                        phase$d = VerifyPhase$StartFors;
                     end
                 end
             VerifyPhase$StartFors:
@@ -904,14 +757,13 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                     tree$start = 1'b1;
                     tree$fors = 1'b1;
                     tree$tree_height = fors_height_reg$q;
-                    tree$leaf_index = index$q;
+                    tree$leaf_index = indices$index;
                     phase$d = VerifyPhase$Fors;
                 end
             VerifyPhase$Fors:
                 begin
                     if (tree$done) begin
-                        index$d = 32'h0;
-                        bits_left$d = fors_height_reg$q;
+                        indices$start = 1'b1;
                         tree_number$d = tree_number$q + 32'h1;
                         phase$d = VerifyPhase$ForsSk;
                         if (tree_number$q == last_tree$q) begin
@@ -1146,25 +998,6 @@ module slh_verify__auth_last(d,q,clock);
 endmodule // slh_verify__auth_last
 
 
-module slh_verify__bits_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__bits_left
-
-
 module slh_verify__done_flag(d,q,clock);
     
     // Module arguments
@@ -1279,7 +1112,227 @@ module slh_verify__height(d,q,clock);
 endmodule // slh_verify__height
 
 
-module slh_verify__index(d,q,clock);
+module slh_verify__indices(clock,write,word_index,word,start,bits,index,last_bit,complete);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write;
+    input wire  [3:0] word_index;
+    input wire  [31:0] word;
+    input wire  start;
+    input wire  [3:0] bits;
+    output reg  [13:0] index;
+    output reg  last_bit;
+    output reg  complete;
+    
+    // Stub signals
+    reg  [31:0] md$0$d;
+    wire  [31:0] md$0$q;
+    reg  md$0$clock;
+    reg  [31:0] md$1$d;
+    wire  [31:0] md$1$q;
+    reg  md$1$clock;
+    reg  [31:0] md$2$d;
+    wire  [31:0] md$2$q;
+    reg  md$2$clock;
+    reg  [31:0] md$3$d;
+    wire  [31:0] md$3$q;
+    reg  md$3$clock;
+    reg  [31:0] md$4$d;
+    wire  [31:0] md$4$q;
+    reg  md$4$clock;
+    reg  [31:0] md$5$d;
+    wire  [31:0] md$5$q;
+    reg  md$5$clock;
+    reg  [31:0] md$6$d;
+    wire  [31:0] md$6$q;
+    reg  md$6$clock;
+    reg  [31:0] md$7$d;
+    wire  [31:0] md$7$q;
+    reg  md$7$clock;
+    reg  [31:0] md$8$d;
+    wire  [31:0] md$8$q;
+    reg  md$8$clock;
+    reg  [31:0] md$9$d;
+    wire  [31:0] md$9$q;
+    reg  md$9$clock;
+    reg  [13:0] index_reg$d;
+    wire  [13:0] index_reg$q;
+    reg  index_reg$clock;
+    reg  [3:0] bits_left$d;
+    wire  [3:0] bits_left$q;
+    reg  bits_left$clock;
+    
+    // Local signals
+    reg  [31:0] swapped;
+    
+    // Sub module instances
+    slh_verify__indices__md__0 md$0(
+        .d(md$0$d),
+        .q(md$0$q),
+        .clock(md$0$clock)
+    );
+    slh_verify__indices__md__1 md$1(
+        .d(md$1$d),
+        .q(md$1$q),
+        .clock(md$1$clock)
+    );
+    slh_verify__indices__md__2 md$2(
+        .d(md$2$d),
+        .q(md$2$q),
+        .clock(md$2$clock)
+    );
+    slh_verify__indices__md__3 md$3(
+        .d(md$3$d),
+        .q(md$3$q),
+        .clock(md$3$clock)
+    );
+    slh_verify__indices__md__4 md$4(
+        .d(md$4$d),
+        .q(md$4$q),
+        .clock(md$4$clock)
+    );
+    slh_verify__indices__md__5 md$5(
+        .d(md$5$d),
+        .q(md$5$q),
+        .clock(md$5$clock)
+    );
+    slh_verify__indices__md__6 md$6(
+        .d(md$6$d),
+        .q(md$6$q),
+        .clock(md$6$clock)
+    );
+    slh_verify__indices__md__7 md$7(
+        .d(md$7$d),
+        .q(md$7$q),
+        .clock(md$7$clock)
+    );
+    slh_verify__indices__md__8 md$8(
+        .d(md$8$d),
+        .q(md$8$q),
+        .clock(md$8$clock)
+    );
+    slh_verify__indices__md__9 md$9(
+        .d(md$9$d),
+        .q(md$9$q),
+        .clock(md$9$clock)
+    );
+    slh_verify__indices__index_reg index_reg(
+        .d(index_reg$d),
+        .q(index_reg$q),
+        .clock(index_reg$clock)
+    );
+    slh_verify__indices__bits_left bits_left(
+        .d(bits_left$d),
+        .q(bits_left$q),
+        .clock(bits_left$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        index_reg$clock = clock;
+        bits_left$clock = clock;
+        index_reg$d = index_reg$q;
+        bits_left$d = bits_left$q;
+        md$0$clock = clock;
+        md$0$d = md$0$q;
+        md$1$clock = clock;
+        md$1$d = md$1$q;
+        md$2$clock = clock;
+        md$2$d = md$2$q;
+        md$3$clock = clock;
+        md$3$d = md$3$q;
+        md$4$clock = clock;
+        md$4$d = md$4$q;
+        md$5$clock = clock;
+        md$5$d = md$5$q;
+        md$6$clock = clock;
+        md$6$d = md$6$q;
+        md$7$clock = clock;
+        md$7$d = md$7$q;
+        md$8$clock = clock;
+        md$8$d = md$8$q;
+        md$9$clock = clock;
+        md$9$d = md$9$q;
+        swapped = (((word[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((word[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((word[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((word[(32'h18)+:(8)]) & 32'hffffffff);
+        if (write) begin
+            if (word_index == 0) begin
+                md$0$d = swapped;
+            end
+            if (word_index == 1) begin
+                md$1$d = swapped;
+            end
+            if (word_index == 2) begin
+                md$2$d = swapped;
+            end
+            if (word_index == 3) begin
+                md$3$d = swapped;
+            end
+            if (word_index == 4) begin
+                md$4$d = swapped;
+            end
+            if (word_index == 5) begin
+                md$5$d = swapped;
+            end
+            if (word_index == 6) begin
+                md$6$d = swapped;
+            end
+            if (word_index == 7) begin
+                md$7$d = swapped;
+            end
+            if (word_index == 8) begin
+                md$8$d = swapped;
+            end
+            if (word_index == 9) begin
+                md$9$d = swapped;
+            end
+        end
+        if (bits_left$q != 32'h0) begin
+            index_reg$d = (index_reg$q << 32'h1) | ((md$0$q[(32'h1f)+:(1)]) & 14'h3fff);
+            md$0$d = (md$0$q << 32'h1) | (md$1$q >> 32'h1f);
+            md$1$d = (md$1$q << 32'h1) | (md$2$q >> 32'h1f);
+            md$2$d = (md$2$q << 32'h1) | (md$3$q >> 32'h1f);
+            md$3$d = (md$3$q << 32'h1) | (md$4$q >> 32'h1f);
+            md$4$d = (md$4$q << 32'h1) | (md$5$q >> 32'h1f);
+            md$5$d = (md$5$q << 32'h1) | (md$6$q >> 32'h1f);
+            md$6$d = (md$6$q << 32'h1) | (md$7$q >> 32'h1f);
+            md$7$d = (md$7$q << 32'h1) | (md$8$q >> 32'h1f);
+            md$8$d = (md$8$q << 32'h1) | (md$9$q >> 32'h1f);
+            md$9$d = md$9$q << 32'h1;
+            bits_left$d = bits_left$q - 32'h1;
+        end
+        if (start) begin
+            index_reg$d = 32'h0;
+            bits_left$d = bits;
+        end
+        index = index_reg$q;
+        last_bit = bits_left$q == 32'h1;
+        complete = bits_left$q == 32'h0;
+    end
+    
+endmodule // slh_verify__indices
+
+
+module slh_verify__indices__bits_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__bits_left
+
+
+module slh_verify__indices__index_reg(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -1295,7 +1348,197 @@ module slh_verify__index(d,q,clock);
        q <= d;
     end
           
-endmodule // slh_verify__index
+endmodule // slh_verify__indices__index_reg
+
+
+module slh_verify__indices__md__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__0
+
+
+module slh_verify__indices__md__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__1
+
+
+module slh_verify__indices__md__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__2
+
+
+module slh_verify__indices__md__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__3
+
+
+module slh_verify__indices__md__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__4
+
+
+module slh_verify__indices__md__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__5
+
+
+module slh_verify__indices__md__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__6
+
+
+module slh_verify__indices__md__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__7
+
+
+module slh_verify__indices__md__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__8
+
+
+module slh_verify__indices__md__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__indices__md__9
 
 
 module slh_verify__last_layer(d,q,clock);
@@ -1374,196 +1617,6 @@ module slh_verify__leaf_address(d,q,clock);
 endmodule // slh_verify__leaf_address
 
 
-module slh_verify__md__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__0
-
-
-module slh_verify__md__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__1
-
-
-module slh_verify__md__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__2
-
-
-module slh_verify__md__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__3
-
-
-module slh_verify__md__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__4
-
-
-module slh_verify__md__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__5
-
-
-module slh_verify__md__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__6
-
-
-module slh_verify__md__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__7
-
-
-module slh_verify__md__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__8
-
-
-module slh_verify__md__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__md__9
-
-
 module slh_verify__mismatch(d,q,clock);
     
     // Module arguments
@@ -1613,19 +1666,18 @@ module slh_verify__phase(d,q,clock);
     localparam VerifyPhase$Idle = 0;
     localparam VerifyPhase$ForsSk = 1;
     localparam VerifyPhase$ForsAuth = 2;
-    localparam VerifyPhase$Index = 3;
-    localparam VerifyPhase$StartFors = 4;
-    localparam VerifyPhase$Fors = 5;
-    localparam VerifyPhase$StartRoots = 6;
-    localparam VerifyPhase$Roots = 7;
-    localparam VerifyPhase$WriteAddress = 8;
-    localparam VerifyPhase$WriteMessage = 9;
-    localparam VerifyPhase$LayerSig = 10;
-    localparam VerifyPhase$LayerAuth = 11;
-    localparam VerifyPhase$StartLayer = 12;
-    localparam VerifyPhase$Layer = 13;
-    localparam VerifyPhase$EmitRoot = 14;
-    localparam VerifyPhase$Drain = 15;
+    localparam VerifyPhase$StartFors = 3;
+    localparam VerifyPhase$Fors = 4;
+    localparam VerifyPhase$StartRoots = 5;
+    localparam VerifyPhase$Roots = 6;
+    localparam VerifyPhase$WriteAddress = 7;
+    localparam VerifyPhase$WriteMessage = 8;
+    localparam VerifyPhase$LayerSig = 9;
+    localparam VerifyPhase$LayerAuth = 10;
+    localparam VerifyPhase$StartLayer = 11;
+    localparam VerifyPhase$Layer = 12;
+    localparam VerifyPhase$EmitRoot = 13;
+    localparam VerifyPhase$Drain = 14;
     
     // Update code (custom)
     initial begin

@@ -34,12 +34,10 @@
 //! are fixed: [`fors_clocks`] depends on n, a and k only, not on md
 //! (asserted by the tests).
 
+use super::digest_indices::DigestIndices;
 use super::wots_leaf::{fors_roots_clocks, MAX_FORS_TREES};
 use super::xmss_tree::{fors_tree_clocks, XmssTreeEngine};
 use rust_hdl::prelude::*;
-
-/// Words of md: ⌈k·a/8⌉ ≤ ⌈35·9/8⌉ = 40 bytes (SLH-DSA-*-256f).
-pub const MD_WORDS: usize = 10;
 
 /// Clocks of one FORS job with the output stream always ready, from the
 /// `start` clock to the first clock with `done` high: per tree, a clocks
@@ -120,20 +118,15 @@ pub struct ForsEngine<const R: usize> {
     /// The stream word is a word of PK_FORS.
     pub out_pk: Signal<Out, Bit>,
     tree: XmssTreeEngine<R>,
-    /// md with its bytes in big-endian word order: bit 31 of word 0 is the
-    /// next bit of base_2b.
-    md: [DFF<Bits<32>>; MD_WORDS],
+    indices: DigestIndices,
     phase: DFF<ForsPhase>,
     n_reg: DFF<Bits<6>>,
     height: DFF<Bits<4>>,
     last_tree: DFF<Bits<6>>,
     tree_number: DFF<Bits<6>>,
-    bits_left: DFF<Bits<4>>,
-    index: DFF<Bits<14>>,
     root_taken: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
-    md_swapped: Signal<Local, Bits<32>>,
     max_trees: Constant<Bits<6>>,
 }
 
@@ -165,18 +158,15 @@ impl<const R: usize> Default for ForsEngine<R> {
             out_last: Default::default(),
             out_pk: Default::default(),
             tree: Default::default(),
-            md: Default::default(),
+            indices: Default::default(),
             phase: Default::default(),
             n_reg: Default::default(),
             height: Default::default(),
             last_tree: Default::default(),
             tree_number: Default::default(),
-            bits_left: Default::default(),
-            index: Default::default(),
             root_taken: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
-            md_swapped: Default::default(),
             max_trees: Constant::new((MAX_FORS_TREES as u64).into()),
         }
     }
@@ -193,17 +183,16 @@ impl<const R: usize> Logic for ForsEngine<R> {
             height,
             last_tree,
             tree_number,
-            bits_left,
-            index,
             root_taken,
             done_flag,
             error_flag
         );
-        for i in 0..10 {
-            self.md[i].clock.next = self.clock.val();
-            self.md[i].d.next = self.md[i].q.val();
-        }
-        clock!(self, clock, tree);
+        clock!(self, clock, tree, indices);
+        self.indices.write.next = self.md_write.val() & (self.phase.q.val() == ForsPhase::Idle);
+        self.indices.word_index.next = self.md_index.val();
+        self.indices.word.next = self.md_word.val();
+        self.indices.start.next = false;
+        self.indices.bits.next = self.height.q.val();
 
         // Seeds and address go straight to the tree job while idle.
         self.tree.reset.next = self.reset.val();
@@ -222,7 +211,7 @@ impl<const R: usize> Logic for ForsEngine<R> {
         self.tree.fors_tree.next = self.tree_number.q.val();
         self.tree.n_bytes.next = self.n_reg.q.val();
         self.tree.tree_height.next = self.height.q.val();
-        self.tree.leaf_index.next = self.index.q.val();
+        self.tree.leaf_index.next = self.indices.index.val();
         self.tree.start_roots.next = false;
         self.tree.fors_trees.next = self.last_tree.q.val() + 1;
         self.tree.abort_job.next = false;
@@ -259,21 +248,8 @@ impl<const R: usize> Logic for ForsEngine<R> {
         self.out_pk.next = self.phase.q.val() == ForsPhase::Roots;
         self.out_last.next = self.out_pk.val() & self.tree.out_last.val();
 
-        // md bytes in big-endian word order.
-        self.md_swapped.next = (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(0)) << 24)
-            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(8)) << 16)
-            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(16)) << 8)
-            | bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(24));
-
         match self.phase.q.val() {
             ForsPhase::Idle => {
-                if self.md_write.val() {
-                    for i in 0..10 {
-                        if self.md_index.val().index() == i {
-                            self.md[i].d.next = self.md_swapped.val();
-                        }
-                    }
-                }
                 if self.start.val() {
                     self.done_flag.d.next = false;
                     self.error_flag.d.next = false;
@@ -281,8 +257,8 @@ impl<const R: usize> Logic for ForsEngine<R> {
                     self.height.d.next = self.tree_height.val();
                     self.last_tree.d.next = self.trees.val() - 1;
                     self.tree_number.d.next = 0.into();
-                    self.bits_left.d.next = self.tree_height.val();
-                    self.index.d.next = 0.into();
+                    self.indices.start.next = true;
+                    self.indices.bits.next = self.tree_height.val();
                     self.phase.d.next = ForsPhase::Index;
                     if (self.trees.val() == 0) | (self.trees.val() > self.max_trees.val()) {
                         self.phase.d.next = ForsPhase::Idle;
@@ -292,20 +268,8 @@ impl<const R: usize> Logic for ForsEngine<R> {
                 }
             }
             ForsPhase::Index => {
-                // base_2b: the next bit of md into the index, md shifted on.
-                self.index.d.next = (self.index.q.val() << 1)
-                    | bit_cast::<14, 1>(self.md[0].q.val().get_bits::<1>(31));
-                for i in 0..9 {
-                    self.md[i].d.next = (self.md[i].q.val() << 1) | (self.md[i + 1].q.val() >> 31);
-                }
-                self.md[9].d.next = self.md[9].q.val() << 1;
-                self.bits_left.d.next = self.bits_left.q.val() - 1;
-                if self.bits_left.q.val() == 1 {
-                    self.phase.d.next = ForsPhase::StartTree;
-                }
-                // a = 0: the tree job refuses it.
-                if self.bits_left.q.val() == 0 {
-                    self.bits_left.d.next = 0.into();
+                // The index's a bits (a = 0: none; the tree job refuses it).
+                if self.indices.last_bit.val() | self.indices.complete.val() {
                     self.phase.d.next = ForsPhase::StartTree;
                 }
             }
@@ -315,8 +279,7 @@ impl<const R: usize> Logic for ForsEngine<R> {
             }
             ForsPhase::Tree => {
                 if self.tree.done.val() {
-                    self.index.d.next = 0.into();
-                    self.bits_left.d.next = self.height.q.val();
+                    self.indices.start.next = true;
                     self.tree_number.d.next = self.tree_number.q.val() + 1;
                     self.phase.d.next = ForsPhase::Index;
                     if self.tree_number.q.val() == self.last_tree.q.val() {

@@ -45,6 +45,7 @@
 //! and the climbs' counts follow the WOTS+ digits of each layer's message,
 //! which are public in verification ([`verify_clocks`]).
 
+use super::digest_indices::DigestIndices;
 use super::hypertree::MAX_LAYERS;
 use super::wots_leaf::{
     fors_leaf_from_sk_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len, ENDS_ADDRESS_BITS,
@@ -56,7 +57,8 @@ use rust_hdl::prelude::*;
 /// Clocks of one verification job with the input stream always valid and
 /// the output always ready, from the `start` clock to the first clock with
 /// `done` high: the start and the 5 words of the FORS address; per FORS
-/// tree, (1 + a)·n/4 input words, a index bits, the climb's
+/// tree, (1 + a)·n/4 input words (its index bits are taken meanwhile), the
+/// climb's
 /// [`climb_clocks`] and the clock after its `done`; T_k of the roots
 /// ([`fors_roots_clocks`]) and 3 clocks to start it in this job and the
 /// tree job and to see its `done`; per layer 4 address and n/4
@@ -65,8 +67,7 @@ use rust_hdl::prelude::*;
 /// out (asserted by the tests).
 pub fn verify_clocks(n: usize, a: u32, k: usize, height: u32, digits: &[Vec<u32>]) -> u64 {
     let words = n as u64 / 4;
-    let fors_tree =
-        (1 + a as u64) * words + a as u64 + 1 + climb_clocks(n, a, fors_leaf_from_sk_clocks(n));
+    let fors_tree = (1 + a as u64) * words + 1 + climb_clocks(n, a, fors_leaf_from_sk_clocks(n));
     let layers: u64 = digits
         .iter()
         .map(|d| {
@@ -88,8 +89,6 @@ pub enum VerifyPhase {
     ForsSk,
     /// Taking a FORS tree's AUTH from the stream.
     ForsAuth,
-    /// Shifting the tree's index bits out of md.
-    Index,
     /// Starting the FORS climb.
     StartFors,
     /// Waiting for the FORS climb (its root stays in the PL).
@@ -186,7 +185,7 @@ pub struct SlhVerifyEngine<const R: usize> {
     /// Signature stream TREADY.
     pub in_ready: Signal<Out, Bit>,
     tree: XmssTreeEngine<R>,
-    md: [DFF<Bits<32>>; 10],
+    indices: DigestIndices,
     root: [DFF<Bits<32>>; 8],
     pk_root: [DFF<Bits<32>>; 8],
     phase: DFF<VerifyPhase>,
@@ -197,8 +196,6 @@ pub struct SlhVerifyEngine<const R: usize> {
     height: DFF<Bits<4>>,
     last_tree: DFF<Bits<6>>,
     tree_number: DFF<Bits<6>>,
-    bits_left: DFF<Bits<4>>,
-    index: DFF<Bits<14>>,
     z: DFF<Bits<4>>,
     word: DFF<Bits<ENDS_ADDRESS_BITS>>,
     step: DFF<Bits<4>>,
@@ -215,7 +212,6 @@ pub struct SlhVerifyEngine<const R: usize> {
     error_flag: DFF<Bit>,
     in_fire: Signal<Local, Bit>,
     final_word: Signal<Local, Bit>,
-    md_swapped: Signal<Local, Bits<32>>,
     address_word: Signal<Local, Bits<32>>,
     root_out: Signal<Local, Bits<32>>,
     pk_root_out: Signal<Local, Bits<32>>,
@@ -263,7 +259,7 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             verdict: Default::default(),
             in_ready: Default::default(),
             tree: Default::default(),
-            md: Default::default(),
+            indices: Default::default(),
             root: Default::default(),
             pk_root: Default::default(),
             phase: Default::default(),
@@ -274,8 +270,6 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             height: Default::default(),
             last_tree: Default::default(),
             tree_number: Default::default(),
-            bits_left: Default::default(),
-            index: Default::default(),
             z: Default::default(),
             word: Default::default(),
             step: Default::default(),
@@ -292,7 +286,6 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             error_flag: Default::default(),
             in_fire: Default::default(),
             final_word: Default::default(),
-            md_swapped: Default::default(),
             address_word: Default::default(),
             root_out: Default::default(),
             pk_root_out: Default::default(),
@@ -320,8 +313,6 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             height,
             last_tree,
             tree_number,
-            bits_left,
-            index,
             z,
             word,
             step,
@@ -337,10 +328,14 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             done_flag,
             error_flag
         );
-        for i in 0..10 {
-            self.md[i].clock.next = self.clock.val();
-            self.md[i].d.next = self.md[i].q.val();
-        }
+        clock!(self, clock, indices);
+        // Each tree's index is shifted out of md while its secret value
+        // and AUTH come in (at least 4·(1 + a) clocks, more than a).
+        self.indices.write.next = self.md_write.val() & (self.phase.q.val() == VerifyPhase::Idle);
+        self.indices.word_index.next = self.md_index.val();
+        self.indices.word.next = self.md_word.val();
+        self.indices.start.next = false;
+        self.indices.bits.next = self.fors_height_reg.q.val();
         for i in 0..8 {
             self.root[i].clock.next = self.clock.val();
             self.root[i].d.next = self.root[i].q.val();
@@ -412,10 +407,6 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         }
         self.tree.adrs_word.next = self.address_word.val();
         self.tree.msg_word.next = self.root_out.val();
-        self.md_swapped.next = (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(0)) << 24)
-            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(8)) << 16)
-            | (bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(16)) << 8)
-            | bit_cast::<32, 8>(self.md_word.val().get_bits::<8>(24));
 
         // The signature stream.
         self.in_ready.next = (self.phase.q.val() == VerifyPhase::ForsSk)
@@ -436,13 +427,6 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
 
         match self.phase.q.val() {
             VerifyPhase::Idle => {
-                if self.md_write.val() {
-                    for i in 0..10 {
-                        if self.md_index.val().index() == i {
-                            self.md[i].d.next = self.md_swapped.val();
-                        }
-                    }
-                }
                 if self.root_write.val() {
                     for i in 0..8 {
                         if self.root_index.val().index() == i {
@@ -467,8 +451,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     self.word.d.next = 0.into();
                     self.z.d.next = 0.into();
                     self.step.d.next = 0.into();
-                    self.index.d.next = 0.into();
-                    self.bits_left.d.next = self.fors_height.val();
+                    self.indices.start.next = true;
+                    self.indices.bits.next = self.fors_height.val();
                     self.fors_stage.d.next = true;
                     // The last AUTH node's index, so that no adder sits on
                     // the stream's path (with `z + 1 == h′` there, yosys
@@ -528,35 +512,21 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                         self.word.d.next = 0.into();
                         self.z.d.next = self.z.q.val() + 1;
                         if self.z.q.val() == self.fors_auth_last.q.val() {
-                            self.phase.d.next = VerifyPhase::Index;
+                            self.phase.d.next = VerifyPhase::StartFors;
                         }
                     }
-                }
-            }
-            VerifyPhase::Index => {
-                // base_2b: the next bit of md into the index, md shifted on.
-                self.index.d.next = (self.index.q.val() << 1)
-                    | bit_cast::<14, 1>(self.md[0].q.val().get_bits::<1>(31));
-                for i in 0..9 {
-                    self.md[i].d.next = (self.md[i].q.val() << 1) | (self.md[i + 1].q.val() >> 31);
-                }
-                self.md[9].d.next = self.md[9].q.val() << 1;
-                self.bits_left.d.next = self.bits_left.q.val() - 1;
-                if self.bits_left.q.val() == 1 {
-                    self.phase.d.next = VerifyPhase::StartFors;
                 }
             }
             VerifyPhase::StartFors => {
                 self.tree.start.next = true;
                 self.tree.fors.next = true;
                 self.tree.tree_height.next = self.fors_height_reg.q.val();
-                self.tree.leaf_index.next = self.index.q.val();
+                self.tree.leaf_index.next = self.indices.index.val();
                 self.phase.d.next = VerifyPhase::Fors;
             }
             VerifyPhase::Fors => {
                 if self.tree.done.val() {
-                    self.index.d.next = 0.into();
-                    self.bits_left.d.next = self.fors_height_reg.q.val();
+                    self.indices.start.next = true;
                     self.tree_number.d.next = self.tree_number.q.val() + 1;
                     self.phase.d.next = VerifyPhase::ForsSk;
                     if self.tree_number.q.val() == self.last_tree.q.val() {
