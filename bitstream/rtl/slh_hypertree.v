@@ -29,16 +29,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     output reg  out_last;
     
     // Constant declarations
-    localparam  leaf_mask_table$0 = 10'b0;
-    localparam  leaf_mask_table$1 = 10'b1;
-    localparam  leaf_mask_table$2 = 10'b11;
-    localparam  leaf_mask_table$3 = 10'b111;
-    localparam  leaf_mask_table$4 = 10'b1111;
-    localparam  leaf_mask_table$5 = 10'b11111;
-    localparam  leaf_mask_table$6 = 10'b111111;
-    localparam  leaf_mask_table$7 = 10'b1111111;
-    localparam  leaf_mask_table$8 = 10'b11111111;
-    localparam  leaf_mask_table$9 = 10'b111111111;
     localparam  max_layers = 5'b10110;
     
     // Enums
@@ -89,6 +79,16 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     wire  tree$out_last;
     reg  tree$out_ready;
     wire  tree$out_root;
+    reg  position$clock;
+    reg  position$load;
+    reg  [63:0] position$idx_tree;
+    reg  [9:0] position$idx_leaf;
+    reg  position$advance;
+    reg  [3:0] position$height;
+    reg  [3:0] position$step;
+    wire  [4:0] position$layer;
+    wire  [9:0] position$leaf;
+    wire  [31:0] position$address_word;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
@@ -101,15 +101,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     reg  [4:0] last_layer$d;
     wire  [4:0] last_layer$q;
     reg  last_layer$clock;
-    reg  [4:0] layer$d;
-    wire  [4:0] layer$q;
-    reg  layer$clock;
-    reg  [63:0] tree_address$d;
-    wire  [63:0] tree_address$q;
-    reg  tree_address$clock;
-    reg  [9:0] leaf_address$d;
-    wire  [9:0] leaf_address$q;
-    reg  leaf_address$clock;
     reg  [3:0] step$d;
     wire  [3:0] step$q;
     reg  step$clock;
@@ -157,12 +148,9 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
     reg  error_flag$clock;
     
     // Local signals
-    reg  [31:0] address_word;
     reg  [31:0] root_word;
     reg  is_root_word;
     reg  tree_fire;
-    reg  [63:0] next_tree;
-    reg  [9:0] next_leaf;
     
     // Sub module instances
     slh_hypertree__tree tree(
@@ -206,6 +194,18 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         .out_ready(tree$out_ready),
         .out_root(tree$out_root)
     );
+    slh_hypertree__position position(
+        .clock(position$clock),
+        .load(position$load),
+        .idx_tree(position$idx_tree),
+        .idx_leaf(position$idx_leaf),
+        .advance(position$advance),
+        .height(position$height),
+        .step(position$step),
+        .layer(position$layer),
+        .leaf(position$leaf),
+        .address_word(position$address_word)
+    );
     slh_hypertree__phase phase(
         .d(phase$d),
         .q(phase$q),
@@ -225,21 +225,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         .d(last_layer$d),
         .q(last_layer$q),
         .clock(last_layer$clock)
-    );
-    slh_hypertree__layer layer(
-        .d(layer$d),
-        .q(layer$q),
-        .clock(layer$clock)
-    );
-    slh_hypertree__tree_address tree_address(
-        .d(tree_address$d),
-        .q(tree_address$q),
-        .clock(tree_address$clock)
-    );
-    slh_hypertree__leaf_address leaf_address(
-        .d(leaf_address$d),
-        .q(leaf_address$q),
-        .clock(leaf_address$clock)
     );
     slh_hypertree__step step(
         .d(step$d),
@@ -323,9 +308,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         n_reg$clock = clock;
         height$clock = clock;
         last_layer$clock = clock;
-        layer$clock = clock;
-        tree_address$clock = clock;
-        leaf_address$clock = clock;
         step$clock = clock;
         word_last$clock = clock;
         node_word$clock = clock;
@@ -337,9 +319,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         n_reg$d = n_reg$q;
         height$d = height$q;
         last_layer$d = last_layer$q;
-        layer$d = layer$q;
-        tree_address$d = tree_address$q;
-        leaf_address$d = leaf_address$q;
         step$d = step$q;
         word_last$d = word_last$q;
         node_word$d = node_word$q;
@@ -364,6 +343,12 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         root$7$clock = clock;
         root$7$d = root$7$q;
         tree$clock = clock;
+        position$clock = clock;
+        position$load = 1'b0;
+        position$advance = 1'b0;
+        position$idx_tree = idx_tree;
+        position$idx_leaf = idx_leaf;
+        position$height = height$q;
         tree$reset = reset;
         tree$seed_write = seed_write & (phase$q == HypertreePhase$Idle);
         tree$seed_index = seed_index;
@@ -377,7 +362,7 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         tree$sign = 1'b1;
         tree$n_bytes = n_reg$q;
         tree$tree_height = height$q;
-        tree$leaf_index = ((leaf_address$q) & 14'h3fff);
+        tree$leaf_index = ((position$leaf) & 14'h3fff);
         tree$fors = 1'b0;
         tree$fors_tree = 32'h0;
         tree$start_roots = 1'b0;
@@ -393,17 +378,8 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         tree$node_write = 1'b0;
         tree$node_index = 32'h0;
         tree$node_word = 32'h0;
-        address_word = ((layer$q) & 32'hffffffff) << 32'h18;
-        if (step$q == 32'h1) begin
-            address_word = 32'h0;
-        end
-        if (step$q == 32'h2) begin
-            address_word = ((tree_address$q[(32'h38)+:(8)]) & 32'hffffffff) | (((tree_address$q[(32'h30)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_address$q[(32'h28)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_address$q[(32'h20)+:(8)]) & 32'hffffffff) << 32'h18);
-        end
-        if (step$q == 32'h3) begin
-            address_word = ((tree_address$q[(32'h18)+:(8)]) & 32'hffffffff) | (((tree_address$q[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_address$q[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_address$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18);
-        end
-        tree$adrs_word = address_word;
+        position$step = step$q;
+        tree$adrs_word = position$address_word;
         root_word = root$0$q;
         if (step$q == 1) begin
             root_word = root$1$q;
@@ -426,35 +402,6 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
         if (step$q == 7) begin
             root_word = root$7$q;
         end
-        next_leaf = 32'h0;
-        if (height$q == 1) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$1;
-        end
-        if (height$q == 2) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$2;
-        end
-        if (height$q == 3) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$3;
-        end
-        if (height$q == 4) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$4;
-        end
-        if (height$q == 5) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$5;
-        end
-        if (height$q == 6) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$6;
-        end
-        if (height$q == 7) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$7;
-        end
-        if (height$q == 8) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$8;
-        end
-        if (height$q == 9) begin
-            next_leaf = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$9;
-        end
-        next_tree = tree_address$q >> height$q;
         is_root_word = node_count$q == root_node$q;
         tree$out_ready = 1'b0;
         if (phase$q == HypertreePhase$Run) begin
@@ -478,9 +425,7 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
                         n_reg$d = n_bytes;
                         height$d = tree_height;
                         last_layer$d = layers - 32'h1;
-                        layer$d = 32'h0;
-                        tree_address$d = idx_tree;
-                        leaf_address$d = idx_leaf;
+                        position$load = 1'b1;
                         step$d = 32'h0;
                         phase$d = HypertreePhase$WriteAddress;
                         if (n_bytes == 32'h10) begin
@@ -514,7 +459,7 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
                     if (step$q == 32'h3) begin
                         step$d = 32'h0;
                         phase$d = HypertreePhase$WriteMessage;
-                        if (layer$q == 32'h0) begin
+                        if (position$layer == 32'h0) begin
                             phase$d = HypertreePhase$StartTree;
                         end
                     end
@@ -573,11 +518,9 @@ module slh_hypertree(clock,reset,seed_write,seed_index,seed_word,msg_write,msg_i
                         end
                         if (tree$out_last) begin
                             step$d = 32'h0;
-                            layer$d = layer$q + 32'h1;
-                            tree_address$d = next_tree;
-                            leaf_address$d = next_leaf;
+                            position$advance = 1'b1;
                             phase$d = HypertreePhase$WriteAddress;
-                            if (layer$q == last_layer$q) begin
+                            if (position$layer == last_layer$q) begin
                                 phase$d = HypertreePhase$EmitRoot;
                             end
                         end
@@ -698,44 +641,6 @@ module slh_hypertree__last_layer(d,q,clock);
 endmodule // slh_hypertree__last_layer
 
 
-module slh_hypertree__layer(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_hypertree__layer
-
-
-module slh_hypertree__leaf_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_hypertree__leaf_address
-
-
 module slh_hypertree__n_reg(d,q,clock);
     
     // Module arguments
@@ -818,6 +723,179 @@ module slh_hypertree__phase(d,q,clock);
     end
           
 endmodule // slh_hypertree__phase
+
+
+module slh_hypertree__position(clock,load,idx_tree,idx_leaf,advance,height,step,layer,leaf,address_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  load;
+    input wire  [63:0] idx_tree;
+    input wire  [9:0] idx_leaf;
+    input wire  advance;
+    input wire  [3:0] height;
+    input wire  [3:0] step;
+    output reg  [4:0] layer;
+    output reg  [9:0] leaf;
+    output reg  [31:0] address_word;
+    
+    // Constant declarations
+    localparam  leaf_mask_table$0 = 10'b0;
+    localparam  leaf_mask_table$1 = 10'b1;
+    localparam  leaf_mask_table$2 = 10'b11;
+    localparam  leaf_mask_table$3 = 10'b111;
+    localparam  leaf_mask_table$4 = 10'b1111;
+    localparam  leaf_mask_table$5 = 10'b11111;
+    localparam  leaf_mask_table$6 = 10'b111111;
+    localparam  leaf_mask_table$7 = 10'b1111111;
+    localparam  leaf_mask_table$8 = 10'b11111111;
+    localparam  leaf_mask_table$9 = 10'b111111111;
+    
+    // Stub signals
+    reg  [4:0] layer_reg$d;
+    wire  [4:0] layer_reg$q;
+    reg  layer_reg$clock;
+    reg  [63:0] tree_reg$d;
+    wire  [63:0] tree_reg$q;
+    reg  tree_reg$clock;
+    reg  [9:0] leaf_reg$d;
+    wire  [9:0] leaf_reg$q;
+    reg  leaf_reg$clock;
+    
+    // Sub module instances
+    slh_hypertree__position__layer_reg layer_reg(
+        .d(layer_reg$d),
+        .q(layer_reg$q),
+        .clock(layer_reg$clock)
+    );
+    slh_hypertree__position__tree_reg tree_reg(
+        .d(tree_reg$d),
+        .q(tree_reg$q),
+        .clock(tree_reg$clock)
+    );
+    slh_hypertree__position__leaf_reg leaf_reg(
+        .d(leaf_reg$d),
+        .q(leaf_reg$q),
+        .clock(leaf_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        layer_reg$clock = clock;
+        tree_reg$clock = clock;
+        leaf_reg$clock = clock;
+        layer_reg$d = layer_reg$q;
+        tree_reg$d = tree_reg$q;
+        leaf_reg$d = leaf_reg$q;
+        if (advance) begin
+            layer_reg$d = layer_reg$q + 32'h1;
+            tree_reg$d = tree_reg$q >> height;
+            leaf_reg$d = 32'h0;
+            if (height == 1) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$1;
+            end
+            if (height == 2) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$2;
+            end
+            if (height == 3) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$3;
+            end
+            if (height == 4) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$4;
+            end
+            if (height == 5) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$5;
+            end
+            if (height == 6) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$6;
+            end
+            if (height == 7) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$7;
+            end
+            if (height == 8) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$8;
+            end
+            if (height == 9) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$9;
+            end
+        end
+        if (load) begin
+            layer_reg$d = 32'h0;
+            tree_reg$d = idx_tree;
+            leaf_reg$d = idx_leaf;
+        end
+        address_word = ((layer_reg$q) & 32'hffffffff) << 32'h18;
+        if (step == 32'h1) begin
+            address_word = 32'h0;
+        end
+        if (step == 32'h2) begin
+            address_word = ((tree_reg$q[(32'h38)+:(8)]) & 32'hffffffff) | (((tree_reg$q[(32'h30)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_reg$q[(32'h28)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_reg$q[(32'h20)+:(8)]) & 32'hffffffff) << 32'h18);
+        end
+        if (step == 32'h3) begin
+            address_word = ((tree_reg$q[(32'h18)+:(8)]) & 32'hffffffff) | (((tree_reg$q[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_reg$q[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_reg$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18);
+        end
+        layer = layer_reg$q;
+        leaf = leaf_reg$q;
+    end
+    
+endmodule // slh_hypertree__position
+
+
+module slh_hypertree__position__layer_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__position__layer_reg
+
+
+module slh_hypertree__position__leaf_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__position__leaf_reg
+
+
+module slh_hypertree__position__tree_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_hypertree__position__tree_reg
 
 
 module slh_hypertree__root__0(d,q,clock);
@@ -8493,25 +8571,6 @@ module slh_hypertree__tree__z(d,q,clock);
     end
           
 endmodule // slh_hypertree__tree__z
-
-
-module slh_hypertree__tree_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_hypertree__tree_address
 
 
 module slh_hypertree__word_last(d,q,clock);

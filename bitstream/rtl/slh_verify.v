@@ -39,16 +39,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     output reg  in_ready;
     
     // Constant declarations
-    localparam  leaf_mask_table$0 = 10'b0;
-    localparam  leaf_mask_table$1 = 10'b1;
-    localparam  leaf_mask_table$2 = 10'b11;
-    localparam  leaf_mask_table$3 = 10'b111;
-    localparam  leaf_mask_table$4 = 10'b1111;
-    localparam  leaf_mask_table$5 = 10'b11111;
-    localparam  leaf_mask_table$6 = 10'b111111;
-    localparam  leaf_mask_table$7 = 10'b1111111;
-    localparam  leaf_mask_table$8 = 10'b11111111;
-    localparam  leaf_mask_table$9 = 10'b111111111;
     localparam  max_trees = 6'b100011;
     localparam  max_fors_height = 4'he;
     localparam  max_tree_height = 4'h9;
@@ -111,6 +101,16 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     wire  tree$out_last;
     reg  tree$out_ready;
     wire  tree$out_root;
+    reg  position$clock;
+    reg  position$load;
+    reg  [63:0] position$idx_tree;
+    reg  [9:0] position$idx_leaf;
+    reg  position$advance;
+    reg  [3:0] position$height;
+    reg  [3:0] position$step;
+    wire  [4:0] position$layer;
+    wire  [9:0] position$leaf;
+    wire  [31:0] position$address_word;
     reg  indices$clock;
     reg  indices$write;
     reg  [3:0] indices$word_index;
@@ -201,18 +201,9 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     reg  [3:0] step$d;
     wire  [3:0] step$q;
     reg  step$clock;
-    reg  [4:0] layer$d;
-    wire  [4:0] layer$q;
-    reg  layer$clock;
     reg  [4:0] last_layer$d;
     wire  [4:0] last_layer$q;
     reg  last_layer$clock;
-    reg  [63:0] tree_address$d;
-    wire  [63:0] tree_address$q;
-    reg  tree_address$clock;
-    reg  [9:0] leaf_address$d;
-    wire  [9:0] leaf_address$q;
-    reg  leaf_address$clock;
     reg  mismatch$d;
     wire  mismatch$q;
     reg  mismatch$clock;
@@ -238,7 +229,6 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     // Local signals
     reg  in_fire;
     reg  final_word;
-    reg  [31:0] address_word;
     reg  [31:0] root_out;
     reg  [31:0] pk_root_out;
     reg  tree_fire;
@@ -284,6 +274,18 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         .out_last(tree$out_last),
         .out_ready(tree$out_ready),
         .out_root(tree$out_root)
+    );
+    slh_verify__position position(
+        .clock(position$clock),
+        .load(position$load),
+        .idx_tree(position$idx_tree),
+        .idx_leaf(position$idx_leaf),
+        .advance(position$advance),
+        .height(position$height),
+        .step(position$step),
+        .layer(position$layer),
+        .leaf(position$leaf),
+        .address_word(position$address_word)
     );
     slh_verify__indices indices(
         .clock(indices$clock),
@@ -431,25 +433,10 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         .q(step$q),
         .clock(step$clock)
     );
-    slh_verify__layer layer(
-        .d(layer$d),
-        .q(layer$q),
-        .clock(layer$clock)
-    );
     slh_verify__last_layer last_layer(
         .d(last_layer$d),
         .q(last_layer$q),
         .clock(last_layer$clock)
-    );
-    slh_verify__tree_address tree_address(
-        .d(tree_address$d),
-        .q(tree_address$q),
-        .clock(tree_address$clock)
-    );
-    slh_verify__leaf_address leaf_address(
-        .d(leaf_address$d),
-        .q(leaf_address$q),
-        .clock(leaf_address$clock)
     );
     slh_verify__mismatch mismatch(
         .d(mismatch$d),
@@ -500,10 +487,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         z$clock = clock;
         word$clock = clock;
         step$clock = clock;
-        layer$clock = clock;
         last_layer$clock = clock;
-        tree_address$clock = clock;
-        leaf_address$clock = clock;
         mismatch$clock = clock;
         fors_auth_last$clock = clock;
         auth_last$clock = clock;
@@ -522,10 +506,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         z$d = z$q;
         word$d = word$q;
         step$d = step$q;
-        layer$d = layer$q;
         last_layer$d = last_layer$q;
-        tree_address$d = tree_address$q;
-        leaf_address$d = leaf_address$q;
         mismatch$d = mismatch$q;
         fors_auth_last$d = fors_auth_last$q;
         auth_last$d = auth_last$q;
@@ -572,6 +553,12 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         pk_root$7$clock = clock;
         pk_root$7$d = pk_root$7$q;
         tree$clock = clock;
+        position$clock = clock;
+        position$load = 1'b0;
+        position$advance = 1'b0;
+        position$idx_tree = idx_tree;
+        position$idx_leaf = idx_leaf;
+        position$height = height$q;
         tree$reset = reset;
         tree$seed_write = seed_write & (phase$q == VerifyPhase$Idle) & ~seed_index[32'h3];
         tree$seed_index = seed_index;
@@ -583,7 +570,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         tree$start = 1'b0;
         tree$n_bytes = n_reg$q;
         tree$tree_height = height$q;
-        tree$leaf_index = ((leaf_address$q) & 14'h3fff);
+        tree$leaf_index = ((position$leaf) & 14'h3fff);
         tree$sign = 1'b0;
         tree$climb = 1'b1;
         tree$fors = 1'b0;
@@ -602,16 +589,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         tree$node_word = in_data;
         tree$out_ready = 1'b1;
         tree_fire = tree$out_valid;
-        address_word = ((layer$q) & 32'hffffffff) << 32'h18;
-        if (step$q == 32'h1) begin
-            address_word = 32'h0;
-        end
-        if (step$q == 32'h2) begin
-            address_word = ((tree_address$q[(32'h38)+:(8)]) & 32'hffffffff) | (((tree_address$q[(32'h30)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_address$q[(32'h28)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_address$q[(32'h20)+:(8)]) & 32'hffffffff) << 32'h18);
-        end
-        if (step$q == 32'h3) begin
-            address_word = ((tree_address$q[(32'h18)+:(8)]) & 32'hffffffff) | (((tree_address$q[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_address$q[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_address$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18);
-        end
+        position$step = step$q;
         root_out = root$0$q;
         pk_root_out = pk_root$0$q;
         if (step$q == 1) begin
@@ -642,11 +620,11 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
             root_out = root$7$q;
             pk_root_out = pk_root$7$q;
         end
-        tree$adrs_word = address_word;
+        tree$adrs_word = position$address_word;
         tree$msg_word = root_out;
         in_ready = (phase$q == VerifyPhase$ForsSk) | (phase$q == VerifyPhase$ForsAuth) | (phase$q == VerifyPhase$LayerSig) | (phase$q == VerifyPhase$LayerAuth) | (phase$q == VerifyPhase$Drain);
         in_fire = in_ready & in_valid;
-        final_word = (phase$q == VerifyPhase$LayerAuth) & (layer$q == last_layer$q) & (z$q == auth_last$q) & (word$q == ((word_last$q) & 10'h3ff));
+        final_word = (phase$q == VerifyPhase$LayerAuth) & (position$layer == last_layer$q) & (z$q == auth_last$q) & (word$q == ((word_last$q) & 10'h3ff));
         out_data = root_out;
         out_valid = phase$q == VerifyPhase$EmitRoot;
         out_last = (phase$q == VerifyPhase$EmitRoot) & (step$q == word_last$q);
@@ -690,9 +668,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                         last_tree$d = trees - 32'h1;
                         last_layer$d = layers - 32'h1;
                         tree_number$d = 32'h0;
-                        layer$d = 32'h0;
-                        tree_address$d = idx_tree;
-                        leaf_address$d = idx_leaf;
+                        position$load = 1'b1;
                         word$d = 32'h0;
                         z$d = 32'h0;
                         step$d = 32'h0;
@@ -803,7 +779,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                     end
                     if (step$q == 32'h4) begin
                         tree$adrs_index = 32'h5;
-                        tree$adrs_word = (((leaf_address$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((leaf_address$q[(32'h8)+:(2)]) & 32'hffffffff) << 32'h10);
+                        tree$adrs_word = (((position$leaf[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((position$leaf[(32'h8)+:(2)]) & 32'hffffffff) << 32'h10);
                         step$d = 32'h0;
                         phase$d = VerifyPhase$ForsSk;
                     end
@@ -912,37 +888,8 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                 step$d = 32'h0;
                 phase$d = VerifyPhase$WriteAddress;
                 if (phase$q == VerifyPhase$Layer) begin
-                    layer$d = layer$q + 32'h1;
-                    tree_address$d = tree_address$q >> height$q;
-                    leaf_address$d = 32'h0;
-                    if (height$q == 1) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$1;
-                    end
-                    if (height$q == 2) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$2;
-                    end
-                    if (height$q == 3) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$3;
-                    end
-                    if (height$q == 4) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$4;
-                    end
-                    if (height$q == 5) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$5;
-                    end
-                    if (height$q == 6) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$6;
-                    end
-                    if (height$q == 7) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$7;
-                    end
-                    if (height$q == 8) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$8;
-                    end
-                    if (height$q == 9) begin
-                        leaf_address$d = tree_address$q[(32'h0)+:(10)] & leaf_mask_table$9;
-                    end
-                    if (layer$q == last_layer$q) begin
+                    position$advance = 1'b1;
+                    if (position$layer == last_layer$q) begin
                         phase$d = VerifyPhase$EmitRoot;
                     end
                 end
@@ -1579,44 +1526,6 @@ module slh_verify__last_tree(d,q,clock);
 endmodule // slh_verify__last_tree
 
 
-module slh_verify__layer(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__layer
-
-
-module slh_verify__leaf_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__leaf_address
-
-
 module slh_verify__mismatch(d,q,clock);
     
     // Module arguments
@@ -1841,6 +1750,179 @@ module slh_verify__pk_root__7(d,q,clock);
     end
           
 endmodule // slh_verify__pk_root__7
+
+
+module slh_verify__position(clock,load,idx_tree,idx_leaf,advance,height,step,layer,leaf,address_word);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  load;
+    input wire  [63:0] idx_tree;
+    input wire  [9:0] idx_leaf;
+    input wire  advance;
+    input wire  [3:0] height;
+    input wire  [3:0] step;
+    output reg  [4:0] layer;
+    output reg  [9:0] leaf;
+    output reg  [31:0] address_word;
+    
+    // Constant declarations
+    localparam  leaf_mask_table$0 = 10'b0;
+    localparam  leaf_mask_table$1 = 10'b1;
+    localparam  leaf_mask_table$2 = 10'b11;
+    localparam  leaf_mask_table$3 = 10'b111;
+    localparam  leaf_mask_table$4 = 10'b1111;
+    localparam  leaf_mask_table$5 = 10'b11111;
+    localparam  leaf_mask_table$6 = 10'b111111;
+    localparam  leaf_mask_table$7 = 10'b1111111;
+    localparam  leaf_mask_table$8 = 10'b11111111;
+    localparam  leaf_mask_table$9 = 10'b111111111;
+    
+    // Stub signals
+    reg  [4:0] layer_reg$d;
+    wire  [4:0] layer_reg$q;
+    reg  layer_reg$clock;
+    reg  [63:0] tree_reg$d;
+    wire  [63:0] tree_reg$q;
+    reg  tree_reg$clock;
+    reg  [9:0] leaf_reg$d;
+    wire  [9:0] leaf_reg$q;
+    reg  leaf_reg$clock;
+    
+    // Sub module instances
+    slh_verify__position__layer_reg layer_reg(
+        .d(layer_reg$d),
+        .q(layer_reg$q),
+        .clock(layer_reg$clock)
+    );
+    slh_verify__position__tree_reg tree_reg(
+        .d(tree_reg$d),
+        .q(tree_reg$q),
+        .clock(tree_reg$clock)
+    );
+    slh_verify__position__leaf_reg leaf_reg(
+        .d(leaf_reg$d),
+        .q(leaf_reg$q),
+        .clock(leaf_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        layer_reg$clock = clock;
+        tree_reg$clock = clock;
+        leaf_reg$clock = clock;
+        layer_reg$d = layer_reg$q;
+        tree_reg$d = tree_reg$q;
+        leaf_reg$d = leaf_reg$q;
+        if (advance) begin
+            layer_reg$d = layer_reg$q + 32'h1;
+            tree_reg$d = tree_reg$q >> height;
+            leaf_reg$d = 32'h0;
+            if (height == 1) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$1;
+            end
+            if (height == 2) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$2;
+            end
+            if (height == 3) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$3;
+            end
+            if (height == 4) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$4;
+            end
+            if (height == 5) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$5;
+            end
+            if (height == 6) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$6;
+            end
+            if (height == 7) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$7;
+            end
+            if (height == 8) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$8;
+            end
+            if (height == 9) begin
+                leaf_reg$d = tree_reg$q[(32'h0)+:(10)] & leaf_mask_table$9;
+            end
+        end
+        if (load) begin
+            layer_reg$d = 32'h0;
+            tree_reg$d = idx_tree;
+            leaf_reg$d = idx_leaf;
+        end
+        address_word = ((layer_reg$q) & 32'hffffffff) << 32'h18;
+        if (step == 32'h1) begin
+            address_word = 32'h0;
+        end
+        if (step == 32'h2) begin
+            address_word = ((tree_reg$q[(32'h38)+:(8)]) & 32'hffffffff) | (((tree_reg$q[(32'h30)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_reg$q[(32'h28)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_reg$q[(32'h20)+:(8)]) & 32'hffffffff) << 32'h18);
+        end
+        if (step == 32'h3) begin
+            address_word = ((tree_reg$q[(32'h18)+:(8)]) & 32'hffffffff) | (((tree_reg$q[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | (((tree_reg$q[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((tree_reg$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18);
+        end
+        layer = layer_reg$q;
+        leaf = leaf_reg$q;
+    end
+    
+endmodule // slh_verify__position
+
+
+module slh_verify__position__layer_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__position__layer_reg
+
+
+module slh_verify__position__leaf_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__position__leaf_reg
+
+
+module slh_verify__position__tree_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_verify__position__tree_reg
 
 
 module slh_verify__root__0(d,q,clock);
@@ -9516,25 +9598,6 @@ module slh_verify__tree__z(d,q,clock);
     end
           
 endmodule // slh_verify__tree__z
-
-
-module slh_verify__tree_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slh_verify__tree_address
 
 
 module slh_verify__tree_number(d,q,clock);

@@ -30,7 +30,8 @@
 //! are fixed: [`hypertree_clocks`] depends on n, h′ and d only (asserted by
 //! the tests).
 
-use super::xmss_tree::{sign_tree_clocks, XmssTreeEngine, MAX_TREE_HEIGHT};
+use super::layer_address::LayerAddress;
+use super::xmss_tree::{sign_tree_clocks, XmssTreeEngine};
 use rust_hdl::prelude::*;
 
 /// Largest number of hypertree layers d of FIPS 205 (the 128f and 192f
@@ -112,13 +113,11 @@ pub struct HypertreeEngine<const R: usize> {
     /// SIG_HT ‖ root stream TLAST.
     pub out_last: Signal<Out, Bit>,
     tree: XmssTreeEngine<R>,
+    position: LayerAddress,
     phase: DFF<HypertreePhase>,
     n_reg: DFF<Bits<6>>,
     height: DFF<Bits<4>>,
     last_layer: DFF<Bits<5>>,
-    layer: DFF<Bits<5>>,
-    tree_address: DFF<Bits<64>>,
-    leaf_address: DFF<Bits<10>>,
     step: DFF<Bits<4>>,
     word_last: DFF<Bits<4>>,
     node_word: DFF<Bits<4>>,
@@ -127,13 +126,9 @@ pub struct HypertreeEngine<const R: usize> {
     root: [DFF<Bits<32>>; 8],
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
-    address_word: Signal<Local, Bits<32>>,
     root_word: Signal<Local, Bits<32>>,
     is_root_word: Signal<Local, Bit>,
     tree_fire: Signal<Local, Bit>,
-    next_tree: Signal<Local, Bits<64>>,
-    next_leaf: Signal<Local, Bits<10>>,
-    leaf_mask_table: [Constant<Bits<10>>; MAX_TREE_HEIGHT + 1],
     max_layers: Constant<Bits<5>>,
 }
 
@@ -163,13 +158,11 @@ impl<const R: usize> Default for HypertreeEngine<R> {
             out_valid: Default::default(),
             out_last: Default::default(),
             tree: Default::default(),
+            position: Default::default(),
             phase: Default::default(),
             n_reg: Default::default(),
             height: Default::default(),
             last_layer: Default::default(),
-            layer: Default::default(),
-            tree_address: Default::default(),
-            leaf_address: Default::default(),
             step: Default::default(),
             word_last: Default::default(),
             node_word: Default::default(),
@@ -178,13 +171,9 @@ impl<const R: usize> Default for HypertreeEngine<R> {
             root: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
-            address_word: Default::default(),
             root_word: Default::default(),
             is_root_word: Default::default(),
             tree_fire: Default::default(),
-            next_tree: Default::default(),
-            next_leaf: Default::default(),
-            leaf_mask_table: core::array::from_fn(|h| Constant::new(((1u64 << h) - 1).into())),
             max_layers: Constant::new(MAX_LAYERS.into()),
         }
     }
@@ -194,28 +183,19 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            phase,
-            n_reg,
-            height,
-            last_layer,
-            layer,
-            tree_address,
-            leaf_address,
-            step,
-            word_last,
-            node_word,
-            node_count,
-            root_node,
-            done_flag,
-            error_flag
+            self, clock, phase, n_reg, height, last_layer, step, word_last, node_word, node_count,
+            root_node, done_flag, error_flag
         );
         for i in 0..8 {
             self.root[i].clock.next = self.clock.val();
             self.root[i].d.next = self.root[i].q.val();
         }
-        clock!(self, clock, tree);
+        clock!(self, clock, tree, position);
+        self.position.load.next = false;
+        self.position.advance.next = false;
+        self.position.idx_tree.next = self.idx_tree.val();
+        self.position.idx_leaf.next = self.idx_leaf.val();
+        self.position.height.next = self.height.q.val();
 
         // Seeds and M go straight to the tree job while idle.
         self.tree.reset.next = self.reset.val();
@@ -233,7 +213,7 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
         self.tree.sign.next = true;
         self.tree.n_bytes.next = self.n_reg.q.val();
         self.tree.tree_height.next = self.height.q.val();
-        self.tree.leaf_index.next = bit_cast::<14, 10>(self.leaf_address.q.val());
+        self.tree.leaf_index.next = bit_cast::<14, 10>(self.position.leaf.val());
         self.tree.fors.next = false;
         self.tree.fors_tree.next = 0.into();
         self.tree.start_roots.next = false;
@@ -250,26 +230,8 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
         self.tree.node_index.next = 0.into();
         self.tree.node_word.next = 0.into();
 
-        // Address words 0..3: the layer (big-endian, byte 3), then the
-        // 96-bit tree address whose upper 32 bits are zero, in little-endian
-        // word order.
-        self.address_word.next = bit_cast::<32, 5>(self.layer.q.val()) << 24;
-        if self.step.q.val() == 1 {
-            self.address_word.next = 0.into();
-        }
-        if self.step.q.val() == 2 {
-            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(56))
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(48)) << 8)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(40)) << 16)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(32)) << 24);
-        }
-        if self.step.q.val() == 3 {
-            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(24))
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(16)) << 8)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(8)) << 16)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(0)) << 24);
-        }
-        self.tree.adrs_word.next = self.address_word.val();
+        self.position.step.next = self.step.q.val();
+        self.tree.adrs_word.next = self.position.address_word.val();
 
         self.root_word.next = self.root[0].q.val();
         for i in 1..8 {
@@ -277,16 +239,6 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
                 self.root_word.next = self.root[i].q.val();
             }
         }
-
-        // The next layer's leaf and tree (FIPS 205 Algorithm 12, lines 9–10).
-        self.next_leaf.next = 0.into();
-        for h in 1..(MAX_TREE_HEIGHT + 1) {
-            if self.height.q.val().index() == h {
-                self.next_leaf.next =
-                    self.tree_address.q.val().get_bits::<10>(0) & self.leaf_mask_table[h].val();
-            }
-        }
-        self.next_tree.next = self.tree_address.q.val() >> self.height.q.val();
 
         // The tree job's output: σ_WOTS ‖ AUTH on, the root kept.
         self.is_root_word.next = self.node_count.q.val() == self.root_node.q.val();
@@ -314,9 +266,7 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
                     self.n_reg.d.next = self.n_bytes.val();
                     self.height.d.next = self.tree_height.val();
                     self.last_layer.d.next = self.layers.val() - 1;
-                    self.layer.d.next = 0.into();
-                    self.tree_address.d.next = self.idx_tree.val();
-                    self.leaf_address.d.next = self.idx_leaf.val();
+                    self.position.load.next = true;
                     self.step.d.next = 0.into();
                     self.phase.d.next = HypertreePhase::WriteAddress;
                     // The root is value number len + h′ of each tree's output
@@ -348,7 +298,7 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
                 if self.step.q.val() == 3 {
                     self.step.d.next = 0.into();
                     self.phase.d.next = HypertreePhase::WriteMessage;
-                    if self.layer.q.val() == 0 {
+                    if self.position.layer.val() == 0 {
                         self.phase.d.next = HypertreePhase::StartTree;
                     }
                 }
@@ -385,11 +335,9 @@ impl<const R: usize> Logic for HypertreeEngine<R> {
                     }
                     if self.tree.out_last.val() {
                         self.step.d.next = 0.into();
-                        self.layer.d.next = self.layer.q.val() + 1;
-                        self.tree_address.d.next = self.next_tree.val();
-                        self.leaf_address.d.next = self.next_leaf.val();
+                        self.position.advance.next = true;
                         self.phase.d.next = HypertreePhase::WriteAddress;
-                        if self.layer.q.val() == self.last_layer.q.val() {
+                        if self.position.layer.val() == self.last_layer.q.val() {
                             self.phase.d.next = HypertreePhase::EmitRoot;
                         }
                     }

@@ -47,6 +47,7 @@
 
 use super::digest_indices::DigestIndices;
 use super::hypertree::MAX_LAYERS;
+use super::layer_address::LayerAddress;
 use super::wots_leaf::{
     fors_leaf_from_sk_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len, ENDS_ADDRESS_BITS,
     MAX_FORS_TREES,
@@ -185,6 +186,7 @@ pub struct SlhVerifyEngine<const R: usize> {
     /// Signature stream TREADY.
     pub in_ready: Signal<Out, Bit>,
     tree: XmssTreeEngine<R>,
+    position: LayerAddress,
     indices: DigestIndices,
     root: [DFF<Bits<32>>; 8],
     pk_root: [DFF<Bits<32>>; 8],
@@ -199,10 +201,7 @@ pub struct SlhVerifyEngine<const R: usize> {
     z: DFF<Bits<4>>,
     word: DFF<Bits<ENDS_ADDRESS_BITS>>,
     step: DFF<Bits<4>>,
-    layer: DFF<Bits<5>>,
     last_layer: DFF<Bits<5>>,
-    tree_address: DFF<Bits<64>>,
-    leaf_address: DFF<Bits<10>>,
     mismatch: DFF<Bit>,
     fors_auth_last: DFF<Bits<4>>,
     auth_last: DFF<Bits<4>>,
@@ -212,11 +211,9 @@ pub struct SlhVerifyEngine<const R: usize> {
     error_flag: DFF<Bit>,
     in_fire: Signal<Local, Bit>,
     final_word: Signal<Local, Bit>,
-    address_word: Signal<Local, Bits<32>>,
     root_out: Signal<Local, Bits<32>>,
     pk_root_out: Signal<Local, Bits<32>>,
     tree_fire: Signal<Local, Bit>,
-    leaf_mask_table: [Constant<Bits<10>>; MAX_TREE_HEIGHT + 1],
     max_trees: Constant<Bits<6>>,
     max_fors_height: Constant<Bits<4>>,
     max_tree_height: Constant<Bits<4>>,
@@ -259,6 +256,7 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             verdict: Default::default(),
             in_ready: Default::default(),
             tree: Default::default(),
+            position: Default::default(),
             indices: Default::default(),
             root: Default::default(),
             pk_root: Default::default(),
@@ -273,10 +271,7 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             z: Default::default(),
             word: Default::default(),
             step: Default::default(),
-            layer: Default::default(),
             last_layer: Default::default(),
-            tree_address: Default::default(),
-            leaf_address: Default::default(),
             mismatch: Default::default(),
             fors_auth_last: Default::default(),
             auth_last: Default::default(),
@@ -286,11 +281,9 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             error_flag: Default::default(),
             in_fire: Default::default(),
             final_word: Default::default(),
-            address_word: Default::default(),
             root_out: Default::default(),
             pk_root_out: Default::default(),
             tree_fire: Default::default(),
-            leaf_mask_table: core::array::from_fn(|h| Constant::new(((1u64 << h) - 1).into())),
             max_trees: Constant::new((MAX_FORS_TREES as u64).into()),
             max_fors_height: Constant::new((MAX_FORS_HEIGHT as u64).into()),
             max_tree_height: Constant::new((MAX_TREE_HEIGHT as u64).into()),
@@ -316,10 +309,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             z,
             word,
             step,
-            layer,
             last_layer,
-            tree_address,
-            leaf_address,
             mismatch,
             fors_auth_last,
             auth_last,
@@ -342,7 +332,12 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             self.pk_root[i].clock.next = self.clock.val();
             self.pk_root[i].d.next = self.pk_root[i].q.val();
         }
-        clock!(self, clock, tree);
+        clock!(self, clock, tree, position);
+        self.position.load.next = false;
+        self.position.advance.next = false;
+        self.position.idx_tree.next = self.idx_tree.val();
+        self.position.idx_leaf.next = self.idx_leaf.val();
+        self.position.height.next = self.height.q.val();
 
         // The tree job: PK.seed while idle; the rest from the phases.
         self.tree.reset.next = self.reset.val();
@@ -358,7 +353,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         self.tree.start.next = false;
         self.tree.n_bytes.next = self.n_reg.q.val();
         self.tree.tree_height.next = self.height.q.val();
-        self.tree.leaf_index.next = bit_cast::<14, 10>(self.leaf_address.q.val());
+        self.tree.leaf_index.next = bit_cast::<14, 10>(self.position.leaf.val());
         self.tree.sign.next = false;
         self.tree.climb.next = true;
         self.tree.fors.next = false;
@@ -380,23 +375,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         self.tree.out_ready.next = true;
         self.tree_fire.next = self.tree.out_valid.val();
 
-        // Address words 0..3 of layer j (as in the hypertree job).
-        self.address_word.next = bit_cast::<32, 5>(self.layer.q.val()) << 24;
-        if self.step.q.val() == 1 {
-            self.address_word.next = 0.into();
-        }
-        if self.step.q.val() == 2 {
-            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(56))
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(48)) << 8)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(40)) << 16)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(32)) << 24);
-        }
-        if self.step.q.val() == 3 {
-            self.address_word.next = bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(24))
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(16)) << 8)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(8)) << 16)
-                | (bit_cast::<32, 8>(self.tree_address.q.val().get_bits::<8>(0)) << 24);
-        }
+        self.position.step.next = self.step.q.val();
         self.root_out.next = self.root[0].q.val();
         self.pk_root_out.next = self.pk_root[0].q.val();
         for i in 1..8 {
@@ -405,7 +384,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                 self.pk_root_out.next = self.pk_root[i].q.val();
             }
         }
-        self.tree.adrs_word.next = self.address_word.val();
+        self.tree.adrs_word.next = self.position.address_word.val();
         self.tree.msg_word.next = self.root_out.val();
 
         // The signature stream.
@@ -416,7 +395,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             | (self.phase.q.val() == VerifyPhase::Drain);
         self.in_fire.next = self.in_ready.val() & self.in_valid.val();
         self.final_word.next = (self.phase.q.val() == VerifyPhase::LayerAuth)
-            & (self.layer.q.val() == self.last_layer.q.val())
+            & (self.position.layer.val() == self.last_layer.q.val())
             & (self.z.q.val() == self.auth_last.q.val())
             & (self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val()));
 
@@ -445,9 +424,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     self.last_tree.d.next = self.trees.val() - 1;
                     self.last_layer.d.next = self.layers.val() - 1;
                     self.tree_number.d.next = 0.into();
-                    self.layer.d.next = 0.into();
-                    self.tree_address.d.next = self.idx_tree.val();
-                    self.leaf_address.d.next = self.idx_leaf.val();
+                    self.position.load.next = true;
                     self.word.d.next = 0.into();
                     self.z.d.next = 0.into();
                     self.step.d.next = 0.into();
@@ -562,8 +539,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                 if self.step.q.val() == 4 {
                     self.tree.adrs_index.next = 5.into();
                     self.tree.adrs_word.next =
-                        (bit_cast::<32, 8>(self.leaf_address.q.val().get_bits::<8>(0)) << 24)
-                            | (bit_cast::<32, 2>(self.leaf_address.q.val().get_bits::<2>(8)) << 16);
+                        (bit_cast::<32, 8>(self.position.leaf.val().get_bits::<8>(0)) << 24)
+                            | (bit_cast::<32, 2>(self.position.leaf.val().get_bits::<2>(8)) << 16);
                     self.step.d.next = 0.into();
                     self.phase.d.next = VerifyPhase::ForsSk;
                 }
@@ -651,16 +628,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                 self.step.d.next = 0.into();
                 self.phase.d.next = VerifyPhase::WriteAddress;
                 if self.phase.q.val() == VerifyPhase::Layer {
-                    self.layer.d.next = self.layer.q.val() + 1;
-                    self.tree_address.d.next = self.tree_address.q.val() >> self.height.q.val();
-                    self.leaf_address.d.next = 0.into();
-                    for h in 1..(MAX_TREE_HEIGHT + 1) {
-                        if self.height.q.val().index() == h {
-                            self.leaf_address.d.next = self.tree_address.q.val().get_bits::<10>(0)
-                                & self.leaf_mask_table[h].val();
-                        }
-                    }
-                    if self.layer.q.val() == self.last_layer.q.val() {
+                    self.position.advance.next = true;
+                    if self.position.layer.val() == self.last_layer.q.val() {
                         self.phase.d.next = VerifyPhase::EmitRoot;
                     }
                 }
