@@ -47,7 +47,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     // Enums
     localparam VerifyPhase$Idle = 0;
     localparam VerifyPhase$ForsSk = 1;
-    localparam VerifyPhase$ForsAuth = 2;
+    localparam VerifyPhase$Auth = 2;
     localparam VerifyPhase$StartFors = 3;
     localparam VerifyPhase$Fors = 4;
     localparam VerifyPhase$StartRoots = 5;
@@ -55,11 +55,10 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     localparam VerifyPhase$WriteAddress = 7;
     localparam VerifyPhase$WriteMessage = 8;
     localparam VerifyPhase$LayerSig = 9;
-    localparam VerifyPhase$LayerAuth = 10;
-    localparam VerifyPhase$StartLayer = 11;
-    localparam VerifyPhase$Layer = 12;
-    localparam VerifyPhase$EmitRoot = 13;
-    localparam VerifyPhase$Drain = 14;
+    localparam VerifyPhase$StartLayer = 10;
+    localparam VerifyPhase$Layer = 11;
+    localparam VerifyPhase$EmitRoot = 12;
+    localparam VerifyPhase$Drain = 13;
     
     // Stub signals
     reg  tree$clock;
@@ -622,9 +621,9 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         end
         tree$adrs_word = position$address_word;
         tree$msg_word = root_out;
-        in_ready = (phase$q == VerifyPhase$ForsSk) | (phase$q == VerifyPhase$ForsAuth) | (phase$q == VerifyPhase$LayerSig) | (phase$q == VerifyPhase$LayerAuth) | (phase$q == VerifyPhase$Drain);
+        in_ready = (phase$q == VerifyPhase$ForsSk) | (phase$q == VerifyPhase$Auth) | (phase$q == VerifyPhase$LayerSig) | (phase$q == VerifyPhase$Drain);
         in_fire = in_ready & in_valid;
-        final_word = (phase$q == VerifyPhase$LayerAuth) & (position$layer == last_layer$q) & (z$q == auth_last$q) & (word$q == ((word_last$q) & 10'h3ff));
+        final_word = (phase$q == VerifyPhase$Auth) & ~fors_stage$q & (position$layer == last_layer$q) & (z$q == auth_last$q) & (word$q == ((word_last$q) & 10'h3ff));
         out_data = root_out;
         out_valid = phase$q == VerifyPhase$EmitRoot;
         out_last = (phase$q == VerifyPhase$EmitRoot) & (step$q == word_last$q);
@@ -710,11 +709,11 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                         if (word$q == ((word_last$q) & 10'h3ff)) begin
                             word$d = 32'h0;
                             z$d = 32'h0;
-                            phase$d = VerifyPhase$ForsAuth;
+                            phase$d = VerifyPhase$Auth;
                         end
                     end
                 end
-            VerifyPhase$ForsAuth:
+            VerifyPhase$Auth:
                 begin
                     if (in_fire) begin
                         tree$auth_write = 1'b1;
@@ -722,9 +721,15 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                         if (word$q == ((word_last$q) & 10'h3ff)) begin
                             word$d = 32'h0;
                             z$d = z$q + 32'h1;
-                            if (z$q == fors_auth_last$q) begin
+                            if (fors_stage$q & (z$q == fors_auth_last$q)) begin
                                 phase$d = VerifyPhase$StartFors;
                             end
+                            if (~fors_stage$q & (z$q == auth_last$q)) begin
+                                phase$d = VerifyPhase$StartLayer;
+                            end
+                        end
+                        if (final_word & ~in_last) begin
+                            phase$d = VerifyPhase$Drain;
                         end
                     end
                 end
@@ -802,24 +807,7 @@ module slh_verify(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                         if (word$q == sig_last$q) begin
                             word$d = 32'h0;
                             z$d = 32'h0;
-                            phase$d = VerifyPhase$LayerAuth;
-                        end
-                    end
-                end
-            VerifyPhase$LayerAuth:
-                begin
-                    if (in_fire) begin
-                        tree$auth_write = 1'b1;
-                        word$d = word$q + 32'h1;
-                        if (word$q == ((word_last$q) & 10'h3ff)) begin
-                            word$d = 32'h0;
-                            z$d = z$q + 32'h1;
-                            if (z$q == auth_last$q) begin
-                                phase$d = VerifyPhase$StartLayer;
-                            end
-                        end
-                        if (final_word & ~in_last) begin
-                            phase$d = VerifyPhase$Drain;
+                            phase$d = VerifyPhase$Auth;
                         end
                     end
                 end
@@ -1574,7 +1562,7 @@ module slh_verify__phase(d,q,clock);
     // Enums
     localparam VerifyPhase$Idle = 0;
     localparam VerifyPhase$ForsSk = 1;
-    localparam VerifyPhase$ForsAuth = 2;
+    localparam VerifyPhase$Auth = 2;
     localparam VerifyPhase$StartFors = 3;
     localparam VerifyPhase$Fors = 4;
     localparam VerifyPhase$StartRoots = 5;
@@ -1582,11 +1570,10 @@ module slh_verify__phase(d,q,clock);
     localparam VerifyPhase$WriteAddress = 7;
     localparam VerifyPhase$WriteMessage = 8;
     localparam VerifyPhase$LayerSig = 9;
-    localparam VerifyPhase$LayerAuth = 10;
-    localparam VerifyPhase$StartLayer = 11;
-    localparam VerifyPhase$Layer = 12;
-    localparam VerifyPhase$EmitRoot = 13;
-    localparam VerifyPhase$Drain = 14;
+    localparam VerifyPhase$StartLayer = 10;
+    localparam VerifyPhase$Layer = 11;
+    localparam VerifyPhase$EmitRoot = 12;
+    localparam VerifyPhase$Drain = 13;
     
     // Update code (custom)
     initial begin

@@ -84,19 +84,9 @@ impl Logic for DigestIndices {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fors_tests::base_2b;
     use super::*;
     use crate::ntt::sim::{settle, tick, Lcg};
-
-    /// FIPS 205 Algorithm 4, written here: k integers of a bits from md,
-    /// most significant bit first.
-    fn base_2b(md: &[u8], a: u32, k: usize) -> Vec<u64> {
-        let mut bits = md
-            .iter()
-            .flat_map(|byte| (0..8).rev().map(move |i| u64::from(byte >> i) & 1));
-        (0..k)
-            .map(|_| (0..a).fold(0, |acc, _| (acc << 1) | bits.next().unwrap()))
-            .collect()
-    }
 
     /// Every a of FIPS 205 with the k that fills md, random md: the indices
     /// are base_2b's, each complete a clocks after its `start`.
@@ -136,7 +126,7 @@ mod tests {
                     clocks += 1;
                 }
                 assert_eq!(clocks, a);
-                got.push(uut.index.val().to_u64());
+                got.push(uut.index.val().to_u64() as u32);
             }
             assert_eq!(got, base_2b(&md, a, k), "a = {a}, k = {k}");
         }

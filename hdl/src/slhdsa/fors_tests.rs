@@ -62,7 +62,7 @@ type Bench = JobBench<ForsEngine<1>>;
 
 /// FIPS 205 Algorithm 4 (base_2b): k integers of a bits from md, most
 /// significant bit first.
-fn base_2b(md: &[u8], a: u32, k: usize) -> Vec<u32> {
+pub(super) fn base_2b(md: &[u8], a: u32, k: usize) -> Vec<u32> {
     let mut bits = md
         .iter()
         .flat_map(|byte| (0..8).rev().map(move |i| u32::from(byte >> i) & 1));

@@ -88,8 +88,9 @@ pub enum VerifyPhase {
     Idle,
     /// Taking a FORS tree's secret value from the stream.
     ForsSk,
-    /// Taking a FORS tree's AUTH from the stream.
-    ForsAuth,
+    /// Taking AUTH from the stream: a FORS tree's (while `fors_stage`) or
+    /// the layer's.
+    Auth,
     /// Starting the FORS climb.
     StartFors,
     /// Waiting for the FORS climb (its root stays in the PL).
@@ -104,8 +105,6 @@ pub enum VerifyPhase {
     WriteMessage,
     /// Taking the layer's σ_WOTS from the stream.
     LayerSig,
-    /// Taking the layer's AUTH from the stream.
-    LayerAuth,
     /// Starting the XMSS climb.
     StartLayer,
     /// Keeping the layer's root.
@@ -389,12 +388,12 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
 
         // The signature stream.
         self.in_ready.next = (self.phase.q.val() == VerifyPhase::ForsSk)
-            | (self.phase.q.val() == VerifyPhase::ForsAuth)
+            | (self.phase.q.val() == VerifyPhase::Auth)
             | (self.phase.q.val() == VerifyPhase::LayerSig)
-            | (self.phase.q.val() == VerifyPhase::LayerAuth)
             | (self.phase.q.val() == VerifyPhase::Drain);
         self.in_fire.next = self.in_ready.val() & self.in_valid.val();
-        self.final_word.next = (self.phase.q.val() == VerifyPhase::LayerAuth)
+        self.final_word.next = (self.phase.q.val() == VerifyPhase::Auth)
+            & !self.fors_stage.q.val()
             & (self.position.layer.val() == self.last_layer.q.val())
             & (self.z.q.val() == self.auth_last.q.val())
             & (self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val()));
@@ -476,11 +475,11 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     {
                         self.word.d.next = 0.into();
                         self.z.d.next = 0.into();
-                        self.phase.d.next = VerifyPhase::ForsAuth;
+                        self.phase.d.next = VerifyPhase::Auth;
                     }
                 }
             }
-            VerifyPhase::ForsAuth => {
+            VerifyPhase::Auth => {
                 if self.in_fire.val() {
                     self.tree.auth_write.next = true;
                     self.word.d.next = self.word.q.val() + 1;
@@ -488,9 +487,17 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     {
                         self.word.d.next = 0.into();
                         self.z.d.next = self.z.q.val() + 1;
-                        if self.z.q.val() == self.fors_auth_last.q.val() {
+                        if self.fors_stage.q.val() & (self.z.q.val() == self.fors_auth_last.q.val())
+                        {
                             self.phase.d.next = VerifyPhase::StartFors;
                         }
+                        if !self.fors_stage.q.val() & (self.z.q.val() == self.auth_last.q.val()) {
+                            self.phase.d.next = VerifyPhase::StartLayer;
+                        }
+                    }
+                    // The final word of the signature must carry TLAST.
+                    if self.final_word.val() & !self.in_last.val() {
+                        self.phase.d.next = VerifyPhase::Drain;
                     }
                 }
             }
@@ -561,25 +568,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     if self.word.q.val() == self.sig_last.q.val() {
                         self.word.d.next = 0.into();
                         self.z.d.next = 0.into();
-                        self.phase.d.next = VerifyPhase::LayerAuth;
-                    }
-                }
-            }
-            VerifyPhase::LayerAuth => {
-                if self.in_fire.val() {
-                    self.tree.auth_write.next = true;
-                    self.word.d.next = self.word.q.val() + 1;
-                    if self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val())
-                    {
-                        self.word.d.next = 0.into();
-                        self.z.d.next = self.z.q.val() + 1;
-                        if self.z.q.val() == self.auth_last.q.val() {
-                            self.phase.d.next = VerifyPhase::StartLayer;
-                        }
-                    }
-                    // The final word of the signature must carry TLAST.
-                    if self.final_word.val() & !self.in_last.val() {
-                        self.phase.d.next = VerifyPhase::Drain;
+                        self.phase.d.next = VerifyPhase::Auth;
                     }
                 }
             }
