@@ -1,6 +1,6 @@
 //! The FORS indices of a message digest: md and base_2b (FIPS 205
-//! Algorithm 4), one bit a clock, for the FORS signing and the
-//! verification jobs.
+//! Algorithm 4), one bit a clock, for the engine's signing and
+//! verification.
 //!
 //! md is written as little-endian words and kept with its bytes in
 //! big-endian word order, so that bit 31 of word 0 is always the next bit
@@ -84,7 +84,7 @@ impl Logic for DigestIndices {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fors_tests::base_2b;
+    use super::super::fors_reference::base_2b;
     use super::*;
     use crate::ntt::sim::{settle, tick, Lcg};
 

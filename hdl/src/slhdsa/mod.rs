@@ -17,15 +17,14 @@
 //!   [σ_WOTS ‖] AUTH ‖ root; the same for one FORS tree (`fors`); and the
 //!   root from a leaf's signature and AUTH (`climb`: Algorithm 11, or one
 //!   tree of Algorithm 17).
-//! - [`HypertreeEngine`] ([`hypertree`](mod@hypertree)): the hypertree
-//!   signature (FIPS 205 Algorithm 12, ht_sign) on the tree job: d layers of
-//!   xmss_sign, each layer's root signed by the next, streamed out as
-//!   SIG_HT ‖ the top root (which the driver can check against PK.root).
-//! - [`ForsEngine`] ([`fors`](mod@fors)): the FORS signature (Algorithm
-//!   16) and public key on the tree job, streamed out as SIG_FORS ‖ PK_FORS.
-//! - [`SlhVerifyEngine`] ([`verify`](mod@verify)): verification
-//!   (Algorithm 20 after the digest: fors_pkFromSig and ht_verify) on the
-//!   tree job, the signature streamed in, the top root out and a verdict.
+//! - [`SlhDsaEngine`] ([`engine`](mod@engine)): the whole of SLH-DSA
+//!   after the message hashes, on one tree job (so on one leaf job and
+//!   one sponge): key generation (the top tree's root, Algorithm 18),
+//!   signing (fors_sign with PK_FORS, then ht_sign on it: Algorithms 16
+//!   and 12, streamed out as SIG_FORS ‖ SIG_HT) and verification
+//!   (fors_pkFromSig and ht_verify, Algorithm 20 after the digest, the
+//!   signature streamed in), each ending with the top root and a verdict
+//!   (root = PK.root).
 //!
 //! # Measured figures
 //!
@@ -51,36 +50,28 @@
 //! clocks (n = 16 / 24 / 32), the same for every message: one xmss_sign of
 //! 128f is 128,050 clocks.
 //!
-//! Hypertree job clocks (`hypertree::hypertree_clocks`, asserted): 22
-//! layers of 128f are 2,817,277 clocks (28.2 ms at 100 MHz; SLotH's whole
-//! 128f signature is 4,923,932 cycles), 7 layers of 128s (h′ = 9)
-//! 57,044,695 (570 ms). The job adds 4 address writes per layer and n/4
-//! message writes per layer after the first to the tree jobs.
-//!
-//! FORS job clocks (`fors::fors_clocks`, asserted): 326,944 for 128f (k =
-//! 33 trees of 64 leaves), so the FORS and hypertree jobs of a 128f
-//! signature are 3,144,221 clocks (31.4 ms at 100 MHz).
-//!
-//! Verification (`verify::verify_clocks`, asserted; it follows the public
-//! WOTS+ digits): 192,188 clocks for the ACVP 128f signature (1.92 ms at
-//! 100 MHz; SLotH 438,901 cycles), of which the signature's 4,268 input
-//! words are one clock each.
+//! Engine clocks (`engine::keygen_clocks`, `engine::sign_clocks`,
+//! `engine::verify_clocks`, asserted): key generation of 128f 127,290
+//! clocks; signing of 128f 3,144,246 clocks (31.4 ms at 100 MHz; SLotH's
+//! whole 128f signature is 4,923,932 cycles), of which the FORS part (33
+//! trees and T_k) is 326,944, the 22 layers 22 × (9 + 128,050) and the
+//! root 4; 128s signing 65,933,304
+//! (659 ms). Verification follows the public WOTS+ digits: 192,188 clocks
+//! for the ACVP 128f signature (1.92 ms at 100 MHz; SLotH 438,901
+//! cycles), of which the signature's 4,268 input words are one clock
+//! each.
 //!
 //! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
 //! |---|---:|---:|
 //! | `slh_wots_leaf` | 8,834 / 0 / 4,094 / 2 / 0 | 3.67 |
 //! | `slh_xmss_tree` | 9,653 / 32 / 4,255 / 3 / 0 | 3.49 |
-//! | `slh_hypertree` | 9,501 / 32 / 4,575 / 3 / 0 | 3.29 |
-//! | `slh_fors` | 9,590 / 32 / 4,364 / 3 / 0 | 3.40 |
-//! | `slh_verify` | 10,748 / 32 / 5,254 / 3 / 0 | 3.70 |
+//! | `slh_engine` | 10,736 / 32 / 5,259 / 3 / 0 | 3.48 |
 //!
 //! The sponge engine alone (`keccak_r1`) is 7,899 LUT / 2,237 FF. With the
 //! sponge engine as a black box (`yosys -p "read_verilog
-//! slh_hypertree.v; blackbox slh_hypertree__tree__wots__sponge;
-//! synth_xilinx -family xc7 -flatten -top slh_hypertree; stat"`), the
-//! jobs of the hypertree are 3,117 LUT / 2,338 FF, those of the FORS job
-//! 2,848 / 2,127 and those of the verification job 4,133 / 3,017 (each
-//! with 32 LUTRAM and 3 BRAM18): the seeds, the address, sk_i,
+//! slh_engine.v; blackbox slh_engine__tree__wots__sponge; synth_xilinx
+//! -family xc7 -flatten -top slh_engine; stat"`), the engine is 4,264 LUT
+//! / 3,022 FF with 32 LUTRAM and 3 BRAM18: the seeds, the address, sk_i,
 //! the message, the two children, the counters and the index and root
 //! registers, with their selects. The chain-end memory's output is
 //! registered: with the block RAM's 2.55 ns clock-to-out in front of the
@@ -92,16 +83,14 @@
 //! will divide it.
 
 mod digest_indices;
-pub mod fors;
+pub mod engine;
 #[cfg(test)]
-mod fors_tests;
-pub mod hypertree;
-#[cfg(test)]
-mod hypertree_tests;
+mod fors_reference;
 #[cfg(test)]
 mod job_bench;
 mod layer_address;
-pub mod verify;
+#[cfg(test)]
+mod sign_tests;
 #[cfg(test)]
 mod verify_tests;
 pub mod wots_leaf;
@@ -111,9 +100,7 @@ pub mod xmss_tree;
 #[cfg(test)]
 mod xmss_tree_tests;
 
-pub use self::fors::ForsEngine;
-pub use self::hypertree::HypertreeEngine;
-pub use self::verify::SlhVerifyEngine;
+pub use self::engine::SlhDsaEngine;
 pub use self::wots_leaf::WotsLeafEngine;
 pub use self::xmss_tree::XmssTreeEngine;
 
@@ -134,21 +121,9 @@ pub fn designs() -> Vec<Design> {
         vcd: None,
     },
     Design {
-        name: "slh_hypertree",
-        description: "SLH-DSA-SHAKE hypertree signature job (ht_sign: d xmss_sign layers) on the tree job",
-        verilog: || raw_verilog(HypertreeEngine::<1>::default()),
-        vcd: None,
-    },
-    Design {
-        name: "slh_fors",
-        description: "SLH-DSA-SHAKE FORS signature job (fors_sign: k FORS trees, SIG_FORS, and PK_FORS) on the tree job",
-        verilog: || raw_verilog(ForsEngine::<1>::default()),
-        vcd: None,
-    },
-    Design {
-        name: "slh_verify",
-        description: "SLH-DSA-SHAKE verification job (fors_pkFromSig and ht_verify: the signature streamed in, the verdict out) on the tree job",
-        verilog: || raw_verilog(SlhVerifyEngine::<1>::default()),
+        name: "slh_engine",
+        description: "SLH-DSA-SHAKE engine: key generation (the top tree's root), signing (FORS and hypertree: SIG_FORS ‖ SIG_HT out) and verification (the signature streamed in, the verdict out) on one tree job",
+        verilog: || raw_verilog(SlhDsaEngine::<1>::default()),
         vcd: None,
     }]
 }

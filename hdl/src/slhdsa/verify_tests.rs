@@ -1,17 +1,19 @@
-//! Tests of the SLH-DSA verification job: the verdict on signatures the
-//! tests build from `pqc`'s primitives (valid, and with a flipped bit in
-//! SIG_FORS, in SIG_HT, or a wrong PK.root), on `pqc`'s signature of the
-//! ACVP SLH-DSA-SHAKE-128f sigGen case and on the ACVP sigVer case that
-//! is invalid; the clock count (which follows the public digits);
-//! truncated and too-long signatures, refused requests, abort, the yosys
-//! check and the Verilator cross-check, clock for clock.
+//! The bench of the SLH-DSA engine (its `Job` rows and `Case`, the keys,
+//! indices and signature the signing tests share), and the tests of its
+//! verification: the verdict on signatures built from `pqc`'s primitives
+//! (valid, and with a flipped bit in SIG_FORS, in SIG_HT, or a wrong
+//! PK.root), on `pqc`'s signature of the ACVP SLH-DSA-SHAKE-128f sigGen
+//! case and on the ACVP sigVer case that is invalid; the clock count
+//! (which follows the public digits); truncated and too-long signatures,
+//! refused requests, abort, the yosys check and the Verilator
+//! cross-check of every operation, clock for clock.
 
-use super::fors_tests::{digest_parts, fors_keys, md_words, reference as fors_reference};
+use super::engine::{verify_clocks, SlhDsaEngine, OP_KEYGEN, OP_SIGN, OP_VERIFY};
+use super::fors_reference::{digest_parts, fors_keys, md_words, reference as fors_reference};
 use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Feed, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
-use super::verify::{verify_clocks, SlhVerifyEngine};
 use super::wots_leaf_tests::{wots_digits, wots_signature};
 use super::xmss_tree_tests::reference as tree_reference;
 use crate::ntt::sim::Lcg;
@@ -20,7 +22,7 @@ use pqc::slhdsa::address::{AddressType, Adrs};
 use pqc::slhdsa::{params, Params};
 use rust_hdl::prelude::*;
 
-/// Row indices of the job's own inputs.
+/// Row indices of the engine's own inputs.
 const FORS_HEIGHT: usize = 11;
 const TREES: usize = 12;
 const TREE_HEIGHT: usize = 13;
@@ -29,11 +31,12 @@ const IDX_TREE: usize = 15;
 const IDX_LEAF: usize = 16;
 const ROOT_WRITE: usize = 17;
 const IN_DATA: usize = 20;
+const OPERATION: usize = 23;
 /// Output columns.
 const VERDICT: usize = 6;
 const IN_READY: usize = 7;
 
-impl Job for SlhVerifyEngine<1> {
+impl Job for SlhDsaEngine<1> {
     const ADDRESSED: bool = false;
 
     fn inputs() -> Vec<&'static str> {
@@ -54,6 +57,7 @@ impl Job for SlhVerifyEngine<1> {
             "in_data",
             "in_valid",
             "in_last",
+            "operation",
         ]);
         names
     }
@@ -78,6 +82,7 @@ impl Job for SlhVerifyEngine<1> {
         self.in_data.next = v[20].into();
         self.in_valid.next = v[21] != 0;
         self.in_last.next = v[22] != 0;
+        self.operation.next = v[23].into();
     }
 
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
@@ -92,47 +97,100 @@ impl Job for SlhVerifyEngine<1> {
     }
 }
 
-type Bench = JobBench<SlhVerifyEngine<1>>;
+pub(super) type Bench = JobBench<SlhDsaEngine<1>>;
 
-/// What the job verifies: the public inputs and the signature's two parts.
-struct Case {
-    n: usize,
-    a: u32,
-    k: usize,
-    height: u32,
-    layers: u32,
-    pk_seed: Vec<u8>,
-    pk_root: Vec<u8>,
-    md: Vec<u8>,
-    idx_tree: u64,
-    idx_leaf: u32,
+/// What the engine signs or verifies: the keys, the public inputs and the
+/// signature's two parts.
+pub(super) struct Case {
+    pub n: usize,
+    pub a: u32,
+    pub k: usize,
+    pub height: u32,
+    pub layers: u32,
+    pub pk_seed: Vec<u8>,
+    /// SK.seed (zeros when built from a public key).
+    pub sk_seed: Vec<u8>,
+    pub pk_root: Vec<u8>,
+    pub md: Vec<u8>,
+    pub idx_tree: u64,
+    pub idx_leaf: u32,
     /// SIG_FORS ‖ SIG_HT.
-    signature: Vec<u8>,
+    pub signature: Vec<u8>,
     /// The WOTS+ digits of each layer's message (public).
-    digits: Vec<Vec<u32>>,
+    pub digits: Vec<Vec<u32>>,
 }
 
 impl Case {
-    /// A signature built here: SIG_FORS and PK_FORS from the FORS
-    /// reference, then d layers of WOTS+ signatures and AUTH paths from
-    /// `pqc`'s primitives, each root the next layer's message.
-    fn built(n: usize, (a, k): (u32, usize), (height, layers): (u32, u32), rng: &mut Lcg) -> Self {
-        let mut keys = fors_keys(n, rng);
+    /// A signature built here for random keys, md and indices: SIG_FORS
+    /// and PK_FORS from the FORS reference, then d layers of WOTS+
+    /// signatures and AUTH paths from `pqc`'s primitives, each root the
+    /// next layer's message.
+    pub fn built(
+        n: usize,
+        (a, k): (u32, usize),
+        (height, layers): (u32, u32),
+        rng: &mut Lcg,
+    ) -> Self {
+        let keys = fors_keys(n, rng);
         let tree_bits = height * (layers - 1);
         let idx_tree = u64::from(rng.next_u32()) & ((1u64 << tree_bits) - 1);
         let idx_leaf = rng.next_u32() % (1 << height);
-        keys.adrs.set_tree(idx_tree);
-        keys.adrs.set_keypair(idx_leaf);
         let md: Vec<u8> = (0..(k * a as usize).div_ceil(8))
             .map(|_| rng.next_u32() as u8)
             .collect();
-        let fors = fors_reference(&keys, &md, a, k);
+        let mut case = Self {
+            n,
+            a,
+            k,
+            height,
+            layers,
+            pk_seed: keys.pk_seed,
+            sk_seed: keys.sk_seed,
+            pk_root: vec![],
+            md,
+            idx_tree,
+            idx_leaf,
+            signature: vec![],
+            digits: vec![],
+        };
+        case.sign_here();
+        case
+    }
+
+    /// The same keys and indices with another md, signed here.
+    pub fn with_md(&self, md: &[u8]) -> Self {
+        let mut case = Self {
+            md: md.to_vec(),
+            pk_seed: self.pk_seed.clone(),
+            sk_seed: self.sk_seed.clone(),
+            pk_root: vec![],
+            signature: vec![],
+            digits: vec![],
+            ..*self
+        };
+        case.sign_here();
+        case
+    }
+
+    /// Sets the signature, the digits and PK.root from the keys, md and
+    /// the indices.
+    fn sign_here(&mut self) {
+        let (n, a, k, height) = (self.n, self.a, self.k, self.height);
+        let mut keys = KeyMaterial {
+            n,
+            pk_seed: self.pk_seed.clone(),
+            sk_seed: self.sk_seed.clone(),
+            adrs: Adrs::default(),
+        };
+        keys.adrs.set_tree(self.idx_tree);
+        keys.adrs.set_keypair(self.idx_leaf);
+        let fors = fors_reference(&keys, &self.md, a, k);
         let (sig_fors, pk_fors) = fors.split_at(fors.len() - n);
         let mut signature = sig_fors.to_vec();
         let mut msg = pk_fors.to_vec();
         let mut digits = vec![];
-        let (mut tree, mut leaf) = (idx_tree, idx_leaf);
-        for layer in 0..layers {
+        let (mut tree, mut leaf) = (self.idx_tree, self.idx_leaf);
+        for layer in 0..self.layers {
             let mut layer_keys = KeyMaterial {
                 n,
                 pk_seed: keys.pk_seed.clone(),
@@ -151,25 +209,14 @@ impl Case {
             leaf = (tree & ((1 << height) - 1)) as u32;
             tree >>= height;
         }
-        Self {
-            n,
-            a,
-            k,
-            height,
-            layers,
-            pk_seed: keys.pk_seed,
-            pk_root: msg,
-            md,
-            idx_tree,
-            idx_leaf,
-            signature,
-            digits,
-        }
+        self.signature = signature;
+        self.digits = digits;
+        self.pk_root = msg;
     }
 
     /// The verification inputs of SLH-DSA signature `sig` of M′ under
     /// `pk` for `p` (FIPS 205 Algorithm 20, lines 7–11 on the CPU).
-    fn of_signature(p: &Params, pk: &[u8], sig: &[u8], m_prime: &[&[u8]]) -> Self {
+    pub fn of_signature(p: &Params, pk: &[u8], sig: &[u8], m_prime: &[&[u8]]) -> Self {
         let n = p.n;
         // digest_parts takes SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root; H_msg
         // uses PK.seed and PK.root only.
@@ -183,6 +230,7 @@ impl Case {
             height: p.hp as u32,
             layers: p.d as u32,
             pk_seed: pk[..n].to_vec(),
+            sk_seed: vec![0; n],
             pk_root: pk[n..].to_vec(),
             md,
             idx_tree: be(&adrs.0[8..16]),
@@ -192,11 +240,27 @@ impl Case {
         }
     }
 
-    /// Loads the public inputs and runs the job on `signature` (TLAST on
-    /// its final word), with `abort_at` as for `JobBench::run`: the outcome
-    /// and the verdict.
+    /// Loads the public inputs and verifies `signature` (TLAST on its
+    /// final word), with `abort_at` as for `JobBench::run`: the outcome and
+    /// the verdict.
     fn run(&self, bench: &mut Bench, signature: &[u8], abort_at: Option<u64>) -> (Outcome, bool) {
+        self.run_operation(bench, OP_VERIFY, signature, 1, abort_at)
+    }
+
+    /// Loads the seeds and the public inputs and runs `operation` with the
+    /// input stream `signature` (TLAST on its final word; empty: none),
+    /// the sink ready one clock in `ready_one_in`, and `abort_at` as for
+    /// `JobBench::run`: the outcome and the verdict.
+    pub fn run_operation(
+        &self,
+        bench: &mut Bench,
+        operation: u64,
+        signature: &[u8],
+        ready_one_in: u32,
+        abort_at: Option<u64>,
+    ) -> (Outcome, bool) {
         bench.write_words(1, 0, words_of(&self.pk_seed));
+        bench.write_words(1, 8, words_of(&self.sk_seed));
         bench.write_words(4, 0, md_words(&self.md));
         bench.write_words(ROOT_WRITE, 0, words_of(&self.pk_root));
         bench.set(FORS_HEIGHT, u64::from(self.a));
@@ -205,15 +269,16 @@ impl Case {
         bench.set(LAYERS, u64::from(self.layers));
         bench.set(IDX_TREE, self.idx_tree);
         bench.set(IDX_LEAF, u64::from(self.idx_leaf));
+        bench.set(OPERATION, operation);
         let words: Vec<u32> = words_of(signature).map(|w| w as u32).collect();
         let feed = Feed {
-            last_at: Some(words.len() - 1),
+            last_at: words.len().checked_sub(1),
             words: &words,
             row: IN_DATA,
             ready_column: IN_READY,
             position: 0,
         };
-        let outcome = bench.run_fed(START, self.n as u64, 1, abort_at, Some(feed));
+        let outcome = bench.run_fed(START, self.n as u64, ready_one_in, abort_at, Some(feed));
         let verdict = bench.outputs()[VERDICT] != 0;
         (outcome, verdict)
     }
@@ -358,16 +423,17 @@ fn verify_bad_lengths_refusals_and_abort() {
 
 #[test]
 fn verify_yosys_validates() {
-    let mut uut = SlhVerifyEngine::<1>::default();
+    let mut uut = SlhDsaEngine::<1>::default();
     uut.connect_all();
-    yosys_validate("slh_verify", &generate_verilog(&uut)).unwrap();
+    yosys_validate("slh_engine", &generate_verilog(&uut)).unwrap();
 }
 
-/// A valid and a forged signature, a truncated one and a refused request,
-/// recorded on the rust-hdl model and replayed on the Verilated RTL.
+/// A valid and a forged signature, a truncated one and a refused request;
+/// signing (with a stalling sink) and key generation; all recorded on the
+/// rust-hdl model and replayed on the Verilated RTL.
 #[test]
-fn verify_rtl_equals_rust_hdl_clock_for_clock() {
-    if !verilator_required("verify_rtl_equals_rust_hdl_clock_for_clock") {
+fn engine_rtl_equals_rust_hdl_clock_for_clock() {
+    if !verilator_required("engine_rtl_equals_rust_hdl_clock_for_clock") {
         return;
     }
     let mut bench = Bench::new(4);
@@ -378,5 +444,9 @@ fn verify_rtl_equals_rust_hdl_clock_for_clock() {
     forged[40] ^= 1;
     assert!(!case.check(&mut bench, &forged).1);
     assert!(case.run(&mut bench, &case.signature[..64], None).0.error);
-    bench.assert_rtl_matches("slh_verify");
+    let (signed, verdict) = case.run_operation(&mut bench, OP_SIGN, &[], 2, None);
+    assert!(verdict && signed.bytes() == [&case.signature[..], &case.pk_root].concat());
+    let (root, _) = case.run_operation(&mut bench, OP_KEYGEN, &[], 1, None);
+    assert_eq!(root.bytes(), case.pk_root);
+    bench.assert_rtl_matches("slh_engine");
 }

@@ -1,59 +1,119 @@
-//! The SLH-DSA-SHAKE verification job (FIPS 205 Algorithm 20, lines 12–
-//! 16: fors_pkFromSig and ht_verify) on one [`XmssTreeEngine`]: the
-//! signature comes in as a stream, the verdict goes out.
+//! The SLH-DSA-SHAKE engine: key generation, signing and verification
+//! (FIPS 205 Algorithms 18, 19 and 20 after the digest) on one
+//! [`XmssTreeEngine`], so that the three share one tree job, one leaf job
+//! and one sponge.
 //!
-//! The PS computes the digest (H_msg, one SHAKE call) and writes md,
-//! idx_tree, idx_leaf, PK.seed and PK.root; the job then takes SIG_FORS ‖
-//! SIG_HT from its input stream, a tree at a time:
+//! The PS computes what needs the message (R = PRF_msg and the digest
+//! H_msg, one SHAKE call each) and writes md, idx_tree and idx_leaf; the
+//! job does the rest:
 //!
-//! - FORS tree i: its secret value into the leaf engine's child words, its
-//!   AUTH into the tree job's AUTH memory, index_i from md (one bit a
-//!   clock), then the tree job's FORS climb, whose root goes to root slot
-//!   i of the leaf engine's memory; after tree k − 1, T_k of the roots
-//!   gives PK_FORS (Algorithm 17);
-//! - layer j: the address (layer j, idx_tree) and the message (PK_FORS, or
-//!   the previous layer's root) into the tree job, σ_WOTS into the leaf
-//!   engine's memory, AUTH into the AUTH memory, then the tree job's XMSS
-//!   climb (Algorithm 11) gives the layer's root (Algorithm 13).
+//! - **Verification** ([`OP_VERIFY`]) takes SIG_FORS ‖ SIG_HT from its input
+//!   stream, a tree at a time:
+//!   - FORS tree i: its secret value into the leaf engine's child words,
+//!     its AUTH into the tree job's AUTH memory, index_i from md (one bit a
+//!     clock), then the tree job's FORS climb, whose root goes to root slot
+//!     i of the leaf engine's memory; after tree k − 1, T_k of the roots
+//!     gives PK_FORS (Algorithm 17);
+//!   - layer j: the address (layer j, idx_tree) and the message (PK_FORS,
+//!     or the previous layer's root) into the tree job, σ_WOTS into the
+//!     leaf engine's memory, AUTH into the AUTH memory, then the tree
+//!     job's XMSS climb (Algorithm 11) gives the layer's root (Algorithm
+//!     13).
+//! - **Signing** ([`OP_SIGN`]) walks the same phases with the tree job
+//!   signing: FORS tree i for leaf index_i (Algorithm 16), its secret value
+//!   and AUTH streamed out; T_k of the roots gives PK_FORS, kept in the PL
+//!   as the first layer's message; then per layer the tree job's xmss_sign
+//!   (Algorithm 10), σ_WOTS ‖ AUTH streamed out and the root kept for the
+//!   next layer (Algorithm 12). The output is SIG_FORS ‖ SIG_HT.
+//! - **Key generation** ([`OP_KEYGEN`]): the tree job on the top layer's
+//!   tree 0 (Algorithm 18, line 5), its root kept.
 //!
-//! The top root is streamed out, and `verdict` is high when it equals
-//! PK.root.
+//! Each operation ends by streaming the top root out; `verdict` is high
+//! when it equals the PK.root written beforehand. For verification that
+//! is the result; after signing it checks the signature just made (a fault
+//! in the PL gives a signature whose root is not PK.root); after key
+//! generation the root is PK.root itself.
 //!
 //! # Interface
 //!
-//! - PK.seed (`seed_*`, index 0..7), md (`md_*`, words 0..9, as for
-//!   [`ForsEngine`](super::ForsEngine)) and PK.root (`root_*`, words 0..7),
+//! - Seeds (`seed_*`: PK.seed words 0..7, SK.seed words 8..15; verification
+//!   needs PK.seed only), md (`md_*`: the ⌈k·a/8⌉ ≤ 40
+//!   bytes as words 0..9) and PK.root (`root_*`, words 0..7),
 //!   little-endian words written while idle.
-//! - `start` (taken when idle) samples n, a, k, h′, d, idx_tree and
-//!   idx_leaf. n ∉ {16, 24, 32}, a ∉ 1..=14, k ∉ 1..=35, h′ ∉ 1..=9 or
-//!   d ∉ 1..=22 is refused at once with `done` and `error`.
-//! - Input stream (`in_data`/`in_valid`/`in_ready`/`in_last`): SIG_FORS ‖
-//!   SIG_HT, (k·(1 + a) + d·(len + h′))·n/4 little-endian words, `in_last`
-//!   on the final one. An `in_last` before it (a truncated signature) ends
-//!   the job with `done` and `error`; a final word without `in_last` (too
-//!   long) drains the stream up to its `in_last`, then ends with `done` and
-//!   `error`.
-//! - Output stream: the recomputed top root, n/4 words, `out_last` on the
-//!   final one; then `done`, with `verdict` = (root = PK.root).
+//! - `start` (taken when idle) samples `operation`, n, a, k, h′, d,
+//!   idx_tree and idx_leaf (key generation uses tree 0, leaf 0). n ∉ {16,
+//!   24, 32}, a ∉ 1..=14, k ∉ 1..=35, h′ ∉ 1..=9, d ∉ 1..=22 or an unknown
+//!   operation is refused at once with `done` and `error`.
+//! - Input stream (`in_data`/`in_valid`/`in_ready`/`in_last`), verification
+//!   only: SIG_FORS ‖ SIG_HT, (k·(1 + a) + d·(len + h′))·n/4 little-endian
+//!   words, `in_last` on the final one. An `in_last` before it (a truncated
+//!   signature) ends the job with `done` and `error`; a final word without
+//!   `in_last` (too long) drains the stream up to its `in_last`, then ends
+//!   with `done` and `error`.
+//! - Output stream: SIG_FORS ‖ SIG_HT when signing, then the top root (n/4
+//!   words, `out_last` on the final one); then `done` with `verdict`.
 //! - `abort_job` (taken in any state) aborts the tree job and returns to
 //!   idle at once with `done` and `error`; `reset` (synchronous, active
 //!   high) returns to idle with `done`/`error` low.
 //!
 //! # Clock count
 //!
-//! Each word of the signature takes one clock when the source keeps up,
-//! and the climbs' counts follow the WOTS+ digits of each layer's message,
-//! which are public in verification ([`verify_clocks`]).
+//! Signing and key generation take a fixed count for n, a, k, h′ and d
+//! ([`sign_clocks`], [`keygen_clocks`]). In verification each word of the
+//! signature takes one clock when the source keeps up, and the climbs'
+//! counts follow the WOTS+ digits of each layer's message, which are public
+//! in verification ([`verify_clocks`]).
 
 use super::digest_indices::DigestIndices;
-use super::hypertree::MAX_LAYERS;
 use super::layer_address::LayerAddress;
 use super::wots_leaf::{
     fors_leaf_from_sk_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len, ENDS_ADDRESS_BITS,
     MAX_FORS_TREES,
 };
-use super::xmss_tree::{climb_clocks, XmssTreeEngine, MAX_FORS_HEIGHT, MAX_TREE_HEIGHT};
+use super::xmss_tree::{
+    climb_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine, MAX_FORS_HEIGHT,
+    MAX_TREE_HEIGHT,
+};
 use rust_hdl::prelude::*;
+
+/// Largest number of hypertree layers d of FIPS 205 (the 128f and 192f
+/// sets).
+pub const MAX_LAYERS: u64 = 22;
+
+/// `operation`: verify the signature on the input stream.
+pub const OP_VERIFY: u64 = 0;
+/// `operation`: sign (SIG_FORS ‖ SIG_HT out).
+pub const OP_SIGN: u64 = 1;
+/// `operation`: the top tree's root (PK.root).
+pub const OP_KEYGEN: u64 = 2;
+
+/// Clocks of one key generation with the output stream always ready, from
+/// the `start` clock to the first clock with `done` high: the start, the 4
+/// address words, the tree job's start and its [`tree_clocks`], and the
+/// root out (asserted by the tests).
+pub const fn keygen_clocks(n: usize, height: u32) -> u64 {
+    6 + tree_clocks(n, height) + n as u64 / 4
+}
+
+/// Clocks of one signing job with the output stream always ready, from the
+/// `start` clock to the first clock with `done` high: the start and the 5
+/// words of the FORS address; per FORS tree, its index's a bits (those of
+/// the first tree partly under the address writes), the tree job's start
+/// and its [`fors_tree_clocks`]; T_k of the roots ([`fors_roots_clocks`])
+/// and 3 clocks to start it in this job and the tree job and to see its
+/// `done`; per layer 4 address and n/4 message writes, the tree job's start
+/// and its [`sign_tree_clocks`]; the root out (asserted by the tests).
+pub const fn sign_clocks(n: usize, a: u32, k: usize, height: u32, layers: u64) -> u64 {
+    let words = n as u64 / 4;
+    let first_index = if a > 6 { a as u64 - 5 } else { 1 };
+    6 + first_index
+        + (k as u64 - 1) * a as u64
+        + k as u64 * (1 + fors_tree_clocks(n, a))
+        + 3
+        + fors_roots_clocks(n, k)
+        + layers * (4 + words + 1 + sign_tree_clocks(n, height))
+        + words
+}
 
 /// Clocks of one verification job with the input stream always valid and
 /// the output always ready, from the `start` clock to the first clock with
@@ -83,7 +143,7 @@ pub fn verify_clocks(n: usize, a: u32, k: usize, height: u32, digits: &[Vec<u32>
 
 /// Phases of the job.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
-pub enum VerifyPhase {
+pub enum EnginePhase {
     /// Waiting for `start`.
     Idle,
     /// Taking a FORS tree's secret value from the stream.
@@ -91,7 +151,9 @@ pub enum VerifyPhase {
     /// Taking AUTH from the stream: a FORS tree's (while `fors_stage`) or
     /// the layer's.
     Auth,
-    /// Starting the FORS climb.
+    /// Signing: shifting the next index out of md.
+    Index,
+    /// Starting the FORS tree (signing) or climb (verification).
     StartFors,
     /// Waiting for the FORS climb (its root stays in the PL).
     Fors,
@@ -115,17 +177,17 @@ pub enum VerifyPhase {
     Drain,
 }
 
-/// The SLH-DSA verification job on a sponge engine with `R` rounds per
-/// clock.
+/// The SLH-DSA engine (key generation, signing, verification) on a sponge
+/// engine with `R` rounds per clock.
 #[derive(LogicBlock)]
-pub struct SlhVerifyEngine<const R: usize> {
+pub struct SlhDsaEngine<const R: usize> {
     /// The clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: idle, flags low.
     pub reset: Signal<In, Bit>,
-    /// PK.seed write (when idle): index 0..7.
+    /// Seed write (when idle): 0..7 PK.seed, 8..15 SK.seed.
     pub seed_write: Signal<In, Bit>,
-    /// Which PK.seed word.
+    /// Which seed word.
     pub seed_index: Signal<In, Bits<4>>,
     /// The seed word.
     pub seed_word: Signal<In, Bits<32>>,
@@ -135,8 +197,10 @@ pub struct SlhVerifyEngine<const R: usize> {
     pub md_index: Signal<In, Bits<4>>,
     /// The md word (little-endian bytes).
     pub md_word: Signal<In, Bits<32>>,
-    /// Verify (taken when idle).
+    /// Run `operation` (taken when idle).
     pub start: Signal<In, Bit>,
+    /// [`OP_VERIFY`], [`OP_SIGN`] or [`OP_KEYGEN`], sampled at `start`.
+    pub operation: Signal<In, Bits<2>>,
     /// n in bytes, sampled at `start`.
     pub n_bytes: Signal<In, Bits<6>>,
     /// Abandon the job (taken in any state).
@@ -174,13 +238,14 @@ pub struct SlhVerifyEngine<const R: usize> {
     /// The last job was refused, aborted or given a signature of the
     /// wrong length (cleared by the next start).
     pub error: Signal<Out, Bit>,
-    /// Root stream TDATA.
+    /// Output stream TDATA: SIG_FORS ‖ SIG_HT when signing, then the root.
     pub out_data: Signal<Out, Bits<32>>,
-    /// Root stream TVALID.
+    /// Output stream TVALID.
     pub out_valid: Signal<Out, Bit>,
-    /// Root stream TLAST.
+    /// Output stream TLAST (on the root's final word).
     pub out_last: Signal<Out, Bit>,
-    /// The last job's root equals PK.root (with `done`, without `error`).
+    /// The last job's top root equals PK.root (with `done`, without
+    /// `error`): the verification result, or after signing its check.
     pub verdict: Signal<Out, Bit>,
     /// Signature stream TREADY.
     pub in_ready: Signal<Out, Bit>,
@@ -189,7 +254,7 @@ pub struct SlhVerifyEngine<const R: usize> {
     indices: DigestIndices,
     root: [DFF<Bits<32>>; 8],
     pk_root: [DFF<Bits<32>>; 8],
-    phase: DFF<VerifyPhase>,
+    phase: DFF<EnginePhase>,
     n_reg: DFF<Bits<6>>,
     word_last: DFF<Bits<4>>,
     sig_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
@@ -205,6 +270,9 @@ pub struct SlhVerifyEngine<const R: usize> {
     fors_auth_last: DFF<Bits<4>>,
     auth_last: DFF<Bits<4>>,
     fors_stage: DFF<Bit>,
+    signing: DFF<Bit>,
+    keying: DFF<Bit>,
+    root_taken: DFF<Bit>,
     verdict_flag: DFF<Bit>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
@@ -213,13 +281,17 @@ pub struct SlhVerifyEngine<const R: usize> {
     root_out: Signal<Local, Bits<32>>,
     pk_root_out: Signal<Local, Bits<32>>,
     tree_fire: Signal<Local, Bit>,
+    passing: Signal<Local, Bit>,
+    op_sign: Constant<Bits<2>>,
+    op_keygen: Constant<Bits<2>>,
+    op_invalid: Constant<Bits<2>>,
     max_trees: Constant<Bits<6>>,
     max_fors_height: Constant<Bits<4>>,
     max_tree_height: Constant<Bits<4>>,
     max_layers: Constant<Bits<5>>,
 }
 
-impl<const R: usize> Default for SlhVerifyEngine<R> {
+impl<const R: usize> Default for SlhDsaEngine<R> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -231,6 +303,7 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             md_index: Default::default(),
             md_word: Default::default(),
             start: Default::default(),
+            operation: Default::default(),
             n_bytes: Default::default(),
             abort_job: Default::default(),
             out_ready: Default::default(),
@@ -275,6 +348,9 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             fors_auth_last: Default::default(),
             auth_last: Default::default(),
             fors_stage: Default::default(),
+            signing: Default::default(),
+            keying: Default::default(),
+            root_taken: Default::default(),
             verdict_flag: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
@@ -283,6 +359,10 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
             root_out: Default::default(),
             pk_root_out: Default::default(),
             tree_fire: Default::default(),
+            passing: Default::default(),
+            op_sign: Constant::new(OP_SIGN.into()),
+            op_keygen: Constant::new(OP_KEYGEN.into()),
+            op_invalid: Constant::new(3.into()),
             max_trees: Constant::new((MAX_FORS_TREES as u64).into()),
             max_fors_height: Constant::new((MAX_FORS_HEIGHT as u64).into()),
             max_tree_height: Constant::new((MAX_TREE_HEIGHT as u64).into()),
@@ -291,7 +371,7 @@ impl<const R: usize> Default for SlhVerifyEngine<R> {
     }
 }
 
-impl<const R: usize> Logic for SlhVerifyEngine<R> {
+impl<const R: usize> Logic for SlhDsaEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -313,6 +393,9 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             fors_auth_last,
             auth_last,
             fors_stage,
+            signing,
+            keying,
+            root_taken,
             verdict_flag,
             done_flag,
             error_flag
@@ -320,7 +403,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         clock!(self, clock, indices);
         // Each tree's index is shifted out of md while its secret value
         // and AUTH come in (at least 4·(1 + a) clocks, more than a).
-        self.indices.write.next = self.md_write.val() & (self.phase.q.val() == VerifyPhase::Idle);
+        self.indices.write.next = self.md_write.val() & (self.phase.q.val() == EnginePhase::Idle);
         self.indices.word_index.next = self.md_index.val();
         self.indices.word.next = self.md_word.val();
         self.indices.start.next = false;
@@ -340,9 +423,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
 
         // The tree job: PK.seed while idle; the rest from the phases.
         self.tree.reset.next = self.reset.val();
-        self.tree.seed_write.next = self.seed_write.val()
-            & (self.phase.q.val() == VerifyPhase::Idle)
-            & !self.seed_index.val().get_bit(3);
+        self.tree.seed_write.next =
+            self.seed_write.val() & (self.phase.q.val() == EnginePhase::Idle);
         self.tree.seed_index.next = self.seed_index.val();
         self.tree.seed_word.next = self.seed_word.val();
         self.tree.adrs_write.next = false;
@@ -353,8 +435,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         self.tree.n_bytes.next = self.n_reg.q.val();
         self.tree.tree_height.next = self.height.q.val();
         self.tree.leaf_index.next = bit_cast::<14, 10>(self.position.leaf.val());
-        self.tree.sign.next = false;
-        self.tree.climb.next = true;
+        self.tree.sign.next = self.signing.q.val();
+        self.tree.climb.next = !self.signing.q.val() & !self.keying.q.val();
         self.tree.fors.next = false;
         self.tree.fors_tree.next = self.tree_number.q.val();
         self.tree.start_roots.next = false;
@@ -370,9 +452,20 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         self.tree.node_write.next = false;
         self.tree.node_index.next = self.word.q.val().get_bits::<4>(0);
         self.tree.node_word.next = self.in_data.val();
-        // The tree job's output (a root) is always taken.
-        self.tree.out_ready.next = true;
-        self.tree_fire.next = self.tree.out_valid.val();
+        // Signing passes the tree job's output on but keeps its roots.
+        // The flag that takes root words without the sink is registered
+        // (with the tree job's `out_ready` computed from its own
+        // `out_root`, the Verilated RTL (5.006) took a word the sink had
+        // not), so with a stalling sink the first root word may wait a
+        // clock. Otherwise the output (roots, and AUTH in key generation)
+        // is always taken.
+        self.passing.next = self.signing.q.val()
+            & ((self.phase.q.val() == EnginePhase::Fors)
+                | (self.phase.q.val() == EnginePhase::Layer));
+        self.root_taken.d.next = self.tree.out_root.val();
+        self.tree.out_ready.next =
+            !self.passing.val() | self.out_ready.val() | self.root_taken.q.val();
+        self.tree_fire.next = self.tree.out_valid.val() & self.tree.out_ready.val();
 
         self.position.step.next = self.step.q.val();
         self.root_out.next = self.root[0].q.val();
@@ -387,24 +480,28 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         self.tree.msg_word.next = self.root_out.val();
 
         // The signature stream.
-        self.in_ready.next = (self.phase.q.val() == VerifyPhase::ForsSk)
-            | (self.phase.q.val() == VerifyPhase::Auth)
-            | (self.phase.q.val() == VerifyPhase::LayerSig)
-            | (self.phase.q.val() == VerifyPhase::Drain);
+        self.in_ready.next = (self.phase.q.val() == EnginePhase::ForsSk)
+            | (self.phase.q.val() == EnginePhase::Auth)
+            | (self.phase.q.val() == EnginePhase::LayerSig)
+            | (self.phase.q.val() == EnginePhase::Drain);
         self.in_fire.next = self.in_ready.val() & self.in_valid.val();
-        self.final_word.next = (self.phase.q.val() == VerifyPhase::Auth)
+        self.final_word.next = (self.phase.q.val() == EnginePhase::Auth)
             & !self.fors_stage.q.val()
             & (self.position.layer.val() == self.last_layer.q.val())
             & (self.z.q.val() == self.auth_last.q.val())
             & (self.word.q.val() == bit_cast::<ENDS_ADDRESS_BITS, 4>(self.word_last.q.val()));
 
         self.out_data.next = self.root_out.val();
-        self.out_valid.next = self.phase.q.val() == VerifyPhase::EmitRoot;
-        self.out_last.next = (self.phase.q.val() == VerifyPhase::EmitRoot)
+        self.out_valid.next = self.phase.q.val() == EnginePhase::EmitRoot;
+        if self.passing.val() {
+            self.out_data.next = self.tree.out_data.val();
+            self.out_valid.next = self.tree.out_valid.val() & !self.tree.out_root.val();
+        }
+        self.out_last.next = (self.phase.q.val() == EnginePhase::EmitRoot)
             & (self.step.q.val() == self.word_last.q.val());
 
         match self.phase.q.val() {
-            VerifyPhase::Idle => {
+            EnginePhase::Idle => {
                 if self.root_write.val() {
                     for i in 0..8 {
                         if self.root_index.val().index() == i {
@@ -417,6 +514,8 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     self.error_flag.d.next = false;
                     self.verdict_flag.d.next = false;
                     self.mismatch.d.next = false;
+                    self.signing.d.next = self.operation.val() == self.op_sign.val();
+                    self.keying.d.next = self.operation.val() == self.op_keygen.val();
                     self.n_reg.d.next = self.n_bytes.val();
                     self.fors_height_reg.d.next = self.fors_height.val();
                     self.height.d.next = self.tree_height.val();
@@ -430,13 +529,20 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     self.indices.start.next = true;
                     self.indices.bits.next = self.fors_height.val();
                     self.fors_stage.d.next = true;
+                    // Key generation: the one tree of the top layer, tree 0,
+                    // and its root (FIPS 205 Algorithm 18).
+                    if self.operation.val() == self.op_keygen.val() {
+                        self.position.idx_tree.next = 0.into();
+                        self.position.idx_leaf.next = 0.into();
+                        self.fors_stage.d.next = false;
+                    }
                     // The last AUTH node's index, so that no adder sits on
                     // the stream's path (with `z + 1 == h′` there, yosys
                     // 0.23's abc9 aborted on slh_verify: "boxes are not in
                     // a topological order").
                     self.fors_auth_last.d.next = self.fors_height.val() - 1;
                     self.auth_last.d.next = self.tree_height.val() - 1;
-                    self.phase.d.next = VerifyPhase::WriteAddress;
+                    self.phase.d.next = EnginePhase::WriteAddress;
                     // Per n: n/4 − 1 and len·n/4 − 1.
                     if self.n_bytes.val() == 16 {
                         self.word_last.d.next = 3.into();
@@ -448,7 +554,7 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                         self.word_last.d.next = 7.into();
                         self.sig_last.d.next = 535.into();
                     } else {
-                        self.phase.d.next = VerifyPhase::Idle;
+                        self.phase.d.next = EnginePhase::Idle;
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     }
@@ -460,14 +566,15 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                         | (self.tree_height.val() > self.max_tree_height.val())
                         | (self.layers.val() == 0)
                         | (self.layers.val() > self.max_layers.val())
+                        | (self.operation.val() == self.op_invalid.val())
                     {
-                        self.phase.d.next = VerifyPhase::Idle;
+                        self.phase.d.next = EnginePhase::Idle;
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     }
                 }
             }
-            VerifyPhase::ForsSk => {
+            EnginePhase::ForsSk => {
                 if self.in_fire.val() {
                     self.tree.node_write.next = true;
                     self.word.d.next = self.word.q.val() + 1;
@@ -475,11 +582,11 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                     {
                         self.word.d.next = 0.into();
                         self.z.d.next = 0.into();
-                        self.phase.d.next = VerifyPhase::Auth;
+                        self.phase.d.next = EnginePhase::Auth;
                     }
                 }
             }
-            VerifyPhase::Auth => {
+            EnginePhase::Auth => {
                 if self.in_fire.val() {
                     self.tree.auth_write.next = true;
                     self.word.d.next = self.word.q.val() + 1;
@@ -489,58 +596,67 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                         self.z.d.next = self.z.q.val() + 1;
                         if self.fors_stage.q.val() & (self.z.q.val() == self.fors_auth_last.q.val())
                         {
-                            self.phase.d.next = VerifyPhase::StartFors;
+                            self.phase.d.next = EnginePhase::StartFors;
                         }
                         if !self.fors_stage.q.val() & (self.z.q.val() == self.auth_last.q.val()) {
-                            self.phase.d.next = VerifyPhase::StartLayer;
+                            self.phase.d.next = EnginePhase::StartLayer;
                         }
                     }
                     // The final word of the signature must carry TLAST.
                     if self.final_word.val() & !self.in_last.val() {
-                        self.phase.d.next = VerifyPhase::Drain;
+                        self.phase.d.next = EnginePhase::Drain;
                     }
                 }
             }
-            VerifyPhase::StartFors => {
+            EnginePhase::StartFors => {
                 self.tree.start.next = true;
                 self.tree.fors.next = true;
                 self.tree.tree_height.next = self.fors_height_reg.q.val();
                 self.tree.leaf_index.next = self.indices.index.val();
-                self.phase.d.next = VerifyPhase::Fors;
+                self.phase.d.next = EnginePhase::Fors;
             }
-            VerifyPhase::Fors => {
+            EnginePhase::Fors => {
                 if self.tree.done.val() {
                     self.indices.start.next = true;
                     self.tree_number.d.next = self.tree_number.q.val() + 1;
-                    self.phase.d.next = VerifyPhase::ForsSk;
+                    self.phase.d.next = EnginePhase::ForsSk;
+                    if self.signing.q.val() {
+                        self.phase.d.next = EnginePhase::Index;
+                    }
                     if self.tree_number.q.val() == self.last_tree.q.val() {
-                        self.phase.d.next = VerifyPhase::StartRoots;
+                        self.phase.d.next = EnginePhase::StartRoots;
                     }
                     if self.tree.error.val() {
-                        self.phase.d.next = VerifyPhase::Idle;
+                        self.phase.d.next = EnginePhase::Idle;
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                     }
                 }
             }
-            VerifyPhase::StartRoots => {
+            EnginePhase::StartRoots => {
                 self.tree.start_roots.next = true;
                 self.fors_stage.d.next = false;
                 self.step.d.next = 0.into();
-                self.phase.d.next = VerifyPhase::Roots;
+                self.phase.d.next = EnginePhase::Roots;
             }
-            VerifyPhase::Roots => {}
-            VerifyPhase::Layer => {}
-            VerifyPhase::WriteAddress => {
+            EnginePhase::Roots => {}
+            EnginePhase::Layer => {}
+            EnginePhase::WriteAddress => {
                 // The FORS address also has the key pair idx_leaf (word 5).
                 self.tree.adrs_write.next = true;
                 self.step.d.next = self.step.q.val() + 1;
+                if self.keying.q.val() & (self.step.q.val() == 0) {
+                    self.tree.adrs_word.next = bit_cast::<32, 5>(self.last_layer.q.val()) << 24;
+                }
                 if self.step.q.val() == 3 {
                     self.step.d.next = 0.into();
-                    self.phase.d.next = VerifyPhase::WriteMessage;
+                    self.phase.d.next = EnginePhase::WriteMessage;
+                    if self.keying.q.val() {
+                        self.phase.d.next = EnginePhase::StartLayer;
+                    }
                     if self.fors_stage.q.val() {
                         self.step.d.next = 4.into();
-                        self.phase.d.next = VerifyPhase::WriteAddress;
+                        self.phase.d.next = EnginePhase::WriteAddress;
                     }
                 }
                 if self.step.q.val() == 4 {
@@ -549,63 +665,79 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
                         (bit_cast::<32, 8>(self.position.leaf.val().get_bits::<8>(0)) << 24)
                             | (bit_cast::<32, 2>(self.position.leaf.val().get_bits::<2>(8)) << 16);
                     self.step.d.next = 0.into();
-                    self.phase.d.next = VerifyPhase::ForsSk;
+                    self.phase.d.next = EnginePhase::ForsSk;
+                    if self.signing.q.val() {
+                        self.phase.d.next = EnginePhase::Index;
+                    }
                 }
             }
-            VerifyPhase::WriteMessage => {
+            EnginePhase::Index => {
+                // Signing: the tree's index (a bits of md) before its start.
+                if self.indices.last_bit.val() | self.indices.complete.val() {
+                    self.phase.d.next = EnginePhase::StartFors;
+                }
+            }
+            EnginePhase::WriteMessage => {
                 self.tree.msg_write.next = true;
                 self.step.d.next = self.step.q.val() + 1;
                 if self.step.q.val() == self.word_last.q.val() {
                     self.step.d.next = 0.into();
                     self.word.d.next = 0.into();
-                    self.phase.d.next = VerifyPhase::LayerSig;
+                    self.phase.d.next = EnginePhase::LayerSig;
+                    if self.signing.q.val() {
+                        self.phase.d.next = EnginePhase::StartLayer;
+                    }
                 }
             }
-            VerifyPhase::LayerSig => {
+            EnginePhase::LayerSig => {
                 if self.in_fire.val() {
                     self.tree.sig_write.next = true;
                     self.word.d.next = self.word.q.val() + 1;
                     if self.word.q.val() == self.sig_last.q.val() {
                         self.word.d.next = 0.into();
                         self.z.d.next = 0.into();
-                        self.phase.d.next = VerifyPhase::Auth;
+                        self.phase.d.next = EnginePhase::Auth;
                     }
                 }
             }
-            VerifyPhase::StartLayer => {
+            EnginePhase::StartLayer => {
                 self.tree.start.next = true;
                 self.step.d.next = 0.into();
-                self.phase.d.next = VerifyPhase::Layer;
+                self.phase.d.next = EnginePhase::Layer;
             }
-            VerifyPhase::EmitRoot => {
+            EnginePhase::EmitRoot => {
                 if self.out_ready.val() {
                     self.step.d.next = self.step.q.val() + 1;
                     if self.pk_root_out.val() != self.root_out.val() {
                         self.mismatch.d.next = true;
                     }
                     if self.step.q.val() == self.word_last.q.val() {
-                        self.phase.d.next = VerifyPhase::Idle;
+                        self.phase.d.next = EnginePhase::Idle;
                         self.done_flag.d.next = true;
                         self.verdict_flag.d.next = !self.mismatch.q.val()
                             & (self.pk_root_out.val() == self.root_out.val());
                     }
                 }
             }
-            VerifyPhase::Drain => {
+            EnginePhase::Drain => {
                 if self.in_fire.val() & self.in_last.val() {
-                    self.phase.d.next = VerifyPhase::Idle;
+                    self.phase.d.next = EnginePhase::Idle;
                     self.done_flag.d.next = true;
                     self.error_flag.d.next = true;
                 }
             }
             _ => {
-                self.phase.d.next = VerifyPhase::Idle;
+                self.phase.d.next = EnginePhase::Idle;
             }
         }
         // A root from the tree job: PK_FORS (the first layer's message) or
         // a layer's root, kept for the next layer or the output.
-        if (self.phase.q.val() == VerifyPhase::Roots) | (self.phase.q.val() == VerifyPhase::Layer) {
-            if self.tree_fire.val() {
+        if (self.phase.q.val() == EnginePhase::Roots) | (self.phase.q.val() == EnginePhase::Layer) {
+            if self.tree_fire.val()
+                & (self.tree.out_root.val()
+                    | (self.phase.q.val() == EnginePhase::Roots)
+                    | self.tree.climb.val())
+            {
                 for i in 0..8 {
                     if self.step.q.val().index() == i {
                         self.root[i].d.next = self.tree.out_data.val();
@@ -615,15 +747,16 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
             }
             if self.tree.done.val() {
                 self.step.d.next = 0.into();
-                self.phase.d.next = VerifyPhase::WriteAddress;
-                if self.phase.q.val() == VerifyPhase::Layer {
+                self.phase.d.next = EnginePhase::WriteAddress;
+                if self.phase.q.val() == EnginePhase::Layer {
                     self.position.advance.next = true;
-                    if self.position.layer.val() == self.last_layer.q.val() {
-                        self.phase.d.next = VerifyPhase::EmitRoot;
+                    if (self.position.layer.val() == self.last_layer.q.val()) | self.keying.q.val()
+                    {
+                        self.phase.d.next = EnginePhase::EmitRoot;
                     }
                 }
                 if self.tree.error.val() {
-                    self.phase.d.next = VerifyPhase::Idle;
+                    self.phase.d.next = EnginePhase::Idle;
                     self.done_flag.d.next = true;
                     self.error_flag.d.next = true;
                 }
@@ -633,25 +766,25 @@ impl<const R: usize> Logic for SlhVerifyEngine<R> {
         if self.in_fire.val()
             & self.in_last.val()
             & !self.final_word.val()
-            & (self.phase.q.val() != VerifyPhase::Drain)
+            & (self.phase.q.val() != EnginePhase::Drain)
         {
-            self.phase.d.next = VerifyPhase::Idle;
+            self.phase.d.next = EnginePhase::Idle;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
         }
         if self.abort_job.val() {
             self.tree.abort_job.next = true;
-            self.phase.d.next = VerifyPhase::Idle;
+            self.phase.d.next = EnginePhase::Idle;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
         }
         if self.reset.val() {
-            self.phase.d.next = VerifyPhase::Idle;
+            self.phase.d.next = EnginePhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
             self.verdict_flag.d.next = false;
         }
-        self.busy.next = self.phase.q.val() != VerifyPhase::Idle;
+        self.busy.next = self.phase.q.val() != EnginePhase::Idle;
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();
         self.verdict.next = self.verdict_flag.q.val();
