@@ -13,5 +13,8 @@ set_property IOSTANDARD LVCMOS33 [get_ports keccak_busy_led]
 # LD2: the ML-DSA engine is busy (block-design port mldsa_busy_led).
 set_property PACKAGE_PIN U22 [get_ports mldsa_busy_led]
 set_property IOSTANDARD LVCMOS33 [get_ports mldsa_busy_led]
+# LD3: the SLH-DSA engine is busy (block-design port slhdsa_busy_led).
+set_property PACKAGE_PIN U21 [get_ports slhdsa_busy_led]
+set_property IOSTANDARD LVCMOS33 [get_ports slhdsa_busy_led]
 # The LEDs are slow indicators: no timing requirement on the paths to them.
-set_false_path -to [get_ports {ntt_busy_led keccak_busy_led mldsa_busy_led}]
+set_false_path -to [get_ports {ntt_busy_led keccak_busy_led mldsa_busy_led slhdsa_busy_led}]

@@ -12,14 +12,15 @@
 //! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //! | ML-DSA engine control | [`MLDSA_BASE`] | AXI4-Lite, [`ctrl`] registers, [`mldsa`] operations |
 //! | AXI DMA for the ML-DSA engine | [`MLDSA_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
+//! | SLH-DSA engine control | [`SLHDSA_BASE`] | AXI4-Lite, [`ctrl`] registers, [`slhdsa`] operations |
+//! | AXI DMA for the SLH-DSA engine | [`SLHDSA_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //!
 //! Every accelerator's control block starts with the same registers
 //! ([`ctrl`]); the operation codes and arguments specific to each core are
-//! in [`ntt`], [`keccak`] and [`mldsa`].
+//! in [`ntt`], [`keccak`], [`mldsa`] and [`slhdsa`].
 //!
 //! Room for more blocks: the GP0 window has space for further control
-//! blocks and DMAs at 64 KiB steps (`0x43C3_0000`…, `0x4043_0000`…); the
-//! SLH-DSA engine takes its windows here when it is built.
+//! blocks and DMAs at 64 KiB steps (`0x43C4_0000`…, `0x4044_0000`…).
 
 /// Start of the M_AXI_GP0 window (strongly ordered in the PS MMU map).
 pub const PL_GP0_START: usize = 0x4000_0000;
@@ -38,6 +39,10 @@ pub const KECCAK_DMA_BASE: usize = 0x4041_0000;
 pub const MLDSA_BASE: usize = 0x43C2_0000;
 /// AXI DMA (simple mode) feeding the ML-DSA engine's streams.
 pub const MLDSA_DMA_BASE: usize = 0x4042_0000;
+/// AXI4-Lite control block of the SLH-DSA engine (whole operations).
+pub const SLHDSA_BASE: usize = 0x43C3_0000;
+/// AXI DMA (simple mode) feeding the SLH-DSA engine's streams.
+pub const SLHDSA_DMA_BASE: usize = 0x4043_0000;
 /// Size of each control block's address window.
 pub const CTRL_WINDOW_BYTES: usize = 0x1_0000;
 
@@ -273,6 +278,92 @@ pub mod mldsa {
     pub const CONFIG_VERIFY: u32 = 1 << 2;
 }
 
+/// The SLH-DSA engine: whole FIPS 205 operations after the message
+/// hashes, for the SHAKE sets. The PS computes R = PRF_msg and the digest
+/// H_msg (one SHAKE call each) and splits the digest into md, idx_tree and
+/// idx_leaf (FIPS 205 Algorithm 19, lines 6–12); the engine does the rest.
+///
+/// Every input stream starts with a fixed header of little-endian words:
+/// each n-byte value padded with zero bytes to [`slhdsa::VALUE_WORDS`] words, md
+/// padded to [`slhdsa::MD_WORDS`], idx_tree as two words (low word first) and
+/// idx_leaf as one.
+pub mod slhdsa {
+    /// `ID` register value: ASCII "SLH1".
+    pub const ID: u32 = u32::from_be_bytes(*b"SLH1");
+
+    /// Operation: the top tree's root, PK.root (FIPS 205 Algorithm 18
+    /// after the seeds). `ARG0` = parameter set ([`SETS`]; anything else is
+    /// refused with `STATUS_ERROR`). Input stream: SK.seed ‖ PK.seed
+    /// ([`KEYGEN_INPUT_WORDS`]), `TLAST` on the final word and nowhere else.
+    /// Output stream: PK.root, n/4 words, `TLAST` on the final one.
+    pub const OP_KEYGEN: u32 = 0x01;
+    /// Operation: SIG_FORS ‖ SIG_HT of a digest (FIPS 205 Algorithm 19,
+    /// lines 13–17). `ARG0` = parameter set. Input stream: SK.seed ‖
+    /// PK.seed ‖ PK.root ‖ md ‖ idx_tree ‖ idx_leaf ([`SIGN_INPUT_WORDS`]),
+    /// `TLAST` on the final word and nowhere else. Output stream: SIG_FORS ‖
+    /// SIG_HT (`sig_bytes − n` bytes: the signature without R), then one
+    /// verdict word with `TLAST`: [`VERDICT_VALID`] when the signature's
+    /// top root is PK.root, [`VERDICT_INVALID`] when not (a wrong key or a
+    /// fault: the signature must not be used). The top root depends on
+    /// neither the message nor the lower layers, so a valid verdict checks
+    /// the seeds and the top layer's tree only; [`OP_VERIFY`] checks the
+    /// whole signature.
+    pub const OP_SIGN: u32 = 0x02;
+    /// Operation: FIPS 205 Algorithm 20 after the digest (lines 12–16).
+    /// `ARG0` = parameter set. Input stream: PK.seed ‖ PK.root ‖ md ‖
+    /// idx_tree ‖ idx_leaf ([`VERIFY_HEADER_WORDS`]), then SIG_FORS ‖ SIG_HT
+    /// (the signature without R), `TLAST` on its final word and nowhere
+    /// else. Output stream: one verdict word with `TLAST`. A stream of
+    /// another length ends the request with `STATUS_ERROR` and no output
+    /// word (a too-long one after draining it to its `TLAST`).
+    pub const OP_VERIFY: u32 = 0x03;
+    /// Operation: abandon whatever runs (also accepted while busy); the
+    /// engine returns to idle with `STATUS_DONE | STATUS_ERROR`. Words left
+    /// in the input stream are not drained: reset the DMA channel.
+    pub const OP_ABORT: u32 = 0xFF;
+
+    /// Output word of a valid signature (the ML-DSA engine's).
+    pub const VERDICT_VALID: u32 = super::mldsa::VERDICT_VALID;
+    /// Output word of an invalid signature (the ML-DSA engine's).
+    pub const VERDICT_INVALID: u32 = super::mldsa::VERDICT_INVALID;
+
+    /// The parameter sets by `ARG0`: their FIPS 205 names (the values are
+    /// `pqc`'s).
+    pub const SETS: [&str; 6] = [
+        "SLH-DSA-SHAKE-128s",
+        "SLH-DSA-SHAKE-128f",
+        "SLH-DSA-SHAKE-192s",
+        "SLH-DSA-SHAKE-192f",
+        "SLH-DSA-SHAKE-256s",
+        "SLH-DSA-SHAKE-256f",
+    ];
+
+    /// Words of each n-byte value in the header (n ≤ 32).
+    pub const VALUE_WORDS: usize = 8;
+    /// Words of md in the header (⌈k·a/8⌉ ≤ 40 bytes).
+    pub const MD_WORDS: usize = 10;
+    /// Words of idx_tree and idx_leaf in the header.
+    pub const INDEX_WORDS: usize = 3;
+    /// Input words of [`OP_KEYGEN`].
+    pub const KEYGEN_INPUT_WORDS: usize = 2 * VALUE_WORDS;
+    /// Input words of [`OP_SIGN`].
+    pub const SIGN_INPUT_WORDS: usize = 3 * VALUE_WORDS + MD_WORDS + INDEX_WORDS;
+    /// Header words of [`OP_VERIFY`], before the signature.
+    pub const VERIFY_HEADER_WORDS: usize = 2 * VALUE_WORDS + MD_WORDS + INDEX_WORDS;
+    /// Words of the [`OP_VERIFY`] input stream for a `sig_bytes` signature
+    /// of an `n`-byte set (R is not sent).
+    pub const fn verify_stream_words(n: usize, sig_bytes: usize) -> usize {
+        VERIFY_HEADER_WORDS + (sig_bytes - n) / 4
+    }
+
+    /// `CONFIG` bits: the operations the engine runs (as [`super::mldsa`]).
+    pub const CONFIG_KEYGEN: u32 = super::mldsa::CONFIG_KEYGEN;
+    /// See [`CONFIG_KEYGEN`].
+    pub const CONFIG_SIGN: u32 = super::mldsa::CONFIG_SIGN;
+    /// See [`CONFIG_KEYGEN`].
+    pub const CONFIG_VERIFY: u32 = super::mldsa::CONFIG_VERIFY;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +377,8 @@ mod tests {
             NTT_DMA_BASE,
             KECCAK_DMA_BASE,
             MLDSA_DMA_BASE,
+            SLHDSA_BASE,
+            SLHDSA_DMA_BASE,
         ];
         bases.sort_unstable();
         for w in bases.windows(2) {
@@ -297,6 +390,7 @@ mod tests {
         assert_ne!(ntt::ID, 0);
         assert_ne!(keccak::ID, 0);
         assert_ne!(mldsa::ID, 0);
+        assert_ne!(slhdsa::ID, 0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::ctrl::ADDR_BITS;
 use super::mldsa_top::MlDsaAccel;
+use super::slhdsa_top::SlhDsaAccel;
 use super::top::{KeccakAccel, NttAccel};
 use crate::keccak::bench::Bench;
 use rust_hdl::prelude::*;
@@ -141,6 +142,7 @@ macro_rules! accel_top {
 accel_top!(NttAccel);
 accel_top!(KeccakAccel);
 accel_top!(MlDsaAccel);
+accel_top!(SlhDsaAccel);
 
 /// How the two halves of an AXI4-Lite write are presented (for the tests of
 /// the register block; [`AccelBench::write`] uses [`WriteOrder::Together`]).

@@ -6,6 +6,8 @@
 //!   engine, 1 round per clock), with Xilinx port names for Vivado's
 //!   module reference.
 //! - [`mldsa_top`]: [`MlDsaAccel`], the ML-DSA engine (whole operations).
+//! - [`slhdsa_top`]: [`SlhDsaAccel`], the SLH-DSA engine (whole operations,
+//!   SHAKE sets).
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
 //! - [`pl_top`]: [`PlTop`], the interface a co-simulation drives, for
@@ -16,6 +18,9 @@ pub mod bench;
 pub mod ctrl;
 pub mod mldsa_top;
 pub mod pl_top;
+pub mod slhdsa_top;
+#[cfg(test)]
+mod slhdsa_top_tests;
 #[cfg(test)]
 mod tests;
 pub mod top;
@@ -26,6 +31,7 @@ pub mod vivado;
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
 pub use mldsa_top::MlDsaAccel;
 pub use pl_top::PlTop;
+pub use slhdsa_top::SlhDsaAccel;
 pub use top::{KeccakAccel, NttAccel};
 
 use crate::export::{raw_verilog, Design};
@@ -42,6 +48,9 @@ pub const KECCAK_ACCEL: &str = "keccak_accel";
 
 /// Module name and file stem of the ML-DSA engine top (`bitstream/rtl/mldsa_accel.v`).
 pub const MLDSA_ACCEL: &str = "mldsa_accel";
+
+/// Module name and file stem of the SLH-DSA engine top (`bitstream/rtl/slhdsa_accel.v`).
+pub const SLHDSA_ACCEL: &str = "slhdsa_accel";
 
 /// The tops in the export/report registry.
 pub fn designs() -> Vec<Design> {
@@ -63,6 +72,12 @@ pub fn designs() -> Vec<Design> {
             name: MLDSA_ACCEL,
             description: "PL top: ML-DSA engine (KeyGen, Sign, Verify) behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(MlDsaAccel::default()),
+            vcd: None,
+        },
+        Design {
+            name: SLHDSA_ACCEL,
+            description: "PL top: SLH-DSA engine (SHAKE sets: keygen, sign, verify on one tree job) behind AXI4-Lite control, AXI4-Stream data",
+            verilog: || raw_verilog(SlhDsaAccel::default()),
             vcd: None,
         },
     ]

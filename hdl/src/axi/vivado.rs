@@ -9,7 +9,7 @@
 //! product copies). Vivado is not installed where this repository is
 //! developed and tested: the script has not been run by Vivado.
 
-use super::{KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL};
+use super::{KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL};
 use ps_pl_contract::regmap::{self, CTRL_WINDOW_BYTES};
 use std::fmt::Write as _;
 
@@ -88,7 +88,7 @@ pub struct Accel {
 
 /// The accelerators, in the order of their interconnect ports; every
 /// per-accelerator line of the script comes from this list.
-pub const ACCELS: [Accel; 3] = [
+pub const ACCELS: [Accel; 4] = [
     Accel {
         top: NTT_ACCEL,
         base: regmap::NTT_BASE,
@@ -109,6 +109,13 @@ pub const ACCELS: [Accel; 3] = [
         dma: "mldsa_dma",
         dma_base: regmap::MLDSA_DMA_BASE,
         led: "mldsa_busy_led",
+    },
+    Accel {
+        top: SLHDSA_ACCEL,
+        base: regmap::SLHDSA_BASE,
+        dma: "slhdsa_dma",
+        dma_base: regmap::SLHDSA_DMA_BASE,
+        led: "slhdsa_busy_led",
     },
 ];
 
@@ -508,13 +515,15 @@ mod tests {
 
     /// Every PL block of `ps_pl_contract::regmap`, listed here by hand so a
     /// block missing from [`ACCELS`] fails the tests.
-    const REGMAP_BLOCKS: [usize; 6] = [
+    const REGMAP_BLOCKS: [usize; 8] = [
         regmap::NTT_BASE,
         regmap::KECCAK_BASE,
         regmap::MLDSA_BASE,
+        regmap::SLHDSA_BASE,
         regmap::NTT_DMA_BASE,
         regmap::KECCAK_DMA_BASE,
         regmap::MLDSA_DMA_BASE,
+        regmap::SLHDSA_DMA_BASE,
     ];
 
     /// Each block of the list is placed once, with its own DMA, and the
@@ -791,7 +800,7 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
                 "{f} not written:\n{out}"
             );
         }
-        for top in [NTT_ACCEL, KECCAK_ACCEL, MLDSA_ACCEL] {
+        for top in [NTT_ACCEL, KECCAK_ACCEL, MLDSA_ACCEL, SLHDSA_ACCEL] {
             assert!(
                 out.contains(&format!(
                     "create_bd_cell -type module -reference {top} {top}_0"
@@ -799,7 +808,11 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
                 "{top}:\n{out}"
             );
         }
-        assert_eq!(out.matches("xilinx.com:ip:axi_dma").count(), 3, "{out}");
+        assert_eq!(
+            out.matches("xilinx.com:ip:axi_dma").count(),
+            ACCELS.len(),
+            "{out}"
+        );
         // With the board preset, the explicit DDR3 timings are not set.
         assert!(out.contains("board_part avnet.com:zedboard"), "{out}");
         assert!(!out.contains("PCW_UIPARAM_DDR_BOARD_DELAY0"), "{out}");

@@ -30,8 +30,10 @@
 //!
 //! Each operation ends by streaming the top root out; `verdict` is high
 //! when it equals the PK.root written beforehand. For verification that
-//! is the result; after signing it checks the signature just made (a fault
-//! in the PL gives a signature whose root is not PK.root); after key
+//! is the result. After signing it is a narrow check: the top root depends
+//! on neither the message nor the lower layers, so it catches a wrong
+//! seed or a fault in the top layer's tree, not one in SIG_FORS or in a
+//! lower layer (verifying the signature checks those). After key
 //! generation the root is PK.root itself.
 //!
 //! # Interface
@@ -249,6 +251,8 @@ pub struct SlhDsaEngine<const R: usize> {
     pub verdict: Signal<Out, Bit>,
     /// Signature stream TREADY.
     pub in_ready: Signal<Out, Bit>,
+    /// The output word is a word of the top root (the stream's end).
+    pub out_root: Signal<Out, Bit>,
     tree: XmssTreeEngine<R>,
     position: LayerAddress,
     indices: DigestIndices,
@@ -327,6 +331,7 @@ impl<const R: usize> Default for SlhDsaEngine<R> {
             out_last: Default::default(),
             verdict: Default::default(),
             in_ready: Default::default(),
+            out_root: Default::default(),
             tree: Default::default(),
             position: Default::default(),
             indices: Default::default(),
@@ -493,6 +498,7 @@ impl<const R: usize> Logic for SlhDsaEngine<R> {
 
         self.out_data.next = self.root_out.val();
         self.out_valid.next = self.phase.q.val() == EnginePhase::EmitRoot;
+        self.out_root.next = self.phase.q.val() == EnginePhase::EmitRoot;
         if self.passing.val() {
             self.out_data.next = self.tree.out_data.val();
             self.out_valid.next = self.tree.out_valid.val() & !self.tree.out_root.val();

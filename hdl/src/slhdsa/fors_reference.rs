@@ -58,7 +58,7 @@ pub(super) fn fors_keys(n: usize, rng: &mut Lcg) -> KeyMaterial {
 /// md and the FORS address of SLH-DSA signing for `p`, from
 /// the digest of the signature's R and M′ (FIPS 205 Algorithm 19, lines
 /// 7–12).
-pub(super) fn digest_parts(
+pub(crate) fn digest_parts(
     p: &Params,
     sk: &[u8],
     sig: &[u8],

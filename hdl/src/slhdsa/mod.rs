@@ -85,7 +85,7 @@
 mod digest_indices;
 pub mod engine;
 #[cfg(test)]
-mod fors_reference;
+pub(crate) mod fors_reference;
 #[cfg(test)]
 mod job_bench;
 mod layer_address;

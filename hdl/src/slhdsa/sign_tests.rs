@@ -107,7 +107,7 @@ fn sign_gives_the_acvp_signatures_fors_and_first_layer_for_shake_128f() {
 }
 
 /// Another PK.root: the signature is the same, the verdict reject (the
-/// driver's fault check); an unknown operation is refused at once; abort
+/// check of the seeds and the top tree); an unknown operation is refused at once; abort
 /// during signing ends the job; then a good signature.
 #[test]
 fn sign_verdict_refusal_and_abort() {

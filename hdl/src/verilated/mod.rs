@@ -8,7 +8,9 @@
 
 pub mod library;
 
-use crate::axi::{AxiTimeout, PlTop, StreamWord, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL};
+use crate::axi::{
+    AxiTimeout, PlTop, StreamWord, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL,
+};
 use crate::export::Design;
 use libloading::Library;
 use std::collections::HashMap;
@@ -119,6 +121,11 @@ impl VerilatedTop {
     /// The ML-DSA engine top (`mldsa_accel`).
     pub fn mldsa(trace: bool) -> Result<Self, String> {
         Self::new(&design(MLDSA_ACCEL), trace)
+    }
+
+    /// The SLH-DSA engine top (`slhdsa_accel`).
+    pub fn slhdsa(trace: bool) -> Result<Self, String> {
+        Self::new(&design(SLHDSA_ACCEL), trace)
     }
 
     /// Starts writing every signal as a VCD waveform to `path` (needs an

@@ -1,0 +1,339 @@
+//! The SLH-DSA engine's PL top: [`SlhDsaEngine`] (key generation, signing
+//! and verification of the SHAKE sets on one tree job and one sponge)
+//! behind the AXI4-Lite control block and the two streams
+//! (`ps_pl_contract::regmap::slhdsa`).
+//!
+//! - The top takes the fixed header of the input stream itself, a word a
+//!   clock: the seeds into the engine's seed registers, PK.root, md, and
+//!   idx_tree and idx_leaf into its own registers (verification's header
+//!   has no SK.seed: its words count from PK.seed). Then it starts the
+//!   engine with the set's n, a, k, h′ and d, taken from `pqc` by the
+//!   contract's set names.
+//! - `OP_KEYGEN`: the engine's output, PK.root, goes out with `TLAST`.
+//! - `OP_SIGN`: SIG_FORS ‖ SIG_HT goes out; the engine's top root stays in
+//!   the PL; the verdict word (root = PK.root) follows with `TLAST`.
+//! - `OP_VERIFY`: the engine takes the rest of the input stream itself (it
+//!   checks the signature's length); the verdict word goes out.
+//!
+//! A set it does not know, a `TLAST` in the header where it does not
+//! belong (or missing on the final word of a keygen or sign header), an
+//! engine error and an unknown operation end the request with
+//! `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the same
+//! way. `CYCLES` counts the clocks from the accepted start to done.
+
+use super::ctrl::{CtrlRegs, ADDR_BITS};
+use super::top::pl_top;
+use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
+use crate::slhdsa::SlhDsaEngine;
+use pqc::slhdsa::{params, Params};
+use ps_pl_contract::regmap::{self, slhdsa as reg};
+use rust_hdl::prelude::*;
+
+// The header layout the loader decodes (positions 0..=36; verification
+// starts at PK.seed, position 8).
+const _: () = assert!(reg::VALUE_WORDS == 8 && reg::MD_WORDS == 10 && reg::INDEX_WORDS == 3);
+const _: () = assert!(reg::KEYGEN_INPUT_WORDS == 16 && reg::SIGN_INPUT_WORDS == 37);
+const _: () = assert!(reg::SETS.len() == 6);
+
+/// The parameter set of `ARG0` value `set` (the contract's names, `pqc`'s
+/// values).
+pub fn set_params(set: usize) -> &'static Params {
+    params::by_name(reg::SETS[set]).expect("a FIPS 205 set name")
+}
+
+/// One constant per set, from its parameters.
+fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>; 6] {
+    core::array::from_fn(|i| Constant::new((value(set_params(i)) as u64).into()))
+}
+
+pl_top! {
+    /// The SLH-DSA engine (key generation, signing, verification) behind
+    /// the AXI4-Lite control block.
+    SlhDsaAccel {
+        regs: CtrlRegs = CtrlRegs::new(regmap::slhdsa::ID),
+        core: SlhDsaEngine<1> = SlhDsaEngine::default(),
+        all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
+        op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
+        op_sign: Constant<Bits<8>> = Constant::new((reg::OP_SIGN as u64).into()),
+        op_verify: Constant<Bits<8>> = Constant::new((reg::OP_VERIFY as u64).into()),
+        op_abort: Constant<Bits<8>> = Constant::new((reg::OP_ABORT as u64).into()),
+        engine_keygen: Constant<Bits<2>> = Constant::new(OP_KEYGEN.into()),
+        engine_sign: Constant<Bits<2>> = Constant::new(OP_SIGN.into()),
+        engine_verify: Constant<Bits<2>> = Constant::new(OP_VERIFY.into()),
+        config_word: Constant<Bits<32>> =
+            Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY) as u64).into()),
+        verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
+        verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
+        root_start: Constant<Bits<6>> = Constant::new(16.into()),
+        md_start: Constant<Bits<6>> = Constant::new(24.into()),
+        indices_start: Constant<Bits<6>> = Constant::new(34.into()),
+        last_set: Constant<Bits<32>> = Constant::new(5.into()),
+        n_table: [Constant<Bits<6>>; 6] = table(|p| p.n),
+        a_table: [Constant<Bits<4>>; 6] = table(|p| p.a),
+        k_table: [Constant<Bits<6>>; 6] = table(|p| p.k),
+        height_table: [Constant<Bits<4>>; 6] = table(|p| p.hp),
+        layers_table: [Constant<Bits<5>>; 6] = table(|p| p.d),
+        n_reg: DFF<Bits<6>> = Default::default(),
+        a_reg: DFF<Bits<4>> = Default::default(),
+        k_reg: DFF<Bits<6>> = Default::default(),
+        height_reg: DFF<Bits<4>> = Default::default(),
+        layers_reg: DFF<Bits<5>> = Default::default(),
+        operation: DFF<Bits<2>> = Default::default(),
+        keying: DFF<Bit> = Default::default(),
+        loading: DFF<Bit> = Default::default(),
+        position: DFF<Bits<6>> = Default::default(),
+        last_position: DFF<Bits<6>> = Default::default(),
+        tree_low: DFF<Bits<32>> = Default::default(),
+        tree_high: DFF<Bits<32>> = Default::default(),
+        leaf: DFF<Bits<10>> = Default::default(),
+        launch: DFF<Bit> = Default::default(),
+        handed: DFF<Bit> = Default::default(),
+        sending: DFF<Bit> = Default::default(),
+        verdict_word: DFF<Bits<32>> = Default::default(),
+        top_done: DFF<Bit> = Default::default(),
+        top_error: DFF<Bit> = Default::default(),
+        cycle_count: DFF<Bits<32>> = Default::default(),
+        any_busy: Signal<Local, Bit> = Default::default(),
+        take_word: Signal<Local, Bit> = Default::default(),
+        header_end: Signal<Local, Bit> = Default::default(),
+        drop_root: Signal<Local, Bit> = Default::default(),
+        md_offset: Signal<Local, Bits<6>> = Default::default(),
+    }
+}
+
+impl Logic for SlhDsaAccel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.regs.clock.next = self.aclk.val();
+        self.regs.resetn.next = self.aresetn.val();
+        self.regs.awaddr.next = self.s_axi_awaddr.val();
+        self.regs.awvalid.next = self.s_axi_awvalid.val();
+        self.s_axi_awready.next = self.regs.awready.val();
+        self.regs.wdata.next = self.s_axi_wdata.val();
+        self.regs.wstrb.next = self.s_axi_wstrb.val();
+        self.regs.wvalid.next = self.s_axi_wvalid.val();
+        self.s_axi_wready.next = self.regs.wready.val();
+        self.s_axi_bresp.next = self.regs.bresp.val();
+        self.s_axi_bvalid.next = self.regs.bvalid.val();
+        self.regs.bready.next = self.s_axi_bready.val();
+        self.regs.araddr.next = self.s_axi_araddr.val();
+        self.regs.arvalid.next = self.s_axi_arvalid.val();
+        self.s_axi_arready.next = self.regs.arready.val();
+        self.s_axi_rdata.next = self.regs.rdata.val();
+        self.s_axi_rresp.next = self.regs.rresp.val();
+        self.s_axi_rvalid.next = self.regs.rvalid.val();
+        self.regs.rready.next = self.s_axi_rready.val();
+        self.m_axis_tkeep.next = self.all_bytes.val();
+
+        dff_setup!(
+            self,
+            aclk,
+            n_reg,
+            a_reg,
+            k_reg,
+            height_reg,
+            layers_reg,
+            operation,
+            keying,
+            loading,
+            position,
+            last_position,
+            tree_low,
+            tree_high,
+            leaf,
+            launch,
+            handed,
+            sending,
+            verdict_word,
+            top_done,
+            top_error,
+            cycle_count
+        );
+        self.launch.d.next = false;
+        self.core.clock.next = self.aclk.val();
+        self.core.reset.next = !self.aresetn.val();
+        self.core.start.next = false;
+        self.core.abort_job.next = false;
+        self.core.operation.next = self.operation.q.val();
+        self.core.n_bytes.next = self.n_reg.q.val();
+        self.core.fors_height.next = self.a_reg.q.val();
+        self.core.trees.next = self.k_reg.q.val();
+        self.core.tree_height.next = self.height_reg.q.val();
+        self.core.layers.next = self.layers_reg.q.val();
+        self.core.idx_tree.next = (bit_cast::<64, 32>(self.tree_high.q.val()) << 32)
+            | bit_cast::<64, 32>(self.tree_low.q.val());
+        self.core.idx_leaf.next = self.leaf.q.val();
+        self.core.in_data.next = self.s_axis_tdata.val();
+        self.core.in_valid.next = self.s_axis_tvalid.val() & self.handed.q.val();
+        self.core.in_last.next = self.s_axis_tlast.val();
+        self.any_busy.next =
+            self.loading.q.val() | self.launch.q.val() | self.handed.q.val() | self.sending.q.val();
+
+        // The header, a word a clock, by its position: 0..7 SK.seed, 8..15
+        // PK.seed, 16..23 PK.root, 24..33 md, 34 and 35 idx_tree, 36
+        // idx_leaf.
+        self.core.seed_write.next = false;
+        self.core.seed_index.next = bit_cast::<4, 3>(self.position.q.val().get_bits::<3>(0))
+            | (bit_cast::<4, 1>(!self.position.q.val().get_bits::<1>(3)) << 3);
+        self.core.seed_word.next = self.s_axis_tdata.val();
+        self.core.root_write.next = false;
+        self.core.root_index.next = self.position.q.val().get_bits::<3>(0);
+        self.core.root_word.next = self.s_axis_tdata.val();
+        self.core.md_write.next = false;
+        // (A local: Verilog cannot slice an expression.)
+        self.md_offset.next = self.position.q.val() - self.md_start.val();
+        self.core.md_index.next = self.md_offset.val().get_bits::<4>(0);
+        self.core.md_word.next = self.s_axis_tdata.val();
+        self.s_axis_tready.next =
+            self.loading.q.val() | (self.handed.q.val() & self.core.in_ready.val());
+        self.take_word.next = self.loading.q.val() & self.s_axis_tvalid.val();
+        self.header_end.next = self.position.q.val() == self.last_position.q.val();
+        if self.take_word.val() {
+            self.position.d.next = self.position.q.val() + 1;
+            if self.position.q.val() < self.root_start.val() {
+                self.core.seed_write.next = true;
+            } else if self.position.q.val() < self.md_start.val() {
+                self.core.root_write.next = true;
+            } else if self.position.q.val() < self.indices_start.val() {
+                self.core.md_write.next = true;
+            } else if self.position.q.val() == 34 {
+                self.tree_low.d.next = self.s_axis_tdata.val();
+            } else if self.position.q.val() == 35 {
+                self.tree_high.d.next = self.s_axis_tdata.val();
+            } else {
+                self.leaf.d.next = self.s_axis_tdata.val().get_bits::<10>(0);
+            }
+            // TLAST ends the header of key generation and signing, and
+            // nowhere else; verification's signature follows its header.
+            if self.header_end.val() {
+                self.loading.d.next = false;
+                if self.s_axis_tlast.val() == (self.operation.q.val() != self.engine_verify.val()) {
+                    self.launch.d.next = true;
+                } else {
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+            } else if self.s_axis_tlast.val() {
+                self.loading.d.next = false;
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            }
+        }
+
+        // The engine starts the clock after the header's last word (which
+        // for signing and verification is idx_leaf, still on its way into
+        // its register).
+        if self.launch.q.val() {
+            self.core.start.next = true;
+            self.handed.d.next = true;
+        }
+
+        if self.regs.start.val() {
+            if self.regs.op.val() == self.op_abort.val() {
+                self.loading.d.next = false;
+                self.launch.d.next = false;
+                self.core.abort_job.next = true;
+                self.handed.d.next = false;
+                self.sending.d.next = false;
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            } else if !self.any_busy.val() {
+                self.top_done.d.next = false;
+                self.top_error.d.next = false;
+                self.loading.d.next = true;
+                self.position.d.next = 0.into();
+                self.last_position.d.next = 36.into();
+                self.keying.d.next = false;
+                if self.regs.op.val() == self.op_keygen.val() {
+                    self.operation.d.next = self.engine_keygen.val();
+                    self.keying.d.next = true;
+                    self.last_position.d.next = 15.into();
+                } else if self.regs.op.val() == self.op_sign.val() {
+                    self.operation.d.next = self.engine_sign.val();
+                } else if self.regs.op.val() == self.op_verify.val() {
+                    self.operation.d.next = self.engine_verify.val();
+                    self.position.d.next = 8.into();
+                } else {
+                    self.loading.d.next = false;
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+                for i in 0..6 {
+                    if self.regs.arg0.val().index() == i {
+                        self.n_reg.d.next = self.n_table[i].val();
+                        self.a_reg.d.next = self.a_table[i].val();
+                        self.k_reg.d.next = self.k_table[i].val();
+                        self.height_reg.d.next = self.height_table[i].val();
+                        self.layers_reg.d.next = self.layers_table[i].val();
+                    }
+                }
+                if self.regs.arg0.val() > self.last_set.val() {
+                    self.loading.d.next = false;
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+            }
+        }
+
+        // The engine's end: an error ends the request; key generation is
+        // done with its output; signing and verification send the verdict.
+        if self.handed.q.val() & self.core.done.val() {
+            self.handed.d.next = false;
+            if self.core.error.val() {
+                self.top_done.d.next = true;
+                self.top_error.d.next = true;
+            } else if self.keying.q.val() {
+                self.top_done.d.next = true;
+            } else {
+                self.sending.d.next = true;
+                self.verdict_word.d.next = self.verdict_invalid.val();
+                if self.core.verdict.val() {
+                    self.verdict_word.d.next = self.verdict_valid.val();
+                }
+            }
+        }
+        if self.sending.q.val() & self.m_axis_tready.val() {
+            self.sending.d.next = false;
+            self.top_done.d.next = true;
+        }
+
+        // The output: the engine's words, but the top root only for key
+        // generation (after signing and verification it stays in the PL).
+        self.drop_root.next = self.core.out_root.val() & !self.keying.q.val();
+        self.core.out_ready.next = self.m_axis_tready.val() | self.drop_root.val();
+        self.m_axis_tdata.next = self.core.out_data.val();
+        self.m_axis_tvalid.next =
+            self.handed.q.val() & self.core.out_valid.val() & !self.drop_root.val();
+        self.m_axis_tlast.next = self.keying.q.val() & self.core.out_last.val();
+        if self.sending.q.val() {
+            self.m_axis_tdata.next = self.verdict_word.q.val();
+            self.m_axis_tvalid.next = true;
+            self.m_axis_tlast.next = true;
+        }
+
+        self.regs.busy.next = self.any_busy.val();
+        self.regs.done.next = self.top_done.q.val();
+        self.regs.error.next = self.top_error.q.val();
+        self.regs.core_config.next = self.config_word.val();
+        self.regs.cycles.next = self.cycle_count.q.val();
+        self.regs.result.next = 0.into();
+        self.busy.next = self.any_busy.val();
+
+        // Clocks since the accepted start, until done.
+        self.cycle_count.d.next = self.cycle_count.q.val();
+        if self.regs.start.val() & !self.any_busy.val() {
+            self.cycle_count.d.next = 1.into();
+        } else if self.any_busy.val() {
+            self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+        }
+        if !self.aresetn.val() {
+            self.loading.d.next = false;
+            self.launch.d.next = false;
+            self.handed.d.next = false;
+            self.sending.d.next = false;
+            self.top_done.d.next = false;
+            self.top_error.d.next = false;
+            self.cycle_count.d.next = 0.into();
+        }
+    }
+}

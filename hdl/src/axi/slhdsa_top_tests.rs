@@ -1,0 +1,427 @@
+//! The SLH-DSA engine's top at the bus (AXI4-Lite control, the two
+//! streams, the contract's header layout): the identification registers,
+//! every refusal and an abort, each ending in DONE | ERROR; key generation
+//! of the ACVP SLH-DSA-SHAKE-128f case on the rust-hdl model; the Verilated
+//! top against it, clock for clock at the bus; and on the Verilated top the
+//! whole ACVP SHAKE-128f operations: PK.root, the signature (its SHA3-256),
+//! verification of it, of a forged copy and of the short sigVer case; key
+//! generation, signing and verification of `pqc`'s keys and signatures for
+//! the f sets, and with `PQC_FULL=1` the s sets.
+
+use super::slhdsa_top::set_params;
+use super::{AccelBench, PlTop, SlhDsaAccel, StreamWord};
+use crate::slhdsa::engine::{keygen_clocks, sign_clocks};
+use crate::slhdsa::fors_reference::digest_parts;
+use crate::verilated::VerilatedTop;
+use crate::verilator::verilator_required;
+use pqc::slhdsa::Params;
+use ps_pl_contract::regmap::{ctrl, slhdsa as reg};
+use sha3::{Digest, Sha3_256};
+
+/// `ARG0` of SLH-DSA-SHAKE-128f.
+const SET_128F: u32 = 1;
+
+/// Little-endian words of `bytes`, zero-padded to `words` words.
+fn padded(bytes: &[u8], words: usize) -> Vec<u32> {
+    let mut b = bytes.to_vec();
+    b.resize(4 * words, 0);
+    b.chunks_exact(4)
+        .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+        .collect()
+}
+
+/// The public inputs of one request.
+struct Request<'a> {
+    sk_seed: &'a [u8],
+    pk_seed: &'a [u8],
+    pk_root: &'a [u8],
+    md: &'a [u8],
+    idx_tree: u64,
+    idx_leaf: u32,
+}
+
+impl Request<'_> {
+    /// The input stream of `op` (the contract's header, then for
+    /// verification `signature`, the signature without R).
+    fn words(&self, op: u32, signature: &[u8]) -> Vec<u32> {
+        let v = reg::VALUE_WORDS;
+        let mut w = Vec::new();
+        if op != reg::OP_VERIFY {
+            w.extend(padded(self.sk_seed, v));
+        }
+        w.extend(padded(self.pk_seed, v));
+        if op == reg::OP_KEYGEN {
+            return w;
+        }
+        w.extend(padded(self.pk_root, v));
+        w.extend(padded(self.md, reg::MD_WORDS));
+        w.extend([
+            self.idx_tree as u32,
+            (self.idx_tree >> 32) as u32,
+            self.idx_leaf,
+        ]);
+        w.extend(padded(signature, signature.len() / 4));
+        w
+    }
+}
+
+/// One request at the bus: `input` on the stream (`TLAST` on word
+/// `last_at`), the arguments and the command, then clocks until STATUS
+/// shows done (at most `max_clocks`). Returns the output words, STATUS
+/// and CYCLES.
+fn request(
+    top: &mut dyn PlTop,
+    op: u32,
+    set: u32,
+    input: &[u32],
+    last_at: Option<usize>,
+    max_clocks: u64,
+) -> (Vec<StreamWord>, u32, u32) {
+    let beats: Vec<StreamWord> = input
+        .iter()
+        .enumerate()
+        .map(|(i, &data)| StreamWord {
+            data,
+            last: Some(i) == last_at,
+        })
+        .collect();
+    top.push_input(&beats);
+    top.set_sink_ready(true);
+    top.write(ctrl::ARG0 as u32, set).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
+        .unwrap();
+    let mut out = Vec::new();
+    let mut clocks = 0;
+    while clocks < max_clocks {
+        let target = clocks + 2_000;
+        while clocks < target {
+            clocks += top.run(target - clocks);
+            while let Some(w) = top.pop_output() {
+                out.push(w);
+            }
+        }
+        let status = top.read(ctrl::STATUS as u32).unwrap();
+        if status & ctrl::STATUS_DONE != 0 && status & ctrl::STATUS_BUSY == 0 {
+            let cycles = top.read(ctrl::CYCLES as u32).unwrap();
+            top.drop_input();
+            return (out, status, cycles);
+        }
+    }
+    panic!("the SLH-DSA engine never finished op {op:#x}");
+}
+
+fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.data.to_le_bytes()).collect()
+}
+
+/// The ACVP keyGen case of SHAKE-128f as a request.
+fn acvp_keygen() -> (Request<'static>, &'static [u8]) {
+    let set = &pqc_selftest::vectors::SLH_DSA[0];
+    assert_eq!(set.name, reg::SETS[SET_128F as usize]);
+    let kg = &set.keygen;
+    let request = Request {
+        sk_seed: kg.sk_seed,
+        pk_seed: kg.pk_seed,
+        pk_root: &[],
+        md: &[],
+        idx_tree: 0,
+        idx_leaf: 0,
+    };
+    (request, &kg.pk[16..])
+}
+
+/// Refusals (an unknown set or operation, `TLAST` early, late or inside a
+/// verification header), then an abort during key generation, each ending
+/// in DONE | ERROR with nothing on the output; then the ACVP key
+/// generation. Returns a transcript: outputs, STATUS and CYCLES.
+fn script(top: &mut dyn PlTop) -> Vec<u64> {
+    let mut log = vec![];
+    for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
+        log.push(u64::from(top.read(off as u32).unwrap()));
+    }
+    let (kg, pk_root) = acvp_keygen();
+    let keygen_words = kg.words(reg::OP_KEYGEN, &[]);
+    let last = Some(keygen_words.len() - 1);
+    let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
+    for (op, set, last_at) in [
+        (reg::OP_KEYGEN, 6, last),
+        (0x07, SET_128F, last),
+        (reg::OP_KEYGEN, SET_128F, Some(3)),
+        (reg::OP_KEYGEN, SET_128F, None),
+        (reg::OP_VERIFY, SET_128F, last),
+    ] {
+        let (out, status, cycles) = request(top, op, set, &keygen_words, last_at, 100_000);
+        assert!(out.is_empty(), "op {op:#x} set {set}: output");
+        assert_eq!(status, error, "op {op:#x} set {set} TLAST {last_at:?}");
+        log.extend([u64::from(status), u64::from(cycles)]);
+    }
+    // Abort during key generation.
+    top.push_input(
+        &keygen_words
+            .iter()
+            .enumerate()
+            .map(|(i, &data)| StreamWord {
+                data,
+                last: Some(i) == last,
+            })
+            .collect::<Vec<_>>(),
+    );
+    top.write(ctrl::ARG0 as u32, SET_128F).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
+        .unwrap();
+    let mut clocks = 0;
+    while clocks < 500 {
+        clocks += top.run(500 - clocks);
+    }
+    assert!(top.read(ctrl::STATUS as u32).unwrap() & ctrl::STATUS_BUSY != 0);
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_ABORT)
+        .unwrap();
+    let status = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(status, error, "abort");
+    assert!(top.pop_output().is_none());
+    log.push(u64::from(status));
+
+    let (out, status, cycles) = request(
+        top,
+        reg::OP_KEYGEN,
+        SET_128F,
+        &keygen_words,
+        last,
+        1_000_000,
+    );
+    assert_eq!(status, ctrl::STATUS_DONE, "keygen");
+    assert_eq!(bytes_of(&out), pk_root, "PK.root");
+    assert!(out.iter().take(out.len() - 1).all(|w| !w.last) && out.last().unwrap().last);
+    // The accepted start and the header words, the engine's start and
+    // count, a clock to see its done.
+    let header = reg::KEYGEN_INPUT_WORDS as u64;
+    assert_eq!(u64::from(cycles), 1 + header + keygen_clocks(16, 3) + 1);
+    log.extend(
+        out.iter()
+            .map(|w| u64::from(w.data) << 1 | u64::from(w.last)),
+    );
+    log.extend([u64::from(status), u64::from(cycles), top.cycles()]);
+    log
+}
+
+/// The rust-hdl top: identification, refusals, abort and the ACVP key
+/// generation at the bus.
+#[test]
+fn slhdsa_accel_refuses_aborts_and_generates_the_acvp_key() {
+    let mut top = AccelBench::<SlhDsaAccel>::new();
+    let log = script(&mut top);
+    assert_eq!(log[0], u64::from(reg::ID));
+    assert_eq!(log[1], u64::from(ctrl::VERSION_VALUE));
+    assert_eq!(
+        log[2],
+        u64::from(reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY)
+    );
+}
+
+/// The ACVP sigGen case of SHAKE-128f: `pqc`'s signature (whose SHA3-256
+/// the case records), and the request of its digest.
+fn acvp_signature(p: &Params) -> (Vec<u8>, Vec<u8>, u64, u32) {
+    let sg = &pqc_selftest::vectors::SLH_DSA[0].siggen;
+    let mut sig = vec![0; p.sig_bytes()];
+    pqc::slhdsa::slh_sign(p, sg.sk, sg.message, sg.context, None, &mut sig).unwrap();
+    let digest: [u8; 32] = Sha3_256::digest(&sig).into();
+    assert_eq!(digest, sg.signature_sha3_256, "pqc's signature (ACVP)");
+    let header = [0, sg.context.len() as u8];
+    let (md, adrs) = digest_parts(p, sg.sk, &sig, &[&header, sg.context, sg.message]);
+    let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+    (sig, md, be(&adrs.0[8..16]), adrs.keypair())
+}
+
+/// Signs the digest of `sig` for set `set` on `top` and checks that the
+/// output, with R, is `sig`, and the verdict OKAY; verifies `sig` (OKAY),
+/// a forged copy (FAIL, no error) and `sig` one word short (an error).
+/// Returns the signing CYCLES.
+fn sign_and_verify(
+    top: &mut dyn PlTop,
+    set: u32,
+    sk: &[u8],
+    sig: &[u8],
+    md: &[u8],
+    idx: (u64, u32),
+) -> u32 {
+    let p = set_params(set as usize);
+    let n = p.n;
+    let request = Request {
+        sk_seed: &sk[..n],
+        pk_seed: &sk[2 * n..3 * n],
+        pk_root: &sk[3 * n..],
+        md,
+        idx_tree: idx.0,
+        idx_leaf: idx.1,
+    };
+    let words = request.words(reg::OP_SIGN, &[]);
+    let limit = 2 * sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64);
+    let (out, status, cycles) = request_all(top, reg::OP_SIGN, set, &words, limit);
+    assert_eq!(status, ctrl::STATUS_DONE, "{}: sign", p.name);
+    let (verdict, body) = out.split_last().unwrap();
+    assert_eq!((verdict.data, verdict.last), (reg::VERDICT_VALID, true));
+    assert!(body.iter().all(|w| !w.last), "TLAST on the verdict only");
+    let got = [&sig[..n], &bytes_of(body)].concat();
+    assert_eq!(got.len(), sig.len(), "{}: signature length", p.name);
+    let first_wrong = got.iter().zip(sig).position(|(a, b)| a != b);
+    assert_eq!(
+        first_wrong, None,
+        "{}: the signature's first wrong byte",
+        p.name
+    );
+
+    let verify_limit = limit / 4;
+    let mut forged = sig[n..].to_vec();
+    forged[100] ^= 0x20;
+    for (signature, want) in [
+        (&sig[n..], reg::VERDICT_VALID),
+        (&forged[..], reg::VERDICT_INVALID),
+    ] {
+        let words = request.words(reg::OP_VERIFY, signature);
+        assert_eq!(words.len(), reg::verify_stream_words(n, sig.len()));
+        let (out, status, _) = request_all(top, reg::OP_VERIFY, set, &words, verify_limit);
+        assert_eq!(status, ctrl::STATUS_DONE, "{}: verify", p.name);
+        assert_eq!(
+            out,
+            [StreamWord {
+                data: want,
+                last: true
+            }],
+            "{}",
+            p.name
+        );
+    }
+    let words = request.words(reg::OP_VERIFY, &sig[n..sig.len() - 4]);
+    let (out, status, _) = request_all(top, reg::OP_VERIFY, set, &words, verify_limit);
+    assert_eq!(status, ctrl::STATUS_DONE | ctrl::STATUS_ERROR, "short");
+    assert!(out.is_empty());
+    cycles
+}
+
+/// [`request`] with `TLAST` on the final word.
+fn request_all(
+    top: &mut dyn PlTop,
+    op: u32,
+    set: u32,
+    words: &[u32],
+    max_clocks: u64,
+) -> (Vec<StreamWord>, u32, u32) {
+    request(top, op, set, words, Some(words.len() - 1), max_clocks)
+}
+
+/// The exported top under Verilator: the same transcript as the rust-hdl
+/// model; the whole ACVP SHAKE-128f signature (its SHA3-256 with R from
+/// `pqc`), its verification, a forged one and a short one; the ACVP
+/// sigVer case that is invalid.
+#[test]
+fn verilated_slhdsa_accel_runs_the_acvp_shake_128f_operations_at_the_bus() {
+    if !verilator_required("verilated slhdsa_accel") {
+        return;
+    }
+    let mut top = VerilatedTop::slhdsa(false).unwrap();
+    let verilated = script(&mut top);
+    assert_eq!(verilated, script(&mut AccelBench::<SlhDsaAccel>::new()));
+
+    let p = set_params(SET_128F as usize);
+    let sg = &pqc_selftest::vectors::SLH_DSA[0].siggen;
+    let (sig, md, idx_tree, idx_leaf) = acvp_signature(p);
+    let cycles = sign_and_verify(&mut top, SET_128F, sg.sk, &sig, &md, (idx_tree, idx_leaf));
+    let header = reg::SIGN_INPUT_WORDS as u64;
+    let engine = sign_clocks(16, p.a as u32, p.k, p.hp as u32, p.d as u64);
+    // The accepted start and the header words, the engine's start and
+    // count, a clock to see its done, the verdict word.
+    assert_eq!(u64::from(cycles), 1 + header + engine + 2);
+    eprintln!("SLH-DSA-SHAKE-128f sign at the bus: {cycles} cycles");
+
+    let sv = &pqc_selftest::vectors::SLH_DSA[0].sigver_invalid;
+    let header = [0, sv.context.len() as u8];
+    let sk_like = [&[0u8; 32][..], sv.pk].concat();
+    let mut padded_sig = sv.signature.to_vec();
+    padded_sig.push(0);
+    let (md, adrs) = digest_parts(p, &sk_like, &padded_sig, &[&header, sv.context, sv.message]);
+    let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+    let request = Request {
+        sk_seed: &[],
+        pk_seed: &sv.pk[..16],
+        pk_root: &sv.pk[16..],
+        md: &md,
+        idx_tree: be(&adrs.0[8..16]),
+        idx_leaf: adrs.keypair(),
+    };
+    let whole = (sv.signature.len() - 16) / 4 * 4;
+    let words = request.words(reg::OP_VERIFY, &sv.signature[16..16 + whole]);
+    let (out, status, _) = request_all(&mut top, reg::OP_VERIFY, SET_128F, &words, 1_000_000);
+    assert_eq!(
+        status,
+        ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
+        "tcId {}",
+        sv.tc_id
+    );
+    assert!(out.is_empty());
+}
+
+/// Sets of `ARG0` values on the Verilated top: a key pair from `pqc`
+/// (whose PK.root the engine's key generation gives), `pqc`'s signature of
+/// a message (which the engine's signature equals, R from `pqc`), its
+/// verification, a forged one and a short one; the CYCLES of each
+/// signature against `sign_clocks`.
+fn sign_and_verify_sets(sets: &[u32]) {
+    let mut top = VerilatedTop::slhdsa(false).unwrap();
+    for &set in sets {
+        let p = set_params(set as usize);
+        let n = p.n;
+        let seeds: Vec<u8> = (0..3 * n)
+            .map(|i| (i as u8).wrapping_mul(29) ^ set as u8)
+            .collect();
+        let (mut pk, mut sk) = (vec![0; p.pk_bytes()], vec![0; p.sk_bytes()]);
+        let (sk_seed, rest) = seeds.split_at(n);
+        let (sk_prf, pk_seed) = rest.split_at(n);
+        pqc::slhdsa::slh_keygen_internal(p, sk_seed, sk_prf, pk_seed, &mut sk, &mut pk).unwrap();
+        let keygen = Request {
+            sk_seed: &sk[..n],
+            pk_seed: &sk[2 * n..3 * n],
+            pk_root: &[],
+            md: &[],
+            idx_tree: 0,
+            idx_leaf: 0,
+        };
+        let words = keygen.words(reg::OP_KEYGEN, &[]);
+        let limit = 2 * keygen_clocks(n, p.hp as u32);
+        let (out, status, _) = request_all(&mut top, reg::OP_KEYGEN, set, &words, limit);
+        assert_eq!(status, ctrl::STATUS_DONE, "{}: keygen", p.name);
+        assert_eq!(bytes_of(&out), pk[n..], "{}: PK.root", p.name);
+
+        let message = b"SLH-DSA engine at the bus";
+        let mut sig = vec![0; p.sig_bytes()];
+        pqc::slhdsa::slh_sign(p, &sk, message, b"", None, &mut sig).unwrap();
+        let (md, adrs) = digest_parts(p, &sk, &sig, &[&[0, 0], message]);
+        let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+        let idx = (be(&adrs.0[8..16]), adrs.keypair());
+        let cycles = sign_and_verify(&mut top, set, &sk, &sig, &md, idx);
+        let engine = sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64);
+        assert_eq!(
+            u64::from(cycles),
+            1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2
+        );
+        eprintln!("{} sign at the bus: {cycles} cycles", p.name);
+    }
+}
+
+/// The fast SHAKE sets (128f, 192f, 256f): about 21 million clocks.
+#[test]
+fn verilated_slhdsa_accel_signs_and_verifies_the_fast_shake_sets() {
+    if !verilator_required("verilated slhdsa_accel, the f sets") {
+        return;
+    }
+    sign_and_verify_sets(&[1, 3, 5]);
+}
+
+/// The small SHAKE sets (128s, 192s, 256s): about 340 million clocks.
+#[test]
+#[ignore = "about two minutes of Verilator simulation; PQC_FULL=1 runs it"]
+fn verilated_slhdsa_accel_signs_and_verifies_the_small_shake_sets() {
+    if !verilator_required("verilated slhdsa_accel, the s sets") {
+        return;
+    }
+    sign_and_verify_sets(&[0, 2, 4]);
+}
