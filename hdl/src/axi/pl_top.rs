@@ -101,3 +101,45 @@ impl<P: PlTop + ?Sized> PlTop for Box<P> {
         (**self).set_sink_ready(ready)
     }
 }
+
+/// One request at the bus, as the tests make it: `input` queued on the
+/// stream, the sink ready, `args` written to `ARG0`, `ARG1`, …, then the
+/// start command for `op`; clocks until STATUS shows done, at most
+/// `max_clocks` (checked every 1,000). Returns the output words, STATUS and
+/// CYCLES; the input left over is dropped.
+#[cfg(test)]
+pub(crate) fn bus_request(
+    top: &mut dyn PlTop,
+    op: u32,
+    args: &[u32],
+    input: &[StreamWord],
+    max_clocks: u64,
+) -> (Vec<StreamWord>, u32, u32) {
+    use ps_pl_contract::regmap::ctrl;
+    top.push_input(input);
+    top.set_sink_ready(true);
+    let arg_registers = [ctrl::ARG0, ctrl::ARG1, ctrl::ARG2];
+    for (offset, value) in arg_registers.into_iter().zip(args) {
+        top.write(offset as u32, *value).unwrap();
+    }
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
+        .unwrap();
+    let mut out = Vec::new();
+    let mut clocks = 0;
+    while clocks < max_clocks {
+        let target = clocks + 1_000;
+        while clocks < target {
+            clocks += top.run(target - clocks);
+            while let Some(w) = top.pop_output() {
+                out.push(w);
+            }
+        }
+        let status = top.read(ctrl::STATUS as u32).unwrap();
+        if status & ctrl::STATUS_DONE != 0 && status & ctrl::STATUS_BUSY == 0 {
+            let cycles = top.read(ctrl::CYCLES as u32).unwrap();
+            top.drop_input();
+            return (out, status, cycles);
+        }
+    }
+    panic!("op {op:#x} not done within {max_clocks} clocks");
+}

@@ -8,6 +8,7 @@
 //! generation, signing and verification of `pqc`'s keys and signatures for
 //! the f sets, and with `PQC_FULL=1` the s sets.
 
+use super::pl_top::bus_request;
 use super::slhdsa_top::set_params;
 use super::{AccelBench, PlTop, SlhDsaAccel, StreamWord};
 use crate::slhdsa::engine::{keygen_clocks, sign_clocks};
@@ -65,10 +66,9 @@ impl Request<'_> {
     }
 }
 
-/// One request at the bus: `input` on the stream (`TLAST` on word
-/// `last_at`), the arguments and the command, then clocks until STATUS
-/// shows done (at most `max_clocks`). Returns the output words, STATUS
-/// and CYCLES.
+/// One request for set `set` at the bus: `input` on the stream (`TLAST`
+/// on word `last_at`), at most `max_clocks`: the output words, STATUS and
+/// CYCLES.
 fn request(
     top: &mut dyn PlTop,
     op: u32,
@@ -85,29 +85,7 @@ fn request(
             last: Some(i) == last_at,
         })
         .collect();
-    top.push_input(&beats);
-    top.set_sink_ready(true);
-    top.write(ctrl::ARG0 as u32, set).unwrap();
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
-        .unwrap();
-    let mut out = Vec::new();
-    let mut clocks = 0;
-    while clocks < max_clocks {
-        let target = clocks + 2_000;
-        while clocks < target {
-            clocks += top.run(target - clocks);
-            while let Some(w) = top.pop_output() {
-                out.push(w);
-            }
-        }
-        let status = top.read(ctrl::STATUS as u32).unwrap();
-        if status & ctrl::STATUS_DONE != 0 && status & ctrl::STATUS_BUSY == 0 {
-            let cycles = top.read(ctrl::CYCLES as u32).unwrap();
-            top.drop_input();
-            return (out, status, cycles);
-        }
-    }
-    panic!("the SLH-DSA engine never finished op {op:#x}");
+    bus_request(top, op, &[set], &beats, max_clocks)
 }
 
 fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
@@ -227,9 +205,8 @@ fn acvp_signature(p: &Params) -> (Vec<u8>, Vec<u8>, u64, u32) {
     let digest: [u8; 32] = Sha3_256::digest(&sig).into();
     assert_eq!(digest, sg.signature_sha3_256, "pqc's signature (ACVP)");
     let header = [0, sg.context.len() as u8];
-    let (md, adrs) = digest_parts(p, sg.sk, &sig, &[&header, sg.context, sg.message]);
-    let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
-    (sig, md, be(&adrs.0[8..16]), adrs.keypair())
+    let (md, idx_tree, idx_leaf) = digest_parts(p, sg.sk, &sig, &[&header, sg.context, sg.message]);
+    (sig, md, idx_tree, idx_leaf)
 }
 
 /// Signs the digest of `sig` for set `set` on `top` and checks that the
@@ -279,8 +256,12 @@ fn sign_and_verify(
     ] {
         let words = request.words(reg::OP_VERIFY, signature);
         assert_eq!(words.len(), reg::verify_stream_words(n, sig.len()));
-        let (out, status, _) = request_all(top, reg::OP_VERIFY, set, &words, verify_limit);
+        let (out, status, verify_cycles) =
+            request_all(top, reg::OP_VERIFY, set, &words, verify_limit);
         assert_eq!(status, ctrl::STATUS_DONE, "{}: verify", p.name);
+        if want == reg::VERDICT_VALID {
+            eprintln!("{} verify at the bus: {verify_cycles} cycles", p.name);
+        }
         assert_eq!(
             out,
             [StreamWord {
@@ -338,15 +319,15 @@ fn verilated_slhdsa_accel_runs_the_acvp_shake_128f_operations_at_the_bus() {
     let sk_like = [&[0u8; 32][..], sv.pk].concat();
     let mut padded_sig = sv.signature.to_vec();
     padded_sig.push(0);
-    let (md, adrs) = digest_parts(p, &sk_like, &padded_sig, &[&header, sv.context, sv.message]);
-    let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+    let (md, idx_tree, idx_leaf) =
+        digest_parts(p, &sk_like, &padded_sig, &[&header, sv.context, sv.message]);
     let request = Request {
         sk_seed: &[],
         pk_seed: &sv.pk[..16],
         pk_root: &sv.pk[16..],
         md: &md,
-        idx_tree: be(&adrs.0[8..16]),
-        idx_leaf: adrs.keypair(),
+        idx_tree,
+        idx_leaf,
     };
     let whole = (sv.signature.len() - 16) / 4 * 4;
     let words = request.words(reg::OP_VERIFY, &sv.signature[16..16 + whole]);
@@ -387,16 +368,21 @@ fn sign_and_verify_sets(sets: &[u32]) {
         };
         let words = keygen.words(reg::OP_KEYGEN, &[]);
         let limit = 2 * keygen_clocks(n, p.hp as u32);
-        let (out, status, _) = request_all(&mut top, reg::OP_KEYGEN, set, &words, limit);
+        let (out, status, keygen_cycles) =
+            request_all(&mut top, reg::OP_KEYGEN, set, &words, limit);
         assert_eq!(status, ctrl::STATUS_DONE, "{}: keygen", p.name);
         assert_eq!(bytes_of(&out), pk[n..], "{}: PK.root", p.name);
+        assert_eq!(
+            u64::from(keygen_cycles),
+            1 + reg::KEYGEN_INPUT_WORDS as u64 + keygen_clocks(n, p.hp as u32) + 1
+        );
+        eprintln!("{} keygen at the bus: {keygen_cycles} cycles", p.name);
 
         let message = b"SLH-DSA engine at the bus";
         let mut sig = vec![0; p.sig_bytes()];
         pqc::slhdsa::slh_sign(p, &sk, message, b"", None, &mut sig).unwrap();
-        let (md, adrs) = digest_parts(p, &sk, &sig, &[&[0, 0], message]);
-        let be = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
-        let idx = (be(&adrs.0[8..16]), adrs.keypair());
+        let (md, idx_tree, idx_leaf) = digest_parts(p, &sk, &sig, &[&[0, 0], message]);
+        let idx = (idx_tree, idx_leaf);
         let cycles = sign_and_verify(&mut top, set, &sk, &sig, &md, idx);
         let engine = sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64);
         assert_eq!(

@@ -8,7 +8,7 @@ use super::wots_leaf_tests::fors_adrs;
 use super::xmss_tree_tests::fors_reference;
 use crate::ntt::sim::Lcg;
 use pqc::keccak::SoftKeccak;
-use pqc::slhdsa::address::{AddressType, Adrs};
+use pqc::slhdsa::address::AddressType;
 use pqc::slhdsa::{HashEngine, Params};
 
 /// FIPS 205 Algorithm 4 (base_2b): k integers of a bits from md, most
@@ -55,15 +55,14 @@ pub(super) fn fors_keys(n: usize, rng: &mut Lcg) -> KeyMaterial {
     keys
 }
 
-/// md and the FORS address of SLH-DSA signing for `p`, from
-/// the digest of the signature's R and M′ (FIPS 205 Algorithm 19, lines
-/// 7–12).
+/// md, idx_tree and idx_leaf of SLH-DSA signing for `p`, from the digest
+/// of the signature's R and M′ (FIPS 205 Algorithm 19, lines 7–12).
 pub(crate) fn digest_parts(
     p: &Params,
     sk: &[u8],
     sig: &[u8],
     m_prime: &[&[u8]],
-) -> (Vec<u8>, Adrs) {
+) -> (Vec<u8>, u64, u32) {
     let n = p.n;
     let (pk_seed, pk_root) = (&sk[2 * n..3 * n], &sk[3 * n..4 * n]);
     let mut digest = vec![0; p.m()];
@@ -77,9 +76,5 @@ pub(crate) fn digest_parts(
     let tree_bits = (p.h - p.hp) as u32;
     let idx_tree = be(tree_bytes) & (u64::MAX >> (64 - tree_bits));
     let idx_leaf = be(leaf_bytes) as u32 & ((1 << p.hp) - 1);
-    let mut adrs = Adrs::default();
-    adrs.set_tree(idx_tree);
-    adrs.set_type_and_clear(AddressType::ForsTree);
-    adrs.set_keypair(idx_leaf);
-    (md, adrs)
+    (md, idx_tree, idx_leaf)
 }

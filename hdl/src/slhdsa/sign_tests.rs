@@ -172,7 +172,7 @@ fn sign_acvp_shake_128f_whole_signature() {
     let pk = &sg.sk[2 * n..];
     let mut case = Case::of_signature(p, pk, &sig, &[&header, sg.context, sg.message]);
     case.sk_seed = sg.sk[..n].to_vec();
-    let (md, _) = digest_parts(p, sg.sk, &sig, &[&header, sg.context, sg.message]);
+    let (md, _, _) = digest_parts(p, sg.sk, &sig, &[&header, sg.context, sg.message]);
     assert_eq!(md, case.md);
     let mut bench = Bench::new(24);
     let (outcome, verdict) = case.run_operation(&mut bench, OP_SIGN, &[], 1, None);

@@ -221,8 +221,7 @@ impl Case {
         // digest_parts takes SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root; H_msg
         // uses PK.seed and PK.root only.
         let sk_like = [&[0u8; 64][..2 * n], pk].concat();
-        let (md, adrs) = digest_parts(p, &sk_like, sig, m_prime);
-        let be = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let (md, idx_tree, idx_leaf) = digest_parts(p, &sk_like, sig, m_prime);
         Self {
             n,
             a: p.a as u32,
@@ -233,8 +232,8 @@ impl Case {
             sk_seed: vec![0; n],
             pk_root: pk[n..].to_vec(),
             md,
-            idx_tree: be(&adrs.0[8..16]),
-            idx_leaf: adrs.keypair(),
+            idx_tree,
+            idx_leaf,
             signature: sig[n..].to_vec(),
             digits: vec![],
         }

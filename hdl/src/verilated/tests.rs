@@ -2,6 +2,7 @@
 //! register transcript, output words and clock counts.
 
 use super::VerilatedTop;
+use crate::axi::pl_top::bus_request;
 use crate::axi::{AccelBench, KeccakAccel, NttAccel, PlTop, StreamWord};
 use crate::keccak::harness::pack_words;
 use crate::keccak::sponge::mode_code;
@@ -103,29 +104,7 @@ fn mldsa_request_with(
     args: [u32; 2],
     input: &[StreamWord],
 ) -> (Vec<StreamWord>, u32, u32) {
-    top.push_input(input);
-    top.set_sink_ready(true);
-    top.write(ctrl::ARG0 as u32, args[0]).unwrap();
-    top.write(ctrl::ARG1 as u32, args[1]).unwrap();
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | op)
-        .unwrap();
-    let mut out = Vec::new();
-    for _ in 0..10_000 {
-        let mut clocks = 0;
-        while clocks < 1_000 {
-            clocks += top.run(1_000 - clocks);
-            while let Some(w) = top.pop_output() {
-                out.push(w);
-            }
-        }
-        let status = top.read(ctrl::STATUS as u32).unwrap();
-        if status & ctrl::STATUS_DONE != 0 && status & ctrl::STATUS_BUSY == 0 {
-            let cycles = top.read(ctrl::CYCLES as u32).unwrap();
-            top.drop_input();
-            return (out, status, cycles);
-        }
-    }
-    panic!("the ML-DSA engine never finished");
+    bus_request(top, op, &args, input, 10_000_000)
 }
 
 /// `words` as stream beats, `last` on word `last_at` only.
