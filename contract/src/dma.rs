@@ -32,6 +32,12 @@ pub const MLDSA_MAX_STREAM_BYTES: usize =
 // S2MM must be armed for the whole packet in one LENGTH write (a packet
 // longer than the armed length is DMA_INT_ERR).
 const _: () = assert!(MLDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);
+/// Largest stream of the SLH-DSA engine's DMA, in bytes: the `OP_SIGN`
+/// output of SLH-DSA-*-256f, SIG_FORS ‖ SIG_HT = 49,856 − 32 bytes (`pqc`'s
+/// `sig_bytes` less R; a test in `driver` compares) and the verdict word.
+/// The largest input, `OP_VERIFY` of 256s, is shorter.
+pub const SLHDSA_MAX_STREAM_BYTES: usize = 49_856 - 32 + 4;
+const _: () = assert!(SLHDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);
 
 /// Register byte offsets, for device models that decode raw addresses.
 pub mod offset {
@@ -182,6 +188,7 @@ mod tests {
             NTT_BUFFER_BYTES,
             KECCAK_BUFFER_BYTES,
             MLDSA_MAX_STREAM_BYTES,
+            SLHDSA_MAX_STREAM_BYTES,
         ] {
             assert!(b <= MAX_TRANSFER_BYTES);
             assert_eq!(b % (STREAM_DATA_BITS as usize / 8), 0);

@@ -64,6 +64,9 @@ mod mldsa;
 pub mod model;
 mod ring;
 mod slh;
+mod slhdsa;
+#[cfg(test)]
+mod slhdsa_tests;
 #[cfg(test)]
 mod tests;
 
@@ -71,6 +74,7 @@ pub use keccak::HwKeccak;
 pub use mldsa::HwMlDsa;
 pub use ring::HwRing;
 pub use slh::{PlShakeHashes, SlhOnPl, WotsChainOffload};
+pub use slhdsa::HwSlhDsa;
 
 use crate::bus::RegisterBus;
 use crate::cache::{CacheMaintenance, LINE_BYTES};

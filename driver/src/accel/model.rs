@@ -8,7 +8,7 @@
 //! other crates' tests (ps-app runs its engine rows over it). Never in
 //! firmware.
 
-use super::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
+use super::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing, HwSlhDsa};
 use crate::bus::RegisterBus;
 use crate::dma::{AxiDma, OffsetMap};
 use crate::host::{
@@ -18,8 +18,9 @@ use pqc::keccak::{KeccakBackend, SoftKeccak, SpongeMode};
 use pqc::ring::{self, Poly, N, Q};
 use ps_pl_contract::dma::{
     KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, MLDSA_MAX_STREAM_BYTES, NTT_BUFFER_BYTES,
+    SLHDSA_MAX_STREAM_BYTES,
 };
-use ps_pl_contract::regmap::{ctrl, keccak as kreg, mldsa as mreg, ntt as nreg};
+use ps_pl_contract::regmap::{ctrl, keccak as kreg, mldsa as mreg, ntt as nreg, slhdsa as sreg};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -34,6 +35,8 @@ pub enum Which {
     Keccak,
     /// The ML-DSA engine.
     MlDsa,
+    /// The SLH-DSA engine.
+    SlhDsa,
 }
 
 /// Injected misbehaviour, from job number `from_job` of that core on (or for
@@ -98,6 +101,7 @@ pub struct Pl {
     ntt: Unit,
     keccak: Unit,
     mldsa: Unit,
+    slhdsa: Unit,
 }
 
 /// The model's shared handle.
@@ -116,6 +120,7 @@ impl Pl {
                 result: 0,
                 config: match which {
                     Which::MlDsa => mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY,
+                    Which::SlhDsa => sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY,
                     Which::Ntt | Which::Keccak => 4,
                 },
                 job: None,
@@ -133,6 +138,7 @@ impl Pl {
             ntt: unit(Which::Ntt),
             keccak: unit(Which::Keccak),
             mldsa: unit(Which::MlDsa),
+            slhdsa: unit(Which::SlhDsa),
             ddr,
         }))
     }
@@ -142,6 +148,7 @@ impl Pl {
             Which::Ntt => &mut self.ntt,
             Which::Keccak => &mut self.keccak,
             Which::MlDsa => &mut self.mldsa,
+            Which::SlhDsa => &mut self.slhdsa,
         }
     }
 
@@ -256,6 +263,7 @@ impl Core {
             Which::Ntt => self.step_ntt(op),
             Which::Keccak => self.step_keccak(op),
             Which::MlDsa => self.step_mldsa(op),
+            Which::SlhDsa => self.step_slhdsa(op),
         }
     }
 
@@ -460,6 +468,92 @@ impl Core {
         self.finish(false, 40_000 * attempts as u32)
     }
 
+    /// An SLH-DSA request once its whole stream is in: PK.root, SIG_FORS ‖
+    /// SIG_HT with the verdict word, or the verdict word, from `pqc`
+    /// (`OnBackend`); an unknown set or operation, or a verification stream
+    /// of the wrong length, ends with `STATUS_ERROR` and no output, as on
+    /// the engine. With [`Fault::BadOutput`] the output is one word short.
+    fn step_slhdsa(&mut self, op: u32) {
+        use pqc::slhdsa::{params, MessageDigest, OnBackend, SlhDsaOperations};
+        let Some(p) = sreg::SETS
+            .get(self.args[0] as usize)
+            .and_then(|name| params::by_name(name))
+        else {
+            return self.finish(true, 1);
+        };
+        let n = p.n;
+        let words = match op {
+            sreg::OP_KEYGEN => sreg::KEYGEN_INPUT_WORDS,
+            sreg::OP_SIGN => sreg::SIGN_INPUT_WORDS,
+            sreg::OP_VERIFY => sreg::verify_stream_words(n, p.sig_bytes()),
+            _ => return self.finish(true, 1),
+        };
+        if self.input.len() < words {
+            return;
+        }
+        let bytes: Vec<u8> = self.input.drain(..).flat_map(u32::to_le_bytes).collect();
+        if op == sreg::OP_VERIFY && bytes.len() != 4 * words {
+            return self.finish(true, 1);
+        }
+        let value = |i: usize| &bytes[32 * i..32 * i + n];
+        let skip = usize::from(op == sreg::OP_VERIFY);
+        // md and the indices after the values; the digest rebuilt with the
+        // index bytes big-endian, so that `split` gives them back.
+        let digest = || {
+            let at = 32 * (3 - skip);
+            let md_bytes = p.md_bytes();
+            let mut digest = vec![0u8; p.m()];
+            digest[..md_bytes].copy_from_slice(&bytes[at..at + md_bytes]);
+            let idx_tree = u64::from_le_bytes(bytes[at + 40..at + 48].try_into().unwrap());
+            let idx_leaf = u32::from_le_bytes(bytes[at + 48..at + 52].try_into().unwrap());
+            let tree_bytes = p.tree_idx_bytes();
+            for (i, b) in digest[md_bytes..md_bytes + tree_bytes]
+                .iter_mut()
+                .enumerate()
+            {
+                *b = (idx_tree >> (8 * (tree_bytes - 1 - i))) as u8;
+            }
+            let leaf_bytes = p.leaf_idx_bytes();
+            for (i, b) in digest[md_bytes + tree_bytes..].iter_mut().enumerate() {
+                *b = (idx_leaf >> (8 * (leaf_bytes - 1 - i))) as u8;
+            }
+            MessageDigest::split(p, &digest)
+        };
+        let mut keccak = SoftKeccak;
+        let mut ops = OnBackend(&mut keccak);
+        let mut out = vec![];
+        match op {
+            sreg::OP_KEYGEN => {
+                out = vec![0; n];
+                ops.pk_root(p, value(0), value(1), &mut out);
+            }
+            sreg::OP_SIGN => {
+                out = vec![0; p.sig_bytes() - n];
+                ops.sign_digest(p, value(0), value(1), value(2), &digest(), &mut out);
+                out.extend(sreg::VERDICT_VALID.to_le_bytes());
+            }
+            _ => {
+                let body = &bytes[4 * sreg::VERIFY_HEADER_WORDS..];
+                let valid = ops.verify_digest(p, value(0), value(1), &digest(), body);
+                let word = if valid {
+                    sreg::VERDICT_VALID
+                } else {
+                    sreg::VERDICT_INVALID
+                };
+                out.extend(word.to_le_bytes());
+            }
+        }
+        let mut words: Vec<u32> = out
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        if self.active_fault() == Some(Fault::BadOutput) {
+            words.pop();
+        }
+        self.output = beats(&words);
+        self.finish(false, 100_000)
+    }
+
     fn step_keccak(&mut self, op: u32) {
         let [a0, a1, a2] = self.args;
         let bytes = |words: &[u32], len: usize| -> Vec<u8> {
@@ -541,6 +635,7 @@ impl RegisterBus for CtrlBus {
             Which::Ntt => nreg::ID,
             Which::Keccak => kreg::ID,
             Which::MlDsa => mreg::ID,
+            Which::SlhDsa => sreg::ID,
         };
         match offset {
             ctrl::ID if core.fault.map(|f| f.0) == Some(Fault::WrongId) => 0,
@@ -619,6 +714,8 @@ pub type ModelRing<'a> = HwRing<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 pub type ModelKeccak<'a> = HwKeccak<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 /// [`HwMlDsa`] on the model.
 pub type ModelMlDsa<'a> = HwMlDsa<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
+/// [`HwSlhDsa`] on the model.
+pub type ModelSlhDsa<'a> = HwSlhDsa<'a, CtrlBus, DmaBus, CacheModel, OffsetMap>;
 
 /// Poll budget of the model backends (the model answers at once, so a
 /// small budget keeps the hang tests fast).
@@ -636,6 +733,7 @@ pub fn port<'a>(
         Which::Ntt => 0x1000_0000,
         Which::Keccak => 0x2000_0000,
         Which::MlDsa => 0x2800_0000,
+        Which::SlhDsa => 0x2C00_0000,
     };
     let map = OffsetMap::new(arena.as_ptr() as usize, arena.len(), base);
     pl.borrow().ddr.borrow_mut().add_region(base, arena.len());
@@ -723,5 +821,14 @@ pub fn mldsa<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelMlDsa<'a> {
     HwMlDsa::new(
         control(pl, Which::MlDsa),
         port(pl, Which::MlDsa, arena, bytes, bytes),
+    )
+}
+
+/// [`HwSlhDsa`] over the model with room for the largest stream.
+pub fn slhdsa<'a>(pl: &SharedPl, arena: &'a mut [u8]) -> ModelSlhDsa<'a> {
+    let bytes = SLHDSA_MAX_STREAM_BYTES.next_multiple_of(crate::cache::LINE_BYTES);
+    HwSlhDsa::new(
+        control(pl, Which::SlhDsa),
+        port(pl, Which::SlhDsa, arena, bytes, bytes),
     )
 }

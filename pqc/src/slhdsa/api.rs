@@ -1,7 +1,7 @@
 //! Byte-slice SLH-DSA functions mirroring FIPS 205 §9–§10.
 
-use super::address::{AddressType, Adrs};
 use super::hash::{HashEngine, Sha2Engine, SlhBackend};
+use super::operations::{sign_body, verify_body, MessageDigest};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
 use super::tree;
 use crate::error::{check_ctx, check_len, Error, Result};
@@ -20,7 +20,7 @@ fn check_out(needed: usize, got: usize) -> Result<()> {
 
 /// `Params` has public fields; only the twelve FIPS 205 sets (for which the
 /// buffer bounds in `params` hold) are accepted.
-fn check_params(p: &Params) -> Result<()> {
+pub(super) fn check_params(p: &Params) -> Result<()> {
     if super::params::ALL.contains(&p) {
         Ok(())
     } else {
@@ -31,14 +31,14 @@ fn check_params(p: &Params) -> Result<()> {
 }
 
 /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, split after a length check.
-struct SecretKey<'a> {
-    sk_seed: &'a [u8],
-    sk_prf: &'a [u8],
-    pk_seed: &'a [u8],
-    pk_root: &'a [u8],
+pub(super) struct SecretKey<'a> {
+    pub(super) sk_seed: &'a [u8],
+    pub(super) sk_prf: &'a [u8],
+    pub(super) pk_seed: &'a [u8],
+    pub(super) pk_root: &'a [u8],
 }
 
-fn decode_sk<'a>(p: &Params, sk: &'a [u8]) -> Result<SecretKey<'a>> {
+pub(super) fn decode_sk<'a>(p: &Params, sk: &'a [u8]) -> Result<SecretKey<'a>> {
     check_len("SLH-DSA secret key", p.sk_bytes(), sk.len())?;
     let n = p.n;
     Ok(SecretKey {
@@ -49,19 +49,9 @@ fn decode_sk<'a>(p: &Params, sk: &'a [u8]) -> Result<SecretKey<'a>> {
     })
 }
 
-fn decode_pk<'a>(p: &Params, pk: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
+pub(super) fn decode_pk<'a>(p: &Params, pk: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
     check_len("SLH-DSA public key", p.pk_bytes(), pk.len())?;
     Ok(pk.split_at(p.n))
-}
-
-/// Big-endian integer of up to 8 bytes, reduced mod `2^bits` (bits ≤ 64).
-fn to_int_mod(bytes: &[u8], bits: usize) -> u64 {
-    let v = bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
-    }
 }
 
 fn keygen_core<E: HashEngine>(e: &mut E, p: &Params, root: &mut [u8]) {
@@ -79,27 +69,11 @@ fn sign_core<E: HashEngine>(
 ) {
     let n = p.n;
     let (r, rest) = sig.split_at_mut(n);
-    let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
     e.prf_msg(sk.sk_prf, opt_rand, msg, r);
     let mut digest = [0u8; MAX_M];
     e.h_msg(r, sk.pk_root, msg, &mut digest[..p.m()]);
-    let (md, idx_tree, idx_leaf) = split_digest(p, &digest);
-    let mut adrs = Adrs::default();
-    adrs.set_tree(idx_tree);
-    adrs.set_type_and_clear(AddressType::ForsTree);
-    adrs.set_keypair(idx_leaf);
-    let mut pk_fors = [0u8; MAX_N];
-    tree::fors_sign(e, p, md, &adrs, sig_fors, &mut pk_fors[..n]);
-    tree::ht_sign(e, p, &pk_fors[..n], idx_tree, idx_leaf, sig_ht);
-}
-
-fn split_digest<'d>(p: &Params, digest: &'d [u8]) -> (&'d [u8], u64, u32) {
-    let md_end = p.md_bytes();
-    let tree_end = md_end + p.tree_idx_bytes();
-    let leaf_end = tree_end + p.leaf_idx_bytes();
-    let idx_tree = to_int_mod(&digest[md_end..tree_end], p.h - p.hp);
-    let idx_leaf = to_int_mod(&digest[tree_end..leaf_end], p.hp) as u32;
-    (&digest[..md_end], idx_tree, idx_leaf)
+    let digest = MessageDigest::split(p, &digest[..p.m()]);
+    sign_body(e, p, &digest, rest);
 }
 
 /// Verifies (Algorithm 20, after the length check).
@@ -112,17 +86,10 @@ fn verify_core<E: HashEngine>(
 ) -> bool {
     let n = p.n;
     let (r, rest) = sig.split_at(n);
-    let (sig_fors, sig_ht) = rest.split_at(p.fors_sig_bytes());
     let mut digest = [0u8; MAX_M];
     e.h_msg(r, pk_root, msg, &mut digest[..p.m()]);
-    let (md, idx_tree, idx_leaf) = split_digest(p, &digest);
-    let mut adrs = Adrs::default();
-    adrs.set_tree(idx_tree);
-    adrs.set_type_and_clear(AddressType::ForsTree);
-    adrs.set_keypair(idx_leaf);
-    let mut pk_fors = [0u8; MAX_N];
-    tree::fors_pk_from_sig(e, p, sig_fors, md, &adrs, &mut pk_fors[..n]);
-    tree::ht_verify(e, p, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
+    let digest = MessageDigest::split(p, &digest[..p.m()]);
+    verify_body(e, p, pk_root, &digest, rest)
 }
 
 /// `slh_keygen_internal` (Algorithm 18) with an explicit backend ([`SlhBackend`]: any Keccak backend, or a hardware hash engine).

@@ -32,6 +32,7 @@
 pub mod address;
 mod api;
 pub mod hash;
+pub mod operations;
 pub mod params;
 pub(crate) mod shake;
 mod tree;
@@ -40,6 +41,10 @@ mod typed;
 pub use crate::prehash::PreHash;
 pub use api::*;
 pub use hash::{HashEngine, Sha2Engine, ShakeEngine, SlhBackend};
+pub use operations::{
+    slh_keygen_internal_on, slh_sign_internal_on, slh_sign_on, slh_verify_internal_on,
+    slh_verify_on, MessageDigest, OnBackend, SlhDsaOperations,
+};
 pub use params::{HashFamily, Params};
 pub use typed::*;
 
