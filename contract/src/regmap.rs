@@ -338,6 +338,11 @@ pub mod slhdsa {
         "SLH-DSA-SHAKE-256f",
     ];
 
+    /// A bound on any job's `CYCLES`, for the drivers' waits: the longest
+    /// job, SLH-DSA-SHAKE-256s signing, takes 138,257,947 PL clocks at the
+    /// bus (`hdl` asserts every set's count under this bound).
+    pub const MAX_JOB_CYCLES: u64 = 1 << 28;
+
     /// Words of each n-byte value in the header (n ≤ 32).
     pub const VALUE_WORDS: usize = 8;
     /// Words of md in the header (⌈k·a/8⌉ ≤ 40 bytes).

@@ -39,7 +39,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use driver::accel::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
+use driver::accel::{
+    AccelError, AccelStats, Control, DmaPort, HwKeccak, HwMlDsa, HwRing, HwSlhDsa,
+};
 use driver::bus::RegisterBus;
 use driver::cache::LINE_BYTES;
 use driver::dma::{AxiDma, OffsetMap};
@@ -466,12 +468,19 @@ pub type SimRing<'a> = HwRing<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, O
 pub type SimKeccak<'a> = HwKeccak<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
 /// [`HwMlDsa`] on the simulated ML-DSA engine top.
 pub type SimMlDsa<'a> = HwMlDsa<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
+/// [`HwSlhDsa`] on the simulated SLH-DSA engine top.
+pub type SimSlhDsa<'a> = HwSlhDsa<'a, CtrlBus<AnyTop>, DmaBus<AnyTop>, CacheModel, OffsetMap>;
 
 /// Bus base of each port's DDR region (inside the Zynq's DDR, above the
 /// firmware image; distinct per unit).
 const NTT_DDR_BASE: u32 = 0x0800_0000;
 const KECCAK_DDR_BASE: u32 = 0x0900_0000;
 const MLDSA_DDR_BASE: u32 = 0x0A00_0000;
+const SLHDSA_DDR_BASE: u32 = 0x0B00_0000;
+/// DMA buffer bytes (each way) of the SLH-DSA engine's port: room for its
+/// largest stream (a 256f signature without R, and the verdict word).
+pub const SLHDSA_BUFFER_BYTES: usize =
+    ps_pl_contract::dma::SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES);
 /// DMA buffer bytes (each way) of the ML-DSA engine's port: room for the
 /// engine's largest stream (pk ‖ sk of ML-DSA-87), in whole cache lines.
 pub const MLDSA_BUFFER_BYTES: usize =
@@ -496,6 +505,9 @@ pub struct Pl {
     /// The ML-DSA engine unit, elaborated on first use ([`Pl::mldsa_unit`]):
     /// the report's primitive tiers never need it.
     mldsa: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
+    /// The SLH-DSA engine unit, elaborated on first use
+    /// ([`Pl::slhdsa_unit`]).
+    slhdsa: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
     ddr: SharedDdr,
     cfg: Config,
     progress: Arc<AtomicU64>,
@@ -577,6 +589,7 @@ impl Pl {
             ntt: unit(ntt),
             keccak: unit(keccak),
             mldsa: std::cell::OnceCell::new(),
+            slhdsa: std::cell::OnceCell::new(),
             ddr: ddr.clone(),
             cfg,
             progress,
@@ -661,6 +674,45 @@ impl Pl {
         Ok(HwMlDsa::new(
             Control::new(CtrlBus(unit.clone()), self.cfg.poll_limit),
             port(&unit, &self.ddr, &self.cfg, MLDSA_DDR_BASE, arena, bytes),
+        ))
+    }
+
+    /// The SLH-DSA engine unit, elaborated (and reset) on the first call,
+    /// on the same simulator as the other tops.
+    pub fn slhdsa_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
+        if let Some(u) = self.slhdsa.get() {
+            return Ok(u.clone());
+        }
+        let top: AnyTop = match self.cfg.engine {
+            Engine::RustHdl => Box::new(AccelBench::<hdl::axi::SlhDsaAccel>::new()),
+            Engine::Verilator => Box::new(VerilatedTop::slhdsa(false)?),
+        };
+        let unit = Rc::new(RefCell::new(Unit::new(
+            top,
+            self.ddr.clone(),
+            &self.cfg,
+            self.progress.clone(),
+        )));
+        Ok(self.slhdsa.get_or_init(|| unit).clone())
+    }
+
+    /// [`HwSlhDsa`] over the SLH-DSA engine unit, its buffers in `arena`
+    /// (`Arena::new(SLHDSA_BUFFER_BYTES)`).
+    /// Its waits cover the engine's longest job
+    /// (`regmap::slhdsa::MAX_JOB_CYCLES`), one poll per padded AXI-Lite
+    /// access.
+    pub fn slhdsa<'a>(&self, arena: &'a mut Arena) -> Result<SimSlhDsa<'a>, String> {
+        let unit = self.slhdsa_unit()?;
+        let bytes = (arena.0.len() - 2 * LINE_BYTES) / 2;
+        let polls = ps_pl_contract::regmap::slhdsa::MAX_JOB_CYCLES
+            / u64::from(self.cfg.axi_lite_cycles.max(1));
+        let cfg = Config {
+            poll_limit: self.cfg.poll_limit.max(polls as u32),
+            ..self.cfg
+        };
+        Ok(HwSlhDsa::new(
+            Control::new(CtrlBus(unit.clone()), cfg.poll_limit),
+            port(&unit, &self.ddr, &cfg, SLHDSA_DDR_BASE, arena, bytes),
         ))
     }
 
@@ -1033,6 +1085,65 @@ mod tests {
         check_scheme("SLH-DSA-SHAKE-128f", &Operation::ALL);
     }
 
+    /// Key generation, signing and verification of the workload's
+    /// SHAKE-128f rows on the Verilated SLH-DSA engine through the DMA
+    /// model and `HwSlhDsa`: one engine job each, `pqc`'s keys, signature
+    /// and verdict; the engine's CYCLES against the asserted formulas and
+    /// the bus traffic of the contract's streams.
+    #[test]
+    fn slh_dsa_engine_on_the_simulated_pl_equals_software() {
+        use hdl::slhdsa::engine::{keygen_clocks, sign_clocks};
+        use ps_pl_contract::regmap::slhdsa as sreg;
+        let pl = Pl::new(Config::DEFAULT).unwrap();
+        assert_eq!(pl.engine(), Engine::Verilator);
+        let p = &pqc::slhdsa::params::SHAKE_128F;
+        let n = p.n;
+        for op in Operation::ALL {
+            let t = Instant::now();
+            let o = run_slh_engine(&pl, p, op).unwrap();
+            let c = &o.counts;
+            eprintln!(
+                "{} {} on the SLH-DSA engine: {} PL cycles, {} engine cycles, {} AXI-Lite, {} DMA bytes ({:.1} s)",
+                p.name,
+                op.name(),
+                c.pl_cycles,
+                c.core_busy_cycles,
+                c.axi_lite(),
+                c.dma_bytes(),
+                t.elapsed().as_secs_f64()
+            );
+            assert!(
+                o.identical,
+                "{} {} differs from software",
+                p.name,
+                op.name()
+            );
+            assert_eq!((c.jobs, c.fallbacks), (1, 0));
+            let (stream_in, stream_out, engine) = match op {
+                Operation::Keygen => (
+                    4 * sreg::KEYGEN_INPUT_WORDS,
+                    n,
+                    1 + sreg::KEYGEN_INPUT_WORDS as u64 + keygen_clocks(n, p.hp as u32) + 1,
+                ),
+                Operation::Sign => (
+                    4 * sreg::SIGN_INPUT_WORDS,
+                    p.sig_bytes() - n + 4,
+                    1 + sreg::SIGN_INPUT_WORDS as u64
+                        + sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64)
+                        + 2,
+                ),
+                Operation::Verify => (4 * sreg::verify_stream_words(n, p.sig_bytes()), 4, 0),
+            };
+            assert_eq!(c.dma_bytes(), (stream_in + stream_out) as u64);
+            // CYCLES runs from the command: the DMA set-up after it (padded
+            // AXI-Lite accesses) delays the header by a few hundred clocks.
+            if engine != 0 {
+                let waited = c.core_busy_cycles - engine;
+                assert!(waited < 1_000, "{} {}: {waited}", p.name, op.name());
+            }
+        }
+    }
+
     #[test]
     fn software_ring_is_untouched_by_the_wrapper() {
         // The recorder sees no PL traffic for a software backend.
@@ -1056,10 +1167,32 @@ pub struct EngineOutcome {
     pub attempts: Option<u32>,
 }
 
+/// The counts of one engine call: the unit's bus traffic from `before` to
+/// `after`, the backend's job count and the engine's CYCLES. Fails if the
+/// backend recorded a fault or did not run the call as one engine job (a
+/// fault or a software fallback must not pass as an engine figure).
+fn engine_counts(
+    what: &str,
+    (before, after): (AccelCounts, AccelCounts),
+    fault: Option<AccelError>,
+    stats: AccelStats,
+) -> Result<AccelCounts, String> {
+    if let Some(f) = fault {
+        return Err(format!("{what} on the engine: {f}"));
+    }
+    if stats.sw_calls != 0 || stats.jobs != 1 {
+        return Err(format!("{what} did not run as one engine job"));
+    }
+    Ok(AccelCounts {
+        fallbacks: stats.sw_calls,
+        jobs: stats.jobs,
+        core_busy_cycles: u64::from(stats.last_cycles),
+        ..after.bus_since(&before)
+    })
+}
+
 /// Runs `call` on a fresh `HwMlDsa` over the ML-DSA engine unit: its
-/// result and the counts of the engine operation. Fails if the backend
-/// recorded a fault or did not run the call as one engine job (a fault
-/// or a software fallback must not pass as an engine figure).
+/// result and the counts of the engine operation ([`engine_counts`]).
 fn on_engine<T>(
     pl: &Pl,
     what: &str,
@@ -1071,22 +1204,82 @@ fn on_engine<T>(
     let before = unit.borrow().counts();
     let out = call(&mut hw);
     let after = unit.borrow().counts();
-    if let Some(f) = hw.fault() {
-        return Err(format!("{what} on the engine: {f}"));
-    }
-    let stats = hw.stats();
-    if stats.sw_calls != 0 || stats.jobs != 1 {
-        return Err(format!("{what} did not run as one engine job"));
-    }
-    // The bus traffic of the unit, the backend's job and fallback counts,
-    // and the engine's own CYCLES.
-    let counts = AccelCounts {
-        fallbacks: stats.sw_calls,
-        jobs: stats.jobs,
-        core_busy_cycles: u64::from(stats.last_cycles),
-        ..after.bus_since(&before)
-    };
+    let counts = engine_counts(what, (before, after), hw.fault(), hw.stats())?;
     Ok((out, counts))
+}
+
+/// [`on_engine`] on a fresh `HwSlhDsa` over the SLH-DSA engine unit.
+fn on_slh_engine<T>(
+    pl: &Pl,
+    what: &str,
+    call: impl FnOnce(&mut SimSlhDsa<'_>) -> T,
+) -> Result<(T, AccelCounts), String> {
+    let unit = pl.slhdsa_unit()?;
+    let mut arena = Arena::new(SLHDSA_BUFFER_BYTES);
+    let mut hw = pl.slhdsa(&mut arena)?;
+    let before = unit.borrow().counts();
+    let out = call(&mut hw);
+    let after = unit.borrow().counts();
+    let counts = engine_counts(what, (before, after), hw.fault(), hw.stats())?;
+    Ok((out, counts))
+}
+
+/// An SLH-DSA operation of the workload (the keys, message and signature
+/// of the other tiers' rows; pure SLH-DSA, empty context, deterministic)
+/// on the SLH-DSA engine (driver backend `HwSlhDsa`: R and H_msg on the
+/// CPU, the rest one engine job); compared with `pqc`'s software. Fails if
+/// the backend fell back to software.
+pub fn run_slh_engine(
+    pl: &Pl,
+    p: &'static pqc::slhdsa::Params,
+    op: Operation,
+) -> Result<EngineOutcome, String> {
+    use pqc::slhdsa;
+    let scheme = Scheme::SlhDsa(p);
+    let what = format!("{} {}", p.name, op.name());
+    let mut prior = workload::prerequisites(scheme, op)?;
+    let (identical, counts) = match op {
+        Operation::Keygen => {
+            let n = p.n;
+            let seeds = vec![workload::SLH_SEED_BYTE; 3 * n];
+            let (mut sk, mut pk) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
+            let (made, counts) = on_slh_engine(pl, &what, |hw| {
+                slhdsa::slh_keygen_internal_on(
+                    hw,
+                    p,
+                    &seeds[..n],
+                    &seeds[n..2 * n],
+                    &seeds[2 * n..],
+                    &mut sk,
+                    &mut pk,
+                )
+            })?;
+            made.map_err(|e| format!("{what}: {e:?}"))?;
+            workload::run(&mut workload::soft(), scheme, op, &mut prior)?;
+            (sk == prior.sk && pk == prior.pk, counts)
+        }
+        Operation::Sign => {
+            let mut sig = vec![0; p.sig_bytes()];
+            let (signed, counts) = on_slh_engine(pl, &what, |hw| {
+                slhdsa::slh_sign_on(hw, p, &prior.sk, workload::MESSAGE, b"", None, &mut sig)
+            })?;
+            signed.map_err(|e| format!("{what}: {e:?}"))?;
+            workload::run(&mut workload::soft(), scheme, op, &mut prior)?;
+            (sig == prior.sig, counts)
+        }
+        Operation::Verify => {
+            let (verdict, counts) = on_slh_engine(pl, &what, |hw| {
+                slhdsa::slh_verify_on(hw, p, &prior.pk, workload::MESSAGE, b"", &prior.sig)
+            })?;
+            let software = slhdsa::slh_verify(p, &prior.pk, workload::MESSAGE, b"", &prior.sig);
+            (verdict.is_ok() && software.is_ok(), counts)
+        }
+    };
+    Ok(EngineOutcome {
+        counts,
+        identical,
+        attempts: None,
+    })
 }
 
 /// ML-DSA KeyGen_internal of `set` on the ML-DSA engine (driver backend

@@ -229,10 +229,36 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         ));
         e.accel = Some(figure);
     }
-    // The engine tier: whole operations on a PL engine (ML-DSA keygen,
-    // sign and verify, on the workload of the other tiers).
+    // The engine tier: whole operations on a PL engine (keygen, sign and
+    // verify of ML-DSA and of the SLH-DSA SHAKE sets, on the workload of
+    // the other tiers).
     if let Some(pl) = &pl {
         for e in &mut r.entries {
+            if let Some(p) = pqc::slhdsa::params::by_name(&e.algorithm) {
+                if p.family != pqc::slhdsa::HashFamily::Shake {
+                    continue;
+                }
+                let Some(op) = Operation::ALL.into_iter().find(|o| o.name() == e.operation) else {
+                    continue;
+                };
+                let o = cosim::run_slh_engine(pl, p, op)?;
+                eprintln!(
+                    "cosim: {} {} on the SLH-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
+                    e.algorithm,
+                    e.operation,
+                    o.counts.pl_cycles,
+                    o.counts.axi_lite(),
+                    o.counts.dma_bytes(),
+                    if o.identical { "=" } else { "!=" },
+                );
+                e.engine = Some(AccelFigure {
+                    counts: o.counts,
+                    offload_fraction: 1.0,
+                    identical: o.identical,
+                    backends: "HwSlhDsa (SLH-DSA engine)".into(),
+                });
+                continue;
+            }
             let set = match e.algorithm.as_str() {
                 "ML-DSA-44" => pqc::mldsa::ParameterSet::MlDsa44,
                 "ML-DSA-65" => pqc::mldsa::ParameterSet::MlDsa65,

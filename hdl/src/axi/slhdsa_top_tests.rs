@@ -389,6 +389,7 @@ fn sign_and_verify_sets(sets: &[u32]) {
             u64::from(cycles),
             1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2
         );
+        assert!(u64::from(cycles) < reg::MAX_JOB_CYCLES);
         eprintln!("{} sign at the bus: {cycles} cycles", p.name);
     }
 }
@@ -410,4 +411,17 @@ fn verilated_slhdsa_accel_signs_and_verifies_the_small_shake_sets() {
         return;
     }
     sign_and_verify_sets(&[0, 2, 4]);
+}
+
+/// Every set's longest job at the bus (signing: the header, the engine's
+/// asserted count and the verdict) stays under the contract's bound on the
+/// drivers' waits.
+#[test]
+fn every_sets_signing_fits_the_contracts_cycle_bound() {
+    for set in 0..reg::SETS.len() {
+        let p = set_params(set);
+        let engine = sign_clocks(p.n, p.a as u32, p.k, p.hp as u32, p.d as u64);
+        let at_bus = 1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2;
+        assert!(at_bus < reg::MAX_JOB_CYCLES / 2, "{}: {at_bus}", p.name);
+    }
 }
