@@ -497,27 +497,12 @@ impl Core {
         }
         let value = |i: usize| &bytes[32 * i..32 * i + n];
         let skip = usize::from(op == sreg::OP_VERIFY);
-        // md and the indices after the values; the digest rebuilt with the
-        // index bytes big-endian, so that `split` gives them back.
+        // md (padded to 40 bytes) and the indices after the values.
         let digest = || {
             let at = 32 * (3 - skip);
-            let md_bytes = p.md_bytes();
-            let mut digest = vec![0u8; p.m()];
-            digest[..md_bytes].copy_from_slice(&bytes[at..at + md_bytes]);
             let idx_tree = u64::from_le_bytes(bytes[at + 40..at + 48].try_into().unwrap());
             let idx_leaf = u32::from_le_bytes(bytes[at + 48..at + 52].try_into().unwrap());
-            let tree_bytes = p.tree_idx_bytes();
-            for (i, b) in digest[md_bytes..md_bytes + tree_bytes]
-                .iter_mut()
-                .enumerate()
-            {
-                *b = (idx_tree >> (8 * (tree_bytes - 1 - i))) as u8;
-            }
-            let leaf_bytes = p.leaf_idx_bytes();
-            for (i, b) in digest[md_bytes + tree_bytes..].iter_mut().enumerate() {
-                *b = (idx_leaf >> (8 * (leaf_bytes - 1 - i))) as u8;
-            }
-            MessageDigest::split(p, &digest)
+            MessageDigest::from_parts(p, &bytes[at..at + 40], idx_tree, idx_leaf)
         };
         let mut keccak = SoftKeccak;
         let mut ops = OnBackend(&mut keccak);

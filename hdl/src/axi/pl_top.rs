@@ -143,3 +143,16 @@ pub(crate) fn bus_request(
     }
     panic!("op {op:#x} not done within {max_clocks} clocks");
 }
+
+/// `words` as stream beats, `last` on word `last_at` only.
+#[cfg(test)]
+pub(crate) fn beats(words: impl IntoIterator<Item = u32>, last_at: usize) -> Vec<StreamWord> {
+    words
+        .into_iter()
+        .enumerate()
+        .map(|(i, data)| StreamWord {
+            data,
+            last: i == last_at,
+        })
+        .collect()
+}

@@ -8,7 +8,7 @@
 //! generation, signing and verification of `pqc`'s keys and signatures for
 //! the f sets, and with `PQC_FULL=1` the s sets.
 
-use super::pl_top::bus_request;
+use super::pl_top::{beats, bus_request};
 use super::slhdsa_top::set_params;
 use super::{AccelBench, PlTop, SlhDsaAccel, StreamWord};
 use crate::slhdsa::engine::{keygen_clocks, sign_clocks};
@@ -77,14 +77,7 @@ fn request(
     last_at: Option<usize>,
     max_clocks: u64,
 ) -> (Vec<StreamWord>, u32, u32) {
-    let beats: Vec<StreamWord> = input
-        .iter()
-        .enumerate()
-        .map(|(i, &data)| StreamWord {
-            data,
-            last: Some(i) == last_at,
-        })
-        .collect();
+    let beats = beats(input.iter().copied(), last_at.unwrap_or(usize::MAX));
     bus_request(top, op, &[set], &beats, max_clocks)
 }
 
@@ -134,16 +127,7 @@ fn script(top: &mut dyn PlTop) -> Vec<u64> {
         log.extend([u64::from(status), u64::from(cycles)]);
     }
     // Abort during key generation.
-    top.push_input(
-        &keygen_words
-            .iter()
-            .enumerate()
-            .map(|(i, &data)| StreamWord {
-                data,
-                last: Some(i) == last,
-            })
-            .collect::<Vec<_>>(),
-    );
+    top.push_input(&beats(keygen_words.iter().copied(), keygen_words.len() - 1));
     top.write(ctrl::ARG0 as u32, SET_128F).unwrap();
     top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
         .unwrap();

@@ -1,6 +1,6 @@
 //! The FORS reference of the engine tests, built from `pqc`'s PRF, F and
 //! H: base_2b, SIG_FORS ‖ PK_FORS of md (FIPS 205 Algorithms 4, 15–16),
-//! and md and the FORS address from the digest of a signature (Algorithm
+//! and md, idx_tree and idx_leaf from the digest of a signature (Algorithm
 //! 19, lines 7–12).
 
 use super::job_bench::{words_of, KeyMaterial};
@@ -69,12 +69,6 @@ pub(crate) fn digest_parts(
     let mut keccak = SoftKeccak;
     let mut engine = pqc::slhdsa::ShakeEngine::new(&mut keccak, pk_seed, &sk[..n]);
     engine.h_msg(&sig[..n], pk_root, m_prime, &mut digest);
-    let md = digest[..p.md_bytes()].to_vec();
-    let be = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-    let tree_bytes = &digest[p.md_bytes()..p.md_bytes() + p.tree_idx_bytes()];
-    let leaf_bytes = &digest[p.md_bytes() + p.tree_idx_bytes()..];
-    let tree_bits = (p.h - p.hp) as u32;
-    let idx_tree = be(tree_bytes) & (u64::MAX >> (64 - tree_bits));
-    let idx_leaf = be(leaf_bytes) as u32 & ((1 << p.hp) - 1);
-    (md, idx_tree, idx_leaf)
+    let parts = pqc::slhdsa::MessageDigest::split(p, &digest);
+    (parts.md().to_vec(), parts.idx_tree, parts.idx_leaf)
 }

@@ -2,7 +2,7 @@
 //! register transcript, output words and clock counts.
 
 use super::VerilatedTop;
-use crate::axi::pl_top::bus_request;
+use crate::axi::pl_top::{beats, bus_request};
 use crate::axi::{AccelBench, KeccakAccel, NttAccel, PlTop, StreamWord};
 use crate::keccak::harness::pack_words;
 use crate::keccak::sponge::mode_code;
@@ -105,18 +105,6 @@ fn mldsa_request_with(
     input: &[StreamWord],
 ) -> (Vec<StreamWord>, u32, u32) {
     bus_request(top, op, &args, input, 10_000_000)
-}
-
-/// `words` as stream beats, `last` on word `last_at` only.
-fn beats(words: impl IntoIterator<Item = u32>, last_at: usize) -> Vec<StreamWord> {
-    words
-        .into_iter()
-        .enumerate()
-        .map(|(i, data)| StreamWord {
-            data,
-            last: i == last_at,
-        })
-        .collect()
 }
 
 fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {

@@ -1,16 +1,15 @@
 //! Byte-slice SLH-DSA functions mirroring FIPS 205 §9–§10.
 
 use super::hash::{HashEngine, Sha2Engine, SlhBackend};
-use super::operations::{sign_body, verify_body, MessageDigest};
+use super::operations::{sign_body, slh_keygen_internal_on, verify_body, MessageDigest, OnBackend};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
-use super::tree;
 use crate::error::{check_ctx, check_len, Error, Result};
 use crate::keccak::SoftKeccak;
 use crate::prehash::{PreHash, MAX_DIGEST_BYTES};
 use signature::rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-fn check_out(needed: usize, got: usize) -> Result<()> {
+pub(super) fn check_out(needed: usize, got: usize) -> Result<()> {
     if got < needed {
         Err(Error::BufferTooSmall { needed, got })
     } else {
@@ -52,10 +51,6 @@ pub(super) fn decode_sk<'a>(p: &Params, sk: &'a [u8]) -> Result<SecretKey<'a>> {
 pub(super) fn decode_pk<'a>(p: &Params, pk: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
     check_len("SLH-DSA public key", p.pk_bytes(), pk.len())?;
     Ok(pk.split_at(p.n))
-}
-
-fn keygen_core<E: HashEngine>(e: &mut E, p: &Params, root: &mut [u8]) {
-    tree::ht_root(e, p, root);
 }
 
 /// Signs the message given as concatenated parts (Algorithm 19).
@@ -105,31 +100,9 @@ pub fn slh_keygen_internal_with<B: SlhBackend>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) -> Result<()> {
-    check_params(p)?;
-    let n = p.n;
-    check_len("SLH-DSA SK.seed", n, sk_seed.len())?;
-    check_len("SLH-DSA SK.prf", n, sk_prf.len())?;
-    check_len("SLH-DSA PK.seed", n, pk_seed.len())?;
-    check_len("SLH-DSA secret key buffer", p.sk_bytes(), sk.len())?;
-    check_len("SLH-DSA public key buffer", p.pk_bytes(), pk.len())?;
-    let mut root = [0u8; MAX_N];
-    match p.family {
-        HashFamily::Sha2 => {
-            keygen_core(&mut Sha2Engine::new(p, pk_seed, sk_seed), p, &mut root[..n])
-        }
-        HashFamily::Shake => keygen_core(
-            &mut backend.shake_hashes(pk_seed, sk_seed),
-            p,
-            &mut root[..n],
-        ),
-    }
-    sk[..n].copy_from_slice(sk_seed);
-    sk[n..2 * n].copy_from_slice(sk_prf);
-    sk[2 * n..3 * n].copy_from_slice(pk_seed);
-    sk[3 * n..].copy_from_slice(&root[..n]);
-    pk[..n].copy_from_slice(pk_seed);
-    pk[n..].copy_from_slice(&root[..n]);
-    Ok(())
+    // OnBackend runs the SHA2 sets on Sha2Engine and the SHAKE sets on
+    // `backend`, as every other function here.
+    slh_keygen_internal_on(&mut OnBackend(backend), p, sk_seed, sk_prf, pk_seed, sk, pk)
 }
 
 /// `slh_keygen_internal` (Algorithm 18) on the software backend.

@@ -9,7 +9,7 @@
 //! internal and pure functions over either.
 
 use super::address::{AddressType, Adrs};
-use super::api::{check_params, decode_pk, decode_sk};
+use super::api::{check_out, check_params, decode_pk, decode_sk};
 use super::hash::{HashEngine, Sha2Engine, SlhBackend};
 use super::params::{HashFamily, Params, MAX_M, MAX_N};
 use super::tree;
@@ -47,6 +47,20 @@ impl MessageDigest {
         }
     }
 
+    /// The digest's parts as an engine receives them: md (⌈k·a/8⌉ bytes
+    /// for `p`) and the indices, reduced as [`Self::split`] reduces them.
+    pub fn from_parts(p: &Params, md: &[u8], idx_tree: u64, idx_leaf: u32) -> Self {
+        let md_len = p.md_bytes();
+        let mut bytes = [0u8; MAX_MD_BYTES];
+        bytes[..md_len].copy_from_slice(&md[..md_len]);
+        MessageDigest {
+            md: bytes,
+            md_len,
+            idx_tree: reduce(idx_tree, p.h - p.hp),
+            idx_leaf: reduce(u64::from(idx_leaf), p.hp) as u32,
+        }
+    }
+
     /// md (⌈k·a/8⌉ bytes).
     pub fn md(&self) -> &[u8] {
         &self.md[..self.md_len]
@@ -54,8 +68,15 @@ impl MessageDigest {
 }
 
 /// Big-endian integer of up to 8 bytes, reduced mod `2^bits` (bits ≤ 64).
-pub(crate) fn to_int_mod(bytes: &[u8], bits: usize) -> u64 {
-    let v = bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+fn to_int_mod(bytes: &[u8], bits: usize) -> u64 {
+    reduce(
+        bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        bits,
+    )
+}
+
+/// `v` mod `2^bits` (bits ≤ 64).
+fn reduce(v: u64, bits: usize) -> u64 {
     if bits >= 64 {
         v
     } else {
@@ -305,12 +326,7 @@ fn sign_parts_on<O: SlhDsaOperations>(
 ) -> Result<usize> {
     check_params(p)?;
     let key = decode_sk(p, sk)?;
-    if sig.len() < p.sig_bytes() {
-        return Err(Error::BufferTooSmall {
-            needed: p.sig_bytes(),
-            got: sig.len(),
-        });
-    }
+    check_out(p.sig_bytes(), sig.len())?;
     if let Some(r) = addrnd {
         check_len("SLH-DSA addrnd", p.n, r.len())?;
     }
