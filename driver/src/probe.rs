@@ -1,9 +1,9 @@
 //! The PL probe: is a bitstream loaded, and which accelerator cores answer
 //! on M_AXI_GP0 with the identification words of [`ps_pl_contract::regmap`]?
 //!
-//! The NTT core and the Keccak engine (the primitive offload) and the
-//! ML-DSA engine (whole operations) are reported separately: firmware can
-//! use either without the other.
+//! The NTT core and the Keccak engine (the primitive offload), the ML-DSA
+//! engine and the SLH-DSA engine (whole operations) are reported
+//! separately: firmware can use any of them without the others.
 //!
 //! On a real Zynq a read from the GP0 window while the PL is unconfigured
 //! (or its level shifters are off) never completes and hangs the CPU, so
@@ -16,7 +16,7 @@ use core::fmt;
 use ps_pl_contract::ps::{
     DEVCFG_INT_STS, DEVCFG_PCFG_DONE as PCFG_DONE, LEVEL_SHIFTERS_ON, SLCR_LVL_SHFTR_EN,
 };
-use ps_pl_contract::regmap::{ctrl, keccak, mldsa, ntt};
+use ps_pl_contract::regmap::{ctrl, keccak, mldsa, ntt, slhdsa};
 
 /// What one control block answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +53,13 @@ pub struct Probe {
     pub keccak: CoreStatus,
     /// The ML-DSA engine ([`ps_pl_contract::regmap::MLDSA_BASE`]).
     pub mldsa: CoreStatus,
+    /// The SLH-DSA engine ([`ps_pl_contract::regmap::SLHDSA_BASE`]).
+    pub slhdsa: CoreStatus,
 }
 
 impl Probe {
     /// Whether both primitive cores (NTT and Keccak) answered correctly:
-    /// what the primitive offload needs. Says nothing of the ML-DSA engine.
+    /// what the primitive offload needs. Says nothing of the engines.
     pub fn accelerator_found(&self) -> bool {
         matches!(self.ntt, CoreStatus::Present { .. })
             && matches!(self.keccak, CoreStatus::Present { .. })
@@ -67,6 +69,12 @@ impl Probe {
     /// register-interface version.
     pub fn mldsa_engine_found(&self) -> bool {
         matches!(self.mldsa, CoreStatus::Present { .. })
+    }
+
+    /// Whether the SLH-DSA engine answered with its ID and a supported
+    /// register-interface version.
+    pub fn slhdsa_engine_found(&self) -> bool {
+        matches!(self.slhdsa, CoreStatus::Present { .. })
     }
 }
 
@@ -86,15 +94,18 @@ pub fn probe_core(ctrl_regs: &mut impl RegisterBus, expected_id: u32) -> CoreSta
 }
 
 /// Probes the PL: DEVCFG and the SLCR level shifters first, then the NTT,
-/// Keccak and ML-DSA control blocks ([`ps_pl_contract::regmap::NTT_BASE`],
+/// Keccak, ML-DSA and SLH-DSA control blocks
+/// ([`ps_pl_contract::regmap::NTT_BASE`],
 /// [`ps_pl_contract::regmap::KECCAK_BASE`],
-/// [`ps_pl_contract::regmap::MLDSA_BASE`]).
+/// [`ps_pl_contract::regmap::MLDSA_BASE`],
+/// [`ps_pl_contract::regmap::SLHDSA_BASE`]).
 pub fn probe(
     devcfg: &mut impl RegisterBus,
     slcr: &mut impl RegisterBus,
     ntt_ctrl: &mut impl RegisterBus,
     keccak_ctrl: &mut impl RegisterBus,
     mldsa_ctrl: &mut impl RegisterBus,
+    slhdsa_ctrl: &mut impl RegisterBus,
 ) -> Probe {
     let pl_configured = devcfg.read32(DEVCFG_INT_STS) & PCFG_DONE != 0;
     let level_shifters_on = slcr.read32(SLCR_LVL_SHFTR_EN) & LEVEL_SHIFTERS_ON == LEVEL_SHIFTERS_ON;
@@ -105,6 +116,7 @@ pub fn probe(
             ntt: CoreStatus::NotProbed,
             keccak: CoreStatus::NotProbed,
             mldsa: CoreStatus::NotProbed,
+            slhdsa: CoreStatus::NotProbed,
         };
     }
     Probe {
@@ -113,6 +125,7 @@ pub fn probe(
         ntt: probe_core(ntt_ctrl, ntt::ID),
         keccak: probe_core(keccak_ctrl, keccak::ID),
         mldsa: probe_core(mldsa_ctrl, mldsa::ID),
+        slhdsa: probe_core(slhdsa_ctrl, slhdsa::ID),
     }
 }
 
@@ -133,12 +146,13 @@ impl fmt::Display for Probe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "PL configured: {}; level shifters: {}; NTT core: {}; Keccak core: {}; ML-DSA engine: {}",
+            "PL configured: {}; level shifters: {}; NTT core: {}; Keccak core: {}; ML-DSA engine: {}; SLH-DSA engine: {}",
             if self.pl_configured { "yes" } else { "no" },
             if self.level_shifters_on { "on" } else { "off" },
             self.ntt,
             self.keccak,
-            self.mldsa
+            self.mldsa,
+            self.slhdsa
         )
     }
 }
@@ -183,18 +197,19 @@ mod tests {
         Regs(r, 0)
     }
 
-    /// The three control blocks, each with its own ID and the given
+    /// The four control blocks, each with its own ID and the given
     /// versions and CONFIG words.
-    fn blocks(version: u32) -> [Regs; 3] {
+    fn blocks(version: u32) -> [Regs; 4] {
         [
             block(ntt::ID, version, 0x11),
             block(keccak::ID, version, 0x22),
             block(mldsa::ID, version, mldsa::CONFIG_KEYGEN),
+            block(slhdsa::ID, version, 0x7),
         ]
     }
 
-    fn probe_blocks(devcfg: &mut Regs, slcr: &mut Regs, [n, k, m]: &mut [Regs; 3]) -> Probe {
-        probe(devcfg, slcr, n, k, m)
+    fn probe_blocks(devcfg: &mut Regs, slcr: &mut Regs, [n, k, m, s]: &mut [Regs; 4]) -> Probe {
+        probe(devcfg, slcr, n, k, m, s)
     }
 
     #[test]
@@ -203,9 +218,11 @@ mod tests {
         let p = probe_blocks(&mut devcfg(false), &mut slcr(0xF), &mut b);
         assert!(!p.accelerator_found());
         assert!(!p.mldsa_engine_found());
+        assert!(!p.slhdsa_engine_found());
         assert_eq!(p.ntt, CoreStatus::NotProbed);
         assert_eq!(p.mldsa, CoreStatus::NotProbed);
-        assert_eq!(b.map(|r| r.1), [0, 0, 0]);
+        assert_eq!(p.slhdsa, CoreStatus::NotProbed);
+        assert_eq!(b.map(|r| r.1), [0, 0, 0, 0]);
     }
 
     #[test]
@@ -216,17 +233,19 @@ mod tests {
             assert!(p.pl_configured && !p.level_shifters_on);
             assert_eq!(p.keccak, CoreStatus::NotProbed);
             assert_eq!(p.mldsa, CoreStatus::NotProbed);
+            assert_eq!(p.slhdsa, CoreStatus::NotProbed);
         }
-        assert_eq!(b.map(|r| r.1), [0, 0, 0]);
+        assert_eq!(b.map(|r| r.1), [0, 0, 0, 0]);
     }
 
     #[test]
     fn every_core_with_the_right_id_is_found() {
-        let [mut n, mut k, mut m] = blocks(ctrl::VERSION_VALUE);
-        n.0[ctrl::VERSION / 4] |= 3; // a newer minor version is compatible
-        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        b[0].0[ctrl::VERSION / 4] |= 3; // a newer minor version is compatible
+        let p = probe_blocks(&mut devcfg(true), &mut slcr(0xF), &mut b);
         assert!(p.accelerator_found());
         assert!(p.mldsa_engine_found());
+        assert!(p.slhdsa_engine_found());
         assert_eq!(p.ntt, CoreStatus::Present { config: 0x11 });
         assert_eq!(p.keccak, CoreStatus::Present { config: 0x22 });
         assert_eq!(
@@ -235,10 +254,12 @@ mod tests {
                 config: mldsa::CONFIG_KEYGEN
             }
         );
+        assert_eq!(p.slhdsa, CoreStatus::Present { config: 0x7 });
         assert_eq!(
             p.to_string(),
             "PL configured: yes; level shifters: on; NTT core: present (config 0x00000011); \
-             Keccak core: present (config 0x00000022); ML-DSA engine: present (config 0x00000001)"
+             Keccak core: present (config 0x00000022); ML-DSA engine: present (config 0x00000001); \
+             SLH-DSA engine: present (config 0x00000007)"
         );
     }
 
@@ -247,12 +268,14 @@ mod tests {
         let mut empty = block(0, 0, 0);
         let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0);
         let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, 0);
+        let mut s = block(slhdsa::ID, ctrl::VERSION_VALUE, 0);
         let p = probe(
             &mut devcfg(true),
             &mut slcr(0xF),
             &mut empty,
             &mut k,
             &mut m,
+            &mut s,
         );
         assert_eq!(p.ntt, CoreStatus::Absent { id: 0 });
         assert!(!p.accelerator_found());
@@ -271,10 +294,18 @@ mod tests {
 
     #[test]
     fn the_mldsa_engine_alone_is_found_without_the_primitive_cores() {
-        let (mut n, mut k) = (block(0, 0, 0), block(0, 0, 0));
+        let (mut n, mut k, mut s) = (block(0, 0, 0), block(0, 0, 0), block(0, 0, 0));
         let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, mldsa::CONFIG_KEYGEN);
-        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut n,
+            &mut k,
+            &mut m,
+            &mut s,
+        );
         assert!(p.mldsa_engine_found());
+        assert!(!p.slhdsa_engine_found());
         assert!(!p.accelerator_found());
         // ID, VERSION, CONFIG: nothing else, and no write (Regs panics).
         assert_eq!(m.1, 3);
@@ -283,7 +314,7 @@ mod tests {
     #[test]
     fn an_empty_mldsa_window_is_no_engine_and_leaves_the_primitive_cores_alone() {
         // What an empty GP0 window reads: 0.
-        let [mut n, mut k, _] = blocks(ctrl::VERSION_VALUE);
+        let [mut n, mut k, _, mut s] = blocks(ctrl::VERSION_VALUE);
         let mut empty = block(0, 0, 0);
         let p = probe(
             &mut devcfg(true),
@@ -291,13 +322,15 @@ mod tests {
             &mut n,
             &mut k,
             &mut empty,
+            &mut s,
         );
         assert_eq!(p.mldsa, CoreStatus::Absent { id: 0 });
         assert!(!p.mldsa_engine_found());
+        assert!(p.slhdsa_engine_found());
         assert!(p.accelerator_found());
         assert!(p
             .to_string()
-            .ends_with("; ML-DSA engine: absent (ID reads 0x00000000)"));
+            .contains("; ML-DSA engine: absent (ID reads 0x00000000); SLH-DSA engine: present"));
         // Another core's ID in the engine's window is not the engine.
         let mut keccak_there = block(keccak::ID, ctrl::VERSION_VALUE, 0);
         assert_eq!(
@@ -308,9 +341,16 @@ mod tests {
 
     #[test]
     fn an_mldsa_engine_of_another_interface_version_is_not_used() {
-        let [mut n, mut k, _] = blocks(ctrl::VERSION_VALUE);
+        let [mut n, mut k, _, mut s] = blocks(ctrl::VERSION_VALUE);
         let mut m = block(mldsa::ID, 2 << 16, mldsa::CONFIG_KEYGEN);
-        let p = probe(&mut devcfg(true), &mut slcr(0xF), &mut n, &mut k, &mut m);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut n,
+            &mut k,
+            &mut m,
+            &mut s,
+        );
         assert_eq!(p.mldsa, CoreStatus::WrongVersion { version: 2 << 16 });
         assert!(!p.mldsa_engine_found());
         assert!(p.accelerator_found());
@@ -318,6 +358,43 @@ mod tests {
         assert_eq!(m.1, 2);
         assert!(p
             .to_string()
-            .ends_with("; ML-DSA engine: register interface version 0x00020000 unsupported"));
+            .contains("; ML-DSA engine: register interface version 0x00020000 unsupported;"));
+    }
+
+    #[test]
+    fn the_slhdsa_engine_is_found_in_its_own_window_only() {
+        let [mut n, mut k, mut m, _] = blocks(ctrl::VERSION_VALUE);
+        let mut s = block(slhdsa::ID, ctrl::VERSION_VALUE, 0x7);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut n,
+            &mut k,
+            &mut m,
+            &mut s,
+        );
+        assert!(p.slhdsa_engine_found());
+        // ID, VERSION, CONFIG: nothing else, and no write (Regs panics).
+        assert_eq!(s.1, 3);
+        // The ML-DSA engine's ID in the SLH-DSA window is not the engine,
+        // nor is an engine of another interface version.
+        let mut mldsa_there = block(mldsa::ID, ctrl::VERSION_VALUE, 0x7);
+        assert_eq!(
+            probe_core(&mut mldsa_there, slhdsa::ID),
+            CoreStatus::Absent { id: mldsa::ID }
+        );
+        let mut old = block(slhdsa::ID, 2 << 16, 0x7);
+        let p = probe(
+            &mut devcfg(true),
+            &mut slcr(0xF),
+            &mut n,
+            &mut k,
+            &mut m,
+            &mut old,
+        );
+        assert!(!p.slhdsa_engine_found());
+        assert!(p
+            .to_string()
+            .ends_with("; SLH-DSA engine: register interface version 0x00020000 unsupported"));
     }
 }

@@ -1,19 +1,20 @@
 //! The application proper, independent of the board: self-tests, the PL
 //! probe report and the benchmark tables (software, primitive offload,
-//! ML-DSA engine).
+//! ML-DSA engine, SLH-DSA engine).
 
 use crate::bench;
 use core::fmt::Write;
-use driver::accel::{AccelError, AccelStats, HwMlDsa, WotsChainOffload};
+use driver::accel::{AccelError, AccelStats, HwMlDsa, HwSlhDsa, WotsChainOffload};
 use driver::bus::RegisterBus;
 use driver::cache::CacheMaintenance;
 use driver::dma::AddressMap;
 use driver::probe::{CoreStatus, Probe};
 use pqc::mldsa::MlDsaOperations;
 use pqc::ring::RingBackend;
+use pqc::slhdsa::SlhDsaOperations;
 use pqc_selftest::bench_inputs::{sign_row_iterations, SIGN_MESSAGES};
 use pqc_selftest::selftest;
-use ps_pl_contract::regmap::mldsa as mldsa_regs;
+use ps_pl_contract::regmap::{mldsa as mldsa_regs, slhdsa as slhdsa_regs};
 
 /// Exit status bit: a self-test failed.
 pub const STATUS_SELFTEST_FAILED: u32 = 1;
@@ -38,34 +39,57 @@ pub struct Measurement {
 pub type AcceleratedBody<'a> =
     dyn FnMut(&mut dyn Platform, &mut dyn RingBackend, &mut dyn WotsChainOffload) + 'a;
 
-/// The ML-DSA engine as the benchmark uses it: [`HwMlDsa`] behind a trait
-/// object, so the board keeps its concrete bus types. The operations are
-/// `pqc`'s [`MlDsaOperations`]; this adds the backend's counters.
-pub trait MlDsaEngine: MlDsaOperations {
-    /// [`HwMlDsa::stats`].
+/// A whole-operation engine's counters, as the benchmark prints them in
+/// its `accel:` line.
+pub trait EngineCounters {
+    /// Job, cycle and DMA counters (`HwMlDsa::stats`, `HwSlhDsa::stats`).
     fn stats(&self) -> AccelStats;
-    /// [`HwMlDsa::fault`].
+    /// The first fault seen.
     fn fault(&self) -> Option<AccelError>;
-    /// [`HwMlDsa::abandoned`].
+    /// Whether the engine was given up (every call then in software).
     fn abandoned(&self) -> bool;
 }
 
-impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> MlDsaEngine
-    for HwMlDsa<'_, B, D, C, M>
-{
-    fn stats(&self) -> AccelStats {
-        HwMlDsa::stats(self)
-    }
-    fn fault(&self) -> Option<AccelError> {
-        HwMlDsa::fault(self)
-    }
-    fn abandoned(&self) -> bool {
-        HwMlDsa::abandoned(self)
-    }
+/// Implements [`EngineCounters`] for a driver backend with inherent
+/// `stats`, `fault` and `abandoned`.
+macro_rules! engine_counters {
+    ($($backend:ident),*) => {$(
+        impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> EngineCounters
+            for $backend<'_, B, D, C, M>
+        {
+            fn stats(&self) -> AccelStats {
+                $backend::stats(self)
+            }
+            fn fault(&self) -> Option<AccelError> {
+                $backend::fault(self)
+            }
+            fn abandoned(&self) -> bool {
+                $backend::abandoned(self)
+            }
+        }
+    )*};
 }
+
+engine_counters!(HwMlDsa, HwSlhDsa);
+
+/// The ML-DSA engine as the benchmark uses it: [`HwMlDsa`] behind a trait
+/// object, so the board keeps its concrete bus types. The operations are
+/// `pqc`'s [`MlDsaOperations`].
+pub trait MlDsaEngine: MlDsaOperations + EngineCounters {}
+
+impl<T: MlDsaOperations + EngineCounters> MlDsaEngine for T {}
+
+/// The SLH-DSA engine as the benchmark uses it: [`HwSlhDsa`] behind a
+/// trait object. The operations are `pqc`'s [`SlhDsaOperations`].
+pub trait SlhDsaEngine: SlhDsaOperations + EngineCounters {}
+
+impl<T: SlhDsaOperations + EngineCounters> SlhDsaEngine for T {}
 
 /// What runs with the ML-DSA engine: a platform to measure on, the engine.
 pub type EngineBody<'a> = dyn FnMut(&mut dyn Platform, &mut dyn MlDsaEngine) + 'a;
+
+/// What runs with the SLH-DSA engine: a platform to measure on, the engine.
+pub type SlhEngineBody<'a> = dyn FnMut(&mut dyn Platform, &mut dyn SlhDsaEngine) + 'a;
 
 /// What the application needs from the board.
 pub trait Platform {
@@ -91,6 +115,13 @@ pub trait Platform {
     /// engine backend (called only after the probe found the engine);
     /// returns `false` without calling `body` if this platform has none.
     fn with_mldsa_engine(&mut self, body: &mut EngineBody<'_>) -> bool {
+        let _ = body;
+        false
+    }
+    /// Calls `body` once with a platform to measure on and the SLH-DSA
+    /// engine backend (called only after the probe found the engine);
+    /// returns `false` without calling `body` if this platform has none.
+    fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
         let _ = body;
         false
     }
@@ -155,7 +186,9 @@ pub fn run_with(
     } else {
         let _ = writeln!(out, "bench: no accelerator found: no hw rows");
     }
-    status | run_engine_tier(out, platform, &probe, iterations)
+    status
+        | run_engine_tier(out, platform, &probe, iterations)
+        | run_slh_engine_tier(out, platform, &probe, iterations)
 }
 
 /// The ML-DSA engine rows (keygen of every set, and sign and verify of
@@ -219,13 +252,66 @@ pub fn run_engine_tier(
     }
 }
 
+/// The SLH-DSA engine rows (keygen, sign and verify of every SHAKE set of
+/// the benchmark table, each operation only when the engine's CONFIG says
+/// it runs it), when the probe found the engine; returns the exit-status
+/// bits. The SHA2 sets have no engine rows: the engine hashes with SHAKE
+/// only (the driver would compute them in software).
+pub fn run_slh_engine_tier(
+    out: &mut dyn Write,
+    platform: &mut dyn Platform,
+    probe: &Probe,
+    iterations: bench::Iterations,
+) -> u32 {
+    let CoreStatus::Present { config } = probe.slhdsa else {
+        let _ = writeln!(out, "bench: no SLH-DSA engine found: no engine rows");
+        return 0;
+    };
+    let ops = bench::SlhEngineOps {
+        keygen: config & slhdsa_regs::CONFIG_KEYGEN != 0,
+        sign: config & slhdsa_regs::CONFIG_SIGN != 0,
+        verify: config & slhdsa_regs::CONFIG_VERIFY != 0,
+    };
+    let mut ok = true;
+    let ran = platform.with_slhdsa_engine(&mut |timing, engine| {
+        let _ = writeln!(
+            out,
+            "bench: SLH-DSA engine, {} rows of the SHAKE sets (CONFIG {config:#x}; SHA2 sets: no engine; software after a fault), {} iterations per row",
+            ops.names(),
+            iterations.slhdsa
+        );
+        ok = bench::run_slh_engine_table(out, timing, engine, iterations, ops);
+        bench::print_accel_line(
+            out,
+            "SLH-DSA engine",
+            engine.stats(),
+            engine.fault(),
+            engine.abandoned(),
+        );
+    });
+    if !ran {
+        let _ = writeln!(
+            out,
+            "bench: SLH-DSA engine found, but this platform has no engine backend: no engine rows"
+        );
+        return 0;
+    }
+    if ok {
+        0
+    } else {
+        STATUS_BENCH_FAILED
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use driver::accel::model::{self, Fault, Pl, SharedPl, Which};
+    use pqc::keccak::SoftKeccak;
     use pqc::mldsa::{MPrime, MlDsa, ParameterSet};
-    use ps_pl_contract::dma::MLDSA_MAX_STREAM_BYTES;
-    use ps_pl_contract::regmap::mldsa as mreg;
+    use pqc::slhdsa::{MessageDigest, OnBackend, Params};
+    use ps_pl_contract::dma::{MLDSA_MAX_STREAM_BYTES, SLHDSA_MAX_STREAM_BYTES};
+    use ps_pl_contract::regmap::{mldsa as mreg, slhdsa as sreg};
 
     struct Host;
 
@@ -245,6 +331,7 @@ mod tests {
                 ntt: CoreStatus::NotProbed,
                 keccak: CoreStatus::NotProbed,
                 mldsa: CoreStatus::NotProbed,
+                slhdsa: CoreStatus::NotProbed,
             }
         }
         fn platform_notes(&self, out: &mut dyn Write) {
@@ -270,6 +357,7 @@ mod tests {
                 ntt: CoreStatus::Present { config: 4 },
                 keccak: CoreStatus::Present { config: 1 },
                 mldsa: CoreStatus::Absent { id: 0 },
+                slhdsa: CoreStatus::Absent { id: 0 },
             }
         }
         fn platform_notes(&self, out: &mut dyn Write) {
@@ -367,6 +455,9 @@ mod tests {
         assert!(log
             .lines()
             .any(|l| l == "bench: no ML-DSA engine found: no engine rows"));
+        assert!(log
+            .lines()
+            .any(|l| l == "bench: no SLH-DSA engine found: no engine rows"));
         assert!(!log.contains("| engine "), "{log}");
     }
 
@@ -383,6 +474,7 @@ mod tests {
             mldsa: CoreStatus::Present {
                 config: mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY,
             },
+            slhdsa: CoreStatus::Absent { id: 0 },
         }
     }
 
@@ -580,7 +672,7 @@ mod tests {
         }
     }
 
-    impl MlDsaEngine for WrongEngine {
+    impl EngineCounters for WrongEngine {
         fn stats(&self) -> AccelStats {
             AccelStats::default()
         }
@@ -846,5 +938,270 @@ mod tests {
         }
         assert_eq!(engine_rows(&log), 9);
         assert!(!log.contains("no ML-DSA engine"));
+    }
+
+    /// The probe of a PL with the SLH-DSA engine only (keygen, sign and
+    /// verify, as `hdl::axi::SlhDsaAccel` reports).
+    fn slh_engine_probe() -> Probe {
+        Probe {
+            mldsa: CoreStatus::Absent { id: 0 },
+            slhdsa: CoreStatus::Present {
+                config: sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY,
+            },
+            ..engine_probe()
+        }
+    }
+
+    /// A host "board" whose SLH-DSA engine backend is the driver's
+    /// `HwSlhDsa` over its behavioural PL model.
+    struct HostWithSlhEngine {
+        host: Host,
+        pl: SharedPl,
+    }
+
+    impl Platform for HostWithSlhEngine {
+        fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
+            self.host.measure(f)
+        }
+        fn probe(&mut self) -> Probe {
+            slh_engine_probe()
+        }
+        fn platform_notes(&self, out: &mut dyn Write) {
+            self.host.platform_notes(out)
+        }
+        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
+            let mut arena = vec![0u8; 2 * SLHDSA_MAX_STREAM_BYTES + 4 * driver::cache::LINE_BYTES];
+            let mut engine = model::slhdsa(&self.pl, &mut arena);
+            body(&mut self.host, &mut engine);
+            true
+        }
+    }
+
+    const SLH_ENGINE_SETS: [&str; 2] = ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHAKE-128s"];
+
+    /// Runs the SLH-DSA tier on the model with `fault` injected from the
+    /// first job and `config` as CONFIG: (status, log, the model).
+    fn run_slh_model(fault: Option<Fault>, config: u32) -> (u32, String, SharedPl) {
+        let platform_pl = Pl::new();
+        if let Some(f) = fault {
+            platform_pl.borrow_mut().inject(Which::SlhDsa, f, 0);
+        }
+        platform_pl.borrow_mut().set_config(Which::SlhDsa, config);
+        let mut platform = HostWithSlhEngine {
+            host: Host,
+            pl: platform_pl.clone(),
+        };
+        let probe = Probe {
+            slhdsa: CoreStatus::Present { config },
+            ..slh_engine_probe()
+        };
+        let mut log = String::new();
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        let status = run_slh_engine_tier(&mut log, &mut platform, &probe, iterations);
+        (status, log, platform_pl)
+    }
+
+    const ALL_SLH_OPS: u32 = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY;
+
+    /// Keygen, sign and verify of the benchmark's SHAKE sets on `HwSlhDsa`
+    /// over the model: one row each, ok (keys, signature and verdict equal
+    /// software's), every call one job on the engine; no SHA2 row.
+    #[test]
+    fn slh_engine_rows_for_the_shake_sets_run_on_the_engine_model() {
+        let (status, log, pl) = run_slh_model(None, ALL_SLH_OPS);
+        assert_eq!(status, 0, "{log}");
+        assert!(log.starts_with(
+            "bench: SLH-DSA engine, keygen, sign and verify rows of the SHAKE sets (CONFIG 0x7; SHA2 sets: no engine; software after a fault), 1 iterations per row\n"
+        ), "{log}");
+        for alg in SLH_ENGINE_SETS {
+            for op in ["keygen", "sign", "verify"] {
+                assert!(engine_row(&log, alg, op).ends_with("| ok     |"), "{log}");
+            }
+        }
+        assert_eq!(engine_rows(&log), 6, "{log}");
+        assert!(
+            log.contains("accel: SLH-DSA engine: 6 calls in hw, 0 in sw, 6 jobs, 0 failed jobs, "),
+            "{log}"
+        );
+        assert!(log.ends_with(", in use, first fault: none\n"), "{log}");
+        let (ctrl, dma) = pl.borrow_mut().accesses(Which::SlhDsa);
+        assert!(ctrl > 0 && dma > 0, "the model's engine was not used");
+    }
+
+    /// An engine that fails every job: the rows stay correct (software),
+    /// and the accel line says the engine was abandoned.
+    #[test]
+    fn a_failing_slh_engine_falls_back_and_the_accel_line_says_so() {
+        let (status, log, _) = run_slh_model(Some(Fault::StatusError), ALL_SLH_OPS);
+        assert_eq!(status, 0, "{log}");
+        for alg in SLH_ENGINE_SETS {
+            for op in ["keygen", "sign", "verify"] {
+                assert!(engine_row(&log, alg, op).ends_with("| ok     |"), "{log}");
+            }
+        }
+        assert!(
+            log.contains("accel: SLH-DSA engine: 0 calls in hw, 6 in sw, "),
+            "{log}"
+        );
+        assert!(
+            log.contains("abandoned, first fault: op 0x01 refused"),
+            "{log}"
+        );
+    }
+
+    /// An engine whose CONFIG lacks verify: keygen and sign rows only, and
+    /// no OP_VERIFY is issued (4 jobs).
+    #[test]
+    fn an_slh_engine_without_verify_gets_keygen_and_sign_rows() {
+        let config = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN;
+        let (status, log, _) = run_slh_model(None, config);
+        assert_eq!(status, 0, "{log}");
+        assert!(
+            log.starts_with("bench: SLH-DSA engine, keygen and sign rows"),
+            "{log}"
+        );
+        assert_eq!(engine_rows(&log), 4, "{log}");
+        assert!(!log.contains("| verify | engine"), "{log}");
+        assert!(
+            log.contains("accel: SLH-DSA engine: 4 calls in hw, 0 in sw, 4 jobs, "),
+            "{log}"
+        );
+    }
+
+    /// A software "SLH-DSA engine" whose signatures of `wrong_sig` have a
+    /// flipped byte.
+    struct WrongSlhEngine {
+        wrong_sig: &'static str,
+    }
+
+    impl SlhDsaOperations for WrongSlhEngine {
+        fn pk_root(&mut self, p: &Params, sk_seed: &[u8], pk_seed: &[u8], root: &mut [u8]) {
+            OnBackend(&mut SoftKeccak).pk_root(p, sk_seed, pk_seed, root)
+        }
+        fn sign_digest(
+            &mut self,
+            p: &Params,
+            sk_seed: &[u8],
+            pk_seed: &[u8],
+            pk_root: &[u8],
+            digest: &MessageDigest,
+            body: &mut [u8],
+        ) {
+            OnBackend(&mut SoftKeccak).sign_digest(p, sk_seed, pk_seed, pk_root, digest, body);
+            if p.name == self.wrong_sig {
+                body[3] ^= 1;
+            }
+        }
+        fn verify_digest(
+            &mut self,
+            p: &Params,
+            pk_seed: &[u8],
+            pk_root: &[u8],
+            digest: &MessageDigest,
+            body: &[u8],
+        ) -> bool {
+            OnBackend(&mut SoftKeccak).verify_digest(p, pk_seed, pk_root, digest, body)
+        }
+    }
+
+    impl EngineCounters for WrongSlhEngine {
+        fn stats(&self) -> AccelStats {
+            AccelStats::default()
+        }
+        fn fault(&self) -> Option<AccelError> {
+            None
+        }
+        fn abandoned(&self) -> bool {
+            false
+        }
+    }
+
+    struct HostWithWrongSlhEngine(Host, WrongSlhEngine);
+
+    impl Platform for HostWithWrongSlhEngine {
+        fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
+            self.0.measure(f)
+        }
+        fn probe(&mut self) -> Probe {
+            slh_engine_probe()
+        }
+        fn platform_notes(&self, out: &mut dyn Write) {
+            self.0.platform_notes(out)
+        }
+        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
+            body(&mut self.0, &mut self.1);
+            true
+        }
+    }
+
+    /// An engine signature that differs from software's fails that sign
+    /// row and the bench, and no other row.
+    #[test]
+    fn an_slh_engine_signature_that_differs_from_software_fails_the_bench() {
+        let mut platform = HostWithWrongSlhEngine(
+            Host,
+            WrongSlhEngine {
+                wrong_sig: "SLH-DSA-SHAKE-128f",
+            },
+        );
+        let mut log = String::new();
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        let status = run_slh_engine_tier(&mut log, &mut platform, &slh_engine_probe(), iterations);
+        assert_eq!(status, STATUS_BENCH_FAILED, "{log}");
+        for alg in SLH_ENGINE_SETS {
+            for op in ["keygen", "sign", "verify"] {
+                let want = if (alg, op) == ("SLH-DSA-SHAKE-128f", "sign") {
+                    "| FAIL   |"
+                } else {
+                    "| ok     |"
+                };
+                assert!(
+                    engine_row(&log, alg, op).ends_with(want),
+                    "{alg} {op}:\n{log}"
+                );
+            }
+        }
+    }
+
+    /// No SLH-DSA engine: one line, no rows, the model untouched; an engine
+    /// the platform cannot drive: its line.
+    #[test]
+    fn without_an_slh_engine_the_tier_prints_one_line_and_no_rows() {
+        let iterations = bench::Iterations {
+            mldsa: 1,
+            slhdsa: 1,
+        };
+        for slhdsa in [
+            CoreStatus::NotProbed,
+            CoreStatus::Absent { id: 0 },
+            CoreStatus::WrongVersion { version: 2 << 16 },
+        ] {
+            let probe = Probe {
+                slhdsa,
+                ..slh_engine_probe()
+            };
+            let mut platform = HostWithSlhEngine {
+                host: Host,
+                pl: Pl::new(),
+            };
+            let mut log = String::new();
+            let status = run_slh_engine_tier(&mut log, &mut platform, &probe, iterations);
+            assert_eq!(status, 0);
+            assert_eq!(log, "bench: no SLH-DSA engine found: no engine rows\n");
+            assert_eq!(platform.pl.borrow_mut().accesses(Which::SlhDsa), (0, 0));
+        }
+        let mut log = String::new();
+        let status = run_slh_engine_tier(&mut log, &mut Host, &slh_engine_probe(), iterations);
+        assert_eq!(status, 0);
+        assert_eq!(
+            log,
+            "bench: SLH-DSA engine found, but this platform has no engine backend: no engine rows\n"
+        );
     }
 }

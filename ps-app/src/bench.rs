@@ -1,7 +1,7 @@
 //! The benchmark table: keygen / sign / verify per parameter set, timer
 //! ticks (mean over the iterations) and peak stack (max over them).
 
-use crate::app::{Measurement, MlDsaEngine, Platform};
+use crate::app::{Measurement, MlDsaEngine, Platform, SlhDsaEngine};
 use core::fmt::Write;
 use driver::accel::{AccelError, AccelStats, SlhOnPl, WotsChainOffload};
 use pqc::keccak::{KeccakBackend, SoftKeccak};
@@ -565,6 +565,99 @@ pub fn run_engine_table(
         }
     }
     ok
+}
+
+/// Which SLH-DSA operations the engine runs (its `CONFIG`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlhEngineOps {
+    /// `OP_KEYGEN`.
+    pub keygen: bool,
+    /// `OP_SIGN`.
+    pub sign: bool,
+    /// `OP_VERIFY`.
+    pub verify: bool,
+}
+
+impl SlhEngineOps {
+    /// "keygen, sign and verify", "keygen and verify", …, or "no".
+    pub fn names(&self) -> &'static str {
+        match (self.keygen, self.sign, self.verify) {
+            (true, true, true) => "keygen, sign and verify",
+            (true, true, false) => "keygen and sign",
+            (true, false, true) => "keygen and verify",
+            (false, true, true) => "sign and verify",
+            (true, false, false) => "keygen",
+            (false, true, false) => "sign",
+            (false, false, true) => "verify",
+            (false, false, false) => "no",
+        }
+    }
+}
+
+/// The SLH-DSA engine table: per SHAKE set of [`SLH_TABLE`], keygen, sign
+/// and verify on the engine (`pqc`'s `*_on` functions, which hash the
+/// message on the CPU), each when the engine runs it (`ops`), on the
+/// inputs of the software rows. A row is ok only if every call succeeded
+/// and the keys, the deterministic signature of [`MESSAGE`] and the
+/// verdict equal software's. Returns whether every row was ok.
+pub fn run_slh_engine_table(
+    out: &mut dyn Write,
+    platform: &mut dyn Platform,
+    engine: &mut dyn SlhDsaEngine,
+    iterations: Iterations,
+    ops: SlhEngineOps,
+) -> bool {
+    let mut ok = true;
+    print_header(out);
+    for p in SLH_TABLE.iter().filter(|p| p.family == HashFamily::Shake) {
+        for row in slhdsa_engine_rows(platform, p, iterations.slhdsa, engine, ops) {
+            print_row(out, &row);
+            ok &= row.ok;
+        }
+    }
+    ok
+}
+
+/// The engine rows of one SLH-DSA set (see [`run_slh_engine_table`]).
+fn slhdsa_engine_rows(
+    platform: &mut dyn Platform,
+    p: &'static Params,
+    iterations: u32,
+    engine: &mut dyn SlhDsaEngine,
+    ops: SlhEngineOps,
+) -> impl Iterator<Item = Row> {
+    let seeds = slh_seeds(p);
+    let mut sw = SlhDsaBuffers::new();
+    let (pk_sw, sk_sw, sig_sw) = sw.of(p);
+    let software = slhdsa::slh_keygen_internal(p, seeds[0], seeds[1], seeds[2], sk_sw, pk_sw)
+        .is_ok()
+        && slhdsa::slh_sign(p, sk_sw, MESSAGE, b"", None, sig_sw).is_ok();
+    let (pk_sw, sk_sw, sig_sw) = (&*pk_sw, &*sk_sw, &*sig_sw);
+    let name = (p.name, "engine");
+    let mut hw = SlhDsaBuffers::new();
+    let (pk, sk, sig) = hw.of(p);
+    let keygen = ops.keygen.then(|| {
+        let mut row = run(platform, name, "keygen", iterations, &mut || {
+            slhdsa::slh_keygen_internal_on(engine, p, seeds[0], seeds[1], seeds[2], sk, pk).is_ok()
+        });
+        row.ok &= software && (&*pk, &*sk) == (pk_sw, sk_sw);
+        row
+    });
+    let sign = ops.sign.then(|| {
+        let mut row = run(platform, name, "sign", iterations, &mut || {
+            slhdsa::slh_sign_on(engine, p, sk_sw, MESSAGE, b"", None, sig).is_ok()
+        });
+        row.ok &= software && *sig == *sig_sw;
+        row
+    });
+    let verify = ops.verify.then(|| {
+        let mut row = run(platform, name, "verify", iterations, &mut || {
+            slhdsa::slh_verify_on(engine, p, pk_sw, MESSAGE, b"", sig_sw).is_ok()
+        });
+        row.ok &= software;
+        row
+    });
+    [keygen, sign, verify].into_iter().flatten()
 }
 
 /// One `accel:` line: a hardware backend's counters and first fault (after

@@ -2,7 +2,7 @@
 # ps-app on emulated hardware: the self-test vectors are reproducible from
 # the ACVP files, clippy is clean for the Cortex-A9 target, the ELF boots on
 # QEMU's xilinx-zynq-a9, passes its self-tests, prints every benchmark row
-# and the stack lines, reports no ML-DSA engine (QEMU has no PL), and exits
+# and the stack lines, reports no ML-DSA or SLH-DSA engine (QEMU has no PL), and exits
 # 0; a build with a corrupted self-test vector exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,9 +41,11 @@ done
 for label in 'ML-DSA-87 sign' 'SLH-DSA-SHAKE-256f sign' 'ML-DSA-44 sign'; do
   grep -Eq "^stack: $label +peak [1-9][0-9]* B" "$log" || fail "no stack line for $label"
 done
-grep -Eq '^probe: PL configured: .*; ML-DSA engine: ' "$log" || fail "no probe line with the ML-DSA engine"
+grep -Eq '^probe: PL configured: .*; ML-DSA engine: .*; SLH-DSA engine: ' "$log" \
+  || fail "no probe line with both engines"
 # QEMU has no PL: no engine, and the application says so.
 grep -qx 'bench: no ML-DSA engine found: no engine rows' "$log" || fail "no 'no ML-DSA engine' line"
+grep -qx 'bench: no SLH-DSA engine found: no engine rows' "$log" || fail "no 'no SLH-DSA engine' line"
 grep -q '| engine ' "$log" && fail "engine rows without a PL"
 echo "20-ps-app: $rows table rows and 3 stack lines checked"
 

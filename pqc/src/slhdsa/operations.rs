@@ -287,7 +287,7 @@ fn digest_of(p: &Params, pk_seed: &[u8], pk_root: &[u8], r: &[u8], msg: &[&[u8]]
 /// `slh_keygen_internal` (Algorithm 18) with PK.root from `ops`: writes
 /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` to `sk` and `PK.seed ‖ PK.root`
 /// to `pk`.
-pub fn slh_keygen_internal_on<O: SlhDsaOperations>(
+pub fn slh_keygen_internal_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     sk_seed: &[u8],
@@ -316,7 +316,7 @@ pub fn slh_keygen_internal_on<O: SlhDsaOperations>(
 
 /// Signs M′ given as parts with `ops` after the message hashes; returns
 /// the signature length.
-fn sign_parts_on<O: SlhDsaOperations>(
+fn sign_parts_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     sk: &[u8],
@@ -339,7 +339,7 @@ fn sign_parts_on<O: SlhDsaOperations>(
 }
 
 /// Verifies a signature on M′ given as parts with `ops` after the digest.
-fn verify_parts_on<O: SlhDsaOperations>(
+fn verify_parts_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     pk: &[u8],
@@ -360,7 +360,7 @@ fn verify_parts_on<O: SlhDsaOperations>(
 
 /// `slh_sign_internal` (Algorithm 19) with FORS and the hypertree on
 /// `ops`. `addrnd = None` signs deterministically.
-pub fn slh_sign_internal_on<O: SlhDsaOperations>(
+pub fn slh_sign_internal_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     sk: &[u8],
@@ -372,7 +372,7 @@ pub fn slh_sign_internal_on<O: SlhDsaOperations>(
 }
 
 /// `slh_sign` (Algorithm 22) with FORS and the hypertree on `ops`.
-pub fn slh_sign_on<O: SlhDsaOperations>(
+pub fn slh_sign_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     sk: &[u8],
@@ -387,7 +387,7 @@ pub fn slh_sign_on<O: SlhDsaOperations>(
 
 /// `slh_verify_internal` (Algorithm 20) with FORS and the hypertree on
 /// `ops`.
-pub fn slh_verify_internal_on<O: SlhDsaOperations>(
+pub fn slh_verify_internal_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     pk: &[u8],
@@ -398,7 +398,7 @@ pub fn slh_verify_internal_on<O: SlhDsaOperations>(
 }
 
 /// `slh_verify` (Algorithm 24) with FORS and the hypertree on `ops`.
-pub fn slh_verify_on<O: SlhDsaOperations>(
+pub fn slh_verify_on<O: SlhDsaOperations + ?Sized>(
     ops: &mut O,
     p: &Params,
     pk: &[u8],

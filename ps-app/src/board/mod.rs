@@ -19,7 +19,7 @@ use crate::app::{self, Measurement, Platform};
 use crate::{bench, uart_config};
 use core::cell::RefCell;
 use core::fmt::Write;
-use driver::accel::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing};
+use driver::accel::{Control, DmaPort, HwKeccak, HwMlDsa, HwRing, HwSlhDsa};
 use driver::bus::RegisterBus;
 use driver::cache::{CacheMaintenance, ZynqCaches, LINE_BYTES};
 use driver::dma::{AxiDma, IdentityMap};
@@ -29,6 +29,7 @@ use driver::probe::{self, Probe};
 use peripherals::Peripherals;
 use ps_pl_contract::dma::{
     KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, MLDSA_MAX_STREAM_BYTES, NTT_BUFFER_BYTES,
+    SLHDSA_MAX_STREAM_BYTES,
 };
 use ps_pl_contract::ps::{
     SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE, SLCR_LOCK, SLCR_LOCK_KEY, SLCR_UNLOCK, SLCR_UNLOCK_KEY,
@@ -45,6 +46,7 @@ struct Board<'a> {
     ntt: Shared<'a>,
     keccak: Shared<'a>,
     mldsa: Shared<'a>,
+    slhdsa: Shared<'a>,
 }
 
 impl Platform for Board<'_> {
@@ -71,6 +73,7 @@ impl Platform for Board<'_> {
             &mut self.ntt,
             &mut self.keccak,
             &mut self.mldsa,
+            &mut self.slhdsa,
         )
     }
 
@@ -190,8 +193,37 @@ const _: () = {
     assert!(words * 4 <= MLDSA_MAX_STREAM_BYTES);
 };
 
+/// The SLH-DSA engine's DMA buffers: out, the largest verification stream
+/// (the header and SLH-DSA-SHAKE-256f's signature without R); back, the
+/// largest signature without R and the verdict word.
+#[repr(C, align(32))]
+struct SlhDsaDmaArea {
+    src: [u8; SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+    dst: [u8; SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+}
+
+/// An engine's DMA port over its buffers; `None` if a buffer is unusable
+/// for DMA.
+fn engine_port<'a>(
+    (src, dst): (&'a mut [u8], &'a mut [u8]),
+    dma: Mmio,
+    l2: Option<Shared<'a>>,
+) -> Option<DmaPort<'a, Mmio, Caches<'a>, IdentityMap>> {
+    DmaPort::new(
+        AxiDma::new(dma, LENGTH_WIDTH_BITS, ACCEL_POLL_LIMIT),
+        ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000))),
+        IdentityMap,
+        src,
+        dst,
+    )
+    .ok()
+}
+
 /// [`HwMlDsa`] over the engine's windows.
 type BoardMlDsa<'a> = HwMlDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
+
+/// [`HwSlhDsa`] over the engine's windows.
+type BoardSlhDsa<'a> = HwSlhDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
 
 /// Builds the ML-DSA engine backend without touching the PL (it reads ID
 /// and VERSION on first use, made only after the probe found the engine);
@@ -202,15 +234,19 @@ fn mldsa_engine<'a>(
     dma: Mmio,
     l2: Option<Shared<'a>>,
 ) -> Option<BoardMlDsa<'a>> {
-    let port = DmaPort::new(
-        AxiDma::new(dma, LENGTH_WIDTH_BITS, ACCEL_POLL_LIMIT),
-        ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000))),
-        IdentityMap,
-        &mut area.src,
-        &mut area.dst,
-    )
-    .ok()?;
+    let port = engine_port((&mut area.src, &mut area.dst), dma, l2)?;
     Some(HwMlDsa::new(Control::new(ctrl, ACCEL_POLL_LIMIT), port))
+}
+
+/// Builds the SLH-DSA engine backend, as [`mldsa_engine`].
+fn slhdsa_engine<'a>(
+    area: &'a mut SlhDsaDmaArea,
+    ctrl: Shared<'a>,
+    dma: Mmio,
+    l2: Option<Shared<'a>>,
+) -> Option<BoardSlhDsa<'a>> {
+    let port = engine_port((&mut area.src, &mut area.dst), dma, l2)?;
+    Some(HwSlhDsa::new(Control::new(ctrl, ACCEL_POLL_LIMIT), port))
 }
 
 /// The board plus the hardware backends (when the DMA buffers are usable).
@@ -218,6 +254,7 @@ struct BoardWithAccelerator<'a> {
     board: Board<'a>,
     accelerator: Option<Accelerator<'a>>,
     mldsa_engine: Option<BoardMlDsa<'a>>,
+    slhdsa_engine: Option<BoardSlhDsa<'a>>,
 }
 
 impl Platform for BoardWithAccelerator<'_> {
@@ -267,6 +304,14 @@ impl Platform for BoardWithAccelerator<'_> {
 
     fn with_mldsa_engine(&mut self, body: &mut app::EngineBody<'_>) -> bool {
         let Some(engine) = &mut self.mldsa_engine else {
+            return false;
+        };
+        body(&mut self.board, engine);
+        true
+    }
+
+    fn with_slhdsa_engine(&mut self, body: &mut app::SlhEngineBody<'_>) -> bool {
+        let Some(engine) = &mut self.slhdsa_engine else {
             return false;
         };
         body(&mut self.board, engine);
@@ -353,6 +398,8 @@ extern "C" fn ps_app_start() -> ! {
         keccak_dma,
         mldsa,
         mldsa_dma,
+        slhdsa,
+        slhdsa_dma,
     }) = Peripherals::take()
     else {
         unreachable!("ps_app_start runs once")
@@ -395,6 +442,10 @@ extern "C" fn ps_app_start() -> ! {
         src: [0; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
         dst: [0; MLDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
     };
+    let mut slhdsa_area = SlhDsaDmaArea {
+        src: [0; SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+        dst: [0; SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
+    };
     let windows = AcceleratorWindows {
         ntt: &ntt,
         ntt_dma,
@@ -410,9 +461,11 @@ extern "C" fn ps_app_start() -> ! {
             ntt: &ntt,
             keccak: &keccak,
             mldsa: &mldsa,
+            slhdsa: &slhdsa,
         },
         accelerator: Accelerator::new(&mut dma_area, windows),
         mldsa_engine: mldsa_engine(&mut mldsa_area, &mldsa, mldsa_dma, l2_window),
+        slhdsa_engine: slhdsa_engine(&mut slhdsa_area, &slhdsa, slhdsa_dma, l2_window),
     };
     let mut status = app::run(&mut uart, &mut board);
     if cache.is_err() {

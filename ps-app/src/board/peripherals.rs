@@ -40,6 +40,10 @@ pub struct Peripherals {
     pub mldsa: RefCell<Mmio>,
     /// The ML-DSA engine's AXI DMA.
     pub mldsa_dma: Mmio,
+    /// The SLH-DSA engine's control block (the probe, then `HwSlhDsa`).
+    pub slhdsa: RefCell<Mmio>,
+    /// The SLH-DSA engine's AXI DMA.
+    pub slhdsa_dma: Mmio,
 }
 
 static TAKEN: AtomicBool = AtomicBool::new(false);
@@ -70,6 +74,8 @@ impl Peripherals {
                 keccak_dma: Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
                 mldsa: RefCell::new(Mmio::new(regmap::MLDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
                 mldsa_dma: Mmio::new(regmap::MLDSA_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
+                slhdsa: RefCell::new(Mmio::new(regmap::SLHDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
+                slhdsa_dma: Mmio::new(regmap::SLHDSA_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
             })
         }
     }
