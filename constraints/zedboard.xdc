@@ -1,7 +1,9 @@
-# ZedBoard (xc7z020clg484-1) PL constraints for bitstream/vivado/build.tcl.
+# ZedBoard (xc7z020clg484-1) PL constraints for bitstream/vivado/build_*.tcl
+# (both PL configurations: a core of the other configuration has its LED
+# port driven off).
 #
 # The design uses the PS pins (DDR, MIO: fixed by the PS7 configuration)
-# and only these three PL pins. The clock is the PS's FCLK_CLK0, constrained
+# and only these four PL pins. The clock is the PS's FCLK_CLK0, constrained
 # by the processing_system7 IP itself.
 #
 # LD0: the NTT core is busy (block-design port ntt_busy_led).

@@ -2,7 +2,7 @@
 # The project's main job on a fresh machine: installs what is missing, then
 #  1. the signature demo (every ML-DSA and SLH-DSA set, sizes and timings);
 #  2. exports the accelerator Verilog to bitstream/rtl and generates the
-#     Vivado build script bitstream/vivado/build.tcl (both reproducible: a
+#     Vivado build scripts bitstream/vivado/build_*.tcl (both reproducible: a
 #     clean checkout shows no change afterwards);
 #  3. builds the bare-metal PS application and boots it on QEMU's Zynq-7000
 #     model: self-tests, benchmark table, exit status;

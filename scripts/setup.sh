@@ -15,7 +15,7 @@ command -v make >/dev/null || need_apt+=(make)
 command -v python3 >/dev/null || need_apt+=(python3)
 # valgrind: the ML-DSA constant-time test (pqc/tests/mldsa_ctgrind.rs).
 command -v valgrind >/dev/null || need_apt+=(valgrind)
-# tclsh: runs bitstream/vivado/build.tcl with stand-ins for Vivado's commands.
+# tclsh: runs bitstream/vivado/build_*.tcl with stand-ins for Vivado's commands.
 command -v tclsh >/dev/null || need_apt+=(tcl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"

@@ -501,16 +501,29 @@ pub fn parse_sta(text: &str) -> Result<WorstPath, String> {
     Ok(path)
 }
 
-/// Runs yosys `synth_xilinx -family xc7 -abc9 -flatten`, reads the cell
-/// timing models (`cells_sim.v` specify blocks) and runs `sta`, in `work`.
-/// Returns the worst path and the `sta` text.
-pub fn sta_xc7(design: &Design, work: &Path) -> Result<(WorstPath, String), String> {
+/// What [`sta_xc7`] measured of one design.
+#[derive(Clone, Debug)]
+pub struct StaRun {
+    /// The worst path.
+    pub path: WorstPath,
+    /// LUT1..LUT6 cells of the `-abc9` netlist the path was timed on (it
+    /// can differ by a few per cent from the `hdl report` count, which maps
+    /// without `-abc9`).
+    pub luts: u32,
+    /// The `sta` listing.
+    pub listing: String,
+}
+
+/// Runs yosys `synth_xilinx -family xc7 -abc9 -flatten`, counts the cells,
+/// reads the cell timing models (`cells_sim.v` specify blocks) and runs
+/// `sta`, in `work`.
+pub fn sta_xc7(design: &Design, work: &Path) -> Result<StaRun, String> {
     std::fs::create_dir_all(work).map_err(|e| e.to_string())?;
     let src = format!("{}.v", design.name);
     std::fs::write(work.join(&src), design_verilog(design)).map_err(|e| e.to_string())?;
     let script = format!(
         "read_verilog {src}; synth_xilinx -family xc7 -abc9 -flatten -top {top}; \
-         read_verilog -lib -specify +/xilinx/cells_sim.v; tee -o sta.txt sta",
+         tee -o stat.txt stat; read_verilog -lib -specify +/xilinx/cells_sim.v; tee -o sta.txt sta",
         top = design.name,
     );
     let out = Command::new("yosys")
@@ -528,18 +541,33 @@ pub fn sta_xc7(design: &Design, work: &Path) -> Result<(WorstPath, String), Stri
         ));
     }
     let sta = std::fs::read_to_string(work.join("sta.txt")).map_err(|e| e.to_string())?;
+    let stat = std::fs::read_to_string(work.join("stat.txt")).map_err(|e| e.to_string())?;
     let path = parse_sta(&sta).map_err(|e| format!("{}: {e}", design.name))?;
-    Ok((path, sta))
+    Ok(StaRun {
+        path,
+        luts: count_cells(&stat, &["LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"]),
+        listing: sta,
+    })
 }
 
 /// Asserts that every design of `designs` has a timed worst path within
 /// [`CELL_DELAY_BUDGET_NS`] of cell delay in the yosys estimate (the
 /// budget tests of the tops, the ML-DSA units and the SHA-2 cores).
+/// Returns each design's name and LUT count.
 #[cfg(test)]
-pub(crate) fn assert_designs_meet_cell_delay_budget(designs: &[Design]) {
+pub(crate) fn assert_designs_meet_cell_delay_budget(
+    designs: &[Design],
+) -> Vec<(&'static str, u32)> {
+    let mut luts = Vec::new();
     for d in designs {
         let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
-        let (path, sta) = sta_xc7(d, &work).unwrap_or_else(|e| panic!("{e}"));
+        let StaRun {
+            path,
+            luts: design_luts,
+            listing: sta,
+        } = sta_xc7(d, &work).unwrap_or_else(|e| panic!("{e}"));
+        assert!(design_luts > 0, "{}: no LUT counted", d.name);
+        luts.push((d.name, design_luts));
         assert!(
             path.levels() > 0 && path.arrival_ps > 0,
             "{}: {path:?}",
@@ -552,6 +580,7 @@ pub(crate) fn assert_designs_meet_cell_delay_budget(designs: &[Design]) {
             path.cell_ns()
         );
     }
+    luts
 }
 
 #[cfg(test)]

@@ -235,10 +235,10 @@ fn run(args: &[String]) -> Result<(), String> {
             for d in selected {
                 let work = hdl::verilator::work_dir(&format!("sta-{}", d.name));
                 eprintln!("timing {} ...", d.name);
-                let (path, sta) = export::sta_xc7(&d, &work)?;
-                std::fs::write(out.join(format!("{}.sta.txt", d.name)), sta)
+                let run = export::sta_xc7(&d, &work)?;
+                std::fs::write(out.join(format!("{}.sta.txt", d.name)), run.listing)
                     .map_err(|e| e.to_string())?;
-                rows.push((d, path));
+                rows.push((d, run.path));
             }
             let path = out.join("timing.md");
             let text = if merge && path.exists() {
@@ -255,9 +255,11 @@ fn run(args: &[String]) -> Result<(), String> {
         "vivado" => {
             check_flags(rest, &["--out"])?;
             let out = flag(rest, "--out")?.unwrap_or_else(|| "bitstream/vivado".into());
-            let path = hdl::axi::vivado::write(Path::new(&out))
+            let paths = hdl::axi::vivado::write(Path::new(&out))
                 .map_err(|e| format!("writing {out}: {e}"))?;
-            println!("wrote {}", path.display());
+            for path in paths {
+                println!("wrote {}", path.display());
+            }
             Ok(())
         }
         "vcd" => {
