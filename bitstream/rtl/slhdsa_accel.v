@@ -79,7 +79,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     localparam  engine_keygen = 2'b10;
     localparam  engine_sign = 2'b1;
     localparam  engine_verify = 2'b0;
-    localparam  config_word = 32'h7;
+    localparam  config_word = 32'h207;
     localparam  verdict_valid = 32'h4f4b4159;
     localparam  verdict_invalid = 32'h4641494c;
     localparam  root_start = 6'b10000;
@@ -7338,7 +7338,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     localparam  chain_domain_lane = 64'h1f;
     localparam  chain_pad_lane = 64'h8000000000000000;
     localparam  chain_pad_lane_index = 5'b10000;
-    localparam  config_constant = 32'h1;
+    localparam  config_constant = 32'h2;
     
     // Enums
     localparam Phase$Idle = 0;
@@ -8568,8 +8568,8 @@ module slhdsa_accel__core__tree__wots__sponge__perm(clock,start,load,load_lanes$
     output reg  [63:0] lanes$24;
     
     // Constant declarations
-    localparam  last_round_index = 5'b10111;
-    localparam  rounds_per_clock = 5'b1;
+    localparam  last_round_index = 5'b10110;
+    localparam  rounds_per_clock = 5'b10;
     
     // Stub signals
     reg  [63:0] state$0$d;
@@ -9429,16 +9429,51 @@ module slhdsa_accel__core__tree__wots__sponge__perm__rounds(state_in$0,state_in$
     reg  [63:0] lanes$47;
     reg  [63:0] lanes$48;
     reg  [63:0] lanes$49;
+    reg  [63:0] lanes$50;
+    reg  [63:0] lanes$51;
+    reg  [63:0] lanes$52;
+    reg  [63:0] lanes$53;
+    reg  [63:0] lanes$54;
+    reg  [63:0] lanes$55;
+    reg  [63:0] lanes$56;
+    reg  [63:0] lanes$57;
+    reg  [63:0] lanes$58;
+    reg  [63:0] lanes$59;
+    reg  [63:0] lanes$60;
+    reg  [63:0] lanes$61;
+    reg  [63:0] lanes$62;
+    reg  [63:0] lanes$63;
+    reg  [63:0] lanes$64;
+    reg  [63:0] lanes$65;
+    reg  [63:0] lanes$66;
+    reg  [63:0] lanes$67;
+    reg  [63:0] lanes$68;
+    reg  [63:0] lanes$69;
+    reg  [63:0] lanes$70;
+    reg  [63:0] lanes$71;
+    reg  [63:0] lanes$72;
+    reg  [63:0] lanes$73;
+    reg  [63:0] lanes$74;
     reg  [63:0] column_parity$0;
     reg  [63:0] column_parity$1;
     reg  [63:0] column_parity$2;
     reg  [63:0] column_parity$3;
     reg  [63:0] column_parity$4;
+    reg  [63:0] column_parity$5;
+    reg  [63:0] column_parity$6;
+    reg  [63:0] column_parity$7;
+    reg  [63:0] column_parity$8;
+    reg  [63:0] column_parity$9;
     reg  [63:0] theta_effect$0;
     reg  [63:0] theta_effect$1;
     reg  [63:0] theta_effect$2;
     reg  [63:0] theta_effect$3;
     reg  [63:0] theta_effect$4;
+    reg  [63:0] theta_effect$5;
+    reg  [63:0] theta_effect$6;
+    reg  [63:0] theta_effect$7;
+    reg  [63:0] theta_effect$8;
+    reg  [63:0] theta_effect$9;
     reg  [63:0] rho_pi$0;
     reg  [63:0] rho_pi$1;
     reg  [63:0] rho_pi$2;
@@ -9464,7 +9499,33 @@ module slhdsa_accel__core__tree__wots__sponge__perm__rounds(state_in$0,state_in$
     reg  [63:0] rho_pi$22;
     reg  [63:0] rho_pi$23;
     reg  [63:0] rho_pi$24;
+    reg  [63:0] rho_pi$25;
+    reg  [63:0] rho_pi$26;
+    reg  [63:0] rho_pi$27;
+    reg  [63:0] rho_pi$28;
+    reg  [63:0] rho_pi$29;
+    reg  [63:0] rho_pi$30;
+    reg  [63:0] rho_pi$31;
+    reg  [63:0] rho_pi$32;
+    reg  [63:0] rho_pi$33;
+    reg  [63:0] rho_pi$34;
+    reg  [63:0] rho_pi$35;
+    reg  [63:0] rho_pi$36;
+    reg  [63:0] rho_pi$37;
+    reg  [63:0] rho_pi$38;
+    reg  [63:0] rho_pi$39;
+    reg  [63:0] rho_pi$40;
+    reg  [63:0] rho_pi$41;
+    reg  [63:0] rho_pi$42;
+    reg  [63:0] rho_pi$43;
+    reg  [63:0] rho_pi$44;
+    reg  [63:0] rho_pi$45;
+    reg  [63:0] rho_pi$46;
+    reg  [63:0] rho_pi$47;
+    reg  [63:0] rho_pi$48;
+    reg  [63:0] rho_pi$49;
     reg  [63:0] iota$0;
+    reg  [63:0] iota$1;
     
     // Update code
     always @(*) begin
@@ -9652,6 +9713,165 @@ module slhdsa_accel__core__tree__wots__sponge__perm__rounds(state_in$0,state_in$
         state_out$22 = lanes$47;
         state_out$23 = lanes$48;
         state_out$24 = lanes$49;
+        iota$1 = 32'h0;
+        if (round_index + 1 == 0) begin
+            iota$1 = rc_table$0;
+        end
+        if (round_index + 1 == 1) begin
+            iota$1 = rc_table$1;
+        end
+        if (round_index + 1 == 2) begin
+            iota$1 = rc_table$2;
+        end
+        if (round_index + 1 == 3) begin
+            iota$1 = rc_table$3;
+        end
+        if (round_index + 1 == 4) begin
+            iota$1 = rc_table$4;
+        end
+        if (round_index + 1 == 5) begin
+            iota$1 = rc_table$5;
+        end
+        if (round_index + 1 == 6) begin
+            iota$1 = rc_table$6;
+        end
+        if (round_index + 1 == 7) begin
+            iota$1 = rc_table$7;
+        end
+        if (round_index + 1 == 8) begin
+            iota$1 = rc_table$8;
+        end
+        if (round_index + 1 == 9) begin
+            iota$1 = rc_table$9;
+        end
+        if (round_index + 1 == 10) begin
+            iota$1 = rc_table$10;
+        end
+        if (round_index + 1 == 11) begin
+            iota$1 = rc_table$11;
+        end
+        if (round_index + 1 == 12) begin
+            iota$1 = rc_table$12;
+        end
+        if (round_index + 1 == 13) begin
+            iota$1 = rc_table$13;
+        end
+        if (round_index + 1 == 14) begin
+            iota$1 = rc_table$14;
+        end
+        if (round_index + 1 == 15) begin
+            iota$1 = rc_table$15;
+        end
+        if (round_index + 1 == 16) begin
+            iota$1 = rc_table$16;
+        end
+        if (round_index + 1 == 17) begin
+            iota$1 = rc_table$17;
+        end
+        if (round_index + 1 == 18) begin
+            iota$1 = rc_table$18;
+        end
+        if (round_index + 1 == 19) begin
+            iota$1 = rc_table$19;
+        end
+        if (round_index + 1 == 20) begin
+            iota$1 = rc_table$20;
+        end
+        if (round_index + 1 == 21) begin
+            iota$1 = rc_table$21;
+        end
+        if (round_index + 1 == 22) begin
+            iota$1 = rc_table$22;
+        end
+        if (round_index + 1 == 23) begin
+            iota$1 = rc_table$23;
+        end
+        column_parity$5 = lanes$25 ^ lanes$30 ^ lanes$35 ^ lanes$40 ^ lanes$45;
+        column_parity$6 = lanes$26 ^ lanes$31 ^ lanes$36 ^ lanes$41 ^ lanes$46;
+        column_parity$7 = lanes$27 ^ lanes$32 ^ lanes$37 ^ lanes$42 ^ lanes$47;
+        column_parity$8 = lanes$28 ^ lanes$33 ^ lanes$38 ^ lanes$43 ^ lanes$48;
+        column_parity$9 = lanes$29 ^ lanes$34 ^ lanes$39 ^ lanes$44 ^ lanes$49;
+        theta_effect$5 = column_parity$9 ^ (column_parity$6 << 32'h1) ^ (column_parity$6 >> 32'h3f);
+        theta_effect$6 = column_parity$5 ^ (column_parity$7 << 32'h1) ^ (column_parity$7 >> 32'h3f);
+        theta_effect$7 = column_parity$6 ^ (column_parity$8 << 32'h1) ^ (column_parity$8 >> 32'h3f);
+        theta_effect$8 = column_parity$7 ^ (column_parity$9 << 32'h1) ^ (column_parity$9 >> 32'h3f);
+        theta_effect$9 = column_parity$8 ^ (column_parity$5 << 32'h1) ^ (column_parity$5 >> 32'h3f);
+        rho_pi$25 = ((lanes$25 ^ theta_effect$5) << rotate_left$0) | ((lanes$25 ^ theta_effect$5) >> rotate_right$0);
+        rho_pi$35 = ((lanes$26 ^ theta_effect$6) << rotate_left$1) | ((lanes$26 ^ theta_effect$6) >> rotate_right$1);
+        rho_pi$45 = ((lanes$27 ^ theta_effect$7) << rotate_left$2) | ((lanes$27 ^ theta_effect$7) >> rotate_right$2);
+        rho_pi$30 = ((lanes$28 ^ theta_effect$8) << rotate_left$3) | ((lanes$28 ^ theta_effect$8) >> rotate_right$3);
+        rho_pi$40 = ((lanes$29 ^ theta_effect$9) << rotate_left$4) | ((lanes$29 ^ theta_effect$9) >> rotate_right$4);
+        rho_pi$41 = ((lanes$30 ^ theta_effect$5) << rotate_left$5) | ((lanes$30 ^ theta_effect$5) >> rotate_right$5);
+        rho_pi$26 = ((lanes$31 ^ theta_effect$6) << rotate_left$6) | ((lanes$31 ^ theta_effect$6) >> rotate_right$6);
+        rho_pi$36 = ((lanes$32 ^ theta_effect$7) << rotate_left$7) | ((lanes$32 ^ theta_effect$7) >> rotate_right$7);
+        rho_pi$46 = ((lanes$33 ^ theta_effect$8) << rotate_left$8) | ((lanes$33 ^ theta_effect$8) >> rotate_right$8);
+        rho_pi$31 = ((lanes$34 ^ theta_effect$9) << rotate_left$9) | ((lanes$34 ^ theta_effect$9) >> rotate_right$9);
+        rho_pi$32 = ((lanes$35 ^ theta_effect$5) << rotate_left$10) | ((lanes$35 ^ theta_effect$5) >> rotate_right$10);
+        rho_pi$42 = ((lanes$36 ^ theta_effect$6) << rotate_left$11) | ((lanes$36 ^ theta_effect$6) >> rotate_right$11);
+        rho_pi$27 = ((lanes$37 ^ theta_effect$7) << rotate_left$12) | ((lanes$37 ^ theta_effect$7) >> rotate_right$12);
+        rho_pi$37 = ((lanes$38 ^ theta_effect$8) << rotate_left$13) | ((lanes$38 ^ theta_effect$8) >> rotate_right$13);
+        rho_pi$47 = ((lanes$39 ^ theta_effect$9) << rotate_left$14) | ((lanes$39 ^ theta_effect$9) >> rotate_right$14);
+        rho_pi$48 = ((lanes$40 ^ theta_effect$5) << rotate_left$15) | ((lanes$40 ^ theta_effect$5) >> rotate_right$15);
+        rho_pi$33 = ((lanes$41 ^ theta_effect$6) << rotate_left$16) | ((lanes$41 ^ theta_effect$6) >> rotate_right$16);
+        rho_pi$43 = ((lanes$42 ^ theta_effect$7) << rotate_left$17) | ((lanes$42 ^ theta_effect$7) >> rotate_right$17);
+        rho_pi$28 = ((lanes$43 ^ theta_effect$8) << rotate_left$18) | ((lanes$43 ^ theta_effect$8) >> rotate_right$18);
+        rho_pi$38 = ((lanes$44 ^ theta_effect$9) << rotate_left$19) | ((lanes$44 ^ theta_effect$9) >> rotate_right$19);
+        rho_pi$39 = ((lanes$45 ^ theta_effect$5) << rotate_left$20) | ((lanes$45 ^ theta_effect$5) >> rotate_right$20);
+        rho_pi$49 = ((lanes$46 ^ theta_effect$6) << rotate_left$21) | ((lanes$46 ^ theta_effect$6) >> rotate_right$21);
+        rho_pi$34 = ((lanes$47 ^ theta_effect$7) << rotate_left$22) | ((lanes$47 ^ theta_effect$7) >> rotate_right$22);
+        rho_pi$44 = ((lanes$48 ^ theta_effect$8) << rotate_left$23) | ((lanes$48 ^ theta_effect$8) >> rotate_right$23);
+        rho_pi$29 = ((lanes$49 ^ theta_effect$9) << rotate_left$24) | ((lanes$49 ^ theta_effect$9) >> rotate_right$24);
+        lanes$50 = rho_pi$25 ^ (~rho_pi$26 & rho_pi$27);
+        lanes$51 = rho_pi$26 ^ (~rho_pi$27 & rho_pi$28);
+        lanes$52 = rho_pi$27 ^ (~rho_pi$28 & rho_pi$29);
+        lanes$53 = rho_pi$28 ^ (~rho_pi$29 & rho_pi$25);
+        lanes$54 = rho_pi$29 ^ (~rho_pi$25 & rho_pi$26);
+        lanes$55 = rho_pi$30 ^ (~rho_pi$31 & rho_pi$32);
+        lanes$56 = rho_pi$31 ^ (~rho_pi$32 & rho_pi$33);
+        lanes$57 = rho_pi$32 ^ (~rho_pi$33 & rho_pi$34);
+        lanes$58 = rho_pi$33 ^ (~rho_pi$34 & rho_pi$30);
+        lanes$59 = rho_pi$34 ^ (~rho_pi$30 & rho_pi$31);
+        lanes$60 = rho_pi$35 ^ (~rho_pi$36 & rho_pi$37);
+        lanes$61 = rho_pi$36 ^ (~rho_pi$37 & rho_pi$38);
+        lanes$62 = rho_pi$37 ^ (~rho_pi$38 & rho_pi$39);
+        lanes$63 = rho_pi$38 ^ (~rho_pi$39 & rho_pi$35);
+        lanes$64 = rho_pi$39 ^ (~rho_pi$35 & rho_pi$36);
+        lanes$65 = rho_pi$40 ^ (~rho_pi$41 & rho_pi$42);
+        lanes$66 = rho_pi$41 ^ (~rho_pi$42 & rho_pi$43);
+        lanes$67 = rho_pi$42 ^ (~rho_pi$43 & rho_pi$44);
+        lanes$68 = rho_pi$43 ^ (~rho_pi$44 & rho_pi$40);
+        lanes$69 = rho_pi$44 ^ (~rho_pi$40 & rho_pi$41);
+        lanes$70 = rho_pi$45 ^ (~rho_pi$46 & rho_pi$47);
+        lanes$71 = rho_pi$46 ^ (~rho_pi$47 & rho_pi$48);
+        lanes$72 = rho_pi$47 ^ (~rho_pi$48 & rho_pi$49);
+        lanes$73 = rho_pi$48 ^ (~rho_pi$49 & rho_pi$45);
+        lanes$74 = rho_pi$49 ^ (~rho_pi$45 & rho_pi$46);
+        lanes$50 = rho_pi$25 ^ (~rho_pi$26 & rho_pi$27) ^ iota$1;
+        state_out$0 = lanes$50;
+        state_out$1 = lanes$51;
+        state_out$2 = lanes$52;
+        state_out$3 = lanes$53;
+        state_out$4 = lanes$54;
+        state_out$5 = lanes$55;
+        state_out$6 = lanes$56;
+        state_out$7 = lanes$57;
+        state_out$8 = lanes$58;
+        state_out$9 = lanes$59;
+        state_out$10 = lanes$60;
+        state_out$11 = lanes$61;
+        state_out$12 = lanes$62;
+        state_out$13 = lanes$63;
+        state_out$14 = lanes$64;
+        state_out$15 = lanes$65;
+        state_out$16 = lanes$66;
+        state_out$17 = lanes$67;
+        state_out$18 = lanes$68;
+        state_out$19 = lanes$69;
+        state_out$20 = lanes$70;
+        state_out$21 = lanes$71;
+        state_out$22 = lanes$72;
+        state_out$23 = lanes$73;
+        state_out$24 = lanes$74;
     end
     
 endmodule // slhdsa_accel__core__tree__wots__sponge__perm__rounds

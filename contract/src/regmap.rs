@@ -367,6 +367,11 @@ pub mod slhdsa {
     pub const CONFIG_SIGN: u32 = super::mldsa::CONFIG_SIGN;
     /// See [`CONFIG_KEYGEN`].
     pub const CONFIG_VERIFY: u32 = super::mldsa::CONFIG_VERIFY;
+    /// `CONFIG` bits \[12:8\]: Keccak rounds per clock of the engine's
+    /// sponge ([`crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK`]).
+    pub const CONFIG_ROUNDS_SHIFT: u32 = 8;
+    /// Mask of the field at [`CONFIG_ROUNDS_SHIFT`].
+    pub const CONFIG_ROUNDS_MASK: u32 = 0x1F;
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::pl_top;
 use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
+use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::slhdsa::SlhDsaEngine;
 use pqc::slhdsa::{params, Params};
 use ps_pl_contract::regmap::{self, slhdsa as reg};
@@ -51,7 +52,7 @@ pl_top! {
     /// the AXI4-Lite control block.
     SlhDsaAccel {
         regs: CtrlRegs = CtrlRegs::new(regmap::slhdsa::ID),
-        core: SlhDsaEngine<1> = SlhDsaEngine::default(),
+        core: SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK> = SlhDsaEngine::default(),
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
         op_sign: Constant<Bits<8>> = Constant::new((reg::OP_SIGN as u64).into()),
@@ -60,8 +61,13 @@ pl_top! {
         engine_keygen: Constant<Bits<2>> = Constant::new(OP_KEYGEN.into()),
         engine_sign: Constant<Bits<2>> = Constant::new(OP_SIGN.into()),
         engine_verify: Constant<Bits<2>> = Constant::new(OP_VERIFY.into()),
-        config_word: Constant<Bits<32>> =
-            Constant::new(((reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY) as u64).into()),
+        config_word: Constant<Bits<32>> = Constant::new(
+            ((reg::CONFIG_KEYGEN
+                | reg::CONFIG_SIGN
+                | reg::CONFIG_VERIFY
+                | ((SPONGE_ROUNDS_PER_CLOCK as u32) << reg::CONFIG_ROUNDS_SHIFT)) as u64)
+                .into(),
+        ),
         verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
         verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
         root_start: Constant<Bits<6>> = Constant::new(16.into()),

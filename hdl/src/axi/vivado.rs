@@ -3,8 +3,8 @@
 //! the block design assigns have one source.
 //!
 //! The PL has two configurations ([`CONFIGURATIONS`]), each a bitstream of
-//! its own, because all four tops together would take 93 % of the
-//! xc7z020's LUTs:
+//! its own, because all four tops together would take more LUTs than the
+//! xc7z020 has:
 //! - `engines`: the ML-DSA and SLH-DSA engines (whole operations);
 //! - `primitives`: the NTT core and the Keccak engine (the primitive
 //!   offload, the comparison tier).

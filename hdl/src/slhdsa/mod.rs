@@ -35,40 +35,46 @@
 //! (`bitstream/reports/timing.md`, budget 4.5 ns, asserted by
 //! `slhdsa_blocks_meet_the_cell_delay_budget`).
 //!
+//! The jobs run on a sponge engine of
+//! [`wots_leaf::SPONGE_ROUNDS_PER_CLOCK`] = 2 Keccak rounds a clock (from
+//! `ps_pl_contract::cores`): a permutation is 12 clocks and an F call 13.
+//!
 //! | figure | clocks, n = 16 / 24 / 32 |
 //! |---|---:|
-//! | a WOTS+ leaf | 15,856 / 23,878 / 32,396 |
-//! | a WOTS+ leaf, signing | 16,626 / 25,306 / 34,674 |
-//! | a FORS leaf | 96 / 108 / 120 |
-//! | a Merkle node | 53 / 61 / 69 |
+//! | a WOTS+ leaf | 9,076 / 13,966 / 19,328 |
+//! | a WOTS+ leaf, signing | 9,846 / 15,394 / 21,606 |
+//! | a FORS leaf | 72 / 84 / 96 |
+//! | a Merkle node | 41 / 49 / 57 |
 //!
-//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 127,280 for the
+//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 72,956 for the
 //! top tree of SLH-DSA-SHAKE-128f (n = 16, h′ = 3, which is the whole of
-//! key generation: 1.27 ms at 100 MHz; SLotH needs 202,180 cycles), 191,534
-//! for 192f (n = 24, h′ = 3), 519,564 for 256f (n = 32, h′ = 4) and
-//! 8,148,464 for a tree of 128s (h′ = 9). Signing adds 770 / 1,428 / 2,278
+//! key generation: 0.73 ms at 100 MHz; SLotH needs 202,180 cycles), 112,154
+//! for 192f (n = 24, h′ = 3), 310,296 for 256f (n = 32, h′ = 4) and
+//! 4,670,972 for a tree of 128s (h′ = 9). Signing adds 770 / 1,428 / 2,278
 //! clocks (n = 16 / 24 / 32), the same for every message: one xmss_sign of
-//! 128f is 128,050 clocks.
+//! 128f is 73,726 clocks.
 //!
 //! Engine clocks (`engine::keygen_clocks`, `engine::sign_clocks`,
-//! `engine::verify_clocks`, asserted): key generation of 128f 127,290
-//! clocks; signing of 128f 3,144,246 clocks (31.4 ms at 100 MHz; SLotH's
+//! `engine::verify_clocks`, asserted): key generation of 128f 72,966
+//! clocks; signing of 128f 1,873,422 clocks (18.7 ms at 100 MHz; SLotH's
 //! whole 128f signature is 4,923,932 cycles), of which the FORS part (33
-//! trees and T_k) is 326,944, the 22 layers 22 × (9 + 128,050) and the
-//! root 4; 128s signing 65,933,304
-//! (659 ms). Verification follows the public WOTS+ digits: 192,188 clocks
-//! for the ACVP 128f signature (1.92 ms at 100 MHz; SLotH 438,901
+//! trees and T_k) is 251,248, the 22 layers 22 × (9 + 73,726) and the
+//! root 4; 128s signing 39,526,608
+//! (395 ms). Verification follows the public WOTS+ digits: 116,684 clocks
+//! for the ACVP 128f signature (1.17 ms at 100 MHz; SLotH 438,901
 //! cycles), of which the signature's 4,268 input words are one clock
-//! each.
+//! each. With one round a clock the same figures were 127,290, 3,144,246,
+//! 65,933,304 and 192,188 clocks.
 //!
 //! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
 //! |---|---:|---:|
-//! | `slh_wots_leaf` | 8,834 / 0 / 4,094 / 2 / 0 | 3.67 |
-//! | `slh_xmss_tree` | 9,653 / 32 / 4,255 / 3 / 0 | 3.49 |
-//! | `slh_engine` | 10,736 / 32 / 5,259 / 3 / 0 | 3.48 |
+//! | `slh_wots_leaf` | 14,057 / 0 / 4,093 / 2 / 0 | 3.49 |
+//! | `slh_xmss_tree` | 14,299 / 32 / 4,254 / 3 / 0 | 3.66 |
+//! | `slh_engine` | 15,428 / 32 / 5,258 / 3 / 0 | 3.40 |
 //!
-//! The sponge engine alone (`keccak_r1`) is 7,899 LUT / 2,237 FF. With the
-//! sponge engine as a black box (`yosys -p "read_verilog
+//! The sponge engine alone is 11,360 LUT / 2,236 FF (`keccak_r2`; 7,899 LUT
+//! with one round a clock, `keccak_r1`). With the sponge engine as a black
+//! box (`yosys -p "read_verilog
 //! slh_engine.v; blackbox slh_engine__tree__wots__sponge; synth_xilinx
 //! -family xc7 -flatten -top slh_engine; stat"`), the engine is 4,264 LUT
 //! / 3,022 FF with 32 LUTRAM and 3 BRAM18: the seeds, the address, sk_i,
@@ -78,9 +84,9 @@
 //! message word select, the tree job measured 4.82 ns. The worst paths
 //! are now inside the sponge engine and the leaf job's request muxes.
 //!
-//! The 15 F calls of each chain are 83 % of a leaf and leaves are 99.7 % of
-//! a tree: the one sponge is the limit, and parallel sponge cores are what
-//! will divide it.
+//! The 15 F calls of each chain are 77 % of a leaf (195 of 253 clocks a
+//! chain at n = 16) and leaves are 99.7 % of a tree: the one sponge is the
+//! limit, and parallel sponge cores are what will divide it.
 
 mod digest_indices;
 pub mod engine;
@@ -104,26 +110,27 @@ pub use self::engine::SlhDsaEngine;
 pub use self::wots_leaf::WotsLeafEngine;
 pub use self::xmss_tree::XmssTreeEngine;
 
+use self::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::export::{raw_verilog, Design};
 
 /// The SLH-DSA designs of the `hdl` tool's export/report registry.
 pub fn designs() -> Vec<Design> {
     vec![Design {
         name: "slh_wots_leaf",
-        description: "SLH-DSA-SHAKE XMSS leaf (WOTS+ public key, signing, or key from a signature) and Merkle node jobs on a 1-round sponge engine",
-        verilog: || raw_verilog(WotsLeafEngine::<1>::default()),
+        description: "SLH-DSA-SHAKE XMSS leaf (WOTS+ public key, signing, or key from a signature) and Merkle node jobs on a sponge engine of 2 rounds per clock",
+        verilog: || raw_verilog(WotsLeafEngine::<SPONGE_ROUNDS_PER_CLOCK>::default()),
         vcd: None,
     },
     Design {
         name: "slh_xmss_tree",
         description: "SLH-DSA-SHAKE XMSS tree job (xmss_sign: WOTS+ signature, AUTH and root) on the leaf job",
-        verilog: || raw_verilog(XmssTreeEngine::<1>::default()),
+        verilog: || raw_verilog(XmssTreeEngine::<SPONGE_ROUNDS_PER_CLOCK>::default()),
         vcd: None,
     },
     Design {
         name: "slh_engine",
         description: "SLH-DSA-SHAKE engine: key generation (the top tree's root), signing (FORS and hypertree: SIG_FORS ‖ SIG_HT out) and verification (the signature streamed in, the verdict out) on one tree job",
-        verilog: || raw_verilog(SlhDsaEngine::<1>::default()),
+        verilog: || raw_verilog(SlhDsaEngine::<SPONGE_ROUNDS_PER_CLOCK>::default()),
         vcd: None,
     }]
 }

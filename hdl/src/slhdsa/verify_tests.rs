@@ -14,6 +14,7 @@ use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Feed, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
+use super::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use super::wots_leaf_tests::{wots_digits, wots_signature};
 use super::xmss_tree_tests::reference as tree_reference;
 use crate::ntt::sim::Lcg;
@@ -36,7 +37,7 @@ const OPERATION: usize = 23;
 const VERDICT: usize = 6;
 const IN_READY: usize = 7;
 
-impl Job for SlhDsaEngine<1> {
+impl Job for SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK> {
     const ADDRESSED: bool = false;
 
     fn inputs() -> Vec<&'static str> {
@@ -97,7 +98,7 @@ impl Job for SlhDsaEngine<1> {
     }
 }
 
-pub(super) type Bench = JobBench<SlhDsaEngine<1>>;
+pub(super) type Bench = JobBench<SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK>>;
 
 /// What the engine signs or verifies: the keys, the public inputs and the
 /// signature's two parts.
@@ -422,7 +423,7 @@ fn verify_bad_lengths_refusals_and_abort() {
 
 #[test]
 fn verify_yosys_validates() {
-    let mut uut = SlhDsaEngine::<1>::default();
+    let mut uut = SlhDsaEngine::<SPONGE_ROUNDS_PER_CLOCK>::default();
     uut.connect_all();
     yosys_validate("slh_engine", &generate_verilog(&uut)).unwrap();
 }

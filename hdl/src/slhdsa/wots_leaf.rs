@@ -64,6 +64,7 @@
 //! count depends only on n (public): [`leaf_clocks`], asserted by the tests
 //! with the output stream at full speed.
 
+use crate::keccak::round::ROUNDS;
 use crate::keccak::SpongeEngine;
 use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
@@ -89,16 +90,21 @@ pub const fn wots_len(n: usize) -> usize {
     2 * n + 3
 }
 
-/// Clocks of one F call in the 1-round sponge engine's chain job (a
-/// parallel block load and 24 rounds).
-pub const F_CLOCKS: u64 = 25;
-/// Clocks of one SHAKE256 absorb permutation with one round per clock.
-pub const PERMUTATION_CLOCKS: u64 = 24;
+/// Keccak rounds per clock of the sponge the SLH-DSA jobs run on, as the
+/// PL top builds it (`ps_pl_contract::cores`).
+pub const SPONGE_ROUNDS_PER_CLOCK: usize =
+    ps_pl_contract::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK as usize;
+/// Clocks of one SHAKE256 absorb permutation: 24 rounds,
+/// [`SPONGE_ROUNDS_PER_CLOCK`] a clock.
+pub const PERMUTATION_CLOCKS: u64 = (ROUNDS / SPONGE_ROUNDS_PER_CLOCK) as u64;
+/// Clocks of one F call in the sponge engine's chain job (a parallel block
+/// load and the permutation).
+pub const F_CLOCKS: u64 = PERMUTATION_CLOCKS + 1;
 /// SHAKE256 rate in bytes.
 const RATE_BYTES: u64 = 136;
 
-/// Clocks of one leaf with a 1-round sponge engine and the output stream
-/// always ready, from the `start` clock to the first clock with `done`
+/// Clocks of one leaf on the sponge engine ([`SPONGE_ROUNDS_PER_CLOCK`])
+/// with the output stream always ready, from the `start` clock to the first clock with `done`
 /// high (asserted by the tests for every n). Per chain:
 ///
 /// - the PRF request: n/2 + 8 message words, one permutation, n/4 output
@@ -111,9 +117,9 @@ const RATE_BYTES: u64 = 136;
 /// permutation per rate block of the padded message, n/4 output words, and
 /// 5 clocks (the `start` clock, the turnaround, the `done` clock).
 ///
-/// The 15 F calls are 375 of the 445 clocks of a chain at n = 16 and the
-/// PRF's permutation 24: streaming through the sponge's request interface
-/// costs the other 46 (10 %).
+/// At n = 16 a chain's 15 F calls take 15 · [`F_CLOCKS`] clocks and the
+/// PRF's permutation [`PERMUTATION_CLOCKS`]; streaming through the
+/// sponge's request interface costs 46 more.
 pub const fn leaf_clocks(n: usize) -> u64 {
     let n = n as u64;
     let len = 2 * n + 3;

@@ -10,7 +10,7 @@ use super::job_bench::{
 };
 use super::wots_leaf::{
     fors_leaf_clocks, fors_leaf_from_sk_clocks, fors_roots_clocks, leaf_clocks, node_clocks,
-    pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine,
+    pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine, SPONGE_ROUNDS_PER_CLOCK,
 };
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -33,7 +33,7 @@ const SIG_WRITE: usize = 22;
 const FORS: usize = 25;
 const FORS_TREES: usize = 26;
 
-impl Job for WotsLeafEngine<1> {
+impl Job for WotsLeafEngine<SPONGE_ROUNDS_PER_CLOCK> {
     fn inputs() -> Vec<&'static str> {
         let mut names = COMMON_INPUTS.to_vec();
         names.extend([
@@ -94,7 +94,7 @@ impl Job for WotsLeafEngine<1> {
     }
 }
 
-type Bench = JobBench<WotsLeafEngine<1>>;
+type Bench = JobBench<WotsLeafEngine<SPONGE_ROUNDS_PER_CLOCK>>;
 
 /// The public key by `pqc` (software SHAKE).
 fn reference(keys: &KeyMaterial) -> Vec<u8> {
@@ -521,7 +521,7 @@ fn wots_leaf_reset_in_the_middle_then_a_good_leaf() {
 
 #[test]
 fn wots_leaf_yosys_validates() {
-    let mut uut = WotsLeafEngine::<1>::default();
+    let mut uut = WotsLeafEngine::<SPONGE_ROUNDS_PER_CLOCK>::default();
     uut.connect_all();
     yosys_validate("slh_wots_leaf", &generate_verilog(&uut)).unwrap();
 }

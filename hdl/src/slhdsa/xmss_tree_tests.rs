@@ -9,7 +9,7 @@ use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
-use super::wots_leaf::{fors_leaf_from_sk_clocks, pk_from_sig_clocks};
+use super::wots_leaf::{fors_leaf_from_sk_clocks, pk_from_sig_clocks, SPONGE_ROUNDS_PER_CLOCK};
 use super::wots_leaf_tests::{fors_adrs, fors_sk_and_leaf, wots_digits, wots_signature};
 use super::xmss_tree::{
     climb_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine,
@@ -36,7 +36,7 @@ const AUTH_WRITE: usize = 22;
 const SIG_WRITE: usize = 25;
 const NODE_WRITE: usize = 28;
 
-impl Job for XmssTreeEngine<1> {
+impl Job for XmssTreeEngine<SPONGE_ROUNDS_PER_CLOCK> {
     fn inputs() -> Vec<&'static str> {
         let mut names = COMMON_INPUTS.to_vec();
         names.extend([
@@ -105,7 +105,7 @@ impl Job for XmssTreeEngine<1> {
     }
 }
 
-type Bench = JobBench<XmssTreeEngine<1>>;
+type Bench = JobBench<XmssTreeEngine<SPONGE_ROUNDS_PER_CLOCK>>;
 
 /// AUTH ‖ root of the tree of `keys` (its layer and tree address) for leaf
 /// `index`, built here level by level from `pqc`'s WOTS+ public keys and H.
@@ -553,7 +553,7 @@ fn xmss_tree_abort_then_a_good_tree_with_a_stalling_sink() {
 
 #[test]
 fn xmss_tree_yosys_validates() {
-    let mut uut = XmssTreeEngine::<1>::default();
+    let mut uut = XmssTreeEngine::<SPONGE_ROUNDS_PER_CLOCK>::default();
     uut.connect_all();
     yosys_validate("slh_xmss_tree", &generate_verilog(&uut)).unwrap();
 }
@@ -575,7 +575,9 @@ fn xmss_tree_rtl_equals_rust_hdl_clock_for_clock() {
     assert!(bench.run(START, 16, 1, None).error);
     bench.set(TREE_HEIGHT, 1);
     bench.set(LEAF_INDEX, 1);
-    assert!(bench.run(START, 16, 1, Some(20_000)).error);
+    // Aborted in the second of the two leaves.
+    let abort_at = super::wots_leaf::leaf_clocks(16) + 100;
+    assert!(bench.run(START, 16, 1, Some(abort_at)).error);
     let keys = KeyMaterial::random(24, &mut rng);
     bench.load(&keys);
     let (_, first) = check_fors_tree(&mut bench, &keys, (2, 0, 3), true, 2);

@@ -142,10 +142,10 @@ fn render_engine_tier(r: &Report, o: &mut String) {
             "\nSLH-DSA on its engine: the CPU sends the seeds, PK.root, md and the indices \
              (37 words) for signing, and the same header without SK.seed followed by the \
              signature for verification; SIG_FORS ‖ SIG_HT or one verdict word comes back. The \
-             engine's one sponge does every PRF, F, H and T_l: the 15 F calls of each WOTS+ \
-             chain are 83 % of an XMSS leaf and leaves 99.7 % of a tree, so a signature's time is \
-             its F calls at about 25 clocks each (see hdl::slhdsa). Parallel sponges are what is \
-             left to gain, and they need area the PL does not have."
+             engine's one sponge (2 Keccak rounds a clock) does every PRF, F, H and T_l: the 15 \
+             F calls of each WOTS+ chain are 77 % of an XMSS leaf and leaves 99.7 % of a tree, so \
+             a signature's time is its F calls at 13 clocks each (see hdl::slhdsa). Parallel \
+             sponges are what is left to gain; they need the engines to share a sponge first."
         );
     }
     let _ = writeln!(o, "\n## Published anchors\n");
