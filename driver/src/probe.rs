@@ -212,6 +212,17 @@ mod tests {
         probe(devcfg, slcr, n, k, m, s)
     }
 
+    /// Probes the four blocks of a configured PL behind enabled shifters.
+    fn probe_configured(b: &mut [Regs; 4]) -> Probe {
+        probe_blocks(&mut devcfg(true), &mut slcr(0xF), b)
+    }
+
+    /// Indices into [`blocks`].
+    const NTT: usize = 0;
+    const KECCAK: usize = 1;
+    const MLDSA: usize = 2;
+    const SLHDSA: usize = 3;
+
     #[test]
     fn unconfigured_pl_is_never_read() {
         let mut b = blocks(ctrl::VERSION_VALUE);
@@ -241,8 +252,8 @@ mod tests {
     #[test]
     fn every_core_with_the_right_id_is_found() {
         let mut b = blocks(ctrl::VERSION_VALUE);
-        b[0].0[ctrl::VERSION / 4] |= 3; // a newer minor version is compatible
-        let p = probe_blocks(&mut devcfg(true), &mut slcr(0xF), &mut b);
+        b[NTT].0[ctrl::VERSION / 4] |= 3; // a newer minor version is compatible
+        let p = probe_configured(&mut b);
         assert!(p.accelerator_found());
         assert!(p.mldsa_engine_found());
         assert!(p.slhdsa_engine_found());
@@ -265,18 +276,9 @@ mod tests {
 
     #[test]
     fn an_empty_window_or_wrong_id_or_version_is_not_an_accelerator() {
-        let mut empty = block(0, 0, 0);
-        let mut k = block(keccak::ID, ctrl::VERSION_VALUE, 0);
-        let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, 0);
-        let mut s = block(slhdsa::ID, ctrl::VERSION_VALUE, 0);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut empty,
-            &mut k,
-            &mut m,
-            &mut s,
-        );
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        b[NTT] = block(0, 0, 0);
+        let p = probe_configured(&mut b);
         assert_eq!(p.ntt, CoreStatus::Absent { id: 0 });
         assert!(!p.accelerator_found());
         // Swapped IDs: each block must carry its own.
@@ -294,36 +296,24 @@ mod tests {
 
     #[test]
     fn the_mldsa_engine_alone_is_found_without_the_primitive_cores() {
-        let (mut n, mut k, mut s) = (block(0, 0, 0), block(0, 0, 0), block(0, 0, 0));
-        let mut m = block(mldsa::ID, ctrl::VERSION_VALUE, mldsa::CONFIG_KEYGEN);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut n,
-            &mut k,
-            &mut m,
-            &mut s,
-        );
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        for i in [NTT, KECCAK, SLHDSA] {
+            b[i] = block(0, 0, 0);
+        }
+        let p = probe_configured(&mut b);
         assert!(p.mldsa_engine_found());
         assert!(!p.slhdsa_engine_found());
         assert!(!p.accelerator_found());
         // ID, VERSION, CONFIG: nothing else, and no write (Regs panics).
-        assert_eq!(m.1, 3);
+        assert_eq!(b[MLDSA].1, 3);
     }
 
     #[test]
     fn an_empty_mldsa_window_is_no_engine_and_leaves_the_primitive_cores_alone() {
         // What an empty GP0 window reads: 0.
-        let [mut n, mut k, _, mut s] = blocks(ctrl::VERSION_VALUE);
-        let mut empty = block(0, 0, 0);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut n,
-            &mut k,
-            &mut empty,
-            &mut s,
-        );
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        b[MLDSA] = block(0, 0, 0);
+        let p = probe_configured(&mut b);
         assert_eq!(p.mldsa, CoreStatus::Absent { id: 0 });
         assert!(!p.mldsa_engine_found());
         assert!(p.slhdsa_engine_found());
@@ -341,21 +331,14 @@ mod tests {
 
     #[test]
     fn an_mldsa_engine_of_another_interface_version_is_not_used() {
-        let [mut n, mut k, _, mut s] = blocks(ctrl::VERSION_VALUE);
-        let mut m = block(mldsa::ID, 2 << 16, mldsa::CONFIG_KEYGEN);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut n,
-            &mut k,
-            &mut m,
-            &mut s,
-        );
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        b[MLDSA] = block(mldsa::ID, 2 << 16, mldsa::CONFIG_KEYGEN);
+        let p = probe_configured(&mut b);
         assert_eq!(p.mldsa, CoreStatus::WrongVersion { version: 2 << 16 });
         assert!(!p.mldsa_engine_found());
         assert!(p.accelerator_found());
         // CONFIG is not read from an engine of unknown layout.
-        assert_eq!(m.1, 2);
+        assert_eq!(b[MLDSA].1, 2);
         assert!(p
             .to_string()
             .contains("; ML-DSA engine: register interface version 0x00020000 unsupported;"));
@@ -363,19 +346,11 @@ mod tests {
 
     #[test]
     fn the_slhdsa_engine_is_found_in_its_own_window_only() {
-        let [mut n, mut k, mut m, _] = blocks(ctrl::VERSION_VALUE);
-        let mut s = block(slhdsa::ID, ctrl::VERSION_VALUE, 0x7);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut n,
-            &mut k,
-            &mut m,
-            &mut s,
-        );
+        let mut b = blocks(ctrl::VERSION_VALUE);
+        let p = probe_configured(&mut b);
         assert!(p.slhdsa_engine_found());
         // ID, VERSION, CONFIG: nothing else, and no write (Regs panics).
-        assert_eq!(s.1, 3);
+        assert_eq!(b[SLHDSA].1, 3);
         // The ML-DSA engine's ID in the SLH-DSA window is not the engine,
         // nor is an engine of another interface version.
         let mut mldsa_there = block(mldsa::ID, ctrl::VERSION_VALUE, 0x7);
@@ -383,15 +358,8 @@ mod tests {
             probe_core(&mut mldsa_there, slhdsa::ID),
             CoreStatus::Absent { id: mldsa::ID }
         );
-        let mut old = block(slhdsa::ID, 2 << 16, 0x7);
-        let p = probe(
-            &mut devcfg(true),
-            &mut slcr(0xF),
-            &mut n,
-            &mut k,
-            &mut m,
-            &mut old,
-        );
+        b[SLHDSA] = block(slhdsa::ID, 2 << 16, 0x7);
+        let p = probe_configured(&mut b);
         assert!(!p.slhdsa_engine_found());
         assert!(p
             .to_string()

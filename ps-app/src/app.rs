@@ -478,18 +478,25 @@ mod tests {
         }
     }
 
-    /// A host "board" whose probe finds the ML-DSA engine and whose engine
-    /// backend is the driver's `HwMlDsa` over its behavioural PL model.
+    /// A host "board" whose engine backends are the driver's `HwMlDsa`
+    /// and `HwSlhDsa` over its behavioural PL model, and whose probe finds
+    /// what `probe` says (by default the ML-DSA engine only).
     struct HostWithEngine {
         host: Host,
         pl: SharedPl,
+        probe: Probe,
     }
 
     impl HostWithEngine {
         fn new() -> Self {
+            Self::probed(engine_probe())
+        }
+
+        fn probed(probe: Probe) -> Self {
             HostWithEngine {
                 host: Host,
                 pl: Pl::new(),
+                probe,
             }
         }
     }
@@ -499,7 +506,7 @@ mod tests {
             self.host.measure(f)
         }
         fn probe(&mut self) -> Probe {
-            engine_probe()
+            self.probe
         }
         fn platform_notes(&self, out: &mut dyn Write) {
             self.host.platform_notes(out)
@@ -508,6 +515,12 @@ mod tests {
             // What the driver's own engine tests allocate.
             let mut arena = vec![0u8; 2 * MLDSA_MAX_STREAM_BYTES + 4 * driver::cache::LINE_BYTES];
             let mut engine = model::mldsa(&self.pl, &mut arena);
+            body(&mut self.host, &mut engine);
+            true
+        }
+        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
+            let mut arena = vec![0u8; 2 * SLHDSA_MAX_STREAM_BYTES + 4 * driver::cache::LINE_BYTES];
+            let mut engine = model::slhdsa(&self.pl, &mut arena);
             body(&mut self.host, &mut engine);
             true
         }
@@ -672,32 +685,80 @@ mod tests {
         }
     }
 
-    impl EngineCounters for WrongEngine {
-        fn stats(&self) -> AccelStats {
-            AccelStats::default()
-        }
-        fn fault(&self) -> Option<AccelError> {
+    /// A software stand-in engine: no jobs, no fault.
+    macro_rules! stand_in_counters {
+        ($($engine:ty),*) => {$(
+            impl EngineCounters for $engine {
+                fn stats(&self) -> AccelStats {
+                    AccelStats::default()
+                }
+                fn fault(&self) -> Option<AccelError> {
+                    None
+                }
+                fn abandoned(&self) -> bool {
+                    false
+                }
+            }
+        )*};
+    }
+
+    stand_in_counters!(WrongEngine, WrongSlhEngine);
+
+    /// A stand-in engine offered to the platform by kind.
+    trait StandIn {
+        /// The probe of a PL with this engine.
+        fn probe() -> Probe;
+        fn as_mldsa(&mut self) -> Option<&mut dyn MlDsaEngine> {
             None
         }
-        fn abandoned(&self) -> bool {
-            false
+        fn as_slhdsa(&mut self) -> Option<&mut dyn SlhDsaEngine> {
+            None
         }
     }
 
-    struct HostWithWrongEngine(Host, WrongEngine);
+    impl StandIn for WrongEngine {
+        fn probe() -> Probe {
+            engine_probe()
+        }
+        fn as_mldsa(&mut self) -> Option<&mut dyn MlDsaEngine> {
+            Some(self)
+        }
+    }
 
-    impl Platform for HostWithWrongEngine {
+    impl StandIn for WrongSlhEngine {
+        fn probe() -> Probe {
+            slh_engine_probe()
+        }
+        fn as_slhdsa(&mut self) -> Option<&mut dyn SlhDsaEngine> {
+            Some(self)
+        }
+    }
+
+    /// A host "board" whose engine is a software stand-in.
+    struct HostWithStandIn<E>(Host, E);
+
+    impl<E: StandIn> Platform for HostWithStandIn<E> {
         fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
             self.0.measure(f)
         }
         fn probe(&mut self) -> Probe {
-            engine_probe()
+            E::probe()
         }
         fn platform_notes(&self, out: &mut dyn Write) {
             self.0.platform_notes(out)
         }
         fn with_mldsa_engine(&mut self, body: &mut EngineBody<'_>) -> bool {
-            body(&mut self.0, &mut self.1);
+            let Some(engine) = self.1.as_mldsa() else {
+                return false;
+            };
+            body(&mut self.0, engine);
+            true
+        }
+        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
+            let Some(engine) = self.1.as_slhdsa() else {
+                return false;
+            };
+            body(&mut self.0, engine);
             true
         }
     }
@@ -711,7 +772,7 @@ mod tests {
         };
         let status = run_engine_tier(
             &mut log,
-            &mut HostWithWrongEngine(Host, engine),
+            &mut HostWithStandIn(Host, engine),
             &engine_probe(),
             iterations,
         );
@@ -952,56 +1013,27 @@ mod tests {
         }
     }
 
-    /// A host "board" whose SLH-DSA engine backend is the driver's
-    /// `HwSlhDsa` over its behavioural PL model.
-    struct HostWithSlhEngine {
-        host: Host,
-        pl: SharedPl,
-    }
-
-    impl Platform for HostWithSlhEngine {
-        fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
-            self.host.measure(f)
-        }
-        fn probe(&mut self) -> Probe {
-            slh_engine_probe()
-        }
-        fn platform_notes(&self, out: &mut dyn Write) {
-            self.host.platform_notes(out)
-        }
-        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
-            let mut arena = vec![0u8; 2 * SLHDSA_MAX_STREAM_BYTES + 4 * driver::cache::LINE_BYTES];
-            let mut engine = model::slhdsa(&self.pl, &mut arena);
-            body(&mut self.host, &mut engine);
-            true
-        }
-    }
-
     const SLH_ENGINE_SETS: [&str; 2] = ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHAKE-128s"];
 
     /// Runs the SLH-DSA tier on the model with `fault` injected from the
     /// first job and `config` as CONFIG: (status, log, the model).
     fn run_slh_model(fault: Option<Fault>, config: u32) -> (u32, String, SharedPl) {
-        let platform_pl = Pl::new();
-        if let Some(f) = fault {
-            platform_pl.borrow_mut().inject(Which::SlhDsa, f, 0);
-        }
-        platform_pl.borrow_mut().set_config(Which::SlhDsa, config);
-        let mut platform = HostWithSlhEngine {
-            host: Host,
-            pl: platform_pl.clone(),
-        };
         let probe = Probe {
             slhdsa: CoreStatus::Present { config },
             ..slh_engine_probe()
         };
+        let mut platform = HostWithEngine::probed(probe);
+        if let Some(f) = fault {
+            platform.pl.borrow_mut().inject(Which::SlhDsa, f, 0);
+        }
+        platform.pl.borrow_mut().set_config(Which::SlhDsa, config);
         let mut log = String::new();
         let iterations = bench::Iterations {
             mldsa: 1,
             slhdsa: 1,
         };
         let status = run_slh_engine_tier(&mut log, &mut platform, &probe, iterations);
-        (status, log, platform_pl)
+        (status, log, platform.pl)
     }
 
     const ALL_SLH_OPS: u32 = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY;
@@ -1107,41 +1139,11 @@ mod tests {
         }
     }
 
-    impl EngineCounters for WrongSlhEngine {
-        fn stats(&self) -> AccelStats {
-            AccelStats::default()
-        }
-        fn fault(&self) -> Option<AccelError> {
-            None
-        }
-        fn abandoned(&self) -> bool {
-            false
-        }
-    }
-
-    struct HostWithWrongSlhEngine(Host, WrongSlhEngine);
-
-    impl Platform for HostWithWrongSlhEngine {
-        fn measure(&mut self, f: &mut dyn FnMut()) -> Measurement {
-            self.0.measure(f)
-        }
-        fn probe(&mut self) -> Probe {
-            slh_engine_probe()
-        }
-        fn platform_notes(&self, out: &mut dyn Write) {
-            self.0.platform_notes(out)
-        }
-        fn with_slhdsa_engine(&mut self, body: &mut SlhEngineBody<'_>) -> bool {
-            body(&mut self.0, &mut self.1);
-            true
-        }
-    }
-
     /// An engine signature that differs from software's fails that sign
     /// row and the bench, and no other row.
     #[test]
     fn an_slh_engine_signature_that_differs_from_software_fails_the_bench() {
-        let mut platform = HostWithWrongSlhEngine(
+        let mut platform = HostWithStandIn(
             Host,
             WrongSlhEngine {
                 wrong_sig: "SLH-DSA-SHAKE-128f",
@@ -1186,10 +1188,7 @@ mod tests {
                 slhdsa,
                 ..slh_engine_probe()
             };
-            let mut platform = HostWithSlhEngine {
-                host: Host,
-                pl: Pl::new(),
-            };
+            let mut platform = HostWithEngine::probed(probe);
             let mut log = String::new();
             let status = run_slh_engine_tier(&mut log, &mut platform, &probe, iterations);
             assert_eq!(status, 0);
