@@ -14,7 +14,7 @@ bash scripts/setup.sh
 printf '\n=== 1. signature demo (software backends)\n'
 cargo run --release -q -p sim --bin pqc-zynq -- demo
 
-printf '\n=== 2. Verilog export (bitstream/rtl) and Vivado script (bitstream/vivado)\n'
+printf '\n=== 2. Verilog export (bitstream/rtl) and Vivado scripts (bitstream/vivado)\n'
 cargo run --release -q -p hdl -- list
 cargo run --release -q -p hdl -- export --out bitstream/rtl
 cargo run --release -q -p hdl -- vivado --out bitstream/vivado

@@ -566,7 +566,6 @@ pub(crate) fn assert_designs_meet_cell_delay_budget(
             luts: design_luts,
             listing: sta,
         } = sta_xc7(d, &work).unwrap_or_else(|e| panic!("{e}"));
-        assert!(design_luts > 0, "{}: no LUT counted", d.name);
         luts.push((d.name, design_luts));
         assert!(
             path.levels() > 0 && path.arrival_ps > 0,
