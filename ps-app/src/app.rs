@@ -14,7 +14,6 @@ use pqc::ring::RingBackend;
 use pqc::slhdsa::SlhDsaOperations;
 use pqc_selftest::bench_inputs::{sign_row_iterations, SIGN_MESSAGES};
 use pqc_selftest::selftest;
-use ps_pl_contract::regmap::{mldsa as mldsa_regs, slhdsa as slhdsa_regs};
 
 /// Exit status bit: a self-test failed.
 pub const STATUS_SELFTEST_FAILED: u32 = 1;
@@ -200,20 +199,18 @@ pub fn run_engine_tier(
     probe: &Probe,
     iterations: bench::Iterations,
 ) -> u32 {
-    if !probe.mldsa_engine_found() {
+    let CoreStatus::Present { config } = probe.mldsa else {
         let _ = writeln!(out, "bench: no ML-DSA engine found: no engine rows");
         return 0;
-    }
+    };
     // An engine built without the Verify sequencer refuses OP_VERIFY: the
     // driver would record failed jobs and, after three in a row, abandon
     // the engine (every later call, keygen too, in software). Without the
     // Sign sequencer the driver signs in software: no engine row then.
-    let ops = match probe.mldsa {
-        CoreStatus::Present { config } => bench::EngineOps {
-            sign: config & mldsa_regs::CONFIG_SIGN != 0,
-            verify: config & mldsa_regs::CONFIG_VERIFY != 0,
-        },
-        _ => bench::EngineOps::default(),
+    // Every build has the KeyGen sequencer.
+    let ops = bench::EngineOps {
+        keygen: true,
+        ..bench::EngineOps::from_config(config)
     };
     let mut ok = true;
     let ran = platform.with_mldsa_engine(&mut |timing, engine| {
@@ -238,14 +235,19 @@ pub fn run_engine_tier(
             engine.abandoned(),
         );
     });
+    tier_status(out, "ML-DSA engine", ran, ok)
+}
+
+/// The exit-status bits of an engine tier that `ran` (or the line saying
+/// the platform could not run it) and whose rows were all `ok`.
+fn tier_status(out: &mut dyn Write, engine: &str, ran: bool, ok: bool) -> u32 {
     if !ran {
         let _ = writeln!(
             out,
-            "bench: ML-DSA engine found, but this platform has no engine backend: no engine rows"
+            "bench: {engine} found, but this platform has no engine backend: no engine rows"
         );
-        return 0;
-    }
-    if ok {
+        0
+    } else if ok {
         0
     } else {
         STATUS_BENCH_FAILED
@@ -267,11 +269,7 @@ pub fn run_slh_engine_tier(
         let _ = writeln!(out, "bench: no SLH-DSA engine found: no engine rows");
         return 0;
     };
-    let ops = bench::SlhEngineOps {
-        keygen: config & slhdsa_regs::CONFIG_KEYGEN != 0,
-        sign: config & slhdsa_regs::CONFIG_SIGN != 0,
-        verify: config & slhdsa_regs::CONFIG_VERIFY != 0,
-    };
+    let ops = bench::EngineOps::from_config(config);
     let mut ok = true;
     let ran = platform.with_slhdsa_engine(&mut |timing, engine| {
         let _ = writeln!(
@@ -289,18 +287,7 @@ pub fn run_slh_engine_tier(
             engine.abandoned(),
         );
     });
-    if !ran {
-        let _ = writeln!(
-            out,
-            "bench: SLH-DSA engine found, but this platform has no engine backend: no engine rows"
-        );
-        return 0;
-    }
-    if ok {
-        0
-    } else {
-        STATUS_BENCH_FAILED
-    }
+    tier_status(out, "SLH-DSA engine", ran, ok)
 }
 
 #[cfg(test)]

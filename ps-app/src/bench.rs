@@ -14,6 +14,7 @@ use pqc_selftest::bench_inputs::{
     MLDSA_SEED, SLH_SEED_BYTE,
 };
 pub use pqc_selftest::bench_inputs::{Iterations, SLH_TABLE};
+use ps_pl_contract::regmap::mldsa as mldsa_regs;
 
 /// The build's iteration counts (environment variables
 /// `PS_APP_BENCH_MLDSA_ITERATIONS`, default 10, and
@@ -528,48 +529,11 @@ pub fn mldsa_engine_verify_row_on(
     row
 }
 
-/// Which operations besides keygen the engine runs (its `CONFIG`).
+/// Which operations an engine runs (its `CONFIG`; the ML-DSA and SLH-DSA
+/// engines share the bits, `ps_pl_contract::regmap::slhdsa::CONFIG_KEYGEN`
+/// and its neighbours being the ML-DSA ones).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineOps {
-    /// `OP_SIGN`.
-    pub sign: bool,
-    /// `OP_VERIFY`.
-    pub verify: bool,
-}
-
-/// The engine table: per ML-DSA set, keygen on the engine and, when the
-/// engine runs them (`ops`), sign and verify on it. Returns whether every
-/// row succeeded and matched software.
-pub fn run_engine_table(
-    out: &mut dyn Write,
-    platform: &mut dyn Platform,
-    engine: &mut dyn MlDsaEngine,
-    iterations: Iterations,
-    ops: EngineOps,
-) -> bool {
-    let mut ok = true;
-    print_header(out);
-    for set in ParameterSet::ALL {
-        let keygen = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
-        print_row(out, &keygen);
-        ok &= keygen.ok;
-        if ops.sign {
-            let sign = mldsa_engine_sign_row(platform, set, iterations.mldsa, engine);
-            print_row(out, &sign);
-            ok &= sign.ok;
-        }
-        if ops.verify {
-            let verify = mldsa_engine_verify_row(platform, set, iterations.mldsa, engine);
-            print_row(out, &verify);
-            ok &= verify.ok;
-        }
-    }
-    ok
-}
-
-/// Which SLH-DSA operations the engine runs (its `CONFIG`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SlhEngineOps {
     /// `OP_KEYGEN`.
     pub keygen: bool,
     /// `OP_SIGN`.
@@ -578,7 +542,16 @@ pub struct SlhEngineOps {
     pub verify: bool,
 }
 
-impl SlhEngineOps {
+impl EngineOps {
+    /// The operations of an engine's `CONFIG` word.
+    pub fn from_config(config: u32) -> Self {
+        EngineOps {
+            keygen: config & mldsa_regs::CONFIG_KEYGEN != 0,
+            sign: config & mldsa_regs::CONFIG_SIGN != 0,
+            verify: config & mldsa_regs::CONFIG_VERIFY != 0,
+        }
+    }
+
     /// "keygen, sign and verify", "keygen and verify", …, or "no".
     pub fn names(&self) -> &'static str {
         match (self.keygen, self.sign, self.verify) {
@@ -594,6 +567,45 @@ impl SlhEngineOps {
     }
 }
 
+const _: () = {
+    use ps_pl_contract::regmap::slhdsa as slhdsa_regs;
+    assert!(slhdsa_regs::CONFIG_KEYGEN == mldsa_regs::CONFIG_KEYGEN);
+    assert!(slhdsa_regs::CONFIG_SIGN == mldsa_regs::CONFIG_SIGN);
+    assert!(slhdsa_regs::CONFIG_VERIFY == mldsa_regs::CONFIG_VERIFY);
+};
+
+/// The engine table: per ML-DSA set, keygen, sign and verify on the
+/// engine, each when it runs it (`ops`). Returns whether every row
+/// succeeded and matched software.
+pub fn run_engine_table(
+    out: &mut dyn Write,
+    platform: &mut dyn Platform,
+    engine: &mut dyn MlDsaEngine,
+    iterations: Iterations,
+    ops: EngineOps,
+) -> bool {
+    let mut ok = true;
+    print_header(out);
+    for set in ParameterSet::ALL {
+        if ops.keygen {
+            let keygen = mldsa_engine_keygen_row(platform, set, iterations.mldsa, engine);
+            print_row(out, &keygen);
+            ok &= keygen.ok;
+        }
+        if ops.sign {
+            let sign = mldsa_engine_sign_row(platform, set, iterations.mldsa, engine);
+            print_row(out, &sign);
+            ok &= sign.ok;
+        }
+        if ops.verify {
+            let verify = mldsa_engine_verify_row(platform, set, iterations.mldsa, engine);
+            print_row(out, &verify);
+            ok &= verify.ok;
+        }
+    }
+    ok
+}
+
 /// The SLH-DSA engine table: per SHAKE set of [`SLH_TABLE`], keygen, sign
 /// and verify on the engine (`pqc`'s `*_on` functions, which hash the
 /// message on the CPU), each when the engine runs it (`ops`), on the
@@ -605,7 +617,7 @@ pub fn run_slh_engine_table(
     platform: &mut dyn Platform,
     engine: &mut dyn SlhDsaEngine,
     iterations: Iterations,
-    ops: SlhEngineOps,
+    ops: EngineOps,
 ) -> bool {
     let mut ok = true;
     print_header(out);
@@ -624,7 +636,7 @@ fn slhdsa_engine_rows(
     p: &'static Params,
     iterations: u32,
     engine: &mut dyn SlhDsaEngine,
-    ops: SlhEngineOps,
+    ops: EngineOps,
 ) -> impl Iterator<Item = Row> {
     let seeds = slh_seeds(p);
     let mut sw = SlhDsaBuffers::new();
