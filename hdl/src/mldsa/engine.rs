@@ -20,13 +20,20 @@
 
 use crate::keccak::SpongeEngine;
 use crate::mldsa::keygen::MlDsaKeyGen;
+use crate::mldsa::poly_memory::{PolyRowMemory, BANKS};
 use crate::mldsa::sign::MlDsaSign;
 use crate::mldsa::verify::MlDsaVerify;
 use crate::ntt::core::NttCoreB4;
 use rust_hdl::prelude::*;
 
+/// The engine's polynomial memory: 32 polynomials. KeyGen keeps
+/// NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0 and
+/// NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
+/// NTT(s2\[i\]) at 16 + i and NTT(t0\[i\]) at 24 + i.
+pub type EnginePolyMemory = PolyRowMemory<5, 10>;
+
 /// The ML-DSA engine.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct MlDsaEngine {
     /// The clock.
     pub clock: Signal<In, Clock>,
@@ -83,17 +90,61 @@ pub struct MlDsaEngine {
     pub(crate) sign: MlDsaSign,
     pub(crate) sponge: SpongeEngine<1>,
     pub(crate) ntt: NttCoreB4,
+    pub(crate) poly_memory: EnginePolyMemory,
     last_verify: DFF<Bit>,
     last_sign: DFF<Bit>,
     any_busy: Signal<Local, Bit>,
     take_start: Signal<Local, Bit>,
 }
 
+impl Default for MlDsaEngine {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            start: Default::default(),
+            op_verify: Default::default(),
+            op_sign: Default::default(),
+            parameter_set: Default::default(),
+            abort_job: Default::default(),
+            xi_write: Default::default(),
+            xi_index: Default::default(),
+            xi_word: Default::default(),
+            external_mu: Default::default(),
+            msg_bytes: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            error: Default::default(),
+            verdict: Default::default(),
+            attempts: Default::default(),
+            s_data: Default::default(),
+            s_valid: Default::default(),
+            s_last: Default::default(),
+            s_ready: Default::default(),
+            m_data: Default::default(),
+            m_valid: Default::default(),
+            m_last: Default::default(),
+            m_ready: Default::default(),
+            keygen: Default::default(),
+            verify: Default::default(),
+            sign: Default::default(),
+            sponge: Default::default(),
+            // The engine's core has the row port to its polynomial memory.
+            ntt: NttCoreB4::with_row_port(),
+            poly_memory: Default::default(),
+            last_verify: Default::default(),
+            last_sign: Default::default(),
+            any_busy: Default::default(),
+            take_start: Default::default(),
+        }
+    }
+}
+
 impl Logic for MlDsaEngine {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last_verify, last_sign);
-        clock!(self, clock, keygen, verify, sign, sponge, ntt);
+        clock!(self, clock, keygen, verify, sign, sponge, ntt, poly_memory);
         self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
         self.take_start.next = self.start.val() & !self.any_busy.val();
         if self.take_start.val() {
@@ -156,6 +207,23 @@ impl Logic for MlDsaEngine {
         // while it runs, the KeyGen sequencer's otherwise.
         self.sponge.reset.next = self.reset.val();
         self.ntt.reset.next = self.reset.val();
+        // The polynomial memory sits on the core's row port.
+        for k in 0..BANKS {
+            self.poly_memory.core_row_out[k].next = self.ntt.row_out[k].val();
+            self.ntt.row_in[k].next = self.poly_memory.core_row_in[k].val();
+        }
+        self.poly_memory.core_row_out_valid.next = self.ntt.row_out_valid.val();
+        self.poly_memory.core_row_in_ready.next = self.ntt.row_in_ready.val();
+        self.ntt.row_in_valid.next = self.poly_memory.core_row_in_valid.val();
+        self.poly_memory.store_poly.next = self.keygen.pm_store_poly.val();
+        self.poly_memory.load_poly.next = self.keygen.pm_load_poly.val();
+        if self.verify.busy.val() {
+            self.poly_memory.store_poly.next = self.verify.pm_store_poly.val();
+            self.poly_memory.load_poly.next = self.verify.pm_load_poly.val();
+        } else if self.sign.busy.val() {
+            self.poly_memory.store_poly.next = self.sign.pm_store_poly.val();
+            self.poly_memory.load_poly.next = self.sign.pm_load_poly.val();
+        }
         if self.verify.busy.val() {
             self.sponge.start.next = self.verify.sponge_start.val();
             self.sponge.op.next = self.verify.sponge_op.val();

@@ -59,6 +59,7 @@ use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
 use crate::mldsa::rej_ntt::RejNttSampler;
+use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
@@ -68,6 +69,9 @@ pub const SETS: [Params; 3] = [ML_DSA_44, ML_DSA_65, ML_DSA_87];
 /// Output length requested from the sponge for sampling; an `OP_ABORT`
 /// ends the squeeze once the polynomial is complete.
 const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
+/// Where the all-ones polynomial is kept in the polynomial memory (after
+/// the l ≤ 7 of NTT(s1)).
+const ONES_POLY: u64 = 15;
 /// Seed registers: ρ (8 words), ρ′ (16), K (8).
 const SEED_WORDS: usize = 32;
 
@@ -84,12 +88,22 @@ pub enum KeyGenPhase {
     SampleS,
     /// NTT of slot 1.
     NttS,
+    /// Slot 1 (NTT(s1\[j\])) into the polynomial memory (row 0).
+    StoreS1Rows,
+    /// NTT(s1\[j\]) from the polynomial memory into slot 1 (rows after the
+    /// first).
+    LoadS1Rows,
     /// Â\[i\]\[j\] into slot 2.
     SampleA,
     /// Slot 0 (+)= slot 1 ∘ slot 2.
     Multiply,
     /// Slot 2 = all ones.
     Ones,
+    /// Slot 2 (all ones) into the polynomial memory (row 0).
+    StoreOnesRows,
+    /// All ones from the polynomial memory into slot 2 (rows after the
+    /// first).
+    LoadOnesRows,
     /// Slot 0 += slot 1 ∘ slot 2 (adds NTT(s2\[i\])).
     AddS2,
     /// INTT of slot 0.
@@ -199,6 +213,10 @@ pub struct MlDsaKeyGen {
     pub ntt_m_tdata: Signal<In, Bits<32>>,
     /// From the NTT core: STORE stream valid.
     pub ntt_m_tvalid: Signal<In, Bit>,
+    /// To the polynomial memory: where the core's stored rows go.
+    pub pm_store_poly: Signal<Out, Bits<5>>,
+    /// To the polynomial memory: which polynomial the core loads.
+    pub pm_load_poly: Signal<Out, Bits<5>>,
     rej_ntt: RejNttSampler,
     rej_bounded: RejBoundedSampler,
     p2r: Power2Round,
@@ -258,6 +276,9 @@ pub struct MlDsaKeyGen {
     c_squeeze: Constant<Bits<32>>,
     c_op_load: Constant<Bits<8>>,
     c_op_store: Constant<Bits<8>>,
+    c_op_store_rows: Constant<Bits<8>>,
+    c_ones_poly: Constant<Bits<5>>,
+    c_op_load_rows: Constant<Bits<8>>,
     c_op_ntt: Constant<Bits<8>>,
     c_op_intt: Constant<Bits<8>>,
     c_op_pwm: Constant<Bits<8>>,
@@ -351,6 +372,8 @@ impl Default for MlDsaKeyGen {
             ntt_s_tready: Default::default(),
             ntt_m_tdata: Default::default(),
             ntt_m_tvalid: Default::default(),
+            pm_store_poly: Default::default(),
+            pm_load_poly: Default::default(),
             rej_ntt: Default::default(),
             rej_bounded: Default::default(),
             p2r: Default::default(),
@@ -407,6 +430,9 @@ impl Default for MlDsaKeyGen {
             c_squeeze: c(SQUEEZE_BYTES),
             c_op_load: c(nregs::OP_LOAD as u64),
             c_op_store: c(nregs::OP_STORE as u64),
+            c_op_store_rows: c(OP_STORE_ROWS as u64),
+            c_ones_poly: Constant::new(ONES_POLY.into()),
+            c_op_load_rows: c(OP_LOAD_ROWS as u64),
             c_op_ntt: c(nregs::OP_NTT as u64),
             c_op_intt: c(nregs::OP_INTT as u64),
             c_op_pwm: c(nregs::OP_PWM as u64),
@@ -500,6 +526,15 @@ impl Logic for MlDsaKeyGen {
         self.ntt_s_tvalid.next = false;
         self.ntt_s_tlast.next = self.count.q.val() == 255;
         self.ntt_m_tready.next = false;
+        // NTT(s1[j]) at j, all ones at ONES_POLY.
+        self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val());
+        self.pm_load_poly.next = bit_cast::<5, 4>(self.col.q.val());
+        if (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
+            | (self.phase.q.val() == KeyGenPhase::LoadOnesRows)
+        {
+            self.pm_store_poly.next = self.c_ones_poly.val();
+            self.pm_load_poly.next = self.c_ones_poly.val();
+        }
         self.rej_ntt.reset.next = self.reset.val();
         self.rej_bounded.reset.next = self.reset.val();
         self.rej_bounded.eta4.next = self.eta4.q.val();
@@ -777,9 +812,13 @@ impl Logic for MlDsaKeyGen {
                 } else if self.ntt_done.val() {
                     self.launched.d.next = false;
                     if self.on_s2.q.val() {
-                        self.phase.d.next = KeyGenPhase::Ones;
+                        self.phase.d.next = KeyGenPhase::LoadOnesRows;
+                        if self.row.q.val() == 0 {
+                            self.phase.d.next = KeyGenPhase::Ones;
+                        }
                     } else {
-                        self.phase.d.next = KeyGenPhase::SampleA;
+                        // Only row 0 samples s1 (the others load NTT(s1)).
+                        self.phase.d.next = KeyGenPhase::StoreS1Rows;
                     }
                 }
             }
@@ -837,6 +876,9 @@ impl Logic for MlDsaKeyGen {
                         self.on_s2.d.next = true;
                     } else {
                         self.col.d.next = self.col.q.val() + 1;
+                        if self.row.q.val() != 0 {
+                            self.phase.d.next = KeyGenPhase::LoadS1Rows;
+                        }
                     }
                 }
             }
@@ -855,10 +897,14 @@ impl Logic for MlDsaKeyGen {
                     }
                     if self.ntt_done.val() {
                         self.launched.d.next = false;
-                        self.phase.d.next = KeyGenPhase::AddS2;
+                        self.phase.d.next = KeyGenPhase::StoreOnesRows;
                     }
                 }
             }
+            KeyGenPhase::StoreS1Rows => {}
+            KeyGenPhase::LoadS1Rows => {}
+            KeyGenPhase::StoreOnesRows => {}
+            KeyGenPhase::LoadOnesRows => {}
             KeyGenPhase::AddS2 => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
@@ -924,7 +970,7 @@ impl Logic for MlDsaKeyGen {
                             self.phase.d.next = KeyGenPhase::HashTr;
                         } else {
                             self.row.d.next = self.row.q.val() + 1;
-                            self.phase.d.next = KeyGenPhase::SampleS;
+                            self.phase.d.next = KeyGenPhase::LoadS1Rows;
                         }
                     }
                 }
@@ -1008,6 +1054,39 @@ impl Logic for MlDsaKeyGen {
         self.pk_buf.read_address.next = self.stream_next.val().get_bits::<10>(0);
         self.sk_buf.read_address.next = self.stream_next.val();
         // A core error ends the job.
+        // ---- The row moves between a slot and the polynomial memory:
+        // NTT(s1[j]) and the ones are made on row 0 and kept for the others.
+        if (self.phase.q.val() == KeyGenPhase::StoreS1Rows)
+            | (self.phase.q.val() == KeyGenPhase::LoadS1Rows)
+            | (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
+            | (self.phase.q.val() == KeyGenPhase::LoadOnesRows)
+        {
+            if !self.launched.q.val() {
+                self.launched.d.next = true;
+                self.ntt_start.next = true;
+                self.ntt_op.next = self.c_op_load_rows.val();
+                if (self.phase.q.val() == KeyGenPhase::StoreS1Rows)
+                    | (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
+                {
+                    self.ntt_op.next = self.c_op_store_rows.val();
+                }
+                self.ntt_arg0.next = 1.into();
+                if (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
+                    | (self.phase.q.val() == KeyGenPhase::LoadOnesRows)
+                {
+                    self.ntt_arg0.next = 2.into();
+                }
+            } else if self.ntt_done.val() {
+                self.error_flag.d.next = self.ntt_error.val();
+                self.launched.d.next = false;
+                self.phase.d.next = KeyGenPhase::SampleA;
+                if (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
+                    | (self.phase.q.val() == KeyGenPhase::LoadOnesRows)
+                {
+                    self.phase.d.next = KeyGenPhase::AddS2;
+                }
+            }
+        }
         if self.error_flag.q.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
             self.phase.d.next = KeyGenPhase::Idle;

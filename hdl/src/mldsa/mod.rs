@@ -14,6 +14,8 @@
 //! - [`engine`]: the three sequencers on one shared sponge engine and NTT
 //!   core.
 //! - [`key_buffer`]: byte-lane key buffers (pk, sk) in block RAM.
+//! - [`poly_memory`]: whole polynomials in block RAM, banked like the NTT
+//!   core, moved to and from a core slot a row (8 coefficients) a clock.
 //! - [`bit_pack`]: Simple/BitPack of every polynomial the engine writes.
 //! - [`bit_unpack`]: Simple/BitUnpack of every packed polynomial, and
 //!   ExpandMask's sampler.
@@ -38,6 +40,7 @@ pub mod expand_a;
 pub mod hint_codec;
 pub mod key_buffer;
 pub mod keygen;
+pub mod poly_memory;
 pub mod power2round;
 pub mod rej_bounded;
 pub mod rej_ntt;
@@ -115,6 +118,12 @@ pub fn designs() -> Vec<Design> {
             name: "mldsa_engine",
             description: "ML-DSA engine: KeyGen, Sign and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers, packers, Decompose/MakeHint/UseHint, key/signature buffers, y and w polynomial memories",
             verilog: || raw_verilog(engine::MlDsaEngine::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_poly_memory",
+            description: "ML-DSA polynomial memory: 16 polynomials in 8 block-RAM banks, a row of 8 coefficients a clock to and from the NTT core",
+            verilog: || raw_verilog(poly_memory::PolyRowMemory::<4, 9>::default()),
             vcd: None,
         },
         Design {

@@ -69,6 +69,7 @@ use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
 use crate::mldsa::sample_in_ball::SampleInBall;
+use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
@@ -135,6 +136,11 @@ pub enum SignPhase {
     LoadS,
     /// NTT of slot 2.
     NttS,
+    /// Slot 2 into the polynomial memory (first attempt).
+    StoreSRows,
+    /// NTT(s1\[col\]), NTT(s2\[row\]) or NTT(t0\[row\]) from the
+    /// polynomial memory into slot 2 (later attempts).
+    LoadSRows,
     /// ŷ\[col\] into slot 0.
     LoadYAcc,
     /// Slot 0 (+)= ĉ ∘ slot 2.
@@ -256,6 +262,10 @@ pub struct MlDsaSign {
     pub ntt_m_tdata: Signal<In, Bits<32>>,
     /// From the NTT core: STORE stream valid.
     pub ntt_m_tvalid: Signal<In, Bit>,
+    /// To the polynomial memory: where the core's stored rows go.
+    pub pm_store_poly: Signal<Out, Bits<5>>,
+    /// To the polynomial memory: which polynomial the core loads.
+    pub pm_load_poly: Signal<Out, Bits<5>>,
     unpacker: BitUnpacker,
     ball: SampleInBall,
     rej_ntt: RejNttSampler,
@@ -271,7 +281,6 @@ pub struct MlDsaSign {
     sk_buf: KeyBuffer<11, 13>,
     sig_buf: KeyBuffer<11, 13>,
     w1_buf: KeyBuffer<8, 10>,
-    y_mem: RAM<Bits<23>, 11>,
     w_mem: RAM<Bits<23>, 11>,
     rho: [DFF<Bits<32>>; 8],
     key: [DFF<Bits<32>>; 8],
@@ -350,8 +359,6 @@ pub struct MlDsaSign {
     addr_s0: DFF<Bits<8>>,
     // LoadY's registered ŷ word (a block-RAM read straight into the core's
     // range check was the worst path).
-    load_word: DFF<Bits<23>>,
-    load_valid: DFF<Bit>,
     // The sponge's input word goes through a register (the sources include
     // block-RAM reads, and the sponge absorbs its input straight into the
     // state).
@@ -407,6 +414,8 @@ pub struct MlDsaSign {
     c_squeeze: Constant<Bits<32>>,
     c_op_load: Constant<Bits<8>>,
     c_op_store: Constant<Bits<8>>,
+    c_op_store_rows: Constant<Bits<8>>,
+    c_op_load_rows: Constant<Bits<8>>,
     c_op_ntt: Constant<Bits<8>>,
     c_op_intt: Constant<Bits<8>>,
     c_op_pwm: Constant<Bits<8>>,
@@ -520,6 +529,8 @@ impl Default for MlDsaSign {
             ntt_s_tready: Default::default(),
             ntt_m_tdata: Default::default(),
             ntt_m_tvalid: Default::default(),
+            pm_store_poly: Default::default(),
+            pm_load_poly: Default::default(),
             unpacker: Default::default(),
             ball: Default::default(),
             rej_ntt: Default::default(),
@@ -535,7 +546,6 @@ impl Default for MlDsaSign {
             sk_buf: Default::default(),
             sig_buf: Default::default(),
             w1_buf: Default::default(),
-            y_mem: Default::default(),
             w_mem: Default::default(),
             rho: Default::default(),
             key: Default::default(),
@@ -607,8 +617,6 @@ impl Default for MlDsaSign {
             hold_valid: Default::default(),
             w_s0: Default::default(),
             addr_s0: Default::default(),
-            load_word: Default::default(),
-            load_valid: Default::default(),
             feed_word: Default::default(),
             unpack_width: Default::default(),
             unpack_offset: Default::default(),
@@ -658,6 +666,8 @@ impl Default for MlDsaSign {
             c_squeeze: c(SQUEEZE_BYTES),
             c_op_load: c(nregs::OP_LOAD as u64),
             c_op_store: c(nregs::OP_STORE as u64),
+            c_op_store_rows: c(OP_STORE_ROWS as u64),
+            c_op_load_rows: c(OP_LOAD_ROWS as u64),
             c_op_ntt: c(nregs::OP_NTT as u64),
             c_op_intt: c(nregs::OP_INTT as u64),
             c_op_pwm: c(nregs::OP_PWM as u64),
@@ -770,8 +780,6 @@ impl Logic for MlDsaSign {
             hold_valid,
             w_s0,
             addr_s0,
-            load_word,
-            load_valid,
             feed_word,
             unpack_width,
             unpack_offset,
@@ -807,8 +815,6 @@ impl Logic for MlDsaSign {
             self, clock, unpacker, ball, rej_ntt, decompose, subtract, z_norm, r0_norm, ct0_norm,
             make_hint, hints, w1_packer, z_packer, sk_buf, sig_buf, w1_buf
         );
-        self.y_mem.read_clock.next = self.clock.val();
-        self.y_mem.write_clock.next = self.clock.val();
         self.w_mem.read_clock.next = self.clock.val();
         self.w_mem.write_clock.next = self.clock.val();
 
@@ -931,10 +937,22 @@ impl Logic for MlDsaSign {
         self.w1_buf.word_write.next = false;
         self.w1_buf.word_address.next = 0.into();
         self.w1_buf.word_data.next = 0.into();
-        self.y_mem.write_enable.next = false;
-        self.y_mem.write_address.next =
-            (bit_cast::<11, 4>(self.col.q.val()) << 8) | bit_cast::<11, 9>(self.count.q.val());
-        self.y_mem.write_data.next = self.ntt_m_tdata.val().get_bits::<23>(0);
+        // The polynomial memory: ŷ[j] at j, NTT(s1[j]) at 8 + j, NTT(s2[i])
+        // at 16 + i, NTT(t0[i]) at 24 + i.
+        self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val());
+        self.pm_load_poly.next = bit_cast::<5, 4>(self.col.q.val());
+        if (self.phase.q.val() == SignPhase::StoreSRows)
+            | (self.phase.q.val() == SignPhase::LoadSRows)
+        {
+            self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val()) + 8;
+            if self.stage.q.val() == 1 {
+                self.pm_store_poly.next = bit_cast::<5, 4>(self.row.q.val()) + 16;
+            }
+            if self.stage.q.val() == 2 {
+                self.pm_store_poly.next = bit_cast::<5, 4>(self.row.q.val()) + 24;
+            }
+            self.pm_load_poly.next = self.pm_store_poly.val();
+        }
         self.w_mem.write_enable.next = false;
         self.w_mem.write_address.next =
             (bit_cast::<11, 4>(self.row.q.val()) << 8) | bit_cast::<11, 9>(self.count.q.val());
@@ -1332,15 +1350,9 @@ impl Logic for MlDsaSign {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
                     self.ntt_start.next = true;
-                    self.ntt_op.next = self.c_op_store.val();
+                    self.ntt_op.next = self.c_op_store_rows.val();
                     self.ntt_arg0.next = 1.into();
-                    self.count.d.next = 0.into();
                 } else {
-                    self.ntt_m_tready.next = true;
-                    if self.ntt_m_tvalid.val() {
-                        self.y_mem.write_enable.next = true;
-                        self.count.d.next = self.count.q.val() + 1;
-                    }
                     if self.ntt_done.val() {
                         self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
@@ -1590,7 +1602,11 @@ impl Logic for MlDsaSign {
                 }
             }
             SignPhase::LoadS => {
-                if !self.launched.q.val() {
+                if self.attempt_count.q.val() != 1 {
+                    // NTT(s1), NTT(s2) and NTT(t0) were kept by the first
+                    // attempt.
+                    self.phase.d.next = SignPhase::LoadSRows;
+                } else if !self.launched.q.val() {
                     self.launched.d.next = true;
                     // s1 (stage 0), s2 (1): η − v, v ≤ 2η; t0 (2): 2^12 − v.
                     self.unpack_width.d.next = self.eta_bits.q.val();
@@ -1656,12 +1672,11 @@ impl Logic for MlDsaSign {
                     self.ntt_arg0.next = 2.into();
                 } else if self.ntt_done.val() {
                     self.launched.d.next = false;
-                    self.phase.d.next = SignPhase::MulCs;
-                    if self.stage.q.val() == 0 {
-                        self.phase.d.next = SignPhase::LoadYAcc;
-                    }
+                    self.phase.d.next = SignPhase::StoreSRows;
                 }
             }
+            SignPhase::StoreSRows => {}
+            SignPhase::LoadSRows => {}
             SignPhase::MulCs => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
@@ -1788,32 +1803,41 @@ impl Logic for MlDsaSign {
             if !self.launched.q.val() {
                 self.launched.d.next = true;
                 self.ntt_start.next = true;
-                self.ntt_op.next = self.c_op_load.val();
+                self.ntt_op.next = self.c_op_load_rows.val();
                 self.ntt_arg0.next = 1.into();
                 if self.phase.q.val() == SignPhase::LoadYAcc {
                     self.ntt_arg0.next = 0.into();
                 }
-                self.count.d.next = 0.into();
-                self.count_next.next = 0.into();
-                self.load_valid.d.next = false;
-            } else {
-                self.ntt_s_tdata.next = bit_cast::<32, 23>(self.load_word.q.val());
-                self.ntt_s_tvalid.next = self.load_valid.q.val();
-                self.ntt_s_tlast.next = self.count.q.val().get_bit(8);
-                self.load_valid.d.next = !self.count.q.val().get_bit(8);
-                if !self.count.q.val().get_bit(8) {
-                    self.load_word.d.next = self.y_mem.read_data.val();
-                    self.count_next.next = self.count.q.val() + 1;
+            } else if self.ntt_done.val() {
+                self.error_flag.d.next = self.ntt_error.val();
+                self.launched.d.next = false;
+                if self.phase.q.val() == SignPhase::LoadY {
+                    self.phase.d.next = SignPhase::SampleA;
+                } else {
+                    self.phase.d.next = SignPhase::MulCs;
                 }
-                self.count.d.next = self.count_next.val();
-                if self.ntt_done.val() {
-                    self.error_flag.d.next = self.ntt_error.val();
-                    self.launched.d.next = false;
-                    if self.phase.q.val() == SignPhase::LoadY {
-                        self.phase.d.next = SignPhase::SampleA;
-                    } else {
-                        self.phase.d.next = SignPhase::MulCs;
-                    }
+            }
+        }
+        // ---- StoreSRows and LoadSRows: NTT(s1[col]), NTT(s2[row]) or
+        // NTT(t0[row]) (by `stage`) between slot 2 and the polynomial
+        // memory: made in the first attempt, loaded in the others.
+        if (self.phase.q.val() == SignPhase::StoreSRows)
+            | (self.phase.q.val() == SignPhase::LoadSRows)
+        {
+            if !self.launched.q.val() {
+                self.launched.d.next = true;
+                self.ntt_start.next = true;
+                self.ntt_op.next = self.c_op_load_rows.val();
+                if self.phase.q.val() == SignPhase::StoreSRows {
+                    self.ntt_op.next = self.c_op_store_rows.val();
+                }
+                self.ntt_arg0.next = 2.into();
+            } else if self.ntt_done.val() {
+                self.error_flag.d.next = self.ntt_error.val();
+                self.launched.d.next = false;
+                self.phase.d.next = SignPhase::MulCs;
+                if self.stage.q.val() == 0 {
+                    self.phase.d.next = SignPhase::LoadYAcc;
                 }
             }
         }
@@ -1894,8 +1918,6 @@ impl Logic for MlDsaSign {
         if self.phase.q.val() == SignPhase::Output {
             self.sig_buf.read_address.next = self.out_next.val();
         }
-        self.y_mem.read_address.next =
-            (bit_cast::<11, 4>(self.col.q.val()) << 8) | bit_cast::<11, 9>(self.count_next.val());
         self.w_mem.read_address.next =
             (bit_cast::<11, 4>(self.row.q.val()) << 8) | bit_cast::<11, 9>(self.count_next.val());
         // ---- The serializer's registers (the phases set take and load).

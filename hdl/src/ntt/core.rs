@@ -20,6 +20,15 @@
 //!   ≥ q or a misplaced `tlast` sets `error` (an early `tlast` ends the load).
 //! - `m_*`: 32-bit output stream used by `OP_STORE`: 256 words, `tlast` on
 //!   the last; the core honours `m_tready` back-pressure.
+//! - Row port (only in a core built by [`NttCore::with_row_port`], for the
+//!   engines' polynomial memories; the bus tops have none): a row is one
+//!   address of all `2B` banks, `2B` coefficients, in the banks' own
+//!   layout. [`OP_STORE_ROWS`] puts the slot's `128/B` rows on `row_out`
+//!   with `row_out_valid`, one a clock, with no back-pressure;
+//!   [`OP_LOAD_ROWS`] writes one row from `row_in` each clock that
+//!   `row_in_valid` is high while `row_in_ready` is. Rows stored this way
+//!   and loaded back restore the polynomial exactly, in any slot. A core
+//!   without the port refuses both ops with `error`.
 //!
 //! # Cycle counts (busy cycles, from the accepting edge to `done`)
 //!
@@ -27,6 +36,8 @@
 //! - PWM and PWMAC: `256/B + ISSUE_TO_WRITE` ([`pointwise_cycles`]).
 //! - LOAD: 256, STORE: 257 with a stream that never stalls
 //!   ([`load_cycles`], [`store_cycles`]).
+//! - LOAD_ROWS: `128/B` with a row every clock; STORE_ROWS: `128/B + 1`
+//!   ([`row_store_cycles`]).
 //!
 //! The data layout and the schedule are described in [`super::schedule`].
 
@@ -61,12 +72,32 @@ pub const fn load_cycles() -> usize {
 pub const fn store_cycles() -> usize {
     pqc::ring::N + 1
 }
+/// Rows of a buffer: one address of all `2B` banks each.
+pub const fn rows(b: usize) -> usize {
+    pqc::ring::N / (2 * b)
+}
+/// Busy cycles of a STORE_ROWS: one cycle to fetch the first row, then one
+/// per row.
+pub const fn row_store_cycles(b: usize) -> usize {
+    rows(b) + 1
+}
+
+/// Engine-internal op (row port only): the slot `arg0` into the row port.
+/// Not a bus op: the values lie outside `regmap::ntt`'s.
+pub const OP_STORE_ROWS: u32 = 0x10;
+/// Engine-internal op (row port only): the row port into slot `arg0`.
+pub const OP_LOAD_ROWS: u32 = 0x11;
+const _: () = assert!(
+    OP_STORE_ROWS > reg::OP_PWMAC && OP_LOAD_ROWS > reg::OP_PWMAC && OP_LOAD_ROWS < reg::OP_ABORT
+);
 
 const ST_IDLE: u64 = 0;
 const ST_COMPUTE: u64 = 1;
 const ST_DRAIN: u64 = 2;
 const ST_LOAD: u64 = 3;
 const ST_STORE: u64 = 4;
+const ST_STORE_ROWS: u64 = 5;
+const ST_LOAD_ROWS: u64 = 6;
 
 const KIND_FWD: u64 = 0;
 const KIND_INV: u64 = 1;
@@ -138,6 +169,13 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     pub m_tvalid: Signal<Out, bool>,
     pub m_tlast: Signal<Out, bool>,
     pub m_tready: Signal<In, bool>,
+    /// Row port: a row for `OP_LOAD_ROWS`, bank `k` in `row_in[k]`.
+    pub row_in: [Signal<In, Bits<23>>; BANKS],
+    pub row_in_valid: Signal<In, bool>,
+    pub row_in_ready: Signal<Out, bool>,
+    /// Row port: a row of `OP_STORE_ROWS`, bank `k` in `row_out[k]`.
+    pub row_out: [Signal<Out, Bits<23>>; BANKS],
+    pub row_out_valid: Signal<Out, bool>,
     // Datapath.
     buf0: CoeffBuffer<BANKS, AW>,
     buf1: CoeffBuffer<BANKS, AW>,
@@ -183,6 +221,7 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     store_word: Signal<Local, Bits<23>>,
     accept_out: Signal<Local, bool>,
     accept_in: Signal<Local, bool>,
+    accept_row: Signal<Local, bool>,
     finish: Signal<Local, bool>,
     w_valid: Signal<Local, bool>,
     w_c: Signal<Local, Bits<9>>,
@@ -210,6 +249,8 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     c_st_drain: Constant<Bits<3>>,
     c_st_load: Constant<Bits<3>>,
     c_st_store: Constant<Bits<3>>,
+    c_st_store_rows: Constant<Bits<3>>,
+    c_st_load_rows: Constant<Bits<3>>,
     c_kind_fwd: Constant<Bits<2>>,
     c_kind_inv: Constant<Bits<2>>,
     c_kind_pw: Constant<Bits<2>>,
@@ -235,6 +276,10 @@ pub struct NttCore<const B: usize, const BANKS: usize, const AW: usize, const TW
     k_op_pwm: Constant<Bits<8>>,
     k_op_pwmac: Constant<Bits<8>>,
     k_op_abort: Constant<Bits<8>>,
+    k_op_store_rows: Constant<Bits<8>>,
+    k_op_load_rows: Constant<Bits<8>>,
+    k_row_port: Constant<bool>,
+    k_row_count: Constant<Bits<9>>,
     bank_hi: [Constant<bool>; BANKS],
     bank_lane: [Constant<Bits<4>>; BANKS],
     fwd_lo: [Constant<Bits<4>>; B],
@@ -263,9 +308,18 @@ fn konst<const N: usize>(v: usize) -> Constant<Bits<N>> {
 impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
     NttCore<B, BANKS, AW, TW>
 {
-    /// Elaborates the core; panics if the generic parameters are
-    /// inconsistent with `B`.
+    /// Elaborates the core without the row port (the bus tops); panics if
+    /// the generic parameters are inconsistent with `B`.
     pub fn new() -> Self {
+        Self::build(false)
+    }
+
+    /// Elaborates the core with the row port (the engines).
+    pub fn with_row_port() -> Self {
+        Self::build(true)
+    }
+
+    fn build(row_port: bool) -> Self {
         let lb = B.trailing_zeros() as usize;
         assert!(B.is_power_of_two() && B <= 4, "B must be 1, 2 or 4");
         assert_eq!(BANKS, 2 * B, "BANKS must be 2B");
@@ -296,6 +350,11 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
             m_tvalid: Default::default(),
             m_tlast: Default::default(),
             m_tready: Default::default(),
+            row_in: std::array::from_fn(|_| Default::default()),
+            row_in_valid: Default::default(),
+            row_in_ready: Default::default(),
+            row_out: std::array::from_fn(|_| Default::default()),
+            row_out_valid: Default::default(),
             buf0: Default::default(),
             buf1: Default::default(),
             buf2: Default::default(),
@@ -338,6 +397,7 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
             store_word: Default::default(),
             accept_out: Default::default(),
             accept_in: Default::default(),
+            accept_row: Default::default(),
             finish: Default::default(),
             w_valid: Default::default(),
             w_c: Default::default(),
@@ -362,6 +422,8 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
             c_st_drain: Constant::new(ST_DRAIN.into()),
             c_st_load: Constant::new(ST_LOAD.into()),
             c_st_store: Constant::new(ST_STORE.into()),
+            c_st_store_rows: Constant::new(ST_STORE_ROWS.into()),
+            c_st_load_rows: Constant::new(ST_LOAD_ROWS.into()),
             c_kind_fwd: Constant::new(KIND_FWD.into()),
             c_kind_inv: Constant::new(KIND_INV.into()),
             c_kind_pw: Constant::new(KIND_PW.into()),
@@ -387,6 +449,10 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
             k_op_pwm: Constant::new((reg::OP_PWM as u64).into()),
             k_op_pwmac: Constant::new((reg::OP_PWMAC as u64).into()),
             k_op_abort: Constant::new((reg::OP_ABORT as u64).into()),
+            k_op_store_rows: Constant::new((OP_STORE_ROWS as u64).into()),
+            k_op_load_rows: Constant::new((OP_LOAD_ROWS as u64).into()),
+            k_row_port: Constant::new(row_port),
+            k_row_count: konst(rows(B)),
             bank_hi: std::array::from_fn(|beta| Constant::new(beta >= B)),
             bank_lane: std::array::from_fn(|beta| konst(beta % B)),
             fwd_lo: std::array::from_fn(konst),
@@ -496,6 +562,11 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
         self.accept_out.next = (self.state.q.val() == self.c_st_store.val())
             & self.primed.q.val()
             & self.m_tready.val();
+        self.row_in_ready.next = self.state.q.val() == self.c_st_load_rows.val();
+        self.accept_row.next =
+            (self.state.q.val() == self.c_st_load_rows.val()) & self.row_in_valid.val();
+        self.row_out_valid.next =
+            (self.state.q.val() == self.c_st_store_rows.val()) & self.primed.q.val();
         self.next_idx.next = self.cnt.q.val();
         if self.accept_out.val() {
             self.next_idx.next = self.cnt.q.val() + 1;
@@ -515,7 +586,10 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
                     .next_idx
                     .val()
                     .get_bits::<AW>(self.k_addr_shift.val().index());
-            } else if self.kind.q.val() == self.c_kind_inv.val() {
+            } else if (self.state.q.val() == self.c_st_store_rows.val())
+                | (self.kind.q.val() == self.c_kind_inv.val())
+            {
+                // Row stores and inverse layers read row `cnt`.
                 self.rd_addr[k].next = bit_cast::<AW, 9>(self.cnt.q.val());
             } else if self.kind.q.val() == self.c_kind_fwd.val() {
                 if self.bank_hi[k].val() != self.cnt.q.val().get_bit(0) {
@@ -556,6 +630,10 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
             if self.slot_b.q.val() == 2 {
                 self.b_data[k].next = self.buf2.read_data[k].val();
             }
+        }
+
+        for k in 0..BANKS {
+            self.row_out[k].next = self.p_data[k].val();
         }
 
         // ---- Output stream word.
@@ -672,9 +750,17 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
                     .get_bits::<AW>(self.k_addr_shift.val().index());
                 self.wr_en[k].next = self.accept_in.val() & (self.load_bank.val().index() == k);
             }
+            // The row port writes every bank of one address.
+            if self.state.q.val() == self.c_st_load_rows.val() {
+                self.wr_data[k].next = self.row_in[k].val();
+                self.wr_addr[k].next = bit_cast::<AW, 9>(self.cnt.q.val());
+                self.wr_en[k].next = self.accept_row.val();
+            }
         }
         self.wbuf_eff.next = self.w_buf.val();
-        if self.state.q.val() == self.c_st_load.val() {
+        if (self.state.q.val() == self.c_st_load.val())
+            | (self.state.q.val() == self.c_st_load_rows.val())
+        {
             self.wbuf_eff.next = self.slot_p.q.val();
         }
         for k in 0..BANKS {
@@ -716,6 +802,10 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
                     self.state.d.next = self.c_st_load.val();
                 } else if self.op.val() == self.k_op_store.val() {
                     self.state.d.next = self.c_st_store.val();
+                } else if (self.op.val() == self.k_op_store_rows.val()) & self.k_row_port.val() {
+                    self.state.d.next = self.c_st_store_rows.val();
+                } else if (self.op.val() == self.k_op_load_rows.val()) & self.k_row_port.val() {
+                    self.state.d.next = self.c_st_load_rows.val();
                 } else if self.op.val() == self.k_op_ntt.val() {
                     self.state.d.next = self.c_st_compute.val();
                     self.kind.d.next = self.c_kind_fwd.val();
@@ -778,6 +868,19 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize> Logic
                     self.finish.next = true;
                 } else if self.s_tlast.val() {
                     self.error_r.d.next = true;
+                    self.finish.next = true;
+                }
+            }
+        } else if self.state.q.val() == self.c_st_store_rows.val() {
+            self.primed.d.next = true;
+            self.cnt.d.next = self.cnt.q.val() + 1;
+            if self.primed.q.val() & (self.cnt.q.val() == self.k_row_count.val()) {
+                self.finish.next = true;
+            }
+        } else if self.state.q.val() == self.c_st_load_rows.val() {
+            if self.accept_row.val() {
+                self.cnt.d.next = self.cnt.q.val() + 1;
+                if self.cnt.q.val() == self.k_last_tr.val() {
                     self.finish.next = true;
                 }
             }

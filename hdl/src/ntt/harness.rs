@@ -71,10 +71,95 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
     CoreSim<B, BANKS, AW, TW>
 {
     pub fn new() -> Self {
-        let mut uut = NttCore::new();
+        Self::around(NttCore::new())
+    }
+
+    /// A core built with the row port ([`NttCore::with_row_port`]).
+    pub fn with_row_port() -> Self {
+        Self::around(NttCore::with_row_port())
+    }
+
+    fn around(mut uut: NttCore<B, BANKS, AW, TW>) -> Self {
         uut.connect_all();
         settle(&mut uut);
         Self { uut, cycle: 0 }
+    }
+
+    /// Starts `op` on `slot` and returns once the start edge is taken.
+    fn start(&mut self, op: u32, slot: u32) -> Result<(), String> {
+        if self.uut.busy.val() {
+            return Err("core busy before start".into());
+        }
+        self.uut.op.next = (op as u64).into();
+        self.uut.arg0.next = (slot as u64).into();
+        self.uut.start.next = true;
+        self.tick();
+        self.uut.start.next = false;
+        settle(&mut self.uut);
+        Ok(())
+    }
+
+    /// `OP_STORE_ROWS` of `slot`: the rows it put on the row port (bank `k`
+    /// of a row in its element `k`), and the busy cycles.
+    pub fn store_rows(&mut self, slot: u32) -> Result<(Vec<[u32; BANKS]>, u32), String> {
+        self.start(super::core::OP_STORE_ROWS, slot)?;
+        let mut rows = Vec::new();
+        let mut busy_cycles = 0u32;
+        while self.uut.busy.val() {
+            if busy_cycles as u64 > COMMAND_CYCLE_LIMIT {
+                return Err("STORE_ROWS did not finish".into());
+            }
+            if self.uut.row_out_valid.val() {
+                rows.push(std::array::from_fn(|k| {
+                    self.uut.row_out[k].val().to_u64() as u32
+                }));
+            }
+            busy_cycles += 1;
+            self.tick();
+        }
+        if self.uut.error.val() || !self.uut.done.val() {
+            return Err("STORE_ROWS ended with error or without done".into());
+        }
+        Ok((rows, busy_cycles))
+    }
+
+    /// `OP_LOAD_ROWS` into `slot` from `rows`, offering a row only on the
+    /// clocks `gaps` (if given) does not withhold; the busy cycles.
+    pub fn load_rows(
+        &mut self,
+        slot: u32,
+        rows: &[[u32; BANKS]],
+        mut gaps: Option<&mut Lcg>,
+    ) -> Result<u32, String> {
+        self.start(super::core::OP_LOAD_ROWS, slot)?;
+        let mut sent = 0usize;
+        let mut busy_cycles = 0u32;
+        while self.uut.busy.val() {
+            if busy_cycles as u64 > COMMAND_CYCLE_LIMIT {
+                return Err(format!("LOAD_ROWS did not finish after {sent} rows"));
+            }
+            let gap = gaps.as_mut().is_some_and(|r| r.next_u32() % 3 == 0);
+            let valid = sent < rows.len() && !gap;
+            self.uut.row_in_valid.next = valid;
+            for k in 0..BANKS {
+                self.uut.row_in[k].next = (*rows.get(sent).map_or(&0, |r| &r[k]) as u64).into();
+            }
+            settle(&mut self.uut);
+            if valid && self.uut.row_in_ready.val() {
+                sent += 1;
+            }
+            busy_cycles += 1;
+            self.tick();
+        }
+        self.uut.row_in_valid.next = false;
+        settle(&mut self.uut);
+        if self.uut.error.val() || !self.uut.done.val() {
+            return Err("LOAD_ROWS ended with error or without done".into());
+        }
+        if sent != rows.len() {
+            return Err(format!("LOAD_ROWS took {sent} of {} rows", rows.len()));
+        }
+        Ok(busy_cycles)
     }
 
     fn tick(&mut self) {

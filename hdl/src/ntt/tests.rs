@@ -9,10 +9,11 @@
 //! iterations (1,000 random polynomials per operation) for every B.
 
 use super::core::{
-    load_cycles, pointwise_cycles, store_cycles, transform_cycles, CoeffBuffer, NttCore,
+    load_cycles, pointwise_cycles, row_store_cycles, rows as rows_of, store_cycles,
+    transform_cycles, CoeffBuffer, NttCore,
 };
 use super::harness::{Command, CoreSim};
-use super::sim::Lcg;
+use super::sim::{settle, tick, Lcg};
 use pqc::ring::{self, Poly, N, Q};
 use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
@@ -164,6 +165,71 @@ fn malformed_requests_and_streams_set_error_and_the_core_recovers() {
     let mut want = a;
     ring::ntt(&mut want);
     assert_eq!(got, want);
+}
+
+/// The row port: a slot's rows, loaded back into another slot (with gaps
+/// in the offered rows), restore it exactly, in the NTT domain and in the
+/// normal one; the cycle counts are the formulas'; a core without the port
+/// refuses both ops; an abort leaves LOAD_ROWS at once.
+#[test]
+fn row_port_round_trips_a_slot_and_only_exists_where_built() {
+    let mut sim = CoreSim::<4, 8, 5, 8>::with_row_port();
+    let mut rng = Lcg::new(31);
+    for round in 0..3 {
+        let a = rng.poly();
+        sim.load(0, &a);
+        let mut want = a;
+        if round != 1 {
+            sim.exec(reg::OP_NTT, [0, 0, 0]);
+            ring::ntt(&mut want);
+        }
+        let (rows, busy) = sim.store_rows(0).unwrap();
+        assert_eq!(rows.len(), rows_of(4));
+        assert_eq!(busy as usize, row_store_cycles(4));
+        let mut gaps = Lcg::new(round);
+        let gappy = if round == 2 { Some(&mut gaps) } else { None };
+        let busy = sim.load_rows(2 - round as u32 % 2, &rows, gappy).unwrap();
+        if round != 2 {
+            assert_eq!(busy as usize, rows_of(4));
+        }
+        let (got, _) = sim.store(2 - round as u32 % 2);
+        assert_eq!(got, want, "round {round}");
+    }
+    // Rows of coefficient i sit where the bank layout puts them.
+    let a: Poly = std::array::from_fn(|i| i as i32);
+    sim.load(1, &a);
+    let (rows, _) = sim.store_rows(1).unwrap();
+    for (i, &c) in a.iter().enumerate() {
+        let (bank, addr) = (
+            super::schedule::bank_of(i, 4),
+            super::schedule::addr_of(i, 4),
+        );
+        assert_eq!(rows[addr][bank], c as u32, "coefficient {i}");
+    }
+    // An abort during LOAD_ROWS: idle at once, error; the core goes on.
+    sim.uut.op.next = (super::core::OP_LOAD_ROWS as u64).into();
+    sim.uut.arg0.next = 0u64.into();
+    sim.uut.start.next = true;
+    tick(&mut sim.uut, |u| &mut u.clock);
+    sim.uut.start.next = false;
+    settle(&mut sim.uut);
+    assert!(sim.uut.busy.val() && sim.uut.row_in_ready.val());
+    sim.uut.op.next = (reg::OP_ABORT as u64).into();
+    sim.uut.start.next = true;
+    tick(&mut sim.uut, |u| &mut u.clock);
+    sim.uut.start.next = false;
+    settle(&mut sim.uut);
+    assert!(sim.uut.done.val() && sim.uut.error.val());
+    assert!(!sim.uut.busy.val() && !sim.uut.row_in_ready.val());
+    sim.load(0, &a);
+    let (got, _) = sim.store(0);
+    assert_eq!(got, a);
+
+    let mut plain = CoreSim::<4, 8, 5, 8>::new();
+    for op in [super::core::OP_STORE_ROWS, super::core::OP_LOAD_ROWS] {
+        let r = plain.command(&Command::op(op, [0, 0, 0]), None).unwrap();
+        assert!(r.error && r.cycles == 0, "op {op:#x} without a row port");
+    }
 }
 
 #[test]

@@ -1,0 +1,237 @@
+//! A polynomial memory in block RAM, banked like the NTT core's buffers:
+//! it holds whole polynomials as the core's rows (one address of all
+//! eight banks), so a polynomial moves between it and a core slot at a
+//! row, eight coefficients, a clock ([`crate::ntt::core::OP_STORE_ROWS`],
+//! [`crate::ntt::core::OP_LOAD_ROWS`]): 33 clocks where the 32-bit
+//! stream takes 257.
+//!
+//! The engine keeps here what would otherwise be re-made: NTT(z\[j\]) and
+//! NTT(c) across Verify's rows, NTT(s1\[j\]) across KeyGen's rows.
+//!
+//! # Interface
+//!
+//! Between the core's row port and the sequencer: `store_poly` names the
+//! polynomial the core's next rows (`core_row_out_valid`) are written to;
+//! `load_poly` the one read out while the core is ready for rows
+//! (`core_row_in_ready`), one row a clock from the clock it rises, each on
+//! `core_row_in` a clock after its read. Both must hold while the op runs.
+//! The row counters return to 0 between ops (the store's as soon as rows
+//! stop, the load's as soon as the core stops being ready), so an aborted
+//! op leaves nothing behind.
+
+use crate::ntt::core::rows;
+use rust_hdl::prelude::*;
+
+/// Banks: the B = 4 core's.
+pub const BANKS: usize = 8;
+/// Rows of one polynomial.
+pub const ROWS: usize = rows(4);
+/// Address bits of a row inside a polynomial.
+pub const ROW_BITS: usize = ROWS.trailing_zeros() as usize;
+const _: () = assert!(1 << ROW_BITS == ROWS);
+
+/// The memory: `2^PW` polynomials; `AW` must be `PW + ROW_BITS`.
+#[derive(LogicBlock)]
+pub struct PolyRowMemory<const PW: usize, const AW: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// The polynomial the core's stored rows go to.
+    pub store_poly: Signal<In, Bits<PW>>,
+    /// The polynomial loaded into the core.
+    pub load_poly: Signal<In, Bits<PW>>,
+    /// From the core: a row of `OP_STORE_ROWS`.
+    pub core_row_out: [Signal<In, Bits<23>>; BANKS],
+    /// From the core: `core_row_out` holds a row.
+    pub core_row_out_valid: Signal<In, Bit>,
+    /// From the core: it is taking rows (`OP_LOAD_ROWS`).
+    pub core_row_in_ready: Signal<In, Bit>,
+    /// To the core: a row for `OP_LOAD_ROWS`.
+    pub core_row_in: [Signal<Out, Bits<23>>; BANKS],
+    /// To the core: `core_row_in` holds a row.
+    pub core_row_in_valid: Signal<Out, Bit>,
+    banks: [RAM<Bits<23>, AW>; BANKS],
+    write_row: DFF<Bits<5>>,
+    read_row: DFF<Bits<6>>,
+    read_valid: DFF<Bit>,
+    issue_read: Signal<Local, Bit>,
+}
+
+impl<const PW: usize, const AW: usize> Default for PolyRowMemory<PW, AW> {
+    fn default() -> Self {
+        assert_eq!(AW, PW + ROW_BITS, "AW must be PW + ROW_BITS");
+        Self {
+            clock: Default::default(),
+            store_poly: Default::default(),
+            load_poly: Default::default(),
+            core_row_out: std::array::from_fn(|_| Default::default()),
+            core_row_out_valid: Default::default(),
+            core_row_in_ready: Default::default(),
+            core_row_in: std::array::from_fn(|_| Default::default()),
+            core_row_in_valid: Default::default(),
+            banks: std::array::from_fn(|_| Default::default()),
+            write_row: Default::default(),
+            read_row: Default::default(),
+            read_valid: Default::default(),
+            issue_read: Default::default(),
+        }
+    }
+}
+
+impl<const PW: usize, const AW: usize> Logic for PolyRowMemory<PW, AW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, write_row, read_row, read_valid);
+        // Store: a row every valid clock, counted from 0.
+        self.write_row.d.next = 0.into();
+        if self.core_row_out_valid.val() {
+            self.write_row.d.next = self.write_row.q.val() + 1;
+        }
+        // Load: read the next row while the core is ready and rows are
+        // left; it reaches the core a clock later.
+        self.issue_read.next = self.core_row_in_ready.val() & !self.read_row.q.val().get_bit(5);
+        self.read_valid.d.next = self.issue_read.val();
+        self.read_row.d.next = 0.into();
+        if self.core_row_in_ready.val() {
+            self.read_row.d.next = self.read_row.q.val();
+            if self.issue_read.val() {
+                self.read_row.d.next = self.read_row.q.val() + 1;
+            }
+        }
+        self.core_row_in_valid.next = self.read_valid.q.val();
+        for k in 0..BANKS {
+            self.banks[k].read_clock.next = self.clock.val();
+            self.banks[k].write_clock.next = self.clock.val();
+            self.banks[k].write_enable.next = self.core_row_out_valid.val();
+            self.banks[k].write_address.next = (bit_cast::<AW, PW>(self.store_poly.val()) << 5)
+                | bit_cast::<AW, 5>(self.write_row.q.val());
+            self.banks[k].write_data.next = self.core_row_out[k].val();
+            self.banks[k].read_address.next = (bit_cast::<AW, PW>(self.load_poly.val()) << 5)
+                | bit_cast::<AW, 6>(self.read_row.q.val() & 31);
+            self.core_row_in[k].next = self.banks[k].read_data.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ntt::core::{row_store_cycles, NttCoreB4, OP_LOAD_ROWS, OP_STORE_ROWS};
+    use crate::ntt::sim::{settle, tick, Lcg};
+    use ps_pl_contract::regmap::ntt as reg;
+
+    /// The NTT core with its row port on the memory, as the engine wires them.
+    #[derive(LogicBlock)]
+    struct CoreOnMemory {
+        clock: Signal<In, Clock>,
+        store_poly: Signal<In, Bits<3>>,
+        load_poly: Signal<In, Bits<3>>,
+        core: NttCoreB4,
+        memory: PolyRowMemory<3, 8>,
+    }
+
+    impl Logic for CoreOnMemory {
+        #[hdl_gen]
+        fn update(&mut self) {
+            clock!(self, clock, core, memory);
+            self.memory.store_poly.next = self.store_poly.val();
+            self.memory.load_poly.next = self.load_poly.val();
+            for k in 0..BANKS {
+                self.memory.core_row_out[k].next = self.core.row_out[k].val();
+                self.core.row_in[k].next = self.memory.core_row_in[k].val();
+            }
+            self.memory.core_row_out_valid.next = self.core.row_out_valid.val();
+            self.memory.core_row_in_ready.next = self.core.row_in_ready.val();
+            self.core.row_in_valid.next = self.memory.core_row_in_valid.val();
+        }
+    }
+
+    fn bench() -> CoreOnMemory {
+        let mut uut = CoreOnMemory {
+            clock: Default::default(),
+            store_poly: Default::default(),
+            load_poly: Default::default(),
+            core: NttCoreB4::with_row_port(),
+            memory: Default::default(),
+        };
+        uut.connect_all();
+        settle(&mut uut);
+        uut
+    }
+
+    /// Runs one op to `done`; returns (busy clocks, error). Streams: `input`
+    /// is offered on the load stream; stored words are returned.
+    fn run(uut: &mut CoreOnMemory, op: u32, slot: u32, input: &[i32]) -> (usize, bool, Vec<i32>) {
+        uut.core.op.next = (op as u64).into();
+        uut.core.arg0.next = (slot as u64).into();
+        uut.core.start.next = true;
+        tick(uut, |u| &mut u.clock);
+        uut.core.start.next = false;
+        uut.core.m_tready.next = true;
+        let (mut busy, mut sent, mut out) = (0, 0, Vec::new());
+        loop {
+            uut.core.s_tvalid.next = sent < input.len();
+            uut.core.s_tdata.next = (*input.get(sent).unwrap_or(&0) as u64).into();
+            uut.core.s_tlast.next = sent + 1 == input.len();
+            settle(uut);
+            if !uut.core.busy.val() {
+                break;
+            }
+            assert!(busy < 10_000, "op {op:#x} did not finish");
+            if uut.core.s_tvalid.val() && uut.core.s_tready.val() {
+                sent += 1;
+            }
+            if uut.core.m_tvalid.val() {
+                out.push(uut.core.m_tdata.val().to_u64() as i32);
+            }
+            busy += 1;
+            tick(uut, |u| &mut u.clock);
+        }
+        (busy, uut.core.error.val(), out)
+    }
+
+    /// Polynomials stored at every index come back from each, into any slot,
+    /// exactly; an index written later leaves the others alone; a load
+    /// aborted halfway leaves the next load whole. Store 33 clocks, load 33.
+    #[test]
+    fn polynomials_round_trip_through_the_memory_at_every_index() {
+        let mut uut = bench();
+        let mut rng = Lcg::new(5);
+        let polys: Vec<_> = (0..8).map(|_| rng.poly()).collect();
+        for (index, p) in polys.iter().enumerate() {
+            assert!(!run(&mut uut, reg::OP_LOAD, (index % 3) as u32, p).1);
+            uut.store_poly.next = (index as u64).into();
+            let (busy, error, _) = run(&mut uut, OP_STORE_ROWS, (index % 3) as u32, &[]);
+            assert!(!error);
+            assert_eq!(busy, row_store_cycles(4));
+        }
+        for (index, p) in polys.iter().enumerate().rev() {
+            uut.load_poly.next = (index as u64).into();
+            let slot = (index % 2 + 1) as u32;
+            let (busy, error, _) = run(&mut uut, OP_LOAD_ROWS, slot, &[]);
+            assert!(!error);
+            assert_eq!(busy, ROWS + 1, "a row a clock after the first read");
+            let (_, error, got) = run(&mut uut, reg::OP_STORE, slot, &[]);
+            assert!(!error);
+            assert_eq!(&got[..], &p[..], "polynomial {index}");
+        }
+        // Abort a load after 10 clocks, then load another polynomial whole.
+        uut.load_poly.next = 6u64.into();
+        uut.core.op.next = (OP_LOAD_ROWS as u64).into();
+        uut.core.arg0.next = 0u64.into();
+        uut.core.start.next = true;
+        for _ in 0..10 {
+            tick(&mut uut, |u| &mut u.clock);
+            uut.core.start.next = false;
+        }
+        uut.core.op.next = (reg::OP_ABORT as u64).into();
+        uut.core.start.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.core.start.next = false;
+        settle(&mut uut);
+        assert!(!uut.core.busy.val() && uut.core.error.val());
+        uut.load_poly.next = 3u64.into();
+        assert!(!run(&mut uut, OP_LOAD_ROWS, 0, &[]).1);
+        let (_, _, got) = run(&mut uut, reg::OP_STORE, 0, &[]);
+        assert_eq!(&got[..], &polys[3][..]);
+    }
+}
