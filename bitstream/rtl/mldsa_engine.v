@@ -77,6 +77,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     reg  keygen$ntt_s_tready;
     reg  [31:0] keygen$ntt_m_tdata;
     reg  keygen$ntt_m_tvalid;
+    wire  [4:0] keygen$pm_store_poly;
+    wire  [4:0] keygen$pm_load_poly;
     reg  verify$clock;
     reg  verify$reset;
     reg  verify$start;
@@ -122,6 +124,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     reg  verify$ntt_s_tready;
     reg  [31:0] verify$ntt_m_tdata;
     reg  verify$ntt_m_tvalid;
+    wire  [4:0] verify$pm_store_poly;
+    wire  [4:0] verify$pm_load_poly;
     reg  sign$clock;
     reg  sign$reset;
     reg  sign$start;
@@ -171,6 +175,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     reg  sign$ntt_s_tready;
     reg  [31:0] sign$ntt_m_tdata;
     reg  sign$ntt_m_tvalid;
+    wire  [4:0] sign$pm_store_poly;
+    wire  [4:0] sign$pm_load_poly;
     reg  sponge$clock;
     reg  sponge$reset;
     reg  sponge$start;
@@ -210,6 +216,47 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     wire  ntt$m_tvalid;
     wire  ntt$m_tlast;
     reg  ntt$m_tready;
+    reg  [22:0] ntt$row_in$0;
+    reg  [22:0] ntt$row_in$1;
+    reg  [22:0] ntt$row_in$2;
+    reg  [22:0] ntt$row_in$3;
+    reg  [22:0] ntt$row_in$4;
+    reg  [22:0] ntt$row_in$5;
+    reg  [22:0] ntt$row_in$6;
+    reg  [22:0] ntt$row_in$7;
+    reg  ntt$row_in_valid;
+    wire  ntt$row_in_ready;
+    wire  [22:0] ntt$row_out$0;
+    wire  [22:0] ntt$row_out$1;
+    wire  [22:0] ntt$row_out$2;
+    wire  [22:0] ntt$row_out$3;
+    wire  [22:0] ntt$row_out$4;
+    wire  [22:0] ntt$row_out$5;
+    wire  [22:0] ntt$row_out$6;
+    wire  [22:0] ntt$row_out$7;
+    wire  ntt$row_out_valid;
+    reg  poly_memory$clock;
+    reg  [4:0] poly_memory$store_poly;
+    reg  [4:0] poly_memory$load_poly;
+    reg  [22:0] poly_memory$core_row_out$0;
+    reg  [22:0] poly_memory$core_row_out$1;
+    reg  [22:0] poly_memory$core_row_out$2;
+    reg  [22:0] poly_memory$core_row_out$3;
+    reg  [22:0] poly_memory$core_row_out$4;
+    reg  [22:0] poly_memory$core_row_out$5;
+    reg  [22:0] poly_memory$core_row_out$6;
+    reg  [22:0] poly_memory$core_row_out$7;
+    reg  poly_memory$core_row_out_valid;
+    reg  poly_memory$core_row_in_ready;
+    wire  [22:0] poly_memory$core_row_in$0;
+    wire  [22:0] poly_memory$core_row_in$1;
+    wire  [22:0] poly_memory$core_row_in$2;
+    wire  [22:0] poly_memory$core_row_in$3;
+    wire  [22:0] poly_memory$core_row_in$4;
+    wire  [22:0] poly_memory$core_row_in$5;
+    wire  [22:0] poly_memory$core_row_in$6;
+    wire  [22:0] poly_memory$core_row_in$7;
+    wire  poly_memory$core_row_in_valid;
     reg  last_verify$d;
     wire  last_verify$q;
     reg  last_verify$clock;
@@ -267,7 +314,9 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .ntt_error(keygen$ntt_error),
         .ntt_s_tready(keygen$ntt_s_tready),
         .ntt_m_tdata(keygen$ntt_m_tdata),
-        .ntt_m_tvalid(keygen$ntt_m_tvalid)
+        .ntt_m_tvalid(keygen$ntt_m_tvalid),
+        .pm_store_poly(keygen$pm_store_poly),
+        .pm_load_poly(keygen$pm_load_poly)
     );
     mldsa_engine__verify verify(
         .clock(verify$clock),
@@ -314,7 +363,9 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .ntt_error(verify$ntt_error),
         .ntt_s_tready(verify$ntt_s_tready),
         .ntt_m_tdata(verify$ntt_m_tdata),
-        .ntt_m_tvalid(verify$ntt_m_tvalid)
+        .ntt_m_tvalid(verify$ntt_m_tvalid),
+        .pm_store_poly(verify$pm_store_poly),
+        .pm_load_poly(verify$pm_load_poly)
     );
     mldsa_engine__sign sign(
         .clock(sign$clock),
@@ -365,7 +416,9 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .ntt_error(sign$ntt_error),
         .ntt_s_tready(sign$ntt_s_tready),
         .ntt_m_tdata(sign$ntt_m_tdata),
-        .ntt_m_tvalid(sign$ntt_m_tvalid)
+        .ntt_m_tvalid(sign$ntt_m_tvalid),
+        .pm_store_poly(sign$pm_store_poly),
+        .pm_load_poly(sign$pm_load_poly)
     );
     mldsa_engine__sponge sponge(
         .clock(sponge$clock),
@@ -408,7 +461,50 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .m_tdata(ntt$m_tdata),
         .m_tvalid(ntt$m_tvalid),
         .m_tlast(ntt$m_tlast),
-        .m_tready(ntt$m_tready)
+        .m_tready(ntt$m_tready),
+        .row_in$0(ntt$row_in$0),
+        .row_in$1(ntt$row_in$1),
+        .row_in$2(ntt$row_in$2),
+        .row_in$3(ntt$row_in$3),
+        .row_in$4(ntt$row_in$4),
+        .row_in$5(ntt$row_in$5),
+        .row_in$6(ntt$row_in$6),
+        .row_in$7(ntt$row_in$7),
+        .row_in_valid(ntt$row_in_valid),
+        .row_in_ready(ntt$row_in_ready),
+        .row_out$0(ntt$row_out$0),
+        .row_out$1(ntt$row_out$1),
+        .row_out$2(ntt$row_out$2),
+        .row_out$3(ntt$row_out$3),
+        .row_out$4(ntt$row_out$4),
+        .row_out$5(ntt$row_out$5),
+        .row_out$6(ntt$row_out$6),
+        .row_out$7(ntt$row_out$7),
+        .row_out_valid(ntt$row_out_valid)
+    );
+    mldsa_engine__poly_memory poly_memory(
+        .clock(poly_memory$clock),
+        .store_poly(poly_memory$store_poly),
+        .load_poly(poly_memory$load_poly),
+        .core_row_out$0(poly_memory$core_row_out$0),
+        .core_row_out$1(poly_memory$core_row_out$1),
+        .core_row_out$2(poly_memory$core_row_out$2),
+        .core_row_out$3(poly_memory$core_row_out$3),
+        .core_row_out$4(poly_memory$core_row_out$4),
+        .core_row_out$5(poly_memory$core_row_out$5),
+        .core_row_out$6(poly_memory$core_row_out$6),
+        .core_row_out$7(poly_memory$core_row_out$7),
+        .core_row_out_valid(poly_memory$core_row_out_valid),
+        .core_row_in_ready(poly_memory$core_row_in_ready),
+        .core_row_in$0(poly_memory$core_row_in$0),
+        .core_row_in$1(poly_memory$core_row_in$1),
+        .core_row_in$2(poly_memory$core_row_in$2),
+        .core_row_in$3(poly_memory$core_row_in$3),
+        .core_row_in$4(poly_memory$core_row_in$4),
+        .core_row_in$5(poly_memory$core_row_in$5),
+        .core_row_in$6(poly_memory$core_row_in$6),
+        .core_row_in$7(poly_memory$core_row_in$7),
+        .core_row_in_valid(poly_memory$core_row_in_valid)
     );
     mldsa_engine__last_verify last_verify(
         .d(last_verify$d),
@@ -432,6 +528,7 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         sign$clock = clock;
         sponge$clock = clock;
         ntt$clock = clock;
+        poly_memory$clock = clock;
         any_busy = keygen$busy | verify$busy | sign$busy;
         take_start = start & ~any_busy;
         if (take_start) begin
@@ -488,6 +585,35 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         end
         sponge$reset = reset;
         ntt$reset = reset;
+        poly_memory$core_row_out$0 = ntt$row_out$0;
+        ntt$row_in$0 = poly_memory$core_row_in$0;
+        poly_memory$core_row_out$1 = ntt$row_out$1;
+        ntt$row_in$1 = poly_memory$core_row_in$1;
+        poly_memory$core_row_out$2 = ntt$row_out$2;
+        ntt$row_in$2 = poly_memory$core_row_in$2;
+        poly_memory$core_row_out$3 = ntt$row_out$3;
+        ntt$row_in$3 = poly_memory$core_row_in$3;
+        poly_memory$core_row_out$4 = ntt$row_out$4;
+        ntt$row_in$4 = poly_memory$core_row_in$4;
+        poly_memory$core_row_out$5 = ntt$row_out$5;
+        ntt$row_in$5 = poly_memory$core_row_in$5;
+        poly_memory$core_row_out$6 = ntt$row_out$6;
+        ntt$row_in$6 = poly_memory$core_row_in$6;
+        poly_memory$core_row_out$7 = ntt$row_out$7;
+        ntt$row_in$7 = poly_memory$core_row_in$7;
+        poly_memory$core_row_out_valid = ntt$row_out_valid;
+        poly_memory$core_row_in_ready = ntt$row_in_ready;
+        ntt$row_in_valid = poly_memory$core_row_in_valid;
+        poly_memory$store_poly = keygen$pm_store_poly;
+        poly_memory$load_poly = keygen$pm_load_poly;
+        if (verify$busy) begin
+            poly_memory$store_poly = verify$pm_store_poly;
+            poly_memory$load_poly = verify$pm_load_poly;
+        end
+        else if (sign$busy) begin
+            poly_memory$store_poly = sign$pm_store_poly;
+            poly_memory$load_poly = sign$pm_load_poly;
+        end
         if (verify$busy) begin
             sponge$start = verify$sponge_start;
             sponge$op = verify$sponge_op;
@@ -583,7 +709,7 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
 endmodule // mldsa_engine
 
 
-module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
+module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
     
     // Module arguments
     input wire  clock;
@@ -631,6 +757,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
+    output reg  [4:0] pm_store_poly;
+    output reg  [4:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -640,6 +768,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
     localparam  c_op_store = 8'h2;
+    localparam  c_op_store_rows = 8'h10;
+    localparam  c_ones_poly = 5'b1111;
+    localparam  c_op_load_rows = 8'h11;
     localparam  c_op_ntt = 8'h3;
     localparam  c_op_intt = 8'h4;
     localparam  c_op_pwm = 8'h5;
@@ -677,15 +808,19 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     localparam KeyGenPhase$Copy = 2;
     localparam KeyGenPhase$SampleS = 3;
     localparam KeyGenPhase$NttS = 4;
-    localparam KeyGenPhase$SampleA = 5;
-    localparam KeyGenPhase$Multiply = 6;
-    localparam KeyGenPhase$Ones = 7;
-    localparam KeyGenPhase$AddS2 = 8;
-    localparam KeyGenPhase$Intt = 9;
-    localparam KeyGenPhase$StoreT = 10;
-    localparam KeyGenPhase$HashTr = 11;
-    localparam KeyGenPhase$OutPk = 12;
-    localparam KeyGenPhase$OutSk = 13;
+    localparam KeyGenPhase$StoreS1Rows = 5;
+    localparam KeyGenPhase$LoadS1Rows = 6;
+    localparam KeyGenPhase$SampleA = 7;
+    localparam KeyGenPhase$Multiply = 8;
+    localparam KeyGenPhase$Ones = 9;
+    localparam KeyGenPhase$StoreOnesRows = 10;
+    localparam KeyGenPhase$LoadOnesRows = 11;
+    localparam KeyGenPhase$AddS2 = 12;
+    localparam KeyGenPhase$Intt = 13;
+    localparam KeyGenPhase$StoreT = 14;
+    localparam KeyGenPhase$HashTr = 15;
+    localparam KeyGenPhase$OutPk = 16;
+    localparam KeyGenPhase$OutSk = 17;
     
     // Stub signals
     reg  rej_ntt$clock;
@@ -867,8 +1002,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  [31:0] seed$31$d;
     wire  [31:0] seed$31$q;
     reg  seed$31$clock;
-    reg  [3:0] phase$d;
-    wire  [3:0] phase$q;
+    reg  [4:0] phase$d;
+    wire  [4:0] phase$q;
     reg  phase$clock;
     reg  launched$d;
     wire  launched$q;
@@ -1545,6 +1680,12 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         ntt_s_tvalid = 1'b0;
         ntt_s_tlast = count$q == 32'hff;
         ntt_m_tready = 1'b0;
+        pm_store_poly = ((col$q) & 5'h1f);
+        pm_load_poly = ((col$q) & 5'h1f);
+        if ((phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
+            pm_store_poly = c_ones_poly;
+            pm_load_poly = c_ones_poly;
+        end
         rej_ntt$reset = reset;
         rej_bounded$reset = reset;
         rej_bounded$eta4 = eta4$q;
@@ -2056,10 +2197,13 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     else if (ntt_done) begin
                         launched$d = 1'b0;
                         if (on_s2$q) begin
-                            phase$d = KeyGenPhase$Ones;
+                            phase$d = KeyGenPhase$LoadOnesRows;
+                            if (row$q == 32'h0) begin
+                                phase$d = KeyGenPhase$Ones;
+                            end
                         end
                         else begin
-                            phase$d = KeyGenPhase$SampleA;
+                            phase$d = KeyGenPhase$StoreS1Rows;
                         end
                     end
                 end
@@ -2120,6 +2264,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         end
                         else begin
                             col$d = col$q + 32'h1;
+                            if (row$q != 32'h0) begin
+                                phase$d = KeyGenPhase$LoadS1Rows;
+                            end
                         end
                     end
                 end
@@ -2140,9 +2287,21 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         end
                         if (ntt_done) begin
                             launched$d = 1'b0;
-                            phase$d = KeyGenPhase$AddS2;
+                            phase$d = KeyGenPhase$StoreOnesRows;
                         end
                     end
+                end
+            KeyGenPhase$StoreS1Rows:
+                begin
+                end
+            KeyGenPhase$LoadS1Rows:
+                begin
+                end
+            KeyGenPhase$StoreOnesRows:
+                begin
+                end
+            KeyGenPhase$LoadOnesRows:
+                begin
                 end
             KeyGenPhase$AddS2:
                 begin
@@ -2208,7 +2367,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                             end
                             else begin
                                 row$d = row$q + 32'h1;
-                                phase$d = KeyGenPhase$SampleS;
+                                phase$d = KeyGenPhase$LoadS1Rows;
                             end
                         end
                     end
@@ -2291,6 +2450,28 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         end
         pk_buf$read_address = stream_next[(32'h0)+:(10)];
         sk_buf$read_address = stream_next;
+        if ((phase$q == KeyGenPhase$StoreS1Rows) | (phase$q == KeyGenPhase$LoadS1Rows) | (phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_load_rows;
+                if ((phase$q == KeyGenPhase$StoreS1Rows) | (phase$q == KeyGenPhase$StoreOnesRows)) begin
+                    ntt_op = c_op_store_rows;
+                end
+                ntt_arg0 = 32'h1;
+                if ((phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
+                    ntt_arg0 = 32'h2;
+                end
+            end
+            else if (ntt_done) begin
+                error_flag$d = ntt_error;
+                launched$d = 1'b0;
+                phase$d = KeyGenPhase$SampleA;
+                if ((phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
+                    phase$d = KeyGenPhase$AddS2;
+                end
+            end
+        end
         if (error_flag$q & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
             phase$d = KeyGenPhase$Idle;
@@ -2652,8 +2833,8 @@ endmodule // mldsa_engine__keygen__pending
 module mldsa_engine__keygen__phase(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Enums
@@ -2662,15 +2843,19 @@ module mldsa_engine__keygen__phase(d,q,clock);
     localparam KeyGenPhase$Copy = 2;
     localparam KeyGenPhase$SampleS = 3;
     localparam KeyGenPhase$NttS = 4;
-    localparam KeyGenPhase$SampleA = 5;
-    localparam KeyGenPhase$Multiply = 6;
-    localparam KeyGenPhase$Ones = 7;
-    localparam KeyGenPhase$AddS2 = 8;
-    localparam KeyGenPhase$Intt = 9;
-    localparam KeyGenPhase$StoreT = 10;
-    localparam KeyGenPhase$HashTr = 11;
-    localparam KeyGenPhase$OutPk = 12;
-    localparam KeyGenPhase$OutSk = 13;
+    localparam KeyGenPhase$StoreS1Rows = 5;
+    localparam KeyGenPhase$LoadS1Rows = 6;
+    localparam KeyGenPhase$SampleA = 7;
+    localparam KeyGenPhase$Multiply = 8;
+    localparam KeyGenPhase$Ones = 9;
+    localparam KeyGenPhase$StoreOnesRows = 10;
+    localparam KeyGenPhase$LoadOnesRows = 11;
+    localparam KeyGenPhase$AddS2 = 12;
+    localparam KeyGenPhase$Intt = 13;
+    localparam KeyGenPhase$StoreT = 14;
+    localparam KeyGenPhase$HashTr = 15;
+    localparam KeyGenPhase$OutPk = 16;
+    localparam KeyGenPhase$OutSk = 17;
     
     // Update code (custom)
     initial begin
@@ -4913,7 +5098,7 @@ module mldsa_engine__last_verify(d,q,clock);
 endmodule // mldsa_engine__last_verify
 
 
-module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready);
+module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready,row_in$0,row_in$1,row_in$2,row_in$3,row_in$4,row_in$5,row_in$6,row_in$7,row_in_valid,row_in_ready,row_out$0,row_out$1,row_out$2,row_out$3,row_out$4,row_out$5,row_out$6,row_out$7,row_out_valid);
     
     // Module arguments
     input wire  clock;
@@ -4936,6 +5121,25 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
     output reg  m_tvalid;
     output reg  m_tlast;
     input wire  m_tready;
+    input wire  [22:0] row_in$0;
+    input wire  [22:0] row_in$1;
+    input wire  [22:0] row_in$2;
+    input wire  [22:0] row_in$3;
+    input wire  [22:0] row_in$4;
+    input wire  [22:0] row_in$5;
+    input wire  [22:0] row_in$6;
+    input wire  [22:0] row_in$7;
+    input wire  row_in_valid;
+    output reg  row_in_ready;
+    output reg  [22:0] row_out$0;
+    output reg  [22:0] row_out$1;
+    output reg  [22:0] row_out$2;
+    output reg  [22:0] row_out$3;
+    output reg  [22:0] row_out$4;
+    output reg  [22:0] row_out$5;
+    output reg  [22:0] row_out$6;
+    output reg  [22:0] row_out$7;
+    output reg  row_out_valid;
     
     // Constant declarations
     localparam  c_st_idle = 3'b0;
@@ -4943,6 +5147,8 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
     localparam  c_st_drain = 3'b10;
     localparam  c_st_load = 3'b11;
     localparam  c_st_store = 3'b100;
+    localparam  c_st_store_rows = 3'b101;
+    localparam  c_st_load_rows = 3'b110;
     localparam  c_kind_fwd = 2'b0;
     localparam  c_kind_inv = 2'b1;
     localparam  c_kind_pw = 2'b10;
@@ -4968,6 +5174,10 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
     localparam  k_op_pwm = 8'h5;
     localparam  k_op_pwmac = 8'h6;
     localparam  k_op_abort = 8'hff;
+    localparam  k_op_store_rows = 8'h10;
+    localparam  k_op_load_rows = 8'h11;
+    localparam  k_row_port = 1'b1;
+    localparam  k_row_count = 9'b100000;
     localparam  bank_hi$0 = 1'b0;
     localparam  bank_hi$1 = 1'b0;
     localparam  bank_hi$2 = 1'b0;
@@ -5486,6 +5696,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
     reg  [22:0] store_word;
     reg  accept_out;
     reg  accept_in;
+    reg  accept_row;
     reg  finish;
     reg  w_valid;
     reg  [8:0] w_c;
@@ -6380,6 +6591,9 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         m_tvalid = (state$q == c_st_store) & primed$q;
         m_tlast = (state$q == c_st_store) & primed$q & (cnt$q == 32'hff);
         accept_out = (state$q == c_st_store) & primed$q & m_tready;
+        row_in_ready = state$q == c_st_load_rows;
+        accept_row = (state$q == c_st_load_rows) & row_in_valid;
+        row_out_valid = (state$q == c_st_store_rows) & primed$q;
         next_idx = cnt$q;
         if (accept_out) begin
             next_idx = cnt$q + 32'h1;
@@ -6393,7 +6607,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$0 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$0 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6409,7 +6623,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$1 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$1 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6425,7 +6639,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$2 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$2 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6441,7 +6655,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$3 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$3 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6457,7 +6671,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$4 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$4 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6473,7 +6687,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$5 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$5 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6489,7 +6703,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$6 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$6 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6505,7 +6719,7 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (state$q == c_st_store) begin
             rd_addr$7 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$7 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -6709,6 +6923,14 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
         if (slot_b$q == 32'h2) begin
             b_data$7 = buf2$read_data$7;
         end
+        row_out$0 = p_data$0;
+        row_out$1 = p_data$1;
+        row_out$2 = p_data$2;
+        row_out$3 = p_data$3;
+        row_out$4 = p_data$4;
+        row_out$5 = p_data$5;
+        row_out$6 = p_data$6;
+        row_out$7 = p_data$7;
         store_word = 32'h0;
         if (store_bank == 0) begin
             store_word = p_data$0;
@@ -7374,6 +7596,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_addr$0 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$0 = accept_in & (load_bank == 0);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$0 = row_in$0;
+            wr_addr$0 = ((cnt$q) & 5'h1f);
+            wr_en$0 = accept_row;
+        end
         wr_lane$1 = bank_lane$1;
         wr_bot$1 = 1'b0;
         wr_addr$1 = ((w_c >> 32'h1) & 5'h1f);
@@ -7435,6 +7662,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_data$1 = s_tdata[(32'h0)+:(23)];
             wr_addr$1 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$1 = accept_in & (load_bank == 1);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$1 = row_in$1;
+            wr_addr$1 = ((cnt$q) & 5'h1f);
+            wr_en$1 = accept_row;
         end
         wr_lane$2 = bank_lane$2;
         wr_bot$2 = 1'b0;
@@ -7498,6 +7730,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_addr$2 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$2 = accept_in & (load_bank == 2);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$2 = row_in$2;
+            wr_addr$2 = ((cnt$q) & 5'h1f);
+            wr_en$2 = accept_row;
+        end
         wr_lane$3 = bank_lane$3;
         wr_bot$3 = 1'b0;
         wr_addr$3 = ((w_c >> 32'h1) & 5'h1f);
@@ -7559,6 +7796,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_data$3 = s_tdata[(32'h0)+:(23)];
             wr_addr$3 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$3 = accept_in & (load_bank == 3);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$3 = row_in$3;
+            wr_addr$3 = ((cnt$q) & 5'h1f);
+            wr_en$3 = accept_row;
         end
         wr_lane$4 = bank_lane$4;
         wr_bot$4 = 1'b0;
@@ -7622,6 +7864,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_addr$4 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$4 = accept_in & (load_bank == 4);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$4 = row_in$4;
+            wr_addr$4 = ((cnt$q) & 5'h1f);
+            wr_en$4 = accept_row;
+        end
         wr_lane$5 = bank_lane$5;
         wr_bot$5 = 1'b0;
         wr_addr$5 = ((w_c >> 32'h1) & 5'h1f);
@@ -7683,6 +7930,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_data$5 = s_tdata[(32'h0)+:(23)];
             wr_addr$5 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$5 = accept_in & (load_bank == 5);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$5 = row_in$5;
+            wr_addr$5 = ((cnt$q) & 5'h1f);
+            wr_en$5 = accept_row;
         end
         wr_lane$6 = bank_lane$6;
         wr_bot$6 = 1'b0;
@@ -7746,6 +7998,11 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_addr$6 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$6 = accept_in & (load_bank == 6);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$6 = row_in$6;
+            wr_addr$6 = ((cnt$q) & 5'h1f);
+            wr_en$6 = accept_row;
+        end
         wr_lane$7 = bank_lane$7;
         wr_bot$7 = 1'b0;
         wr_addr$7 = ((w_c >> 32'h1) & 5'h1f);
@@ -7808,8 +8065,13 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
             wr_addr$7 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$7 = accept_in & (load_bank == 7);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$7 = row_in$7;
+            wr_addr$7 = ((cnt$q) & 5'h1f);
+            wr_en$7 = accept_row;
+        end
         wbuf_eff = w_buf;
-        if (state$q == c_st_load) begin
+        if ((state$q == c_st_load) | (state$q == c_st_load_rows)) begin
             wbuf_eff = slot_p$q;
         end
         buf0$write_address$0 = wr_addr$0;
@@ -7934,6 +8196,12 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
                 else if (op == k_op_store) begin
                     state$d = c_st_store;
                 end
+                else if ((op == k_op_store_rows) & k_row_port) begin
+                    state$d = c_st_store_rows;
+                end
+                else if ((op == k_op_load_rows) & k_row_port) begin
+                    state$d = c_st_load_rows;
+                end
                 else if (op == k_op_ntt) begin
                     state$d = c_st_compute;
                     kind$d = c_kind_fwd;
@@ -8002,6 +8270,21 @@ module mldsa_engine__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cyc
                 end
                 else if (s_tlast) begin
                     error_r$d = 1'b1;
+                    finish = 1'b1;
+                end
+            end
+        end
+        else if (state$q == c_st_store_rows) begin
+            primed$d = 1'b1;
+            cnt$d = cnt$q + 32'h1;
+            if (primed$q & (cnt$q == k_row_count)) begin
+                finish = 1'b1;
+            end
+        end
+        else if (state$q == c_st_load_rows) begin
+            if (accept_row) begin
+                cnt$d = cnt$q + 32'h1;
+                if (cnt$q == k_last_tr) begin
                     finish = 1'b1;
                 end
             end
@@ -15572,7 +15855,1030 @@ module mldsa_engine__ntt__xw__3(d,q,clock);
 endmodule // mldsa_engine__ntt__xw__3
 
 
-module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
+module mldsa_engine__poly_memory(clock,store_poly,load_poly,core_row_out$0,core_row_out$1,core_row_out$2,core_row_out$3,core_row_out$4,core_row_out$5,core_row_out$6,core_row_out$7,core_row_out_valid,core_row_in_ready,core_row_in$0,core_row_in$1,core_row_in$2,core_row_in$3,core_row_in$4,core_row_in$5,core_row_in$6,core_row_in$7,core_row_in_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [4:0] store_poly;
+    input wire  [4:0] load_poly;
+    input wire  [22:0] core_row_out$0;
+    input wire  [22:0] core_row_out$1;
+    input wire  [22:0] core_row_out$2;
+    input wire  [22:0] core_row_out$3;
+    input wire  [22:0] core_row_out$4;
+    input wire  [22:0] core_row_out$5;
+    input wire  [22:0] core_row_out$6;
+    input wire  [22:0] core_row_out$7;
+    input wire  core_row_out_valid;
+    input wire  core_row_in_ready;
+    output reg  [22:0] core_row_in$0;
+    output reg  [22:0] core_row_in$1;
+    output reg  [22:0] core_row_in$2;
+    output reg  [22:0] core_row_in$3;
+    output reg  [22:0] core_row_in$4;
+    output reg  [22:0] core_row_in$5;
+    output reg  [22:0] core_row_in$6;
+    output reg  [22:0] core_row_in$7;
+    output reg  core_row_in_valid;
+    
+    // Stub signals
+    reg  [8:0] low$0$read_address;
+    reg  low$0$read_clock;
+    wire  [22:0] low$0$read_data;
+    reg  [8:0] low$0$write_address;
+    reg  low$0$write_clock;
+    reg  [22:0] low$0$write_data;
+    reg  low$0$write_enable;
+    reg  [8:0] low$1$read_address;
+    reg  low$1$read_clock;
+    wire  [22:0] low$1$read_data;
+    reg  [8:0] low$1$write_address;
+    reg  low$1$write_clock;
+    reg  [22:0] low$1$write_data;
+    reg  low$1$write_enable;
+    reg  [8:0] low$2$read_address;
+    reg  low$2$read_clock;
+    wire  [22:0] low$2$read_data;
+    reg  [8:0] low$2$write_address;
+    reg  low$2$write_clock;
+    reg  [22:0] low$2$write_data;
+    reg  low$2$write_enable;
+    reg  [8:0] low$3$read_address;
+    reg  low$3$read_clock;
+    wire  [22:0] low$3$read_data;
+    reg  [8:0] low$3$write_address;
+    reg  low$3$write_clock;
+    reg  [22:0] low$3$write_data;
+    reg  low$3$write_enable;
+    reg  [8:0] low$4$read_address;
+    reg  low$4$read_clock;
+    wire  [22:0] low$4$read_data;
+    reg  [8:0] low$4$write_address;
+    reg  low$4$write_clock;
+    reg  [22:0] low$4$write_data;
+    reg  low$4$write_enable;
+    reg  [8:0] low$5$read_address;
+    reg  low$5$read_clock;
+    wire  [22:0] low$5$read_data;
+    reg  [8:0] low$5$write_address;
+    reg  low$5$write_clock;
+    reg  [22:0] low$5$write_data;
+    reg  low$5$write_enable;
+    reg  [8:0] low$6$read_address;
+    reg  low$6$read_clock;
+    wire  [22:0] low$6$read_data;
+    reg  [8:0] low$6$write_address;
+    reg  low$6$write_clock;
+    reg  [22:0] low$6$write_data;
+    reg  low$6$write_enable;
+    reg  [8:0] low$7$read_address;
+    reg  low$7$read_clock;
+    wire  [22:0] low$7$read_data;
+    reg  [8:0] low$7$write_address;
+    reg  low$7$write_clock;
+    reg  [22:0] low$7$write_data;
+    reg  low$7$write_enable;
+    reg  [8:0] high$0$read_address;
+    reg  high$0$read_clock;
+    wire  [22:0] high$0$read_data;
+    reg  [8:0] high$0$write_address;
+    reg  high$0$write_clock;
+    reg  [22:0] high$0$write_data;
+    reg  high$0$write_enable;
+    reg  [8:0] high$1$read_address;
+    reg  high$1$read_clock;
+    wire  [22:0] high$1$read_data;
+    reg  [8:0] high$1$write_address;
+    reg  high$1$write_clock;
+    reg  [22:0] high$1$write_data;
+    reg  high$1$write_enable;
+    reg  [8:0] high$2$read_address;
+    reg  high$2$read_clock;
+    wire  [22:0] high$2$read_data;
+    reg  [8:0] high$2$write_address;
+    reg  high$2$write_clock;
+    reg  [22:0] high$2$write_data;
+    reg  high$2$write_enable;
+    reg  [8:0] high$3$read_address;
+    reg  high$3$read_clock;
+    wire  [22:0] high$3$read_data;
+    reg  [8:0] high$3$write_address;
+    reg  high$3$write_clock;
+    reg  [22:0] high$3$write_data;
+    reg  high$3$write_enable;
+    reg  [8:0] high$4$read_address;
+    reg  high$4$read_clock;
+    wire  [22:0] high$4$read_data;
+    reg  [8:0] high$4$write_address;
+    reg  high$4$write_clock;
+    reg  [22:0] high$4$write_data;
+    reg  high$4$write_enable;
+    reg  [8:0] high$5$read_address;
+    reg  high$5$read_clock;
+    wire  [22:0] high$5$read_data;
+    reg  [8:0] high$5$write_address;
+    reg  high$5$write_clock;
+    reg  [22:0] high$5$write_data;
+    reg  high$5$write_enable;
+    reg  [8:0] high$6$read_address;
+    reg  high$6$read_clock;
+    wire  [22:0] high$6$read_data;
+    reg  [8:0] high$6$write_address;
+    reg  high$6$write_clock;
+    reg  [22:0] high$6$write_data;
+    reg  high$6$write_enable;
+    reg  [8:0] high$7$read_address;
+    reg  high$7$read_clock;
+    wire  [22:0] high$7$read_data;
+    reg  [8:0] high$7$write_address;
+    reg  high$7$write_clock;
+    reg  [22:0] high$7$write_data;
+    reg  high$7$write_enable;
+    reg  [4:0] write_row$d;
+    wire  [4:0] write_row$q;
+    reg  write_row$clock;
+    reg  [5:0] read_row$d;
+    wire  [5:0] read_row$q;
+    reg  read_row$clock;
+    reg  read_valid$d;
+    wire  read_valid$q;
+    reg  read_valid$clock;
+    reg  read_high$d;
+    wire  read_high$q;
+    reg  read_high$clock;
+    
+    // Local signals
+    reg  issue_read;
+    reg  [8:0] write_address;
+    reg  [8:0] read_address;
+    
+    // Sub module instances
+    mldsa_engine__poly_memory__low__0 low$0(
+        .read_address(low$0$read_address),
+        .read_clock(low$0$read_clock),
+        .read_data(low$0$read_data),
+        .write_address(low$0$write_address),
+        .write_clock(low$0$write_clock),
+        .write_data(low$0$write_data),
+        .write_enable(low$0$write_enable)
+    );
+    mldsa_engine__poly_memory__low__1 low$1(
+        .read_address(low$1$read_address),
+        .read_clock(low$1$read_clock),
+        .read_data(low$1$read_data),
+        .write_address(low$1$write_address),
+        .write_clock(low$1$write_clock),
+        .write_data(low$1$write_data),
+        .write_enable(low$1$write_enable)
+    );
+    mldsa_engine__poly_memory__low__2 low$2(
+        .read_address(low$2$read_address),
+        .read_clock(low$2$read_clock),
+        .read_data(low$2$read_data),
+        .write_address(low$2$write_address),
+        .write_clock(low$2$write_clock),
+        .write_data(low$2$write_data),
+        .write_enable(low$2$write_enable)
+    );
+    mldsa_engine__poly_memory__low__3 low$3(
+        .read_address(low$3$read_address),
+        .read_clock(low$3$read_clock),
+        .read_data(low$3$read_data),
+        .write_address(low$3$write_address),
+        .write_clock(low$3$write_clock),
+        .write_data(low$3$write_data),
+        .write_enable(low$3$write_enable)
+    );
+    mldsa_engine__poly_memory__low__4 low$4(
+        .read_address(low$4$read_address),
+        .read_clock(low$4$read_clock),
+        .read_data(low$4$read_data),
+        .write_address(low$4$write_address),
+        .write_clock(low$4$write_clock),
+        .write_data(low$4$write_data),
+        .write_enable(low$4$write_enable)
+    );
+    mldsa_engine__poly_memory__low__5 low$5(
+        .read_address(low$5$read_address),
+        .read_clock(low$5$read_clock),
+        .read_data(low$5$read_data),
+        .write_address(low$5$write_address),
+        .write_clock(low$5$write_clock),
+        .write_data(low$5$write_data),
+        .write_enable(low$5$write_enable)
+    );
+    mldsa_engine__poly_memory__low__6 low$6(
+        .read_address(low$6$read_address),
+        .read_clock(low$6$read_clock),
+        .read_data(low$6$read_data),
+        .write_address(low$6$write_address),
+        .write_clock(low$6$write_clock),
+        .write_data(low$6$write_data),
+        .write_enable(low$6$write_enable)
+    );
+    mldsa_engine__poly_memory__low__7 low$7(
+        .read_address(low$7$read_address),
+        .read_clock(low$7$read_clock),
+        .read_data(low$7$read_data),
+        .write_address(low$7$write_address),
+        .write_clock(low$7$write_clock),
+        .write_data(low$7$write_data),
+        .write_enable(low$7$write_enable)
+    );
+    mldsa_engine__poly_memory__high__0 high$0(
+        .read_address(high$0$read_address),
+        .read_clock(high$0$read_clock),
+        .read_data(high$0$read_data),
+        .write_address(high$0$write_address),
+        .write_clock(high$0$write_clock),
+        .write_data(high$0$write_data),
+        .write_enable(high$0$write_enable)
+    );
+    mldsa_engine__poly_memory__high__1 high$1(
+        .read_address(high$1$read_address),
+        .read_clock(high$1$read_clock),
+        .read_data(high$1$read_data),
+        .write_address(high$1$write_address),
+        .write_clock(high$1$write_clock),
+        .write_data(high$1$write_data),
+        .write_enable(high$1$write_enable)
+    );
+    mldsa_engine__poly_memory__high__2 high$2(
+        .read_address(high$2$read_address),
+        .read_clock(high$2$read_clock),
+        .read_data(high$2$read_data),
+        .write_address(high$2$write_address),
+        .write_clock(high$2$write_clock),
+        .write_data(high$2$write_data),
+        .write_enable(high$2$write_enable)
+    );
+    mldsa_engine__poly_memory__high__3 high$3(
+        .read_address(high$3$read_address),
+        .read_clock(high$3$read_clock),
+        .read_data(high$3$read_data),
+        .write_address(high$3$write_address),
+        .write_clock(high$3$write_clock),
+        .write_data(high$3$write_data),
+        .write_enable(high$3$write_enable)
+    );
+    mldsa_engine__poly_memory__high__4 high$4(
+        .read_address(high$4$read_address),
+        .read_clock(high$4$read_clock),
+        .read_data(high$4$read_data),
+        .write_address(high$4$write_address),
+        .write_clock(high$4$write_clock),
+        .write_data(high$4$write_data),
+        .write_enable(high$4$write_enable)
+    );
+    mldsa_engine__poly_memory__high__5 high$5(
+        .read_address(high$5$read_address),
+        .read_clock(high$5$read_clock),
+        .read_data(high$5$read_data),
+        .write_address(high$5$write_address),
+        .write_clock(high$5$write_clock),
+        .write_data(high$5$write_data),
+        .write_enable(high$5$write_enable)
+    );
+    mldsa_engine__poly_memory__high__6 high$6(
+        .read_address(high$6$read_address),
+        .read_clock(high$6$read_clock),
+        .read_data(high$6$read_data),
+        .write_address(high$6$write_address),
+        .write_clock(high$6$write_clock),
+        .write_data(high$6$write_data),
+        .write_enable(high$6$write_enable)
+    );
+    mldsa_engine__poly_memory__high__7 high$7(
+        .read_address(high$7$read_address),
+        .read_clock(high$7$read_clock),
+        .read_data(high$7$read_data),
+        .write_address(high$7$write_address),
+        .write_clock(high$7$write_clock),
+        .write_data(high$7$write_data),
+        .write_enable(high$7$write_enable)
+    );
+    mldsa_engine__poly_memory__write_row write_row(
+        .d(write_row$d),
+        .q(write_row$q),
+        .clock(write_row$clock)
+    );
+    mldsa_engine__poly_memory__read_row read_row(
+        .d(read_row$d),
+        .q(read_row$q),
+        .clock(read_row$clock)
+    );
+    mldsa_engine__poly_memory__read_valid read_valid(
+        .d(read_valid$d),
+        .q(read_valid$q),
+        .clock(read_valid$clock)
+    );
+    mldsa_engine__poly_memory__read_high read_high(
+        .d(read_high$d),
+        .q(read_high$q),
+        .clock(read_high$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        write_row$clock = clock;
+        read_row$clock = clock;
+        read_valid$clock = clock;
+        read_high$clock = clock;
+        write_row$d = write_row$q;
+        read_row$d = read_row$q;
+        read_valid$d = read_valid$q;
+        read_high$d = read_high$q;
+        write_row$d = 32'h0;
+        if (core_row_out_valid) begin
+            write_row$d = write_row$q + 32'h1;
+        end
+        issue_read = core_row_in_ready & ~read_row$q[32'h5];
+        read_valid$d = issue_read;
+        read_row$d = 32'h0;
+        if (core_row_in_ready) begin
+            read_row$d = read_row$q;
+            if (issue_read) begin
+                read_row$d = read_row$q + 32'h1;
+            end
+        end
+        core_row_in_valid = read_valid$q;
+        read_high$d = load_poly[32'h4];
+        write_address = (((store_poly[(32'h0)+:(4)]) & 9'h1ff) << 32'h5) | ((write_row$q) & 9'h1ff);
+        read_address = (((load_poly[(32'h0)+:(4)]) & 9'h1ff) << 32'h5) | ((read_row$q[(32'h0)+:(5)]) & 9'h1ff);
+        low$0$read_clock = clock;
+        low$0$write_clock = clock;
+        high$0$read_clock = clock;
+        high$0$write_clock = clock;
+        low$0$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$0$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$0$write_address = write_address;
+        high$0$write_address = write_address;
+        low$0$write_data = core_row_out$0;
+        high$0$write_data = core_row_out$0;
+        low$0$read_address = read_address;
+        high$0$read_address = read_address;
+        core_row_in$0 = low$0$read_data;
+        if (read_high$q) begin
+            core_row_in$0 = high$0$read_data;
+        end
+        low$1$read_clock = clock;
+        low$1$write_clock = clock;
+        high$1$read_clock = clock;
+        high$1$write_clock = clock;
+        low$1$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$1$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$1$write_address = write_address;
+        high$1$write_address = write_address;
+        low$1$write_data = core_row_out$1;
+        high$1$write_data = core_row_out$1;
+        low$1$read_address = read_address;
+        high$1$read_address = read_address;
+        core_row_in$1 = low$1$read_data;
+        if (read_high$q) begin
+            core_row_in$1 = high$1$read_data;
+        end
+        low$2$read_clock = clock;
+        low$2$write_clock = clock;
+        high$2$read_clock = clock;
+        high$2$write_clock = clock;
+        low$2$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$2$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$2$write_address = write_address;
+        high$2$write_address = write_address;
+        low$2$write_data = core_row_out$2;
+        high$2$write_data = core_row_out$2;
+        low$2$read_address = read_address;
+        high$2$read_address = read_address;
+        core_row_in$2 = low$2$read_data;
+        if (read_high$q) begin
+            core_row_in$2 = high$2$read_data;
+        end
+        low$3$read_clock = clock;
+        low$3$write_clock = clock;
+        high$3$read_clock = clock;
+        high$3$write_clock = clock;
+        low$3$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$3$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$3$write_address = write_address;
+        high$3$write_address = write_address;
+        low$3$write_data = core_row_out$3;
+        high$3$write_data = core_row_out$3;
+        low$3$read_address = read_address;
+        high$3$read_address = read_address;
+        core_row_in$3 = low$3$read_data;
+        if (read_high$q) begin
+            core_row_in$3 = high$3$read_data;
+        end
+        low$4$read_clock = clock;
+        low$4$write_clock = clock;
+        high$4$read_clock = clock;
+        high$4$write_clock = clock;
+        low$4$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$4$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$4$write_address = write_address;
+        high$4$write_address = write_address;
+        low$4$write_data = core_row_out$4;
+        high$4$write_data = core_row_out$4;
+        low$4$read_address = read_address;
+        high$4$read_address = read_address;
+        core_row_in$4 = low$4$read_data;
+        if (read_high$q) begin
+            core_row_in$4 = high$4$read_data;
+        end
+        low$5$read_clock = clock;
+        low$5$write_clock = clock;
+        high$5$read_clock = clock;
+        high$5$write_clock = clock;
+        low$5$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$5$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$5$write_address = write_address;
+        high$5$write_address = write_address;
+        low$5$write_data = core_row_out$5;
+        high$5$write_data = core_row_out$5;
+        low$5$read_address = read_address;
+        high$5$read_address = read_address;
+        core_row_in$5 = low$5$read_data;
+        if (read_high$q) begin
+            core_row_in$5 = high$5$read_data;
+        end
+        low$6$read_clock = clock;
+        low$6$write_clock = clock;
+        high$6$read_clock = clock;
+        high$6$write_clock = clock;
+        low$6$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$6$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$6$write_address = write_address;
+        high$6$write_address = write_address;
+        low$6$write_data = core_row_out$6;
+        high$6$write_data = core_row_out$6;
+        low$6$read_address = read_address;
+        high$6$read_address = read_address;
+        core_row_in$6 = low$6$read_data;
+        if (read_high$q) begin
+            core_row_in$6 = high$6$read_data;
+        end
+        low$7$read_clock = clock;
+        low$7$write_clock = clock;
+        high$7$read_clock = clock;
+        high$7$write_clock = clock;
+        low$7$write_enable = core_row_out_valid & ~store_poly[32'h4];
+        high$7$write_enable = core_row_out_valid & store_poly[32'h4];
+        low$7$write_address = write_address;
+        high$7$write_address = write_address;
+        low$7$write_data = core_row_out$7;
+        high$7$write_data = core_row_out$7;
+        low$7$read_address = read_address;
+        high$7$read_address = read_address;
+        core_row_in$7 = low$7$read_data;
+        if (read_high$q) begin
+            core_row_in$7 = high$7$read_data;
+        end
+    end
+    
+endmodule // mldsa_engine__poly_memory
+
+
+module mldsa_engine__poly_memory__high__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__0
+
+
+module mldsa_engine__poly_memory__high__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__1
+
+
+module mldsa_engine__poly_memory__high__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__2
+
+
+module mldsa_engine__poly_memory__high__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__3
+
+
+module mldsa_engine__poly_memory__high__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__4
+
+
+module mldsa_engine__poly_memory__high__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__5
+
+
+module mldsa_engine__poly_memory__high__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__6
+
+
+module mldsa_engine__poly_memory__high__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__high__7
+
+
+module mldsa_engine__poly_memory__low__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__0
+
+
+module mldsa_engine__poly_memory__low__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__1
+
+
+module mldsa_engine__poly_memory__low__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__2
+
+
+module mldsa_engine__poly_memory__low__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__3
+
+
+module mldsa_engine__poly_memory__low__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__4
+
+
+module mldsa_engine__poly_memory__low__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__5
+
+
+module mldsa_engine__poly_memory__low__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__6
+
+
+module mldsa_engine__poly_memory__low__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__poly_memory__low__7
+
+
+module mldsa_engine__poly_memory__read_high(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__poly_memory__read_high
+
+
+module mldsa_engine__poly_memory__read_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__poly_memory__read_row
+
+
+module mldsa_engine__poly_memory__read_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__poly_memory__read_valid
+
+
+module mldsa_engine__poly_memory__write_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__poly_memory__write_row
+
+
+module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
     
     // Module arguments
     input wire  clock;
@@ -15624,6 +16930,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
+    output reg  [4:0] pm_store_poly;
+    output reg  [4:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -15633,6 +16941,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
     localparam  c_op_store = 8'h2;
+    localparam  c_op_store_rows = 8'h10;
+    localparam  c_op_load_rows = 8'h11;
     localparam  c_op_ntt = 8'h3;
     localparam  c_op_intt = 8'h4;
     localparam  c_op_pwm = 8'h5;
@@ -15746,15 +17056,17 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     localparam SignPhase$NttC = 16;
     localparam SignPhase$LoadS = 17;
     localparam SignPhase$NttS = 18;
-    localparam SignPhase$LoadYAcc = 19;
-    localparam SignPhase$MulCs = 20;
-    localparam SignPhase$InttCs = 21;
-    localparam SignPhase$StoreZ = 22;
-    localparam SignPhase$StoreR = 23;
-    localparam SignPhase$StoreH = 24;
-    localparam SignPhase$Decide = 25;
-    localparam SignPhase$PackHints = 26;
-    localparam SignPhase$Output = 27;
+    localparam SignPhase$StoreSRows = 19;
+    localparam SignPhase$LoadSRows = 20;
+    localparam SignPhase$LoadYAcc = 21;
+    localparam SignPhase$MulCs = 22;
+    localparam SignPhase$InttCs = 23;
+    localparam SignPhase$StoreZ = 24;
+    localparam SignPhase$StoreR = 25;
+    localparam SignPhase$StoreH = 26;
+    localparam SignPhase$Decide = 27;
+    localparam SignPhase$PackHints = 28;
+    localparam SignPhase$Output = 29;
     
     // Stub signals
     reg  unpacker$clock;
@@ -15882,13 +17194,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [31:0] w1_buf$word_data;
     reg  [7:0] w1_buf$read_address;
     wire  [31:0] w1_buf$read_word;
-    reg  [10:0] y_mem$read_address;
-    reg  y_mem$read_clock;
-    wire  [22:0] y_mem$read_data;
-    reg  [10:0] y_mem$write_address;
-    reg  y_mem$write_clock;
-    reg  [22:0] y_mem$write_data;
-    reg  y_mem$write_enable;
     reg  [10:0] w_mem$read_address;
     reg  w_mem$read_clock;
     wire  [22:0] w_mem$read_data;
@@ -16277,12 +17582,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [7:0] addr_s0$d;
     wire  [7:0] addr_s0$q;
     reg  addr_s0$clock;
-    reg  [22:0] load_word$d;
-    wire  [22:0] load_word$q;
-    reg  load_word$clock;
-    reg  load_valid$d;
-    wire  load_valid$q;
-    reg  load_valid$clock;
     reg  [31:0] feed_word$d;
     wire  [31:0] feed_word$q;
     reg  feed_word$clock;
@@ -16511,15 +17810,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .word_data(w1_buf$word_data),
         .read_address(w1_buf$read_address),
         .read_word(w1_buf$read_word)
-    );
-    mldsa_engine__sign__y_mem y_mem(
-        .read_address(y_mem$read_address),
-        .read_clock(y_mem$read_clock),
-        .read_data(y_mem$read_data),
-        .write_address(y_mem$write_address),
-        .write_clock(y_mem$write_clock),
-        .write_data(y_mem$write_data),
-        .write_enable(y_mem$write_enable)
     );
     mldsa_engine__sign__w_mem w_mem(
         .read_address(w_mem$read_address),
@@ -17165,16 +18455,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .q(addr_s0$q),
         .clock(addr_s0$clock)
     );
-    mldsa_engine__sign__load_word load_word(
-        .d(load_word$d),
-        .q(load_word$q),
-        .clock(load_word$clock)
-    );
-    mldsa_engine__sign__load_valid load_valid(
-        .d(load_valid$d),
-        .q(load_valid$q),
-        .clock(load_valid$clock)
-    );
     mldsa_engine__sign__feed_word feed_word(
         .d(feed_word$d),
         .q(feed_word$q),
@@ -17307,8 +18587,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         hold_valid$clock = clock;
         w_s0$clock = clock;
         addr_s0$clock = clock;
-        load_word$clock = clock;
-        load_valid$clock = clock;
         feed_word$clock = clock;
         unpack_width$clock = clock;
         unpack_offset$clock = clock;
@@ -17383,8 +18661,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         hold_valid$d = hold_valid$q;
         w_s0$d = w_s0$q;
         addr_s0$d = addr_s0$q;
-        load_word$d = load_word$q;
-        load_valid$d = load_valid$q;
         feed_word$d = feed_word$q;
         unpack_width$d = unpack_width$q;
         unpack_offset$d = unpack_offset$q;
@@ -17532,8 +18808,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         sk_buf$clock = clock;
         sig_buf$clock = clock;
         w1_buf$clock = clock;
-        y_mem$read_clock = clock;
-        y_mem$write_clock = clock;
         w_mem$read_clock = clock;
         w_mem$write_clock = clock;
         ser_byte = ser_word$q[(32'h0)+:(8)];
@@ -17646,9 +18920,18 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         w1_buf$word_write = 1'b0;
         w1_buf$word_address = 32'h0;
         w1_buf$word_data = 32'h0;
-        y_mem$write_enable = 1'b0;
-        y_mem$write_address = (((col$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
-        y_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
+        pm_store_poly = ((col$q) & 5'h1f);
+        pm_load_poly = ((col$q) & 5'h1f);
+        if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$LoadSRows)) begin
+            pm_store_poly = ((col$q) & 5'h1f) + 32'h8;
+            if (stage$q == 32'h1) begin
+                pm_store_poly = ((row$q) & 5'h1f) + 32'h10;
+            end
+            if (stage$q == 32'h2) begin
+                pm_store_poly = ((row$q) & 5'h1f) + 32'h18;
+            end
+            pm_load_poly = pm_store_poly;
+        end
         w_mem$write_enable = 1'b0;
         w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
         w_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
@@ -18390,16 +19673,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                     if (~launched$q) begin
                         launched$d = 1'b1;
                         ntt_start = 1'b1;
-                        ntt_op = c_op_store;
+                        ntt_op = c_op_store_rows;
                         ntt_arg0 = 32'h1;
-                        count$d = 32'h0;
                     end
                     else begin
-                        ntt_m_tready = 1'b1;
-                        if (ntt_m_tvalid) begin
-                            y_mem$write_enable = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
                         if (ntt_done) begin
                             error_flag$d = ntt_error;
                             launched$d = 1'b0;
@@ -18656,7 +19933,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                 end
             SignPhase$LoadS:
                 begin
-                    if (~launched$q) begin
+                    if (attempt_count$q != 32'h1) begin
+                        phase$d = SignPhase$LoadSRows;
+                    end
+                    else if (~launched$q) begin
                         launched$d = 1'b1;
                         unpack_width$d = eta_bits$q;
                         unpack_offset$d = eta$q;
@@ -18721,11 +20001,14 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                     end
                     else if (ntt_done) begin
                         launched$d = 1'b0;
-                        phase$d = SignPhase$MulCs;
-                        if (stage$q == 32'h0) begin
-                            phase$d = SignPhase$LoadYAcc;
-                        end
+                        phase$d = SignPhase$StoreSRows;
                     end
+                end
+            SignPhase$StoreSRows:
+                begin
+                end
+            SignPhase$LoadSRows:
+                begin
                 end
             SignPhase$MulCs:
                 begin
@@ -18858,34 +20141,39 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             if (~launched$q) begin
                 launched$d = 1'b1;
                 ntt_start = 1'b1;
-                ntt_op = c_op_load;
+                ntt_op = c_op_load_rows;
                 ntt_arg0 = 32'h1;
                 if (phase$q == SignPhase$LoadYAcc) begin
                     ntt_arg0 = 32'h0;
                 end
-                count$d = 32'h0;
-                count_next = 32'h0;
-                load_valid$d = 1'b0;
             end
-            else begin
-                ntt_s_tdata = ((load_word$q) & 32'hffffffff);
-                ntt_s_tvalid = load_valid$q;
-                ntt_s_tlast = count$q[32'h8];
-                load_valid$d = ~count$q[32'h8];
-                if (~count$q[32'h8]) begin
-                    load_word$d = y_mem$read_data;
-                    count_next = count$q + 32'h1;
+            else if (ntt_done) begin
+                error_flag$d = ntt_error;
+                launched$d = 1'b0;
+                if (phase$q == SignPhase$LoadY) begin
+                    phase$d = SignPhase$SampleA;
                 end
-                count$d = count_next;
-                if (ntt_done) begin
-                    error_flag$d = ntt_error;
-                    launched$d = 1'b0;
-                    if (phase$q == SignPhase$LoadY) begin
-                        phase$d = SignPhase$SampleA;
-                    end
-                    else begin
-                        phase$d = SignPhase$MulCs;
-                    end
+                else begin
+                    phase$d = SignPhase$MulCs;
+                end
+            end
+        end
+        if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$LoadSRows)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_op = c_op_load_rows;
+                if (phase$q == SignPhase$StoreSRows) begin
+                    ntt_op = c_op_store_rows;
+                end
+                ntt_arg0 = 32'h2;
+            end
+            else if (ntt_done) begin
+                error_flag$d = ntt_error;
+                launched$d = 1'b0;
+                phase$d = SignPhase$MulCs;
+                if (stage$q == 32'h0) begin
+                    phase$d = SignPhase$LoadYAcc;
                 end
             end
         end
@@ -18967,7 +20255,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         if (phase$q == SignPhase$Output) begin
             sig_buf$read_address = out_next;
         end
-        y_mem$read_address = (((col$q) & 11'h7ff) << 32'h8) | ((count_next) & 11'h7ff);
         w_mem$read_address = (((row$q) & 11'h7ff) << 32'h8) | ((count_next) & 11'h7ff);
         if (ser_take) begin
             ser_word$d = ser_word$q >> 32'h8;
@@ -21366,44 +22653,6 @@ module mldsa_engine__sign__launched(d,q,clock);
 endmodule // mldsa_engine__sign__launched
 
 
-module mldsa_engine__sign__load_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__load_valid
-
-
-module mldsa_engine__sign__load_word(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__load_word
-
-
 module mldsa_engine__sign__make_hint(clock,a0,a1,wide,hint);
     
     // Module arguments
@@ -21934,15 +23183,17 @@ module mldsa_engine__sign__phase(d,q,clock);
     localparam SignPhase$NttC = 16;
     localparam SignPhase$LoadS = 17;
     localparam SignPhase$NttS = 18;
-    localparam SignPhase$LoadYAcc = 19;
-    localparam SignPhase$MulCs = 20;
-    localparam SignPhase$InttCs = 21;
-    localparam SignPhase$StoreZ = 22;
-    localparam SignPhase$StoreR = 23;
-    localparam SignPhase$StoreH = 24;
-    localparam SignPhase$Decide = 25;
-    localparam SignPhase$PackHints = 26;
-    localparam SignPhase$Output = 27;
+    localparam SignPhase$StoreSRows = 19;
+    localparam SignPhase$LoadSRows = 20;
+    localparam SignPhase$LoadYAcc = 21;
+    localparam SignPhase$MulCs = 22;
+    localparam SignPhase$InttCs = 23;
+    localparam SignPhase$StoreZ = 24;
+    localparam SignPhase$StoreR = 25;
+    localparam SignPhase$StoreH = 26;
+    localparam SignPhase$Decide = 27;
+    localparam SignPhase$PackHints = 28;
+    localparam SignPhase$Output = 29;
     
     // Update code (custom)
     initial begin
@@ -24887,35 +26138,6 @@ module mldsa_engine__sign__words_left(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__words_left
-
-
-module mldsa_engine__sign__y_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [22:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [22:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[22:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // mldsa_engine__sign__y_mem
 
 
 module mldsa_engine__sign__z_bound(d,q,clock);
@@ -28193,7 +29415,7 @@ module mldsa_engine__sponge__word_pos(d,q,clock);
 endmodule // mldsa_engine__sponge__word_pos
 
 
-module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid);
+module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
     
     // Module arguments
     input wire  clock;
@@ -28241,6 +29463,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
+    output reg  [4:0] pm_store_poly;
+    output reg  [4:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -28250,6 +29474,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
     localparam  c_op_store = 8'h2;
+    localparam  c_op_store_rows = 8'h10;
+    localparam  c_op_load_rows = 8'h11;
     localparam  c_op_ntt = 8'h3;
     localparam  c_op_intt = 8'h4;
     localparam  c_op_pwm = 8'h5;
@@ -28329,16 +29555,20 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     localparam VerifyPhase$Challenge = 5;
     localparam VerifyPhase$LoadC = 6;
     localparam VerifyPhase$NttC = 7;
-    localparam VerifyPhase$LoadT = 8;
-    localparam VerifyPhase$NttT = 9;
-    localparam VerifyPhase$MulCt = 10;
-    localparam VerifyPhase$LoadZ = 11;
-    localparam VerifyPhase$NttZ = 12;
-    localparam VerifyPhase$SampleA = 13;
-    localparam VerifyPhase$MulAz = 14;
-    localparam VerifyPhase$Intt = 15;
-    localparam VerifyPhase$StoreW = 16;
-    localparam VerifyPhase$Commit = 17;
+    localparam VerifyPhase$StoreCRows = 8;
+    localparam VerifyPhase$LoadCRows = 9;
+    localparam VerifyPhase$LoadT = 10;
+    localparam VerifyPhase$NttT = 11;
+    localparam VerifyPhase$MulCt = 12;
+    localparam VerifyPhase$LoadZ = 13;
+    localparam VerifyPhase$NttZ = 14;
+    localparam VerifyPhase$StoreZRows = 15;
+    localparam VerifyPhase$LoadZRows = 16;
+    localparam VerifyPhase$SampleA = 17;
+    localparam VerifyPhase$MulAz = 18;
+    localparam VerifyPhase$Intt = 19;
+    localparam VerifyPhase$StoreW = 20;
+    localparam VerifyPhase$Commit = 21;
     
     // Stub signals
     reg  unpacker$clock;
@@ -29356,6 +30586,12 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         ntt_s_tlast = count$q == 32'hff;
         ntt_s_tdata = ((unpacker$coeff) & 32'hffffffff);
         ntt_m_tready = 1'b0;
+        pm_store_poly = 32'h0;
+        pm_load_poly = 32'h0;
+        if ((phase$q == VerifyPhase$StoreZRows) | (phase$q == VerifyPhase$LoadZRows)) begin
+            pm_store_poly = ((col$q) & 5'h1f) + 32'h1;
+            pm_load_poly = ((col$q) & 5'h1f) + 32'h1;
+        end
         unpacker$reset = reset;
         unpacker$width = gamma1_bits$q;
         unpacker$centred = 1'b1;
@@ -29996,8 +31232,20 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     end
                     else if (ntt_done) begin
                         launched$d = 1'b0;
-                        phase$d = VerifyPhase$LoadT;
+                        phase$d = VerifyPhase$StoreCRows;
                     end
+                end
+            VerifyPhase$StoreCRows:
+                begin
+                end
+            VerifyPhase$LoadCRows:
+                begin
+                end
+            VerifyPhase$StoreZRows:
+                begin
+                end
+            VerifyPhase$LoadZRows:
+                begin
                 end
             VerifyPhase$LoadT:
                 begin
@@ -30096,7 +31344,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                             end
                             else begin
                                 row$d = row$q + 32'h1;
-                                phase$d = VerifyPhase$LoadC;
+                                phase$d = VerifyPhase$LoadCRows;
                             end
                         end
                     end
@@ -30223,7 +31471,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     phase$d = VerifyPhase$MulCt;
                 end
                 else begin
-                    phase$d = VerifyPhase$SampleA;
+                    phase$d = VerifyPhase$StoreZRows;
                 end
             end
         end
@@ -30241,14 +31489,41 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                 if (phase$q == VerifyPhase$MulCt) begin
                     col$d = 32'h0;
                     z_ptr$d = ((ct_words$q) & 11'h7ff);
-                    phase$d = VerifyPhase$LoadZ;
+                    phase$d = VerifyPhase$LoadZRows;
+                    if (row$q == 32'h0) begin
+                        phase$d = VerifyPhase$LoadZ;
+                    end
                 end
                 else if (col$q + 32'h1 == l$q) begin
                     phase$d = VerifyPhase$Intt;
                 end
                 else begin
                     col$d = col$q + 32'h1;
-                    phase$d = VerifyPhase$LoadZ;
+                    phase$d = VerifyPhase$LoadZRows;
+                    if (row$q == 32'h0) begin
+                        phase$d = VerifyPhase$LoadZ;
+                    end
+                end
+            end
+        end
+        if ((phase$q == VerifyPhase$StoreCRows) | (phase$q == VerifyPhase$LoadCRows) | (phase$q == VerifyPhase$StoreZRows) | (phase$q == VerifyPhase$LoadZRows)) begin
+            if (~launched$q) begin
+                launched$d = 1'b1;
+                ntt_start = 1'b1;
+                ntt_arg0 = 32'h1;
+                ntt_op = c_op_load_rows;
+                if ((phase$q == VerifyPhase$StoreCRows) | (phase$q == VerifyPhase$StoreZRows)) begin
+                    ntt_op = c_op_store_rows;
+                end
+            end
+            else if (ntt_done) begin
+                error_flag$d = ntt_error;
+                launched$d = 1'b0;
+                if ((phase$q == VerifyPhase$StoreCRows) | (phase$q == VerifyPhase$LoadCRows)) begin
+                    phase$d = VerifyPhase$LoadT;
+                end
+                else begin
+                    phase$d = VerifyPhase$SampleA;
                 end
             end
         end
@@ -32690,16 +33965,20 @@ module mldsa_engine__verify__phase(d,q,clock);
     localparam VerifyPhase$Challenge = 5;
     localparam VerifyPhase$LoadC = 6;
     localparam VerifyPhase$NttC = 7;
-    localparam VerifyPhase$LoadT = 8;
-    localparam VerifyPhase$NttT = 9;
-    localparam VerifyPhase$MulCt = 10;
-    localparam VerifyPhase$LoadZ = 11;
-    localparam VerifyPhase$NttZ = 12;
-    localparam VerifyPhase$SampleA = 13;
-    localparam VerifyPhase$MulAz = 14;
-    localparam VerifyPhase$Intt = 15;
-    localparam VerifyPhase$StoreW = 16;
-    localparam VerifyPhase$Commit = 17;
+    localparam VerifyPhase$StoreCRows = 8;
+    localparam VerifyPhase$LoadCRows = 9;
+    localparam VerifyPhase$LoadT = 10;
+    localparam VerifyPhase$NttT = 11;
+    localparam VerifyPhase$MulCt = 12;
+    localparam VerifyPhase$LoadZ = 13;
+    localparam VerifyPhase$NttZ = 14;
+    localparam VerifyPhase$StoreZRows = 15;
+    localparam VerifyPhase$LoadZRows = 16;
+    localparam VerifyPhase$SampleA = 17;
+    localparam VerifyPhase$MulAz = 18;
+    localparam VerifyPhase$Intt = 19;
+    localparam VerifyPhase$StoreW = 20;
+    localparam VerifyPhase$Commit = 21;
     
     // Update code (custom)
     initial begin

@@ -124,6 +124,25 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
     wire  core$m_tvalid;
     wire  core$m_tlast;
     reg  core$m_tready;
+    reg  [22:0] core$row_in$0;
+    reg  [22:0] core$row_in$1;
+    reg  [22:0] core$row_in$2;
+    reg  [22:0] core$row_in$3;
+    reg  [22:0] core$row_in$4;
+    reg  [22:0] core$row_in$5;
+    reg  [22:0] core$row_in$6;
+    reg  [22:0] core$row_in$7;
+    reg  core$row_in_valid;
+    wire  core$row_in_ready;
+    wire  [22:0] core$row_out$0;
+    wire  [22:0] core$row_out$1;
+    wire  [22:0] core$row_out$2;
+    wire  [22:0] core$row_out$3;
+    wire  [22:0] core$row_out$4;
+    wire  [22:0] core$row_out$5;
+    wire  [22:0] core$row_out$6;
+    wire  [22:0] core$row_out$7;
+    wire  core$row_out_valid;
     
     // Sub module instances
     ntt_accel__regs regs(
@@ -178,7 +197,26 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
         .m_tdata(core$m_tdata),
         .m_tvalid(core$m_tvalid),
         .m_tlast(core$m_tlast),
-        .m_tready(core$m_tready)
+        .m_tready(core$m_tready),
+        .row_in$0(core$row_in$0),
+        .row_in$1(core$row_in$1),
+        .row_in$2(core$row_in$2),
+        .row_in$3(core$row_in$3),
+        .row_in$4(core$row_in$4),
+        .row_in$5(core$row_in$5),
+        .row_in$6(core$row_in$6),
+        .row_in$7(core$row_in$7),
+        .row_in_valid(core$row_in_valid),
+        .row_in_ready(core$row_in_ready),
+        .row_out$0(core$row_out$0),
+        .row_out$1(core$row_out$1),
+        .row_out$2(core$row_out$2),
+        .row_out$3(core$row_out$3),
+        .row_out$4(core$row_out$4),
+        .row_out$5(core$row_out$5),
+        .row_out$6(core$row_out$6),
+        .row_out$7(core$row_out$7),
+        .row_out_valid(core$row_out_valid)
     );
     
     // Update code
@@ -213,6 +251,15 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
         regs$busy = core$busy;
         regs$done = core$done;
         regs$error = core$error;
+        core$row_in$0 = 32'h0;
+        core$row_in$1 = 32'h0;
+        core$row_in$2 = 32'h0;
+        core$row_in$3 = 32'h0;
+        core$row_in$4 = 32'h0;
+        core$row_in$5 = 32'h0;
+        core$row_in$6 = 32'h0;
+        core$row_in$7 = 32'h0;
+        core$row_in_valid = 1'b0;
         regs$core_config = core$config_word;
         regs$cycles = core$cycles;
         regs$result = 32'h0;
@@ -230,7 +277,7 @@ module ntt_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wda
 endmodule // ntt_accel
 
 
-module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready);
+module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready,row_in$0,row_in$1,row_in$2,row_in$3,row_in$4,row_in$5,row_in$6,row_in$7,row_in_valid,row_in_ready,row_out$0,row_out$1,row_out$2,row_out$3,row_out$4,row_out$5,row_out$6,row_out$7,row_out_valid);
     
     // Module arguments
     input wire  clock;
@@ -253,6 +300,25 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
     output reg  m_tvalid;
     output reg  m_tlast;
     input wire  m_tready;
+    input wire  [22:0] row_in$0;
+    input wire  [22:0] row_in$1;
+    input wire  [22:0] row_in$2;
+    input wire  [22:0] row_in$3;
+    input wire  [22:0] row_in$4;
+    input wire  [22:0] row_in$5;
+    input wire  [22:0] row_in$6;
+    input wire  [22:0] row_in$7;
+    input wire  row_in_valid;
+    output reg  row_in_ready;
+    output reg  [22:0] row_out$0;
+    output reg  [22:0] row_out$1;
+    output reg  [22:0] row_out$2;
+    output reg  [22:0] row_out$3;
+    output reg  [22:0] row_out$4;
+    output reg  [22:0] row_out$5;
+    output reg  [22:0] row_out$6;
+    output reg  [22:0] row_out$7;
+    output reg  row_out_valid;
     
     // Constant declarations
     localparam  c_st_idle = 3'b0;
@@ -260,6 +326,8 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
     localparam  c_st_drain = 3'b10;
     localparam  c_st_load = 3'b11;
     localparam  c_st_store = 3'b100;
+    localparam  c_st_store_rows = 3'b101;
+    localparam  c_st_load_rows = 3'b110;
     localparam  c_kind_fwd = 2'b0;
     localparam  c_kind_inv = 2'b1;
     localparam  c_kind_pw = 2'b10;
@@ -285,6 +353,10 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
     localparam  k_op_pwm = 8'h5;
     localparam  k_op_pwmac = 8'h6;
     localparam  k_op_abort = 8'hff;
+    localparam  k_op_store_rows = 8'h10;
+    localparam  k_op_load_rows = 8'h11;
+    localparam  k_row_port = 1'b0;
+    localparam  k_row_count = 9'b100000;
     localparam  bank_hi$0 = 1'b0;
     localparam  bank_hi$1 = 1'b0;
     localparam  bank_hi$2 = 1'b0;
@@ -803,6 +875,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
     reg  [22:0] store_word;
     reg  accept_out;
     reg  accept_in;
+    reg  accept_row;
     reg  finish;
     reg  w_valid;
     reg  [8:0] w_c;
@@ -1697,6 +1770,9 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         m_tvalid = (state$q == c_st_store) & primed$q;
         m_tlast = (state$q == c_st_store) & primed$q & (cnt$q == 32'hff);
         accept_out = (state$q == c_st_store) & primed$q & m_tready;
+        row_in_ready = state$q == c_st_load_rows;
+        accept_row = (state$q == c_st_load_rows) & row_in_valid;
+        row_out_valid = (state$q == c_st_store_rows) & primed$q;
         next_idx = cnt$q;
         if (accept_out) begin
             next_idx = cnt$q + 32'h1;
@@ -1710,7 +1786,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$0 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$0 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1726,7 +1802,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$1 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$1 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1742,7 +1818,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$2 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$2 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1758,7 +1834,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$3 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$3 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1774,7 +1850,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$4 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$4 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1790,7 +1866,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$5 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$5 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1806,7 +1882,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$6 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$6 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -1822,7 +1898,7 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (state$q == c_st_store) begin
             rd_addr$7 = next_idx[(k_addr_shift)+:(5)];
         end
-        else if (kind$q == c_kind_inv) begin
+        else if ((state$q == c_st_store_rows) | (kind$q == c_kind_inv)) begin
             rd_addr$7 = ((cnt$q) & 5'h1f);
         end
         else if (kind$q == c_kind_fwd) begin
@@ -2026,6 +2102,14 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
         if (slot_b$q == 32'h2) begin
             b_data$7 = buf2$read_data$7;
         end
+        row_out$0 = p_data$0;
+        row_out$1 = p_data$1;
+        row_out$2 = p_data$2;
+        row_out$3 = p_data$3;
+        row_out$4 = p_data$4;
+        row_out$5 = p_data$5;
+        row_out$6 = p_data$6;
+        row_out$7 = p_data$7;
         store_word = 32'h0;
         if (store_bank == 0) begin
             store_word = p_data$0;
@@ -2691,6 +2775,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_addr$0 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$0 = accept_in & (load_bank == 0);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$0 = row_in$0;
+            wr_addr$0 = ((cnt$q) & 5'h1f);
+            wr_en$0 = accept_row;
+        end
         wr_lane$1 = bank_lane$1;
         wr_bot$1 = 1'b0;
         wr_addr$1 = ((w_c >> 32'h1) & 5'h1f);
@@ -2752,6 +2841,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_data$1 = s_tdata[(32'h0)+:(23)];
             wr_addr$1 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$1 = accept_in & (load_bank == 1);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$1 = row_in$1;
+            wr_addr$1 = ((cnt$q) & 5'h1f);
+            wr_en$1 = accept_row;
         end
         wr_lane$2 = bank_lane$2;
         wr_bot$2 = 1'b0;
@@ -2815,6 +2909,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_addr$2 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$2 = accept_in & (load_bank == 2);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$2 = row_in$2;
+            wr_addr$2 = ((cnt$q) & 5'h1f);
+            wr_en$2 = accept_row;
+        end
         wr_lane$3 = bank_lane$3;
         wr_bot$3 = 1'b0;
         wr_addr$3 = ((w_c >> 32'h1) & 5'h1f);
@@ -2876,6 +2975,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_data$3 = s_tdata[(32'h0)+:(23)];
             wr_addr$3 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$3 = accept_in & (load_bank == 3);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$3 = row_in$3;
+            wr_addr$3 = ((cnt$q) & 5'h1f);
+            wr_en$3 = accept_row;
         end
         wr_lane$4 = bank_lane$4;
         wr_bot$4 = 1'b0;
@@ -2939,6 +3043,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_addr$4 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$4 = accept_in & (load_bank == 4);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$4 = row_in$4;
+            wr_addr$4 = ((cnt$q) & 5'h1f);
+            wr_en$4 = accept_row;
+        end
         wr_lane$5 = bank_lane$5;
         wr_bot$5 = 1'b0;
         wr_addr$5 = ((w_c >> 32'h1) & 5'h1f);
@@ -3000,6 +3109,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_data$5 = s_tdata[(32'h0)+:(23)];
             wr_addr$5 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$5 = accept_in & (load_bank == 5);
+        end
+        if (state$q == c_st_load_rows) begin
+            wr_data$5 = row_in$5;
+            wr_addr$5 = ((cnt$q) & 5'h1f);
+            wr_en$5 = accept_row;
         end
         wr_lane$6 = bank_lane$6;
         wr_bot$6 = 1'b0;
@@ -3063,6 +3177,11 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_addr$6 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$6 = accept_in & (load_bank == 6);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$6 = row_in$6;
+            wr_addr$6 = ((cnt$q) & 5'h1f);
+            wr_en$6 = accept_row;
+        end
         wr_lane$7 = bank_lane$7;
         wr_bot$7 = 1'b0;
         wr_addr$7 = ((w_c >> 32'h1) & 5'h1f);
@@ -3125,8 +3244,13 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
             wr_addr$7 = cnt$q[(k_addr_shift)+:(5)];
             wr_en$7 = accept_in & (load_bank == 7);
         end
+        if (state$q == c_st_load_rows) begin
+            wr_data$7 = row_in$7;
+            wr_addr$7 = ((cnt$q) & 5'h1f);
+            wr_en$7 = accept_row;
+        end
         wbuf_eff = w_buf;
-        if (state$q == c_st_load) begin
+        if ((state$q == c_st_load) | (state$q == c_st_load_rows)) begin
             wbuf_eff = slot_p$q;
         end
         buf0$write_address$0 = wr_addr$0;
@@ -3251,6 +3375,12 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
                 else if (op == k_op_store) begin
                     state$d = c_st_store;
                 end
+                else if ((op == k_op_store_rows) & k_row_port) begin
+                    state$d = c_st_store_rows;
+                end
+                else if ((op == k_op_load_rows) & k_row_port) begin
+                    state$d = c_st_load_rows;
+                end
                 else if (op == k_op_ntt) begin
                     state$d = c_st_compute;
                     kind$d = c_kind_fwd;
@@ -3319,6 +3449,21 @@ module ntt_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycle
                 end
                 else if (s_tlast) begin
                     error_r$d = 1'b1;
+                    finish = 1'b1;
+                end
+            end
+        end
+        else if (state$q == c_st_store_rows) begin
+            primed$d = 1'b1;
+            cnt$d = cnt$q + 32'h1;
+            if (primed$q & (cnt$q == k_row_count)) begin
+                finish = 1'b1;
+            end
+        end
+        else if (state$q == c_st_load_rows) begin
+            if (accept_row) begin
+                cnt$d = cnt$q + 32'h1;
+                if (cnt$q == k_last_tr) begin
                     finish = 1'b1;
                 end
             end

@@ -178,6 +178,11 @@ impl Logic for NttAccel {
         self.regs.busy.next = self.core.busy.val();
         self.regs.done.next = self.core.done.val();
         self.regs.error.next = self.core.error.val();
+        // This core has no row port (its ops are refused): tie it off.
+        for k in 0..8 {
+            self.core.row_in[k].next = 0.into();
+        }
+        self.core.row_in_valid.next = false;
         self.regs.core_config.next = self.core.config_word.val();
         self.regs.cycles.next = self.core.cycles.val();
         self.regs.result.next = 0.into();

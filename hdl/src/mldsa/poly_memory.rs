@@ -24,21 +24,28 @@ use rust_hdl::prelude::*;
 
 /// Banks: the B = 4 core's.
 pub const BANKS: usize = 8;
-/// Rows of one polynomial.
+/// Rows of one polynomial (the row counters and addresses are written
+/// for 32).
 pub const ROWS: usize = rows(4);
-/// Address bits of a row inside a polynomial.
-pub const ROW_BITS: usize = ROWS.trailing_zeros() as usize;
-const _: () = assert!(1 << ROW_BITS == ROWS);
+const _: () = assert!(ROWS == 32);
 
-/// The memory: `2^PW` polynomials; `AW` must be `PW + ROW_BITS`.
+/// Polynomials held: 32, in two halves of 16.
+pub const POLYS: usize = 32;
+/// Bits of a polynomial's index.
+pub const POLY_BITS: usize = 5;
+const _: () = assert!(1 << POLY_BITS == POLYS);
+
+/// The memory. Each bank is two 512-word RAMs (polynomials 0–15 and
+/// 16–31), a RAMB18 each: yosys 0.23's `sta` aborts on the RAMB36 that a
+/// 1,024-word RAM maps to, and the halves cost the same block RAM.
 #[derive(LogicBlock)]
-pub struct PolyRowMemory<const PW: usize, const AW: usize> {
+pub struct PolyRowMemory {
     /// The clock.
     pub clock: Signal<In, Clock>,
     /// The polynomial the core's stored rows go to.
-    pub store_poly: Signal<In, Bits<PW>>,
+    pub store_poly: Signal<In, Bits<5>>,
     /// The polynomial loaded into the core.
-    pub load_poly: Signal<In, Bits<PW>>,
+    pub load_poly: Signal<In, Bits<5>>,
     /// From the core: a row of `OP_STORE_ROWS`.
     pub core_row_out: [Signal<In, Bits<23>>; BANKS],
     /// From the core: `core_row_out` holds a row.
@@ -49,16 +56,19 @@ pub struct PolyRowMemory<const PW: usize, const AW: usize> {
     pub core_row_in: [Signal<Out, Bits<23>>; BANKS],
     /// To the core: `core_row_in` holds a row.
     pub core_row_in_valid: Signal<Out, Bit>,
-    banks: [RAM<Bits<23>, AW>; BANKS],
+    low: [RAM<Bits<23>, 9>; BANKS],
+    high: [RAM<Bits<23>, 9>; BANKS],
     write_row: DFF<Bits<5>>,
     read_row: DFF<Bits<6>>,
     read_valid: DFF<Bit>,
+    read_high: DFF<Bit>,
     issue_read: Signal<Local, Bit>,
+    write_address: Signal<Local, Bits<9>>,
+    read_address: Signal<Local, Bits<9>>,
 }
 
-impl<const PW: usize, const AW: usize> Default for PolyRowMemory<PW, AW> {
+impl Default for PolyRowMemory {
     fn default() -> Self {
-        assert_eq!(AW, PW + ROW_BITS, "AW must be PW + ROW_BITS");
         Self {
             clock: Default::default(),
             store_poly: Default::default(),
@@ -68,19 +78,23 @@ impl<const PW: usize, const AW: usize> Default for PolyRowMemory<PW, AW> {
             core_row_in_ready: Default::default(),
             core_row_in: std::array::from_fn(|_| Default::default()),
             core_row_in_valid: Default::default(),
-            banks: std::array::from_fn(|_| Default::default()),
+            low: std::array::from_fn(|_| Default::default()),
+            high: std::array::from_fn(|_| Default::default()),
             write_row: Default::default(),
             read_row: Default::default(),
             read_valid: Default::default(),
+            read_high: Default::default(),
             issue_read: Default::default(),
+            write_address: Default::default(),
+            read_address: Default::default(),
         }
     }
 }
 
-impl<const PW: usize, const AW: usize> Logic for PolyRowMemory<PW, AW> {
+impl Logic for PolyRowMemory {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, write_row, read_row, read_valid);
+        dff_setup!(self, clock, write_row, read_row, read_valid, read_high);
         // Store: a row every valid clock, counted from 0.
         self.write_row.d.next = 0.into();
         if self.core_row_out_valid.val() {
@@ -98,16 +112,31 @@ impl<const PW: usize, const AW: usize> Logic for PolyRowMemory<PW, AW> {
             }
         }
         self.core_row_in_valid.next = self.read_valid.q.val();
+        // The half a read came from, for its data a clock later.
+        self.read_high.d.next = self.load_poly.val().get_bit(4);
+        self.write_address.next = (bit_cast::<9, 4>(self.store_poly.val().get_bits::<4>(0)) << 5)
+            | bit_cast::<9, 5>(self.write_row.q.val());
+        self.read_address.next = (bit_cast::<9, 4>(self.load_poly.val().get_bits::<4>(0)) << 5)
+            | bit_cast::<9, 5>(self.read_row.q.val().get_bits::<5>(0));
         for k in 0..BANKS {
-            self.banks[k].read_clock.next = self.clock.val();
-            self.banks[k].write_clock.next = self.clock.val();
-            self.banks[k].write_enable.next = self.core_row_out_valid.val();
-            self.banks[k].write_address.next = (bit_cast::<AW, PW>(self.store_poly.val()) << 5)
-                | bit_cast::<AW, 5>(self.write_row.q.val());
-            self.banks[k].write_data.next = self.core_row_out[k].val();
-            self.banks[k].read_address.next = (bit_cast::<AW, PW>(self.load_poly.val()) << 5)
-                | bit_cast::<AW, 6>(self.read_row.q.val() & 31);
-            self.core_row_in[k].next = self.banks[k].read_data.val();
+            self.low[k].read_clock.next = self.clock.val();
+            self.low[k].write_clock.next = self.clock.val();
+            self.high[k].read_clock.next = self.clock.val();
+            self.high[k].write_clock.next = self.clock.val();
+            self.low[k].write_enable.next =
+                self.core_row_out_valid.val() & !self.store_poly.val().get_bit(4);
+            self.high[k].write_enable.next =
+                self.core_row_out_valid.val() & self.store_poly.val().get_bit(4);
+            self.low[k].write_address.next = self.write_address.val();
+            self.high[k].write_address.next = self.write_address.val();
+            self.low[k].write_data.next = self.core_row_out[k].val();
+            self.high[k].write_data.next = self.core_row_out[k].val();
+            self.low[k].read_address.next = self.read_address.val();
+            self.high[k].read_address.next = self.read_address.val();
+            self.core_row_in[k].next = self.low[k].read_data.val();
+            if self.read_high.q.val() {
+                self.core_row_in[k].next = self.high[k].read_data.val();
+            }
         }
     }
 }
@@ -123,10 +152,10 @@ mod tests {
     #[derive(LogicBlock)]
     struct CoreOnMemory {
         clock: Signal<In, Clock>,
-        store_poly: Signal<In, Bits<3>>,
-        load_poly: Signal<In, Bits<3>>,
+        store_poly: Signal<In, Bits<5>>,
+        load_poly: Signal<In, Bits<5>>,
         core: NttCoreB4,
-        memory: PolyRowMemory<3, 8>,
+        memory: PolyRowMemory,
     }
 
     impl Logic for CoreOnMemory {
@@ -196,17 +225,19 @@ mod tests {
     fn polynomials_round_trip_through_the_memory_at_every_index() {
         let mut uut = bench();
         let mut rng = Lcg::new(5);
-        let polys: Vec<_> = (0..8).map(|_| rng.poly()).collect();
-        for (index, p) in polys.iter().enumerate() {
-            assert!(!run(&mut uut, reg::OP_LOAD, (index % 3) as u32, p).1);
+        // Both halves, their first and last polynomials among them.
+        let indices = [0usize, 5, 15, 16, 17, 23, 30, 31];
+        let polys: Vec<_> = indices.iter().map(|_| rng.poly()).collect();
+        for (n, (&index, p)) in indices.iter().zip(&polys).enumerate() {
+            assert!(!run(&mut uut, reg::OP_LOAD, (n % 3) as u32, p).1);
             uut.store_poly.next = (index as u64).into();
-            let (busy, error, _) = run(&mut uut, OP_STORE_ROWS, (index % 3) as u32, &[]);
+            let (busy, error, _) = run(&mut uut, OP_STORE_ROWS, (n % 3) as u32, &[]);
             assert!(!error);
             assert_eq!(busy, row_store_cycles(4));
         }
-        for (index, p) in polys.iter().enumerate().rev() {
+        for (n, (&index, p)) in indices.iter().zip(&polys).enumerate().rev() {
             uut.load_poly.next = (index as u64).into();
-            let slot = (index % 2 + 1) as u32;
+            let slot = (n % 2 + 1) as u32;
             let (busy, error, _) = run(&mut uut, OP_LOAD_ROWS, slot, &[]);
             assert!(!error);
             assert_eq!(busy, ROWS + 1, "a row a clock after the first read");
@@ -215,7 +246,7 @@ mod tests {
             assert_eq!(&got[..], &p[..], "polynomial {index}");
         }
         // Abort a load after 10 clocks, then load another polynomial whole.
-        uut.load_poly.next = 6u64.into();
+        uut.load_poly.next = 30u64.into();
         uut.core.op.next = (OP_LOAD_ROWS as u64).into();
         uut.core.arg0.next = 0u64.into();
         uut.core.start.next = true;
@@ -229,7 +260,7 @@ mod tests {
         uut.core.start.next = false;
         settle(&mut uut);
         assert!(!uut.core.busy.val() && uut.core.error.val());
-        uut.load_poly.next = 3u64.into();
+        uut.load_poly.next = 16u64.into();
         assert!(!run(&mut uut, OP_LOAD_ROWS, 0, &[]).1);
         let (_, _, got) = run(&mut uut, reg::OP_STORE, 0, &[]);
         assert_eq!(&got[..], &polys[3][..]);
