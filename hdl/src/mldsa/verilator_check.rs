@@ -288,6 +288,91 @@ mod tests {
         assert_eq!(got, expected, "MakeHint");
     }
 
+    /// The polynomial memory: rows stored into both halves, gaps, loads
+    /// of 33 clocks, a load cut short; the same outputs on every clock.
+    #[test]
+    fn poly_memory_rtl_equals_rust_hdl_clock_for_clock() {
+        use crate::mldsa::poly_memory::{PolyRowMemory, BANKS, ROWS};
+        if !verilator_required("poly_memory_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        let mut rng = Lcg::new(406);
+        // Row: store_poly, load_poly, 8 banks out, out_valid, in_ready.
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        let idle = |store: u64, load: u64| {
+            let mut r = vec![store, load];
+            r.extend([0; BANKS]);
+            r.extend([0, 0]);
+            r
+        };
+        for index in [0u64, 15, 16, 31] {
+            for _ in 0..ROWS {
+                let mut r = vec![index, 0];
+                r.extend((0..BANKS).map(|_| rng.coeff() as u64));
+                r.extend([1, 0]);
+                rows.push(r);
+            }
+            rows.push(idle(index, 0));
+        }
+        for (index, clocks) in [(31u64, ROWS + 1), (0, ROWS + 1), (16, 9), (15, ROWS + 1)] {
+            for _ in 0..clocks {
+                let mut r = idle(0, index);
+                r[BANKS + 3] = 1;
+                rows.push(r);
+            }
+            rows.push(idle(0, index));
+            rows.push(idle(0, index));
+        }
+        let mut inputs = vec!["store_poly".to_string(), "load_poly".to_string()];
+        inputs.extend((0..BANKS).map(|k| format!("core_row_out__024{k}")));
+        inputs.extend([
+            "core_row_out_valid".to_string(),
+            "core_row_in_ready".to_string(),
+        ]);
+        let mut outputs: Vec<String> = (0..BANKS).map(|k| format!("core_row_in__024{k}")).collect();
+        outputs.push("core_row_in_valid".to_string());
+        let expected = rust_hdl_lines(
+            PolyRowMemory::default(),
+            &rows,
+            |u, r| {
+                u.store_poly.next = r[0].into();
+                u.load_poly.next = r[1].into();
+                for k in 0..BANKS {
+                    u.core_row_out[k].next = r[2 + k].into();
+                }
+                u.core_row_out_valid.next = r[BANKS + 2] != 0;
+                u.core_row_in_ready.next = r[BANKS + 3] != 0;
+            },
+            |u| &mut u.clock,
+            |u| {
+                let mut v: Vec<u64> = u.core_row_in.iter().map(|s| s.val().to_u64()).collect();
+                v.push(u.core_row_in_valid.val() as u64);
+                v
+            },
+        );
+        // The loads gave back the stored rows (not only equal to the RTL).
+        let loaded: Vec<&String> = expected.iter().filter(|l| l.ends_with(" 1")).collect();
+        assert_eq!(loaded.len(), 3 * ROWS + 9);
+        for (n, stored_at) in [(0, 3), (1, 0)] {
+            for r in 0..ROWS {
+                let stored = &rows[stored_at * (ROWS + 1) + r][2..2 + BANKS];
+                let want = format!("{} 1", line(stored));
+                assert_eq!(loaded[n * ROWS + r], &want, "load {n}, row {r}");
+            }
+        }
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
+        let got = verilated_outputs(
+            PolyRowMemory::default(),
+            "mldsa_poly_memory",
+            &inputs,
+            &outputs,
+            &rows,
+        )
+        .unwrap();
+        assert_eq!(got, expected);
+    }
+
     #[test]
     fn rej_ntt_rtl_equals_rust_hdl_clock_for_clock() {
         use crate::mldsa::rej_ntt::RejNttSampler;
