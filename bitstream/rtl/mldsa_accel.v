@@ -614,8 +614,8 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  keygen$ntt_s_tready;
     reg  [31:0] keygen$ntt_m_tdata;
     reg  keygen$ntt_m_tvalid;
-    wire  [4:0] keygen$pm_store_poly;
-    wire  [4:0] keygen$pm_load_poly;
+    wire  [6:0] keygen$pm_store_poly;
+    wire  [6:0] keygen$pm_load_poly;
     reg  verify$clock;
     reg  verify$reset;
     reg  verify$start;
@@ -661,8 +661,8 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  verify$ntt_s_tready;
     reg  [31:0] verify$ntt_m_tdata;
     reg  verify$ntt_m_tvalid;
-    wire  [4:0] verify$pm_store_poly;
-    wire  [4:0] verify$pm_load_poly;
+    wire  [6:0] verify$pm_store_poly;
+    wire  [6:0] verify$pm_load_poly;
     reg  sign$clock;
     reg  sign$reset;
     reg  sign$start;
@@ -712,8 +712,8 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  sign$ntt_s_tready;
     reg  [31:0] sign$ntt_m_tdata;
     reg  sign$ntt_m_tvalid;
-    wire  [4:0] sign$pm_store_poly;
-    wire  [4:0] sign$pm_load_poly;
+    wire  [6:0] sign$pm_store_poly;
+    wire  [6:0] sign$pm_load_poly;
     reg  sponge$clock;
     reg  sponge$reset;
     reg  sponge$start;
@@ -773,8 +773,8 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     wire  [22:0] ntt$row_out$7;
     wire  ntt$row_out_valid;
     reg  poly_memory$clock;
-    reg  [4:0] poly_memory$store_poly;
-    reg  [4:0] poly_memory$load_poly;
+    reg  [6:0] poly_memory$store_poly;
+    reg  [6:0] poly_memory$load_poly;
     reg  [22:0] poly_memory$core_row_out$0;
     reg  [22:0] poly_memory$core_row_out$1;
     reg  [22:0] poly_memory$core_row_out$2;
@@ -1294,8 +1294,8 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
-    output reg  [4:0] pm_store_poly;
-    output reg  [4:0] pm_load_poly;
+    output reg  [6:0] pm_store_poly;
+    output reg  [6:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -1306,7 +1306,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     localparam  c_op_load = 8'h1;
     localparam  c_op_store = 8'h2;
     localparam  c_op_store_rows = 8'h10;
-    localparam  c_ones_poly = 5'b1111;
+    localparam  c_ones_poly = 7'b1111;
     localparam  c_op_load_rows = 8'h11;
     localparam  c_op_ntt = 8'h3;
     localparam  c_op_intt = 8'h4;
@@ -2217,8 +2217,8 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         ntt_s_tvalid = 1'b0;
         ntt_s_tlast = count$q == 32'hff;
         ntt_m_tready = 1'b0;
-        pm_store_poly = ((col$q) & 5'h1f);
-        pm_load_poly = ((col$q) & 5'h1f);
+        pm_store_poly = ((col$q) & 7'h7f);
+        pm_load_poly = ((col$q) & 7'h7f);
         if ((phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
             pm_store_poly = c_ones_poly;
             pm_load_poly = c_ones_poly;
@@ -16396,8 +16396,8 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     
     // Module arguments
     input wire  clock;
-    input wire  [4:0] store_poly;
-    input wire  [4:0] load_poly;
+    input wire  [6:0] store_poly;
+    input wire  [6:0] load_poly;
     input wire  [22:0] core_row_out$0;
     input wire  [22:0] core_row_out$1;
     input wire  [22:0] core_row_out$2;
@@ -16419,118 +16419,342 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     output reg  core_row_in_valid;
     
     // Stub signals
-    reg  [8:0] low$0$read_address;
-    reg  low$0$read_clock;
-    wire  [22:0] low$0$read_data;
-    reg  [8:0] low$0$write_address;
-    reg  low$0$write_clock;
-    reg  [22:0] low$0$write_data;
-    reg  low$0$write_enable;
-    reg  [8:0] low$1$read_address;
-    reg  low$1$read_clock;
-    wire  [22:0] low$1$read_data;
-    reg  [8:0] low$1$write_address;
-    reg  low$1$write_clock;
-    reg  [22:0] low$1$write_data;
-    reg  low$1$write_enable;
-    reg  [8:0] low$2$read_address;
-    reg  low$2$read_clock;
-    wire  [22:0] low$2$read_data;
-    reg  [8:0] low$2$write_address;
-    reg  low$2$write_clock;
-    reg  [22:0] low$2$write_data;
-    reg  low$2$write_enable;
-    reg  [8:0] low$3$read_address;
-    reg  low$3$read_clock;
-    wire  [22:0] low$3$read_data;
-    reg  [8:0] low$3$write_address;
-    reg  low$3$write_clock;
-    reg  [22:0] low$3$write_data;
-    reg  low$3$write_enable;
-    reg  [8:0] low$4$read_address;
-    reg  low$4$read_clock;
-    wire  [22:0] low$4$read_data;
-    reg  [8:0] low$4$write_address;
-    reg  low$4$write_clock;
-    reg  [22:0] low$4$write_data;
-    reg  low$4$write_enable;
-    reg  [8:0] low$5$read_address;
-    reg  low$5$read_clock;
-    wire  [22:0] low$5$read_data;
-    reg  [8:0] low$5$write_address;
-    reg  low$5$write_clock;
-    reg  [22:0] low$5$write_data;
-    reg  low$5$write_enable;
-    reg  [8:0] low$6$read_address;
-    reg  low$6$read_clock;
-    wire  [22:0] low$6$read_data;
-    reg  [8:0] low$6$write_address;
-    reg  low$6$write_clock;
-    reg  [22:0] low$6$write_data;
-    reg  low$6$write_enable;
-    reg  [8:0] low$7$read_address;
-    reg  low$7$read_clock;
-    wire  [22:0] low$7$read_data;
-    reg  [8:0] low$7$write_address;
-    reg  low$7$write_clock;
-    reg  [22:0] low$7$write_data;
-    reg  low$7$write_enable;
-    reg  [8:0] high$0$read_address;
-    reg  high$0$read_clock;
-    wire  [22:0] high$0$read_data;
-    reg  [8:0] high$0$write_address;
-    reg  high$0$write_clock;
-    reg  [22:0] high$0$write_data;
-    reg  high$0$write_enable;
-    reg  [8:0] high$1$read_address;
-    reg  high$1$read_clock;
-    wire  [22:0] high$1$read_data;
-    reg  [8:0] high$1$write_address;
-    reg  high$1$write_clock;
-    reg  [22:0] high$1$write_data;
-    reg  high$1$write_enable;
-    reg  [8:0] high$2$read_address;
-    reg  high$2$read_clock;
-    wire  [22:0] high$2$read_data;
-    reg  [8:0] high$2$write_address;
-    reg  high$2$write_clock;
-    reg  [22:0] high$2$write_data;
-    reg  high$2$write_enable;
-    reg  [8:0] high$3$read_address;
-    reg  high$3$read_clock;
-    wire  [22:0] high$3$read_data;
-    reg  [8:0] high$3$write_address;
-    reg  high$3$write_clock;
-    reg  [22:0] high$3$write_data;
-    reg  high$3$write_enable;
-    reg  [8:0] high$4$read_address;
-    reg  high$4$read_clock;
-    wire  [22:0] high$4$read_data;
-    reg  [8:0] high$4$write_address;
-    reg  high$4$write_clock;
-    reg  [22:0] high$4$write_data;
-    reg  high$4$write_enable;
-    reg  [8:0] high$5$read_address;
-    reg  high$5$read_clock;
-    wire  [22:0] high$5$read_data;
-    reg  [8:0] high$5$write_address;
-    reg  high$5$write_clock;
-    reg  [22:0] high$5$write_data;
-    reg  high$5$write_enable;
-    reg  [8:0] high$6$read_address;
-    reg  high$6$read_clock;
-    wire  [22:0] high$6$read_data;
-    reg  [8:0] high$6$write_address;
-    reg  high$6$write_clock;
-    reg  [22:0] high$6$write_data;
-    reg  high$6$write_enable;
-    reg  [8:0] high$7$read_address;
-    reg  high$7$read_clock;
-    wire  [22:0] high$7$read_data;
-    reg  [8:0] high$7$write_address;
-    reg  high$7$write_clock;
-    reg  [22:0] high$7$write_data;
-    reg  high$7$write_enable;
+    reg  [8:0] rams$0$read_address;
+    reg  rams$0$read_clock;
+    wire  [22:0] rams$0$read_data;
+    reg  [8:0] rams$0$write_address;
+    reg  rams$0$write_clock;
+    reg  [22:0] rams$0$write_data;
+    reg  rams$0$write_enable;
+    reg  [8:0] rams$1$read_address;
+    reg  rams$1$read_clock;
+    wire  [22:0] rams$1$read_data;
+    reg  [8:0] rams$1$write_address;
+    reg  rams$1$write_clock;
+    reg  [22:0] rams$1$write_data;
+    reg  rams$1$write_enable;
+    reg  [8:0] rams$2$read_address;
+    reg  rams$2$read_clock;
+    wire  [22:0] rams$2$read_data;
+    reg  [8:0] rams$2$write_address;
+    reg  rams$2$write_clock;
+    reg  [22:0] rams$2$write_data;
+    reg  rams$2$write_enable;
+    reg  [8:0] rams$3$read_address;
+    reg  rams$3$read_clock;
+    wire  [22:0] rams$3$read_data;
+    reg  [8:0] rams$3$write_address;
+    reg  rams$3$write_clock;
+    reg  [22:0] rams$3$write_data;
+    reg  rams$3$write_enable;
+    reg  [8:0] rams$4$read_address;
+    reg  rams$4$read_clock;
+    wire  [22:0] rams$4$read_data;
+    reg  [8:0] rams$4$write_address;
+    reg  rams$4$write_clock;
+    reg  [22:0] rams$4$write_data;
+    reg  rams$4$write_enable;
+    reg  [8:0] rams$5$read_address;
+    reg  rams$5$read_clock;
+    wire  [22:0] rams$5$read_data;
+    reg  [8:0] rams$5$write_address;
+    reg  rams$5$write_clock;
+    reg  [22:0] rams$5$write_data;
+    reg  rams$5$write_enable;
+    reg  [8:0] rams$6$read_address;
+    reg  rams$6$read_clock;
+    wire  [22:0] rams$6$read_data;
+    reg  [8:0] rams$6$write_address;
+    reg  rams$6$write_clock;
+    reg  [22:0] rams$6$write_data;
+    reg  rams$6$write_enable;
+    reg  [8:0] rams$7$read_address;
+    reg  rams$7$read_clock;
+    wire  [22:0] rams$7$read_data;
+    reg  [8:0] rams$7$write_address;
+    reg  rams$7$write_clock;
+    reg  [22:0] rams$7$write_data;
+    reg  rams$7$write_enable;
+    reg  [8:0] rams$8$read_address;
+    reg  rams$8$read_clock;
+    wire  [22:0] rams$8$read_data;
+    reg  [8:0] rams$8$write_address;
+    reg  rams$8$write_clock;
+    reg  [22:0] rams$8$write_data;
+    reg  rams$8$write_enable;
+    reg  [8:0] rams$9$read_address;
+    reg  rams$9$read_clock;
+    wire  [22:0] rams$9$read_data;
+    reg  [8:0] rams$9$write_address;
+    reg  rams$9$write_clock;
+    reg  [22:0] rams$9$write_data;
+    reg  rams$9$write_enable;
+    reg  [8:0] rams$10$read_address;
+    reg  rams$10$read_clock;
+    wire  [22:0] rams$10$read_data;
+    reg  [8:0] rams$10$write_address;
+    reg  rams$10$write_clock;
+    reg  [22:0] rams$10$write_data;
+    reg  rams$10$write_enable;
+    reg  [8:0] rams$11$read_address;
+    reg  rams$11$read_clock;
+    wire  [22:0] rams$11$read_data;
+    reg  [8:0] rams$11$write_address;
+    reg  rams$11$write_clock;
+    reg  [22:0] rams$11$write_data;
+    reg  rams$11$write_enable;
+    reg  [8:0] rams$12$read_address;
+    reg  rams$12$read_clock;
+    wire  [22:0] rams$12$read_data;
+    reg  [8:0] rams$12$write_address;
+    reg  rams$12$write_clock;
+    reg  [22:0] rams$12$write_data;
+    reg  rams$12$write_enable;
+    reg  [8:0] rams$13$read_address;
+    reg  rams$13$read_clock;
+    wire  [22:0] rams$13$read_data;
+    reg  [8:0] rams$13$write_address;
+    reg  rams$13$write_clock;
+    reg  [22:0] rams$13$write_data;
+    reg  rams$13$write_enable;
+    reg  [8:0] rams$14$read_address;
+    reg  rams$14$read_clock;
+    wire  [22:0] rams$14$read_data;
+    reg  [8:0] rams$14$write_address;
+    reg  rams$14$write_clock;
+    reg  [22:0] rams$14$write_data;
+    reg  rams$14$write_enable;
+    reg  [8:0] rams$15$read_address;
+    reg  rams$15$read_clock;
+    wire  [22:0] rams$15$read_data;
+    reg  [8:0] rams$15$write_address;
+    reg  rams$15$write_clock;
+    reg  [22:0] rams$15$write_data;
+    reg  rams$15$write_enable;
+    reg  [8:0] rams$16$read_address;
+    reg  rams$16$read_clock;
+    wire  [22:0] rams$16$read_data;
+    reg  [8:0] rams$16$write_address;
+    reg  rams$16$write_clock;
+    reg  [22:0] rams$16$write_data;
+    reg  rams$16$write_enable;
+    reg  [8:0] rams$17$read_address;
+    reg  rams$17$read_clock;
+    wire  [22:0] rams$17$read_data;
+    reg  [8:0] rams$17$write_address;
+    reg  rams$17$write_clock;
+    reg  [22:0] rams$17$write_data;
+    reg  rams$17$write_enable;
+    reg  [8:0] rams$18$read_address;
+    reg  rams$18$read_clock;
+    wire  [22:0] rams$18$read_data;
+    reg  [8:0] rams$18$write_address;
+    reg  rams$18$write_clock;
+    reg  [22:0] rams$18$write_data;
+    reg  rams$18$write_enable;
+    reg  [8:0] rams$19$read_address;
+    reg  rams$19$read_clock;
+    wire  [22:0] rams$19$read_data;
+    reg  [8:0] rams$19$write_address;
+    reg  rams$19$write_clock;
+    reg  [22:0] rams$19$write_data;
+    reg  rams$19$write_enable;
+    reg  [8:0] rams$20$read_address;
+    reg  rams$20$read_clock;
+    wire  [22:0] rams$20$read_data;
+    reg  [8:0] rams$20$write_address;
+    reg  rams$20$write_clock;
+    reg  [22:0] rams$20$write_data;
+    reg  rams$20$write_enable;
+    reg  [8:0] rams$21$read_address;
+    reg  rams$21$read_clock;
+    wire  [22:0] rams$21$read_data;
+    reg  [8:0] rams$21$write_address;
+    reg  rams$21$write_clock;
+    reg  [22:0] rams$21$write_data;
+    reg  rams$21$write_enable;
+    reg  [8:0] rams$22$read_address;
+    reg  rams$22$read_clock;
+    wire  [22:0] rams$22$read_data;
+    reg  [8:0] rams$22$write_address;
+    reg  rams$22$write_clock;
+    reg  [22:0] rams$22$write_data;
+    reg  rams$22$write_enable;
+    reg  [8:0] rams$23$read_address;
+    reg  rams$23$read_clock;
+    wire  [22:0] rams$23$read_data;
+    reg  [8:0] rams$23$write_address;
+    reg  rams$23$write_clock;
+    reg  [22:0] rams$23$write_data;
+    reg  rams$23$write_enable;
+    reg  [8:0] rams$24$read_address;
+    reg  rams$24$read_clock;
+    wire  [22:0] rams$24$read_data;
+    reg  [8:0] rams$24$write_address;
+    reg  rams$24$write_clock;
+    reg  [22:0] rams$24$write_data;
+    reg  rams$24$write_enable;
+    reg  [8:0] rams$25$read_address;
+    reg  rams$25$read_clock;
+    wire  [22:0] rams$25$read_data;
+    reg  [8:0] rams$25$write_address;
+    reg  rams$25$write_clock;
+    reg  [22:0] rams$25$write_data;
+    reg  rams$25$write_enable;
+    reg  [8:0] rams$26$read_address;
+    reg  rams$26$read_clock;
+    wire  [22:0] rams$26$read_data;
+    reg  [8:0] rams$26$write_address;
+    reg  rams$26$write_clock;
+    reg  [22:0] rams$26$write_data;
+    reg  rams$26$write_enable;
+    reg  [8:0] rams$27$read_address;
+    reg  rams$27$read_clock;
+    wire  [22:0] rams$27$read_data;
+    reg  [8:0] rams$27$write_address;
+    reg  rams$27$write_clock;
+    reg  [22:0] rams$27$write_data;
+    reg  rams$27$write_enable;
+    reg  [8:0] rams$28$read_address;
+    reg  rams$28$read_clock;
+    wire  [22:0] rams$28$read_data;
+    reg  [8:0] rams$28$write_address;
+    reg  rams$28$write_clock;
+    reg  [22:0] rams$28$write_data;
+    reg  rams$28$write_enable;
+    reg  [8:0] rams$29$read_address;
+    reg  rams$29$read_clock;
+    wire  [22:0] rams$29$read_data;
+    reg  [8:0] rams$29$write_address;
+    reg  rams$29$write_clock;
+    reg  [22:0] rams$29$write_data;
+    reg  rams$29$write_enable;
+    reg  [8:0] rams$30$read_address;
+    reg  rams$30$read_clock;
+    wire  [22:0] rams$30$read_data;
+    reg  [8:0] rams$30$write_address;
+    reg  rams$30$write_clock;
+    reg  [22:0] rams$30$write_data;
+    reg  rams$30$write_enable;
+    reg  [8:0] rams$31$read_address;
+    reg  rams$31$read_clock;
+    wire  [22:0] rams$31$read_data;
+    reg  [8:0] rams$31$write_address;
+    reg  rams$31$write_clock;
+    reg  [22:0] rams$31$write_data;
+    reg  rams$31$write_enable;
+    reg  [8:0] rams$32$read_address;
+    reg  rams$32$read_clock;
+    wire  [22:0] rams$32$read_data;
+    reg  [8:0] rams$32$write_address;
+    reg  rams$32$write_clock;
+    reg  [22:0] rams$32$write_data;
+    reg  rams$32$write_enable;
+    reg  [8:0] rams$33$read_address;
+    reg  rams$33$read_clock;
+    wire  [22:0] rams$33$read_data;
+    reg  [8:0] rams$33$write_address;
+    reg  rams$33$write_clock;
+    reg  [22:0] rams$33$write_data;
+    reg  rams$33$write_enable;
+    reg  [8:0] rams$34$read_address;
+    reg  rams$34$read_clock;
+    wire  [22:0] rams$34$read_data;
+    reg  [8:0] rams$34$write_address;
+    reg  rams$34$write_clock;
+    reg  [22:0] rams$34$write_data;
+    reg  rams$34$write_enable;
+    reg  [8:0] rams$35$read_address;
+    reg  rams$35$read_clock;
+    wire  [22:0] rams$35$read_data;
+    reg  [8:0] rams$35$write_address;
+    reg  rams$35$write_clock;
+    reg  [22:0] rams$35$write_data;
+    reg  rams$35$write_enable;
+    reg  [8:0] rams$36$read_address;
+    reg  rams$36$read_clock;
+    wire  [22:0] rams$36$read_data;
+    reg  [8:0] rams$36$write_address;
+    reg  rams$36$write_clock;
+    reg  [22:0] rams$36$write_data;
+    reg  rams$36$write_enable;
+    reg  [8:0] rams$37$read_address;
+    reg  rams$37$read_clock;
+    wire  [22:0] rams$37$read_data;
+    reg  [8:0] rams$37$write_address;
+    reg  rams$37$write_clock;
+    reg  [22:0] rams$37$write_data;
+    reg  rams$37$write_enable;
+    reg  [8:0] rams$38$read_address;
+    reg  rams$38$read_clock;
+    wire  [22:0] rams$38$read_data;
+    reg  [8:0] rams$38$write_address;
+    reg  rams$38$write_clock;
+    reg  [22:0] rams$38$write_data;
+    reg  rams$38$write_enable;
+    reg  [8:0] rams$39$read_address;
+    reg  rams$39$read_clock;
+    wire  [22:0] rams$39$read_data;
+    reg  [8:0] rams$39$write_address;
+    reg  rams$39$write_clock;
+    reg  [22:0] rams$39$write_data;
+    reg  rams$39$write_enable;
+    reg  [8:0] rams$40$read_address;
+    reg  rams$40$read_clock;
+    wire  [22:0] rams$40$read_data;
+    reg  [8:0] rams$40$write_address;
+    reg  rams$40$write_clock;
+    reg  [22:0] rams$40$write_data;
+    reg  rams$40$write_enable;
+    reg  [8:0] rams$41$read_address;
+    reg  rams$41$read_clock;
+    wire  [22:0] rams$41$read_data;
+    reg  [8:0] rams$41$write_address;
+    reg  rams$41$write_clock;
+    reg  [22:0] rams$41$write_data;
+    reg  rams$41$write_enable;
+    reg  [8:0] rams$42$read_address;
+    reg  rams$42$read_clock;
+    wire  [22:0] rams$42$read_data;
+    reg  [8:0] rams$42$write_address;
+    reg  rams$42$write_clock;
+    reg  [22:0] rams$42$write_data;
+    reg  rams$42$write_enable;
+    reg  [8:0] rams$43$read_address;
+    reg  rams$43$read_clock;
+    wire  [22:0] rams$43$read_data;
+    reg  [8:0] rams$43$write_address;
+    reg  rams$43$write_clock;
+    reg  [22:0] rams$43$write_data;
+    reg  rams$43$write_enable;
+    reg  [8:0] rams$44$read_address;
+    reg  rams$44$read_clock;
+    wire  [22:0] rams$44$read_data;
+    reg  [8:0] rams$44$write_address;
+    reg  rams$44$write_clock;
+    reg  [22:0] rams$44$write_data;
+    reg  rams$44$write_enable;
+    reg  [8:0] rams$45$read_address;
+    reg  rams$45$read_clock;
+    wire  [22:0] rams$45$read_data;
+    reg  [8:0] rams$45$write_address;
+    reg  rams$45$write_clock;
+    reg  [22:0] rams$45$write_data;
+    reg  rams$45$write_enable;
+    reg  [8:0] rams$46$read_address;
+    reg  rams$46$read_clock;
+    wire  [22:0] rams$46$read_data;
+    reg  [8:0] rams$46$write_address;
+    reg  rams$46$write_clock;
+    reg  [22:0] rams$46$write_data;
+    reg  rams$46$write_enable;
+    reg  [8:0] rams$47$read_address;
+    reg  rams$47$read_clock;
+    wire  [22:0] rams$47$read_data;
+    reg  [8:0] rams$47$write_address;
+    reg  rams$47$write_clock;
+    reg  [22:0] rams$47$write_data;
+    reg  rams$47$write_enable;
     reg  [4:0] write_row$d;
     wire  [4:0] write_row$q;
     reg  write_row$clock;
@@ -16540,9 +16764,9 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     reg  read_valid$d;
     wire  read_valid$q;
     reg  read_valid$clock;
-    reg  read_high$d;
-    wire  read_high$q;
-    reg  read_high$clock;
+    reg  [2:0] read_page$d;
+    wire  [2:0] read_page$q;
+    reg  read_page$clock;
     
     // Local signals
     reg  issue_read;
@@ -16550,149 +16774,437 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     reg  [8:0] read_address;
     
     // Sub module instances
-    mldsa_accel__core__poly_memory__low__0 low$0(
-        .read_address(low$0$read_address),
-        .read_clock(low$0$read_clock),
-        .read_data(low$0$read_data),
-        .write_address(low$0$write_address),
-        .write_clock(low$0$write_clock),
-        .write_data(low$0$write_data),
-        .write_enable(low$0$write_enable)
+    mldsa_accel__core__poly_memory__rams__0 rams$0(
+        .read_address(rams$0$read_address),
+        .read_clock(rams$0$read_clock),
+        .read_data(rams$0$read_data),
+        .write_address(rams$0$write_address),
+        .write_clock(rams$0$write_clock),
+        .write_data(rams$0$write_data),
+        .write_enable(rams$0$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__1 low$1(
-        .read_address(low$1$read_address),
-        .read_clock(low$1$read_clock),
-        .read_data(low$1$read_data),
-        .write_address(low$1$write_address),
-        .write_clock(low$1$write_clock),
-        .write_data(low$1$write_data),
-        .write_enable(low$1$write_enable)
+    mldsa_accel__core__poly_memory__rams__1 rams$1(
+        .read_address(rams$1$read_address),
+        .read_clock(rams$1$read_clock),
+        .read_data(rams$1$read_data),
+        .write_address(rams$1$write_address),
+        .write_clock(rams$1$write_clock),
+        .write_data(rams$1$write_data),
+        .write_enable(rams$1$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__2 low$2(
-        .read_address(low$2$read_address),
-        .read_clock(low$2$read_clock),
-        .read_data(low$2$read_data),
-        .write_address(low$2$write_address),
-        .write_clock(low$2$write_clock),
-        .write_data(low$2$write_data),
-        .write_enable(low$2$write_enable)
+    mldsa_accel__core__poly_memory__rams__2 rams$2(
+        .read_address(rams$2$read_address),
+        .read_clock(rams$2$read_clock),
+        .read_data(rams$2$read_data),
+        .write_address(rams$2$write_address),
+        .write_clock(rams$2$write_clock),
+        .write_data(rams$2$write_data),
+        .write_enable(rams$2$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__3 low$3(
-        .read_address(low$3$read_address),
-        .read_clock(low$3$read_clock),
-        .read_data(low$3$read_data),
-        .write_address(low$3$write_address),
-        .write_clock(low$3$write_clock),
-        .write_data(low$3$write_data),
-        .write_enable(low$3$write_enable)
+    mldsa_accel__core__poly_memory__rams__3 rams$3(
+        .read_address(rams$3$read_address),
+        .read_clock(rams$3$read_clock),
+        .read_data(rams$3$read_data),
+        .write_address(rams$3$write_address),
+        .write_clock(rams$3$write_clock),
+        .write_data(rams$3$write_data),
+        .write_enable(rams$3$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__4 low$4(
-        .read_address(low$4$read_address),
-        .read_clock(low$4$read_clock),
-        .read_data(low$4$read_data),
-        .write_address(low$4$write_address),
-        .write_clock(low$4$write_clock),
-        .write_data(low$4$write_data),
-        .write_enable(low$4$write_enable)
+    mldsa_accel__core__poly_memory__rams__4 rams$4(
+        .read_address(rams$4$read_address),
+        .read_clock(rams$4$read_clock),
+        .read_data(rams$4$read_data),
+        .write_address(rams$4$write_address),
+        .write_clock(rams$4$write_clock),
+        .write_data(rams$4$write_data),
+        .write_enable(rams$4$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__5 low$5(
-        .read_address(low$5$read_address),
-        .read_clock(low$5$read_clock),
-        .read_data(low$5$read_data),
-        .write_address(low$5$write_address),
-        .write_clock(low$5$write_clock),
-        .write_data(low$5$write_data),
-        .write_enable(low$5$write_enable)
+    mldsa_accel__core__poly_memory__rams__5 rams$5(
+        .read_address(rams$5$read_address),
+        .read_clock(rams$5$read_clock),
+        .read_data(rams$5$read_data),
+        .write_address(rams$5$write_address),
+        .write_clock(rams$5$write_clock),
+        .write_data(rams$5$write_data),
+        .write_enable(rams$5$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__6 low$6(
-        .read_address(low$6$read_address),
-        .read_clock(low$6$read_clock),
-        .read_data(low$6$read_data),
-        .write_address(low$6$write_address),
-        .write_clock(low$6$write_clock),
-        .write_data(low$6$write_data),
-        .write_enable(low$6$write_enable)
+    mldsa_accel__core__poly_memory__rams__6 rams$6(
+        .read_address(rams$6$read_address),
+        .read_clock(rams$6$read_clock),
+        .read_data(rams$6$read_data),
+        .write_address(rams$6$write_address),
+        .write_clock(rams$6$write_clock),
+        .write_data(rams$6$write_data),
+        .write_enable(rams$6$write_enable)
     );
-    mldsa_accel__core__poly_memory__low__7 low$7(
-        .read_address(low$7$read_address),
-        .read_clock(low$7$read_clock),
-        .read_data(low$7$read_data),
-        .write_address(low$7$write_address),
-        .write_clock(low$7$write_clock),
-        .write_data(low$7$write_data),
-        .write_enable(low$7$write_enable)
+    mldsa_accel__core__poly_memory__rams__7 rams$7(
+        .read_address(rams$7$read_address),
+        .read_clock(rams$7$read_clock),
+        .read_data(rams$7$read_data),
+        .write_address(rams$7$write_address),
+        .write_clock(rams$7$write_clock),
+        .write_data(rams$7$write_data),
+        .write_enable(rams$7$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__0 high$0(
-        .read_address(high$0$read_address),
-        .read_clock(high$0$read_clock),
-        .read_data(high$0$read_data),
-        .write_address(high$0$write_address),
-        .write_clock(high$0$write_clock),
-        .write_data(high$0$write_data),
-        .write_enable(high$0$write_enable)
+    mldsa_accel__core__poly_memory__rams__8 rams$8(
+        .read_address(rams$8$read_address),
+        .read_clock(rams$8$read_clock),
+        .read_data(rams$8$read_data),
+        .write_address(rams$8$write_address),
+        .write_clock(rams$8$write_clock),
+        .write_data(rams$8$write_data),
+        .write_enable(rams$8$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__1 high$1(
-        .read_address(high$1$read_address),
-        .read_clock(high$1$read_clock),
-        .read_data(high$1$read_data),
-        .write_address(high$1$write_address),
-        .write_clock(high$1$write_clock),
-        .write_data(high$1$write_data),
-        .write_enable(high$1$write_enable)
+    mldsa_accel__core__poly_memory__rams__9 rams$9(
+        .read_address(rams$9$read_address),
+        .read_clock(rams$9$read_clock),
+        .read_data(rams$9$read_data),
+        .write_address(rams$9$write_address),
+        .write_clock(rams$9$write_clock),
+        .write_data(rams$9$write_data),
+        .write_enable(rams$9$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__2 high$2(
-        .read_address(high$2$read_address),
-        .read_clock(high$2$read_clock),
-        .read_data(high$2$read_data),
-        .write_address(high$2$write_address),
-        .write_clock(high$2$write_clock),
-        .write_data(high$2$write_data),
-        .write_enable(high$2$write_enable)
+    mldsa_accel__core__poly_memory__rams__10 rams$10(
+        .read_address(rams$10$read_address),
+        .read_clock(rams$10$read_clock),
+        .read_data(rams$10$read_data),
+        .write_address(rams$10$write_address),
+        .write_clock(rams$10$write_clock),
+        .write_data(rams$10$write_data),
+        .write_enable(rams$10$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__3 high$3(
-        .read_address(high$3$read_address),
-        .read_clock(high$3$read_clock),
-        .read_data(high$3$read_data),
-        .write_address(high$3$write_address),
-        .write_clock(high$3$write_clock),
-        .write_data(high$3$write_data),
-        .write_enable(high$3$write_enable)
+    mldsa_accel__core__poly_memory__rams__11 rams$11(
+        .read_address(rams$11$read_address),
+        .read_clock(rams$11$read_clock),
+        .read_data(rams$11$read_data),
+        .write_address(rams$11$write_address),
+        .write_clock(rams$11$write_clock),
+        .write_data(rams$11$write_data),
+        .write_enable(rams$11$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__4 high$4(
-        .read_address(high$4$read_address),
-        .read_clock(high$4$read_clock),
-        .read_data(high$4$read_data),
-        .write_address(high$4$write_address),
-        .write_clock(high$4$write_clock),
-        .write_data(high$4$write_data),
-        .write_enable(high$4$write_enable)
+    mldsa_accel__core__poly_memory__rams__12 rams$12(
+        .read_address(rams$12$read_address),
+        .read_clock(rams$12$read_clock),
+        .read_data(rams$12$read_data),
+        .write_address(rams$12$write_address),
+        .write_clock(rams$12$write_clock),
+        .write_data(rams$12$write_data),
+        .write_enable(rams$12$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__5 high$5(
-        .read_address(high$5$read_address),
-        .read_clock(high$5$read_clock),
-        .read_data(high$5$read_data),
-        .write_address(high$5$write_address),
-        .write_clock(high$5$write_clock),
-        .write_data(high$5$write_data),
-        .write_enable(high$5$write_enable)
+    mldsa_accel__core__poly_memory__rams__13 rams$13(
+        .read_address(rams$13$read_address),
+        .read_clock(rams$13$read_clock),
+        .read_data(rams$13$read_data),
+        .write_address(rams$13$write_address),
+        .write_clock(rams$13$write_clock),
+        .write_data(rams$13$write_data),
+        .write_enable(rams$13$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__6 high$6(
-        .read_address(high$6$read_address),
-        .read_clock(high$6$read_clock),
-        .read_data(high$6$read_data),
-        .write_address(high$6$write_address),
-        .write_clock(high$6$write_clock),
-        .write_data(high$6$write_data),
-        .write_enable(high$6$write_enable)
+    mldsa_accel__core__poly_memory__rams__14 rams$14(
+        .read_address(rams$14$read_address),
+        .read_clock(rams$14$read_clock),
+        .read_data(rams$14$read_data),
+        .write_address(rams$14$write_address),
+        .write_clock(rams$14$write_clock),
+        .write_data(rams$14$write_data),
+        .write_enable(rams$14$write_enable)
     );
-    mldsa_accel__core__poly_memory__high__7 high$7(
-        .read_address(high$7$read_address),
-        .read_clock(high$7$read_clock),
-        .read_data(high$7$read_data),
-        .write_address(high$7$write_address),
-        .write_clock(high$7$write_clock),
-        .write_data(high$7$write_data),
-        .write_enable(high$7$write_enable)
+    mldsa_accel__core__poly_memory__rams__15 rams$15(
+        .read_address(rams$15$read_address),
+        .read_clock(rams$15$read_clock),
+        .read_data(rams$15$read_data),
+        .write_address(rams$15$write_address),
+        .write_clock(rams$15$write_clock),
+        .write_data(rams$15$write_data),
+        .write_enable(rams$15$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__16 rams$16(
+        .read_address(rams$16$read_address),
+        .read_clock(rams$16$read_clock),
+        .read_data(rams$16$read_data),
+        .write_address(rams$16$write_address),
+        .write_clock(rams$16$write_clock),
+        .write_data(rams$16$write_data),
+        .write_enable(rams$16$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__17 rams$17(
+        .read_address(rams$17$read_address),
+        .read_clock(rams$17$read_clock),
+        .read_data(rams$17$read_data),
+        .write_address(rams$17$write_address),
+        .write_clock(rams$17$write_clock),
+        .write_data(rams$17$write_data),
+        .write_enable(rams$17$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__18 rams$18(
+        .read_address(rams$18$read_address),
+        .read_clock(rams$18$read_clock),
+        .read_data(rams$18$read_data),
+        .write_address(rams$18$write_address),
+        .write_clock(rams$18$write_clock),
+        .write_data(rams$18$write_data),
+        .write_enable(rams$18$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__19 rams$19(
+        .read_address(rams$19$read_address),
+        .read_clock(rams$19$read_clock),
+        .read_data(rams$19$read_data),
+        .write_address(rams$19$write_address),
+        .write_clock(rams$19$write_clock),
+        .write_data(rams$19$write_data),
+        .write_enable(rams$19$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__20 rams$20(
+        .read_address(rams$20$read_address),
+        .read_clock(rams$20$read_clock),
+        .read_data(rams$20$read_data),
+        .write_address(rams$20$write_address),
+        .write_clock(rams$20$write_clock),
+        .write_data(rams$20$write_data),
+        .write_enable(rams$20$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__21 rams$21(
+        .read_address(rams$21$read_address),
+        .read_clock(rams$21$read_clock),
+        .read_data(rams$21$read_data),
+        .write_address(rams$21$write_address),
+        .write_clock(rams$21$write_clock),
+        .write_data(rams$21$write_data),
+        .write_enable(rams$21$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__22 rams$22(
+        .read_address(rams$22$read_address),
+        .read_clock(rams$22$read_clock),
+        .read_data(rams$22$read_data),
+        .write_address(rams$22$write_address),
+        .write_clock(rams$22$write_clock),
+        .write_data(rams$22$write_data),
+        .write_enable(rams$22$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__23 rams$23(
+        .read_address(rams$23$read_address),
+        .read_clock(rams$23$read_clock),
+        .read_data(rams$23$read_data),
+        .write_address(rams$23$write_address),
+        .write_clock(rams$23$write_clock),
+        .write_data(rams$23$write_data),
+        .write_enable(rams$23$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__24 rams$24(
+        .read_address(rams$24$read_address),
+        .read_clock(rams$24$read_clock),
+        .read_data(rams$24$read_data),
+        .write_address(rams$24$write_address),
+        .write_clock(rams$24$write_clock),
+        .write_data(rams$24$write_data),
+        .write_enable(rams$24$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__25 rams$25(
+        .read_address(rams$25$read_address),
+        .read_clock(rams$25$read_clock),
+        .read_data(rams$25$read_data),
+        .write_address(rams$25$write_address),
+        .write_clock(rams$25$write_clock),
+        .write_data(rams$25$write_data),
+        .write_enable(rams$25$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__26 rams$26(
+        .read_address(rams$26$read_address),
+        .read_clock(rams$26$read_clock),
+        .read_data(rams$26$read_data),
+        .write_address(rams$26$write_address),
+        .write_clock(rams$26$write_clock),
+        .write_data(rams$26$write_data),
+        .write_enable(rams$26$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__27 rams$27(
+        .read_address(rams$27$read_address),
+        .read_clock(rams$27$read_clock),
+        .read_data(rams$27$read_data),
+        .write_address(rams$27$write_address),
+        .write_clock(rams$27$write_clock),
+        .write_data(rams$27$write_data),
+        .write_enable(rams$27$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__28 rams$28(
+        .read_address(rams$28$read_address),
+        .read_clock(rams$28$read_clock),
+        .read_data(rams$28$read_data),
+        .write_address(rams$28$write_address),
+        .write_clock(rams$28$write_clock),
+        .write_data(rams$28$write_data),
+        .write_enable(rams$28$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__29 rams$29(
+        .read_address(rams$29$read_address),
+        .read_clock(rams$29$read_clock),
+        .read_data(rams$29$read_data),
+        .write_address(rams$29$write_address),
+        .write_clock(rams$29$write_clock),
+        .write_data(rams$29$write_data),
+        .write_enable(rams$29$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__30 rams$30(
+        .read_address(rams$30$read_address),
+        .read_clock(rams$30$read_clock),
+        .read_data(rams$30$read_data),
+        .write_address(rams$30$write_address),
+        .write_clock(rams$30$write_clock),
+        .write_data(rams$30$write_data),
+        .write_enable(rams$30$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__31 rams$31(
+        .read_address(rams$31$read_address),
+        .read_clock(rams$31$read_clock),
+        .read_data(rams$31$read_data),
+        .write_address(rams$31$write_address),
+        .write_clock(rams$31$write_clock),
+        .write_data(rams$31$write_data),
+        .write_enable(rams$31$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__32 rams$32(
+        .read_address(rams$32$read_address),
+        .read_clock(rams$32$read_clock),
+        .read_data(rams$32$read_data),
+        .write_address(rams$32$write_address),
+        .write_clock(rams$32$write_clock),
+        .write_data(rams$32$write_data),
+        .write_enable(rams$32$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__33 rams$33(
+        .read_address(rams$33$read_address),
+        .read_clock(rams$33$read_clock),
+        .read_data(rams$33$read_data),
+        .write_address(rams$33$write_address),
+        .write_clock(rams$33$write_clock),
+        .write_data(rams$33$write_data),
+        .write_enable(rams$33$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__34 rams$34(
+        .read_address(rams$34$read_address),
+        .read_clock(rams$34$read_clock),
+        .read_data(rams$34$read_data),
+        .write_address(rams$34$write_address),
+        .write_clock(rams$34$write_clock),
+        .write_data(rams$34$write_data),
+        .write_enable(rams$34$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__35 rams$35(
+        .read_address(rams$35$read_address),
+        .read_clock(rams$35$read_clock),
+        .read_data(rams$35$read_data),
+        .write_address(rams$35$write_address),
+        .write_clock(rams$35$write_clock),
+        .write_data(rams$35$write_data),
+        .write_enable(rams$35$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__36 rams$36(
+        .read_address(rams$36$read_address),
+        .read_clock(rams$36$read_clock),
+        .read_data(rams$36$read_data),
+        .write_address(rams$36$write_address),
+        .write_clock(rams$36$write_clock),
+        .write_data(rams$36$write_data),
+        .write_enable(rams$36$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__37 rams$37(
+        .read_address(rams$37$read_address),
+        .read_clock(rams$37$read_clock),
+        .read_data(rams$37$read_data),
+        .write_address(rams$37$write_address),
+        .write_clock(rams$37$write_clock),
+        .write_data(rams$37$write_data),
+        .write_enable(rams$37$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__38 rams$38(
+        .read_address(rams$38$read_address),
+        .read_clock(rams$38$read_clock),
+        .read_data(rams$38$read_data),
+        .write_address(rams$38$write_address),
+        .write_clock(rams$38$write_clock),
+        .write_data(rams$38$write_data),
+        .write_enable(rams$38$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__39 rams$39(
+        .read_address(rams$39$read_address),
+        .read_clock(rams$39$read_clock),
+        .read_data(rams$39$read_data),
+        .write_address(rams$39$write_address),
+        .write_clock(rams$39$write_clock),
+        .write_data(rams$39$write_data),
+        .write_enable(rams$39$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__40 rams$40(
+        .read_address(rams$40$read_address),
+        .read_clock(rams$40$read_clock),
+        .read_data(rams$40$read_data),
+        .write_address(rams$40$write_address),
+        .write_clock(rams$40$write_clock),
+        .write_data(rams$40$write_data),
+        .write_enable(rams$40$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__41 rams$41(
+        .read_address(rams$41$read_address),
+        .read_clock(rams$41$read_clock),
+        .read_data(rams$41$read_data),
+        .write_address(rams$41$write_address),
+        .write_clock(rams$41$write_clock),
+        .write_data(rams$41$write_data),
+        .write_enable(rams$41$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__42 rams$42(
+        .read_address(rams$42$read_address),
+        .read_clock(rams$42$read_clock),
+        .read_data(rams$42$read_data),
+        .write_address(rams$42$write_address),
+        .write_clock(rams$42$write_clock),
+        .write_data(rams$42$write_data),
+        .write_enable(rams$42$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__43 rams$43(
+        .read_address(rams$43$read_address),
+        .read_clock(rams$43$read_clock),
+        .read_data(rams$43$read_data),
+        .write_address(rams$43$write_address),
+        .write_clock(rams$43$write_clock),
+        .write_data(rams$43$write_data),
+        .write_enable(rams$43$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__44 rams$44(
+        .read_address(rams$44$read_address),
+        .read_clock(rams$44$read_clock),
+        .read_data(rams$44$read_data),
+        .write_address(rams$44$write_address),
+        .write_clock(rams$44$write_clock),
+        .write_data(rams$44$write_data),
+        .write_enable(rams$44$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__45 rams$45(
+        .read_address(rams$45$read_address),
+        .read_clock(rams$45$read_clock),
+        .read_data(rams$45$read_data),
+        .write_address(rams$45$write_address),
+        .write_clock(rams$45$write_clock),
+        .write_data(rams$45$write_data),
+        .write_enable(rams$45$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__46 rams$46(
+        .read_address(rams$46$read_address),
+        .read_clock(rams$46$read_clock),
+        .read_data(rams$46$read_data),
+        .write_address(rams$46$write_address),
+        .write_clock(rams$46$write_clock),
+        .write_data(rams$46$write_data),
+        .write_enable(rams$46$write_enable)
+    );
+    mldsa_accel__core__poly_memory__rams__47 rams$47(
+        .read_address(rams$47$read_address),
+        .read_clock(rams$47$read_clock),
+        .read_data(rams$47$read_data),
+        .write_address(rams$47$write_address),
+        .write_clock(rams$47$write_clock),
+        .write_data(rams$47$write_data),
+        .write_enable(rams$47$write_enable)
     );
     mldsa_accel__core__poly_memory__write_row write_row(
         .d(write_row$d),
@@ -16709,10 +17221,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .q(read_valid$q),
         .clock(read_valid$clock)
     );
-    mldsa_accel__core__poly_memory__read_high read_high(
-        .d(read_high$d),
-        .q(read_high$q),
-        .clock(read_high$clock)
+    mldsa_accel__core__poly_memory__read_page read_page(
+        .d(read_page$d),
+        .q(read_page$q),
+        .clock(read_page$clock)
     );
     
     // Update code
@@ -16720,11 +17232,11 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         write_row$clock = clock;
         read_row$clock = clock;
         read_valid$clock = clock;
-        read_high$clock = clock;
+        read_page$clock = clock;
         write_row$d = write_row$q;
         read_row$d = read_row$q;
         read_valid$d = read_valid$q;
-        read_high$d = read_high$q;
+        read_page$d = read_page$q;
         write_row$d = 32'h0;
         if (core_row_out_valid) begin
             write_row$d = write_row$q + 32'h1;
@@ -16739,143 +17251,431 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
             end
         end
         core_row_in_valid = read_valid$q;
-        read_high$d = load_poly[32'h4];
+        read_page$d = load_poly[(32'h4)+:(3)];
         write_address = (((store_poly[(32'h0)+:(4)]) & 9'h1ff) << 32'h5) | ((write_row$q) & 9'h1ff);
         read_address = (((load_poly[(32'h0)+:(4)]) & 9'h1ff) << 32'h5) | ((read_row$q[(32'h0)+:(5)]) & 9'h1ff);
-        low$0$read_clock = clock;
-        low$0$write_clock = clock;
-        high$0$read_clock = clock;
-        high$0$write_clock = clock;
-        low$0$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$0$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$0$write_address = write_address;
-        high$0$write_address = write_address;
-        low$0$write_data = core_row_out$0;
-        high$0$write_data = core_row_out$0;
-        low$0$read_address = read_address;
-        high$0$read_address = read_address;
-        core_row_in$0 = low$0$read_data;
-        if (read_high$q) begin
-            core_row_in$0 = high$0$read_data;
+        rams$0$read_clock = clock;
+        rams$0$write_clock = clock;
+        rams$0$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$0$write_address = write_address;
+        rams$0$write_data = core_row_out$0;
+        rams$0$read_address = read_address;
+        rams$1$read_clock = clock;
+        rams$1$write_clock = clock;
+        rams$1$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$1$write_address = write_address;
+        rams$1$write_data = core_row_out$1;
+        rams$1$read_address = read_address;
+        rams$2$read_clock = clock;
+        rams$2$write_clock = clock;
+        rams$2$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$2$write_address = write_address;
+        rams$2$write_data = core_row_out$2;
+        rams$2$read_address = read_address;
+        rams$3$read_clock = clock;
+        rams$3$write_clock = clock;
+        rams$3$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$3$write_address = write_address;
+        rams$3$write_data = core_row_out$3;
+        rams$3$read_address = read_address;
+        rams$4$read_clock = clock;
+        rams$4$write_clock = clock;
+        rams$4$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$4$write_address = write_address;
+        rams$4$write_data = core_row_out$4;
+        rams$4$read_address = read_address;
+        rams$5$read_clock = clock;
+        rams$5$write_clock = clock;
+        rams$5$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$5$write_address = write_address;
+        rams$5$write_data = core_row_out$5;
+        rams$5$read_address = read_address;
+        rams$6$read_clock = clock;
+        rams$6$write_clock = clock;
+        rams$6$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$6$write_address = write_address;
+        rams$6$write_data = core_row_out$6;
+        rams$6$read_address = read_address;
+        rams$7$read_clock = clock;
+        rams$7$write_clock = clock;
+        rams$7$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 0);
+        rams$7$write_address = write_address;
+        rams$7$write_data = core_row_out$7;
+        rams$7$read_address = read_address;
+        rams$8$read_clock = clock;
+        rams$8$write_clock = clock;
+        rams$8$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$8$write_address = write_address;
+        rams$8$write_data = core_row_out$0;
+        rams$8$read_address = read_address;
+        rams$9$read_clock = clock;
+        rams$9$write_clock = clock;
+        rams$9$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$9$write_address = write_address;
+        rams$9$write_data = core_row_out$1;
+        rams$9$read_address = read_address;
+        rams$10$read_clock = clock;
+        rams$10$write_clock = clock;
+        rams$10$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$10$write_address = write_address;
+        rams$10$write_data = core_row_out$2;
+        rams$10$read_address = read_address;
+        rams$11$read_clock = clock;
+        rams$11$write_clock = clock;
+        rams$11$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$11$write_address = write_address;
+        rams$11$write_data = core_row_out$3;
+        rams$11$read_address = read_address;
+        rams$12$read_clock = clock;
+        rams$12$write_clock = clock;
+        rams$12$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$12$write_address = write_address;
+        rams$12$write_data = core_row_out$4;
+        rams$12$read_address = read_address;
+        rams$13$read_clock = clock;
+        rams$13$write_clock = clock;
+        rams$13$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$13$write_address = write_address;
+        rams$13$write_data = core_row_out$5;
+        rams$13$read_address = read_address;
+        rams$14$read_clock = clock;
+        rams$14$write_clock = clock;
+        rams$14$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$14$write_address = write_address;
+        rams$14$write_data = core_row_out$6;
+        rams$14$read_address = read_address;
+        rams$15$read_clock = clock;
+        rams$15$write_clock = clock;
+        rams$15$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 1);
+        rams$15$write_address = write_address;
+        rams$15$write_data = core_row_out$7;
+        rams$15$read_address = read_address;
+        rams$16$read_clock = clock;
+        rams$16$write_clock = clock;
+        rams$16$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$16$write_address = write_address;
+        rams$16$write_data = core_row_out$0;
+        rams$16$read_address = read_address;
+        rams$17$read_clock = clock;
+        rams$17$write_clock = clock;
+        rams$17$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$17$write_address = write_address;
+        rams$17$write_data = core_row_out$1;
+        rams$17$read_address = read_address;
+        rams$18$read_clock = clock;
+        rams$18$write_clock = clock;
+        rams$18$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$18$write_address = write_address;
+        rams$18$write_data = core_row_out$2;
+        rams$18$read_address = read_address;
+        rams$19$read_clock = clock;
+        rams$19$write_clock = clock;
+        rams$19$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$19$write_address = write_address;
+        rams$19$write_data = core_row_out$3;
+        rams$19$read_address = read_address;
+        rams$20$read_clock = clock;
+        rams$20$write_clock = clock;
+        rams$20$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$20$write_address = write_address;
+        rams$20$write_data = core_row_out$4;
+        rams$20$read_address = read_address;
+        rams$21$read_clock = clock;
+        rams$21$write_clock = clock;
+        rams$21$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$21$write_address = write_address;
+        rams$21$write_data = core_row_out$5;
+        rams$21$read_address = read_address;
+        rams$22$read_clock = clock;
+        rams$22$write_clock = clock;
+        rams$22$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$22$write_address = write_address;
+        rams$22$write_data = core_row_out$6;
+        rams$22$read_address = read_address;
+        rams$23$read_clock = clock;
+        rams$23$write_clock = clock;
+        rams$23$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 2);
+        rams$23$write_address = write_address;
+        rams$23$write_data = core_row_out$7;
+        rams$23$read_address = read_address;
+        rams$24$read_clock = clock;
+        rams$24$write_clock = clock;
+        rams$24$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$24$write_address = write_address;
+        rams$24$write_data = core_row_out$0;
+        rams$24$read_address = read_address;
+        rams$25$read_clock = clock;
+        rams$25$write_clock = clock;
+        rams$25$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$25$write_address = write_address;
+        rams$25$write_data = core_row_out$1;
+        rams$25$read_address = read_address;
+        rams$26$read_clock = clock;
+        rams$26$write_clock = clock;
+        rams$26$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$26$write_address = write_address;
+        rams$26$write_data = core_row_out$2;
+        rams$26$read_address = read_address;
+        rams$27$read_clock = clock;
+        rams$27$write_clock = clock;
+        rams$27$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$27$write_address = write_address;
+        rams$27$write_data = core_row_out$3;
+        rams$27$read_address = read_address;
+        rams$28$read_clock = clock;
+        rams$28$write_clock = clock;
+        rams$28$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$28$write_address = write_address;
+        rams$28$write_data = core_row_out$4;
+        rams$28$read_address = read_address;
+        rams$29$read_clock = clock;
+        rams$29$write_clock = clock;
+        rams$29$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$29$write_address = write_address;
+        rams$29$write_data = core_row_out$5;
+        rams$29$read_address = read_address;
+        rams$30$read_clock = clock;
+        rams$30$write_clock = clock;
+        rams$30$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$30$write_address = write_address;
+        rams$30$write_data = core_row_out$6;
+        rams$30$read_address = read_address;
+        rams$31$read_clock = clock;
+        rams$31$write_clock = clock;
+        rams$31$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 3);
+        rams$31$write_address = write_address;
+        rams$31$write_data = core_row_out$7;
+        rams$31$read_address = read_address;
+        rams$32$read_clock = clock;
+        rams$32$write_clock = clock;
+        rams$32$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$32$write_address = write_address;
+        rams$32$write_data = core_row_out$0;
+        rams$32$read_address = read_address;
+        rams$33$read_clock = clock;
+        rams$33$write_clock = clock;
+        rams$33$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$33$write_address = write_address;
+        rams$33$write_data = core_row_out$1;
+        rams$33$read_address = read_address;
+        rams$34$read_clock = clock;
+        rams$34$write_clock = clock;
+        rams$34$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$34$write_address = write_address;
+        rams$34$write_data = core_row_out$2;
+        rams$34$read_address = read_address;
+        rams$35$read_clock = clock;
+        rams$35$write_clock = clock;
+        rams$35$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$35$write_address = write_address;
+        rams$35$write_data = core_row_out$3;
+        rams$35$read_address = read_address;
+        rams$36$read_clock = clock;
+        rams$36$write_clock = clock;
+        rams$36$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$36$write_address = write_address;
+        rams$36$write_data = core_row_out$4;
+        rams$36$read_address = read_address;
+        rams$37$read_clock = clock;
+        rams$37$write_clock = clock;
+        rams$37$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$37$write_address = write_address;
+        rams$37$write_data = core_row_out$5;
+        rams$37$read_address = read_address;
+        rams$38$read_clock = clock;
+        rams$38$write_clock = clock;
+        rams$38$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$38$write_address = write_address;
+        rams$38$write_data = core_row_out$6;
+        rams$38$read_address = read_address;
+        rams$39$read_clock = clock;
+        rams$39$write_clock = clock;
+        rams$39$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 4);
+        rams$39$write_address = write_address;
+        rams$39$write_data = core_row_out$7;
+        rams$39$read_address = read_address;
+        rams$40$read_clock = clock;
+        rams$40$write_clock = clock;
+        rams$40$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$40$write_address = write_address;
+        rams$40$write_data = core_row_out$0;
+        rams$40$read_address = read_address;
+        rams$41$read_clock = clock;
+        rams$41$write_clock = clock;
+        rams$41$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$41$write_address = write_address;
+        rams$41$write_data = core_row_out$1;
+        rams$41$read_address = read_address;
+        rams$42$read_clock = clock;
+        rams$42$write_clock = clock;
+        rams$42$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$42$write_address = write_address;
+        rams$42$write_data = core_row_out$2;
+        rams$42$read_address = read_address;
+        rams$43$read_clock = clock;
+        rams$43$write_clock = clock;
+        rams$43$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$43$write_address = write_address;
+        rams$43$write_data = core_row_out$3;
+        rams$43$read_address = read_address;
+        rams$44$read_clock = clock;
+        rams$44$write_clock = clock;
+        rams$44$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$44$write_address = write_address;
+        rams$44$write_data = core_row_out$4;
+        rams$44$read_address = read_address;
+        rams$45$read_clock = clock;
+        rams$45$write_clock = clock;
+        rams$45$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$45$write_address = write_address;
+        rams$45$write_data = core_row_out$5;
+        rams$45$read_address = read_address;
+        rams$46$read_clock = clock;
+        rams$46$write_clock = clock;
+        rams$46$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$46$write_address = write_address;
+        rams$46$write_data = core_row_out$6;
+        rams$46$read_address = read_address;
+        rams$47$read_clock = clock;
+        rams$47$write_clock = clock;
+        rams$47$write_enable = core_row_out_valid & (store_poly[(32'h4)+:(3)] == 5);
+        rams$47$write_address = write_address;
+        rams$47$write_data = core_row_out$7;
+        rams$47$read_address = read_address;
+        core_row_in$0 = rams$0$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$0 = rams$8$read_data;
         end
-        low$1$read_clock = clock;
-        low$1$write_clock = clock;
-        high$1$read_clock = clock;
-        high$1$write_clock = clock;
-        low$1$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$1$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$1$write_address = write_address;
-        high$1$write_address = write_address;
-        low$1$write_data = core_row_out$1;
-        high$1$write_data = core_row_out$1;
-        low$1$read_address = read_address;
-        high$1$read_address = read_address;
-        core_row_in$1 = low$1$read_data;
-        if (read_high$q) begin
-            core_row_in$1 = high$1$read_data;
+        if (read_page$q == 2) begin
+            core_row_in$0 = rams$16$read_data;
         end
-        low$2$read_clock = clock;
-        low$2$write_clock = clock;
-        high$2$read_clock = clock;
-        high$2$write_clock = clock;
-        low$2$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$2$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$2$write_address = write_address;
-        high$2$write_address = write_address;
-        low$2$write_data = core_row_out$2;
-        high$2$write_data = core_row_out$2;
-        low$2$read_address = read_address;
-        high$2$read_address = read_address;
-        core_row_in$2 = low$2$read_data;
-        if (read_high$q) begin
-            core_row_in$2 = high$2$read_data;
+        if (read_page$q == 3) begin
+            core_row_in$0 = rams$24$read_data;
         end
-        low$3$read_clock = clock;
-        low$3$write_clock = clock;
-        high$3$read_clock = clock;
-        high$3$write_clock = clock;
-        low$3$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$3$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$3$write_address = write_address;
-        high$3$write_address = write_address;
-        low$3$write_data = core_row_out$3;
-        high$3$write_data = core_row_out$3;
-        low$3$read_address = read_address;
-        high$3$read_address = read_address;
-        core_row_in$3 = low$3$read_data;
-        if (read_high$q) begin
-            core_row_in$3 = high$3$read_data;
+        if (read_page$q == 4) begin
+            core_row_in$0 = rams$32$read_data;
         end
-        low$4$read_clock = clock;
-        low$4$write_clock = clock;
-        high$4$read_clock = clock;
-        high$4$write_clock = clock;
-        low$4$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$4$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$4$write_address = write_address;
-        high$4$write_address = write_address;
-        low$4$write_data = core_row_out$4;
-        high$4$write_data = core_row_out$4;
-        low$4$read_address = read_address;
-        high$4$read_address = read_address;
-        core_row_in$4 = low$4$read_data;
-        if (read_high$q) begin
-            core_row_in$4 = high$4$read_data;
+        if (read_page$q == 5) begin
+            core_row_in$0 = rams$40$read_data;
         end
-        low$5$read_clock = clock;
-        low$5$write_clock = clock;
-        high$5$read_clock = clock;
-        high$5$write_clock = clock;
-        low$5$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$5$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$5$write_address = write_address;
-        high$5$write_address = write_address;
-        low$5$write_data = core_row_out$5;
-        high$5$write_data = core_row_out$5;
-        low$5$read_address = read_address;
-        high$5$read_address = read_address;
-        core_row_in$5 = low$5$read_data;
-        if (read_high$q) begin
-            core_row_in$5 = high$5$read_data;
+        core_row_in$1 = rams$1$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$1 = rams$9$read_data;
         end
-        low$6$read_clock = clock;
-        low$6$write_clock = clock;
-        high$6$read_clock = clock;
-        high$6$write_clock = clock;
-        low$6$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$6$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$6$write_address = write_address;
-        high$6$write_address = write_address;
-        low$6$write_data = core_row_out$6;
-        high$6$write_data = core_row_out$6;
-        low$6$read_address = read_address;
-        high$6$read_address = read_address;
-        core_row_in$6 = low$6$read_data;
-        if (read_high$q) begin
-            core_row_in$6 = high$6$read_data;
+        if (read_page$q == 2) begin
+            core_row_in$1 = rams$17$read_data;
         end
-        low$7$read_clock = clock;
-        low$7$write_clock = clock;
-        high$7$read_clock = clock;
-        high$7$write_clock = clock;
-        low$7$write_enable = core_row_out_valid & ~store_poly[32'h4];
-        high$7$write_enable = core_row_out_valid & store_poly[32'h4];
-        low$7$write_address = write_address;
-        high$7$write_address = write_address;
-        low$7$write_data = core_row_out$7;
-        high$7$write_data = core_row_out$7;
-        low$7$read_address = read_address;
-        high$7$read_address = read_address;
-        core_row_in$7 = low$7$read_data;
-        if (read_high$q) begin
-            core_row_in$7 = high$7$read_data;
+        if (read_page$q == 3) begin
+            core_row_in$1 = rams$25$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$1 = rams$33$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$1 = rams$41$read_data;
+        end
+        core_row_in$2 = rams$2$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$2 = rams$10$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$2 = rams$18$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$2 = rams$26$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$2 = rams$34$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$2 = rams$42$read_data;
+        end
+        core_row_in$3 = rams$3$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$3 = rams$11$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$3 = rams$19$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$3 = rams$27$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$3 = rams$35$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$3 = rams$43$read_data;
+        end
+        core_row_in$4 = rams$4$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$4 = rams$12$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$4 = rams$20$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$4 = rams$28$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$4 = rams$36$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$4 = rams$44$read_data;
+        end
+        core_row_in$5 = rams$5$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$5 = rams$13$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$5 = rams$21$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$5 = rams$29$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$5 = rams$37$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$5 = rams$45$read_data;
+        end
+        core_row_in$6 = rams$6$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$6 = rams$14$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$6 = rams$22$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$6 = rams$30$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$6 = rams$38$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$6 = rams$46$read_data;
+        end
+        core_row_in$7 = rams$7$read_data;
+        if (read_page$q == 1) begin
+            core_row_in$7 = rams$15$read_data;
+        end
+        if (read_page$q == 2) begin
+            core_row_in$7 = rams$23$read_data;
+        end
+        if (read_page$q == 3) begin
+            core_row_in$7 = rams$31$read_data;
+        end
+        if (read_page$q == 4) begin
+            core_row_in$7 = rams$39$read_data;
+        end
+        if (read_page$q == 5) begin
+            core_row_in$7 = rams$47$read_data;
         end
     end
     
 endmodule // mldsa_accel__core__poly_memory
 
 
-module mldsa_accel__core__poly_memory__high__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -16901,10 +17701,10 @@ module mldsa_accel__core__poly_memory__high__0(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__0
+endmodule // mldsa_accel__core__poly_memory__rams__0
 
 
-module mldsa_accel__core__poly_memory__high__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -16930,10 +17730,10 @@ module mldsa_accel__core__poly_memory__high__1(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__1
+endmodule // mldsa_accel__core__poly_memory__rams__1
 
 
-module mldsa_accel__core__poly_memory__high__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -16959,10 +17759,10 @@ module mldsa_accel__core__poly_memory__high__2(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__2
+endmodule // mldsa_accel__core__poly_memory__rams__10
 
 
-module mldsa_accel__core__poly_memory__high__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -16988,10 +17788,10 @@ module mldsa_accel__core__poly_memory__high__3(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__3
+endmodule // mldsa_accel__core__poly_memory__rams__11
 
 
-module mldsa_accel__core__poly_memory__high__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17017,10 +17817,10 @@ module mldsa_accel__core__poly_memory__high__4(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__4
+endmodule // mldsa_accel__core__poly_memory__rams__12
 
 
-module mldsa_accel__core__poly_memory__high__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17046,10 +17846,10 @@ module mldsa_accel__core__poly_memory__high__5(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__5
+endmodule // mldsa_accel__core__poly_memory__rams__13
 
 
-module mldsa_accel__core__poly_memory__high__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17075,10 +17875,10 @@ module mldsa_accel__core__poly_memory__high__6(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__6
+endmodule // mldsa_accel__core__poly_memory__rams__14
 
 
-module mldsa_accel__core__poly_memory__high__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17104,10 +17904,10 @@ module mldsa_accel__core__poly_memory__high__7(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__high__7
+endmodule // mldsa_accel__core__poly_memory__rams__15
 
 
-module mldsa_accel__core__poly_memory__low__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__16(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17133,10 +17933,10 @@ module mldsa_accel__core__poly_memory__low__0(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__0
+endmodule // mldsa_accel__core__poly_memory__rams__16
 
 
-module mldsa_accel__core__poly_memory__low__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__17(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17162,10 +17962,10 @@ module mldsa_accel__core__poly_memory__low__1(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__1
+endmodule // mldsa_accel__core__poly_memory__rams__17
 
 
-module mldsa_accel__core__poly_memory__low__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__18(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17191,10 +17991,10 @@ module mldsa_accel__core__poly_memory__low__2(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__2
+endmodule // mldsa_accel__core__poly_memory__rams__18
 
 
-module mldsa_accel__core__poly_memory__low__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__19(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17220,10 +18020,10 @@ module mldsa_accel__core__poly_memory__low__3(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__3
+endmodule // mldsa_accel__core__poly_memory__rams__19
 
 
-module mldsa_accel__core__poly_memory__low__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17249,10 +18049,10 @@ module mldsa_accel__core__poly_memory__low__4(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__4
+endmodule // mldsa_accel__core__poly_memory__rams__2
 
 
-module mldsa_accel__core__poly_memory__low__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__20(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17278,10 +18078,10 @@ module mldsa_accel__core__poly_memory__low__5(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__5
+endmodule // mldsa_accel__core__poly_memory__rams__20
 
 
-module mldsa_accel__core__poly_memory__low__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__21(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17307,10 +18107,10 @@ module mldsa_accel__core__poly_memory__low__6(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__6
+endmodule // mldsa_accel__core__poly_memory__rams__21
 
 
-module mldsa_accel__core__poly_memory__low__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__core__poly_memory__rams__22(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -17336,26 +18136,954 @@ module mldsa_accel__core__poly_memory__low__7(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__low__7
+endmodule // mldsa_accel__core__poly_memory__rams__22
 
 
-module mldsa_accel__core__poly_memory__read_high(d,q,clock);
+module mldsa_accel__core__poly_memory__rams__23(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__23
+
+
+module mldsa_accel__core__poly_memory__rams__24(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__24
+
+
+module mldsa_accel__core__poly_memory__rams__25(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__25
+
+
+module mldsa_accel__core__poly_memory__rams__26(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__26
+
+
+module mldsa_accel__core__poly_memory__rams__27(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__27
+
+
+module mldsa_accel__core__poly_memory__rams__28(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__28
+
+
+module mldsa_accel__core__poly_memory__rams__29(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__29
+
+
+module mldsa_accel__core__poly_memory__rams__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__3
+
+
+module mldsa_accel__core__poly_memory__rams__30(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__30
+
+
+module mldsa_accel__core__poly_memory__rams__31(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__31
+
+
+module mldsa_accel__core__poly_memory__rams__32(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__32
+
+
+module mldsa_accel__core__poly_memory__rams__33(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__33
+
+
+module mldsa_accel__core__poly_memory__rams__34(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__34
+
+
+module mldsa_accel__core__poly_memory__rams__35(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__35
+
+
+module mldsa_accel__core__poly_memory__rams__36(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__36
+
+
+module mldsa_accel__core__poly_memory__rams__37(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__37
+
+
+module mldsa_accel__core__poly_memory__rams__38(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__38
+
+
+module mldsa_accel__core__poly_memory__rams__39(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__39
+
+
+module mldsa_accel__core__poly_memory__rams__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__4
+
+
+module mldsa_accel__core__poly_memory__rams__40(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__40
+
+
+module mldsa_accel__core__poly_memory__rams__41(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__41
+
+
+module mldsa_accel__core__poly_memory__rams__42(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__42
+
+
+module mldsa_accel__core__poly_memory__rams__43(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__43
+
+
+module mldsa_accel__core__poly_memory__rams__44(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__44
+
+
+module mldsa_accel__core__poly_memory__rams__45(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__45
+
+
+module mldsa_accel__core__poly_memory__rams__46(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__46
+
+
+module mldsa_accel__core__poly_memory__rams__47(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__47
+
+
+module mldsa_accel__core__poly_memory__rams__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__5
+
+
+module mldsa_accel__core__poly_memory__rams__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__6
+
+
+module mldsa_accel__core__poly_memory__rams__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__7
+
+
+module mldsa_accel__core__poly_memory__rams__8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__8
+
+
+module mldsa_accel__core__poly_memory__rams__9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__rams__9
+
+
+module mldsa_accel__core__poly_memory__read_page(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__read_high
+endmodule // mldsa_accel__core__poly_memory__read_page
 
 
 module mldsa_accel__core__poly_memory__read_row(d,q,clock);
@@ -17467,8 +19195,8 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
-    output reg  [4:0] pm_store_poly;
-    output reg  [4:0] pm_load_poly;
+    output reg  [6:0] pm_store_poly;
+    output reg  [6:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -17584,26 +19312,28 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     localparam SignPhase$MaskStore = 7;
     localparam SignPhase$LoadY = 8;
     localparam SignPhase$SampleA = 9;
-    localparam SignPhase$MulAy = 10;
-    localparam SignPhase$InttW = 11;
-    localparam SignPhase$StoreW = 12;
-    localparam SignPhase$Commit = 13;
-    localparam SignPhase$Challenge = 14;
-    localparam SignPhase$LoadC = 15;
-    localparam SignPhase$NttC = 16;
-    localparam SignPhase$LoadS = 17;
-    localparam SignPhase$NttS = 18;
-    localparam SignPhase$StoreSRows = 19;
-    localparam SignPhase$LoadSRows = 20;
-    localparam SignPhase$LoadYAcc = 21;
-    localparam SignPhase$MulCs = 22;
-    localparam SignPhase$InttCs = 23;
-    localparam SignPhase$StoreZ = 24;
-    localparam SignPhase$StoreR = 25;
-    localparam SignPhase$StoreH = 26;
-    localparam SignPhase$Decide = 27;
-    localparam SignPhase$PackHints = 28;
-    localparam SignPhase$Output = 29;
+    localparam SignPhase$StoreARows = 10;
+    localparam SignPhase$LoadARows = 11;
+    localparam SignPhase$MulAy = 12;
+    localparam SignPhase$InttW = 13;
+    localparam SignPhase$StoreW = 14;
+    localparam SignPhase$Commit = 15;
+    localparam SignPhase$Challenge = 16;
+    localparam SignPhase$LoadC = 17;
+    localparam SignPhase$NttC = 18;
+    localparam SignPhase$LoadS = 19;
+    localparam SignPhase$NttS = 20;
+    localparam SignPhase$StoreSRows = 21;
+    localparam SignPhase$LoadSRows = 22;
+    localparam SignPhase$LoadYAcc = 23;
+    localparam SignPhase$MulCs = 24;
+    localparam SignPhase$InttCs = 25;
+    localparam SignPhase$StoreZ = 26;
+    localparam SignPhase$StoreR = 27;
+    localparam SignPhase$StoreH = 28;
+    localparam SignPhase$Decide = 29;
+    localparam SignPhase$PackHints = 30;
+    localparam SignPhase$Output = 31;
     
     // Stub signals
     reg  unpacker$clock;
@@ -19457,16 +21187,20 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         w1_buf$word_write = 1'b0;
         w1_buf$word_address = 32'h0;
         w1_buf$word_data = 32'h0;
-        pm_store_poly = ((col$q) & 5'h1f);
-        pm_load_poly = ((col$q) & 5'h1f);
+        pm_store_poly = ((col$q) & 7'h7f);
+        pm_load_poly = ((col$q) & 7'h7f);
         if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$LoadSRows)) begin
-            pm_store_poly = ((col$q) & 5'h1f) + 32'h8;
+            pm_store_poly = ((col$q) & 7'h7f) + 32'h8;
             if (stage$q == 32'h1) begin
-                pm_store_poly = ((row$q) & 5'h1f) + 32'h10;
+                pm_store_poly = ((row$q) & 7'h7f) + 32'h10;
             end
             if (stage$q == 32'h2) begin
-                pm_store_poly = ((row$q) & 5'h1f) + 32'h18;
+                pm_store_poly = ((row$q) & 7'h7f) + 32'h18;
             end
+            pm_load_poly = pm_store_poly;
+        end
+        if ((phase$q == SignPhase$StoreARows) | (phase$q == SignPhase$LoadARows)) begin
+            pm_store_poly = (((row$q) & 7'h7f) << 32'h3) + ((col$q) & 7'h7f) + 32'h20;
             pm_load_poly = pm_store_poly;
         end
         w_mem$write_enable = 1'b0;
@@ -20237,7 +21971,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 end
             SignPhase$SampleA:
                 begin
-                    if (~launched$q) begin
+                    if (attempt_count$q != 32'h1) begin
+                        phase$d = SignPhase$LoadARows;
+                    end
+                    else if (~launched$q) begin
                         launched$d = 1'b1;
                         sponge_start = 1'b1;
                         sponge_arg0 = c_shake128;
@@ -20276,7 +22013,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                         end
                         if (stopped$q & ntt_done) begin
                             error_flag$d = ntt_error;
-                            phase$d = SignPhase$MulAy;
+                            phase$d = SignPhase$StoreARows;
                             launched$d = 1'b0;
                         end
                     end
@@ -20547,6 +22284,12 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             SignPhase$LoadSRows:
                 begin
                 end
+            SignPhase$StoreARows:
+                begin
+                end
+            SignPhase$LoadARows:
+                begin
+                end
             SignPhase$MulCs:
                 begin
                     if (~launched$q) begin
@@ -20695,12 +22438,12 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 end
             end
         end
-        if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$LoadSRows)) begin
+        if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$LoadSRows) | (phase$q == SignPhase$StoreARows) | (phase$q == SignPhase$LoadARows)) begin
             if (~launched$q) begin
                 launched$d = 1'b1;
                 ntt_start = 1'b1;
                 ntt_op = c_op_load_rows;
-                if (phase$q == SignPhase$StoreSRows) begin
+                if ((phase$q == SignPhase$StoreSRows) | (phase$q == SignPhase$StoreARows)) begin
                     ntt_op = c_op_store_rows;
                 end
                 ntt_arg0 = 32'h2;
@@ -20708,9 +22451,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             else if (ntt_done) begin
                 error_flag$d = ntt_error;
                 launched$d = 1'b0;
-                phase$d = SignPhase$MulCs;
-                if (stage$q == 32'h0) begin
+                if ((phase$q == SignPhase$StoreARows) | (phase$q == SignPhase$LoadARows)) begin
+                    phase$d = SignPhase$MulAy;
+                end
+                else if (stage$q == 32'h0) begin
                     phase$d = SignPhase$LoadYAcc;
+                end
+                else begin
+                    phase$d = SignPhase$MulCs;
                 end
             end
         end
@@ -23711,26 +25459,28 @@ module mldsa_accel__core__sign__phase(d,q,clock);
     localparam SignPhase$MaskStore = 7;
     localparam SignPhase$LoadY = 8;
     localparam SignPhase$SampleA = 9;
-    localparam SignPhase$MulAy = 10;
-    localparam SignPhase$InttW = 11;
-    localparam SignPhase$StoreW = 12;
-    localparam SignPhase$Commit = 13;
-    localparam SignPhase$Challenge = 14;
-    localparam SignPhase$LoadC = 15;
-    localparam SignPhase$NttC = 16;
-    localparam SignPhase$LoadS = 17;
-    localparam SignPhase$NttS = 18;
-    localparam SignPhase$StoreSRows = 19;
-    localparam SignPhase$LoadSRows = 20;
-    localparam SignPhase$LoadYAcc = 21;
-    localparam SignPhase$MulCs = 22;
-    localparam SignPhase$InttCs = 23;
-    localparam SignPhase$StoreZ = 24;
-    localparam SignPhase$StoreR = 25;
-    localparam SignPhase$StoreH = 26;
-    localparam SignPhase$Decide = 27;
-    localparam SignPhase$PackHints = 28;
-    localparam SignPhase$Output = 29;
+    localparam SignPhase$StoreARows = 10;
+    localparam SignPhase$LoadARows = 11;
+    localparam SignPhase$MulAy = 12;
+    localparam SignPhase$InttW = 13;
+    localparam SignPhase$StoreW = 14;
+    localparam SignPhase$Commit = 15;
+    localparam SignPhase$Challenge = 16;
+    localparam SignPhase$LoadC = 17;
+    localparam SignPhase$NttC = 18;
+    localparam SignPhase$LoadS = 19;
+    localparam SignPhase$NttS = 20;
+    localparam SignPhase$StoreSRows = 21;
+    localparam SignPhase$LoadSRows = 22;
+    localparam SignPhase$LoadYAcc = 23;
+    localparam SignPhase$MulCs = 24;
+    localparam SignPhase$InttCs = 25;
+    localparam SignPhase$StoreZ = 26;
+    localparam SignPhase$StoreR = 27;
+    localparam SignPhase$StoreH = 28;
+    localparam SignPhase$Decide = 29;
+    localparam SignPhase$PackHints = 30;
+    localparam SignPhase$Output = 31;
     
     // Update code (custom)
     initial begin
@@ -30000,8 +31750,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     input wire  ntt_s_tready;
     input wire  [31:0] ntt_m_tdata;
     input wire  ntt_m_tvalid;
-    output reg  [4:0] pm_store_poly;
-    output reg  [4:0] pm_load_poly;
+    output reg  [6:0] pm_store_poly;
+    output reg  [6:0] pm_load_poly;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -31126,8 +32876,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         pm_store_poly = 32'h0;
         pm_load_poly = 32'h0;
         if ((phase$q == VerifyPhase$StoreZRows) | (phase$q == VerifyPhase$LoadZRows)) begin
-            pm_store_poly = ((col$q) & 5'h1f) + 32'h1;
-            pm_load_poly = ((col$q) & 5'h1f) + 32'h1;
+            pm_store_poly = ((col$q) & 7'h7f) + 32'h1;
+            pm_load_poly = ((col$q) & 7'h7f) + 32'h1;
         end
         unpacker$reset = reset;
         unpacker$width = gamma1_bits$q;

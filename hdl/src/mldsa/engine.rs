@@ -30,7 +30,7 @@ use rust_hdl::prelude::*;
 /// NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0 and
 /// NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
 /// NTT(s2\[i\]) at 16 + i and NTT(t0\[i\]) at 24 + i.
-pub type EnginePolyMemory = PolyRowMemory;
+pub type EnginePolyMemory = PolyRowMemory<6, 48>;
 
 /// The ML-DSA engine.
 #[derive(LogicBlock)]

@@ -22,30 +22,30 @@
 use crate::ntt::core::rows;
 use rust_hdl::prelude::*;
 
-/// Banks: the B = 4 core's.
+/// Banks: the B = 4 core's (the RAM indices are written out for 8).
 pub const BANKS: usize = 8;
 /// Rows of one polynomial (the row counters and addresses are written
 /// for 32).
 pub const ROWS: usize = rows(4);
 const _: () = assert!(ROWS == 32);
 
-/// Polynomials held: 32, in two halves of 16.
-pub const POLYS: usize = 32;
-/// Bits of a polynomial's index.
-pub const POLY_BITS: usize = 5;
-const _: () = assert!(1 << POLY_BITS == POLYS);
+/// Polynomials a page holds: one 512-word RAM per bank.
+pub const PAGE_POLYS: usize = 16;
+/// Bits of a polynomial's index (up to 8 pages).
+pub const POLY_BITS: usize = 7;
 
-/// The memory. Each bank is two 512-word RAMs (polynomials 0–15 and
-/// 16–31), a RAMB18 each: yosys 0.23's `sta` aborts on the RAMB36 that a
-/// 1,024-word RAM maps to, and the halves cost the same block RAM.
+/// The memory: `PAGES` pages of 16 polynomials; `RAMS` must be
+/// `8 × PAGES`. A page is one 512-word RAM per bank, a RAMB18 each:
+/// yosys 0.23's `sta` aborts on the RAMB36 that a deeper RAM maps to, and
+/// pages of RAMB18 cost the same block RAM.
 #[derive(LogicBlock)]
-pub struct PolyRowMemory {
+pub struct PolyRowMemory<const PAGES: usize, const RAMS: usize> {
     /// The clock.
     pub clock: Signal<In, Clock>,
     /// The polynomial the core's stored rows go to.
-    pub store_poly: Signal<In, Bits<5>>,
+    pub store_poly: Signal<In, Bits<7>>,
     /// The polynomial loaded into the core.
-    pub load_poly: Signal<In, Bits<5>>,
+    pub load_poly: Signal<In, Bits<7>>,
     /// From the core: a row of `OP_STORE_ROWS`.
     pub core_row_out: [Signal<In, Bits<23>>; BANKS],
     /// From the core: `core_row_out` holds a row.
@@ -56,19 +56,23 @@ pub struct PolyRowMemory {
     pub core_row_in: [Signal<Out, Bits<23>>; BANKS],
     /// To the core: `core_row_in` holds a row.
     pub core_row_in_valid: Signal<Out, Bit>,
-    low: [RAM<Bits<23>, 9>; BANKS],
-    high: [RAM<Bits<23>, 9>; BANKS],
+    /// Bank `k` of page `p` is `rams[8p + k]`.
+    rams: [RAM<Bits<23>, 9>; RAMS],
     write_row: DFF<Bits<5>>,
     read_row: DFF<Bits<6>>,
     read_valid: DFF<Bit>,
-    read_high: DFF<Bit>,
+    read_page: DFF<Bits<3>>,
     issue_read: Signal<Local, Bit>,
     write_address: Signal<Local, Bits<9>>,
     read_address: Signal<Local, Bits<9>>,
 }
 
-impl Default for PolyRowMemory {
+impl<const PAGES: usize, const RAMS: usize> Default for PolyRowMemory<PAGES, RAMS> {
     fn default() -> Self {
+        assert!(
+            (1..=8).contains(&PAGES) && RAMS == BANKS * PAGES,
+            "1 to 8 pages, RAMS = 8 × PAGES"
+        );
         Self {
             clock: Default::default(),
             store_poly: Default::default(),
@@ -78,12 +82,11 @@ impl Default for PolyRowMemory {
             core_row_in_ready: Default::default(),
             core_row_in: std::array::from_fn(|_| Default::default()),
             core_row_in_valid: Default::default(),
-            low: std::array::from_fn(|_| Default::default()),
-            high: std::array::from_fn(|_| Default::default()),
+            rams: std::array::from_fn(|_| Default::default()),
             write_row: Default::default(),
             read_row: Default::default(),
             read_valid: Default::default(),
-            read_high: Default::default(),
+            read_page: Default::default(),
             issue_read: Default::default(),
             write_address: Default::default(),
             read_address: Default::default(),
@@ -91,10 +94,15 @@ impl Default for PolyRowMemory {
     }
 }
 
-impl Logic for PolyRowMemory {
+impl<const PAGES: usize, const RAMS: usize> PolyRowMemory<PAGES, RAMS> {
+    /// Polynomials held.
+    pub const POLYS: usize = PAGES * PAGE_POLYS;
+}
+
+impl<const PAGES: usize, const RAMS: usize> Logic for PolyRowMemory<PAGES, RAMS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, write_row, read_row, read_valid, read_high);
+        dff_setup!(self, clock, write_row, read_row, read_valid, read_page);
         // Store: a row every valid clock, counted from 0.
         self.write_row.d.next = 0.into();
         if self.core_row_out_valid.val() {
@@ -112,30 +120,29 @@ impl Logic for PolyRowMemory {
             }
         }
         self.core_row_in_valid.next = self.read_valid.q.val();
-        // The half a read came from, for its data a clock later.
-        self.read_high.d.next = self.load_poly.val().get_bit(4);
+        // The page a read came from, for its data a clock later.
+        self.read_page.d.next = self.load_poly.val().get_bits::<3>(4);
         self.write_address.next = (bit_cast::<9, 4>(self.store_poly.val().get_bits::<4>(0)) << 5)
             | bit_cast::<9, 5>(self.write_row.q.val());
         self.read_address.next = (bit_cast::<9, 4>(self.load_poly.val().get_bits::<4>(0)) << 5)
             | bit_cast::<9, 5>(self.read_row.q.val().get_bits::<5>(0));
+        for p in 0..PAGES {
+            for k in 0..BANKS {
+                self.rams[8 * p + k].read_clock.next = self.clock.val();
+                self.rams[8 * p + k].write_clock.next = self.clock.val();
+                self.rams[8 * p + k].write_enable.next = self.core_row_out_valid.val()
+                    & (self.store_poly.val().get_bits::<3>(4).index() == p);
+                self.rams[8 * p + k].write_address.next = self.write_address.val();
+                self.rams[8 * p + k].write_data.next = self.core_row_out[k].val();
+                self.rams[8 * p + k].read_address.next = self.read_address.val();
+            }
+        }
         for k in 0..BANKS {
-            self.low[k].read_clock.next = self.clock.val();
-            self.low[k].write_clock.next = self.clock.val();
-            self.high[k].read_clock.next = self.clock.val();
-            self.high[k].write_clock.next = self.clock.val();
-            self.low[k].write_enable.next =
-                self.core_row_out_valid.val() & !self.store_poly.val().get_bit(4);
-            self.high[k].write_enable.next =
-                self.core_row_out_valid.val() & self.store_poly.val().get_bit(4);
-            self.low[k].write_address.next = self.write_address.val();
-            self.high[k].write_address.next = self.write_address.val();
-            self.low[k].write_data.next = self.core_row_out[k].val();
-            self.high[k].write_data.next = self.core_row_out[k].val();
-            self.low[k].read_address.next = self.read_address.val();
-            self.high[k].read_address.next = self.read_address.val();
-            self.core_row_in[k].next = self.low[k].read_data.val();
-            if self.read_high.q.val() {
-                self.core_row_in[k].next = self.high[k].read_data.val();
+            self.core_row_in[k].next = self.rams[k].read_data.val();
+            for p in 1..PAGES {
+                if self.read_page.q.val().index() == p {
+                    self.core_row_in[k].next = self.rams[8 * p + k].read_data.val();
+                }
             }
         }
     }
@@ -152,10 +159,10 @@ mod tests {
     #[derive(LogicBlock)]
     struct CoreOnMemory {
         clock: Signal<In, Clock>,
-        store_poly: Signal<In, Bits<5>>,
-        load_poly: Signal<In, Bits<5>>,
+        store_poly: Signal<In, Bits<7>>,
+        load_poly: Signal<In, Bits<7>>,
         core: NttCoreB4,
-        memory: PolyRowMemory,
+        memory: PolyRowMemory<3, 24>,
     }
 
     impl Logic for CoreOnMemory {
@@ -225,8 +232,8 @@ mod tests {
     fn polynomials_round_trip_through_the_memory_at_every_index() {
         let mut uut = bench();
         let mut rng = Lcg::new(5);
-        // Both halves, their first and last polynomials among them.
-        let indices = [0usize, 5, 15, 16, 17, 23, 30, 31];
+        // Every page, first and last polynomials among them.
+        let indices = [0usize, 5, 15, 16, 17, 31, 32, 47];
         let polys: Vec<_> = indices.iter().map(|_| rng.poly()).collect();
         for (n, (&index, p)) in indices.iter().zip(&polys).enumerate() {
             assert!(!run(&mut uut, reg::OP_LOAD, (n % 3) as u32, p).1);
@@ -246,7 +253,7 @@ mod tests {
             assert_eq!(&got[..], &p[..], "polynomial {index}");
         }
         // Abort a load after 10 clocks, then load another polynomial whole.
-        uut.load_poly.next = 30u64.into();
+        uut.load_poly.next = 32u64.into();
         uut.core.op.next = (OP_LOAD_ROWS as u64).into();
         uut.core.arg0.next = 0u64.into();
         uut.core.start.next = true;

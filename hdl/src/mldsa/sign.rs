@@ -16,9 +16,12 @@
 //!
 //! The sequencer drives the engine's sponge engine and NTT core (slot 0
 //! the accumulator, slot 1 NTT(y\[j\]) and then ĉ, slot 2 the second
-//! operand) and owns: sk, σ and w1Encode(w1) buffers, a polynomial memory
-//! in block RAM for ŷ = NTT(y) (l polynomials) and one for w, then r = w − cs2
-//! (k polynomials), the bit unpacker and two bit packers, RejNTTPoly,
+//! operand), with the engine's polynomial memory ([`super::poly_memory`])
+//! on the core's row port: ŷ = NTT(y), and from the first attempt
+//! NTT(s1), NTT(s2), NTT(t0) and Â, each loaded back a row (8
+//! coefficients) a clock. It owns: sk, σ and w1Encode(w1) buffers, a
+//! memory for w, then r = w − cs2 (k polynomials), the bit unpacker and
+//! two bit packers, RejNTTPoly,
 //! SampleInBall, Decompose, a modular subtractor, three ‖·‖∞ checks,
 //! MakeHint and HintBitPack.
 //!
@@ -27,11 +30,13 @@
 //! 2. Each attempt κ = 0, l, 2l, …:
 //!    - ExpandMask: y\[j\] = γ1 − BitUnpack(H(ρ″ ‖ κ+j)) straight into the
 //!      core, NTT, ŷ\[j\] into the polynomial memory;
-//!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â sampled on the fly,
+//!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â sampled on the fly
+//!      in the first attempt (and kept), loaded in the others; w\[i\]
 //!      stored, and HighBits(w\[i\]) into the w1 packer;
 //!    - c̃ = H(μ ‖ w1Encode(w1)) into σ; c = SampleInBall(c̃); ĉ = NTT(c);
-//!    - z\[j\] = INTT(ŷ\[j\] + ĉ ∘ NTT(s1\[j\])) (s1 unpacked from sk),
-//!      ‖z\[j\]‖∞ checked and packed into σ;
+//!    - z\[j\] = INTT(ŷ\[j\] + ĉ ∘ NTT(s1\[j\])) (s1 unpacked from sk and
+//!      transformed in the first attempt, kept for the others, as are
+//!      NTT(s2) and NTT(t0)), ‖z\[j\]‖∞ checked and packed into σ;
 //!    - for each row, r = w − INTT(ĉ ∘ NTT(s2\[i\])), ‖LowBits(r)‖∞
 //!      checked and r stored; then ct0 = INTT(ĉ ∘ NTT(t0\[i\])), ‖ct0‖∞
 //!      checked, and MakeHint(LowBits(r) + ct0, HighBits(r)) into
@@ -41,8 +46,10 @@
 //!
 //! # Timing
 //!
-//! Every attempt runs the same steps for the same number of clocks, except
-//! RejNTTPoly's rejections of the public Â and SampleInBall's. SampleInBall
+//! Every attempt after the first runs the same steps for the same number
+//! of clocks; the first also samples Â (RejNTTPoly's rejections of the
+//! public ρ) and unpacks and transforms s1, s2 and t0, a fixed number of
+//! clocks. Beyond that only SampleInBall's rejections vary. SampleInBall
 //! reads c̃, which is public only for the attempt that is kept, so its
 //! phase lasts at least [`CHALLENGE_CLOCKS`] clocks: it ends later than
 //! that only when it needs a second SHAKE256 block, which the tests never
@@ -118,6 +125,11 @@ pub enum SignPhase {
     LoadY,
     /// Â\[row\]\[col\] into slot 2.
     SampleA,
+    /// Slot 2 (Â\[row\]\[col\]) into the polynomial memory (first attempt).
+    StoreARows,
+    /// Â\[row\]\[col\] from the polynomial memory into slot 2 (later
+    /// attempts).
+    LoadARows,
     /// Slot 0 (+)= slot 1 ∘ slot 2.
     MulAy,
     /// INTT of slot 0 (w\[row\]).
@@ -263,9 +275,9 @@ pub struct MlDsaSign {
     /// From the NTT core: STORE stream valid.
     pub ntt_m_tvalid: Signal<In, Bit>,
     /// To the polynomial memory: where the core's stored rows go.
-    pub pm_store_poly: Signal<Out, Bits<5>>,
+    pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
-    pub pm_load_poly: Signal<Out, Bits<5>>,
+    pub pm_load_poly: Signal<Out, Bits<7>>,
     unpacker: BitUnpacker,
     ball: SampleInBall,
     rej_ntt: RejNttSampler,
@@ -938,19 +950,26 @@ impl Logic for MlDsaSign {
         self.w1_buf.word_address.next = 0.into();
         self.w1_buf.word_data.next = 0.into();
         // The polynomial memory: ŷ[j] at j, NTT(s1[j]) at 8 + j, NTT(s2[i])
-        // at 16 + i, NTT(t0[i]) at 24 + i.
-        self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val());
-        self.pm_load_poly.next = bit_cast::<5, 4>(self.col.q.val());
+        // at 16 + i, NTT(t0[i]) at 24 + i, Â[i][j] at 32 + 8i + j.
+        self.pm_store_poly.next = bit_cast::<7, 4>(self.col.q.val());
+        self.pm_load_poly.next = bit_cast::<7, 4>(self.col.q.val());
         if (self.phase.q.val() == SignPhase::StoreSRows)
             | (self.phase.q.val() == SignPhase::LoadSRows)
         {
-            self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val()) + 8;
+            self.pm_store_poly.next = bit_cast::<7, 4>(self.col.q.val()) + 8;
             if self.stage.q.val() == 1 {
-                self.pm_store_poly.next = bit_cast::<5, 4>(self.row.q.val()) + 16;
+                self.pm_store_poly.next = bit_cast::<7, 4>(self.row.q.val()) + 16;
             }
             if self.stage.q.val() == 2 {
-                self.pm_store_poly.next = bit_cast::<5, 4>(self.row.q.val()) + 24;
+                self.pm_store_poly.next = bit_cast::<7, 4>(self.row.q.val()) + 24;
             }
+            self.pm_load_poly.next = self.pm_store_poly.val();
+        }
+        if (self.phase.q.val() == SignPhase::StoreARows)
+            | (self.phase.q.val() == SignPhase::LoadARows)
+        {
+            self.pm_store_poly.next =
+                (bit_cast::<7, 4>(self.row.q.val()) << 3) + bit_cast::<7, 4>(self.col.q.val()) + 32;
             self.pm_load_poly.next = self.pm_store_poly.val();
         }
         self.w_mem.write_enable.next = false;
@@ -1370,7 +1389,10 @@ impl Logic for MlDsaSign {
             SignPhase::LoadY => {}
             SignPhase::LoadYAcc => {}
             SignPhase::SampleA => {
-                if !self.launched.q.val() {
+                if self.attempt_count.q.val() != 1 {
+                    // Â was kept by the first attempt.
+                    self.phase.d.next = SignPhase::LoadARows;
+                } else if !self.launched.q.val() {
                     self.launched.d.next = true;
                     self.sponge_start.next = true;
                     self.sponge_arg0.next = self.c_shake128.val();
@@ -1412,7 +1434,7 @@ impl Logic for MlDsaSign {
                     }
                     if self.stopped.q.val() & self.ntt_done.val() {
                         self.error_flag.d.next = self.ntt_error.val();
-                        self.phase.d.next = SignPhase::MulAy;
+                        self.phase.d.next = SignPhase::StoreARows;
                         self.launched.d.next = false;
                     }
                 }
@@ -1677,6 +1699,8 @@ impl Logic for MlDsaSign {
             }
             SignPhase::StoreSRows => {}
             SignPhase::LoadSRows => {}
+            SignPhase::StoreARows => {}
+            SignPhase::LoadARows => {}
             SignPhase::MulCs => {
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
@@ -1820,24 +1844,34 @@ impl Logic for MlDsaSign {
         }
         // ---- StoreSRows and LoadSRows: NTT(s1[col]), NTT(s2[row]) or
         // NTT(t0[row]) (by `stage`) between slot 2 and the polynomial
-        // memory: made in the first attempt, loaded in the others.
+        // memory; StoreARows and LoadARows: Â[row][col]. Made in the first
+        // attempt, loaded in the others.
         if (self.phase.q.val() == SignPhase::StoreSRows)
             | (self.phase.q.val() == SignPhase::LoadSRows)
+            | (self.phase.q.val() == SignPhase::StoreARows)
+            | (self.phase.q.val() == SignPhase::LoadARows)
         {
             if !self.launched.q.val() {
                 self.launched.d.next = true;
                 self.ntt_start.next = true;
                 self.ntt_op.next = self.c_op_load_rows.val();
-                if self.phase.q.val() == SignPhase::StoreSRows {
+                if (self.phase.q.val() == SignPhase::StoreSRows)
+                    | (self.phase.q.val() == SignPhase::StoreARows)
+                {
                     self.ntt_op.next = self.c_op_store_rows.val();
                 }
                 self.ntt_arg0.next = 2.into();
             } else if self.ntt_done.val() {
                 self.error_flag.d.next = self.ntt_error.val();
                 self.launched.d.next = false;
-                self.phase.d.next = SignPhase::MulCs;
-                if self.stage.q.val() == 0 {
+                if (self.phase.q.val() == SignPhase::StoreARows)
+                    | (self.phase.q.val() == SignPhase::LoadARows)
+                {
+                    self.phase.d.next = SignPhase::MulAy;
+                } else if self.stage.q.val() == 0 {
                     self.phase.d.next = SignPhase::LoadYAcc;
+                } else {
+                    self.phase.d.next = SignPhase::MulCs;
                 }
             }
         }

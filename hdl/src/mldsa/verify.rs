@@ -40,9 +40,10 @@
 //! The verdict is accept exactly when the hint field is well formed,
 //! ‖z‖∞ < γ1 − β and c̃′ = c̃, the three conditions of Algorithm 8.
 //!
-//! z and NTT(c) are re-made for every row rather than stored: the core
-//! has three slots. That and the serial schedule (no sampling overlaps an
-//! NTT) are what the cycle counts leave to gain.
+//! NTT(c) and NTT(z\[j\]) are made on row 0 and kept in the engine's
+//! polynomial memory ([`super::poly_memory`]); the later rows load them
+//! back a row (8 coefficients) a clock. The serial schedule (no sampling
+//! overlaps an NTT) is what the cycle counts leave to gain.
 //!
 //! # Timing
 //!
@@ -234,9 +235,9 @@ pub struct MlDsaVerify {
     /// From the NTT core: STORE stream valid.
     pub ntt_m_tvalid: Signal<In, Bit>,
     /// To the polynomial memory: where the core's stored rows go.
-    pub pm_store_poly: Signal<Out, Bits<5>>,
+    pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
-    pub pm_load_poly: Signal<Out, Bits<5>>,
+    pub pm_load_poly: Signal<Out, Bits<7>>,
     unpacker: BitUnpacker,
     hints: HintUnpacker,
     ball: SampleInBall,
@@ -679,8 +680,8 @@ impl Logic for MlDsaVerify {
         if (self.phase.q.val() == VerifyPhase::StoreZRows)
             | (self.phase.q.val() == VerifyPhase::LoadZRows)
         {
-            self.pm_store_poly.next = bit_cast::<5, 4>(self.col.q.val()) + 1;
-            self.pm_load_poly.next = bit_cast::<5, 4>(self.col.q.val()) + 1;
+            self.pm_store_poly.next = bit_cast::<7, 4>(self.col.q.val()) + 1;
+            self.pm_load_poly.next = bit_cast::<7, 4>(self.col.q.val()) + 1;
         }
         self.unpacker.reset.next = self.reset.val();
         self.unpacker.width.next = self.gamma1_bits.q.val();

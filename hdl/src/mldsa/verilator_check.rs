@@ -332,7 +332,7 @@ mod tests {
         let mut outputs: Vec<String> = (0..BANKS).map(|k| format!("core_row_in__024{k}")).collect();
         outputs.push("core_row_in_valid".to_string());
         let expected = rust_hdl_lines(
-            PolyRowMemory::default(),
+            PolyRowMemory::<2, 16>::default(),
             &rows,
             |u, r| {
                 u.store_poly.next = r[0].into();
@@ -363,7 +363,7 @@ mod tests {
         let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
         let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
         let got = verilated_outputs(
-            PolyRowMemory::default(),
+            PolyRowMemory::<2, 16>::default(),
             "mldsa_poly_memory",
             &inputs,
             &outputs,

@@ -66,8 +66,14 @@ pub fn rust_hdl_transcript<const B: usize, const BANKS: usize, const AW: usize, 
     Ok(out)
 }
 
-/// The SystemVerilog testbench for the core exported as module `design`.
-pub fn testbench(design: &str) -> String {
+/// The SystemVerilog testbench for the core exported as module `design`
+/// with `banks` banks (its row port, absent in these builds, tied off).
+pub fn testbench(design: &str, banks: usize) -> String {
+    let mut row_port = String::new();
+    for k in 0..banks {
+        let _ = write!(row_port, ".row_in${k}(23'd0), .row_out${k}(), ");
+    }
+    row_port.push_str(".row_in_valid(1'b0), .row_in_ready(), .row_out_valid()");
     format!(
         r#"// Drives {design} from cmds.hex / input.hex like the Rust harness.
 module tb_top;
@@ -86,7 +92,8 @@ module tb_top;
     .arg2(arg2), .busy(busy), .done(done), .error(error), .cycles(cycles),
     .config_word(config_word), .s_tdata(s_tdata), .s_tvalid(s_tvalid),
     .s_tlast(s_tlast), .s_tready(s_tready), .m_tdata(m_tdata),
-    .m_tvalid(m_tvalid), .m_tlast(m_tlast), .m_tready(m_tready));
+    .m_tvalid(m_tvalid), .m_tlast(m_tlast), .m_tready(m_tready),
+    {row_port});
   reg [31:0] cmds [0:65535];
   reg [31:0] words [0:1048575];
   integer ncmd, i, base, nin, sent, inptr, fd, guard;
@@ -142,7 +149,12 @@ endmodule
 
 /// Runs the commands on the exported RTL of `design` under Verilator and
 /// returns the transcript.
-pub fn verilator_transcript(design: &str, rtl: &str, cmds: &[Command]) -> Result<String, String> {
+pub fn verilator_transcript(
+    design: &str,
+    banks: usize,
+    rtl: &str,
+    cmds: &[Command],
+) -> Result<String, String> {
     let run = VerilatorRun::new(&format!("crosscheck-{design}")).map_err(|e| e.to_string())?;
     let mut cmd_hex = format!("{:08x}\n", cmds.len());
     let mut input_hex = String::new();
@@ -163,7 +175,7 @@ pub fn verilator_transcript(design: &str, rtl: &str, cmds: &[Command]) -> Result
         .map_err(|e| e.to_string())?;
     let stdout = run.build_and_run(
         rtl,
-        &testbench(design),
+        &testbench(design, banks),
         "tb_top",
         &["--timing", "--timescale", "1ns/1ps", "-Wno-STMTDLY"],
     )?;
@@ -233,7 +245,7 @@ mod tests {
             .unwrap();
         let cmds = crosscheck_commands(random, 77);
         let expected = rust_hdl_transcript::<B, BANKS, AW, TW>(&cmds).unwrap();
-        let got = verilator_transcript(design, &design_verilog(&d), &cmds).unwrap();
+        let got = verilator_transcript(design, BANKS, &design_verilog(&d), &cmds).unwrap();
         assert!(expected.lines().count() > 1000, "transcript too short");
         for (n, (e, g)) in expected.lines().zip(got.lines()).enumerate() {
             assert_eq!(g, e, "{design}: line {n} differs (Verilator vs rust-hdl)");
