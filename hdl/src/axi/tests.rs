@@ -539,10 +539,11 @@ fn keccak_reset_stops_the_engine() {
 /// its worst path in the yosys timing estimate (the flow of `hdl timing`
 /// and `bitstream/reports/timing.md`: `synth_xilinx -abc9`, `sta` with the
 /// `cells_sim.v` delays). Deterministic: same yosys, same netlist. Each
-/// Vivado configuration's tops also fit its LUT budget, counted on the same
-/// netlists (`vivado::top_lut_budget`).
+/// Vivado configuration's tops also fit its LUT and block-RAM budgets,
+/// counted on the same netlists (`vivado::top_lut_budget`,
+/// `vivado::top_bram18_budget`).
 #[test]
 fn pl_tops_meet_the_cell_delay_budget() {
-    let luts = crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
-    super::vivado::assert_configurations_fit_the_lut_budget(&luts);
+    let costs = crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
+    super::vivado::assert_configurations_fit_the_budget(&costs);
 }

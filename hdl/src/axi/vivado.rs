@@ -190,6 +190,20 @@ pub fn top_lut_budget(config: &PlConfiguration) -> u32 {
     DEVICE_LUTS * LUT_BUDGET_PERCENT / 100 - DMA_LUT_ALLOWANCE * config.accels.len() as u32
 }
 
+/// RAMB18 sites of the xc7z020 (140 RAMB36).
+pub const DEVICE_BRAM18: u32 = 280;
+/// The share of [`DEVICE_BRAM18`] a configuration may use, in per cent.
+pub const BRAM_BUDGET_PERCENT: u32 = 80;
+/// RAMB18 set aside per accelerator for its AXI DMA's data FIFOs. An
+/// estimate, not a measurement, as [`DMA_LUT_ALLOWANCE`].
+pub const DMA_BRAM18_ALLOWANCE: u32 = 4;
+
+/// The most RAMB18 `config`'s tops may take together (yosys counts): the
+/// budget less the DMA allowance of each accelerator.
+pub fn top_bram18_budget(config: &PlConfiguration) -> u32 {
+    DEVICE_BRAM18 * BRAM_BUDGET_PERCENT / 100 - DMA_BRAM18_ALLOWANCE * config.accels.len() as u32
+}
+
 /// LED ports of the block design: (port, top module whose `busy` drives it).
 pub const LEDS: [(&str, &str); ACCELS.len()] = {
     let mut leds = [("", ""); ACCELS.len()];
@@ -592,31 +606,37 @@ pub fn write(out: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> 
         .collect()
 }
 
-/// Every configuration's tops fit its share of the LUT budget (yosys
-/// counts of the `-abc9` netlists, from the timing test's syntheses):
-/// see [`top_lut_budget`].
+/// Every configuration's tops fit its share of the LUT and block-RAM
+/// budgets (yosys counts of the `-abc9` netlists, from the timing test's
+/// syntheses, as (name, LUT, RAMB18)): see [`top_lut_budget`] and
+/// [`top_bram18_budget`].
 #[cfg(test)]
-pub(crate) fn assert_configurations_fit_the_lut_budget(luts: &[(&str, u32)]) {
+pub(crate) fn assert_configurations_fit_the_budget(costs: &[(&str, u32, u32)]) {
     for c in &CONFIGURATIONS {
-        let used: u32 = c
-            .accels
-            .iter()
-            .map(|a| {
-                luts.iter()
-                    .find(|(name, _)| *name == a.top)
-                    .unwrap_or_else(|| panic!("no LUT count of {}", a.top))
-                    .1
-            })
-            .sum();
-        let budget = top_lut_budget(c);
+        let cost = |top: &str| {
+            *costs
+                .iter()
+                .find(|(name, _, _)| *name == top)
+                .unwrap_or_else(|| panic!("no resource count of {top}"))
+        };
+        let used: u32 = c.accels.iter().map(|a| cost(a.top).1).sum();
+        let bram: u32 = c.accels.iter().map(|a| cost(a.top).2).sum();
+        let (budget, bram_budget) = (top_lut_budget(c), top_bram18_budget(c));
         eprintln!(
-            "configuration {}: tops {used} LUT ({:.1} % of the device), budget {budget}",
+            "configuration {}: tops {used} LUT ({:.1} % of the device), budget {budget}; \
+             {bram} RAMB18 ({:.1} %), budget {bram_budget}",
             c.name,
-            100.0 * f64::from(used) / f64::from(DEVICE_LUTS)
+            100.0 * f64::from(used) / f64::from(DEVICE_LUTS),
+            100.0 * f64::from(bram) / f64::from(DEVICE_BRAM18)
         );
         assert!(
             used <= budget,
             "configuration {}: its tops take {used} LUT, over {budget} ({LUT_BUDGET_PERCENT} % of {DEVICE_LUTS} less {DMA_LUT_ALLOWANCE} per DMA)",
+            c.name
+        );
+        assert!(
+            bram <= bram_budget,
+            "configuration {}: its tops take {bram} RAMB18, over {bram_budget} ({BRAM_BUDGET_PERCENT} % of {DEVICE_BRAM18} less {DMA_BRAM18_ALLOWANCE} per DMA)",
             c.name
         );
     }

@@ -109,32 +109,34 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              of ξ out, pk ‖ sk back; sign: sk ‖ rnd ‖ M′ out, σ back; verify: pk ‖ σ ‖ M′ out, one \
              verdict word back; no Keccak on the CPU) and the cache maintenance of those buffers; the bus adds the \
              difference between PL cycles and the engine's CYCLES (DMA start-up, STATUS polls, \
-             the S2MM stream's pace). The rest is the engine itself, one step after another: \
-             for ML-DSA-44, sampling (SHAKE into RejBoundedPoly and RejNTTPoly, straight into the \
-             NTT core) takes 57 % of its clocks, the NTT core (NTT, INTT, pointwise products) 28 %, \
-             the STORE of t through Power2Round and the packers 10 %, tr and the output 5 % \
-             (clocks per phase: `cargo test -p hdl --release -- --ignored keygen_phase_clocks`). \
-             ExpandS reads a fixed 2 or 3 SHAKE256 blocks per polynomial at a nibble a clock, so \
-             its time does not depend on the secret seed; that costs a fifth of the total. Nothing \
-             overlaps yet: that, two nibbles a clock, more Keccak rounds per clock and a second \
-             sampler are what is left to gain (see hdl::mldsa::keygen). Verify (ML-DSA-44, \
-             25,293 clocks): 36 % in the NTT core and 19 % unpacking z (two bytes a clock), both \
-             for every row (the core has three slots, so z and NTT(c) are re-made per row rather \
-             than stored), 25 % sampling Â, 8 % loading c and −t1·2^d, 5 % taking pk and σ off \
-             the stream, 4 % UseHint's STORE and 4 % the four hashes (tr, μ, SampleInBall's, \
-             c̃′) (`cargo test -p hdl --release -- --ignored verify_phase_clocks`). Keeping \
-             NTT(z) in more slots and overlapping Â's sampling with the NTT are what is left to \
-             gain there (see hdl::mldsa::verify). Sign: every attempt runs every step and check \
-             of the loop (ExpandMask, w = A·y, c̃, z, r, ct0 and the hint), so its clocks grow \
-             with the attempts, a count FIPS 204 treats as public (see hdl::mldsa::sign). \
-             For ML-DSA-44 an attempt takes about 35,000 clocks: the NTT core 31 % (NTT and \
-             INTT of y, w, cs1, cs2, ct0: 25 %; pointwise products 6 %), sampling Â from SHAKE128 \
-             18 % (Â is re-sampled in every attempt: no room to keep it), loading ŷ from block RAM \
-             into the core 15 %, the STOREs (ŷ into block RAM; w, z, r and the hints through the \
-             checks, Decompose, MakeHint and the packers) 19 %, unpacking s1, s2 and t0 from the sk buffer 9 %, ExpandMask 5 % and \
-             the hashes (μ, ρ″, c̃, SampleInBall) 3 % (`cargo test -p hdl --release -- --ignored \
-             sign_phase_clocks`). Keccak is thus about a quarter of signing, the NTT core \
-             31 %, the rest moving coefficients between memories.{}",
+             the S2MM stream's pace). The rest is the engine itself, one step after another, \
+             with a polynomial memory in block RAM on the NTT core's row port (8 coefficients a \
+             clock) for what would otherwise be re-made. KeyGen (ML-DSA-44, 21,528 clocks): \
+             sampling (SHAKE into RejBoundedPoly and RejNTTPoly, straight into the NTT core) 52 %, \
+             the NTT core (NTT, INTT, pointwise products) 22 %, the STORE of t through \
+             Power2Round and the packers 14 %, tr and the output 7 %, NTT(s1) and the ones \
+             kept on row 0 and loaded back on the others 4 % (clocks per phase: `cargo test -p \
+             hdl --release -- --ignored keygen_phase_clocks`). ExpandS reads a fixed 2 or 3 \
+             SHAKE256 blocks per polynomial at a nibble a clock, so its time does not depend on \
+             the secret seed. Nothing overlaps yet: that, two nibbles a clock, more Keccak rounds \
+             per clock and a second sampler are what is left to gain (see hdl::mldsa::keygen). \
+             Verify (ML-DSA-44, 17,668 clocks): 35 % sampling Â, 29 % in the NTT core, 7 % \
+             loading c and −t1·2^d, 7 % unpacking z (row 0 only: NTT(c) and NTT(z) are kept and \
+             loaded back, 4 %), 7 % taking pk and σ off the stream, 6 % UseHint's STORE and 5 % \
+             the hashes (μ, SampleInBall's, c̃′; tr is taken with pk) (`cargo test -p hdl \
+             --release -- --ignored verify_phase_clocks`). Overlapping Â's sampling with the NTT \
+             is what is left to gain there (see hdl::mldsa::verify). Sign: every attempt runs \
+             every step and check of the loop (ExpandMask, w = A·y, c̃, z, r, ct0 and the hint), \
+             so its clocks grow with the attempts, a count FIPS 204 treats as public (see \
+             hdl::mldsa::sign); the first attempt also samples Â and unpacks and transforms s1, \
+             s2 and t0, which the others load back. For ML-DSA-44 over 7 attempts (140,116 \
+             clocks): the NTT core's transforms 31 % (the INTTs of cs1, cs2 and ct0 alone 16 %), \
+             the STOREs of w, z, r and the hints at a coefficient a clock through the checks, \
+             Decompose, MakeHint and the packers 29 %, the pointwise products 11 %, the row \
+             moves to and from the polynomial memory 9 %, ExpandMask 9 %, the first attempt's \
+             Â and sk unpacking 7 % and the hashes, SampleInBall and c 5 % (`cargo test -p hdl \
+             --release -- --ignored sign_phase_clocks`). One NTT core and the one-coefficient \
+             STOREs are now what limit signing.{}",
             bus_and_cpu_of_signing(r, &engine)
         );
         let _ = writeln!(
