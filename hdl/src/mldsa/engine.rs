@@ -4,7 +4,9 @@
 //! the Verify or the Sign sequencer drives them while it is busy, the
 //! KeyGen sequencer otherwise (each drives idle requests when it is idle).
 //! Sharing saves a sponge engine and an NTT core per sequencer, about
-//! 11,700 LUT and 8 DSP48E1 each in yosys.
+//! 11,700 LUT and 8 DSP48E1 each in yosys. The sequencers share the
+//! polynomial memory on the core's row port the same way
+//! ([`EnginePolyMemory`]).
 //!
 //! # Interface
 //!
@@ -26,10 +28,11 @@ use crate::mldsa::verify::MlDsaVerify;
 use crate::ntt::core::NttCoreB4;
 use rust_hdl::prelude::*;
 
-/// The engine's polynomial memory: 32 polynomials. KeyGen keeps
-/// NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0 and
-/// NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
-/// NTT(s2\[i\]) at 16 + i and NTT(t0\[i\]) at 24 + i.
+/// The engine's polynomial memory: 6 pages, 96 polynomials, 48 RAMB18.
+/// KeyGen keeps NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0
+/// and NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
+/// NTT(s2\[i\]) at 16 + i, NTT(t0\[i\]) at 24 + i and Â\[i\]\[j\] at
+/// 32 + 8i + j (up to 94 for ML-DSA-87).
 pub type EnginePolyMemory = PolyRowMemory<6, 48>;
 
 /// The ML-DSA engine.

@@ -6,7 +6,10 @@
 //! stream takes 257.
 //!
 //! The engine keeps here what would otherwise be re-made: NTT(z\[j\]) and
-//! NTT(c) across Verify's rows, NTT(s1\[j\]) across KeyGen's rows.
+//! NTT(c) across Verify's rows, NTT(s1\[j\]) and the all-ones polynomial
+//! across KeyGen's rows, and Sign's ŷ, with NTT(s1), NTT(s2), NTT(t0) and
+//! Â across its attempts (the layout is in
+//! [`super::engine::EnginePolyMemory`]).
 //!
 //! # Interface
 //!
