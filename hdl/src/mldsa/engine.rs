@@ -34,6 +34,8 @@ use rust_hdl::prelude::*;
 /// NTT(s2\[i\]) at 16 + i, NTT(t0\[i\]) at 24 + i and Â\[i\]\[j\] at
 /// 32 + 8i + j (up to 94 for ML-DSA-87).
 pub type EnginePolyMemory = PolyRowMemory<6, 48>;
+// Sign's last index: Â[7][6] of ML-DSA-87.
+const _: () = assert!(EnginePolyMemory::POLYS > 32 + 8 * 7 + 6);
 
 /// The ML-DSA engine.
 #[derive(LogicBlock)]

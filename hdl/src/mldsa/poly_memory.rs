@@ -34,8 +34,6 @@ const _: () = assert!(ROWS == 32);
 
 /// Polynomials a page holds: one 512-word RAM per bank.
 pub const PAGE_POLYS: usize = 16;
-/// Bits of a polynomial's index (up to 8 pages).
-pub const POLY_BITS: usize = 7;
 
 /// The memory: `PAGES` pages of 16 polynomials; `RAMS` must be
 /// `8 × PAGES`. A page is one 512-word RAM per bank, a RAMB18 each:
@@ -45,7 +43,7 @@ pub const POLY_BITS: usize = 7;
 pub struct PolyRowMemory<const PAGES: usize, const RAMS: usize> {
     /// The clock.
     pub clock: Signal<In, Clock>,
-    /// The polynomial the core's stored rows go to.
+    /// The polynomial the core's stored rows go to (7 bits: up to 8 pages).
     pub store_poly: Signal<In, Bits<7>>,
     /// The polynomial loaded into the core.
     pub load_poly: Signal<In, Bits<7>>,

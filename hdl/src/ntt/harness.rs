@@ -85,17 +85,25 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
         Self { uut, cycle: 0 }
     }
 
-    /// Starts `op` on `slot` and returns once the start edge is taken.
-    fn start(&mut self, op: u32, slot: u32) -> Result<(), String> {
-        if self.uut.busy.val() {
-            return Err("core busy before start".into());
-        }
+    /// One `start` pulse with `op` and `args`, busy or not (an abort is
+    /// taken while busy); returns once the edge is taken.
+    pub fn pulse(&mut self, op: u32, args: [u32; 3]) {
         self.uut.op.next = (op as u64).into();
-        self.uut.arg0.next = (slot as u64).into();
+        self.uut.arg0.next = (args[0] as u64).into();
+        self.uut.arg1.next = (args[1] as u64).into();
+        self.uut.arg2.next = (args[2] as u64).into();
         self.uut.start.next = true;
         self.tick();
         self.uut.start.next = false;
         settle(&mut self.uut);
+    }
+
+    /// Starts `op` on `slot` if the core is idle.
+    fn start(&mut self, op: u32, slot: u32) -> Result<(), String> {
+        if self.uut.busy.val() {
+            return Err("core busy before start".into());
+        }
+        self.pulse(op, [slot, 0, 0]);
         Ok(())
     }
 
@@ -177,15 +185,9 @@ impl<const B: usize, const BANKS: usize, const AW: usize, const TW: usize>
         if self.uut.busy.val() {
             return Err("core busy before start".into());
         }
-        self.uut.op.next = (cmd.op as u64).into();
-        self.uut.arg0.next = (cmd.args[0] as u64).into();
-        self.uut.arg1.next = (cmd.args[1] as u64).into();
-        self.uut.arg2.next = (cmd.args[2] as u64).into();
-        self.uut.start.next = true;
         self.uut.s_tvalid.next = false;
         self.uut.m_tready.next = false;
-        self.tick();
-        self.uut.start.next = false;
+        self.pulse(cmd.op, cmd.args);
         let mut sent = 0usize;
         let mut output = Vec::new();
         let mut busy_cycles = 0u32;

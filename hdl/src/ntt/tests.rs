@@ -13,7 +13,7 @@ use super::core::{
     transform_cycles, CoeffBuffer, NttCore,
 };
 use super::harness::{Command, CoreSim};
-use super::sim::{settle, tick, Lcg};
+use super::sim::Lcg;
 use pqc::ring::{self, Poly, N, Q};
 use ps_pl_contract::regmap::ntt as reg;
 use rust_hdl::prelude::*;
@@ -207,18 +207,9 @@ fn row_port_round_trips_a_slot_and_only_exists_where_built() {
         assert_eq!(rows[addr][bank], c as u32, "coefficient {i}");
     }
     // An abort during LOAD_ROWS: idle at once, error; the core goes on.
-    sim.uut.op.next = (super::core::OP_LOAD_ROWS as u64).into();
-    sim.uut.arg0.next = 0u64.into();
-    sim.uut.start.next = true;
-    tick(&mut sim.uut, |u| &mut u.clock);
-    sim.uut.start.next = false;
-    settle(&mut sim.uut);
+    sim.pulse(super::core::OP_LOAD_ROWS, [0, 0, 0]);
     assert!(sim.uut.busy.val() && sim.uut.row_in_ready.val());
-    sim.uut.op.next = (reg::OP_ABORT as u64).into();
-    sim.uut.start.next = true;
-    tick(&mut sim.uut, |u| &mut u.clock);
-    sim.uut.start.next = false;
-    settle(&mut sim.uut);
+    sim.pulse(reg::OP_ABORT, [0, 0, 0]);
     assert!(sim.uut.done.val() && sim.uut.error.val());
     assert!(!sim.uut.busy.val() && !sim.uut.row_in_ready.val());
     sim.load(0, &a);
