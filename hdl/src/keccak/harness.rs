@@ -4,7 +4,7 @@
 //! (which replays the same requests) and the `vcd` command.
 
 use super::bench::Bench;
-use super::sponge::SpongeEngine;
+use super::sponge::{SpongeEngine, KEPT_CHAIN_SHIFT, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
 use pqc::keccak::SpongeMode;
 use ps_pl_contract::regmap::keccak as regs;
 
@@ -68,6 +68,24 @@ impl Request {
         Self {
             op: regs::OP_WOTS_CHAIN,
             args: [pk_seed.len() as u32, start, steps],
+            words,
+            last_at,
+        }
+    }
+
+    /// `OP_WOTS_CHAIN_KEPT` of chain address `chain` on X alone (SK.seed
+    /// with `prf_first`).
+    pub fn wots_chain_kept(chain: u8, prf_first: bool, x: &[u8], start: u32, steps: u32) -> Self {
+        let words = pack_words(x, 0);
+        let last_at = words.len().checked_sub(1);
+        let prf = if prf_first { KEPT_PRF_FIRST } else { 0 };
+        Self {
+            op: OP_WOTS_CHAIN_KEPT,
+            args: [
+                x.len() as u32 | u32::from(chain) << KEPT_CHAIN_SHIFT | prf,
+                start,
+                steps,
+            ],
             words,
             last_at,
         }
@@ -172,6 +190,11 @@ pub fn run_request<const R: usize>(
 /// A fresh engine under the stepper.
 pub fn engine_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
     Bench::new(SpongeEngine::<R>::default(), |e| &mut e.clock)
+}
+
+/// A fresh engine that takes `OP_WOTS_CHAIN_KEPT`, under the stepper.
+pub fn kept_chain_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
+    Bench::new(SpongeEngine::<R>::with_kept_chain(), |e| &mut e.clock)
 }
 
 /// Clocks until `busy` falls (an abort can leave a permutation finishing).

@@ -32,6 +32,21 @@
 //!   drains the stream up to its `in_last` (so the DMA transfer completes and
 //!   the next request starts aligned), then stops.
 //!
+//! # The kept-prefix chain (PL-internal)
+//!
+//! An engine built with [`SpongeEngine::with_kept_chain`] (the SLH-DSA leaf
+//! job's) also takes [`OP_WOTS_CHAIN_KEPT`]: a chain whose message is X
+//! alone. PK.seed and ADRS are those of the last `OP_WOTS_CHAIN`, with the
+//! chain address replaced by `ARG0` bits 15:8; `ARG0` bits 7:0 are n (as for
+//! `OP_WOTS_CHAIN`, and it must be that request's n), `ARG1` the start and
+//! `ARG2` the steps. With [`KEPT_PRF_FIRST`] in `ARG0`, X is SK.seed and
+//! the first block is PRF(PK.seed, SK.seed, ADRS) (type WOTS_PRF, hash
+//! address 0: FIPS 205 Algorithm 6, line 5), whose output then runs the
+//! `ARG2` steps: a WOTS+ secret value and its chain in one request, with
+//! no PK.seed ‖ ADRS on the stream. The op is not in
+//! `ps_pl_contract::regmap::keccak`: an engine built with `default()` (the
+//! Keccak top's) refuses it as an unknown op.
+//!
 //! `OP_ABORT` is taken even while busy and returns to idle at once with
 //! `done` and `error`: the recovery for a source that never sends `in_last`
 //! or a sink that never takes the output. Nothing else waits on the outside.
@@ -49,6 +64,20 @@ use rust_hdl::prelude::*;
 pub const CHAIN_MAX_N: usize = 32;
 /// Bytes of an SLH-DSA address.
 pub const ADRS_BYTES: usize = 32;
+/// PL-internal op: a WOTS+ chain on the kept PK.seed and ADRS (module
+/// docs); outside the contract's op codes.
+pub const OP_WOTS_CHAIN_KEPT: u32 = 0x10;
+const _: () = assert!(
+    OP_WOTS_CHAIN_KEPT != regs::OP_SPONGE
+        && OP_WOTS_CHAIN_KEPT != regs::OP_WOTS_CHAIN
+        && OP_WOTS_CHAIN_KEPT != regs::OP_ABORT
+);
+/// `ARG0` flag of [`OP_WOTS_CHAIN_KEPT`]: X is SK.seed and the PRF runs first.
+pub const KEPT_PRF_FIRST: u32 = 1 << 16;
+/// `ARG0` bit of [`OP_WOTS_CHAIN_KEPT`]'s chain address (bits 15:8).
+pub const KEPT_CHAIN_SHIFT: u32 = 8;
+/// FIPS 205 address type WOTS_PRF, which the PRF block puts in ADRS byte 19.
+const TYPE_WOTS_PRF: u64 = 5;
 /// The chain's hash function (F is SHAKE256 in SLH-DSA-SHAKE).
 const CHAIN_MODE: SpongeMode = SpongeMode::Shake256;
 
@@ -136,6 +165,8 @@ pub struct SpongeEngine<const R: usize> {
     segment_word: DFF<Bits<4>>,
     hash_address: DFF<Bits<32>>,
     steps_left: DFF<Bits<32>>,
+    /// The next chain block is the PRF's (kept-prefix op with the flag).
+    prf_step: DFF<Bit>,
     pk_seed: [DFF<Bits<64>>; 4],
     adrs: [DFF<Bits<64>>; 4],
     perm_busy: Signal<Local, Bit>,
@@ -148,12 +179,18 @@ pub struct SpongeEngine<const R: usize> {
     segment_words: Signal<Local, Bits<4>>,
     chain_last_word: Signal<Local, Bit>,
     adrs_hashed: Signal<Local, Bits<64>>,
+    adrs_typed: Signal<Local, Bits<64>>,
+    chain_in_ready: Signal<Local, Bit>,
     chain_end: Signal<Local, Bits<33>>,
     rate_words_table: [Constant<Bits<6>>; 4],
     domain_table: [Constant<Bits<8>>; 4],
     op_sponge: Constant<Bits<8>>,
     op_chain: Constant<Bits<8>>,
     op_abort: Constant<Bits<8>>,
+    op_chain_kept: Constant<Bits<8>>,
+    /// Whether [`OP_WOTS_CHAIN_KEPT`] is taken (else refused).
+    kept_chain: Constant<Bit>,
+    prf_type_lane: Constant<Bits<64>>,
     final_pad_word: Constant<Bits<32>>,
     chain_mode: Constant<Bits<2>>,
     chain_domain_lane: Constant<Bits<64>>,
@@ -165,6 +202,17 @@ pub struct SpongeEngine<const R: usize> {
 /// Index of `mode` in `SpongeMode::ALL`, the hardware mode code.
 pub fn mode_code(mode: SpongeMode) -> u32 {
     SpongeMode::ALL.iter().position(|m| *m == mode).unwrap() as u32
+}
+
+impl<const R: usize> SpongeEngine<R> {
+    /// An engine that also takes [`OP_WOTS_CHAIN_KEPT`] (the SLH-DSA leaf
+    /// job's; module docs).
+    pub fn with_kept_chain() -> Self {
+        Self {
+            kept_chain: Constant::new(true),
+            ..Self::default()
+        }
+    }
 }
 
 impl<const R: usize> Default for SpongeEngine<R> {
@@ -206,6 +254,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             segment_word: Default::default(),
             hash_address: Default::default(),
             steps_left: Default::default(),
+            prf_step: Default::default(),
             pk_seed: Default::default(),
             adrs: Default::default(),
             perm_busy: Default::default(),
@@ -218,6 +267,8 @@ impl<const R: usize> Default for SpongeEngine<R> {
             segment_words: Default::default(),
             chain_last_word: Default::default(),
             adrs_hashed: Default::default(),
+            adrs_typed: Default::default(),
+            chain_in_ready: Default::default(),
             chain_end: Default::default(),
             rate_words_table: core::array::from_fn(|m| {
                 Constant::new(((SpongeMode::ALL[m].rate_bytes() / 4) as u64).into())
@@ -228,6 +279,11 @@ impl<const R: usize> Default for SpongeEngine<R> {
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
             op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
             op_abort: Constant::new((regs::OP_ABORT as u64).into()),
+            op_chain_kept: Constant::new((OP_WOTS_CHAIN_KEPT as u64).into()),
+            kept_chain: Constant::new(false),
+            // The big-endian type is ADRS bytes 16..20: byte 19 is bits
+            // 31:24 of lane 2.
+            prf_type_lane: Constant::new((TYPE_WOTS_PRF << 24).into()),
             final_pad_word: Constant::new((0x80u64 << 24).into()),
             chain_mode: Constant::new((mode_code(CHAIN_MODE) as u64).into()),
             chain_domain_lane: Constant::new((CHAIN_MODE.domain_byte() as u64).into()),
@@ -256,7 +312,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             segment,
             segment_word,
             hash_address,
-            steps_left
+            steps_left,
+            prf_step
         );
         for i in 0..4 {
             self.pk_seed[i].clock.next = self.clock.val();
@@ -345,12 +402,19 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         }
         self.chain_last_word.next = (self.segment.q.val() == 2)
             & (self.segment_word.q.val() + 1 == self.segment_words.val());
-        // ADRS with the hash address j in bytes 28..32, big-endian.
+        // ADRS with the hash address j in bytes 28..32, big-endian; the
+        // PRF's block has hash address 0 and type WOTS_PRF (the kept ADRS
+        // is a WOTS_HASH address, type 0).
         self.adrs_hashed.next = ((self.adrs[3].q.val() << 32) >> 32)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(24)) << 32)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(16)) << 40)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(8)) << 48)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(0)) << 56);
+        self.adrs_typed.next = self.adrs[2].q.val();
+        if self.prf_step.q.val() {
+            self.adrs_hashed.next = (self.adrs[3].q.val() << 32) >> 32;
+            self.adrs_typed.next = self.adrs[2].q.val() | self.prf_type_lane.val();
+        }
         self.chain_end.next =
             bit_cast::<33, 32>(self.arg1.val()) + bit_cast::<33, 32>(self.arg2.val());
 
@@ -365,18 +429,22 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
                     self.perm.load_lanes[i + 6].next = self.perm.lanes[i].val();
                 }
-                for i in 0..3 {
+                for i in 0..2 {
                     self.perm.load_lanes[i + 2].next = self.adrs[i].q.val();
                 }
+                self.perm.load_lanes[4].next = self.adrs_typed.val();
                 self.perm.load_lanes[5].next = self.adrs_hashed.val();
                 self.perm.load_lanes[8].next = self.chain_domain_lane.val();
             }
             3 => {
                 for i in 0..3 {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
-                    self.perm.load_lanes[i + 3].next = self.adrs[i].q.val();
                     self.perm.load_lanes[i + 7].next = self.perm.lanes[i].val();
                 }
+                for i in 0..2 {
+                    self.perm.load_lanes[i + 3].next = self.adrs[i].q.val();
+                }
+                self.perm.load_lanes[5].next = self.adrs_typed.val();
                 self.perm.load_lanes[6].next = self.adrs_hashed.val();
                 self.perm.load_lanes[10].next = self.chain_domain_lane.val();
             }
@@ -385,9 +453,10 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
                     self.perm.load_lanes[i + 8].next = self.perm.lanes[i].val();
                 }
-                for i in 0..3 {
+                for i in 0..2 {
                     self.perm.load_lanes[i + 4].next = self.adrs[i].q.val();
                 }
+                self.perm.load_lanes[6].next = self.adrs_typed.val();
                 self.perm.load_lanes[7].next = self.adrs_hashed.val();
                 self.perm.load_lanes[12].next = self.chain_domain_lane.val();
             }
@@ -411,6 +480,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         self.perm.xor_word_index.next = self.word_pos.q.val();
         self.perm.xor_word.next = self.in_word.val();
         self.in_ready.next = false;
+        self.chain_in_ready.next = false;
         self.out_valid.next = false;
         self.out_last.next = self.out_left.q.val() <= 4;
         self.busy.next = (self.phase.q.val() != Phase::Idle) | self.perm_busy.val();
@@ -445,9 +515,34 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                         self.steps_left.d.next = self.arg2.val();
                         self.segment.d.next = 0.into();
                         self.segment_word.d.next = 0.into();
+                        self.prf_step.d.next = false;
                         if ((self.arg0.val() != 16)
                             & (self.arg0.val() != 24)
                             & (self.arg0.val() != 32))
+                            | self.chain_end.val().get_bit(32)
+                        {
+                            self.done_flag.d.next = true;
+                            self.error_flag.d.next = true;
+                        } else {
+                            self.phase.d.next = Phase::ChainInput;
+                        }
+                    } else if (self.op.val() == self.op_chain_kept.val()) & self.kept_chain.val() {
+                        // X alone: PK.seed and ADRS stay; the chain address
+                        // (big-endian, < 256) is byte 27, bits 31:24 of
+                        // lane 3's low word.
+                        self.mode.d.next = self.chain_mode.val();
+                        self.chain_lanes.d.next = self.arg0.val().get_bits::<3>(3);
+                        self.out_left.d.next = bit_cast::<32, 8>(self.arg0.val().get_bits::<8>(0));
+                        self.hash_address.d.next = self.arg1.val();
+                        self.steps_left.d.next = self.arg2.val();
+                        self.segment.d.next = 2.into();
+                        self.segment_word.d.next = 0.into();
+                        self.prf_step.d.next = self.arg0.val().get_bit(16);
+                        self.adrs[3].d.next = ((self.adrs[3].q.val() >> 32) << 32)
+                            | (bit_cast::<64, 8>(self.arg0.val().get_bits::<8>(8)) << 24);
+                        if ((self.arg0.val().get_bits::<8>(0) != 16)
+                            & (self.arg0.val().get_bits::<8>(0) != 24)
+                            & (self.arg0.val().get_bits::<8>(0) != 32))
                             | self.chain_end.val().get_bit(32)
                         {
                             self.done_flag.d.next = true;
@@ -535,8 +630,11 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::ChainInput => {
-                self.in_ready.next = true;
-                if self.in_valid.val() {
+                // X goes into the state, so it waits for the start's clear
+                // (a kept-prefix chain's X comes first).
+                self.chain_in_ready.next = (self.segment.q.val() != 2) | self.perm_free.val();
+                self.in_ready.next = self.chain_in_ready.val();
+                if self.in_valid.val() & self.chain_in_ready.val() {
                     if self.in_last.val() & !self.chain_last_word.val() {
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
@@ -589,7 +687,12 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             }
             Phase::ChainStep => {
                 if self.perm_free.val() {
-                    if self.steps_left.q.val() == 0 {
+                    if self.prf_step.q.val() {
+                        // The PRF's block: no step of the chain.
+                        self.perm.load.next = true;
+                        self.perm.start.next = true;
+                        self.prf_step.d.next = false;
+                    } else if self.steps_left.q.val() == 0 {
                         self.word_pos.d.next = 0.into();
                         self.phase.d.next = Phase::Squeeze;
                     } else {

@@ -6,7 +6,8 @@
 
 use super::bench::Bench;
 use super::harness::{
-    engine_bench, run_request, unpack_words, wait_idle, FullSpeed, Pacing, Request, Response,
+    engine_bench, kept_chain_bench, run_request, unpack_words, wait_idle, FullSpeed, Pacing,
+    Request, Response,
 };
 use super::round::ROUNDS;
 use super::sponge::SpongeEngine;
@@ -287,6 +288,117 @@ fn wots_chain_matches_pqc_one_round() {
 #[test]
 fn wots_chain_matches_pqc_two_rounds() {
     wots_chains::<2>();
+}
+
+/// Clocks of an `OP_WOTS_CHAIN_KEPT` request at full stream speed: the
+/// start, the clear clock, X, the PRF's block if asked, the steps, the
+/// squeeze.
+pub(crate) fn kept_chain_cycles(r: usize, n: usize, steps: u32, prf_first: bool) -> u64 {
+    let step = (1 + ROUNDS / r) as u64;
+    2 + (n / 4) as u64 + u64::from(prf_first) * step + u64::from(steps) * step + 1 + (n / 4) as u64
+}
+
+/// A WOTS_HASH address with chain address `chain` and hash address 0.
+fn hash_adrs(rng: &mut SplitMix64, chain: u8) -> [u8; 32] {
+    let mut adrs: [u8; 32] = rng.bytes(32).try_into().unwrap();
+    adrs[16..20].fill(0);
+    adrs[24..32].fill(0);
+    adrs[27] = chain;
+    adrs
+}
+
+/// `OP_WOTS_CHAIN_KEPT` on the PK.seed and ADRS of the last full chain,
+/// with and without the PRF first, against `pqc`'s chain and the `sha3`
+/// crate's SHAKE256 for the PRF; the full chains between them re-key it.
+fn kept_chains<const R: usize>() {
+    let mut bench = kept_chain_bench::<R>();
+    let mut rng = SplitMix64(0x4E97 + R as u64);
+    for n in [16, 24, 32] {
+        for _ in 0..2 {
+            let pk_seed = rng.bytes(n);
+            let chain = rng.below(67) as u8;
+            let adrs = hash_adrs(&mut rng, chain);
+            let x = rng.bytes(n);
+            let full = Request::wots_chain(&pk_seed, &adrs, &x, 0, 1);
+            let response = run_request(&mut bench, &full, &mut FullSpeed, 1_000);
+            assert_eq!(
+                unpack_words(&response.words, n),
+                chain_reference(&pk_seed, &adrs, &x, 0, 1)
+            );
+            for (chain, prf_first, start, steps) in [
+                (0, true, 0, 15),
+                (66, true, 0, 4),
+                (9, false, 4, 11),
+                (3, true, 0, 0),
+                (5, false, 15, 0),
+            ] {
+                let what = format!("R={R} n={n} chain={chain} prf={prf_first} {start}+{steps}");
+                let x = rng.bytes(n);
+                let request = Request::wots_chain_kept(chain, prf_first, &x, start, steps);
+                let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
+                assert!(!response.error, "{what}: error");
+                assert_eq!(response.consumed, n / 4, "{what}");
+                assert_eq!(response.last_at, Some(n / 4 - 1), "{what}: TLAST");
+                let chain_adrs = {
+                    let mut a = adrs;
+                    a[27] = chain;
+                    a
+                };
+                let chain_in = if prf_first {
+                    let mut prf_adrs = chain_adrs;
+                    prf_adrs[19] = 5;
+                    let message = [&pk_seed[..], &prf_adrs, &x].concat();
+                    reference(SpongeMode::Shake256, &message, n)
+                } else {
+                    x.clone()
+                };
+                assert_eq!(
+                    unpack_words(&response.words, n),
+                    chain_reference(&pk_seed, &chain_adrs, &chain_in, start, steps),
+                    "{what}: output"
+                );
+                assert_eq!(
+                    response.cycles,
+                    kept_chain_cycles(R, n, steps, prf_first),
+                    "{what}: clocks"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn kept_chain_matches_prf_and_chain_one_round() {
+    kept_chains::<1>();
+}
+
+#[test]
+fn kept_chain_matches_prf_and_chain_two_rounds() {
+    kept_chains::<2>();
+}
+
+/// Only an engine built for it takes the kept-prefix op; on it, a bad n or
+/// start + steps past 2^32 is refused as for `OP_WOTS_CHAIN`, and a short
+/// X stream stops at its TLAST.
+#[test]
+fn kept_chain_is_refused_where_not_built_and_checks_its_arguments() {
+    let request = Request::wots_chain_kept(1, true, &[7; 16], 0, 3);
+    let mut plain = engine_bench::<1>();
+    expect_refused(&run_request(&mut plain, &request, &mut FullSpeed, 100));
+    let mut bench = kept_chain_bench::<1>();
+    for args in [[20 | 1 << 8, 0, 1], [0, 0, 1], [16, u32::MAX, 1]] {
+        let bad = Request {
+            args,
+            ..request.clone()
+        };
+        expect_refused(&run_request(&mut bench, &bad, &mut FullSpeed, 100));
+    }
+    let mut short = request.clone();
+    short.last_at = Some(1);
+    let response = run_request(&mut bench, &short, &mut FullSpeed, 1_000);
+    assert!(response.error && response.consumed == 2);
+    wait_idle(&mut bench, 100);
+    assert!(!run_request(&mut bench, &request, &mut FullSpeed, 1_000).error);
 }
 
 fn expect_refused(response: &Response) {

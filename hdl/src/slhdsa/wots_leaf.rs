@@ -65,6 +65,10 @@
 //! with the output stream at full speed.
 
 use crate::keccak::round::ROUNDS;
+use crate::keccak::sponge::{KEPT_CHAIN_SHIFT, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
+// The job shifts the chain address by this literal (hdl_gen takes no
+// named constants in expressions).
+const _: () = assert!(KEPT_CHAIN_SHIFT == 8);
 use crate::keccak::SpongeEngine;
 use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
@@ -103,56 +107,57 @@ pub const F_CLOCKS: u64 = PERMUTATION_CLOCKS + 1;
 /// SHAKE256 rate in bytes.
 const RATE_BYTES: u64 = 136;
 
+/// Clocks of the prefix request that starts every WOTS+ job: a full
+/// chain of no step (n/2 + 8 message words, n/4 output words) and 2 clocks
+/// of turnaround.
+const fn prefix_clocks(n: u64) -> u64 {
+    (n / 2 + 8) + n / 4 + 2
+}
+
 /// Clocks of one leaf on the sponge engine ([`SPONGE_ROUNDS_PER_CLOCK`])
 /// with the output stream always ready, from the `start` clock to the first clock with `done`
-/// high (asserted by the tests for every n). Per chain:
+/// high (asserted by the tests for every n): the prefix request, then per
+/// chain one kept-prefix request (n/4 words of SK.seed, the PRF's block
+/// and 15 F calls at [`F_CLOCKS`] each, n/4 output words, 3 clocks of
+/// turnaround), then the T_len request: (n + 32 + len·n)/4 message words,
+/// one permutation per rate block of the padded message, n/4 output
+/// words, and 5 clocks (the `start` clock, the turnaround, the `done`
+/// clock).
 ///
-/// - the PRF request: n/2 + 8 message words, one permutation, n/4 output
-///   words;
-/// - the chain request: n/2 + 8 message words, 15 F calls, n/4 output words;
-/// - 6 clocks of request turnaround (the launch, the sponge's registered
-///   state clear and its `done` clock, for each request);
-///
-/// then the T_len request: (n + 32 + len·n)/4 message words, one
-/// permutation per rate block of the padded message, n/4 output words, and
-/// 5 clocks (the `start` clock, the turnaround, the `done` clock).
-///
-/// At n = 16 a chain's 15 F calls take 15 · [`F_CLOCKS`] clocks and the
-/// PRF's permutation [`PERMUTATION_CLOCKS`]; streaming through the
-/// sponge's request interface costs 46 more.
+/// At n = 16 a chain's PRF and 15 F calls take 16 · [`F_CLOCKS`] clocks;
+/// streaming through the sponge's request interface costs 11 more (46
+/// when each chain streamed PK.seed ‖ ADRS for a separate PRF request and
+/// for the chain).
 pub const fn leaf_clocks(n: usize) -> u64 {
     let n = n as u64;
     let len = 2 * n + 3;
-    let prf = (n / 2 + 8) + PERMUTATION_CLOCKS + n / 4;
-    let chain = (n / 2 + 8) + CHAIN_STEPS as u64 * F_CLOCKS + n / 4;
+    let chain = n / 4 + (1 + CHAIN_STEPS as u64) * F_CLOCKS + n / 4 + 3;
     let compress_bytes = n + 32 + len * n;
     // SHAKE padding adds at least one byte.
     let blocks = (compress_bytes + 1).div_ceil(RATE_BYTES);
     let compress = compress_bytes / 4 + blocks * PERMUTATION_CLOCKS + n / 4;
-    len * (prf + chain + 6) + compress + 5
+    prefix_clocks(n) + len * chain + compress + 5
 }
 
 /// Clocks of one leaf with `sign_leaf` (output always ready): each chain is
-/// two requests, 0..d and d..15, so each adds a request of n/2 + 8 message
-/// words, n/4 output words and 2 clocks of turnaround, and no F call; the
-/// count is the same for every message (asserted by the tests).
+/// two kept-prefix requests, PRF and 0..d, then d..15, so each adds a
+/// request of n/4 message words, n/4 output words and 3 clocks of
+/// turnaround, and no F call; the count is the same for every message
+/// (asserted by the tests).
 pub const fn sign_leaf_clocks(n: usize) -> u64 {
     let words = n as u64 / 4;
-    leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 8 + words + 2)
+    leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 3)
 }
 
-/// Clocks of one `from_sig` job (output always ready): per chain, one
-/// chain request (n/2 + 8 message words, 15 − d_i F calls, n/4 output
-/// words, 2 clocks of turnaround), then T_len as in [`leaf_clocks`];
-/// `digits` are the len digits of the message (asserted by the tests).
+/// Clocks of one `from_sig` job (output always ready): the prefix request,
+/// then per chain one kept-prefix request (n/4 message words, 15 − d_i F
+/// calls, n/4 output words, 3 clocks of turnaround and 1 more for the
+/// memory's priming, which the sponge's state clear half hides), then T_len as in [`leaf_clocks`]; `digits` are the len
+/// digits of the message (asserted by the tests).
 pub fn pk_from_sig_clocks(n: usize, digits: &[u32]) -> u64 {
-    let words = n as u64 / 4;
     let steps: u64 = digits.iter().map(|&d| u64::from(CHAIN_STEPS - d)).sum();
     let len = wots_len(n) as u64;
-    leaf_clocks(n)
-        - len * (2 * words + 8 + words + PERMUTATION_CLOCKS + 4)
-        - len * u64::from(CHAIN_STEPS) * F_CLOCKS
-        + steps * F_CLOCKS
+    leaf_clocks(n) + len - len * (1 + u64::from(CHAIN_STEPS)) * F_CLOCKS + steps * F_CLOCKS
 }
 
 /// Clocks of one FORS leaf (`start` with `fors`; the same with
@@ -209,11 +214,16 @@ pub enum LeafPhase {
 /// Which sponge request runs.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum LeafRequest {
-    /// sk_i = PRF(PK.seed, SK.seed, ADRS).
+    /// A WOTS+ job's first request: a full chain of no step, which leaves
+    /// PK.seed and ADRS in the sponge for the kept-prefix chains.
+    Prefix,
+    /// A FORS secret value, PRF(PK.seed, SK.seed, ADRS).
     Prf,
-    /// The chain from sk_i to its end, or (signing) from σ_i to its end.
+    /// WOTS+: the chain to its end on the kept prefix, from PRF(SK.seed)
+    /// (key generation), σ_i (signing) or the signature's σ_i
+    /// (verification); FORS: the leaf, one F of the secret value.
     Chain,
-    /// Signing: the chain from sk_i to the message digit, σ_i.
+    /// Signing: PRF(SK.seed) and the chain to the message digit, σ_i.
     SigChain,
     /// T_len over the chain ends: the public key.
     Compress,
@@ -309,6 +319,7 @@ pub struct WotsLeafEngine<const R: usize> {
     pub out_sig: Signal<Out, Bit>,
     /// Public-key stream TREADY.
     pub out_ready: Signal<In, Bit>,
+    /// Built with the kept-prefix chain op.
     sponge: SpongeEngine<R>,
     /// The chain ends, in two 16-bit halves: a 1024 × 16 memory is one
     /// RAMB18E1 (yosys 0.23's abc9 aborts on the RAMB36E1 of 1024 × 32).
@@ -371,9 +382,14 @@ pub struct WotsLeafEngine<const R: usize> {
     chain_start: Signal<Local, Bits<4>>,
     out_fire: Signal<Local, Bit>,
     read_next: Signal<Local, Bit>,
+    kept: Signal<Local, Bit>,
+    kept_arg0: Signal<Local, Bits<32>>,
+    primed: Signal<Local, Bit>,
     op_sponge: Constant<Bits<8>>,
     op_chain: Constant<Bits<8>>,
     op_abort: Constant<Bits<8>>,
+    op_chain_kept: Constant<Bits<8>>,
+    kept_prf_first: Constant<Bits<32>>,
     mode_shake256: Constant<Bits<32>>,
     chain_steps: Constant<Bits<4>>,
     type_prf_word: Constant<Bits<32>>,
@@ -423,7 +439,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             out_last: Default::default(),
             out_sig: Default::default(),
             out_ready: Default::default(),
-            sponge: Default::default(),
+            sponge: SpongeEngine::with_kept_chain(),
             ends_low: Default::default(),
             ends_high: Default::default(),
             pk_seed: Default::default(),
@@ -483,9 +499,14 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             chain_start: Default::default(),
             out_fire: Default::default(),
             read_next: Default::default(),
+            kept: Default::default(),
+            kept_arg0: Default::default(),
+            primed: Default::default(),
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
             op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
             op_abort: Constant::new((regs::OP_ABORT as u64).into()),
+            op_chain_kept: Constant::new((OP_WOTS_CHAIN_KEPT as u64).into()),
+            kept_prf_first: Constant::new((KEPT_PRF_FIRST as u64).into()),
             mode_shake256: Constant::new((regs::MODE_SHAKE256 as u64).into()),
             chain_steps: Constant::new((CHAIN_STEPS as u64).into()),
             // A big-endian type t < 256 is byte 19: the top byte of word 4.
@@ -629,21 +650,43 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         if self.signing.q.val() | self.verifying.q.val() {
             self.chain_start.next = self.next_digit.val();
         }
-        if self.request.q.val() == LeafRequest::Chain {
+        // WOTS+ chains run on the prefix kept by the job's first request:
+        // only X is streamed, and key generation and signing fold the PRF
+        // of sk_i into the chain's request.
+        self.kept.next = ((self.request.q.val() == LeafRequest::Chain) & !self.fors_mode.q.val())
+            | (self.request.q.val() == LeafRequest::SigChain);
+        self.kept_arg0.next =
+            bit_cast::<32, 6>(self.n_reg.q.val()) | (bit_cast::<32, 7>(self.chain.q.val()) << 8);
+        if (self.request.q.val() == LeafRequest::SigChain)
+            | !(self.signing.q.val() | self.verifying.q.val())
+        {
+            self.kept_arg0.next = bit_cast::<32, 6>(self.n_reg.q.val())
+                | (bit_cast::<32, 7>(self.chain.q.val()) << 8)
+                | self.kept_prf_first.val();
+        }
+        if self.request.q.val() == LeafRequest::Prefix {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.arg1.next = 0.into();
+            self.sponge.arg2.next = 0.into();
+        }
+        if self.request.q.val() == LeafRequest::Chain {
+            self.sponge.op.next = self.op_chain_kept.val();
+            self.sponge.arg0.next = self.kept_arg0.val();
             self.sponge.arg1.next = bit_cast::<32, 4>(self.chain_start.val());
             self.sponge.arg2.next =
                 bit_cast::<32, 4>(self.chain_steps.val() - self.chain_start.val());
         }
         // A FORS leaf is F at hash address = its tree index: one step.
         if (self.request.q.val() == LeafRequest::Chain) & self.fors_mode.q.val() {
+            self.sponge.op.next = self.op_chain.val();
+            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
             self.sponge.arg1.next = self.tree_index.q.val();
             self.sponge.arg2.next = 1.into();
         }
         if self.request.q.val() == LeafRequest::SigChain {
-            self.sponge.op.next = self.op_chain.val();
-            self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
+            self.sponge.op.next = self.op_chain_kept.val();
+            self.sponge.arg0.next = self.kept_arg0.val();
             self.sponge.arg1.next = 0.into();
             self.sponge.arg2.next = bit_cast::<32, 4>(self.next_digit.val());
         }
@@ -745,12 +788,21 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.send_word.next = self.adrs_out.val();
         }
         if self.segment.q.val() == 2 {
+            // X: SK.seed for a PRF (a prefix's X is never used), sk_i or σ_i
+            // kept in `secret`, or σ_i from the memory.
             self.send_word.next = self.ends_stage.q.val();
-            if self.request.q.val() == LeafRequest::Prf {
+            if (self.request.q.val() == LeafRequest::Prf)
+                | (self.request.q.val() == LeafRequest::Prefix)
+                | (self.request.q.val() == LeafRequest::SigChain)
+                | ((self.request.q.val() == LeafRequest::Chain)
+                    & !self.fors_mode.q.val()
+                    & !self.signing.q.val()
+                    & !self.verifying.q.val())
+            {
                 self.send_word.next = self.sk_seed_word.val();
             }
-            if ((self.request.q.val() == LeafRequest::Chain) & !self.verifying.q.val())
-                | (self.request.q.val() == LeafRequest::SigChain)
+            if (self.request.q.val() == LeafRequest::Chain)
+                & (self.fors_mode.q.val() | self.signing.q.val())
             {
                 self.send_word.next = self.secret_out.val();
             }
@@ -759,18 +811,25 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             }
         }
         self.sponge.in_data.next = self.send_word.val();
-        self.sponge.in_valid.next = (self.phase.q.val() == LeafPhase::Run) & self.sending.q.val();
-        self.sponge.in_last.next =
-            (self.segment.q.val() == 2) & (self.word.q.val() == self.segment_last.val());
-        self.in_fire.next = self.sponge.in_valid.val() & self.sponge.in_ready.val();
 
         // The chain-end memory's output goes through a register
         // (`ends_stage`, the current word) so that no logic follows the
         // block RAM's clock-to-out: the memory reads the next word, and
         // both move on with each word taken. They are primed with words 0
-        // and 1 while PK.seed ‖ ADRS goes out (at least 12 clocks).
+        // and 1 while PK.seed ‖ ADRS goes out (T_len), or in two clocks
+        // before the first word (a kept-prefix chain has no PK.seed ‖
+        // ADRS).
         self.from_memory.next = (self.request.q.val() == LeafRequest::Compress)
             | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val());
+        // X from the memory waits for its two priming reads (a kept-prefix
+        // chain's X comes first; T_len primes during PK.seed ‖ ADRS).
+        self.primed.next =
+            !self.from_memory.val() | (self.segment.q.val() != 2) | (self.prime.q.val() == 2);
+        self.sponge.in_valid.next =
+            (self.phase.q.val() == LeafPhase::Run) & self.sending.q.val() & self.primed.val();
+        self.sponge.in_last.next =
+            (self.segment.q.val() == 2) & (self.word.q.val() == self.segment_last.val());
+        self.in_fire.next = self.sponge.in_valid.val() & self.sponge.in_ready.val();
         self.read_next.next =
             self.in_fire.val() & (self.segment.q.val() == 2) & self.from_memory.val();
         self.ends_address.next = self.read_ptr.q.val() + 1;
@@ -779,10 +838,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.read_ptr.d.next = self.read_ptr.q.val() + 1;
             self.ends_stage.d.next = self.ends_word.val();
         }
-        if self.from_memory.val()
-            & (self.phase.q.val() == LeafPhase::Run)
-            & (self.segment.q.val() != 2)
-        {
+        if self.from_memory.val() & (self.phase.q.val() == LeafPhase::Run) {
             if self.prime.q.val() == 0 {
                 self.ends_address.next = self.read_ptr.q.val();
                 self.prime.d.next = 1.into();
@@ -888,9 +944,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         & !self.sign_leaf.val()
                         & self.start.val()
                         & !self.fors.val();
-                    self.request.d.next = LeafRequest::Prf;
-                    if self.from_sig.val() & !self.sign_leaf.val() {
-                        self.request.d.next = LeafRequest::Chain;
+                    self.request.d.next = LeafRequest::Prefix;
+                    if self.fors.val() {
+                        self.request.d.next = LeafRequest::Prf;
                     }
                     if self.roots_start.val() {
                         self.request.d.next = LeafRequest::Compress;
@@ -971,12 +1027,15 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.phase.d.next = LeafPhase::Run;
                     self.sending.d.next = true;
                     self.segment.d.next = 0.into();
+                    if self.kept.val() {
+                        self.segment.d.next = 2.into();
+                    }
                     self.word.d.next = 0.into();
                     self.secret_word.d.next = 0.into();
                     self.prime.d.next = 0.into();
                     // The checksum adds w − 1 − digit over the message
                     // digits, once per chain: as its first request starts.
-                    if ((self.request.q.val() == LeafRequest::Prf)
+                    if ((self.request.q.val() == LeafRequest::SigChain)
                         | ((self.request.q.val() == LeafRequest::Chain) & self.verifying.q.val()))
                         & (self.chain.q.val() < self.len1.q.val())
                     {
@@ -1004,6 +1063,12 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     }
                     if self.sponge.out_last.val() {
                         self.phase.d.next = LeafPhase::Launch;
+                        if self.request.q.val() == LeafRequest::Prefix {
+                            self.request.d.next = LeafRequest::Chain;
+                            if self.signing.q.val() {
+                                self.request.d.next = LeafRequest::SigChain;
+                            }
+                        }
                         if self.request.q.val() == LeafRequest::Prf {
                             self.request.d.next = LeafRequest::Chain;
                             if self.signing.q.val() & !self.fors_mode.q.val() {
@@ -1014,9 +1079,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                             self.request.d.next = LeafRequest::Chain;
                         }
                         if self.request.q.val() == LeafRequest::Chain {
-                            self.request.d.next = LeafRequest::Prf;
-                            if self.verifying.q.val() {
-                                self.request.d.next = LeafRequest::Chain;
+                            self.request.d.next = LeafRequest::Chain;
+                            if self.signing.q.val() {
+                                self.request.d.next = LeafRequest::SigChain;
                             }
                             self.chain.d.next = self.chain.q.val() + 1;
                             if self.chain.q.val() == self.last_chain.q.val() {
