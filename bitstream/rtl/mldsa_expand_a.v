@@ -808,6 +808,9 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
     localparam  op_sponge = 8'h1;
     localparam  op_chain = 8'h2;
     localparam  op_abort = 8'hff;
+    localparam  op_chain_kept = 8'h10;
+    localparam  kept_chain = 1'b0;
+    localparam  prf_type_lane = 64'h5000000;
     localparam  final_pad_word = 32'h80000000;
     localparam  chain_mode = 2'b1;
     localparam  chain_domain_lane = 64'h1f;
@@ -923,6 +926,9 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
     reg  [31:0] steps_left$d;
     wire  [31:0] steps_left$q;
     reg  steps_left$clock;
+    reg  prf_step$d;
+    wire  prf_step$q;
+    reg  prf_step$clock;
     reg  [63:0] pk_seed$0$d;
     wire  [63:0] pk_seed$0$q;
     reg  pk_seed$0$clock;
@@ -959,6 +965,8 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
     reg  [3:0] segment_words;
     reg  chain_last_word;
     reg  [63:0] adrs_hashed;
+    reg  [63:0] adrs_typed;
+    reg  chain_in_ready;
     reg  [32:0] chain_end;
     
     // Sub module instances
@@ -1087,6 +1095,11 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
+    mldsa_expand_a__sponge__prf_step prf_step(
+        .d(prf_step$d),
+        .q(prf_step$q),
+        .clock(prf_step$clock)
+    );
     mldsa_expand_a__sponge__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
@@ -1143,6 +1156,7 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         segment_word$clock = clock;
         hash_address$clock = clock;
         steps_left$clock = clock;
+        prf_step$clock = clock;
         clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
@@ -1156,6 +1170,7 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         segment_word$d = segment_word$q;
         hash_address$d = hash_address$q;
         steps_left$d = steps_left$q;
+        prf_step$d = prf_step$q;
         pk_seed$0$clock = clock;
         pk_seed$0$d = pk_seed$0$q;
         adrs$0$clock = clock;
@@ -1331,6 +1346,11 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         end
         chain_last_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
         adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
+        adrs_typed = adrs$2$q;
+        if (prf_step$q) begin
+            adrs_hashed = (adrs$3$q << 32'h20) >> 32'h20;
+            adrs_typed = adrs$2$q | prf_type_lane;
+        end
         chain_end = ((arg1) & 33'h1ffffffff) + ((arg2) & 33'h1ffffffff);
         perm$load_lanes$0 = 32'h0;
         perm$load_lanes$1 = 32'h0;
@@ -1366,21 +1386,21 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
                     perm$load_lanes$7 = perm$lanes$1;
                     perm$load_lanes$2 = adrs$0$q;
                     perm$load_lanes$3 = adrs$1$q;
-                    perm$load_lanes$4 = adrs$2$q;
+                    perm$load_lanes$4 = adrs_typed;
                     perm$load_lanes$5 = adrs_hashed;
                     perm$load_lanes$8 = chain_domain_lane;
                 end
             3:
                 begin
                     perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$3 = adrs$0$q;
                     perm$load_lanes$7 = perm$lanes$0;
                     perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$4 = adrs$1$q;
                     perm$load_lanes$8 = perm$lanes$1;
                     perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$5 = adrs$2$q;
                     perm$load_lanes$9 = perm$lanes$2;
+                    perm$load_lanes$3 = adrs$0$q;
+                    perm$load_lanes$4 = adrs$1$q;
+                    perm$load_lanes$5 = adrs_typed;
                     perm$load_lanes$6 = adrs_hashed;
                     perm$load_lanes$10 = chain_domain_lane;
                 end
@@ -1396,7 +1416,7 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
                     perm$load_lanes$11 = perm$lanes$3;
                     perm$load_lanes$4 = adrs$0$q;
                     perm$load_lanes$5 = adrs$1$q;
-                    perm$load_lanes$6 = adrs$2$q;
+                    perm$load_lanes$6 = adrs_typed;
                     perm$load_lanes$7 = adrs_hashed;
                     perm$load_lanes$12 = chain_domain_lane;
                 end
@@ -1486,6 +1506,7 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         perm$xor_word_index = word_pos$q;
         perm$xor_word = in_word;
         in_ready = 1'b0;
+        chain_in_ready = 1'b0;
         out_valid = 1'b0;
         out_last = out_left$q <= 32'h4;
         busy = (phase$q != Phase$Idle) | perm_busy;
@@ -1523,7 +1544,26 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
                             steps_left$d = arg2;
                             segment$d = 32'h0;
                             segment_word$d = 32'h0;
+                            prf_step$d = 1'b0;
                             if (((arg0 != 32'h10) & (arg0 != 32'h18) & (arg0 != 32'h20)) | chain_end[32'h20]) begin
+                                done_flag$d = 1'b1;
+                                error_flag$d = 1'b1;
+                            end
+                            else begin
+                                phase$d = Phase$ChainInput;
+                            end
+                        end
+                        else if ((op == op_chain_kept) & kept_chain) begin
+                            mode$d = chain_mode;
+                            chain_lanes$d = arg0[(32'h3)+:(3)];
+                            out_left$d = ((arg0[(32'h0)+:(8)]) & 32'hffffffff);
+                            hash_address$d = arg1;
+                            steps_left$d = arg2;
+                            segment$d = 32'h2;
+                            segment_word$d = 32'h0;
+                            prf_step$d = arg0[32'h10];
+                            adrs$3$d = ((adrs$3$q >> 32'h20) << 32'h20) | (((arg0[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h18);
+                            if (((arg0[(32'h0)+:(8)] != 32'h10) & (arg0[(32'h0)+:(8)] != 32'h18) & (arg0[(32'h0)+:(8)] != 32'h20)) | chain_end[32'h20]) begin
                                 done_flag$d = 1'b1;
                                 error_flag$d = 1'b1;
                             end
@@ -1618,8 +1658,9 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
                 end
             Phase$ChainInput:
                 begin
-                    in_ready = 1'b1;
-                    if (in_valid) begin
+                    chain_in_ready = (segment$q != 32'h2) | perm_free;
+                    in_ready = chain_in_ready;
+                    if (in_valid & chain_in_ready) begin
                         if (in_last & ~chain_last_word) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
@@ -1713,7 +1754,12 @@ module mldsa_expand_a__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
             Phase$ChainStep:
                 begin
                     if (perm_free) begin
-                        if (steps_left$q == 32'h0) begin
+                        if (prf_step$q) begin
+                            perm$load = 1'b1;
+                            perm$start = 1'b1;
+                            prf_step$d = 1'b0;
+                        end
+                        else if (steps_left$q == 32'h0) begin
                             word_pos$d = 32'h0;
                             phase$d = Phase$Squeeze;
                         end
@@ -3730,6 +3776,25 @@ module mldsa_expand_a__sponge__pk_seed__3(d,q,clock);
     end
           
 endmodule // mldsa_expand_a__sponge__pk_seed__3
+
+
+module mldsa_expand_a__sponge__prf_step(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_expand_a__sponge__prf_step
 
 
 module mldsa_expand_a__sponge__segment(d,q,clock);

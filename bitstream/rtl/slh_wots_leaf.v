@@ -45,6 +45,8 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     localparam  op_sponge = 8'h1;
     localparam  op_chain = 8'h2;
     localparam  op_abort = 8'hff;
+    localparam  op_chain_kept = 8'h10;
+    localparam  kept_prf_first = 32'h10000;
     localparam  mode_shake256 = 32'h1;
     localparam  chain_steps = 4'hf;
     localparam  type_prf_word = 32'h5000000;
@@ -59,11 +61,12 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     localparam LeafPhase$Idle = 0;
     localparam LeafPhase$Launch = 1;
     localparam LeafPhase$Run = 2;
-    localparam LeafRequest$Prf = 0;
-    localparam LeafRequest$Chain = 1;
-    localparam LeafRequest$SigChain = 2;
-    localparam LeafRequest$Compress = 3;
-    localparam LeafRequest$Node = 4;
+    localparam LeafRequest$Prefix = 0;
+    localparam LeafRequest$Prf = 1;
+    localparam LeafRequest$Chain = 2;
+    localparam LeafRequest$SigChain = 3;
+    localparam LeafRequest$Compress = 4;
+    localparam LeafRequest$Node = 5;
     
     // Stub signals
     reg  sponge$clock;
@@ -372,6 +375,9 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     reg  [3:0] chain_start;
     reg  out_fire;
     reg  read_next;
+    reg  kept;
+    reg  [31:0] kept_arg0;
+    reg  primed;
     
     // Sub module instances
     slh_wots_leaf__sponge sponge(
@@ -1072,19 +1078,32 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         if (signing$q | verifying$q) begin
             chain_start = next_digit;
         end
-        if (request$q == LeafRequest$Chain) begin
+        kept = ((request$q == LeafRequest$Chain) & ~fors_mode$q) | (request$q == LeafRequest$SigChain);
+        kept_arg0 = ((n_reg$q) & 32'hffffffff) | (((chain$q) & 32'hffffffff) << 32'h8);
+        if ((request$q == LeafRequest$SigChain) | ~(signing$q | verifying$q)) begin
+            kept_arg0 = ((n_reg$q) & 32'hffffffff) | (((chain$q) & 32'hffffffff) << 32'h8) | kept_prf_first;
+        end
+        if (request$q == LeafRequest$Prefix) begin
             sponge$op = op_chain;
             sponge$arg0 = ((n_reg$q) & 32'hffffffff);
+            sponge$arg1 = 32'h0;
+            sponge$arg2 = 32'h0;
+        end
+        if (request$q == LeafRequest$Chain) begin
+            sponge$op = op_chain_kept;
+            sponge$arg0 = kept_arg0;
             sponge$arg1 = ((chain_start) & 32'hffffffff);
             sponge$arg2 = ((chain_steps - chain_start) & 32'hffffffff);
         end
         if ((request$q == LeafRequest$Chain) & fors_mode$q) begin
+            sponge$op = op_chain;
+            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
             sponge$arg1 = tree_index$q;
             sponge$arg2 = 32'h1;
         end
         if (request$q == LeafRequest$SigChain) begin
-            sponge$op = op_chain;
-            sponge$arg0 = ((n_reg$q) & 32'hffffffff);
+            sponge$op = op_chain_kept;
+            sponge$arg0 = kept_arg0;
             sponge$arg1 = 32'h0;
             sponge$arg2 = ((next_digit) & 32'hffffffff);
         end
@@ -1250,10 +1269,10 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
         end
         if (segment$q == 32'h2) begin
             send_word = ends_stage$q;
-            if (request$q == LeafRequest$Prf) begin
+            if ((request$q == LeafRequest$Prf) | (request$q == LeafRequest$Prefix) | (request$q == LeafRequest$SigChain) | ((request$q == LeafRequest$Chain) & ~fors_mode$q & ~signing$q & ~verifying$q)) begin
                 send_word = sk_seed_word;
             end
-            if (((request$q == LeafRequest$Chain) & ~verifying$q) | (request$q == LeafRequest$SigChain)) begin
+            if ((request$q == LeafRequest$Chain) & (fors_mode$q | signing$q)) begin
                 send_word = secret_out;
             end
             if ((request$q == LeafRequest$Node) | from_child$q) begin
@@ -1261,10 +1280,11 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
             end
         end
         sponge$in_data = send_word;
-        sponge$in_valid = (phase$q == LeafPhase$Run) & sending$q;
+        from_memory = (request$q == LeafRequest$Compress) | ((request$q == LeafRequest$Chain) & verifying$q);
+        primed = ~from_memory | (segment$q != 32'h2) | (prime$q == 32'h2);
+        sponge$in_valid = (phase$q == LeafPhase$Run) & sending$q & primed;
         sponge$in_last = (segment$q == 32'h2) & (word$q == segment_last);
         in_fire = sponge$in_valid & sponge$in_ready;
-        from_memory = (request$q == LeafRequest$Compress) | ((request$q == LeafRequest$Chain) & verifying$q);
         read_next = in_fire & (segment$q == 32'h2) & from_memory;
         ends_address = read_ptr$q + 32'h1;
         if (read_next) begin
@@ -1272,7 +1292,7 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
             read_ptr$d = read_ptr$q + 32'h1;
             ends_stage$d = ends_word;
         end
-        if (from_memory & (phase$q == LeafPhase$Run) & (segment$q != 32'h2)) begin
+        if (from_memory & (phase$q == LeafPhase$Run)) begin
             if (prime$q == 32'h0) begin
                 ends_address = read_ptr$q;
                 prime$d = 32'h1;
@@ -1487,9 +1507,9 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                         signing$d = sign_leaf & start;
                         fors_mode$d = fors;
                         verifying$d = from_sig & ~sign_leaf & start & ~fors;
-                        request$d = LeafRequest$Prf;
-                        if (from_sig & ~sign_leaf) begin
-                            request$d = LeafRequest$Chain;
+                        request$d = LeafRequest$Prefix;
+                        if (fors) begin
+                            request$d = LeafRequest$Prf;
                         end
                         if (roots_start) begin
                             request$d = LeafRequest$Compress;
@@ -1559,10 +1579,13 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                         phase$d = LeafPhase$Run;
                         sending$d = 1'b1;
                         segment$d = 32'h0;
+                        if (kept) begin
+                            segment$d = 32'h2;
+                        end
                         word$d = 32'h0;
                         secret_word$d = 32'h0;
                         prime$d = 32'h0;
-                        if (((request$q == LeafRequest$Prf) | ((request$q == LeafRequest$Chain) & verifying$q)) & (chain$q < len1$q)) begin
+                        if (((request$q == LeafRequest$SigChain) | ((request$q == LeafRequest$Chain) & verifying$q)) & (chain$q < len1$q)) begin
                             checksum$d = checksum$q + 32'hf - ((next_digit) & 10'h3ff);
                         end
                     end
@@ -1604,6 +1627,12 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                         end
                         if (sponge$out_last) begin
                             phase$d = LeafPhase$Launch;
+                            if (request$q == LeafRequest$Prefix) begin
+                                request$d = LeafRequest$Chain;
+                                if (signing$q) begin
+                                    request$d = LeafRequest$SigChain;
+                                end
+                            end
                             if (request$q == LeafRequest$Prf) begin
                                 request$d = LeafRequest$Chain;
                                 if (signing$q & ~fors_mode$q) begin
@@ -1614,9 +1643,9 @@ module slh_wots_leaf(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
                                 request$d = LeafRequest$Chain;
                             end
                             if (request$q == LeafRequest$Chain) begin
-                                request$d = LeafRequest$Prf;
-                                if (verifying$q) begin
-                                    request$d = LeafRequest$Chain;
+                                request$d = LeafRequest$Chain;
+                                if (signing$q) begin
+                                    request$d = LeafRequest$SigChain;
                                 end
                                 chain$d = chain$q + 32'h1;
                                 if (chain$q == last_chain$q) begin
@@ -2815,11 +2844,12 @@ module slh_wots_leaf__request(d,q,clock);
     input wire  clock;
     
     // Enums
-    localparam LeafRequest$Prf = 0;
-    localparam LeafRequest$Chain = 1;
-    localparam LeafRequest$SigChain = 2;
-    localparam LeafRequest$Compress = 3;
-    localparam LeafRequest$Node = 4;
+    localparam LeafRequest$Prefix = 0;
+    localparam LeafRequest$Prf = 1;
+    localparam LeafRequest$Chain = 2;
+    localparam LeafRequest$SigChain = 3;
+    localparam LeafRequest$Compress = 4;
+    localparam LeafRequest$Node = 5;
     
     // Update code (custom)
     initial begin
@@ -3267,6 +3297,9 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
     localparam  op_sponge = 8'h1;
     localparam  op_chain = 8'h2;
     localparam  op_abort = 8'hff;
+    localparam  op_chain_kept = 8'h10;
+    localparam  kept_chain = 1'b1;
+    localparam  prf_type_lane = 64'h5000000;
     localparam  final_pad_word = 32'h80000000;
     localparam  chain_mode = 2'b1;
     localparam  chain_domain_lane = 64'h1f;
@@ -3382,6 +3415,9 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
     reg  [31:0] steps_left$d;
     wire  [31:0] steps_left$q;
     reg  steps_left$clock;
+    reg  prf_step$d;
+    wire  prf_step$q;
+    reg  prf_step$clock;
     reg  [63:0] pk_seed$0$d;
     wire  [63:0] pk_seed$0$q;
     reg  pk_seed$0$clock;
@@ -3418,6 +3454,8 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
     reg  [3:0] segment_words;
     reg  chain_last_word;
     reg  [63:0] adrs_hashed;
+    reg  [63:0] adrs_typed;
+    reg  chain_in_ready;
     reg  [32:0] chain_end;
     
     // Sub module instances
@@ -3546,6 +3584,11 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
+    slh_wots_leaf__sponge__prf_step prf_step(
+        .d(prf_step$d),
+        .q(prf_step$q),
+        .clock(prf_step$clock)
+    );
     slh_wots_leaf__sponge__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
@@ -3602,6 +3645,7 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         segment_word$clock = clock;
         hash_address$clock = clock;
         steps_left$clock = clock;
+        prf_step$clock = clock;
         clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
@@ -3615,6 +3659,7 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         segment_word$d = segment_word$q;
         hash_address$d = hash_address$q;
         steps_left$d = steps_left$q;
+        prf_step$d = prf_step$q;
         pk_seed$0$clock = clock;
         pk_seed$0$d = pk_seed$0$q;
         adrs$0$clock = clock;
@@ -3790,6 +3835,11 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         end
         chain_last_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
         adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
+        adrs_typed = adrs$2$q;
+        if (prf_step$q) begin
+            adrs_hashed = (adrs$3$q << 32'h20) >> 32'h20;
+            adrs_typed = adrs$2$q | prf_type_lane;
+        end
         chain_end = ((arg1) & 33'h1ffffffff) + ((arg2) & 33'h1ffffffff);
         perm$load_lanes$0 = 32'h0;
         perm$load_lanes$1 = 32'h0;
@@ -3825,21 +3875,21 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                     perm$load_lanes$7 = perm$lanes$1;
                     perm$load_lanes$2 = adrs$0$q;
                     perm$load_lanes$3 = adrs$1$q;
-                    perm$load_lanes$4 = adrs$2$q;
+                    perm$load_lanes$4 = adrs_typed;
                     perm$load_lanes$5 = adrs_hashed;
                     perm$load_lanes$8 = chain_domain_lane;
                 end
             3:
                 begin
                     perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$3 = adrs$0$q;
                     perm$load_lanes$7 = perm$lanes$0;
                     perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$4 = adrs$1$q;
                     perm$load_lanes$8 = perm$lanes$1;
                     perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$5 = adrs$2$q;
                     perm$load_lanes$9 = perm$lanes$2;
+                    perm$load_lanes$3 = adrs$0$q;
+                    perm$load_lanes$4 = adrs$1$q;
+                    perm$load_lanes$5 = adrs_typed;
                     perm$load_lanes$6 = adrs_hashed;
                     perm$load_lanes$10 = chain_domain_lane;
                 end
@@ -3855,7 +3905,7 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                     perm$load_lanes$11 = perm$lanes$3;
                     perm$load_lanes$4 = adrs$0$q;
                     perm$load_lanes$5 = adrs$1$q;
-                    perm$load_lanes$6 = adrs$2$q;
+                    perm$load_lanes$6 = adrs_typed;
                     perm$load_lanes$7 = adrs_hashed;
                     perm$load_lanes$12 = chain_domain_lane;
                 end
@@ -3945,6 +3995,7 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         perm$xor_word_index = word_pos$q;
         perm$xor_word = in_word;
         in_ready = 1'b0;
+        chain_in_ready = 1'b0;
         out_valid = 1'b0;
         out_last = out_left$q <= 32'h4;
         busy = (phase$q != Phase$Idle) | perm_busy;
@@ -3982,7 +4033,26 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                             steps_left$d = arg2;
                             segment$d = 32'h0;
                             segment_word$d = 32'h0;
+                            prf_step$d = 1'b0;
                             if (((arg0 != 32'h10) & (arg0 != 32'h18) & (arg0 != 32'h20)) | chain_end[32'h20]) begin
+                                done_flag$d = 1'b1;
+                                error_flag$d = 1'b1;
+                            end
+                            else begin
+                                phase$d = Phase$ChainInput;
+                            end
+                        end
+                        else if ((op == op_chain_kept) & kept_chain) begin
+                            mode$d = chain_mode;
+                            chain_lanes$d = arg0[(32'h3)+:(3)];
+                            out_left$d = ((arg0[(32'h0)+:(8)]) & 32'hffffffff);
+                            hash_address$d = arg1;
+                            steps_left$d = arg2;
+                            segment$d = 32'h2;
+                            segment_word$d = 32'h0;
+                            prf_step$d = arg0[32'h10];
+                            adrs$3$d = ((adrs$3$q >> 32'h20) << 32'h20) | (((arg0[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h18);
+                            if (((arg0[(32'h0)+:(8)] != 32'h10) & (arg0[(32'h0)+:(8)] != 32'h18) & (arg0[(32'h0)+:(8)] != 32'h20)) | chain_end[32'h20]) begin
                                 done_flag$d = 1'b1;
                                 error_flag$d = 1'b1;
                             end
@@ -4077,8 +4147,9 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                 end
             Phase$ChainInput:
                 begin
-                    in_ready = 1'b1;
-                    if (in_valid) begin
+                    chain_in_ready = (segment$q != 32'h2) | perm_free;
+                    in_ready = chain_in_ready;
+                    if (in_valid & chain_in_ready) begin
                         if (in_last & ~chain_last_word) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
@@ -4172,7 +4243,12 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
             Phase$ChainStep:
                 begin
                     if (perm_free) begin
-                        if (steps_left$q == 32'h0) begin
+                        if (prf_step$q) begin
+                            perm$load = 1'b1;
+                            perm$start = 1'b1;
+                            prf_step$d = 1'b0;
+                        end
+                        else if (steps_left$q == 32'h0) begin
                             word_pos$d = 32'h0;
                             phase$d = Phase$Squeeze;
                         end
@@ -6409,6 +6485,25 @@ module slh_wots_leaf__sponge__pk_seed__3(d,q,clock);
     end
           
 endmodule // slh_wots_leaf__sponge__pk_seed__3
+
+
+module slh_wots_leaf__sponge__prf_step(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_wots_leaf__sponge__prf_step
 
 
 module slh_wots_leaf__sponge__segment(d,q,clock);
