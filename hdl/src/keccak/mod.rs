@@ -18,12 +18,12 @@
 //! | clocks a SHAKE128 block (42 words + permutation) | ≤ 66 | 66 | 54 |
 //! | clocks a WOTS+ chain step (one F) | | 25 | 13 |
 //! | permutation core LUT / FF (`keccak_perm_r*`) | ≤ 5,000 LUT | 5,735 / 1,606 | 9,515 / 1,605 |
-//! | whole engine LUT / FF (`keccak_r*`) | | 7,899 / 2,237 | 11,360 / 2,236 |
+//! | whole engine LUT / FF (`keccak_r*`) | | 7,608 / 2,237 | 11,554 / 2,236 |
 //!
 //! Longest paths (logic cells between registers): 4 (core R = 1), 7 (core
 //! R = 2), 14 and 15 (engines, through the 32-bit length counters). Timing
 //! estimate (yosys `sta`, `bitstream/reports/timing.md`): 1.84 ns (core
-//! R = 1), 3.03 ns (core R = 2), 3.30 / 3.21 ns (engines) of cell delay.
+//! R = 1), 3.03 ns (core R = 2), 3.13 / 3.33 ns (engines) of cell delay.
 //!
 //! The 1-round core misses the LUT goal by 15 %: every state bit takes the
 //! round output, the parallel load (the chain's one-clock block load), the

@@ -41,38 +41,46 @@
 //!
 //! | figure | clocks, n = 16 / 24 / 32 |
 //! |---|---:|
-//! | a WOTS+ leaf | 9,076 / 13,966 / 19,328 |
-//! | a WOTS+ leaf, signing | 9,846 / 15,394 / 21,606 |
+//! | a WOTS+ leaf | 7,908 / 11,852 / 16,012 |
+//! | a WOTS+ leaf, signing | 8,293 / 12,617 / 17,285 |
 //! | a FORS leaf | 72 / 84 / 96 |
 //! | a Merkle node | 41 / 49 / 57 |
 //!
-//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 72,956 for the
+//! A leaf's WOTS+ chains run on a PK.seed and ADRS kept in the sponge (its
+//! PL-internal `OP_WOTS_CHAIN_KEPT`): one full chain of no step per job,
+//! then one request per chain that streams X alone and, in key generation
+//! and signing, starts with the PRF of SK.seed. Before, each chain was a
+//! PRF request and a chain request, each streaming PK.seed ‖ ADRS: a 128f
+//! leaf took 9,076 clocks and a signing leaf 9,846.
+//!
+//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 63,612 for the
 //! top tree of SLH-DSA-SHAKE-128f (n = 16, h′ = 3, which is the whole of
-//! key generation: 0.73 ms at 100 MHz; SLotH needs 202,180 cycles), 112,154
-//! for 192f (n = 24, h′ = 3), 310,296 for 256f (n = 32, h′ = 4) and
-//! 4,670,972 for a tree of 128s (h′ = 9). Signing adds 770 / 1,428 / 2,278
+//! key generation: 0.64 ms at 100 MHz; SLotH needs 202,180 cycles), 95,242
+//! for 192f (n = 24, h′ = 3), 257,240 for 256f (n = 32, h′ = 4) and
+//! 4,072,956 for a tree of 128s (h′ = 9). Signing adds 385 / 765 / 1,273
 //! clocks (n = 16 / 24 / 32), the same for every message: one xmss_sign of
-//! 128f is 73,726 clocks.
+//! 128f is 63,997 clocks.
 //!
 //! Engine clocks (`engine::keygen_clocks`, `engine::sign_clocks`,
-//! `engine::verify_clocks`, asserted): key generation of 128f 72,966
-//! clocks; signing of 128f 1,873,422 clocks (18.7 ms at 100 MHz; SLotH's
+//! `engine::verify_clocks`, asserted): key generation of 128f 63,622
+//! clocks; signing of 128f 1,659,384 clocks (16.6 ms at 100 MHz; SLotH's
 //! whole 128f signature is 4,923,932 cycles), of which the FORS part (33
-//! trees and T_k) is 251,248, the 22 layers 22 × (9 + 73,726) and the
-//! root 4; 128s signing 39,526,608
-//! (395 ms). Verification follows the public WOTS+ digits: 116,684 clocks
-//! for the ACVP 128f signature (1.17 ms at 100 MHz; SLotH 438,901
+//! trees and T_k) is 251,248, the 22 layers 22 × (9 + 63,997) and the
+//! root 4; 128s signing 35,337,801
+//! (353 ms). Verification follows the public WOTS+ digits: 109,468 clocks
+//! for the ACVP 128f signature (1.09 ms at 100 MHz; SLotH 438,901
 //! cycles), of which the signature's 4,268 input words are one clock
-//! each. With one round a clock the same figures were 127,290, 3,144,246,
-//! 65,933,304 and 192,188 clocks.
+//! each. Before the kept-prefix chains they were 72,966, 1,873,422,
+//! 39,526,608 and 116,684 clocks; with one round a clock 127,290,
+//! 3,144,246, 65,933,304 and 192,188.
 //!
 //! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
 //! |---|---:|---:|
-//! | `slh_wots_leaf` | 14,057 / 0 / 4,093 / 2 / 0 | 3.49 |
-//! | `slh_xmss_tree` | 14,299 / 32 / 4,254 / 3 / 0 | 3.66 |
-//! | `slh_engine` | 15,428 / 32 / 5,258 / 3 / 0 | 3.40 |
+//! | `slh_wots_leaf` | 13,943 / 0 / 4,094 / 2 / 0 | 3.54 |
+//! | `slh_xmss_tree` | 14,092 / 32 / 4,255 / 3 / 0 | 3.40 |
+//! | `slh_engine` | 15,616 / 32 / 5,259 / 3 / 0 | 3.48 |
 //!
-//! The sponge engine alone is 11,360 LUT / 2,236 FF (`keccak_r2`; 7,899 LUT
+//! The sponge engine alone is 11,554 LUT / 2,236 FF (`keccak_r2`; 7,608 LUT
 //! with one round a clock, `keccak_r1`). With the sponge engine as a black
 //! box (`yosys -p "read_verilog
 //! slh_engine.v; blackbox slh_engine__tree__wots__sponge; synth_xilinx
@@ -84,8 +92,9 @@
 //! message word select, the tree job measured 4.82 ns. The worst paths
 //! are now inside the sponge engine and the leaf job's request muxes.
 //!
-//! The 15 F calls of each chain are 77 % of a leaf (195 of 253 clocks a
-//! chain at n = 16) and leaves are 99.7 % of a tree: the one sponge is the
+//! The PRF and the 15 F calls of each chain are 95 % of a leaf's chain
+//! (208 of 219 clocks at n = 16; the 15 F calls alone were 77 % of the 253
+//! clocks before) and leaves are 99.5 % of a tree: the one sponge is the
 //! limit, and parallel sponge cores are what will divide it.
 
 mod digest_indices;

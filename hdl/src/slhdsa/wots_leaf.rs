@@ -1,13 +1,13 @@
 //! The XMSS leaf job of the SLH-DSA-SHAKE sets: the WOTS+ public key of one
-//! key pair (FIPS 205 Algorithm 6, `wots_pkGen`), entirely in the PL. For
-//! each chain i of the len = 2n + 3 chains (lg_w = 4 in every set):
-//!
-//! 1. sk_i = PRF(PK.seed, SK.seed, ADRS with type WOTS_PRF, chain i): an
-//!    `OP_SPONGE` request (SHAKE256 of PK.seed ‖ ADRS ‖ SK.seed, n bytes);
-//! 2. the chain end chain(sk_i, 0, w − 1): an `OP_WOTS_CHAIN` request (15
-//!    F calls), written to the chain-end memory (two RAMB18E1);
-//!
-//! then pk = T_len(PK.seed, ADRS with type WOTS_PK, ends): one `OP_SPONGE`
+//! key pair (FIPS 205 Algorithm 6, `wots_pkGen`), entirely in the PL. The
+//! job first leaves PK.seed and the address in the sponge: an
+//! `OP_WOTS_CHAIN` request of no step. Then for each chain i of the
+//! len = 2n + 3 chains (lg_w = 4 in every set) one request of the sponge's
+//! PL-internal `OP_WOTS_CHAIN_KEPT` streams SK.seed alone and computes
+//! sk_i = PRF(PK.seed, SK.seed, ADRS with type WOTS_PRF, chain i) as its
+//! first block, then the chain end chain(sk_i, 0, w − 1) (15 F calls),
+//! written to the chain-end memory (two RAMB18E1); then
+//! pk = T_len(PK.seed, ADRS with type WOTS_PK, ends): one `OP_SPONGE`
 //! request over the len·n bytes of the memory, streamed out.
 //!
 //! With `sign_leaf`, the same job also signs an n-byte message M (FIPS 205
@@ -29,7 +29,9 @@
 //!
 //! The job drives a [`SpongeEngine`] through its request and stream
 //! interface, as the driver would, but from registers and the memory: the
-//! engine is the tested one, unchanged, and the job adds the sequencing.
+//! engine is the tested one (built with `with_kept_chain`, its one
+//! addition), and the job adds the sequencing. FORS jobs, nodes and T_len
+//! use the contract's `OP_SPONGE` and `OP_WOTS_CHAIN` only.
 //!
 //! # Interface
 //!
