@@ -159,7 +159,7 @@ fn keygen_acvp_shake_128f() {
 /// (PRF_msg, on the PS), md, idx_tree and idx_leaf from H_msg, the rest
 /// from the engine; R ‖ SIG_FORS ‖ SIG_HT has the case's SHA3-256.
 #[test]
-#[ignore = "1.9 million clocks, about four minutes of rust-hdl simulation; PQC_FULL=1 runs it"]
+#[ignore = "1.7 million clocks, about three to four minutes of rust-hdl simulation; PQC_FULL=1 runs it"]
 fn sign_acvp_shake_128f_whole_signature() {
     let p = &params::SHAKE_128F;
     let set = &pqc_selftest::vectors::SLH_DSA[0];
