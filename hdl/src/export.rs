@@ -508,9 +508,10 @@ pub struct StaRun {
     pub path: WorstPath,
     /// LUT1..LUT6 cells of the `-abc9` netlist the path was timed on. It is
     /// lower than the `hdl report` count, which maps without `-abc9`: by
-    /// 10 % for the ML-DSA and SLH-DSA tops together at R = 1 and 12–13 %
+    /// 10 % for the ML-DSA and SLH-DSA tops together at R = 1 and 12–15 %
     /// at R = 2 (33,566 against 37,394; 37,261 against 42,916; 38,100
-    /// against 43,422 with the ML-DSA engine's polynomial memory).
+    /// against 43,422 with the ML-DSA engine's polynomial memory; 37,121
+    /// against 43,866 with the sponge's kept-prefix chain op).
     pub luts: u32,
     /// Block RAM of that netlist in RAMB18 (a RAMB36 counts two).
     pub bram18: u32,

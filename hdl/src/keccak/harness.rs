@@ -42,20 +42,25 @@ pub fn unpack_words(words: &[u32], len: usize) -> Vec<u8> {
 }
 
 impl Request {
-    /// `OP_SPONGE` for `message`, squeezing `out_len` bytes.
-    pub fn sponge(mode: SpongeMode, message: &[u8], out_len: u32, filler: u8) -> Self {
-        let words = pack_words(message, filler);
+    /// `op` with `args` on `words`, TLAST on the final word.
+    fn streamed(op: u32, args: [u32; 3], words: Vec<u32>) -> Self {
         let last_at = words.len().checked_sub(1);
         Self {
-            op: regs::OP_SPONGE,
-            args: [
-                super::sponge::mode_code(mode),
-                message.len() as u32,
-                out_len,
-            ],
+            op,
+            args,
             words,
             last_at,
         }
+    }
+
+    /// `OP_SPONGE` for `message`, squeezing `out_len` bytes.
+    pub fn sponge(mode: SpongeMode, message: &[u8], out_len: u32, filler: u8) -> Self {
+        let args = [
+            super::sponge::mode_code(mode),
+            message.len() as u32,
+            out_len,
+        ];
+        Self::streamed(regs::OP_SPONGE, args, pack_words(message, filler))
     }
 
     /// `OP_WOTS_CHAIN` on PK.seed ‖ ADRS ‖ X.
@@ -63,32 +68,16 @@ impl Request {
         let mut bytes = pk_seed.to_vec();
         bytes.extend_from_slice(adrs);
         bytes.extend_from_slice(x);
-        let words = pack_words(&bytes, 0);
-        let last_at = words.len().checked_sub(1);
-        Self {
-            op: regs::OP_WOTS_CHAIN,
-            args: [pk_seed.len() as u32, start, steps],
-            words,
-            last_at,
-        }
+        let args = [pk_seed.len() as u32, start, steps];
+        Self::streamed(regs::OP_WOTS_CHAIN, args, pack_words(&bytes, 0))
     }
 
     /// `OP_WOTS_CHAIN_KEPT` of chain address `chain` on X alone (SK.seed
     /// with `prf_first`).
     pub fn wots_chain_kept(chain: u8, prf_first: bool, x: &[u8], start: u32, steps: u32) -> Self {
-        let words = pack_words(x, 0);
-        let last_at = words.len().checked_sub(1);
         let prf = if prf_first { KEPT_PRF_FIRST } else { 0 };
-        Self {
-            op: OP_WOTS_CHAIN_KEPT,
-            args: [
-                x.len() as u32 | u32::from(chain) << KEPT_CHAIN_SHIFT | prf,
-                start,
-                steps,
-            ],
-            words,
-            last_at,
-        }
+        let arg0 = x.len() as u32 | u32::from(chain) << KEPT_CHAIN_SHIFT | prf;
+        Self::streamed(OP_WOTS_CHAIN_KEPT, [arg0, start, steps], pack_words(x, 0))
     }
 }
 

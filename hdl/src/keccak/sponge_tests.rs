@@ -248,16 +248,30 @@ fn check_chain<const R: usize>(
     let x = rng.bytes(n);
     let request = Request::wots_chain(&pk_seed, &adrs, &x, start, steps);
     let response = run_request(bench, &request, &mut FullSpeed, 100_000);
-    let what = format!("R={R} n={n} start={start} steps={steps}");
+    assert_chain_response(
+        &format!("R={R} n={n} start={start} steps={steps}"),
+        &request,
+        &response,
+        &chain_reference(&pk_seed, &adrs, &x, start, steps),
+        chain_cycles(R, n, steps),
+    );
+}
+
+/// A chain request ran cleanly: every input word taken, `want` (n bytes)
+/// out with TLAST on its final word, in `cycles` clocks.
+fn assert_chain_response(
+    what: &str,
+    request: &Request,
+    response: &Response,
+    want: &[u8],
+    cycles: u64,
+) {
+    let n = want.len();
     assert!(!response.error, "{what}: error");
     assert_eq!(response.consumed, request.words.len(), "{what}");
     assert_eq!(response.last_at, Some(n / 4 - 1), "{what}: TLAST");
-    assert_eq!(
-        unpack_words(&response.words, n),
-        chain_reference(&pk_seed, &adrs, &x, start, steps),
-        "{what}: output"
-    );
-    assert_eq!(response.cycles, chain_cycles(R, n, steps), "{what}: clocks");
+    assert_eq!(unpack_words(&response.words, n), want, "{what}: output");
+    assert_eq!(response.cycles, cycles, "{what}: clocks");
 }
 
 fn wots_chains<const R: usize>() {
@@ -335,10 +349,8 @@ fn kept_chains<const R: usize>() {
                 let what = format!("R={R} n={n} chain={chain} prf={prf_first} {start}+{steps}");
                 let x = rng.bytes(n);
                 let request = Request::wots_chain_kept(chain, prf_first, &x, start, steps);
+                assert_eq!(request.words.len(), n / 4, "{what}: X alone");
                 let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
-                assert!(!response.error, "{what}: error");
-                assert_eq!(response.consumed, n / 4, "{what}");
-                assert_eq!(response.last_at, Some(n / 4 - 1), "{what}: TLAST");
                 let chain_adrs = {
                     let mut a = adrs;
                     a[27] = chain;
@@ -352,15 +364,12 @@ fn kept_chains<const R: usize>() {
                 } else {
                     x.clone()
                 };
-                assert_eq!(
-                    unpack_words(&response.words, n),
-                    chain_reference(&pk_seed, &chain_adrs, &chain_in, start, steps),
-                    "{what}: output"
-                );
-                assert_eq!(
-                    response.cycles,
+                assert_chain_response(
+                    &what,
+                    &request,
+                    &response,
+                    &chain_reference(&pk_seed, &chain_adrs, &chain_in, start, steps),
                     kept_chain_cycles(R, n, steps, prf_first),
-                    "{what}: clocks"
                 );
             }
         }
