@@ -10,6 +10,14 @@
 //! time and also stops a running permutation. So a
 //! permutation costs 1 + 24/R clocks from the `start` edge to the result
 //! (25 for R = 1, 13 for R = 2), loading included.
+//!
+//! `reload` chains permutations without the load clock: when it is high on
+//! the second-to-last clock of a permutation, the last clock writes
+//! `load_lanes` (which may be built from `next_lanes`, that clock's round
+//! result) instead of the result and runs again, so `busy` stays high and
+//! the next result follows 24/R clocks later. `reloading` is high on that
+//! clock. The choice is registered one clock ahead, so the 1,600 state
+//! multiplexers are steered by a flip-flop, not by logic.
 
 use super::round::{KeccakRounds, ROUNDS};
 use rust_hdl::prelude::*;
@@ -38,15 +46,26 @@ pub struct KeccakPermutation<const R: usize> {
     pub xor_word_index: Signal<In, Bits<6>>,
     /// Word to XOR.
     pub xor_word: Signal<In, Bits<32>>,
+    /// Load `load_lanes` at the end of this permutation and run again
+    /// (sampled on its second-to-last clock; module docs).
+    pub reload: Signal<In, Bit>,
     /// Rounds in progress.
     pub busy: Signal<Out, Bit>,
+    /// This clock ends a permutation with a reload (module docs).
+    pub reloading: Signal<Out, Bit>,
     /// The state registers.
     pub lanes: [Signal<Out, Bits<64>>; 25],
+    /// This clock's round result (meaningful while `busy`).
+    pub next_lanes: [Signal<Out, Bits<64>>; 25],
     state: [DFF<Bits<64>>; 25],
     running: DFF<Bit>,
     round: DFF<Bits<5>>,
+    reload_armed: DFF<Bit>,
     rounds: KeccakRounds<R>,
     last_round_index: Constant<Bits<5>>,
+    /// The round index of the second-to-last clock (31, never reached,
+    /// when one clock does all rounds).
+    penultimate_round_index: Constant<Bits<5>>,
     rounds_per_clock: Constant<Bits<5>>,
 }
 
@@ -61,13 +80,20 @@ impl<const R: usize> Default for KeccakPermutation<R> {
             xor_enable: Default::default(),
             xor_word_index: Default::default(),
             xor_word: Default::default(),
+            reload: Default::default(),
             busy: Default::default(),
+            reloading: Default::default(),
             lanes: Default::default(),
+            next_lanes: Default::default(),
             state: Default::default(),
             running: Default::default(),
             round: Default::default(),
+            reload_armed: Default::default(),
             rounds: Default::default(),
             last_round_index: Constant::new(((ROUNDS - R) as u64).into()),
+            penultimate_round_index: Constant::new(
+                (if ROUNDS >= 2 * R { ROUNDS - 2 * R } else { 31 } as u64).into(),
+            ),
             rounds_per_clock: Constant::new((R as u64).into()),
         }
     }
@@ -81,10 +107,15 @@ impl<const R: usize> Logic for KeccakPermutation<R> {
             self.state[i].d.next = self.state[i].q.val();
             self.rounds.state_in[i].next = self.state[i].q.val();
             self.lanes[i].next = self.state[i].q.val();
+            self.next_lanes[i].next = self.rounds.state_out[i].val();
         }
-        dff_setup!(self, clock, running, round);
+        dff_setup!(self, clock, running, round, reload_armed);
         self.rounds.round_index.next = self.round.q.val();
         self.busy.next = self.running.q.val();
+        self.reloading.next = self.reload_armed.q.val();
+        self.reload_armed.d.next = self.running.q.val()
+            & (self.round.q.val() == self.penultimate_round_index.val())
+            & self.reload.val();
         // Priority clear > rounds > load > xor, and "hold" as the default:
         // synthesis maps clear to the flip-flops' synchronous reset and hold
         // to their clock enable, leaving one LUT6 per state bit for the rest.
@@ -93,6 +124,13 @@ impl<const R: usize> Logic for KeccakPermutation<R> {
                 self.state[i].d.next = 0.into();
             }
             self.running.d.next = false;
+            self.reload_armed.d.next = false;
+        } else if self.reload_armed.q.val() {
+            // The last clock of a permutation that chains into the next.
+            for i in 0..25 {
+                self.state[i].d.next = self.load_lanes[i].val();
+            }
+            self.round.d.next = 0.into();
         } else if self.running.q.val() {
             for i in 0..25 {
                 self.state[i].d.next = self.rounds.state_out[i].val();
@@ -164,6 +202,73 @@ mod tests {
             let mut expected = input;
             ::keccak::Keccak::new().with_f1600(|f| f(&mut expected));
             assert_eq!(lanes_of(&bench.uut), expected, "R = {R}, state {n}");
+        }
+    }
+
+    /// Chains `links` permutations with `reload`, each reload block being
+    /// the last round's result with every lane rotated by one lane and a
+    /// constant XORed in (built from `next_lanes` on the reloading clock, as
+    /// the sponge's chain does); checks every result against the `keccak`
+    /// crate, that `busy` never falls in between, and the clock count
+    /// 1 + links·24/R.
+    fn chain_reloads<const R: usize>(links: usize, seed: u64) {
+        let mut bench = Bench::new(KeccakPermutation::<R>::default(), |c| &mut c.clock);
+        let mut rng = SplitMix64(seed);
+        let input: [u64; 25] = core::array::from_fn(|_| rng.next_u64());
+        let tweak = rng.next_u64();
+        let reblock = |lanes: &[u64; 25]| -> [u64; 25] {
+            core::array::from_fn(|i| lanes[(i + 1) % 25] ^ tweak)
+        };
+        for (i, lane) in input.iter().enumerate() {
+            bench.uut.load_lanes[i].next = (*lane).into();
+        }
+        bench.uut.load.next = true;
+        bench.uut.start.next = true;
+        bench.uut.reload.next = links > 1;
+        bench.settle();
+        let started_at = bench.cycles;
+        bench.clock();
+        bench.uut.load.next = false;
+        bench.uut.start.next = false;
+        let mut expected = input;
+        let mut reloads = 0;
+        loop {
+            bench.settle();
+            if !bench.uut.busy.val() {
+                break;
+            }
+            assert!(bench.cycles - started_at <= 24 * links as u64, "never ends");
+            if bench.uut.reloading.val() {
+                let result: [u64; 25] =
+                    core::array::from_fn(|i| bench.uut.next_lanes[i].val().to_u64());
+                ::keccak::Keccak::new().with_f1600(|f| f(&mut expected));
+                assert_eq!(result, expected, "R = {R}, link {reloads}");
+                expected = reblock(&result);
+                for (i, lane) in expected.iter().enumerate() {
+                    bench.uut.load_lanes[i].next = (*lane).into();
+                }
+                reloads += 1;
+                bench.uut.reload.next = reloads + 1 < links;
+                bench.settle();
+            }
+            bench.clock();
+        }
+        assert_eq!(reloads, links - 1, "reloads");
+        assert_eq!(
+            bench.cycles - started_at,
+            1 + (links * ROUNDS / R) as u64,
+            "clocks"
+        );
+        ::keccak::Keccak::new().with_f1600(|f| f(&mut expected));
+        assert_eq!(lanes_of(&bench.uut), expected, "R = {R}, last link");
+    }
+
+    #[test]
+    fn reload_chains_permutations_without_a_load_clock() {
+        for links in 1..=4 {
+            chain_reloads::<1>(links, 10 + links as u64);
+            chain_reloads::<2>(links, 20 + links as u64);
+            chain_reloads::<3>(links, 30 + links as u64);
         }
     }
 

@@ -47,6 +47,14 @@
 //! `ps_pl_contract::regmap::keccak`: an engine built with `default()` (the
 //! Keccak top's) refuses it as an unknown op.
 //!
+//! Such an engine also fuses its chains (both ops): each block after the
+//! first is loaded by the permutation's `reload` on the last round clock
+//! of the block before, so a chain request costs 2 + blocks · 24/R clocks
+//! after its input (one load clock, the blocks, one clock to turn to the
+//! output) in place of 1 + blocks · (1 + 24/R). A request with no block
+//! waits one clock more, so the formula holds for it too and a signing
+//! chain split at any digit costs the same.
+//!
 //! `OP_ABORT` is taken even while busy and returns to idle at once with
 //! `done` and `error`: the recovery for a source that never sends `in_last`
 //! or a sink that never takes the output. Nothing else waits on the outside.
@@ -167,6 +175,13 @@ pub struct SpongeEngine<const R: usize> {
     steps_left: DFF<Bits<32>>,
     /// The next chain block is the PRF's (kept-prefix op with the flag).
     prf_step: DFF<Bit>,
+    /// The chain block being permuted is followed by another: the
+    /// permutation's `reload` (fused chain engines only).
+    chain_fuse: DFF<Bit>,
+    /// A chain request has just taken its input: a chain of no block waits
+    /// one clock here, so that every request of a fused engine costs
+    /// 2 + blocks·24/R clocks after its input.
+    chain_wait: DFF<Bit>,
     pk_seed: [DFF<Bits<64>>; 4],
     adrs: [DFF<Bits<64>>; 4],
     perm_busy: Signal<Local, Bit>,
@@ -182,13 +197,19 @@ pub struct SpongeEngine<const R: usize> {
     adrs_typed: Signal<Local, Bits<64>>,
     chain_in_ready: Signal<Local, Bit>,
     chain_end: Signal<Local, Bits<33>>,
+    /// The start is an accepted `OP_WOTS_CHAIN_KEPT`.
+    kept_op: Signal<Local, Bit>,
+    /// The chain block's tmp lanes: the state (the first block) or the
+    /// last round's result (a reload).
+    chain_tmp: [Signal<Local, Bits<64>>; 4],
     rate_words_table: [Constant<Bits<6>>; 4],
     domain_table: [Constant<Bits<8>>; 4],
     op_sponge: Constant<Bits<8>>,
     op_chain: Constant<Bits<8>>,
     op_abort: Constant<Bits<8>>,
     op_chain_kept: Constant<Bits<8>>,
-    /// Whether [`OP_WOTS_CHAIN_KEPT`] is taken (else refused).
+    /// Whether [`OP_WOTS_CHAIN_KEPT`] is taken (else refused) and chains
+    /// are fused (module docs).
     kept_chain: Constant<Bit>,
     prf_type_lane: Constant<Bits<64>>,
     final_pad_word: Constant<Bits<32>>,
@@ -255,6 +276,8 @@ impl<const R: usize> Default for SpongeEngine<R> {
             hash_address: Default::default(),
             steps_left: Default::default(),
             prf_step: Default::default(),
+            chain_fuse: Default::default(),
+            chain_wait: Default::default(),
             pk_seed: Default::default(),
             adrs: Default::default(),
             perm_busy: Default::default(),
@@ -270,6 +293,8 @@ impl<const R: usize> Default for SpongeEngine<R> {
             adrs_typed: Default::default(),
             chain_in_ready: Default::default(),
             chain_end: Default::default(),
+            kept_op: Default::default(),
+            chain_tmp: Default::default(),
             rate_words_table: core::array::from_fn(|m| {
                 Constant::new(((SpongeMode::ALL[m].rate_bytes() / 4) as u64).into())
             }),
@@ -313,7 +338,9 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             segment_word,
             hash_address,
             steps_left,
-            prf_step
+            prf_step,
+            chain_fuse,
+            chain_wait
         );
         for i in 0..4 {
             self.pk_seed[i].clock.next = self.clock.val();
@@ -417,6 +444,13 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         }
         self.chain_end.next =
             bit_cast::<33, 32>(self.arg1.val()) + bit_cast::<33, 32>(self.arg2.val());
+        self.kept_op.next = (self.op.val() == self.op_chain_kept.val()) & self.kept_chain.val();
+        for i in 0..4 {
+            self.chain_tmp[i].next = self.perm.lanes[i].val();
+            if self.perm.reloading.val() {
+                self.chain_tmp[i].next = self.perm.next_lanes[i].val();
+            }
+        }
 
         // The F input block PK.seed ‖ ADRS ‖ tmp ‖ pad, tmp being the state's
         // first n bytes (X at the first step, the last F output after).
@@ -427,7 +461,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             2 => {
                 for i in 0..2 {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
-                    self.perm.load_lanes[i + 6].next = self.perm.lanes[i].val();
+                    self.perm.load_lanes[i + 6].next = self.chain_tmp[i].val();
                 }
                 for i in 0..2 {
                     self.perm.load_lanes[i + 2].next = self.adrs[i].q.val();
@@ -439,7 +473,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             3 => {
                 for i in 0..3 {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
-                    self.perm.load_lanes[i + 7].next = self.perm.lanes[i].val();
+                    self.perm.load_lanes[i + 7].next = self.chain_tmp[i].val();
                 }
                 for i in 0..2 {
                     self.perm.load_lanes[i + 3].next = self.adrs[i].q.val();
@@ -451,7 +485,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             _ => {
                 for i in 0..4 {
                     self.perm.load_lanes[i].next = self.pk_seed[i].q.val();
-                    self.perm.load_lanes[i + 8].next = self.perm.lanes[i].val();
+                    self.perm.load_lanes[i + 8].next = self.chain_tmp[i].val();
                 }
                 for i in 0..2 {
                     self.perm.load_lanes[i + 4].next = self.adrs[i].q.val();
@@ -470,6 +504,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         // Defaults.
         self.perm.start.next = false;
         self.perm.load.next = false;
+        self.perm.reload.next = self.chain_fuse.q.val();
         self.clear_r.d.next = false;
         self.perm.clear.next = self.clear_r.q.val();
         // The permutation is busy unless a clear is on its way (the clear
@@ -495,6 +530,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                     self.error_flag.d.next = false;
                     self.clear_r.d.next = true;
                     self.word_pos.d.next = 0.into();
+                    self.chain_fuse.d.next = false;
                     if self.op.val() == self.op_sponge.val() {
                         self.mode.d.next = self.arg0.val().get_bits::<2>(0);
                         self.msg_left.d.next = self.arg1.val();
@@ -507,42 +543,30 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                         } else {
                             self.phase.d.next = Phase::Absorb;
                         }
-                    } else if self.op.val() == self.op_chain.val() {
-                        self.mode.d.next = self.chain_mode.val();
-                        self.chain_lanes.d.next = self.arg0.val().get_bits::<3>(3);
-                        self.out_left.d.next = self.arg0.val();
-                        self.hash_address.d.next = self.arg1.val();
-                        self.steps_left.d.next = self.arg2.val();
-                        self.segment.d.next = 0.into();
-                        self.segment_word.d.next = 0.into();
-                        self.prf_step.d.next = false;
-                        if ((self.arg0.val() != 16)
-                            & (self.arg0.val() != 24)
-                            & (self.arg0.val() != 32))
-                            | self.chain_end.val().get_bit(32)
-                        {
-                            self.done_flag.d.next = true;
-                            self.error_flag.d.next = true;
-                        } else {
-                            self.phase.d.next = Phase::ChainInput;
-                        }
-                    } else if (self.op.val() == self.op_chain_kept.val()) & self.kept_chain.val() {
-                        // X alone: PK.seed and ADRS stay; the chain address
-                        // (big-endian, < 256) is byte 27, bits 31:24 of
-                        // lane 3's low word.
+                    } else if (self.op.val() == self.op_chain.val()) | self.kept_op.val() {
+                        // n is ARG0 bits 7:0 for both chain ops; the full
+                        // op's bits 31:8 must be zero.
                         self.mode.d.next = self.chain_mode.val();
                         self.chain_lanes.d.next = self.arg0.val().get_bits::<3>(3);
                         self.out_left.d.next = bit_cast::<32, 8>(self.arg0.val().get_bits::<8>(0));
                         self.hash_address.d.next = self.arg1.val();
                         self.steps_left.d.next = self.arg2.val();
-                        self.segment.d.next = 2.into();
+                        self.segment.d.next = 0.into();
                         self.segment_word.d.next = 0.into();
-                        self.prf_step.d.next = self.arg0.val().get_bit(16);
-                        self.adrs[3].d.next = ((self.adrs[3].q.val() >> 32) << 32)
-                            | (bit_cast::<64, 8>(self.arg0.val().get_bits::<8>(8)) << 24);
+                        self.prf_step.d.next = false;
+                        if self.kept_op.val() {
+                            // X alone: PK.seed and ADRS stay; the chain
+                            // address (big-endian, < 256) is byte 27, bits
+                            // 31:24 of lane 3's low word.
+                            self.segment.d.next = 2.into();
+                            self.prf_step.d.next = self.arg0.val().get_bit(16);
+                            self.adrs[3].d.next = ((self.adrs[3].q.val() >> 32) << 32)
+                                | (bit_cast::<64, 8>(self.arg0.val().get_bits::<8>(8)) << 24);
+                        }
                         if ((self.arg0.val().get_bits::<8>(0) != 16)
                             & (self.arg0.val().get_bits::<8>(0) != 24)
                             & (self.arg0.val().get_bits::<8>(0) != 32))
+                            | (!self.kept_op.val() & (self.arg0.val().get_bits::<24>(8) != 0))
                             | self.chain_end.val().get_bit(32)
                         {
                             self.done_flag.d.next = true;
@@ -680,27 +704,45 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                             self.segment.d.next = self.segment.q.val() + 1;
                         }
                         if self.chain_last_word.val() {
+                            self.chain_wait.d.next = self.kept_chain.val();
                             self.phase.d.next = Phase::ChainStep;
                         }
                     }
                 }
             }
             Phase::ChainStep => {
+                // A fused engine reloads the permutation with the next
+                // block on the last clock of the one before; only the
+                // chain's first block takes a load clock.
                 if self.perm_free.val() {
                     if self.prf_step.q.val() {
                         // The PRF's block: no step of the chain.
                         self.perm.load.next = true;
                         self.perm.start.next = true;
                         self.prf_step.d.next = false;
+                        self.chain_wait.d.next = false;
+                        self.chain_fuse.d.next =
+                            self.kept_chain.val() & (self.steps_left.q.val() != 0);
                     } else if self.steps_left.q.val() == 0 {
-                        self.word_pos.d.next = 0.into();
-                        self.phase.d.next = Phase::Squeeze;
+                        if self.chain_wait.q.val() {
+                            self.chain_wait.d.next = false;
+                        } else {
+                            self.word_pos.d.next = 0.into();
+                            self.phase.d.next = Phase::Squeeze;
+                        }
                     } else {
                         self.perm.load.next = true;
                         self.perm.start.next = true;
                         self.hash_address.d.next = self.hash_address.q.val() + 1;
                         self.steps_left.d.next = self.steps_left.q.val() - 1;
+                        self.chain_wait.d.next = false;
+                        self.chain_fuse.d.next =
+                            self.kept_chain.val() & (self.steps_left.q.val() > 1);
                     }
+                } else if self.perm.reloading.val() {
+                    self.hash_address.d.next = self.hash_address.q.val() + 1;
+                    self.steps_left.d.next = self.steps_left.q.val() - 1;
+                    self.chain_fuse.d.next = self.steps_left.q.val() > 1;
                 }
             }
             Phase::Drain => {
@@ -716,12 +758,14 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             // Clearing the core also stops a permutation in progress (on the
             // next edge; `perm_busy` already reads low).
             self.clear_r.d.next = true;
+            self.chain_fuse.d.next = false;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
             self.phase.d.next = Phase::Idle;
         }
         if self.reset.val() {
             self.clear_r.d.next = true;
+            self.chain_fuse.d.next = false;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
             self.phase.d.next = Phase::Idle;

@@ -75,6 +75,19 @@ pub(crate) fn chain_cycles(r: usize, n: usize, steps: u32) -> u64 {
     (1 + (n / 2 + 8) + steps as usize * (1 + ROUNDS / r) + 1 + n / 4) as u64
 }
 
+/// Clocks of the chain blocks of a request on a fused engine
+/// (`with_kept_chain`): one load clock, 24/R per block, and one clock to
+/// turn to the output, or two clocks when there is no block.
+fn fused_blocks_cycles(r: usize, blocks: u32) -> u64 {
+    2 + u64::from(blocks) * (ROUNDS / r) as u64
+}
+
+/// Clocks of an `OP_WOTS_CHAIN` request on a fused engine at full stream
+/// speed: the start, PK.seed ‖ ADRS ‖ X, the blocks, the squeeze.
+pub(crate) fn fused_chain_cycles(r: usize, n: usize, steps: u32) -> u64 {
+    1 + (n / 2 + 8) as u64 + fused_blocks_cycles(r, steps) + (n / 4) as u64
+}
+
 fn check_sponge<const R: usize>(
     bench: &mut Bench<SpongeEngine<R>>,
     mode: SpongeMode,
@@ -305,11 +318,10 @@ fn wots_chain_matches_pqc_two_rounds() {
 }
 
 /// Clocks of an `OP_WOTS_CHAIN_KEPT` request at full stream speed: the
-/// start, the clear clock, X, the PRF's block if asked, the steps, the
-/// squeeze.
+/// start, the clear clock, X, the blocks (the PRF's if asked, then the
+/// steps), the squeeze.
 pub(crate) fn kept_chain_cycles(r: usize, n: usize, steps: u32, prf_first: bool) -> u64 {
-    let step = (1 + ROUNDS / r) as u64;
-    2 + (n / 4) as u64 + u64::from(prf_first) * step + u64::from(steps) * step + 1 + (n / 4) as u64
+    2 + (n / 4) as u64 + fused_blocks_cycles(r, u32::from(prf_first) + steps) + (n / 4) as u64
 }
 
 /// A WOTS_HASH address with chain address `chain` and hash address 0.
@@ -328,16 +340,28 @@ fn kept_chains<const R: usize>() {
     let mut bench = kept_chain_bench::<R>();
     let mut rng = SplitMix64(0x4E97 + R as u64);
     for n in [16, 24, 32] {
-        for _ in 0..2 {
+        for round in 0..2 {
             let pk_seed = rng.bytes(n);
             let chain = rng.below(67) as u8;
             let adrs = hash_adrs(&mut rng, chain);
             let x = rng.bytes(n);
-            let full = Request::wots_chain(&pk_seed, &adrs, &x, 0, 1);
+            // A full chain, fused: every step after the first without its
+            // load clock.
+            // (The first one's hash address carries across bytes.)
+            let (start, steps) = if round == 0 {
+                (0x00FF_FFFE, 3)
+            } else {
+                let start = rng.below(16) as u32;
+                (start, rng.below(16 - start as u64) as u32)
+            };
+            let full = Request::wots_chain(&pk_seed, &adrs, &x, start, steps);
             let response = run_request(&mut bench, &full, &mut FullSpeed, 1_000);
-            assert_eq!(
-                unpack_words(&response.words, n),
-                chain_reference(&pk_seed, &adrs, &x, 0, 1)
+            assert_chain_response(
+                &format!("R={R} n={n} full chain {start}+{steps}"),
+                &full,
+                &response,
+                &chain_reference(&pk_seed, &adrs, &x, start, steps),
+                fused_chain_cycles(R, n, steps),
             );
             for (chain, prf_first, start, steps) in [
                 (0, true, 0, 15),
@@ -402,12 +426,48 @@ fn kept_chain_is_refused_where_not_built_and_checks_its_arguments() {
         };
         expect_refused(&run_request(&mut bench, &bad, &mut FullSpeed, 100));
     }
+    // The full op on this engine still takes n alone in ARG0.
+    let full = Request::wots_chain(&[1; 16], &[2; 32], &[3; 16], 0, 2);
+    for high in [1 << 8, 1 << 16, 1 << 31] {
+        let bad = Request {
+            args: [16 | high, 0, 2],
+            ..full.clone()
+        };
+        expect_refused(&run_request(&mut bench, &bad, &mut FullSpeed, 100));
+    }
     let mut short = request.clone();
     short.last_at = Some(1);
     let response = run_request(&mut bench, &short, &mut FullSpeed, 1_000);
     assert!(response.error && response.consumed == 2);
     wait_idle(&mut bench, 100);
     assert!(!run_request(&mut bench, &request, &mut FullSpeed, 1_000).error);
+}
+
+/// An abort on any clock around a fused chain's reloads (the second-to-last
+/// round clock, the reloading clock, the first round after it) stops it,
+/// and the next chain is exact.
+#[test]
+fn fused_chain_abort_at_a_reload_recovers() {
+    let mut bench = kept_chain_bench::<2>();
+    let pk_seed = [0x5A; 16];
+    let adrs = [0x11; 32];
+    let x = [0x77; 16];
+    let request = Request::wots_chain(&pk_seed, &adrs, &x, 0, 6);
+    let want = chain_reference(&pk_seed, &adrs, &x, 0, 6);
+    let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
+    assert_eq!(unpack_words(&response.words, 16), want);
+    // Input ends on clock 17 and the first load follows; blocks of 12
+    // clocks reload on clocks 30, 42, ...
+    for clocks in 27..=45 {
+        start_then_abort(&mut bench, &request, &mut FullSpeed, clocks);
+        let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
+        assert!(!response.error, "after an abort at clock {clocks}");
+        assert_eq!(
+            unpack_words(&response.words, 16),
+            want,
+            "after an abort at clock {clocks}"
+        );
+    }
 }
 
 fn expect_refused(response: &Response) {
@@ -512,8 +572,8 @@ fn malformed_requests_flag_error_and_recover() {
 }
 
 /// Runs `request` for `clocks` clocks without waiting for done, then aborts.
-fn start_then_abort(
-    bench: &mut Bench<SpongeEngine<1>>,
+fn start_then_abort<const R: usize>(
+    bench: &mut Bench<SpongeEngine<R>>,
     request: &Request,
     pacing: &mut dyn Pacing,
     clocks: u64,

@@ -103,37 +103,43 @@ pub const SPONGE_ROUNDS_PER_CLOCK: usize =
 /// Clocks of one SHAKE256 absorb permutation: 24 rounds,
 /// [`SPONGE_ROUNDS_PER_CLOCK`] a clock.
 pub const PERMUTATION_CLOCKS: u64 = (ROUNDS / SPONGE_ROUNDS_PER_CLOCK) as u64;
-/// Clocks of one F call in the sponge engine's chain job (a parallel block
-/// load and the permutation).
-pub const F_CLOCKS: u64 = PERMUTATION_CLOCKS + 1;
 /// SHAKE256 rate in bytes.
 const RATE_BYTES: u64 = 136;
 
+/// Clocks of a chain request's blocks (PRF and F calls) in the job's
+/// fused sponge, from the clock after its last input word to its first
+/// output word: one load clock, [`PERMUTATION_CLOCKS`] per block (each
+/// block after the first is loaded on the last round of the one before),
+/// and one clock to turn to the output; 2 for no block.
+pub const fn chain_blocks_clocks(blocks: u64) -> u64 {
+    2 + blocks * PERMUTATION_CLOCKS
+}
+
 /// Clocks of the prefix request that starts every WOTS+ job: a full
-/// chain of no step (n/2 + 8 message words, n/4 output words) and 2 clocks
+/// chain of no step (n/2 + 8 message words, n/4 output words) and 1 clock
 /// of turnaround.
 const fn prefix_clocks(n: u64) -> u64 {
-    (n / 2 + 8) + n / 4 + 2
+    (n / 2 + 8) + chain_blocks_clocks(0) + n / 4 + 1
 }
 
 /// Clocks of one leaf on the sponge engine ([`SPONGE_ROUNDS_PER_CLOCK`])
 /// with the output stream always ready, from the `start` clock to the first clock with `done`
 /// high (asserted by the tests for every n): the prefix request, then per
 /// chain one kept-prefix request (n/4 words of SK.seed, the PRF's block
-/// and 15 F calls at [`F_CLOCKS`] each, n/4 output words, 3 clocks of
-/// turnaround), then the T_len request: (n + 32 + len·n)/4 message words,
-/// one permutation per rate block of the padded message, n/4 output
-/// words, and 5 clocks (the `start` clock, the turnaround, the `done`
-/// clock).
+/// and 15 F calls ([`chain_blocks_clocks`] of 16), n/4 output words, 2
+/// clocks of turnaround), then the T_len request: (n + 32 + len·n)/4
+/// message words, one permutation per rate block of the padded message,
+/// n/4 output words, and 5 clocks (the `start` clock, the turnaround, the
+/// `done` clock).
 ///
-/// At n = 16 a chain's PRF and 15 F calls take 16 · [`F_CLOCKS`] clocks;
-/// streaming through the sponge's request interface costs 11 more (46
+/// At n = 16 a chain's PRF and 15 F calls take 16 · [`PERMUTATION_CLOCKS`]
+/// clocks; the load, the streaming and the turnaround cost 12 more (46
 /// when each chain streamed PK.seed ‖ ADRS for a separate PRF request and
-/// for the chain).
+/// for the chain, and a load clock went with every block).
 pub const fn leaf_clocks(n: usize) -> u64 {
     let n = n as u64;
     let len = 2 * n + 3;
-    let chain = n / 4 + (1 + CHAIN_STEPS as u64) * F_CLOCKS + n / 4 + 3;
+    let chain = n / 4 + chain_blocks_clocks(1 + CHAIN_STEPS as u64) + n / 4 + 2;
     let compress_bytes = n + 32 + len * n;
     // SHAKE padding adds at least one byte.
     let blocks = (compress_bytes + 1).div_ceil(RATE_BYTES);
@@ -143,35 +149,37 @@ pub const fn leaf_clocks(n: usize) -> u64 {
 
 /// Clocks of one leaf with `sign_leaf` (output always ready): each chain is
 /// two kept-prefix requests, PRF and 0..d, then d..15, so each adds a
-/// request of n/4 message words, n/4 output words and 3 clocks of
-/// turnaround, and no F call; the count is the same for every message
-/// (asserted by the tests).
+/// request of n/4 message words, n/4 output words, 2 clocks of turnaround
+/// and the fixed 2 clocks of [`chain_blocks_clocks`], and no block; the
+/// count is the same for every message (asserted by the tests).
 pub const fn sign_leaf_clocks(n: usize) -> u64 {
     let words = n as u64 / 4;
-    leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 3)
+    leaf_clocks(n) + wots_len(n) as u64 * (2 * words + 2 + chain_blocks_clocks(0))
 }
 
 /// Clocks of one `from_sig` job (output always ready): the prefix request,
 /// then per chain one kept-prefix request (n/4 message words, 15 − d_i F
-/// calls, n/4 output words, 3 clocks of turnaround and 1 more for the
+/// calls, n/4 output words, 2 clocks of turnaround and 1 more for the
 /// memory's priming, which the sponge's state clear half hides), then T_len as in [`leaf_clocks`]; `digits` are the len
 /// digits of the message (asserted by the tests).
 pub fn pk_from_sig_clocks(n: usize, digits: &[u32]) -> u64 {
     let steps: u64 = digits.iter().map(|&d| u64::from(CHAIN_STEPS - d)).sum();
     let len = wots_len(n) as u64;
-    leaf_clocks(n) + len - len * (1 + u64::from(CHAIN_STEPS)) * F_CLOCKS + steps * F_CLOCKS
+    leaf_clocks(n) + len - len * (1 + u64::from(CHAIN_STEPS)) * PERMUTATION_CLOCKS
+        + steps * PERMUTATION_CLOCKS
 }
 
 /// Clocks of one FORS leaf (`start` with `fors`; the same with
 /// `sign_leaf`, whose secret value is the PRF's output streamed out) with
-/// the output stream always ready: the PRF request and a one-step chain
-/// request (n/2 + 8 message words, one F, n/4 output words), and 7 clocks
-/// of start, request turnaround and `done` (asserted by the tests).
+/// the output stream always ready: the PRF request (n/2 + 8 message words,
+/// one permutation, n/4 output words), a one-step chain request (n/2 + 8
+/// message words, [`chain_blocks_clocks`] of 1, n/4 output words), and 6
+/// clocks of start, request turnaround and `done` (asserted by the tests).
 pub const fn fors_leaf_clocks(n: usize) -> u64 {
     let n = n as u64;
     let prf = (n / 2 + 8) + PERMUTATION_CLOCKS + n / 4;
-    let step = (n / 2 + 8) + F_CLOCKS + n / 4;
-    prf + step + 7
+    let step = (n / 2 + 8) + chain_blocks_clocks(1) + n / 4;
+    prf + step + 6
 }
 
 /// Clocks of the FORS public key over k roots (`start` with `fors` and
@@ -185,12 +193,12 @@ pub const fn fors_roots_clocks(n: usize, k: usize) -> u64 {
 }
 
 /// Clocks of one FORS leaf from its secret value (`start_node` with `fors`
-/// and height 0): one chain request of one F (n/2 + 8 message words, the
-/// F, n/4 output words) and 3 clocks of start, turnaround and `done`
-/// (asserted by the tests).
+/// and height 0): one chain request of one F (n/2 + 8 message words,
+/// [`chain_blocks_clocks`] of 1, n/4 output words) and 2 clocks of start
+/// and `done` (asserted by the tests).
 pub const fn fors_leaf_from_sk_clocks(n: usize) -> u64 {
     let n = n as u64;
-    (n / 2 + 8) + F_CLOCKS + n / 4 + 3
+    (n / 2 + 8) + chain_blocks_clocks(1) + n / 4 + 2
 }
 
 /// Clocks of one Merkle node (`start_node`) with the output stream always
@@ -386,6 +394,8 @@ pub struct WotsLeafEngine<const R: usize> {
     read_next: Signal<Local, Bit>,
     kept: Signal<Local, Bit>,
     kept_arg0: Signal<Local, Bits<32>>,
+    /// [`KEPT_PRF_FIRST`] when the request starts with the PRF, else 0.
+    kept_prf_flag: Signal<Local, Bits<32>>,
     primed: Signal<Local, Bit>,
     op_sponge: Constant<Bits<8>>,
     op_chain: Constant<Bits<8>>,
@@ -503,6 +513,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             read_next: Default::default(),
             kept: Default::default(),
             kept_arg0: Default::default(),
+            kept_prf_flag: Default::default(),
             primed: Default::default(),
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
             op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
@@ -657,15 +668,17 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         // of sk_i into the chain's request.
         self.kept.next = ((self.request.q.val() == LeafRequest::Chain) & !self.fors_mode.q.val())
             | (self.request.q.val() == LeafRequest::SigChain);
-        self.kept_arg0.next =
-            bit_cast::<32, 6>(self.n_reg.q.val()) | (bit_cast::<32, 7>(self.chain.q.val()) << 8);
+        // The PRF comes first in key generation and in a signing chain's
+        // first request.
+        self.kept_prf_flag.next = 0.into();
         if (self.request.q.val() == LeafRequest::SigChain)
             | !(self.signing.q.val() | self.verifying.q.val())
         {
-            self.kept_arg0.next = bit_cast::<32, 6>(self.n_reg.q.val())
-                | (bit_cast::<32, 7>(self.chain.q.val()) << 8)
-                | self.kept_prf_first.val();
+            self.kept_prf_flag.next = self.kept_prf_first.val();
         }
+        self.kept_arg0.next = bit_cast::<32, 6>(self.n_reg.q.val())
+            | (bit_cast::<32, 7>(self.chain.q.val()) << 8)
+            | self.kept_prf_flag.val();
         if self.request.q.val() == LeafRequest::Prefix {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
@@ -1071,11 +1084,9 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                                 self.request.d.next = LeafRequest::SigChain;
                             }
                         }
+                        // (Prf is a FORS leaf's secret value.)
                         if self.request.q.val() == LeafRequest::Prf {
                             self.request.d.next = LeafRequest::Chain;
-                            if self.signing.q.val() & !self.fors_mode.q.val() {
-                                self.request.d.next = LeafRequest::SigChain;
-                            }
                         }
                         if self.request.q.val() == LeafRequest::SigChain {
                             self.request.d.next = LeafRequest::Chain;
