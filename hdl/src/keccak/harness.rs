@@ -4,7 +4,9 @@
 //! (which replays the same requests) and the `vcd` command.
 
 use super::bench::Bench;
-use super::sponge::{SpongeEngine, KEPT_CHAIN_SHIFT, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
+use super::sponge::{
+    SpongeEngine, KEPT_CHAIN_SHIFT, KEPT_FORS, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT,
+};
 use pqc::keccak::SpongeMode;
 use ps_pl_contract::regmap::keccak as regs;
 
@@ -78,6 +80,15 @@ impl Request {
         let prf = if prf_first { KEPT_PRF_FIRST } else { 0 };
         let arg0 = x.len() as u32 | u32::from(chain) << KEPT_CHAIN_SHIFT | prf;
         Self::streamed(OP_WOTS_CHAIN_KEPT, [arg0, start, steps], pack_words(x, 0))
+    }
+
+    /// `OP_WOTS_CHAIN_KEPT` with [`KEPT_FORS`] at tree index `index` on a
+    /// kept FORS_TREE address: X is SK.seed with `prf_first` (the FORS
+    /// secret value, then `steps` F calls), else a secret value.
+    pub fn fors_kept(prf_first: bool, x: &[u8], index: u32, steps: u32) -> Self {
+        let prf = if prf_first { KEPT_PRF_FIRST } else { 0 };
+        let arg0 = x.len() as u32 | KEPT_FORS | prf;
+        Self::streamed(OP_WOTS_CHAIN_KEPT, [arg0, index, steps], pack_words(x, 0))
     }
 }
 

@@ -82,10 +82,17 @@ const _: () = assert!(
 );
 /// `ARG0` flag of [`OP_WOTS_CHAIN_KEPT`]: X is SK.seed and the PRF runs first.
 pub const KEPT_PRF_FIRST: u32 = 1 << 16;
+/// `ARG0` flag of [`OP_WOTS_CHAIN_KEPT`]: the PRF is FORS_PRF (FIPS 205
+/// Algorithm 14): type FORS_PRF, and the tree index (`ARG1`, the chain's
+/// start) stays in the hash field; the kept address is then a FORS_TREE
+/// address and the chain address (tree height) 0.
+pub const KEPT_FORS: u32 = 1 << 17;
 /// `ARG0` bit of [`OP_WOTS_CHAIN_KEPT`]'s chain address (bits 15:8).
 pub const KEPT_CHAIN_SHIFT: u32 = 8;
-/// FIPS 205 address type WOTS_PRF, which the PRF block puts in ADRS byte 19.
+/// FIPS 205 address types WOTS_PRF and FORS_PRF, which the PRF block puts
+/// in ADRS byte 19.
 const TYPE_WOTS_PRF: u64 = 5;
+const TYPE_FORS_PRF: u64 = 6;
 /// The chain's hash function (F is SHAKE256 in SLH-DSA-SHAKE).
 const CHAIN_MODE: SpongeMode = SpongeMode::Shake256;
 
@@ -175,6 +182,8 @@ pub struct SpongeEngine<const R: usize> {
     steps_left: DFF<Bits<32>>,
     /// The next chain block is the PRF's (kept-prefix op with the flag).
     prf_step: DFF<Bit>,
+    /// That PRF is a FORS secret value's ([`KEPT_FORS`]).
+    prf_fors: DFF<Bit>,
     /// The chain block being permuted is followed by another: the
     /// permutation's `reload` (fused chain engines only).
     chain_fuse: DFF<Bit>,
@@ -212,6 +221,7 @@ pub struct SpongeEngine<const R: usize> {
     /// are fused (module docs).
     kept_chain: Constant<Bit>,
     prf_type_lane: Constant<Bits<64>>,
+    fors_prf_type_lane: Constant<Bits<64>>,
     final_pad_word: Constant<Bits<32>>,
     chain_mode: Constant<Bits<2>>,
     chain_domain_lane: Constant<Bits<64>>,
@@ -276,6 +286,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             hash_address: Default::default(),
             steps_left: Default::default(),
             prf_step: Default::default(),
+            prf_fors: Default::default(),
             chain_fuse: Default::default(),
             chain_wait: Default::default(),
             pk_seed: Default::default(),
@@ -309,6 +320,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             // The big-endian type is ADRS bytes 16..20: byte 19 is bits
             // 31:24 of lane 2.
             prf_type_lane: Constant::new((TYPE_WOTS_PRF << 24).into()),
+            fors_prf_type_lane: Constant::new((TYPE_FORS_PRF << 24).into()),
             final_pad_word: Constant::new((0x80u64 << 24).into()),
             chain_mode: Constant::new((mode_code(CHAIN_MODE) as u64).into()),
             chain_domain_lane: Constant::new((CHAIN_MODE.domain_byte() as u64).into()),
@@ -339,6 +351,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             hash_address,
             steps_left,
             prf_step,
+            prf_fors,
             chain_fuse,
             chain_wait
         );
@@ -438,9 +451,17 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(8)) << 48)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(0)) << 56);
         self.adrs_typed.next = self.adrs[2].q.val();
+        // The PRF's type replaces the kept one (WOTS_HASH or FORS_TREE);
+        // a FORS PRF keeps the tree index in the hash field.
         if self.prf_step.q.val() {
+            self.adrs_typed.next = ((self.adrs[2].q.val() >> 32) << 32) | self.prf_type_lane.val();
+            if self.prf_fors.q.val() {
+                self.adrs_typed.next =
+                    ((self.adrs[2].q.val() >> 32) << 32) | self.fors_prf_type_lane.val();
+            }
+        }
+        if self.prf_step.q.val() & !self.prf_fors.q.val() {
             self.adrs_hashed.next = (self.adrs[3].q.val() << 32) >> 32;
-            self.adrs_typed.next = self.adrs[2].q.val() | self.prf_type_lane.val();
         }
         self.chain_end.next =
             bit_cast::<33, 32>(self.arg1.val()) + bit_cast::<33, 32>(self.arg2.val());
@@ -560,6 +581,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                             // 31:24 of lane 3's low word.
                             self.segment.d.next = 2.into();
                             self.prf_step.d.next = self.arg0.val().get_bit(16);
+                            self.prf_fors.d.next = self.arg0.val().get_bit(17);
                             self.adrs[3].d.next = ((self.adrs[3].q.val() >> 32) << 32)
                                 | (bit_cast::<64, 8>(self.arg0.val().get_bits::<8>(8)) << 24);
                         }

@@ -400,6 +400,57 @@ fn kept_chains<const R: usize>() {
     }
 }
 
+/// `OP_WOTS_CHAIN_KEPT` with `KEPT_FORS` on a kept FORS_TREE address:
+/// the FORS secret value PRF(PK.seed, SK.seed, FORS_PRF address of tree
+/// index i) alone, and with the leaf F(PK.seed, FORS_TREE address of
+/// height 0 and index i, sk) after it, and the leaf from a given secret
+/// value; against the `sha3` crate's SHAKE256 and `pqc`'s chain, in the
+/// clocks of `kept_chain_cycles`.
+fn fors_kept<const R: usize>() {
+    let mut bench = kept_chain_bench::<R>();
+    let mut rng = SplitMix64(0xF025 + R as u64);
+    for n in [16, 24, 32] {
+        let pk_seed = rng.bytes(n);
+        let sk_seed = rng.bytes(n);
+        // FORS_TREE (type 3) with layer, tree and key pair; height 0.
+        let mut adrs: [u8; 32] = rng.bytes(32).try_into().unwrap();
+        adrs[16..20].copy_from_slice(&3u32.to_be_bytes());
+        adrs[24..32].fill(0);
+        let prefix = Request::wots_chain(&pk_seed, &adrs, &sk_seed, 0, 0);
+        assert!(!run_request(&mut bench, &prefix, &mut FullSpeed, 1_000).error);
+        for index in [0, 0x1FF, 0x5_7FFF, rng.below(1 << 20) as u32] {
+            let what = format!("R={R} n={n} FORS index {index:#x}");
+            let mut sk_adrs = adrs;
+            sk_adrs[16..20].copy_from_slice(&6u32.to_be_bytes());
+            sk_adrs[28..32].copy_from_slice(&index.to_be_bytes());
+            let sk = reference(
+                SpongeMode::Shake256,
+                &[&pk_seed[..], &sk_adrs, &sk_seed].concat(),
+                n,
+            );
+            let leaf = chain_reference(&pk_seed, &adrs, &sk, index, 1);
+            let secret = Request::fors_kept(true, &sk_seed, index, 0);
+            let response = run_request(&mut bench, &secret, &mut FullSpeed, 1_000);
+            let cycles = kept_chain_cycles(R, n, 0, true);
+            assert_chain_response(&what, &secret, &response, &sk, cycles);
+            let request = Request::fors_kept(true, &sk_seed, index, 1);
+            let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
+            let cycles = kept_chain_cycles(R, n, 1, true);
+            assert_chain_response(&what, &request, &response, &leaf, cycles);
+            let from_sk = Request::fors_kept(false, &sk, index, 1);
+            let response = run_request(&mut bench, &from_sk, &mut FullSpeed, 1_000);
+            let cycles = kept_chain_cycles(R, n, 1, false);
+            assert_chain_response(&what, &from_sk, &response, &leaf, cycles);
+        }
+    }
+}
+
+#[test]
+fn fors_kept_chain_matches_prf_and_leaf() {
+    fors_kept::<1>();
+    fors_kept::<2>();
+}
+
 #[test]
 fn kept_chain_matches_prf_and_chain_one_round() {
     kept_chains::<1>();

@@ -69,12 +69,12 @@
 use super::digest_indices::DigestIndices;
 use super::layer_address::LayerAddress;
 use super::wots_leaf::{
-    fors_leaf_from_sk_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len, ENDS_ADDRESS_BITS,
-    MAX_FORS_TREES,
+    fors_leaf_from_sk_clocks, fors_prefix_clocks, fors_roots_clocks, pk_from_sig_clocks, wots_len,
+    ENDS_ADDRESS_BITS, MAX_FORS_TREES,
 };
 use super::xmss_tree::{
-    climb_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine, MAX_FORS_HEIGHT,
-    MAX_TREE_HEIGHT,
+    climb_clocks, fors_sign_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine,
+    MAX_FORS_HEIGHT, MAX_TREE_HEIGHT,
 };
 use rust_hdl::prelude::*;
 
@@ -101,7 +101,8 @@ pub const fn keygen_clocks(n: usize, height: u32) -> u64 {
 /// `start` clock to the first clock with `done` high: the start and the 5
 /// words of the FORS address; per FORS tree, its index's a bits (those of
 /// the first tree partly under the address writes), the tree job's start
-/// and its [`fors_tree_clocks`]; T_k of the roots ([`fors_roots_clocks`])
+/// and its [`fors_sign_tree_clocks`], and once the FORS prefix
+/// ([`fors_prefix_clocks`]) in the first tree's first leaf; T_k of the roots ([`fors_roots_clocks`])
 /// and 3 clocks to start it in this job and the tree job and to see its
 /// `done`; per layer 4 address and n/4 message writes, the tree job's start
 /// and its [`sign_tree_clocks`]; the root out (asserted by the tests).
@@ -110,7 +111,8 @@ pub const fn sign_clocks(n: usize, a: u32, k: usize, height: u32, layers: u64) -
     let first_index = if a > 6 { a as u64 - 5 } else { 1 };
     6 + first_index
         + (k as u64 - 1) * a as u64
-        + k as u64 * (1 + fors_tree_clocks(n, a))
+        + k as u64 * (1 + fors_sign_tree_clocks(n, a))
+        + fors_prefix_clocks(n)
         + 3
         + fors_roots_clocks(n, k)
         + layers * (4 + words + 1 + sign_tree_clocks(n, height))

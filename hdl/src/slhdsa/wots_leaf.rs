@@ -67,7 +67,7 @@
 //! with the output stream at full speed.
 
 use crate::keccak::round::ROUNDS;
-use crate::keccak::sponge::{KEPT_CHAIN_SHIFT, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
+use crate::keccak::sponge::{KEPT_CHAIN_SHIFT, KEPT_FORS, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
 // The job shifts the chain address by this literal (hdl_gen takes no
 // named constants in expressions).
 const _: () = assert!(KEPT_CHAIN_SHIFT == 8);
@@ -82,11 +82,9 @@ pub const ENDS_ADDRESS_BITS: usize = 10;
 
 /// FIPS 205 address types the job writes into ADRS word 4.
 const TYPE_WOTS_PK: u64 = 1;
-const TYPE_WOTS_PRF: u64 = 5;
 const TYPE_TREE: u64 = 2;
 const TYPE_FORS_TREE: u64 = 3;
 const TYPE_FORS_ROOTS: u64 = 4;
-const TYPE_FORS_PRF: u64 = 6;
 /// Largest k of FIPS 205 (SLH-DSA-*-256f): the FORS roots fit the chain-end
 /// memory (35·32 bytes).
 pub const MAX_FORS_TREES: usize = 35;
@@ -169,17 +167,31 @@ pub fn pk_from_sig_clocks(n: usize, digits: &[u32]) -> u64 {
         + steps * PERMUTATION_CLOCKS
 }
 
-/// Clocks of one FORS leaf (`start` with `fors`; the same with
-/// `sign_leaf`, whose secret value is the PRF's output streamed out) with
-/// the output stream always ready: the PRF request (n/2 + 8 message words,
-/// one permutation, n/4 output words), a one-step chain request (n/2 + 8
-/// message words, [`chain_blocks_clocks`] of 1, n/4 output words), and 6
-/// clocks of start, request turnaround and `done` (asserted by the tests).
+/// Clocks that the first FORS leaf after the address or seed writes (or
+/// after a WOTS+ job) adds: the FORS prefix, a full chain of no step on
+/// the FORS_TREE address that the leaves' kept-prefix requests then use.
+pub const fn fors_prefix_clocks(n: usize) -> u64 {
+    prefix_clocks(n as u64)
+}
+
+/// Clocks of one FORS leaf (`start` with `fors`) on the kept FORS prefix
+/// with the output stream always ready: one kept-prefix request (n/4
+/// words of SK.seed, the secret value's PRF block and the leaf's F,
+/// n/4 output words) and 5 clocks of start, turnaround and `done`
+/// (asserted by the tests).
 pub const fn fors_leaf_clocks(n: usize) -> u64 {
-    let n = n as u64;
-    let prf = (n / 2 + 8) + PERMUTATION_CLOCKS + n / 4;
-    let step = (n / 2 + 8) + chain_blocks_clocks(1) + n / 4;
-    prf + step + 6
+    let words = n as u64 / 4;
+    words + chain_blocks_clocks(2) + words + 3
+}
+
+/// Clocks of the signed FORS leaf (`start` with `fors` and `sign_leaf`):
+/// [`fors_leaf_clocks`] split in two kept-prefix requests, the secret
+/// value (streamed out) and the leaf from it, so one more request of
+/// n/4 message words, n/4 output words, 2 clocks of turnaround and the
+/// fixed 2 clocks of [`chain_blocks_clocks`] (asserted by the tests).
+pub const fn fors_sign_leaf_clocks(n: usize) -> u64 {
+    let words = n as u64 / 4;
+    fors_leaf_clocks(n) + 2 * words + 2 + chain_blocks_clocks(0)
 }
 
 /// Clocks of the FORS public key over k roots (`start` with `fors` and
@@ -224,14 +236,20 @@ pub enum LeafPhase {
 /// Which sponge request runs.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum LeafRequest {
-    /// A WOTS+ job's first request: a full chain of no step, which leaves
-    /// PK.seed and ADRS in the sponge for the kept-prefix chains.
+    /// A WOTS+ job's first request, and a FORS leaf's when the sponge
+    /// holds no FORS prefix: a full chain of no step, which leaves PK.seed
+    /// and ADRS in the sponge for the kept-prefix chains.
     Prefix,
-    /// A FORS secret value, PRF(PK.seed, SK.seed, ADRS).
-    Prf,
+    /// The signed FORS leaf's secret value, PRF(PK.seed, SK.seed, ADRS),
+    /// on the kept prefix, streamed out.
+    ForsSecret,
+    /// A FORS leaf on the kept prefix: F of the secret value, which the
+    /// same request computes first unless `ForsSecret` did.
+    ForsLeaf,
     /// WOTS+: the chain to its end on the kept prefix, from PRF(SK.seed)
     /// (key generation), σ_i (signing) or the signature's σ_i
-    /// (verification); FORS: the leaf, one F of the secret value.
+    /// (verification); FORS: the leaf from a given secret value (a full
+    /// chain of one F).
     Chain,
     /// Signing: PRF(SK.seed) and the chain to the message digit, σ_i.
     SigChain,
@@ -358,7 +376,9 @@ pub struct WotsLeafEngine<const R: usize> {
     last_chain: DFF<Bits<7>>,
     seed_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
     ends_last: DFF<Bits<ENDS_ADDRESS_BITS>>,
-    prf_bytes: DFF<Bits<8>>,
+    /// The sponge holds PK.seed and the FORS_TREE address of the current
+    /// FORS operation (a FORS prefix ran and nothing replaced it).
+    fors_prefix: DFF<Bit>,
     compress_bytes: DFF<Bits<12>>,
     n_reg: DFF<Bits<6>>,
     secret_word: DFF<Bits<3>>,
@@ -396,20 +416,21 @@ pub struct WotsLeafEngine<const R: usize> {
     kept_arg0: Signal<Local, Bits<32>>,
     /// [`KEPT_PRF_FIRST`] when the request starts with the PRF, else 0.
     kept_prf_flag: Signal<Local, Bits<32>>,
+    /// [`KEPT_FORS`] in a FORS job, else 0.
+    kept_fors_flag: Signal<Local, Bits<32>>,
     primed: Signal<Local, Bit>,
     op_sponge: Constant<Bits<8>>,
     op_chain: Constant<Bits<8>>,
     op_abort: Constant<Bits<8>>,
     op_chain_kept: Constant<Bits<8>>,
     kept_prf_first: Constant<Bits<32>>,
+    kept_fors: Constant<Bits<32>>,
     mode_shake256: Constant<Bits<32>>,
     chain_steps: Constant<Bits<4>>,
-    type_prf_word: Constant<Bits<32>>,
     type_pk_word: Constant<Bits<32>>,
     type_tree_word: Constant<Bits<32>>,
     type_fors_tree_word: Constant<Bits<32>>,
     type_fors_roots_word: Constant<Bits<32>>,
-    type_fors_prf_word: Constant<Bits<32>>,
     max_fors_trees: Constant<Bits<6>>,
 }
 
@@ -477,7 +498,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             last_chain: Default::default(),
             seed_last: Default::default(),
             ends_last: Default::default(),
-            prf_bytes: Default::default(),
+            fors_prefix: Default::default(),
             compress_bytes: Default::default(),
             n_reg: Default::default(),
             secret_word: Default::default(),
@@ -514,21 +535,21 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             kept: Default::default(),
             kept_arg0: Default::default(),
             kept_prf_flag: Default::default(),
+            kept_fors_flag: Default::default(),
             primed: Default::default(),
             op_sponge: Constant::new((regs::OP_SPONGE as u64).into()),
             op_chain: Constant::new((regs::OP_WOTS_CHAIN as u64).into()),
             op_abort: Constant::new((regs::OP_ABORT as u64).into()),
             op_chain_kept: Constant::new((OP_WOTS_CHAIN_KEPT as u64).into()),
             kept_prf_first: Constant::new((KEPT_PRF_FIRST as u64).into()),
+            kept_fors: Constant::new((KEPT_FORS as u64).into()),
             mode_shake256: Constant::new((regs::MODE_SHAKE256 as u64).into()),
             chain_steps: Constant::new((CHAIN_STEPS as u64).into()),
             // A big-endian type t < 256 is byte 19: the top byte of word 4.
-            type_prf_word: Constant::new((TYPE_WOTS_PRF << 24).into()),
             type_pk_word: Constant::new((TYPE_WOTS_PK << 24).into()),
             type_tree_word: Constant::new((TYPE_TREE << 24).into()),
             type_fors_tree_word: Constant::new((TYPE_FORS_TREE << 24).into()),
             type_fors_roots_word: Constant::new((TYPE_FORS_ROOTS << 24).into()),
-            type_fors_prf_word: Constant::new((TYPE_FORS_PRF << 24).into()),
             max_fors_trees: Constant::new((MAX_FORS_TREES as u64).into()),
         }
     }
@@ -549,7 +570,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             last_chain,
             seed_last,
             ends_last,
-            prf_bytes,
+            fors_prefix,
             compress_bytes,
             height,
             tree_index,
@@ -620,7 +641,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.sponge.start.next = false;
         self.sponge.op.next = self.op_sponge.val();
         self.sponge.arg0.next = self.mode_shake256.val();
-        self.sponge.arg1.next = bit_cast::<32, 8>(self.prf_bytes.q.val());
+        self.sponge.arg1.next = 0.into();
         self.sponge.arg2.next = bit_cast::<32, 6>(self.n_reg.q.val());
         // The digit of chain i (FIPS 205 Algorithm 7): nibble i of the
         // message (high nibble first) for i < len1 = 2n, then the three
@@ -663,22 +684,43 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         if self.signing.q.val() | self.verifying.q.val() {
             self.chain_start.next = self.next_digit.val();
         }
-        // WOTS+ chains run on the prefix kept by the job's first request:
-        // only X is streamed, and key generation and signing fold the PRF
-        // of sk_i into the chain's request.
+        // WOTS+ chains and FORS leaves run on the prefix kept by an earlier
+        // request: only X is streamed, and the PRF of the secret value is
+        // folded into the chain's request.
         self.kept.next = ((self.request.q.val() == LeafRequest::Chain) & !self.fors_mode.q.val())
-            | (self.request.q.val() == LeafRequest::SigChain);
-        // The PRF comes first in key generation and in a signing chain's
-        // first request.
+            | (self.request.q.val() == LeafRequest::SigChain)
+            | (self.request.q.val() == LeafRequest::ForsSecret)
+            | (self.request.q.val() == LeafRequest::ForsLeaf);
+        // The PRF comes first in key generation, in a signing chain's
+        // first request, for a FORS secret value, and in a FORS leaf that
+        // is not signed.
         self.kept_prf_flag.next = 0.into();
         if (self.request.q.val() == LeafRequest::SigChain)
+            | (self.request.q.val() == LeafRequest::ForsSecret)
             | !(self.signing.q.val() | self.verifying.q.val())
         {
             self.kept_prf_flag.next = self.kept_prf_first.val();
         }
+        // (A FORS job's chain address, the tree height, is 0.)
+        self.kept_fors_flag.next = 0.into();
+        if self.fors_mode.q.val() {
+            self.kept_fors_flag.next = self.kept_fors.val();
+        }
         self.kept_arg0.next = bit_cast::<32, 6>(self.n_reg.q.val())
             | (bit_cast::<32, 7>(self.chain.q.val()) << 8)
-            | self.kept_prf_flag.val();
+            | self.kept_prf_flag.val()
+            | self.kept_fors_flag.val();
+        if (self.request.q.val() == LeafRequest::ForsSecret)
+            | (self.request.q.val() == LeafRequest::ForsLeaf)
+        {
+            self.sponge.op.next = self.op_chain_kept.val();
+            self.sponge.arg0.next = self.kept_arg0.val();
+            self.sponge.arg1.next = self.tree_index.q.val();
+            self.sponge.arg2.next = 0.into();
+            if self.request.q.val() == LeafRequest::ForsLeaf {
+                self.sponge.arg2.next = 1.into();
+            }
+        }
         if self.request.q.val() == LeafRequest::Prefix {
             self.sponge.op.next = self.op_chain.val();
             self.sponge.arg0.next = bit_cast::<32, 6>(self.n_reg.q.val());
@@ -754,9 +796,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             | bit_cast::<32, 8>(self.tree_index.q.val().get_bits::<8>(24));
         if self.word.q.val().index() == 4 {
             self.adrs_out.next = 0.into();
-            if self.request.q.val() == LeafRequest::Prf {
-                self.adrs_out.next = self.type_prf_word.val();
-            }
             if self.request.q.val() == LeafRequest::Compress {
                 self.adrs_out.next = self.type_pk_word.val();
             }
@@ -765,9 +804,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             }
             if self.fors_mode.q.val() {
                 self.adrs_out.next = self.type_fors_tree_word.val();
-                if self.request.q.val() == LeafRequest::Prf {
-                    self.adrs_out.next = self.type_fors_prf_word.val();
-                }
                 if self.request.q.val() == LeafRequest::Compress {
                     self.adrs_out.next = self.type_fors_roots_word.val();
                 }
@@ -792,9 +828,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         if self.word.q.val().index() == 7 {
             self.adrs_out.next = 0.into();
-            if (self.request.q.val() == LeafRequest::Node)
-                | ((self.request.q.val() == LeafRequest::Prf) & self.fors_mode.q.val())
-            {
+            if self.request.q.val() == LeafRequest::Node {
                 self.adrs_out.next = self.tree_index_word.val();
             }
         }
@@ -804,20 +838,22 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         if self.segment.q.val() == 2 {
             // X: SK.seed for a PRF (a prefix's X is never used), sk_i or σ_i
-            // kept in `secret`, or σ_i from the memory.
+            // or the signed FORS leaf's secret value kept in `secret`, or
+            // σ_i from the memory.
             self.send_word.next = self.ends_stage.q.val();
-            if (self.request.q.val() == LeafRequest::Prf)
-                | (self.request.q.val() == LeafRequest::Prefix)
+            if (self.request.q.val() == LeafRequest::Prefix)
                 | (self.request.q.val() == LeafRequest::SigChain)
-                | ((self.request.q.val() == LeafRequest::Chain)
-                    & !self.fors_mode.q.val()
+                | (self.request.q.val() == LeafRequest::ForsSecret)
+                | (((self.request.q.val() == LeafRequest::Chain)
+                    | (self.request.q.val() == LeafRequest::ForsLeaf))
                     & !self.signing.q.val()
                     & !self.verifying.q.val())
             {
                 self.send_word.next = self.sk_seed_word.val();
             }
-            if (self.request.q.val() == LeafRequest::Chain)
-                & (self.fors_mode.q.val() | self.signing.q.val())
+            if ((self.request.q.val() == LeafRequest::Chain)
+                | (self.request.q.val() == LeafRequest::ForsLeaf))
+                & self.signing.q.val()
             {
                 self.send_word.next = self.secret_out.val();
             }
@@ -880,12 +916,11 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         // public key out of the job.
         self.final_request.next = (self.request.q.val() == LeafRequest::Compress)
             | (self.request.q.val() == LeafRequest::Node)
+            | (self.request.q.val() == LeafRequest::ForsLeaf)
             | ((self.request.q.val() == LeafRequest::Chain) & self.fors_mode.q.val());
         // The signed FORS leaf streams its secret value (the PRF output).
         self.out_sig.next = (self.request.q.val() == LeafRequest::SigChain)
-            | ((self.request.q.val() == LeafRequest::Prf)
-                & self.fors_mode.q.val()
-                & self.signing.q.val());
+            | (self.request.q.val() == LeafRequest::ForsSecret);
         self.external.next = self.final_request.val() | self.out_sig.val();
         self.sponge.out_ready.next = self.phase.q.val() == LeafPhase::Run;
         if self.external.val() {
@@ -922,6 +957,10 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         }
         match self.phase.q.val() {
             LeafPhase::Idle => {
+                // New seeds or address words: the kept prefix is stale.
+                if self.seed_write.val() | self.adrs_write.val() {
+                    self.fors_prefix.d.next = false;
+                }
                 if self.seed_write.val() {
                     for i in 0..8 {
                         if self.seed_index.val().get_bits::<3>(0).index() == i {
@@ -960,8 +999,11 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         & self.start.val()
                         & !self.fors.val();
                     self.request.d.next = LeafRequest::Prefix;
-                    if self.fors.val() {
-                        self.request.d.next = LeafRequest::Prf;
+                    if self.fors.val() & self.fors_prefix.q.val() {
+                        self.request.d.next = LeafRequest::ForsLeaf;
+                        if self.sign_leaf.val() {
+                            self.request.d.next = LeafRequest::ForsSecret;
+                        }
                     }
                     if self.roots_start.val() {
                         self.request.d.next = LeafRequest::Compress;
@@ -991,7 +1033,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.len1.d.next = 32.into();
                         self.last_chain.d.next = 34.into();
                         self.ends_last.d.next = 139.into();
-                        self.prf_bytes.d.next = 64.into();
                         self.compress_bytes.d.next = 608.into();
                         self.node_bytes.d.next = 80.into();
                         self.children_last.d.next = 7.into();
@@ -1000,7 +1041,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.len1.d.next = 48.into();
                         self.last_chain.d.next = 50.into();
                         self.ends_last.d.next = 305.into();
-                        self.prf_bytes.d.next = 80.into();
                         self.compress_bytes.d.next = 1280.into();
                         self.node_bytes.d.next = 104.into();
                         self.children_last.d.next = 11.into();
@@ -1009,7 +1049,6 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         self.len1.d.next = 64.into();
                         self.last_chain.d.next = 66.into();
                         self.ends_last.d.next = 535.into();
-                        self.prf_bytes.d.next = 96.into();
                         self.compress_bytes.d.next = 2208.into();
                         self.node_bytes.d.next = 128.into();
                         self.children_last.d.next = 15.into();
@@ -1039,6 +1078,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             LeafPhase::Launch => {
                 self.sponge.start.next = true;
                 if !self.sponge.busy.val() {
+                    // A full chain replaces the kept prefix (a FORS
+                    // prefix sets it again when it ends).
+                    if (self.request.q.val() == LeafRequest::Prefix)
+                        | ((self.request.q.val() == LeafRequest::Chain) & self.fors_mode.q.val())
+                    {
+                        self.fors_prefix.d.next = false;
+                    }
                     self.phase.d.next = LeafPhase::Run;
                     self.sending.d.next = true;
                     self.segment.d.next = 0.into();
@@ -1061,7 +1107,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             }
             LeafPhase::Run => {
                 if self.out_fire.val() {
-                    if (self.request.q.val() == LeafRequest::Prf)
+                    if (self.request.q.val() == LeafRequest::ForsSecret)
                         | (self.request.q.val() == LeafRequest::SigChain)
                     {
                         for i in 0..8 {
@@ -1083,10 +1129,16 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                             if self.signing.q.val() {
                                 self.request.d.next = LeafRequest::SigChain;
                             }
+                            if self.fors_mode.q.val() {
+                                self.fors_prefix.d.next = true;
+                                self.request.d.next = LeafRequest::ForsLeaf;
+                                if self.signing.q.val() {
+                                    self.request.d.next = LeafRequest::ForsSecret;
+                                }
+                            }
                         }
-                        // (Prf is a FORS leaf's secret value.)
-                        if self.request.q.val() == LeafRequest::Prf {
-                            self.request.d.next = LeafRequest::Chain;
+                        if self.request.q.val() == LeafRequest::ForsSecret {
+                            self.request.d.next = LeafRequest::ForsLeaf;
                         }
                         if self.request.q.val() == LeafRequest::SigChain {
                             self.request.d.next = LeafRequest::Chain;
@@ -1114,6 +1166,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.phase.d.next = LeafPhase::Idle;
                     self.done_flag.d.next = true;
                     self.error_flag.d.next = true;
+                    self.fors_prefix.d.next = false;
                 }
             }
             _ => {
@@ -1123,11 +1176,13 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         if self.abort_job.val() {
             self.sponge.start.next = true;
             self.sponge.op.next = self.op_abort.val();
+            self.fors_prefix.d.next = false;
             self.phase.d.next = LeafPhase::Idle;
             self.done_flag.d.next = true;
             self.error_flag.d.next = true;
         }
         if self.reset.val() {
+            self.fors_prefix.d.next = false;
             self.phase.d.next = LeafPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;

@@ -9,8 +9,9 @@ use super::job_bench::{
     COMMON_INPUTS, OUTPUTS, START,
 };
 use super::wots_leaf::{
-    fors_leaf_clocks, fors_leaf_from_sk_clocks, fors_roots_clocks, leaf_clocks, node_clocks,
-    pk_from_sig_clocks, sign_leaf_clocks, WotsLeafEngine, SPONGE_ROUNDS_PER_CLOCK,
+    fors_leaf_clocks, fors_leaf_from_sk_clocks, fors_prefix_clocks, fors_roots_clocks,
+    fors_sign_leaf_clocks, leaf_clocks, node_clocks, pk_from_sig_clocks, sign_leaf_clocks,
+    WotsLeafEngine, SPONGE_ROUNDS_PER_CLOCK,
 };
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -349,13 +350,19 @@ pub(super) fn fors_sk_and_leaf(keys: &KeyMaterial, index: u32) -> (Vec<u8>, Vec<
 
 /// A FORS leaf (and with `sign_leaf` its secret value first, flagged
 /// `out_sig`) against `pqc`; its clocks.
-fn check_fors_leaf(bench: &mut Bench, keys: &KeyMaterial, index: u32, sign: bool) -> u64 {
+fn check_fors_leaf(
+    bench: &mut Bench,
+    keys: &KeyMaterial,
+    index: u32,
+    sign: bool,
+    ready_one_in: u32,
+) -> u64 {
     let n = keys.n;
     let (sk, leaf) = fors_sk_and_leaf(keys, index);
     bench.set(FORS, 1);
     bench.set(SIGN_LEAF, u64::from(sign));
     bench.set(NODE_TREE_INDEX, u64::from(index));
-    let outcome = bench.run(START, n as u64, 1 + u32::from(sign), None);
+    let outcome = bench.run(START, n as u64, ready_one_in, None);
     bench.set(FORS, 0);
     bench.set(SIGN_LEAF, 0);
     let (want, sig_words) = if sign {
@@ -405,10 +412,15 @@ fn fors_leaf_node_and_public_key_match_pqc_for_every_n() {
     for n in [16, 24, 32] {
         let keys = KeyMaterial::random(n, &mut rng);
         bench.load(&keys);
-        for index in [0, 37, 0x5_7FFF] {
-            let plain = check_fors_leaf(&mut bench, &keys, index, false);
-            assert_eq!(plain, fors_leaf_clocks(n), "n = {n}");
-            check_fors_leaf(&mut bench, &keys, index, true);
+        // The first leaf after the address writes sets the FORS prefix.
+        for (i, index) in [0, 37, 0x5_7FFF].into_iter().enumerate() {
+            let plain = check_fors_leaf(&mut bench, &keys, index, false, 1);
+            let prefix = if i == 0 { fors_prefix_clocks(n) } else { 0 };
+            assert_eq!(plain, prefix + fors_leaf_clocks(n), "n = {n}");
+            let signed = check_fors_leaf(&mut bench, &keys, index, true, 1);
+            assert_eq!(signed, fors_sign_leaf_clocks(n), "n = {n}");
+            // A stalling sink gives the same output.
+            check_fors_leaf(&mut bench, &keys, index, true, 2);
         }
         let children: Vec<u8> = (0..2 * n).map(|_| rng.next_u32() as u8).collect();
         bench.write_words(NODE_WRITE, 0, words_of(&children));
@@ -440,6 +452,10 @@ fn fors_leaf_node_and_public_key_match_pqc_for_every_n() {
             assert_eq!(clocks, fors_roots_clocks(n, k), "n = {n}, k = {k}");
         }
         check_leaf(&mut bench, &keys, 1);
+        // The WOTS+ leaf replaced the prefix: the next FORS leaf sets it
+        // again, and is exact.
+        let plain = check_fors_leaf(&mut bench, &keys, 0x1_0203, false, 1);
+        assert_eq!(plain, fors_prefix_clocks(n) + fors_leaf_clocks(n));
     }
     bench.set(FORS, 1);
     bench.set(FROM_SIG, 1);
@@ -494,6 +510,24 @@ fn wots_leaf_abort_in_any_request_then_a_good_leaf() {
         assert_eq!(outcome.clocks, abort_at + 1, "idle on the abort clock");
         check_leaf(&mut bench, &keys, 1);
     }
+    // FORS leaves: an abort in the prefix or in a kept-prefix request
+    // drops the kept prefix, so the next leaf sets it again.
+    let keys = KeyMaterial::random(16, &mut rng);
+    bench.load(&keys);
+    for (in_prefix, abort_at) in [(true, 5), (true, 20), (false, 5), (false, 30)] {
+        if in_prefix {
+            bench.load(&keys);
+        } else {
+            check_fors_leaf(&mut bench, &keys, 9, false, 1);
+        }
+        bench.set(FORS, 1);
+        bench.set(NODE_TREE_INDEX, 10);
+        let outcome = bench.run(START, 16, 1, Some(abort_at));
+        bench.set(FORS, 0);
+        assert!(outcome.error, "FORS abort at {abort_at}");
+        let plain = check_fors_leaf(&mut bench, &keys, 11, false, 1);
+        assert_eq!(plain, fors_prefix_clocks(16) + fors_leaf_clocks(16));
+    }
 }
 
 #[test]
@@ -528,7 +562,7 @@ fn wots_leaf_yosys_validates() {
 
 /// Good leaves for n = 16 and 24 (the second with a stalling sink), a
 /// refused n, an abort, a node, a signing leaf, a key from a signature, a
-/// signing FORS leaf, a FORS public key and a FORS leaf from its secret
+/// signing FORS leaf and one on its kept prefix, a FORS public key and a FORS leaf from its secret
 /// value, recorded on the rust-hdl model and
 /// replayed on the Verilated RTL: every output equal on every clock.
 #[test]
@@ -549,7 +583,8 @@ fn wots_leaf_rtl_equals_rust_hdl_clock_for_clock() {
     check_signing_leaf(&mut bench, &keys, &children[..24], 2);
     let sig = wots_signature(&keys, &children[24..]);
     pk_from_signature(&mut bench, &keys, &children[24..], &sig);
-    check_fors_leaf(&mut bench, &keys, 0x1_0203, true);
+    check_fors_leaf(&mut bench, &keys, 0x1_0203, true, 2);
+    check_fors_leaf(&mut bench, &keys, 0x1_0204, false, 1);
     check_fors_roots(&mut bench, &keys, &children);
     let (sk, _) = fors_sk_and_leaf(&keys, 7);
     bench.write_words(NODE_WRITE, 0, words_of(&sk));

@@ -44,7 +44,8 @@
 //!   high) returns to idle with `done`/`error` low.
 
 use super::wots_leaf::{
-    fors_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks, WotsLeafEngine, ENDS_ADDRESS_BITS,
+    fors_leaf_clocks, fors_sign_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks,
+    WotsLeafEngine, ENDS_ADDRESS_BITS,
 };
 use rust_hdl::prelude::*;
 
@@ -76,9 +77,10 @@ pub const fn tree_clocks(n: usize, height: u32) -> u64 {
 }
 
 /// Clocks of one FORS tree job (`fors`) with the output stream always
-/// ready: as [`tree_clocks`] with FORS leaves ([`fors_leaf_clocks`]); the
-/// same with `sign` (the secret value is the leaf's PRF output, streamed
-/// on the way) and for every tree and leaf index (asserted by the tests).
+/// ready and the FORS prefix kept in the leaf engine: as [`tree_clocks`]
+/// with FORS leaves ([`fors_leaf_clocks`]), for every tree and leaf index
+/// (asserted by the tests). The first tree after the address writes adds
+/// [`super::wots_leaf::fors_prefix_clocks`].
 pub const fn fors_tree_clocks(n: usize, height: u32) -> u64 {
     let leaves = 1u64 << height;
     let words = n as u64 / 4;
@@ -86,6 +88,13 @@ pub const fn fors_tree_clocks(n: usize, height: u32) -> u64 {
         + (leaves - 1) * (words + 1 + node_clocks(n))
         + 1
         + (height as u64 + 1) * words
+}
+
+/// [`fors_tree_clocks`] of a signing FORS tree job, whose signed leaf
+/// streams its secret value out ([`fors_sign_leaf_clocks`]); the same for
+/// every leaf index.
+pub const fn fors_sign_tree_clocks(n: usize, height: u32) -> u64 {
+    fors_tree_clocks(n, height) + fors_sign_leaf_clocks(n) - fors_leaf_clocks(n)
 }
 
 /// Clocks of one climb (`climb`) with the output stream always ready,

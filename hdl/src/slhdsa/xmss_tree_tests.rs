@@ -9,10 +9,13 @@ use super::job_bench::{
     apply_common_inputs, common_outputs, words_of, Job, JobBench, KeyMaterial, Outcome,
     COMMON_INPUTS, OUTPUTS, START,
 };
-use super::wots_leaf::{fors_leaf_from_sk_clocks, pk_from_sig_clocks, SPONGE_ROUNDS_PER_CLOCK};
+use super::wots_leaf::{
+    fors_leaf_from_sk_clocks, fors_prefix_clocks, pk_from_sig_clocks, SPONGE_ROUNDS_PER_CLOCK,
+};
 use super::wots_leaf_tests::{fors_adrs, fors_sk_and_leaf, wots_digits, wots_signature};
 use super::xmss_tree::{
-    climb_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine,
+    climb_clocks, fors_sign_tree_clocks, fors_tree_clocks, sign_tree_clocks, tree_clocks,
+    XmssTreeEngine,
 };
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
@@ -389,9 +392,16 @@ fn fors_trees_and_their_public_key_match_pqc() {
         let mut roots = vec![];
         for tree in 0..k {
             let index = rng.next_u32() % (1 << a);
-            let (outcome, root) =
-                check_fors_tree(&mut bench, &keys, (a, tree, index), tree != 1, 1);
-            assert_eq!(outcome.clocks, fors_tree_clocks(n, a), "n = {n}, a = {a}");
+            let sign = tree != 1;
+            let (outcome, root) = check_fors_tree(&mut bench, &keys, (a, tree, index), sign, 1);
+            // The first tree after the address writes sets the FORS prefix.
+            let prefix = if tree == 0 { fors_prefix_clocks(n) } else { 0 };
+            let clocks = if sign {
+                fors_sign_tree_clocks(n, a)
+            } else {
+                fors_tree_clocks(n, a)
+            };
+            assert_eq!(outcome.clocks, prefix + clocks, "n = {n}, a = {a}");
             roots.extend(root);
         }
         check_fors_roots(&mut bench, &keys, &roots, 2);
