@@ -43,7 +43,10 @@
 //! the first block is PRF(PK.seed, SK.seed, ADRS) (type WOTS_PRF, hash
 //! address 0: FIPS 205 Algorithm 6, line 5), whose output then runs the
 //! `ARG2` steps: a WOTS+ secret value and its chain in one request, with
-//! no PK.seed ‖ ADRS on the stream. The op is not in
+//! no PK.seed ‖ ADRS on the stream. With [`KEPT_FORS`] as well, the kept
+//! address is a FORS_TREE address and the PRF is a FORS secret value
+//! (FIPS 205 Algorithm 14: type FORS_PRF, the tree index `ARG1` kept in
+//! the hash field), so a FORS leaf F(sk) is one request too. The op is not in
 //! `ps_pl_contract::regmap::keccak`: an engine built with `default()` (the
 //! Keccak top's) refuses it as an unknown op.
 //!
@@ -525,7 +528,9 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         // Defaults.
         self.perm.start.next = false;
         self.perm.load.next = false;
-        self.perm.reload.next = self.chain_fuse.q.val();
+        // Constant low in an engine that does not fuse, so synthesis drops
+        // the permutation's reload path there.
+        self.perm.reload.next = self.chain_fuse.q.val() & self.kept_chain.val();
         self.clear_r.d.next = false;
         self.perm.clear.next = self.clear_r.q.val();
         // The permutation is busy unless a clear is on its way (the clear

@@ -25,6 +25,13 @@
 //! come at two bytes a clock (1.125 or 1.25 clocks a coefficient instead of
 //! 2.25 or 2.5).
 //! Latency 1 from the clock whose accumulator holds a whole field.
+//!
+//! Whether the accumulator holds a field is registered (`spare`, the bits
+//! it holds minus `width`, kept beside the count), so the byte handshake,
+//! which the sponge's output handshake follows in the engines, starts at a
+//! flip-flop rather than behind a compare. `width` may change only on a
+//! `reset` clock (the engines load it then): `spare` is taken from the
+//! new width on the clock after.
 
 use rust_hdl::prelude::*;
 
@@ -35,7 +42,8 @@ pub struct BitUnpacker {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: the accumulator is emptied (a new polynomial).
     pub reset: Signal<In, Bit>,
-    /// Field width in bits, 1..=20; hold it for the whole polynomial.
+    /// Field width in bits, 1..=20; hold it for the whole polynomial (it
+    /// may change only with `reset`).
     pub width: Signal<In, Bits<5>>,
     /// Map v to `offset − v mod q` when set.
     pub centred: Signal<In, Bit>,
@@ -63,12 +71,18 @@ pub struct BitUnpacker {
     pub out_of_range: Signal<Out, Bit>,
     acc: DFF<Bits<32>>,
     acc_bits: DFF<Bits<6>>,
+    /// `acc_bits − width`, 7-bit two's complement (valid with `spare_valid`).
+    spare: DFF<Bits<7>>,
+    /// `spare` was computed with the current width (low after a reset,
+    /// when the accumulator is empty).
+    spare_valid: DFF<Bit>,
     out: DFF<Bits<23>>,
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
     width6: Signal<Local, Bits<6>>,
     emit: Signal<Local, Bit>,
     after: Signal<Local, Bits<6>>,
+    next_bits: Signal<Local, Bits<6>>,
     take: Signal<Local, Bit>,
     take_pair: Signal<Local, Bit>,
     kept: Signal<Local, Bits<32>>,
@@ -101,12 +115,15 @@ impl Default for BitUnpacker {
             out_of_range: Default::default(),
             acc: Default::default(),
             acc_bits: Default::default(),
+            spare: Default::default(),
+            spare_valid: Default::default(),
             out: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
             width6: Default::default(),
             emit: Default::default(),
             after: Default::default(),
+            next_bits: Default::default(),
             take: Default::default(),
             take_pair: Default::default(),
             kept: Default::default(),
@@ -124,11 +141,22 @@ impl Default for BitUnpacker {
 impl Logic for BitUnpacker {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, acc, acc_bits, out, out_valid, out_bad);
+        dff_setup!(
+            self,
+            clock,
+            acc,
+            acc_bits,
+            spare,
+            spare_valid,
+            out,
+            out_valid,
+            out_bad
+        );
         self.width6.next = bit_cast::<6, 5>(self.width.val());
-        self.emit.next = self.acc_bits.q.val() >= self.width6.val();
+        // acc_bits ≥ width.
+        self.emit.next = self.spare_valid.q.val() & !self.spare.q.val().get_bit(6);
         if self.emit.val() {
-            self.after.next = self.acc_bits.q.val() - self.width6.val();
+            self.after.next = self.spare.q.val().get_bits::<6>(0);
             self.kept.next = self.acc.q.val() >> self.width.val();
         } else {
             self.after.next = self.acc_bits.q.val();
@@ -143,14 +171,18 @@ impl Logic for BitUnpacker {
             self.incoming.next = (bit_cast::<32, 8>(self.data.val())
                 | (bit_cast::<32, 8>(self.data_pair.val()) << 8))
                 << self.after.val();
-            self.acc_bits.d.next = self.after.val() + 16;
+            self.next_bits.next = self.after.val() + 16;
         } else if self.take.val() {
             self.incoming.next = bit_cast::<32, 8>(self.data.val()) << self.after.val();
-            self.acc_bits.d.next = self.after.val() + 8;
+            self.next_bits.next = self.after.val() + 8;
         } else {
             self.incoming.next = 0.into();
-            self.acc_bits.d.next = self.after.val();
+            self.next_bits.next = self.after.val();
         }
+        self.acc_bits.d.next = self.next_bits.val();
+        self.spare.d.next =
+            bit_cast::<7, 6>(self.next_bits.val()) - bit_cast::<7, 6>(self.width6.val());
+        self.spare_valid.d.next = true;
         self.acc.d.next = self.kept.val() | self.incoming.val();
         self.field.next =
             self.acc.q.val() & ((self.one32.val() << self.width.val()) - self.one32.val());
@@ -170,6 +202,7 @@ impl Logic for BitUnpacker {
         if self.reset.val() {
             self.acc.d.next = 0.into();
             self.acc_bits.d.next = 0.into();
+            self.spare_valid.d.next = false;
             self.out_valid.d.next = false;
         }
         self.coeff.next = self.out.q.val();

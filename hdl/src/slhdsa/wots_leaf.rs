@@ -30,8 +30,15 @@
 //! The job drives a [`SpongeEngine`] through its request and stream
 //! interface, as the driver would, but from registers and the memory: the
 //! engine is the tested one (built with `with_kept_chain`, its one
-//! addition), and the job adds the sequencing. FORS jobs, nodes and T_len
-//! use the contract's `OP_SPONGE` and `OP_WOTS_CHAIN` only.
+//! addition), and the job adds the sequencing. A FORS leaf is one kept
+//! request too (the secret value's PRF and the F, with `KEPT_FORS`) on a
+//! FORS prefix that the job keeps in the sponge across a FORS operation's
+//! leaves: the first leaf after address or seed writes, or after any other
+//! full chain, runs the prefix first. The signed FORS leaf splits its
+//! request in two, the secret value (streamed out) and the leaf, so its
+//! count is the same at every index. Nodes and T_len use the contract's
+//! `OP_SPONGE`, and a FORS leaf from a given secret value a full
+//! `OP_WOTS_CHAIN` of one step.
 //!
 //! # Interface
 //!
