@@ -40,6 +40,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     localparam  op_chain_kept = 8'h10;
     localparam  kept_chain = 1'b0;
     localparam  prf_type_lane = 64'h5000000;
+    localparam  fors_prf_type_lane = 64'h6000000;
     localparam  final_pad_word = 32'h80000000;
     localparam  chain_mode = 2'b1;
     localparam  chain_domain_lane = 64'h1f;
@@ -90,7 +91,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     reg  perm$xor_enable;
     reg  [5:0] perm$xor_word_index;
     reg  [31:0] perm$xor_word;
+    reg  perm$reload;
     wire  perm$busy;
+    wire  perm$reloading;
     wire  [63:0] perm$lanes$0;
     wire  [63:0] perm$lanes$1;
     wire  [63:0] perm$lanes$2;
@@ -116,6 +119,31 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     wire  [63:0] perm$lanes$22;
     wire  [63:0] perm$lanes$23;
     wire  [63:0] perm$lanes$24;
+    wire  [63:0] perm$next_lanes$0;
+    wire  [63:0] perm$next_lanes$1;
+    wire  [63:0] perm$next_lanes$2;
+    wire  [63:0] perm$next_lanes$3;
+    wire  [63:0] perm$next_lanes$4;
+    wire  [63:0] perm$next_lanes$5;
+    wire  [63:0] perm$next_lanes$6;
+    wire  [63:0] perm$next_lanes$7;
+    wire  [63:0] perm$next_lanes$8;
+    wire  [63:0] perm$next_lanes$9;
+    wire  [63:0] perm$next_lanes$10;
+    wire  [63:0] perm$next_lanes$11;
+    wire  [63:0] perm$next_lanes$12;
+    wire  [63:0] perm$next_lanes$13;
+    wire  [63:0] perm$next_lanes$14;
+    wire  [63:0] perm$next_lanes$15;
+    wire  [63:0] perm$next_lanes$16;
+    wire  [63:0] perm$next_lanes$17;
+    wire  [63:0] perm$next_lanes$18;
+    wire  [63:0] perm$next_lanes$19;
+    wire  [63:0] perm$next_lanes$20;
+    wire  [63:0] perm$next_lanes$21;
+    wire  [63:0] perm$next_lanes$22;
+    wire  [63:0] perm$next_lanes$23;
+    wire  [63:0] perm$next_lanes$24;
     reg  clear_r$d;
     wire  clear_r$q;
     reg  clear_r$clock;
@@ -158,6 +186,15 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     reg  prf_step$d;
     wire  prf_step$q;
     reg  prf_step$clock;
+    reg  prf_fors$d;
+    wire  prf_fors$q;
+    reg  prf_fors$clock;
+    reg  chain_fuse$d;
+    wire  chain_fuse$q;
+    reg  chain_fuse$clock;
+    reg  chain_wait$d;
+    wire  chain_wait$q;
+    reg  chain_wait$clock;
     reg  [63:0] pk_seed$0$d;
     wire  [63:0] pk_seed$0$q;
     reg  pk_seed$0$clock;
@@ -197,6 +234,11 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     reg  [63:0] adrs_typed;
     reg  chain_in_ready;
     reg  [32:0] chain_end;
+    reg  kept_op;
+    reg  [63:0] chain_tmp$0;
+    reg  [63:0] chain_tmp$1;
+    reg  [63:0] chain_tmp$2;
+    reg  [63:0] chain_tmp$3;
     
     // Sub module instances
     keccak_r1__perm perm(
@@ -232,7 +274,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         .xor_enable(perm$xor_enable),
         .xor_word_index(perm$xor_word_index),
         .xor_word(perm$xor_word),
+        .reload(perm$reload),
         .busy(perm$busy),
+        .reloading(perm$reloading),
         .lanes$0(perm$lanes$0),
         .lanes$1(perm$lanes$1),
         .lanes$2(perm$lanes$2),
@@ -257,7 +301,32 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         .lanes$21(perm$lanes$21),
         .lanes$22(perm$lanes$22),
         .lanes$23(perm$lanes$23),
-        .lanes$24(perm$lanes$24)
+        .lanes$24(perm$lanes$24),
+        .next_lanes$0(perm$next_lanes$0),
+        .next_lanes$1(perm$next_lanes$1),
+        .next_lanes$2(perm$next_lanes$2),
+        .next_lanes$3(perm$next_lanes$3),
+        .next_lanes$4(perm$next_lanes$4),
+        .next_lanes$5(perm$next_lanes$5),
+        .next_lanes$6(perm$next_lanes$6),
+        .next_lanes$7(perm$next_lanes$7),
+        .next_lanes$8(perm$next_lanes$8),
+        .next_lanes$9(perm$next_lanes$9),
+        .next_lanes$10(perm$next_lanes$10),
+        .next_lanes$11(perm$next_lanes$11),
+        .next_lanes$12(perm$next_lanes$12),
+        .next_lanes$13(perm$next_lanes$13),
+        .next_lanes$14(perm$next_lanes$14),
+        .next_lanes$15(perm$next_lanes$15),
+        .next_lanes$16(perm$next_lanes$16),
+        .next_lanes$17(perm$next_lanes$17),
+        .next_lanes$18(perm$next_lanes$18),
+        .next_lanes$19(perm$next_lanes$19),
+        .next_lanes$20(perm$next_lanes$20),
+        .next_lanes$21(perm$next_lanes$21),
+        .next_lanes$22(perm$next_lanes$22),
+        .next_lanes$23(perm$next_lanes$23),
+        .next_lanes$24(perm$next_lanes$24)
     );
     keccak_r1__clear_r clear_r(
         .d(clear_r$d),
@@ -329,6 +398,21 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         .q(prf_step$q),
         .clock(prf_step$clock)
     );
+    keccak_r1__prf_fors prf_fors(
+        .d(prf_fors$d),
+        .q(prf_fors$q),
+        .clock(prf_fors$clock)
+    );
+    keccak_r1__chain_fuse chain_fuse(
+        .d(chain_fuse$d),
+        .q(chain_fuse$q),
+        .clock(chain_fuse$clock)
+    );
+    keccak_r1__chain_wait chain_wait(
+        .d(chain_wait$d),
+        .q(chain_wait$q),
+        .clock(chain_wait$clock)
+    );
     keccak_r1__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
@@ -386,6 +470,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         hash_address$clock = clock;
         steps_left$clock = clock;
         prf_step$clock = clock;
+        prf_fors$clock = clock;
+        chain_fuse$clock = clock;
+        chain_wait$clock = clock;
         clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
@@ -400,6 +487,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         hash_address$d = hash_address$q;
         steps_left$d = steps_left$q;
         prf_step$d = prf_step$q;
+        prf_fors$d = prf_fors$q;
+        chain_fuse$d = chain_fuse$q;
+        chain_wait$d = chain_wait$q;
         pk_seed$0$clock = clock;
         pk_seed$0$d = pk_seed$0$q;
         adrs$0$clock = clock;
@@ -577,10 +667,32 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
         adrs_typed = adrs$2$q;
         if (prf_step$q) begin
+            adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | prf_type_lane;
+            if (prf_fors$q) begin
+                adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | fors_prf_type_lane;
+            end
+        end
+        if (prf_step$q & ~prf_fors$q) begin
             adrs_hashed = (adrs$3$q << 32'h20) >> 32'h20;
-            adrs_typed = adrs$2$q | prf_type_lane;
         end
         chain_end = ((arg1) & 33'h1ffffffff) + ((arg2) & 33'h1ffffffff);
+        kept_op = (op == op_chain_kept) & kept_chain;
+        chain_tmp$0 = perm$lanes$0;
+        if (perm$reloading) begin
+            chain_tmp$0 = perm$next_lanes$0;
+        end
+        chain_tmp$1 = perm$lanes$1;
+        if (perm$reloading) begin
+            chain_tmp$1 = perm$next_lanes$1;
+        end
+        chain_tmp$2 = perm$lanes$2;
+        if (perm$reloading) begin
+            chain_tmp$2 = perm$next_lanes$2;
+        end
+        chain_tmp$3 = perm$lanes$3;
+        if (perm$reloading) begin
+            chain_tmp$3 = perm$next_lanes$3;
+        end
         perm$load_lanes$0 = 32'h0;
         perm$load_lanes$1 = 32'h0;
         perm$load_lanes$2 = 32'h0;
@@ -610,9 +722,9 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
             2:
                 begin
                     perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$6 = perm$lanes$0;
+                    perm$load_lanes$6 = chain_tmp$0;
                     perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$7 = perm$lanes$1;
+                    perm$load_lanes$7 = chain_tmp$1;
                     perm$load_lanes$2 = adrs$0$q;
                     perm$load_lanes$3 = adrs$1$q;
                     perm$load_lanes$4 = adrs_typed;
@@ -622,11 +734,11 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
             3:
                 begin
                     perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$7 = perm$lanes$0;
+                    perm$load_lanes$7 = chain_tmp$0;
                     perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$8 = perm$lanes$1;
+                    perm$load_lanes$8 = chain_tmp$1;
                     perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$9 = perm$lanes$2;
+                    perm$load_lanes$9 = chain_tmp$2;
                     perm$load_lanes$3 = adrs$0$q;
                     perm$load_lanes$4 = adrs$1$q;
                     perm$load_lanes$5 = adrs_typed;
@@ -636,13 +748,13 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
             default:
                 begin
                     perm$load_lanes$0 = pk_seed$0$q;
-                    perm$load_lanes$8 = perm$lanes$0;
+                    perm$load_lanes$8 = chain_tmp$0;
                     perm$load_lanes$1 = pk_seed$1$q;
-                    perm$load_lanes$9 = perm$lanes$1;
+                    perm$load_lanes$9 = chain_tmp$1;
                     perm$load_lanes$2 = pk_seed$2$q;
-                    perm$load_lanes$10 = perm$lanes$2;
+                    perm$load_lanes$10 = chain_tmp$2;
                     perm$load_lanes$3 = pk_seed$3$q;
-                    perm$load_lanes$11 = perm$lanes$3;
+                    perm$load_lanes$11 = chain_tmp$3;
                     perm$load_lanes$4 = adrs$0$q;
                     perm$load_lanes$5 = adrs$1$q;
                     perm$load_lanes$6 = adrs_typed;
@@ -727,6 +839,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         end
         perm$start = 1'b0;
         perm$load = 1'b0;
+        perm$reload = chain_fuse$q & kept_chain;
         clear_r$d = 1'b0;
         perm$clear = clear_r$q;
         perm_busy = perm$busy & ~clear_r$q;
@@ -750,6 +863,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                         error_flag$d = 1'b0;
                         clear_r$d = 1'b1;
                         word_pos$d = 32'h0;
+                        chain_fuse$d = 1'b0;
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
                             msg_left$d = arg1;
@@ -765,34 +879,22 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                                 phase$d = Phase$Absorb;
                             end
                         end
-                        else if (op == op_chain) begin
-                            mode$d = chain_mode;
-                            chain_lanes$d = arg0[(32'h3)+:(3)];
-                            out_left$d = arg0;
-                            hash_address$d = arg1;
-                            steps_left$d = arg2;
-                            segment$d = 32'h0;
-                            segment_word$d = 32'h0;
-                            prf_step$d = 1'b0;
-                            if (((arg0 != 32'h10) & (arg0 != 32'h18) & (arg0 != 32'h20)) | chain_end[32'h20]) begin
-                                done_flag$d = 1'b1;
-                                error_flag$d = 1'b1;
-                            end
-                            else begin
-                                phase$d = Phase$ChainInput;
-                            end
-                        end
-                        else if ((op == op_chain_kept) & kept_chain) begin
+                        else if ((op == op_chain) | kept_op) begin
                             mode$d = chain_mode;
                             chain_lanes$d = arg0[(32'h3)+:(3)];
                             out_left$d = ((arg0[(32'h0)+:(8)]) & 32'hffffffff);
                             hash_address$d = arg1;
                             steps_left$d = arg2;
-                            segment$d = 32'h2;
+                            segment$d = 32'h0;
                             segment_word$d = 32'h0;
-                            prf_step$d = arg0[32'h10];
-                            adrs$3$d = ((adrs$3$q >> 32'h20) << 32'h20) | (((arg0[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h18);
-                            if (((arg0[(32'h0)+:(8)] != 32'h10) & (arg0[(32'h0)+:(8)] != 32'h18) & (arg0[(32'h0)+:(8)] != 32'h20)) | chain_end[32'h20]) begin
+                            prf_step$d = 1'b0;
+                            if (kept_op) begin
+                                segment$d = 32'h2;
+                                prf_step$d = arg0[32'h10];
+                                prf_fors$d = arg0[32'h11];
+                                adrs$3$d = ((adrs$3$q >> 32'h20) << 32'h20) | (((arg0[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h18);
+                            end
+                            if (((arg0[(32'h0)+:(8)] != 32'h10) & (arg0[(32'h0)+:(8)] != 32'h18) & (arg0[(32'h0)+:(8)] != 32'h20)) | (~kept_op & (arg0[(32'h8)+:(24)] != 32'h0)) | chain_end[32'h20]) begin
                                 done_flag$d = 1'b1;
                                 error_flag$d = 1'b1;
                             end
@@ -975,6 +1077,7 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                                 segment$d = segment$q + 32'h1;
                             end
                             if (chain_last_word) begin
+                                chain_wait$d = kept_chain;
                                 phase$d = Phase$ChainStep;
                             end
                         end
@@ -987,17 +1090,31 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
                             perm$load = 1'b1;
                             perm$start = 1'b1;
                             prf_step$d = 1'b0;
+                            chain_wait$d = 1'b0;
+                            chain_fuse$d = kept_chain & (steps_left$q != 32'h0);
                         end
                         else if (steps_left$q == 32'h0) begin
-                            word_pos$d = 32'h0;
-                            phase$d = Phase$Squeeze;
+                            if (chain_wait$q) begin
+                                chain_wait$d = 1'b0;
+                            end
+                            else begin
+                                word_pos$d = 32'h0;
+                                phase$d = Phase$Squeeze;
+                            end
                         end
                         else begin
                             perm$load = 1'b1;
                             perm$start = 1'b1;
                             hash_address$d = hash_address$q + 32'h1;
                             steps_left$d = steps_left$q - 32'h1;
+                            chain_wait$d = 1'b0;
+                            chain_fuse$d = kept_chain & (steps_left$q > 32'h1);
                         end
+                    end
+                    else if (perm$reloading) begin
+                        hash_address$d = hash_address$q + 32'h1;
+                        steps_left$d = steps_left$q - 32'h1;
+                        chain_fuse$d = steps_left$q > 32'h1;
                     end
                 end
             Phase$Drain:
@@ -1011,12 +1128,14 @@ module keccak_r1(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         endcase
         if (start & (op == op_abort)) begin
             clear_r$d = 1'b1;
+            chain_fuse$d = 1'b0;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
         end
         if (reset) begin
             clear_r$d = 1'b1;
+            chain_fuse$d = 1'b0;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
             phase$d = Phase$Idle;
@@ -1102,6 +1221,25 @@ module keccak_r1__adrs__3(d,q,clock);
 endmodule // keccak_r1__adrs__3
 
 
+module keccak_r1__chain_fuse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_r1__chain_fuse
+
+
 module keccak_r1__chain_lanes(d,q,clock);
     
     // Module arguments
@@ -1119,6 +1257,25 @@ module keccak_r1__chain_lanes(d,q,clock);
     end
           
 endmodule // keccak_r1__chain_lanes
+
+
+module keccak_r1__chain_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_r1__chain_wait
 
 
 module keccak_r1__clear_r(d,q,clock);
@@ -1255,7 +1412,7 @@ module keccak_r1__out_left(d,q,clock);
 endmodule // keccak_r1__out_left
 
 
-module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,busy,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24);
+module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
     
     // Module arguments
     input wire  clock;
@@ -1290,7 +1447,9 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
     input wire  xor_enable;
     input wire  [5:0] xor_word_index;
     input wire  [31:0] xor_word;
+    input wire  reload;
     output reg  busy;
+    output reg  reloading;
     output reg  [63:0] lanes$0;
     output reg  [63:0] lanes$1;
     output reg  [63:0] lanes$2;
@@ -1316,9 +1475,35 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
     output reg  [63:0] lanes$22;
     output reg  [63:0] lanes$23;
     output reg  [63:0] lanes$24;
+    output reg  [63:0] next_lanes$0;
+    output reg  [63:0] next_lanes$1;
+    output reg  [63:0] next_lanes$2;
+    output reg  [63:0] next_lanes$3;
+    output reg  [63:0] next_lanes$4;
+    output reg  [63:0] next_lanes$5;
+    output reg  [63:0] next_lanes$6;
+    output reg  [63:0] next_lanes$7;
+    output reg  [63:0] next_lanes$8;
+    output reg  [63:0] next_lanes$9;
+    output reg  [63:0] next_lanes$10;
+    output reg  [63:0] next_lanes$11;
+    output reg  [63:0] next_lanes$12;
+    output reg  [63:0] next_lanes$13;
+    output reg  [63:0] next_lanes$14;
+    output reg  [63:0] next_lanes$15;
+    output reg  [63:0] next_lanes$16;
+    output reg  [63:0] next_lanes$17;
+    output reg  [63:0] next_lanes$18;
+    output reg  [63:0] next_lanes$19;
+    output reg  [63:0] next_lanes$20;
+    output reg  [63:0] next_lanes$21;
+    output reg  [63:0] next_lanes$22;
+    output reg  [63:0] next_lanes$23;
+    output reg  [63:0] next_lanes$24;
     
     // Constant declarations
     localparam  last_round_index = 5'b10111;
+    localparam  penultimate_round_index = 5'b10110;
     localparam  rounds_per_clock = 5'b1;
     
     // Stub signals
@@ -1403,6 +1588,9 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
     reg  [4:0] round$d;
     wire  [4:0] round$q;
     reg  round$clock;
+    reg  reload_armed$d;
+    wire  reload_armed$q;
+    reg  reload_armed$clock;
     reg  [63:0] rounds$state_in$0;
     reg  [63:0] rounds$state_in$1;
     reg  [63:0] rounds$state_in$2;
@@ -1591,6 +1779,11 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
         .q(round$q),
         .clock(round$clock)
     );
+    keccak_r1__perm__reload_armed reload_armed(
+        .d(reload_armed$d),
+        .q(reload_armed$q),
+        .clock(reload_armed$clock)
+    );
     keccak_r1__perm__rounds rounds(
         .state_in$0(rounds$state_in$0),
         .state_in$1(rounds$state_in$1),
@@ -1651,108 +1844,137 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
         state$0$d = state$0$q;
         rounds$state_in$0 = state$0$q;
         lanes$0 = state$0$q;
+        next_lanes$0 = rounds$state_out$0;
         state$1$clock = clock;
         state$1$d = state$1$q;
         rounds$state_in$1 = state$1$q;
         lanes$1 = state$1$q;
+        next_lanes$1 = rounds$state_out$1;
         state$2$clock = clock;
         state$2$d = state$2$q;
         rounds$state_in$2 = state$2$q;
         lanes$2 = state$2$q;
+        next_lanes$2 = rounds$state_out$2;
         state$3$clock = clock;
         state$3$d = state$3$q;
         rounds$state_in$3 = state$3$q;
         lanes$3 = state$3$q;
+        next_lanes$3 = rounds$state_out$3;
         state$4$clock = clock;
         state$4$d = state$4$q;
         rounds$state_in$4 = state$4$q;
         lanes$4 = state$4$q;
+        next_lanes$4 = rounds$state_out$4;
         state$5$clock = clock;
         state$5$d = state$5$q;
         rounds$state_in$5 = state$5$q;
         lanes$5 = state$5$q;
+        next_lanes$5 = rounds$state_out$5;
         state$6$clock = clock;
         state$6$d = state$6$q;
         rounds$state_in$6 = state$6$q;
         lanes$6 = state$6$q;
+        next_lanes$6 = rounds$state_out$6;
         state$7$clock = clock;
         state$7$d = state$7$q;
         rounds$state_in$7 = state$7$q;
         lanes$7 = state$7$q;
+        next_lanes$7 = rounds$state_out$7;
         state$8$clock = clock;
         state$8$d = state$8$q;
         rounds$state_in$8 = state$8$q;
         lanes$8 = state$8$q;
+        next_lanes$8 = rounds$state_out$8;
         state$9$clock = clock;
         state$9$d = state$9$q;
         rounds$state_in$9 = state$9$q;
         lanes$9 = state$9$q;
+        next_lanes$9 = rounds$state_out$9;
         state$10$clock = clock;
         state$10$d = state$10$q;
         rounds$state_in$10 = state$10$q;
         lanes$10 = state$10$q;
+        next_lanes$10 = rounds$state_out$10;
         state$11$clock = clock;
         state$11$d = state$11$q;
         rounds$state_in$11 = state$11$q;
         lanes$11 = state$11$q;
+        next_lanes$11 = rounds$state_out$11;
         state$12$clock = clock;
         state$12$d = state$12$q;
         rounds$state_in$12 = state$12$q;
         lanes$12 = state$12$q;
+        next_lanes$12 = rounds$state_out$12;
         state$13$clock = clock;
         state$13$d = state$13$q;
         rounds$state_in$13 = state$13$q;
         lanes$13 = state$13$q;
+        next_lanes$13 = rounds$state_out$13;
         state$14$clock = clock;
         state$14$d = state$14$q;
         rounds$state_in$14 = state$14$q;
         lanes$14 = state$14$q;
+        next_lanes$14 = rounds$state_out$14;
         state$15$clock = clock;
         state$15$d = state$15$q;
         rounds$state_in$15 = state$15$q;
         lanes$15 = state$15$q;
+        next_lanes$15 = rounds$state_out$15;
         state$16$clock = clock;
         state$16$d = state$16$q;
         rounds$state_in$16 = state$16$q;
         lanes$16 = state$16$q;
+        next_lanes$16 = rounds$state_out$16;
         state$17$clock = clock;
         state$17$d = state$17$q;
         rounds$state_in$17 = state$17$q;
         lanes$17 = state$17$q;
+        next_lanes$17 = rounds$state_out$17;
         state$18$clock = clock;
         state$18$d = state$18$q;
         rounds$state_in$18 = state$18$q;
         lanes$18 = state$18$q;
+        next_lanes$18 = rounds$state_out$18;
         state$19$clock = clock;
         state$19$d = state$19$q;
         rounds$state_in$19 = state$19$q;
         lanes$19 = state$19$q;
+        next_lanes$19 = rounds$state_out$19;
         state$20$clock = clock;
         state$20$d = state$20$q;
         rounds$state_in$20 = state$20$q;
         lanes$20 = state$20$q;
+        next_lanes$20 = rounds$state_out$20;
         state$21$clock = clock;
         state$21$d = state$21$q;
         rounds$state_in$21 = state$21$q;
         lanes$21 = state$21$q;
+        next_lanes$21 = rounds$state_out$21;
         state$22$clock = clock;
         state$22$d = state$22$q;
         rounds$state_in$22 = state$22$q;
         lanes$22 = state$22$q;
+        next_lanes$22 = rounds$state_out$22;
         state$23$clock = clock;
         state$23$d = state$23$q;
         rounds$state_in$23 = state$23$q;
         lanes$23 = state$23$q;
+        next_lanes$23 = rounds$state_out$23;
         state$24$clock = clock;
         state$24$d = state$24$q;
         rounds$state_in$24 = state$24$q;
         lanes$24 = state$24$q;
+        next_lanes$24 = rounds$state_out$24;
         running$clock = clock;
         round$clock = clock;
+        reload_armed$clock = clock;
         running$d = running$q;
         round$d = round$q;
+        reload_armed$d = reload_armed$q;
         rounds$round_index = round$q;
         busy = running$q;
+        reloading = reload_armed$q;
+        reload_armed$d = running$q & (round$q == penultimate_round_index) & reload;
         if (clear) begin
             state$0$d = 32'h0;
             state$1$d = 32'h0;
@@ -1780,6 +2002,35 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
             state$23$d = 32'h0;
             state$24$d = 32'h0;
             running$d = 1'b0;
+            reload_armed$d = 1'b0;
+        end
+        else if (reload_armed$q) begin
+            state$0$d = load_lanes$0;
+            state$1$d = load_lanes$1;
+            state$2$d = load_lanes$2;
+            state$3$d = load_lanes$3;
+            state$4$d = load_lanes$4;
+            state$5$d = load_lanes$5;
+            state$6$d = load_lanes$6;
+            state$7$d = load_lanes$7;
+            state$8$d = load_lanes$8;
+            state$9$d = load_lanes$9;
+            state$10$d = load_lanes$10;
+            state$11$d = load_lanes$11;
+            state$12$d = load_lanes$12;
+            state$13$d = load_lanes$13;
+            state$14$d = load_lanes$14;
+            state$15$d = load_lanes$15;
+            state$16$d = load_lanes$16;
+            state$17$d = load_lanes$17;
+            state$18$d = load_lanes$18;
+            state$19$d = load_lanes$19;
+            state$20$d = load_lanes$20;
+            state$21$d = load_lanes$21;
+            state$22$d = load_lanes$22;
+            state$23$d = load_lanes$23;
+            state$24$d = load_lanes$24;
+            round$d = 32'h0;
         end
         else if (running$q) begin
             state$0$d = rounds$state_out$0;
@@ -1976,6 +2227,25 @@ module keccak_r1__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
     end
     
 endmodule // keccak_r1__perm
+
+
+module keccak_r1__perm__reload_armed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_r1__perm__reload_armed
 
 
 module keccak_r1__perm__round(d,q,clock);
@@ -3005,6 +3275,25 @@ module keccak_r1__pk_seed__3(d,q,clock);
     end
           
 endmodule // keccak_r1__pk_seed__3
+
+
+module keccak_r1__prf_fors(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_r1__prf_fors
 
 
 module keccak_r1__prf_step(d,q,clock);

@@ -32,6 +32,12 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
     reg  [5:0] acc_bits$d;
     wire  [5:0] acc_bits$q;
     reg  acc_bits$clock;
+    reg  [6:0] spare$d;
+    wire  [6:0] spare$q;
+    reg  spare$clock;
+    reg  spare_valid$d;
+    wire  spare_valid$q;
+    reg  spare_valid$clock;
     reg  [22:0] out$d;
     wire  [22:0] out$q;
     reg  out$clock;
@@ -46,6 +52,7 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
     reg  [5:0] width6;
     reg  emit;
     reg  [5:0] after;
+    reg  [5:0] next_bits;
     reg  take;
     reg  take_pair;
     reg  [31:0] kept;
@@ -65,6 +72,16 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
+    );
+    mldsa_bit_unpack__spare spare(
+        .d(spare$d),
+        .q(spare$q),
+        .clock(spare$clock)
+    );
+    mldsa_bit_unpack__spare_valid spare_valid(
+        .d(spare_valid$d),
+        .q(spare_valid$q),
+        .clock(spare_valid$clock)
     );
     mldsa_bit_unpack__out out(
         .d(out$d),
@@ -86,18 +103,22 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
     always @(*) begin
         acc$clock = clock;
         acc_bits$clock = clock;
+        spare$clock = clock;
+        spare_valid$clock = clock;
         out$clock = clock;
         out_valid$clock = clock;
         out_bad$clock = clock;
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
+        spare$d = spare$q;
+        spare_valid$d = spare_valid$q;
         out$d = out$q;
         out_valid$d = out_valid$q;
         out_bad$d = out_bad$q;
         width6 = ((width) & 6'h3f);
-        emit = acc_bits$q >= width6;
+        emit = spare_valid$q & ~spare$q[32'h6];
         if (emit) begin
-            after = acc_bits$q - width6;
+            after = spare$q[(32'h0)+:(6)];
             kept = acc$q >> width;
         end
         else begin
@@ -110,16 +131,19 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         pair_taken = take_pair;
         if (take_pair) begin
             incoming = (((data) & 32'hffffffff) | (((data_pair) & 32'hffffffff) << 32'h8)) << after;
-            acc_bits$d = after + 32'h10;
+            next_bits = after + 32'h10;
         end
         else if (take) begin
             incoming = ((data) & 32'hffffffff) << after;
-            acc_bits$d = after + 32'h8;
+            next_bits = after + 32'h8;
         end
         else begin
             incoming = 32'h0;
-            acc_bits$d = after;
+            next_bits = after;
         end
+        acc_bits$d = next_bits;
+        spare$d = ((next_bits) & 7'h7f) - ((width6) & 7'h7f);
+        spare_valid$d = 1'b1;
         acc$d = kept | incoming;
         field = acc$q & ((one32 << width) - one32);
         value = field[(32'h0)+:(24)];
@@ -139,6 +163,7 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         if (reset) begin
             acc$d = 32'h0;
             acc_bits$d = 32'h0;
+            spare_valid$d = 1'b0;
             out_valid$d = 1'b0;
         end
         coeff = out$q;
@@ -242,3 +267,41 @@ module mldsa_bit_unpack__out_valid(d,q,clock);
     end
           
 endmodule // mldsa_bit_unpack__out_valid
+
+
+module mldsa_bit_unpack__spare(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_bit_unpack__spare
+
+
+module mldsa_bit_unpack__spare_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_bit_unpack__spare_valid

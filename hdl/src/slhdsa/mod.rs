@@ -37,42 +37,50 @@
 //!
 //! The jobs run on a sponge engine of
 //! [`wots_leaf::SPONGE_ROUNDS_PER_CLOCK`] = 2 Keccak rounds a clock (from
-//! `ps_pl_contract::cores`): a permutation is 12 clocks and an F call 13.
+//! `ps_pl_contract::cores`): a permutation is 12 clocks. The sponge fuses
+//! chain blocks: each PRF or F block after a request's first is loaded on
+//! the last round clock of the one before, so a chain request's blocks
+//! cost 2 + 12·blocks clocks (`wots_leaf::chain_blocks_clocks`).
 //!
 //! | figure | clocks, n = 16 / 24 / 32 |
 //! |---|---:|
-//! | a WOTS+ leaf | 7,908 / 11,852 / 16,012 |
-//! | a WOTS+ leaf, signing | 8,293 / 12,617 / 17,285 |
-//! | a FORS leaf | 72 / 84 / 96 |
+//! | a WOTS+ leaf | 7,384 / 11,088 / 15,008 |
+//! | a WOTS+ leaf, signing | 7,804 / 11,904 / 16,348 |
+//! | a FORS leaf | 37 / 41 / 45 |
+//! | a FORS leaf, signed (secret value out) | 49 / 57 / 65 |
+//! | the FORS prefix, once per FORS operation | 23 / 29 / 35 |
 //! | a Merkle node | 41 / 49 / 57 |
 //!
 //! A leaf's WOTS+ chains run on a PK.seed and ADRS kept in the sponge (its
 //! PL-internal `OP_WOTS_CHAIN_KEPT`): one full chain of no step per job,
 //! then one request per chain that streams X alone and, in key generation
-//! and signing, starts with the PRF of SK.seed. Before, each chain was a
-//! PRF request and a chain request, each streaming PK.seed ‖ ADRS: a 128f
-//! leaf took 9,076 clocks and a signing leaf 9,846.
+//! and signing, starts with the PRF of SK.seed. FORS leaves do the same on
+//! a FORS prefix kept across a FORS operation's leaves: one request of the
+//! secret value's PRF and the leaf's F. Before the kept prefixes, a 128f
+//! leaf took 9,076 clocks, a signing leaf 9,846 and a FORS leaf 72; with
+//! kept prefixes and a load clock per block, 7,908, 8,293 and 72.
 //!
-//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 63,612 for the
+//! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 59,420 for the
 //! top tree of SLH-DSA-SHAKE-128f (n = 16, h′ = 3, which is the whole of
-//! key generation: 0.64 ms at 100 MHz; SLotH needs 202,180 cycles), 95,242
-//! for 192f (n = 24, h′ = 3), 257,240 for 256f (n = 32, h′ = 4) and
-//! 4,072,956 for a tree of 128s (h′ = 9). Signing adds 385 / 765 / 1,273
+//! key generation: 0.59 ms at 100 MHz; SLotH needs 202,180 cycles), 89,130
+//! for 192f (n = 24, h′ = 3), 241,176 for 256f (n = 32, h′ = 4) and
+//! 3,804,668 for a tree of 128s (h′ = 9). Signing adds 420 / 816 / 1,340
 //! clocks (n = 16 / 24 / 32), the same for every message: one xmss_sign of
-//! 128f is 63,997 clocks.
+//! 128f is 59,840 clocks.
 //!
 //! Engine clocks (`engine::keygen_clocks`, `engine::sign_clocks`,
-//! `engine::verify_clocks`, asserted): key generation of 128f 63,622
-//! clocks; signing of 128f 1,659,384 clocks (16.6 ms at 100 MHz; SLotH's
+//! `engine::verify_clocks`, asserted): key generation of 128f 59,430
+//! clocks; signing of 128f 1,494,429 clocks (14.9 ms at 100 MHz; SLotH's
 //! whole 128f signature is 4,923,932 cycles), of which the FORS part (33
-//! trees and T_k) is 251,248, the 22 layers 22 × (9 + 63,997) and the
-//! root 4; 128s signing 35,337,801
-//! (353 ms). Verification follows the public WOTS+ digits: 109,468 clocks
-//! for the ACVP 128f signature (1.09 ms at 100 MHz; SLotH 438,901
-//! cycles), of which the signature's 4,268 input words are one clock
-//! each. Before the kept-prefix chains they were 72,966, 1,873,422,
-//! 39,526,608 and 116,684 clocks; with one round a clock 127,290,
-//! 3,144,246, 65,933,304 and 192,188.
+//! trees, the prefix and T_k) is 177,747, the 22 layers 22 × (9 + 59,840)
+//! and the root 4; 128s signing 31,453,181 (315 ms). Verification follows
+//! the public WOTS+ digits: 104,380 clocks for the ACVP 128f signature
+//! (1.04 ms at 100 MHz; SLotH 438,901 cycles), of which the signature's
+//! 4,268 input words are one clock each. Before the fused chains and the
+//! kept FORS prefix they were 63,622, 1,659,384, 35,337,801 and 109,468;
+//! before the kept-prefix chains 72,966, 1,873,422, 39,526,608 and
+//! 116,684; with one round a clock 127,290, 3,144,246, 65,933,304 and
+//! 192,188.
 //!
 //! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
 //! |---|---:|---:|
@@ -92,10 +100,11 @@
 //! message word select, the tree job measured 4.82 ns. The worst paths
 //! are now inside the sponge engine and the leaf job's request muxes.
 //!
-//! The PRF and the 15 F calls of each chain are 95 % of a leaf's chain
-//! (208 of 219 clocks at n = 16; the 15 F calls alone were 77 % of the 253
-//! clocks before) and leaves are 99.5 % of a tree: the one sponge is the
-//! limit, and parallel sponge cores are what will divide it.
+//! The PRF and the 15 F calls of each chain are 94 % of a leaf's chain
+//! (192 of 204 clocks at n = 16: 16 permutations; the load, streaming
+//! and turnaround are the other 12) and leaves are 99.5 % of a tree: the
+//! one sponge is the limit, and parallel sponge cores are what will
+//! divide it.
 
 mod digest_indices;
 pub mod engine;

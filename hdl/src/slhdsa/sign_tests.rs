@@ -136,7 +136,7 @@ fn sign_verdict_refusal_and_abort() {
 }
 
 /// The ACVP SLH-DSA-SHAKE-128f keyGen case: the engine's PK.root from its
-/// SK.seed and PK.seed (63,622 clocks).
+/// SK.seed and PK.seed (59,430 clocks).
 #[test]
 fn keygen_acvp_shake_128f() {
     let p = &params::SHAKE_128F;
@@ -159,7 +159,7 @@ fn keygen_acvp_shake_128f() {
 /// (PRF_msg, on the PS), md, idx_tree and idx_leaf from H_msg, the rest
 /// from the engine; R ‖ SIG_FORS ‖ SIG_HT has the case's SHA3-256.
 #[test]
-#[ignore = "1.7 million clocks, about three to four minutes of rust-hdl simulation; PQC_FULL=1 runs it"]
+#[ignore = "1.5 million clocks, about three to four minutes of rust-hdl simulation; PQC_FULL=1 runs it"]
 fn sign_acvp_shake_128f_whole_signature() {
     let p = &params::SHAKE_128F;
     let set = &pqc_selftest::vectors::SLH_DSA[0];
