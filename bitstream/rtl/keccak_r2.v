@@ -1643,6 +1643,9 @@ module keccak_r2__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
     wire  [63:0] rounds$state_out$23;
     wire  [63:0] rounds$state_out$24;
     
+    // Local signals
+    reg  load_now;
+    
     // Sub module instances
     keccak_r2__perm__state__0 state$0(
         .d(state$0$d),
@@ -1975,6 +1978,7 @@ module keccak_r2__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
         busy = running$q;
         reloading = reload_armed$q;
         reload_armed$d = running$q & (round$q == penultimate_round_index) & reload;
+        load_now = reload_armed$q | (~running$q & load);
         if (clear) begin
             state$0$d = 32'h0;
             state$1$d = 32'h0;
@@ -2004,7 +2008,7 @@ module keccak_r2__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
             running$d = 1'b0;
             reload_armed$d = 1'b0;
         end
-        else if (reload_armed$q) begin
+        else if (load_now) begin
             state$0$d = load_lanes$0;
             state$1$d = load_lanes$1;
             state$2$d = load_lanes$2;
@@ -2030,7 +2034,6 @@ module keccak_r2__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
             state$22$d = load_lanes$22;
             state$23$d = load_lanes$23;
             state$24$d = load_lanes$24;
-            round$d = 32'h0;
         end
         else if (running$q) begin
             state$0$d = rounds$state_out$0;
@@ -2058,168 +2061,146 @@ module keccak_r2__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,l
             state$22$d = rounds$state_out$22;
             state$23$d = rounds$state_out$23;
             state$24$d = rounds$state_out$24;
-            round$d = round$q + rounds_per_clock;
-            if (round$q == last_round_index) begin
-                running$d = 1'b0;
+        end
+        else if (xor_enable) begin
+            if (xor_word_index == 32'h2 * 0) begin
+                state$0$d = state$0$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 0 + 32'h1) begin
+                state$0$d = state$0$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 1) begin
+                state$1$d = state$1$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 1 + 32'h1) begin
+                state$1$d = state$1$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 2) begin
+                state$2$d = state$2$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 2 + 32'h1) begin
+                state$2$d = state$2$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 3) begin
+                state$3$d = state$3$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 3 + 32'h1) begin
+                state$3$d = state$3$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 4) begin
+                state$4$d = state$4$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 4 + 32'h1) begin
+                state$4$d = state$4$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 5) begin
+                state$5$d = state$5$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 5 + 32'h1) begin
+                state$5$d = state$5$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 6) begin
+                state$6$d = state$6$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 6 + 32'h1) begin
+                state$6$d = state$6$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 7) begin
+                state$7$d = state$7$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 7 + 32'h1) begin
+                state$7$d = state$7$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 8) begin
+                state$8$d = state$8$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 8 + 32'h1) begin
+                state$8$d = state$8$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 9) begin
+                state$9$d = state$9$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 9 + 32'h1) begin
+                state$9$d = state$9$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 10) begin
+                state$10$d = state$10$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 10 + 32'h1) begin
+                state$10$d = state$10$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 11) begin
+                state$11$d = state$11$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 11 + 32'h1) begin
+                state$11$d = state$11$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 12) begin
+                state$12$d = state$12$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 12 + 32'h1) begin
+                state$12$d = state$12$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 13) begin
+                state$13$d = state$13$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 13 + 32'h1) begin
+                state$13$d = state$13$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 14) begin
+                state$14$d = state$14$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 14 + 32'h1) begin
+                state$14$d = state$14$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 15) begin
+                state$15$d = state$15$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 15 + 32'h1) begin
+                state$15$d = state$15$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 16) begin
+                state$16$d = state$16$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 16 + 32'h1) begin
+                state$16$d = state$16$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 17) begin
+                state$17$d = state$17$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 17 + 32'h1) begin
+                state$17$d = state$17$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 18) begin
+                state$18$d = state$18$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 18 + 32'h1) begin
+                state$18$d = state$18$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 19) begin
+                state$19$d = state$19$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 19 + 32'h1) begin
+                state$19$d = state$19$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            end
+            if (xor_word_index == 32'h2 * 20) begin
+                state$20$d = state$20$q ^ ((xor_word) & 64'hffffffffffffffff);
+            end
+            if (xor_word_index == 32'h2 * 20 + 32'h1) begin
+                state$20$d = state$20$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
             end
         end
-        else begin
-            if (load) begin
-                state$0$d = load_lanes$0;
-                state$1$d = load_lanes$1;
-                state$2$d = load_lanes$2;
-                state$3$d = load_lanes$3;
-                state$4$d = load_lanes$4;
-                state$5$d = load_lanes$5;
-                state$6$d = load_lanes$6;
-                state$7$d = load_lanes$7;
-                state$8$d = load_lanes$8;
-                state$9$d = load_lanes$9;
-                state$10$d = load_lanes$10;
-                state$11$d = load_lanes$11;
-                state$12$d = load_lanes$12;
-                state$13$d = load_lanes$13;
-                state$14$d = load_lanes$14;
-                state$15$d = load_lanes$15;
-                state$16$d = load_lanes$16;
-                state$17$d = load_lanes$17;
-                state$18$d = load_lanes$18;
-                state$19$d = load_lanes$19;
-                state$20$d = load_lanes$20;
-                state$21$d = load_lanes$21;
-                state$22$d = load_lanes$22;
-                state$23$d = load_lanes$23;
-                state$24$d = load_lanes$24;
+        if (~clear) begin
+            if (reload_armed$q) begin
+                round$d = 32'h0;
             end
-            else if (xor_enable) begin
-                if (xor_word_index == 32'h2 * 0) begin
-                    state$0$d = state$0$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 0 + 32'h1) begin
-                    state$0$d = state$0$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 1) begin
-                    state$1$d = state$1$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 1 + 32'h1) begin
-                    state$1$d = state$1$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 2) begin
-                    state$2$d = state$2$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 2 + 32'h1) begin
-                    state$2$d = state$2$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 3) begin
-                    state$3$d = state$3$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 3 + 32'h1) begin
-                    state$3$d = state$3$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 4) begin
-                    state$4$d = state$4$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 4 + 32'h1) begin
-                    state$4$d = state$4$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 5) begin
-                    state$5$d = state$5$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 5 + 32'h1) begin
-                    state$5$d = state$5$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 6) begin
-                    state$6$d = state$6$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 6 + 32'h1) begin
-                    state$6$d = state$6$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 7) begin
-                    state$7$d = state$7$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 7 + 32'h1) begin
-                    state$7$d = state$7$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 8) begin
-                    state$8$d = state$8$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 8 + 32'h1) begin
-                    state$8$d = state$8$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 9) begin
-                    state$9$d = state$9$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 9 + 32'h1) begin
-                    state$9$d = state$9$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 10) begin
-                    state$10$d = state$10$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 10 + 32'h1) begin
-                    state$10$d = state$10$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 11) begin
-                    state$11$d = state$11$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 11 + 32'h1) begin
-                    state$11$d = state$11$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 12) begin
-                    state$12$d = state$12$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 12 + 32'h1) begin
-                    state$12$d = state$12$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 13) begin
-                    state$13$d = state$13$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 13 + 32'h1) begin
-                    state$13$d = state$13$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 14) begin
-                    state$14$d = state$14$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 14 + 32'h1) begin
-                    state$14$d = state$14$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 15) begin
-                    state$15$d = state$15$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 15 + 32'h1) begin
-                    state$15$d = state$15$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 16) begin
-                    state$16$d = state$16$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 16 + 32'h1) begin
-                    state$16$d = state$16$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 17) begin
-                    state$17$d = state$17$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 17 + 32'h1) begin
-                    state$17$d = state$17$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 18) begin
-                    state$18$d = state$18$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 18 + 32'h1) begin
-                    state$18$d = state$18$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 19) begin
-                    state$19$d = state$19$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 19 + 32'h1) begin
-                    state$19$d = state$19$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
-                end
-                if (xor_word_index == 32'h2 * 20) begin
-                    state$20$d = state$20$q ^ ((xor_word) & 64'hffffffffffffffff);
-                end
-                if (xor_word_index == 32'h2 * 20 + 32'h1) begin
-                    state$20$d = state$20$q ^ (((xor_word) & 64'hffffffffffffffff) << 32'h20);
+            else if (running$q) begin
+                round$d = round$q + rounds_per_clock;
+                if (round$q == last_round_index) begin
+                    running$d = 1'b0;
                 end
             end
-            if (start) begin
+            else if (start) begin
                 running$d = 1'b1;
                 round$d = 32'h0;
             end

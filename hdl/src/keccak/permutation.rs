@@ -61,6 +61,7 @@ pub struct KeccakPermutation<const R: usize> {
     running: DFF<Bit>,
     round: DFF<Bits<5>>,
     reload_armed: DFF<Bit>,
+    load_now: Signal<Local, Bit>,
     rounds: KeccakRounds<R>,
     last_round_index: Constant<Bits<5>>,
     /// The round index of the second-to-last clock (31, never reached,
@@ -89,6 +90,7 @@ impl<const R: usize> Default for KeccakPermutation<R> {
             running: Default::default(),
             round: Default::default(),
             reload_armed: Default::default(),
+            load_now: Default::default(),
             rounds: Default::default(),
             last_round_index: Constant::new(((ROUNDS - R) as u64).into()),
             penultimate_round_index: Constant::new(
@@ -116,47 +118,48 @@ impl<const R: usize> Logic for KeccakPermutation<R> {
         self.reload_armed.d.next = self.running.q.val()
             & (self.round.q.val() == self.penultimate_round_index.val())
             & self.reload.val();
-        // Priority clear > rounds > load > xor, and "hold" as the default:
+        // Priority clear > load > rounds > xor, and "hold" as the default:
         // synthesis maps clear to the flip-flops' synchronous reset and hold
         // to their clock enable, leaving one LUT6 per state bit for the rest.
+        // A load (idle with `load`, or the last clock of a reloading
+        // permutation) is one case, so each state bit keeps one load input.
+        self.load_now.next = self.reload_armed.q.val() | (!self.running.q.val() & self.load.val());
         if self.clear.val() {
             for i in 0..25 {
                 self.state[i].d.next = 0.into();
             }
             self.running.d.next = false;
             self.reload_armed.d.next = false;
-        } else if self.reload_armed.q.val() {
-            // The last clock of a permutation that chains into the next.
+        } else if self.load_now.val() {
             for i in 0..25 {
                 self.state[i].d.next = self.load_lanes[i].val();
             }
-            self.round.d.next = 0.into();
         } else if self.running.q.val() {
             for i in 0..25 {
                 self.state[i].d.next = self.rounds.state_out[i].val();
             }
-            self.round.d.next = self.round.q.val() + self.rounds_per_clock.val();
-            if self.round.q.val() == self.last_round_index.val() {
-                self.running.d.next = false;
-            }
-        } else {
-            if self.load.val() {
-                for i in 0..25 {
-                    self.state[i].d.next = self.load_lanes[i].val();
+        } else if self.xor_enable.val() {
+            for i in 0..XOR_LANES {
+                if self.xor_word_index.val().index() == 2 * i {
+                    self.state[i].d.next =
+                        self.state[i].q.val() ^ bit_cast::<64, 32>(self.xor_word.val());
                 }
-            } else if self.xor_enable.val() {
-                for i in 0..XOR_LANES {
-                    if self.xor_word_index.val().index() == 2 * i {
-                        self.state[i].d.next =
-                            self.state[i].q.val() ^ bit_cast::<64, 32>(self.xor_word.val());
-                    }
-                    if self.xor_word_index.val().index() == 2 * i + 1 {
-                        self.state[i].d.next =
-                            self.state[i].q.val() ^ (bit_cast::<64, 32>(self.xor_word.val()) << 32);
-                    }
+                if self.xor_word_index.val().index() == 2 * i + 1 {
+                    self.state[i].d.next =
+                        self.state[i].q.val() ^ (bit_cast::<64, 32>(self.xor_word.val()) << 32);
                 }
             }
-            if self.start.val() {
+        }
+        // The round counter: a reload starts the next permutation.
+        if !self.clear.val() {
+            if self.reload_armed.q.val() {
+                self.round.d.next = 0.into();
+            } else if self.running.q.val() {
+                self.round.d.next = self.round.q.val() + self.rounds_per_clock.val();
+                if self.round.q.val() == self.last_round_index.val() {
+                    self.running.d.next = false;
+                }
+            } else if self.start.val() {
                 self.running.d.next = true;
                 self.round.d.next = 0.into();
             }
