@@ -207,6 +207,7 @@ pub struct SpongeEngine<const R: usize> {
     chain_last_word: Signal<Local, Bit>,
     adrs_hashed: Signal<Local, Bits<64>>,
     adrs_typed: Signal<Local, Bits<64>>,
+    prf_type: Signal<Local, Bits<64>>,
     chain_in_ready: Signal<Local, Bit>,
     chain_end: Signal<Local, Bits<33>>,
     /// The start is an accepted `OP_WOTS_CHAIN_KEPT`.
@@ -305,6 +306,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             chain_last_word: Default::default(),
             adrs_hashed: Default::default(),
             adrs_typed: Default::default(),
+            prf_type: Default::default(),
             chain_in_ready: Default::default(),
             chain_end: Default::default(),
             kept_op: Default::default(),
@@ -453,15 +455,15 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(16)) << 40)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(8)) << 48)
             | (bit_cast::<64, 8>(self.hash_address.q.val().get_bits::<8>(0)) << 56);
-        self.adrs_typed.next = self.adrs[2].q.val();
         // The PRF's type replaces the kept one (WOTS_HASH or FORS_TREE);
         // a FORS PRF keeps the tree index in the hash field.
+        self.prf_type.next = self.prf_type_lane.val();
+        if self.prf_fors.q.val() {
+            self.prf_type.next = self.fors_prf_type_lane.val();
+        }
+        self.adrs_typed.next = self.adrs[2].q.val();
         if self.prf_step.q.val() {
-            self.adrs_typed.next = ((self.adrs[2].q.val() >> 32) << 32) | self.prf_type_lane.val();
-            if self.prf_fors.q.val() {
-                self.adrs_typed.next =
-                    ((self.adrs[2].q.val() >> 32) << 32) | self.fors_prf_type_lane.val();
-            }
+            self.adrs_typed.next = ((self.adrs[2].q.val() >> 32) << 32) | self.prf_type.val();
         }
         if self.prf_step.q.val() & !self.prf_fors.q.val() {
             self.adrs_hashed.next = (self.adrs[3].q.val() << 32) >> 32;

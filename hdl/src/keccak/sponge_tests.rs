@@ -429,18 +429,17 @@ fn fors_kept<const R: usize>() {
                 n,
             );
             let leaf = chain_reference(&pk_seed, &adrs, &sk, index, 1);
-            let secret = Request::fors_kept(true, &sk_seed, index, 0);
-            let response = run_request(&mut bench, &secret, &mut FullSpeed, 1_000);
-            let cycles = kept_chain_cycles(R, n, 0, true);
-            assert_chain_response(&what, &secret, &response, &sk, cycles);
-            let request = Request::fors_kept(true, &sk_seed, index, 1);
-            let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
-            let cycles = kept_chain_cycles(R, n, 1, true);
-            assert_chain_response(&what, &request, &response, &leaf, cycles);
-            let from_sk = Request::fors_kept(false, &sk, index, 1);
-            let response = run_request(&mut bench, &from_sk, &mut FullSpeed, 1_000);
-            let cycles = kept_chain_cycles(R, n, 1, false);
-            assert_chain_response(&what, &from_sk, &response, &leaf, cycles);
+            // The secret value; the leaf from SK.seed; the leaf from sk.
+            for (prf_first, x, steps, want) in [
+                (true, &sk_seed, 0, &sk),
+                (true, &sk_seed, 1, &leaf),
+                (false, &sk, 1, &leaf),
+            ] {
+                let request = Request::fors_kept(prf_first, x, index, steps);
+                let response = run_request(&mut bench, &request, &mut FullSpeed, 1_000);
+                let cycles = kept_chain_cycles(R, n, steps, prf_first);
+                assert_chain_response(&what, &request, &response, want, cycles);
+            }
         }
     }
 }

@@ -412,6 +412,7 @@ pub struct WotsLeafEngine<const R: usize> {
     in_fire: Signal<Local, Bit>,
     external: Signal<Local, Bit>,
     final_request: Signal<Local, Bit>,
+    first_fors_request: Signal<Local, LeafRequest>,
     from_memory: Signal<Local, Bit>,
     message_word: Signal<Local, Bits<32>>,
     message_byte: Signal<Local, Bits<8>>,
@@ -532,6 +533,7 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             in_fire: Default::default(),
             external: Default::default(),
             final_request: Default::default(),
+            first_fors_request: Default::default(),
             from_memory: Default::default(),
             message_word: Default::default(),
             message_byte: Default::default(),
@@ -921,6 +923,14 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
 
         // The output: sk_i into `secret`, a chain end into the memory, the
         // public key out of the job.
+        // A FORS leaf on the kept prefix starts with the secret value when
+        // signed (`sign_leaf` at the start, `signing` after the prefix).
+        self.first_fors_request.next = LeafRequest::ForsLeaf;
+        if ((self.phase.q.val() == LeafPhase::Idle) & self.sign_leaf.val())
+            | ((self.phase.q.val() != LeafPhase::Idle) & self.signing.q.val())
+        {
+            self.first_fors_request.next = LeafRequest::ForsSecret;
+        }
         self.final_request.next = (self.request.q.val() == LeafRequest::Compress)
             | (self.request.q.val() == LeafRequest::Node)
             | (self.request.q.val() == LeafRequest::ForsLeaf)
@@ -1007,10 +1017,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         & !self.fors.val();
                     self.request.d.next = LeafRequest::Prefix;
                     if self.fors.val() & self.fors_prefix.q.val() {
-                        self.request.d.next = LeafRequest::ForsLeaf;
-                        if self.sign_leaf.val() {
-                            self.request.d.next = LeafRequest::ForsSecret;
-                        }
+                        self.request.d.next = self.first_fors_request.val();
                     }
                     if self.roots_start.val() {
                         self.request.d.next = LeafRequest::Compress;
@@ -1138,10 +1145,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                             }
                             if self.fors_mode.q.val() {
                                 self.fors_prefix.d.next = true;
-                                self.request.d.next = LeafRequest::ForsLeaf;
-                                if self.signing.q.val() {
-                                    self.request.d.next = LeafRequest::ForsSecret;
-                                }
+                                self.request.d.next = self.first_fors_request.val();
                             }
                         }
                         if self.request.q.val() == LeafRequest::ForsSecret {
