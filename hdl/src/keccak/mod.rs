@@ -70,6 +70,25 @@ pub fn designs() -> Vec<Design> {
             vcd: None,
         },
         Design {
+            name: "keccak_perm_r3",
+            description:
+                "Keccak-f[1600] core, 3 rounds per clock (9 clocks a permutation with load)",
+            verilog: || raw_verilog(KeccakPermutation::<3>::default()),
+            vcd: None,
+        },
+        Design {
+            name: "keccak_kept_r2",
+            description: "the SLH-DSA jobs' sponge (kept chains), 2 rounds per clock",
+            verilog: || raw_verilog(SpongeEngine::<2>::with_kept_chain()),
+            vcd: None,
+        },
+        Design {
+            name: "keccak_kept_r3",
+            description: "the SLH-DSA jobs' sponge (kept chains), 3 rounds per clock",
+            verilog: || raw_verilog(SpongeEngine::<3>::with_kept_chain()),
+            vcd: None,
+        },
+        Design {
             name: "keccak_r1",
             description: "SHAKE/SHA3 sponge and WOTS+ chain engine, 1 round per clock",
             verilog: || raw_verilog(SpongeEngine::<1>::default()),
