@@ -232,6 +232,7 @@ module keccak_r2(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
     reg  chain_last_word;
     reg  [63:0] adrs_hashed;
     reg  [63:0] adrs_typed;
+    reg  [63:0] prf_type;
     reg  chain_in_ready;
     reg  [32:0] chain_end;
     reg  kept_op;
@@ -665,12 +666,13 @@ module keccak_r2(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config
         end
         chain_last_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
         adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
+        prf_type = prf_type_lane;
+        if (prf_fors$q) begin
+            prf_type = fors_prf_type_lane;
+        end
         adrs_typed = adrs$2$q;
         if (prf_step$q) begin
-            adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | prf_type_lane;
-            if (prf_fors$q) begin
-                adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | fors_prf_type_lane;
-            end
+            adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | prf_type;
         end
         if (prf_step$q & ~prf_fors$q) begin
             adrs_hashed = (adrs$3$q << 32'h20) >> 32'h20;

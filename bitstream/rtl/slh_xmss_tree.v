@@ -66,6 +66,13 @@ module slh_xmss_tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs
     localparam  leaves_last_table$14 = 14'b11111111111111;
     
     // Enums
+    localparam LeafRequest$Prefix = 0;
+    localparam LeafRequest$ForsSecret = 1;
+    localparam LeafRequest$ForsLeaf = 2;
+    localparam LeafRequest$Chain = 3;
+    localparam LeafRequest$SigChain = 4;
+    localparam LeafRequest$Compress = 5;
+    localparam LeafRequest$Node = 6;
     localparam TreePhase$Idle = 0;
     localparam TreePhase$SetKeypair = 1;
     localparam TreePhase$StartLeaf = 2;
@@ -1493,6 +1500,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
     reg  in_fire;
     reg  external;
     reg  final_request;
+    reg  [2:0] first_fors_request;
     reg  from_memory;
     reg  [31:0] message_word;
     reg  [7:0] message_byte;
@@ -2449,6 +2457,10 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                 end
             end
         end
+        first_fors_request = LeafRequest$ForsLeaf;
+        if (((phase$q == LeafPhase$Idle) & sign_leaf) | ((phase$q != LeafPhase$Idle) & signing$q)) begin
+            first_fors_request = LeafRequest$ForsSecret;
+        end
         final_request = (request$q == LeafRequest$Compress) | (request$q == LeafRequest$Node) | (request$q == LeafRequest$ForsLeaf) | ((request$q == LeafRequest$Chain) & fors_mode$q);
         out_sig = (request$q == LeafRequest$SigChain) | (request$q == LeafRequest$ForsSecret);
         external = final_request | out_sig;
@@ -2647,10 +2659,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                         verifying$d = from_sig & ~sign_leaf & start & ~fors;
                         request$d = LeafRequest$Prefix;
                         if (fors & fors_prefix$q) begin
-                            request$d = LeafRequest$ForsLeaf;
-                            if (sign_leaf) begin
-                                request$d = LeafRequest$ForsSecret;
-                            end
+                            request$d = first_fors_request;
                         end
                         if (roots_start) begin
                             request$d = LeafRequest$Compress;
@@ -2775,10 +2784,7 @@ module slh_xmss_tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_writ
                                 end
                                 if (fors_mode$q) begin
                                     fors_prefix$d = 1'b1;
-                                    request$d = LeafRequest$ForsLeaf;
-                                    if (signing$q) begin
-                                        request$d = LeafRequest$ForsSecret;
-                                    end
+                                    request$d = first_fors_request;
                                 end
                             end
                             if (request$q == LeafRequest$ForsSecret) begin
@@ -4641,6 +4647,7 @@ module slh_xmss_tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done
     reg  chain_last_word;
     reg  [63:0] adrs_hashed;
     reg  [63:0] adrs_typed;
+    reg  [63:0] prf_type;
     reg  chain_in_ready;
     reg  [32:0] chain_end;
     reg  kept_op;
@@ -5074,12 +5081,13 @@ module slh_xmss_tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done
         end
         chain_last_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
         adrs_hashed = ((adrs$3$q << 32'h20) >> 32'h20) | (((hash_address$q[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((hash_address$q[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((hash_address$q[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((hash_address$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38);
+        prf_type = prf_type_lane;
+        if (prf_fors$q) begin
+            prf_type = fors_prf_type_lane;
+        end
         adrs_typed = adrs$2$q;
         if (prf_step$q) begin
-            adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | prf_type_lane;
-            if (prf_fors$q) begin
-                adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | fors_prf_type_lane;
-            end
+            adrs_typed = ((adrs$2$q >> 32'h20) << 32'h20) | prf_type;
         end
         if (prf_step$q & ~prf_fors$q) begin
             adrs_hashed = (adrs$3$q << 32'h20) >> 32'h20;
