@@ -3,16 +3,22 @@
 //!
 //! ```text
 //! cargo run -p hdl --release -- export [--out bitstream/rtl]
-//! cargo run -p hdl --release -- report [--out bitstream/reports] [--design NAME]
-//! cargo run -p hdl --release -- timing [--out bitstream/reports] [--design NAME]
+//! cargo run -p hdl --release -- report [--out bitstream/reports] [--design NAME[,NAME…]] [--jobs N]
+//! cargo run -p hdl --release -- timing [--out bitstream/reports] [--design NAME[,NAME…]] [--jobs N]
 //! cargo run -p hdl --release -- vcd --design ntt_b4 [--out ntt_b4.vcd]
 //! cargo run -p hdl --release -- vivado [--out bitstream/vivado]
 //! cargo run -p hdl --release -- list
 //! ```
+//!
+//! `report` and `timing` run one yosys per design, `--jobs` of them at a
+//! time (default: the machine's cores); with `--design` they replace (or
+//! add) those designs' rows only.
 
 use hdl::export::{self, Design, Resources, WorstPath};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Every exportable design. To add one, append an entry (unique `name`).
 fn designs() -> Vec<Design> {
@@ -27,7 +33,7 @@ fn designs() -> Vec<Design> {
 }
 
 const USAGE: &str =
-    "usage: hdl <export [--out DIR] | report [--out DIR] [--design NAME] | timing [--out DIR] [--design NAME] | vcd --design NAME [--out FILE] | vivado [--out DIR] | list>";
+    "usage: hdl <export [--out DIR] | report [--out DIR] [--design NAME[,NAME...]] [--jobs N] | timing [--out DIR] [--design NAME[,NAME...]] [--jobs N] | vcd --design NAME [--out FILE] | vivado [--out DIR] | list>";
 
 fn flag(args: &[String], name: &str) -> Result<Option<String>, String> {
     match args.iter().position(|a| a == name) {
@@ -49,6 +55,63 @@ fn check_flags(args: &[String], allowed: &[&str]) -> Result<(), String> {
         i += 2;
     }
     Ok(())
+}
+
+/// The designs of `--design` (comma-separated names), or every design.
+fn selected_designs(rest: &[String]) -> Result<(Vec<Design>, bool), String> {
+    match flag(rest, "--design")? {
+        Some(names) => Ok((
+            names
+                .split(',')
+                .map(find_design)
+                .collect::<Result<Vec<_>, _>>()?,
+            true,
+        )),
+        None => Ok((designs(), false)),
+    }
+}
+
+/// `--jobs N` (N ≥ 1), or the machine's cores.
+fn jobs(rest: &[String]) -> Result<usize, String> {
+    match flag(rest, "--jobs")? {
+        Some(n) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("--jobs needs a positive count, not {n:?}")),
+        },
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Runs `job` on every design, `workers` at a time (each job is one
+/// single-threaded yosys), and returns the results in the designs' order;
+/// the first error (in that order) if any job failed.
+fn run_parallel<T: Send>(
+    designs: Vec<Design>,
+    workers: usize,
+    job: impl Fn(&Design) -> Result<T, String> + Sync,
+) -> Result<Vec<(Design, T)>, String> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<T, String>>>> =
+        Mutex::new((0..designs.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(designs.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(d) = designs.get(i) else { break };
+                let result = job(d);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    designs
+        .into_iter()
+        .zip(results)
+        .map(|(d, r)| {
+            let r = r.unwrap_or_else(|| Err(format!("{}: no result", d.name)))?;
+            Ok((d, r))
+        })
+        .collect()
 }
 
 fn find_design(name: &str) -> Result<Design, String> {
@@ -202,27 +265,22 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "report" => {
-            check_flags(rest, &["--out", "--design"])?;
+            check_flags(rest, &["--out", "--design", "--jobs"])?;
             let out =
                 PathBuf::from(flag(rest, "--out")?.unwrap_or_else(|| "bitstream/reports".into()));
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-            // One design: synthesise it and replace (or add) its row only.
-            let only = flag(rest, "--design")?
-                .map(|n| find_design(&n))
-                .transpose()?;
-            let merge = only.is_some();
-            let selected = only.map_or_else(designs, |d| vec![d]);
-            let mut rows = Vec::new();
-            for d in selected {
+            // Chosen designs: synthesise them and replace (or add) their rows only.
+            let (selected, merge) = selected_designs(rest)?;
+            let rows = run_parallel(selected, jobs(rest)?, |d| {
                 let work = hdl::verilator::work_dir(&format!("synth-{}", d.name));
                 eprintln!("synthesising {} ...", d.name);
-                let (res, stat) = export::synth_xc7(&d, &work)?;
+                let (res, stat) = export::synth_xc7(d, &work)?;
                 std::fs::write(out.join(format!("{}.stat.txt", d.name)), stat)
                     .map_err(|e| e.to_string())?;
-                rows.push((d, res));
-            }
+                Ok(res)
+            })?;
             let path = out.join("resources.md");
-            let text = if merge {
+            let text = if merge && path.exists() {
                 let old = std::fs::read_to_string(&path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 merge_rows(&old, &report_markdown(&rows))
@@ -234,24 +292,20 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "timing" => {
-            check_flags(rest, &["--out", "--design"])?;
+            check_flags(rest, &["--out", "--design", "--jobs"])?;
             let out =
                 PathBuf::from(flag(rest, "--out")?.unwrap_or_else(|| "bitstream/reports".into()));
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-            let only = flag(rest, "--design")?
-                .map(|n| find_design(&n))
-                .transpose()?;
-            let merge = only.is_some();
-            let selected = only.map_or_else(designs, |d| vec![d]);
-            let mut rows = Vec::new();
-            for d in selected {
+            let (selected, merge) = selected_designs(rest)?;
+            let runs = run_parallel(selected, jobs(rest)?, |d| {
                 let work = hdl::verilator::work_dir(&format!("sta-{}", d.name));
                 eprintln!("timing {} ...", d.name);
-                let run = export::sta_xc7(&d, &work)?;
-                std::fs::write(out.join(format!("{}.sta.txt", d.name)), run.listing)
+                let run = export::sta_xc7(d, &work)?;
+                std::fs::write(out.join(format!("{}.sta.txt", d.name)), &run.listing)
                     .map_err(|e| e.to_string())?;
-                rows.push((d, run.path, run.delay_target_ps));
-            }
+                Ok((run.path, run.delay_target_ps))
+            })?;
+            let rows: Vec<_> = runs.into_iter().map(|(d, (p, t))| (d, p, t)).collect();
             let path = out.join("timing.md");
             let text = if merge && path.exists() {
                 let old = std::fs::read_to_string(&path)
@@ -342,6 +396,31 @@ mod tests {
             merge_rows(old, fresh),
             "# R, new\n\n| design | LUT |\n|---|---:|\n| `a` | 1 |\n| `b` | 20 |\n| `c` | 3 |\n\ntail\n"
         );
+    }
+
+    /// Results come back in the designs' order whatever the workers'
+    /// interleaving, and a failed job's error is returned (the first in
+    /// that order).
+    #[test]
+    fn parallel_runs_keep_the_order_and_report_the_first_error() {
+        let all = designs();
+        let names: Vec<&str> = all.iter().map(|d| d.name).collect();
+        for workers in [1, 2, 5, 64] {
+            let rows = run_parallel(all.clone(), workers, |d| Ok(d.name.len())).unwrap();
+            let got: Vec<&str> = rows.iter().map(|(d, _)| d.name).collect();
+            assert_eq!(got, names);
+            assert!(rows.iter().all(|(d, n)| d.name.len() == *n));
+            let failing = |d: &Design| {
+                if d.name == names[3] || d.name == names[7] {
+                    Err(format!("{} failed", d.name))
+                } else {
+                    Ok(())
+                }
+            };
+            let result = run_parallel(all.clone(), workers, failing);
+            assert_eq!(result.err(), Some(format!("{} failed", names[3])));
+        }
+        assert!(run_parallel(Vec::new(), 2, |_| Ok(())).unwrap().is_empty());
     }
 
     #[test]
