@@ -322,7 +322,8 @@ pub fn synth_xc7(design: &Design, work: &Path) -> Result<(Resources, String), St
 }
 
 /// Budget of cell delay (ns) on the worst yosys path of every PL top: the
-/// cells alone, so that routing of 100 MHz designs has room left.
+/// cells alone, about half of FCLK0's 9 ns period, so that routing has
+/// room left.
 pub const CELL_DELAY_BUDGET_NS: f64 = 4.5;
 /// Routing allowance (ns) added per routed net of the worst path for the
 /// Fmax estimate. 7-series -1 local nets between neighbouring slices are
@@ -591,6 +592,17 @@ pub fn sta_xc7(design: &Design, work: &Path) -> Result<StaRun, String> {
 pub(crate) fn assert_designs_meet_cell_delay_budget(
     designs: &[Design],
 ) -> Vec<(&'static str, u32, u32)> {
+    assert_designs_meet_timing(designs, None)
+}
+
+/// [`assert_designs_meet_cell_delay_budget`], and with `period_ps` also
+/// that each design's estimated period ([`WorstPath::estimated_period_ns`])
+/// is at most `period_ps`.
+#[cfg(test)]
+pub(crate) fn assert_designs_meet_timing(
+    designs: &[Design],
+    period_ps: Option<u32>,
+) -> Vec<(&'static str, u32, u32)> {
     let mut costs = Vec::new();
     for d in designs {
         let work = crate::verilator::work_dir(&format!("sta-test-{}", d.name));
@@ -613,6 +625,15 @@ pub(crate) fn assert_designs_meet_cell_delay_budget(
             d.name,
             path.cell_ns()
         );
+        if let Some(period_ps) = period_ps {
+            let period_ns = f64::from(period_ps) / 1000.0;
+            assert!(
+                path.estimated_period_ns() <= period_ns,
+                "{}: estimated period {:.2} ns > {period_ns} ns ({path:?})",
+                d.name,
+                path.estimated_period_ns()
+            );
+        }
     }
     costs
 }

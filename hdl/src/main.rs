@@ -195,8 +195,9 @@ fn timing_markdown(rows: &[(Design, StaRun)]) -> String {
          of the 0.3–0.6 ns that local nets between neighbouring slices take in\n\
          7-series -1 routed designs; the real figure depends on placement and\n\
          fanout, and the worst routed path need not be this one. Budget for the\n\
-         PL tops: at most {budget} ns of cell delay (asserted by a test), which\n\
-         leaves room for routing at the 100 MHz FCLK_CLK0.\n\n\
+         PL tops: at most {budget} ns of cell delay, and an estimated period\n\
+         within FCLK_CLK0's ({fclk0_mhz:.1} MHz, {period} ns), both asserted by a\n\
+         test.\n\n\
          † yosys 0.23's ABC aborted on this netlist in `&if` mapping\n\
          (`If_ObjPerformMappingAnd()`, return code 134); it was timed with an\n\
          abc9 delay target of {target} ps (`scratchpad -set abc9.D {target}`),\n\
@@ -205,6 +206,8 @@ fn timing_markdown(rows: &[(Design, StaRun)]) -> String {
          |---|---:|---|---:|---:|---:|---|---|\n",
         route = export::ROUTE_NS_PER_NET,
         budget = export::CELL_DELAY_BUDGET_NS,
+        fclk0_mhz = f64::from(ps_pl_contract::clock::FCLK0_HZ) / 1e6,
+        period = f64::from(ps_pl_contract::clock::FCLK0_PERIOD_PS) / 1000.0,
         target = export::ABC_RETRY_DELAY_TARGET_PS,
     );
     for (d, run) in rows {

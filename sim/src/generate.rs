@@ -125,11 +125,9 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     let timing_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bitstream/reports/timing.md");
     let timing = std::fs::read_to_string(&timing_path)
         .map_err(|e| format!("{}: {e}", timing_path.display()))?;
-    let tops = [
-        hdl::axi::NTT_ACCEL,
-        hdl::axi::KECCAK_ACCEL,
-        hdl::axi::MLDSA_ACCEL,
-    ];
+    // Every top of every configuration (the SLH-DSA top was missing here
+    // until stop 30).
+    let tops = hdl::axi::vivado::ACCELS.map(|a| a.top);
     let fmax_mhz = report::model::slowest_top_fmax_mhz(&timing, &tops)
         .ok_or_else(|| format!("{}: no Fmax row for {tops:?}", timing_path.display()))?;
     let model = Model::DEFAULT.with_pl_clock_limit(fmax_mhz * 1e6);
@@ -145,7 +143,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         });
     }
     r.pl_clock = format!(
-        "the lower of FCLK0 = {:.0} MHz and the slowest PL top's estimated Fmax, {fmax_mhz:.0} MHz (bitstream/reports/timing.md)",
+        "the lower of FCLK0 = {:.1} MHz and the slowest PL top's estimated Fmax, {fmax_mhz:.0} MHz (bitstream/reports/timing.md)",
         ps_pl_contract::clock::FCLK0_HZ as f64 / 1e6
     );
     let pl = match opts.cosim {

@@ -538,12 +538,18 @@ fn keccak_reset_stops_the_engine() {
 /// Every PL top is at or under [`CELL_DELAY_BUDGET_NS`] of cell delay on
 /// its worst path in the yosys timing estimate (the flow of `hdl timing`
 /// and `bitstream/reports/timing.md`: `synth_xilinx -abc9`, `sta` with the
-/// `cells_sim.v` delays). Deterministic: same yosys, same netlist. Each
+/// `cells_sim.v` delays), and its estimated period (cell delay plus the
+/// routing allowance per net) fits FCLK0's
+/// ([`ps_pl_contract::clock::FCLK0_PERIOD_PS`]): the contract's clock is a
+/// checked design input. Deterministic: same yosys, same netlist. Each
 /// Vivado configuration's tops also fit its LUT and block-RAM budgets,
 /// counted on the same netlists (`vivado::top_lut_budget`,
 /// `vivado::top_bram18_budget`).
 #[test]
 fn pl_tops_meet_the_cell_delay_budget() {
-    let costs = crate::export::assert_designs_meet_cell_delay_budget(&super::designs());
+    let costs = crate::export::assert_designs_meet_timing(
+        &super::designs(),
+        Some(ps_pl_contract::clock::FCLK0_PERIOD_PS),
+    );
     super::vivado::assert_configurations_fit_the_budget(&costs);
 }

@@ -21,16 +21,19 @@
 //! repository is developed and tested: the scripts have not been run by
 //! Vivado.
 
-use super::{KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL};
+use super::{FCLK0_HZ, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL};
 use ps_pl_contract::regmap::{self, CTRL_WINDOW_BYTES};
 use std::fmt::Write as _;
 
 /// The ZedBoard's device.
 pub const PART: &str = "xc7z020clg484-1";
-/// Fabric clock FCLK_CLK0 in MHz (the accelerators, DMAs and interconnects),
-/// from the contract.
-pub const FCLK0_MHZ: u32 = ps_pl_contract::clock::FCLK0_MHZ;
-const _: () = assert!(FCLK0_MHZ as u64 * 1_000_000 == super::FCLK0_HZ);
+/// Fabric clock FCLK_CLK0 (the accelerators, DMAs and interconnects), from
+/// the contract, in MHz with six decimals as the PS7's
+/// PCW_FPGA0_PERIPHERAL_FREQMHZ takes it ("111.111111").
+pub fn fclk0_mhz_setting() -> String {
+    let hz = FCLK0_HZ;
+    format!("{}.{:06}", hz / 1_000_000, hz % 1_000_000)
+}
 /// Base name of the products copied into `bitstream/`:
 /// `<PRODUCT>_<configuration>.bit` and `.xsa`; `ps7_init.tcl` keeps its
 /// name (`scripts/zedboard_jtag.tcl`; the PS settings are the same in
@@ -253,6 +256,8 @@ pub fn build_tcl(config: &PlConfiguration) -> String {
         .map(|(k, v)| format!("        CONFIG.{k} {{{v}}} \\\n"))
         .collect();
     let window_k = CTRL_WINDOW_BYTES / 1024;
+    let fclk0_mhz = fclk0_mhz_setting();
+    let fclk0_tolerance_hz = FCLK0_HZ / 10_000;
     let tops = tcl_list(accels.iter().map(|a| a.top.to_string()));
     let tops_text = accels.iter().map(|a| a.top).collect::<Vec<_>>().join(", ");
     let cells = tcl_list(accels.iter().map(|a| format!("{}_0", a.top)));
@@ -293,7 +298,7 @@ pub fn build_tcl(config: &PlConfiguration) -> String {
 # Exits non-zero (no products copied) if the ZedBoard board files are
 # missing (unless {NO_BOARD_ENV}=1: explicit DDR3 settings instead), if
 # validate_bd_design fails, if a run fails, or if the routed design has
-# negative setup or hold slack (WNS/WHS < 0) at {FCLK0_MHZ} MHz.
+# negative setup or hold slack (WNS/WHS < 0) at {fclk0_mhz} MHz.
 
 proc fail {{msg}} {{
     puts stderr "build.tcl: ERROR: $msg"
@@ -347,7 +352,8 @@ set_property -dict [list \
     CONFIG.PCW_UART1_PERIPHERAL_ENABLE {{1}} \
     CONFIG.PCW_UART1_UART1_IO {{MIO 48 .. 49}} \
     CONFIG.PCW_UART_PERIPHERAL_FREQMHZ {{100}} \
-    CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {{{FCLK0_MHZ}}} \
+    CONFIG.PCW_FCLK0_PERIPHERAL_CLKSRC {{IO PLL}} \
+    CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {{{fclk0_mhz}}} \
     CONFIG.PCW_EN_CLK0_PORT {{1}} \
     CONFIG.PCW_EN_RST0_PORT {{1}} \
     CONFIG.PCW_USE_M_AXI_GP0 {{1}} \
@@ -362,6 +368,13 @@ if {{$board eq ""}} {{
 }}
 
 set clk [get_bd_pins ps7/FCLK_CLK0]
+# The fabric clock Vivado made from the IO PLL (its FREQ_HZ is the divided
+# PLL as Vivado rounds it): within 0.01 % of the contract's, or the PS's
+# PLL is not the one the PL was timed for.
+set fclk0_hz [get_property CONFIG.FREQ_HZ $clk]
+if {{abs($fclk0_hz - {FCLK0_HZ}) > {fclk0_tolerance_hz}}} {{
+    fail "FCLK_CLK0 is $fclk0_hz Hz, not {FCLK0_HZ} Hz (ps_pl_contract::clock)"
+}}
 set rst [create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset rst_fclk0]
 connect_bd_net $clk [get_bd_pins rst_fclk0/slowest_sync_clk]
 connect_bd_net [get_bd_pins ps7/FCLK_RESET0_N] [get_bd_pins rst_fclk0/ext_reset_in]
@@ -372,6 +385,9 @@ set ic_rstn [get_bd_pins rst_fclk0/interconnect_aresetn]
 # the aclk clock and the aresetn reset from the port names).
 foreach top {{{tops}}} {{
     create_bd_cell -type module -reference $top ${{top}}_0
+    # The HDL declares the contract's FCLK0; the clock net carries Vivado's
+    # rounding of it.
+    set_property CONFIG.FREQ_HZ $fclk0_hz [get_bd_pins ${{top}}_0/aclk]
 }}
 
 # One AXI DMA per accelerator: simple mode, 32-bit streams and memory
@@ -563,7 +579,7 @@ if {{$wns eq "" || $whs eq ""}} {{
     fail "no timing paths in the routed design"
 }}
 if {{$wns < 0 || $whs < 0}} {{
-    fail "timing not met at {FCLK0_MHZ} MHz (WNS $wns ns, WHS $whs ns); see [file join $script_dir {name}_timing.txt]"
+    fail "timing not met at {fclk0_mhz} MHz (WNS $wns ns, WHS $whs ns); see [file join $script_dir {name}_timing.txt]"
 }}
 
 # Products.
@@ -788,8 +804,20 @@ mod tests {
                 assert_eq!(setting(name), [bits.to_string()], "{name}");
             }
             assert_eq!(
-                setting("PCW_FPGA0_PERIPHERAL_FREQMHZ"),
-                [clock::FCLK0_MHZ.to_string()]
+                setting("PCW_FCLK0_PERIPHERAL_CLKSRC"),
+                ["IO PLL".to_string()]
+            );
+            let fclk0_mhz: Vec<f64> = setting("PCW_FPGA0_PERIPHERAL_FREQMHZ")
+                .iter()
+                .map(|v| v.parse().unwrap())
+                .collect();
+            assert_eq!(fclk0_mhz.len(), 1);
+            assert!((fclk0_mhz[0] * 1e6 - f64::from(clock::FCLK0_HZ)).abs() < 1.0);
+            assert!(
+                (fclk0_mhz[0] * 1e6 * f64::from(clock::FCLK0_IO_PLL_DIVISOR)
+                    - f64::from(clock::IO_PLL_HZ))
+                .abs()
+                    < 10.0
             );
             assert!(tcl.contains(PART));
             // Braces balance (a cheap Tcl syntax check).
@@ -874,6 +902,7 @@ set ::board ""
 set ::slack_max 0.25
 set ::slack_min 0.02
 set ::validate_ok 1
+set ::fclk0_hz 111111115
 proc get_board_parts {args} {
     if {[string match *zedboard* [lindex $args end]]} { return $::board }
     return ""
@@ -915,6 +944,7 @@ proc get_property {prop obj} {
         PROGRESS { return 100% }
         SLACK { return [expr {$obj eq "path_min" ? $::slack_min : $::slack_max}] }
         DIRECTORY { return $::impl_dir }
+        CONFIG.FREQ_HZ { return $::fclk0_hz }
         default { error "get_property $prop" }
     }
 }
@@ -933,6 +963,8 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
         /// Setup (max) and hold (min) slack of the routed design.
         slack: (f64, f64),
         validate_ok: bool,
+        /// FREQ_HZ of `ps7/FCLK_CLK0`.
+        fclk0_hz: u64,
     }
 
     const GOOD: Stand = Stand {
@@ -941,6 +973,7 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
         no_board_env: None,
         slack: (0.25, 0.02),
         validate_ok: true,
+        fclk0_hz: 111_111_115,
     };
 
     /// Runs `config`'s script under `tclsh` with [`VIVADO_STUBS`] in a
@@ -969,6 +1002,7 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
         let driver = format!(
             "{VIVADO_STUBS}\nset ::skew {skew}\nset ::board {{{board}}}\n\
              set ::slack_max {smax}\nset ::slack_min {smin}\nset ::validate_ok {vok}\n\
+             set ::fclk0_hz {fclk0_hz}\n\
              set ::impl_dir {{{}}}\nsource {{{}}}\n\
              puts \"CALLS [llength $::calls]\"\n\
              foreach c $::calls {{ if {{[lindex $c 0] in {{create_bd_cell set_property}}}} {{ puts $c }} }}\n",
@@ -979,6 +1013,7 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
             smax = st.slack.0,
             smin = st.slack.1,
             vok = u8::from(st.validate_ok),
+            fclk0_hz = st.fclk0_hz,
         );
         std::fs::write(root.join("driver.tcl"), driver).unwrap();
         let mut cmd = std::process::Command::new("tclsh");
@@ -1030,6 +1065,11 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
                 c.accels.len(),
                 "{out}"
             );
+            // Every top's clock takes the FREQ_HZ Vivado gave FCLK_CLK0.
+            for a in c.accels {
+                let freq = format!("set_property CONFIG.FREQ_HZ 111111115 {}_0/aclk", a.top);
+                assert!(out.contains(&freq), "{}: no {freq:?}:\n{out}", c.name);
+            }
             // With the board preset, the explicit DDR3 timings are not set.
             assert!(out.contains("board_part avnet.com:zedboard"), "{out}");
             assert!(!out.contains("PCW_UIPARAM_DDR_BOARD_DELAY0"), "{out}");
@@ -1049,7 +1089,8 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
     }
 
     /// Negative setup or hold slack after routing, a failing
-    /// `validate_bd_design` and missing board files each make the script
+    /// `validate_bd_design`, a fabric clock other than the contract's and
+    /// missing board files each make the script
     /// exit non-zero before any product is copied.
     #[test]
     fn script_fails_on_timing_validation_and_missing_board_files() {
@@ -1077,6 +1118,14 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
                     ..GOOD
                 },
                 "validate_bd_design failed",
+            ),
+            (
+                "vivado-tclsh-fclk0",
+                Stand {
+                    fclk0_hz: 100_000_000,
+                    ..GOOD
+                },
+                "FCLK_CLK0 is 100000000 Hz",
             ),
             (
                 "vivado-tclsh-noboard",

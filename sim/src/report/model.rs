@@ -664,10 +664,12 @@ mod tests {
         };
         let t = m.accelerated(0.004, &a);
         assert!((t.cpu_rest - 0.001).abs() < 1e-12);
-        assert!((t.pl - 0.001).abs() < 1e-12);
+        // 100,000 PL cycles of 9 ns at FCLK0 = 111.1 MHz.
+        let pl = 0.000_9;
+        assert!((t.pl - pl).abs() < 1e-9);
         let protocol = (4000.0 + 100.0 * 40.0) / m.cpu_hz;
         assert!((t.protocol - protocol).abs() < 1e-15);
-        assert!((t.total() - (0.002 + protocol)).abs() < 1e-12);
+        assert!((t.total() - (0.001 + pl + protocol)).abs() < 1e-9);
     }
 
     #[test]
@@ -679,7 +681,7 @@ mod tests {
         assert_eq!(fmax, 146.0);
         assert_eq!(
             Model::DEFAULT.with_pl_clock_limit(fmax * 1e6).fclk_hz,
-            100e6
+            111_111_111.0
         );
         assert_eq!(Model::DEFAULT.with_pl_clock_limit(90e6).fclk_hz, 90e6);
         assert_eq!(slowest_top_fmax_mhz(md, &["ntt_accel", "missing"]), None);
