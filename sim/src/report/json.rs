@@ -45,7 +45,7 @@ pub fn rows(r: &Report) -> Vec<JsonRow> {
         ),
     };
     let offload_source = format!(
-        "modelled: cycle-accurate co-simulation of the PL tops (PL cycles at {:.0} MHz, {} PL cycles per AXI-Lite access) plus CPU work (software share, buffer copies, cache maintenance)",
+        "modelled: cycle-accurate co-simulation of the PL tops (PL cycles at {:.1} MHz, {} PL cycles per AXI-Lite access) plus CPU work (software share, buffer copies, cache maintenance)",
         m.fclk_hz / 1e6,
         m.axi_lite_cycles
     );
@@ -100,7 +100,7 @@ pub fn rows(r: &Report) -> Vec<JsonRow> {
             "engine",
             r.engine_time(e).map(|t| t.total()),
             format!(
-                "modelled: cycle-accurate co-simulation of the whole operation on a PL engine (PL cycles at {:.0} MHz, {} PL cycles per AXI-Lite access) plus the driver's buffer copies and cache maintenance{}",
+                "modelled: cycle-accurate co-simulation of the whole operation on a PL engine (PL cycles at {:.1} MHz, {} PL cycles per AXI-Lite access) plus the driver's buffer copies and cache maintenance{}",
                 m.fclk_hz / 1e6,
                 m.axi_lite_cycles,
                 e.attempts

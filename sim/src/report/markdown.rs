@@ -268,7 +268,7 @@ pub fn render_markdown(r: &Report) -> String {
          offloaded share is host-measured: the co-simulation records, call by call, which backend calls \
          touched the PL; the host replays the same call sequence on the software backends and times those \
          calls against the whole operation (x86 proportions stand in for the A9's);\n\
-         \x20 - CPU blocked on the PL = PL cycles / {:.0} MHz ({}). The co-simulation clocks the design \
+         \x20 - CPU blocked on the PL = PL cycles / {:.1} MHz ({}). The co-simulation clocks the design \
          with the conservative bus model of `ps_pl_contract::bus_model`: {} PL cycles per AXI-Lite access \
          (GP0 round trip, read or write, every status poll included), the first beat of each DMA transfer \
          {} PL cycles after its LENGTH write, S2MM completion {} PL cycles after TLAST, at most {} bytes \
@@ -409,7 +409,7 @@ pub fn render_markdown(r: &Report) -> String {
             "\n## Co-simulated sets without a software row\n\n\
              The transcript has no row for these sets (ps-app does not benchmark them), so there is \
              no A9 time and no speed-up; the co-simulation ran them all the same (ps-app's inputs, \
-             output checked against software). PL time = PL cycles / {:.0} MHz.\n",
+             output checked against software). PL time = PL cycles / {:.1} MHz.\n",
             m.fclk_hz / 1e6
         );
         let _ = writeln!(

@@ -350,7 +350,7 @@ pub fn chart_of(r: &Report) -> Chart {
             sw_note,
             "Cortex-M4/M7: mcu-app QEMU instruction counts at 168 MHz, 1 instruction per cycle; pqm4 (real M4, cycles) in report.md.".to_string(),
             format!(
-                "Accelerated: PL cycles of the {} co-simulation at {:.0} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
+                "Accelerated: PL cycles of the {} co-simulation at {:.1} MHz + CPU share left in software + driver work (model in report.md), not measured on a board.",
                 r.engine,
                 m.fclk_hz / 1e6
             ),
