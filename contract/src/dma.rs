@@ -32,11 +32,27 @@ pub const MLDSA_MAX_STREAM_BYTES: usize =
 // S2MM must be armed for the whole packet in one LENGTH write (a packet
 // longer than the armed length is DMA_INT_ERR).
 const _: () = assert!(MLDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);
-/// Largest stream of the SLH-DSA engine's DMA, in bytes: the `OP_SIGN`
-/// output of SLH-DSA-*-256f, SIG_FORS ‖ SIG_HT = 49,856 − 32 bytes (`pqc`'s
-/// `sig_bytes` less R; a test in `driver` compares) and the verdict word.
-/// The largest input, `OP_VERIFY` of 256s, is shorter.
-pub const SLHDSA_MAX_STREAM_BYTES: usize = 49_856 - 32 + 4;
+/// SIG_FORS ‖ SIG_HT of SLH-DSA-*-256f in bytes: `pqc`'s `sig_bytes`
+/// (49,856) less R (32); a test in `driver` compares.
+const SLHDSA_256F_BODY_BYTES: usize = 49_856 - 32;
+/// Largest stream of the SLH-DSA engine's DMA, in bytes: the `OP_VERIFY`
+/// input of SLH-DSA-*-256f, its header and SIG_FORS ‖ SIG_HT (49,940). The
+/// largest output, 256f's `OP_SIGN` (the body and the verdict word,
+/// 49,828 bytes), is shorter. Until stop 30 this was the output's length,
+/// so a 256f verification did not fit the driver's buffer and ran in
+/// software.
+pub const SLHDSA_MAX_STREAM_BYTES: usize = max(
+    4 * crate::regmap::slhdsa::VERIFY_HEADER_WORDS + SLHDSA_256F_BODY_BYTES,
+    SLHDSA_256F_BODY_BYTES + 4,
+);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
 const _: () = assert!(SLHDSA_MAX_STREAM_BYTES <= MAX_TRANSFER_BYTES);
 
 /// Register byte offsets, for device models that decode raw addresses.

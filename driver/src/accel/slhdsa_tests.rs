@@ -32,12 +32,28 @@ fn keys(p: &Params, seed: u8) -> (Vec<u8>, Vec<u8>) {
 /// Key generation, signing and verification (valid, forged) on the model
 /// for SHAKE-128f and SHAKE-192f give `pqc`'s results in one job each;
 /// SHA2-128f runs in software. The contract's buffer is the largest
-/// stream, SLH-DSA-*-256f's signature and the verdict word.
+/// stream of any set: SLH-DSA-*-256f's verification input (its header and
+/// the signature without R).
 #[test]
 fn hw_slhdsa_equals_software() {
+    let largest = params::ALL
+        .iter()
+        .flat_map(|p| {
+            let body = p.sig_bytes() - p.n;
+            [
+                4 * ps_pl_contract::regmap::slhdsa::KEYGEN_INPUT_WORDS,
+                4 * ps_pl_contract::regmap::slhdsa::SIGN_INPUT_WORDS,
+                body + 4,
+                4 * ps_pl_contract::regmap::slhdsa::VERIFY_HEADER_WORDS + body,
+            ]
+        })
+        .max()
+        .unwrap();
+    assert_eq!(SLHDSA_MAX_STREAM_BYTES, largest);
     assert_eq!(
-        SLHDSA_MAX_STREAM_BYTES,
-        params::SHAKE_256F.sig_bytes() - params::SHAKE_256F.n + 4
+        largest,
+        4 * ps_pl_contract::regmap::slhdsa::VERIFY_HEADER_WORDS + params::SHAKE_256F.sig_bytes()
+            - params::SHAKE_256F.n
     );
     let pl = Pl::new();
     let mut m = arena();

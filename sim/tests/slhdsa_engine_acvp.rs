@@ -1,0 +1,306 @@
+//! NIST ACVP SLH-DSA cases of the six SHAKE sets on the PL engine: the
+//! driver's `HwSlhDsa` on the exported SLH-DSA engine top under Verilator,
+//! through the DMA, DDR and cache models. The CPU computes R = PRF_msg and
+//! H_msg; key generation, signing and verification after them are one
+//! engine job each. Every case must run on the engine (no software
+//! fallback, no fault) and give the vector's answer.
+//!
+//! - keyGen: every SHAKE case of the f sets and the first of each s set
+//!   (3.8 to 5.7 million clocks each); `PQC_FULL=1`: every SHAKE case.
+//! - sigVer: every SHAKE case, valid and invalid.
+//! - sigGen: the f sets, per (set, interface: internal, pure, pre-hash) the
+//!   first deterministic and the first hedged case; `PQC_FULL=1`: every
+//!   SHAKE case (s-set signatures take 31 to 71 million clocks each).
+//!
+//! The pre-hash interface runs as FIPS 205 defines it, `slh_sign_internal`
+//! / `slh_verify_internal` of M′ = 1 ‖ |ctx| ‖ ctx ‖ OID(PH) ‖ PH(M), with
+//! M′ formed on the CPU. The SHA2 sets have no engine (`HwSlhDsa` runs them
+//! in software): their cases are counted and printed as not run here.
+//! Field mapping: /work/shared/vectors/README.md.
+
+#[path = "../../pqc/tests/acvp/mod.rs"]
+mod acvp;
+
+use pqc::prehash::MAX_DIGEST_BYTES;
+use pqc::slhdsa::{self, params, HashFamily, Params, PreHash};
+use sim::cosim::{Arena, Config, Pl, SimSlhDsa, SLHDSA_BUFFER_BYTES};
+use std::collections::BTreeMap;
+
+fn full_run() -> bool {
+    std::env::var("PQC_FULL").is_ok_and(|v| v == "1")
+}
+
+fn params_of(case: &acvp::Case) -> &'static Params {
+    let name = case.group_str("parameterSet");
+    params::by_name(name).unwrap_or_else(|| panic!("unknown parameter set {name}"))
+}
+
+/// "internal", "pure" or "preHash".
+fn interface_of(case: &acvp::Case) -> &str {
+    match case.group_str("signatureInterface") {
+        "internal" => "internal",
+        _ => case.group_str("preHash"),
+    }
+}
+
+/// The message the engine's internal functions take: M for the internal
+/// interface, 0 ‖ |ctx| ‖ ctx ‖ M for pure SLH-DSA (which `slh_sign_on`
+/// forms itself, so `None`), and M′ of Algorithm 23 for pre-hash.
+fn prehash_message(case: &acvp::Case) -> Option<Vec<u8>> {
+    if interface_of(case) != "preHash" {
+        return None;
+    }
+    let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
+    let ph = PreHash::from_name(name).unwrap_or_else(|| panic!("unknown hashAlg {name}"));
+    let ctx = case.input_hex("context");
+    let mut digest = [0u8; MAX_DIGEST_BYTES];
+    let len = ph.digest(&case.input_hex("message"), &mut digest);
+    let mut m = vec![1, u8::try_from(ctx.len()).expect("context ≤ 255 bytes")];
+    m.extend_from_slice(&ctx);
+    m.extend_from_slice(&ph.oid());
+    m.extend_from_slice(&digest[..len]);
+    Some(m)
+}
+
+/// Counts engine calls: each call must have run on the engine, without a
+/// fault or a failed job.
+struct EngineCalls {
+    calls: u64,
+}
+
+impl EngineCalls {
+    fn check(&mut self, hw: &SimSlhDsa<'_>, what: &str) {
+        self.calls += 1;
+        let stats = hw.stats();
+        assert_eq!(hw.fault(), None, "{what}");
+        assert_eq!(stats.failed_jobs, 0, "{what}");
+        assert_eq!(stats.sw_calls, 0, "{what}: a call ran in software");
+        assert_eq!(stats.hw_calls, self.calls, "{what}: ran on the engine");
+    }
+}
+
+/// Tallies per parameter set, printed at the end.
+#[derive(Default)]
+struct Tally(BTreeMap<String, [usize; 2]>);
+
+impl Tally {
+    fn add(&mut self, set: &str, ran: bool) {
+        self.0.entry(set.to_string()).or_default()[usize::from(!ran)] += 1;
+    }
+    fn print(&self, what: &str) {
+        for (set, [ran, not_run]) in &self.0 {
+            println!("{what} {set}: {ran} on the engine, {not_run} not run here");
+        }
+    }
+    fn ran(&self) -> usize {
+        self.0.values().map(|[r, _]| r).sum()
+    }
+}
+
+#[test]
+fn acvp_shake_cases_run_on_the_slhdsa_engine() {
+    if !hdl::verilator::verilator_required("ACVP on the SLH-DSA engine") {
+        return;
+    }
+    let full = full_run();
+    let pl = Pl::new(Config::DEFAULT).unwrap();
+    let mut arena = Arena::new(SLHDSA_BUFFER_BYTES);
+    let mut hw = pl.slhdsa(&mut arena).unwrap();
+    let mut engine = EngineCalls { calls: 0 };
+    let shake = |p: &Params| matches!(p.family, HashFamily::Shake);
+    let start = std::time::Instant::now();
+
+    // keyGen.
+    let mut tally = Tally::default();
+    let mut s_sets_taken = BTreeMap::<&str, usize>::new();
+    for case in &acvp::load("SLH-DSA-keyGen-FIPS205") {
+        let p = params_of(case);
+        let small = p.name.ends_with('s');
+        let taken = s_sets_taken.entry(p.name).or_default();
+        if !shake(p) || (small && !full && *taken >= 1) {
+            tally.add(p.name, false);
+            continue;
+        }
+        *taken += 1;
+        let (mut sk, mut pk) = (vec![0u8; p.sk_bytes()], vec![0u8; p.pk_bytes()]);
+        slhdsa::slh_keygen_internal_on(
+            &mut hw,
+            p,
+            &case.input_hex("skSeed"),
+            &case.input_hex("skPrf"),
+            &case.input_hex("pkSeed"),
+            &mut sk,
+            &mut pk,
+        )
+        .unwrap();
+        let what = format!("keyGen tcId {} ({})", case.tc_id(), p.name);
+        engine.check(&hw, &what);
+        assert_eq!(pk, case.expected_hex("pk"), "{what}");
+        assert_eq!(sk, case.expected_hex("sk"), "{what}");
+        tally.add(p.name, true);
+    }
+    tally.print("keyGen");
+    // Six SHAKE sets: every f-set case, at least one per s set.
+    assert_eq!(
+        tally
+            .0
+            .iter()
+            .filter(|(s, c)| s.contains("SHAKE") && c[0] > 0)
+            .count(),
+        6
+    );
+
+    // sigVer.
+    let mut tally = Tally::default();
+    let (mut valid, mut invalid, mut refused) = (0, 0, 0);
+    for case in &acvp::load("SLH-DSA-sigVer-FIPS205") {
+        let p = params_of(case);
+        if !shake(p) {
+            tally.add(p.name, false);
+            continue;
+        }
+        let what = format!(
+            "sigVer tcId {} ({}, {})",
+            case.tc_id(),
+            p.name,
+            interface_of(case)
+        );
+        let (pk, sig) = (case.input_hex("pk"), case.input_hex("signature"));
+        let expected = case.expected["testPassed"].as_bool().expect("testPassed");
+        let result = match (interface_of(case), prehash_message(case)) {
+            ("internal", _) => {
+                slhdsa::slh_verify_internal_on(&mut hw, p, &pk, &case.input_hex("message"), &sig)
+            }
+            (_, Some(m)) => slhdsa::slh_verify_internal_on(&mut hw, p, &pk, &m, &sig),
+            (_, None) => slhdsa::slh_verify_on(
+                &mut hw,
+                p,
+                &pk,
+                &case.input_hex("message"),
+                &case.input_hex("context"),
+                &sig,
+            ),
+        };
+        assert_eq!(result.is_ok(), expected, "{what}: {result:?}");
+        if sig.len() == p.sig_bytes() && pk.len() == p.pk_bytes() {
+            // The engine's verdict stands: a VALID one returns at once, and
+            // an INVALID one of a signature the software accepts would be
+            // a fault.
+            engine.check(&hw, &what);
+            tally.add(p.name, true);
+        } else {
+            // A length the scheme refuses never reaches the bus.
+            assert!(!expected, "{what}");
+            assert_eq!(hw.stats().hw_calls, engine.calls, "{what}");
+            refused += 1;
+        }
+        if expected {
+            valid += 1;
+        } else {
+            invalid += 1;
+        }
+    }
+    tally.print("sigVer");
+    println!("sigVer: {valid} valid, {invalid} invalid ({refused} refused by length)");
+    assert!(valid > 0 && invalid > 0);
+    assert_eq!(
+        tally
+            .0
+            .iter()
+            .filter(|(s, c)| s.contains("SHAKE") && c[0] > 0)
+            .count(),
+        6
+    );
+
+    // sigGen.
+    let mut tally = Tally::default();
+    let mut taken = BTreeMap::<(String, String, bool), usize>::new();
+    for case in &acvp::load("SLH-DSA-sigGen-FIPS205") {
+        let p = params_of(case);
+        let deterministic = case.group_bool("deterministic");
+        let key = (
+            p.name.to_string(),
+            interface_of(case).to_string(),
+            deterministic,
+        );
+        let count = taken.entry(key).or_default();
+        let small = p.name.ends_with('s');
+        if !shake(p) || (!full && (small || *count >= 1)) {
+            tally.add(p.name, false);
+            continue;
+        }
+        *count += 1;
+        let what = format!(
+            "sigGen tcId {} ({}, {}, {})",
+            case.tc_id(),
+            p.name,
+            interface_of(case),
+            if deterministic {
+                "deterministic"
+            } else {
+                "hedged"
+            }
+        );
+        let sk = case.input_hex("sk");
+        let addrnd = (!deterministic).then(|| case.input_hex("additionalRandomness"));
+        let mut sig = vec![0u8; p.sig_bytes()];
+        let written = match (interface_of(case), prehash_message(case)) {
+            ("internal", _) => slhdsa::slh_sign_internal_on(
+                &mut hw,
+                p,
+                &sk,
+                &case.input_hex("message"),
+                addrnd.as_deref(),
+                &mut sig,
+            ),
+            (_, Some(m)) => {
+                slhdsa::slh_sign_internal_on(&mut hw, p, &sk, &m, addrnd.as_deref(), &mut sig)
+            }
+            (_, None) => slhdsa::slh_sign_on(
+                &mut hw,
+                p,
+                &sk,
+                &case.input_hex("message"),
+                &case.input_hex("context"),
+                addrnd.as_deref(),
+                &mut sig,
+            ),
+        }
+        .unwrap();
+        assert_eq!(written, p.sig_bytes(), "{what}");
+        engine.check(&hw, &what);
+        assert!(
+            sig == case.expected_hex("signature"),
+            "{what}: the signature differs from the vector's"
+        );
+        tally.add(p.name, true);
+    }
+    tally.print("sigGen");
+    // Default: the three f sets × three interfaces × {deterministic,
+    // hedged} (where the vectors have both).
+    let f_keys = taken
+        .iter()
+        .filter(|((set, _, _), &n)| set.contains("SHAKE") && set.ends_with('f') && n > 0)
+        .count();
+    assert!(
+        f_keys >= 9,
+        "{f_keys} (set, interface, kind) groups of the f sets ran"
+    );
+    if full {
+        assert!(taken
+            .iter()
+            .filter(|((set, _, _), _)| set.contains("SHAKE"))
+            .all(|(_, &n)| n > 0));
+    }
+    println!(
+        "SLH-DSA SHAKE ACVP on the engine: {} engine calls ({} sigGen) in {:.1} s{}",
+        engine.calls,
+        tally.ran(),
+        start.elapsed().as_secs_f64(),
+        if full {
+            " (PQC_FULL=1)"
+        } else {
+            " (subset; PQC_FULL=1 runs every SHAKE case)"
+        }
+    );
+}
