@@ -9,8 +9,8 @@ use std::io::Write;
 
 /// Delta-cycle limit per settle: a design that does not settle has a loop.
 const SETTLE_LIMIT: usize = 1_000;
-/// Half a clock period in the VCD time unit (ps): a 100 MHz clock.
-const HALF_PERIOD_PS: u64 = 5_000;
+/// Half a clock period in the VCD time unit (ps): FCLK0's.
+const HALF_PERIOD_PS: u64 = ps_pl_contract::clock::FCLK0_PERIOD_PS as u64 / 2;
 
 /// A design under test, its clock input and a clock-cycle counter.
 pub struct Bench<T: Block> {
