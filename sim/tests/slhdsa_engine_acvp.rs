@@ -10,7 +10,8 @@
 //! - sigVer: every SHAKE case, valid and invalid.
 //! - sigGen: the f sets, per (set, interface: internal, pure, pre-hash) the
 //!   first deterministic and the first hedged case; `PQC_FULL=1`: every
-//!   SHAKE case (s-set signatures take 31 to 71 million clocks each).
+//!   SHAKE case (s-set signatures take 31 to 71 million clocks, 14 to 35 s
+//!   each).
 //!
 //! The pre-hash interface runs as FIPS 205 defines it, `slh_sign_internal`
 //! / `slh_verify_internal` of M′ = 1 ‖ |ctx| ‖ ctx ‖ OID(PH) ‖ PH(M), with
@@ -268,7 +269,7 @@ fn acvp_shake_cases_run_on_the_slhdsa_engine() {
         );
         tally.add(p.name, true);
         if full {
-            // Progress of the long run (s-set signatures take 20–45 s).
+            // Progress of the long run (s-set signatures take 14–35 s).
             eprintln!("{what}: equal ({:.0} s)", start.elapsed().as_secs_f64());
         }
     }
