@@ -506,9 +506,13 @@ fn exported_tops_carry_vivado_interface_attributes() {
         assert!(v.contains("input wire  [3:0] s_axis_tkeep;"), "{}", d.name);
         // aclk, aresetn, s_axi AWADDR, s_axis and m_axis TDATA.
         assert_eq!(with_param, 5, "{}", d.name);
+        let clock_param = format!(
+            "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ {}",
+            ps_pl_contract::clock::FCLK0_HZ
+        );
         for needle in [
             "xilinx.com:signal:clock:1.0 aclk CLK",
-            "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 100000000",
+            clock_param.as_str(),
             "xilinx.com:signal:reset:1.0 aresetn RST",
             "POLARITY ACTIVE_LOW",
             "xilinx.com:interface:aximm:1.0 s_axi AWADDR",
