@@ -44,12 +44,15 @@ fn interface_of(case: &acvp::Case) -> &str {
     }
 }
 
-/// The message the engine's internal functions take: M for the internal
-/// interface, 0 ‖ |ctx| ‖ ctx ‖ M for pure SLH-DSA (which `slh_sign_on`
-/// forms itself, so `None`), and M′ of Algorithm 23 for pre-hash.
-fn prehash_message(case: &acvp::Case) -> Option<Vec<u8>> {
-    if interface_of(case) != "preHash" {
-        return None;
+/// The message of the internal functions for a case: M for the internal
+/// interface, M′ = 1 ‖ |ctx| ‖ ctx ‖ OID(PH) ‖ PH(M) of Algorithm 23 for
+/// pre-hash; `None` for pure SLH-DSA, whose `slh_*_on` form 0 ‖ |ctx| ‖
+/// ctx ‖ M themselves.
+fn internal_message(case: &acvp::Case) -> Option<Vec<u8>> {
+    match interface_of(case) {
+        "internal" => return Some(case.input_hex("message")),
+        "preHash" => {}
+        _ => return None,
     }
     let name = case.prompt["hashAlg"].as_str().expect("hashAlg");
     let ph = PreHash::from_name(name).unwrap_or_else(|| panic!("unknown hashAlg {name}"));
@@ -168,12 +171,9 @@ fn acvp_shake_cases_run_on_the_slhdsa_engine() {
         );
         let (pk, sig) = (case.input_hex("pk"), case.input_hex("signature"));
         let expected = case.expected["testPassed"].as_bool().expect("testPassed");
-        let result = match (interface_of(case), prehash_message(case)) {
-            ("internal", _) => {
-                slhdsa::slh_verify_internal_on(&mut hw, p, &pk, &case.input_hex("message"), &sig)
-            }
-            (_, Some(m)) => slhdsa::slh_verify_internal_on(&mut hw, p, &pk, &m, &sig),
-            (_, None) => slhdsa::slh_verify_on(
+        let result = match internal_message(case) {
+            Some(m) => slhdsa::slh_verify_internal_on(&mut hw, p, &pk, &m, &sig),
+            None => slhdsa::slh_verify_on(
                 &mut hw,
                 p,
                 &pk,
@@ -238,19 +238,11 @@ fn acvp_shake_cases_run_on_the_slhdsa_engine() {
         let sk = case.input_hex("sk");
         let addrnd = (!deterministic).then(|| case.input_hex("additionalRandomness"));
         let mut sig = vec![0u8; p.sig_bytes()];
-        let written = match (interface_of(case), prehash_message(case)) {
-            ("internal", _) => slhdsa::slh_sign_internal_on(
-                &mut hw,
-                p,
-                &sk,
-                &case.input_hex("message"),
-                addrnd.as_deref(),
-                &mut sig,
-            ),
-            (_, Some(m)) => {
+        let written = match internal_message(case) {
+            Some(m) => {
                 slhdsa::slh_sign_internal_on(&mut hw, p, &sk, &m, addrnd.as_deref(), &mut sig)
             }
-            (_, None) => slhdsa::slh_sign_on(
+            None => slhdsa::slh_sign_on(
                 &mut hw,
                 p,
                 &sk,

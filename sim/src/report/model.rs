@@ -664,12 +664,12 @@ mod tests {
         };
         let t = m.accelerated(0.004, &a);
         assert!((t.cpu_rest - 0.001).abs() < 1e-12);
-        // 100,000 PL cycles of 9 ns at FCLK0 = 111.1 MHz.
-        let pl = 0.000_9;
-        assert!((t.pl - pl).abs() < 1e-9);
+        // 100,000 PL cycles at FCLK0 = 111,111,111 Hz (9 ns each).
+        let pl = 100_000.0 / 111_111_111.0;
+        assert!((t.pl - pl).abs() < 1e-12);
         let protocol = (4000.0 + 100.0 * 40.0) / m.cpu_hz;
         assert!((t.protocol - protocol).abs() < 1e-15);
-        assert!((t.total() - (0.001 + pl + protocol)).abs() < 1e-9);
+        assert!((t.total() - (0.001 + pl + protocol)).abs() < 1e-12);
     }
 
     #[test]
