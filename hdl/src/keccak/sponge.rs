@@ -174,6 +174,11 @@ pub struct SpongeEngine<const R: usize> {
     phase: DFF<Phase>,
     mode: DFF<Bits<2>>,
     msg_left: DFF<Bits<32>>,
+    /// `msg_left < 4` and `msg_left == 4`, registered with it: the
+    /// absorb's decisions and the final word's mask then take no
+    /// 32-bit compare in front of the state's inputs.
+    msg_short: DFF<Bit>,
+    msg_four: DFF<Bit>,
     out_left: DFF<Bits<32>>,
     word_pos: DFF<Bits<6>>,
     done_flag: DFF<Bit>,
@@ -280,6 +285,8 @@ impl<const R: usize> Default for SpongeEngine<R> {
             phase: Default::default(),
             mode: Default::default(),
             msg_left: Default::default(),
+            msg_short: Default::default(),
+            msg_four: Default::default(),
             out_left: Default::default(),
             word_pos: Default::default(),
             done_flag: Default::default(),
@@ -346,6 +353,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             phase,
             mode,
             msg_left,
+            msg_short,
+            msg_four,
             out_left,
             word_pos,
             done_flag,
@@ -381,7 +390,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
         // The message word as absorbed: a partial final word keeps only the
         // message bytes and takes the domain byte right after them.
         self.in_word.next = self.in_data.val();
-        if self.msg_left.q.val() < 4 {
+        if self.msg_short.q.val() {
             match self.msg_left.q.val().get_bits::<2>(0).index() {
                 1 => {
                     self.in_word.next = ((self.in_data.val() << 24) >> 24)
@@ -562,6 +571,8 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                     if self.op.val() == self.op_sponge.val() {
                         self.mode.d.next = self.arg0.val().get_bits::<2>(0);
                         self.msg_left.d.next = self.arg1.val();
+                        self.msg_short.d.next = self.arg1.val() < 4;
+                        self.msg_four.d.next = self.arg1.val() == 4;
                         self.out_left.d.next = self.arg2.val();
                         if (self.arg0.val() >= 4) | (self.arg2.val() == 0) {
                             self.done_flag.d.next = true;
@@ -612,28 +623,32 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             Phase::Absorb => {
                 self.in_ready.next = self.perm_free.val();
                 if self.in_valid.val() & self.perm_free.val() {
-                    if self.in_last.val() & (self.msg_left.q.val() > 4) {
+                    if self.in_last.val() & !self.msg_short.q.val() & !self.msg_four.q.val() {
                         // Shorter than declared: stop at its end.
                         self.done_flag.d.next = true;
                         self.error_flag.d.next = true;
                         self.phase.d.next = Phase::Idle;
-                    } else if !self.in_last.val() & (self.msg_left.q.val() <= 4) {
+                    } else if !self.in_last.val() & (self.msg_short.q.val() | self.msg_four.q.val())
+                    {
                         // Longer than declared: drain to its end.
                         self.error_flag.d.next = true;
                         self.phase.d.next = Phase::Drain;
                     } else {
                         self.perm.xor_enable.next = true;
                         self.word_pos.d.next = self.word_pos.q.val() + 1;
-                        if self.msg_left.q.val() < 4 {
+                        if self.msg_short.q.val() {
                             self.msg_left.d.next = 0.into();
+                            self.msg_four.d.next = false;
                             self.phase.d.next = Phase::PadFinal;
                         } else {
                             self.msg_left.d.next = self.msg_left.q.val() - 4;
+                            self.msg_short.d.next = self.msg_left.q.val() < 8;
+                            self.msg_four.d.next = self.msg_left.q.val() == 8;
                             if self.word_pos.q.val() + 1 == self.rate_words.val() {
                                 self.perm.start.next = true;
                                 self.word_pos.d.next = 0.into();
                             }
-                            if self.msg_left.q.val() == 4 {
+                            if self.msg_four.q.val() {
                                 self.phase.d.next = Phase::PadDomain;
                             }
                         }

@@ -79,24 +79,33 @@ impl Logic for ModAddSub {
     }
 }
 
-/// `|x| ≥ bound`.
+/// `|x| ≥ bound`, as a window test with no negation or centring in front
+/// of the compares: a canonical x exceeds exactly when
+/// `bound ≤ x ≤ q − bound`; a signed x, read with its sign bit flipped
+/// (an unsigned order), when `x ≥ bound` or `x ≤ −bound`. Both window ends
+/// are one subtraction from `bound`, so every path is at most two carry
+/// chains (four when x was centred, negated and then compared).
 #[derive(LogicBlock)]
 pub struct InfNormCheck {
     /// The clock.
     pub clock: Signal<In, Clock>,
-    /// x: 25-bit two's complement, or a canonical residue when `canonical`.
+    /// x: 25-bit two's complement, or a canonical residue in [0, q) when
+    /// `canonical`.
     pub x: Signal<In, Bits<25>>,
-    /// x is canonical in [0, q): centre it first.
+    /// x is canonical in [0, q): compare its centred value.
     pub canonical: Signal<In, Bit>,
     /// The bound (public: γ1 − β, γ2 − β or γ2).
     pub bound: Signal<In, Bits<24>>,
     /// `|x| ≥ bound`.
     pub exceeds: Signal<Out, Bit>,
     out: DFF<Bit>,
-    centred: Signal<Local, Bits<25>>,
-    negated: Signal<Local, Bits<25>>,
-    magnitude: Signal<Local, Bits<25>>,
-    half_q: Constant<Bits<25>>,
+    /// x in unsigned order: as is when canonical, sign bit flipped else.
+    ordered: Signal<Local, Bits<25>>,
+    /// The window's lower end in that order: bound, or bound + 2^24.
+    low: Signal<Local, Bits<25>>,
+    /// The upper end: q − bound, or 2^24 − bound (−bound, flipped).
+    high: Signal<Local, Bits<25>>,
+    sign_bit: Constant<Bits<25>>,
     q25: Constant<Bits<25>>,
 }
 
@@ -109,10 +118,10 @@ impl Default for InfNormCheck {
             bound: Default::default(),
             exceeds: Default::default(),
             out: Default::default(),
-            centred: Default::default(),
-            negated: Default::default(),
-            magnitude: Default::default(),
-            half_q: Constant::new(((Q - 1) / 2).into()),
+            ordered: Default::default(),
+            low: Default::default(),
+            high: Default::default(),
+            sign_bit: Constant::new((1u64 << 24).into()),
             q25: Constant::new(Q.into()),
         }
     }
@@ -122,16 +131,19 @@ impl Logic for InfNormCheck {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, out);
-        self.centred.next = self.x.val();
-        if self.canonical.val() && self.x.val() > self.half_q.val() {
-            self.centred.next = self.x.val() - self.q25.val();
+        if self.canonical.val() {
+            self.ordered.next = self.x.val();
+            self.low.next = bit_cast::<25, 24>(self.bound.val());
+            self.high.next = self.q25.val() - bit_cast::<25, 24>(self.bound.val());
+            self.out.d.next =
+                (self.ordered.val() >= self.low.val()) & (self.ordered.val() <= self.high.val());
+        } else {
+            self.ordered.next = self.x.val() ^ self.sign_bit.val();
+            self.low.next = bit_cast::<25, 24>(self.bound.val()) | self.sign_bit.val();
+            self.high.next = self.sign_bit.val() - bit_cast::<25, 24>(self.bound.val());
+            self.out.d.next =
+                (self.ordered.val() >= self.low.val()) | (self.ordered.val() <= self.high.val());
         }
-        self.negated.next = !self.centred.val() + 1;
-        self.magnitude.next = self.centred.val();
-        if self.centred.val().get_bit(24) {
-            self.magnitude.next = self.negated.val();
-        }
-        self.out.d.next = self.magnitude.val() >= bit_cast::<25, 24>(self.bound.val());
         self.exceeds.next = self.out.q.val();
     }
 }
@@ -261,13 +273,25 @@ mod tests {
                 assert_eq!(uut.exceeds.val(), exceeds(v, bound) == 1, "{v} vs {bound}");
             }
         }
-        // Exactly at the bound, both signs.
-        for v in [1000, -1000, 999, -999] {
-            uut.x.next = s25(v).into();
-            uut.canonical.next = false;
-            uut.bound.next = 1000u64.into();
-            tick(&mut uut, |u| &mut u.clock);
-            assert_eq!(uut.exceeds.val(), exceeds(v, 1000) == 1, "{v}");
+        // Exactly at the bound, both signs, and the ends of the 25-bit range.
+        let extremes = [1000, -1000, 999, -999, 0, (1 << 24) - 1, -(1 << 24)];
+        for bound in [0, 1, 1000, (Q - 1) / 2, (Q + 1) / 2, (1 << 24) - 1] {
+            for v in extremes {
+                uut.x.next = s25(v).into();
+                uut.canonical.next = false;
+                uut.bound.next = (bound as u64).into();
+                tick(&mut uut, |u| &mut u.clock);
+                let want = i64::from(v).abs() >= i64::from(bound);
+                assert_eq!(uut.exceeds.val(), want, "{v} vs {bound}");
+            }
+            for x in [0, 1, bound.min(Q - 1), (Q - 1) / 2, (Q + 1) / 2, Q - 1] {
+                uut.x.next = (x as u64).into();
+                uut.canonical.next = true;
+                uut.bound.next = (bound as u64).into();
+                tick(&mut uut, |u| &mut u.clock);
+                let want = i64::from(center(x)).abs() >= i64::from(bound);
+                assert_eq!(uut.exceeds.val(), want, "canonical {x} vs {bound}");
+            }
         }
     }
 
