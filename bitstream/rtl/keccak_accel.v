@@ -6,7 +6,7 @@ module keccak_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     
     // Module arguments
     (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
-    (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 111111111" *)
+    (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 125000000" *)
     input wire  aclk;
     (* X_INTERFACE_INFO = "xilinx.com:signal:reset:1.0 aresetn RST" *)
     (* X_INTERFACE_PARAMETER = "POLARITY ACTIVE_LOW" *)
@@ -401,6 +401,12 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
     reg  [31:0] msg_left$d;
     wire  [31:0] msg_left$q;
     reg  msg_left$clock;
+    reg  msg_short$d;
+    wire  msg_short$q;
+    reg  msg_short$clock;
+    reg  msg_four$d;
+    wire  msg_four$q;
+    reg  msg_four$clock;
     reg  [31:0] out_left$d;
     wire  [31:0] out_left$q;
     reg  out_left$clock;
@@ -594,6 +600,16 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
+    keccak_accel__core__msg_short msg_short(
+        .d(msg_short$d),
+        .q(msg_short$q),
+        .clock(msg_short$clock)
+    );
+    keccak_accel__core__msg_four msg_four(
+        .d(msg_four$d),
+        .q(msg_four$q),
+        .clock(msg_four$clock)
+    );
     keccak_accel__core__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
@@ -706,6 +722,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
+        msg_short$clock = clock;
+        msg_four$clock = clock;
         out_left$clock = clock;
         word_pos$clock = clock;
         done_flag$clock = clock;
@@ -723,6 +741,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
+        msg_short$d = msg_short$q;
+        msg_four$d = msg_four$q;
         out_left$d = out_left$q;
         word_pos$d = word_pos$q;
         done_flag$d = done_flag$q;
@@ -772,7 +792,7 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
             domain = domain_table$3;
         end
         in_word = in_data;
-        if (msg_left$q < 32'h4) begin
+        if (msg_short$q) begin
             case (msg_left$q[(32'h0)+:(2)])
                 1:
                     begin
@@ -1114,6 +1134,8 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
                             msg_left$d = arg1;
+                            msg_short$d = arg1 < 32'h4;
+                            msg_four$d = arg1 == 32'h4;
                             out_left$d = arg2;
                             if ((arg0 >= 32'h4) | (arg2 == 32'h0)) begin
                                 done_flag$d = 1'b1;
@@ -1159,29 +1181,32 @@ module keccak_accel__core(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,co
                 begin
                     in_ready = perm_free;
                     if (in_valid & perm_free) begin
-                        if (in_last & (msg_left$q > 32'h4)) begin
+                        if (in_last & ~msg_short$q & ~msg_four$q) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                             phase$d = Phase$Idle;
                         end
-                        else if (~in_last & (msg_left$q <= 32'h4)) begin
+                        else if (~in_last & (msg_short$q | msg_four$q)) begin
                             error_flag$d = 1'b1;
                             phase$d = Phase$Drain;
                         end
                         else begin
                             perm$xor_enable = 1'b1;
                             word_pos$d = word_pos$q + 32'h1;
-                            if (msg_left$q < 32'h4) begin
+                            if (msg_short$q) begin
                                 msg_left$d = 32'h0;
+                                msg_four$d = 1'b0;
                                 phase$d = Phase$PadFinal;
                             end
                             else begin
                                 msg_left$d = msg_left$q - 32'h4;
+                                msg_short$d = msg_left$q < 32'h8;
+                                msg_four$d = msg_left$q == 32'h8;
                                 if (word_pos$q + 32'h1 == rate_words) begin
                                     perm$start = 1'b1;
                                     word_pos$d = 32'h0;
                                 end
-                                if (msg_left$q == 32'h4) begin
+                                if (msg_four$q) begin
                                     phase$d = Phase$PadDomain;
                                 end
                             end
@@ -1621,6 +1646,25 @@ module keccak_accel__core__mode(d,q,clock);
 endmodule // keccak_accel__core__mode
 
 
+module keccak_accel__core__msg_four(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_accel__core__msg_four
+
+
 module keccak_accel__core__msg_left(d,q,clock);
     
     // Module arguments
@@ -1638,6 +1682,25 @@ module keccak_accel__core__msg_left(d,q,clock);
     end
           
 endmodule // keccak_accel__core__msg_left
+
+
+module keccak_accel__core__msg_short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_accel__core__msg_short
 
 
 module keccak_accel__core__out_left(d,q,clock);

@@ -156,6 +156,12 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
     reg  [31:0] msg_left$d;
     wire  [31:0] msg_left$q;
     reg  msg_left$clock;
+    reg  msg_short$d;
+    wire  msg_short$q;
+    reg  msg_short$clock;
+    reg  msg_four$d;
+    wire  msg_four$q;
+    reg  msg_four$clock;
     reg  [31:0] out_left$d;
     wire  [31:0] out_left$q;
     reg  out_left$clock;
@@ -349,6 +355,16 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
+    keccak_kept_r3__msg_short msg_short(
+        .d(msg_short$d),
+        .q(msg_short$q),
+        .clock(msg_short$clock)
+    );
+    keccak_kept_r3__msg_four msg_four(
+        .d(msg_four$d),
+        .q(msg_four$q),
+        .clock(msg_four$clock)
+    );
     keccak_kept_r3__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
@@ -461,6 +477,8 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
+        msg_short$clock = clock;
+        msg_four$clock = clock;
         out_left$clock = clock;
         word_pos$clock = clock;
         done_flag$clock = clock;
@@ -478,6 +496,8 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
+        msg_short$d = msg_short$q;
+        msg_four$d = msg_four$q;
         out_left$d = out_left$q;
         word_pos$d = word_pos$q;
         done_flag$d = done_flag$q;
@@ -527,7 +547,7 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
             domain = domain_table$3;
         end
         in_word = in_data;
-        if (msg_left$q < 32'h4) begin
+        if (msg_short$q) begin
             case (msg_left$q[(32'h0)+:(2)])
                 1:
                     begin
@@ -869,6 +889,8 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
                             msg_left$d = arg1;
+                            msg_short$d = arg1 < 32'h4;
+                            msg_four$d = arg1 == 32'h4;
                             out_left$d = arg2;
                             if ((arg0 >= 32'h4) | (arg2 == 32'h0)) begin
                                 done_flag$d = 1'b1;
@@ -914,29 +936,32 @@ module keccak_kept_r3(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_c
                 begin
                     in_ready = perm_free;
                     if (in_valid & perm_free) begin
-                        if (in_last & (msg_left$q > 32'h4)) begin
+                        if (in_last & ~msg_short$q & ~msg_four$q) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                             phase$d = Phase$Idle;
                         end
-                        else if (~in_last & (msg_left$q <= 32'h4)) begin
+                        else if (~in_last & (msg_short$q | msg_four$q)) begin
                             error_flag$d = 1'b1;
                             phase$d = Phase$Drain;
                         end
                         else begin
                             perm$xor_enable = 1'b1;
                             word_pos$d = word_pos$q + 32'h1;
-                            if (msg_left$q < 32'h4) begin
+                            if (msg_short$q) begin
                                 msg_left$d = 32'h0;
+                                msg_four$d = 1'b0;
                                 phase$d = Phase$PadFinal;
                             end
                             else begin
                                 msg_left$d = msg_left$q - 32'h4;
+                                msg_short$d = msg_left$q < 32'h8;
+                                msg_four$d = msg_left$q == 32'h8;
                                 if (word_pos$q + 32'h1 == rate_words) begin
                                     perm$start = 1'b1;
                                     word_pos$d = 32'h0;
                                 end
-                                if (msg_left$q == 32'h4) begin
+                                if (msg_four$q) begin
                                     phase$d = Phase$PadDomain;
                                 end
                             end
@@ -1376,6 +1401,25 @@ module keccak_kept_r3__mode(d,q,clock);
 endmodule // keccak_kept_r3__mode
 
 
+module keccak_kept_r3__msg_four(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_kept_r3__msg_four
+
+
 module keccak_kept_r3__msg_left(d,q,clock);
     
     // Module arguments
@@ -1393,6 +1437,25 @@ module keccak_kept_r3__msg_left(d,q,clock);
     end
           
 endmodule // keccak_kept_r3__msg_left
+
+
+module keccak_kept_r3__msg_short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // keccak_kept_r3__msg_short
 
 
 module keccak_kept_r3__out_left(d,q,clock);

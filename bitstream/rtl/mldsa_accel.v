@@ -6,7 +6,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     
     // Module arguments
     (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
-    (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 111111111" *)
+    (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:s_axis:m_axis, ASSOCIATED_RESET aresetn, FREQ_HZ 125000000" *)
     input wire  aclk;
     (* X_INTERFACE_INFO = "xilinx.com:signal:reset:1.0 aresetn RST" *)
     (* X_INTERFACE_PARAMETER = "POLARITY ACTIVE_LOW" *)
@@ -23134,7 +23134,7 @@ module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
     output reg  exceeds;
     
     // Constant declarations
-    localparam  half_q = 25'h3ff000;
+    localparam  sign_bit = 25'h1000000;
     localparam  q25 = 25'h7fe001;
     
     // Stub signals
@@ -23143,9 +23143,9 @@ module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
     reg  out$clock;
     
     // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
+    reg  [24:0] ordered;
+    reg  [24:0] low;
+    reg  [24:0] high;
     
     // Sub module instances
     mldsa_accel__core__sign__ct0_norm__out out(
@@ -23158,16 +23158,18 @@ module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
     always @(*) begin
         out$clock = clock;
         out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
+        if (canonical) begin
+            ordered = x;
+            low = ((bound) & 25'h1ffffff);
+            high = q25 - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) & (ordered <= high);
         end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
+        else begin
+            ordered = x ^ sign_bit;
+            low = ((bound) & 25'h1ffffff) | sign_bit;
+            high = sign_bit - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) | (ordered <= high);
         end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
         exceeds = out$q;
     end
     
@@ -25675,7 +25677,7 @@ module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
     output reg  exceeds;
     
     // Constant declarations
-    localparam  half_q = 25'h3ff000;
+    localparam  sign_bit = 25'h1000000;
     localparam  q25 = 25'h7fe001;
     
     // Stub signals
@@ -25684,9 +25686,9 @@ module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
     reg  out$clock;
     
     // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
+    reg  [24:0] ordered;
+    reg  [24:0] low;
+    reg  [24:0] high;
     
     // Sub module instances
     mldsa_accel__core__sign__r0_norm__out out(
@@ -25699,16 +25701,18 @@ module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
     always @(*) begin
         out$clock = clock;
         out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
+        if (canonical) begin
+            ordered = x;
+            low = ((bound) & 25'h1ffffff);
+            high = q25 - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) & (ordered <= high);
         end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
+        else begin
+            ordered = x ^ sign_bit;
+            low = ((bound) & 25'h1ffffff) | sign_bit;
+            high = sign_bit - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) | (ordered <= high);
         end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
         exceeds = out$q;
     end
     
@@ -28538,7 +28542,7 @@ module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
     output reg  exceeds;
     
     // Constant declarations
-    localparam  half_q = 25'h3ff000;
+    localparam  sign_bit = 25'h1000000;
     localparam  q25 = 25'h7fe001;
     
     // Stub signals
@@ -28547,9 +28551,9 @@ module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
     reg  out$clock;
     
     // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
+    reg  [24:0] ordered;
+    reg  [24:0] low;
+    reg  [24:0] high;
     
     // Sub module instances
     mldsa_accel__core__sign__z_norm__out out(
@@ -28562,16 +28566,18 @@ module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
     always @(*) begin
         out$clock = clock;
         out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
+        if (canonical) begin
+            ordered = x;
+            low = ((bound) & 25'h1ffffff);
+            high = q25 - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) & (ordered <= high);
         end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
+        else begin
+            ordered = x ^ sign_bit;
+            low = ((bound) & 25'h1ffffff) | sign_bit;
+            high = sign_bit - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) | (ordered <= high);
         end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
         exceeds = out$q;
     end
     
@@ -28884,6 +28890,12 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
     reg  [31:0] msg_left$d;
     wire  [31:0] msg_left$q;
     reg  msg_left$clock;
+    reg  msg_short$d;
+    wire  msg_short$q;
+    reg  msg_short$clock;
+    reg  msg_four$d;
+    wire  msg_four$q;
+    reg  msg_four$clock;
     reg  [31:0] out_left$d;
     wire  [31:0] out_left$q;
     reg  out_left$clock;
@@ -29077,6 +29089,16 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
+    mldsa_accel__core__sponge__msg_short msg_short(
+        .d(msg_short$d),
+        .q(msg_short$q),
+        .clock(msg_short$clock)
+    );
+    mldsa_accel__core__sponge__msg_four msg_four(
+        .d(msg_four$d),
+        .q(msg_four$q),
+        .clock(msg_four$clock)
+    );
     mldsa_accel__core__sponge__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
@@ -29189,6 +29211,8 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
+        msg_short$clock = clock;
+        msg_four$clock = clock;
         out_left$clock = clock;
         word_pos$clock = clock;
         done_flag$clock = clock;
@@ -29206,6 +29230,8 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
+        msg_short$d = msg_short$q;
+        msg_four$d = msg_four$q;
         out_left$d = out_left$q;
         word_pos$d = word_pos$q;
         done_flag$d = done_flag$q;
@@ -29255,7 +29281,7 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
             domain = domain_table$3;
         end
         in_word = in_data;
-        if (msg_left$q < 32'h4) begin
+        if (msg_short$q) begin
             case (msg_left$q[(32'h0)+:(2)])
                 1:
                     begin
@@ -29597,6 +29623,8 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
                             msg_left$d = arg1;
+                            msg_short$d = arg1 < 32'h4;
+                            msg_four$d = arg1 == 32'h4;
                             out_left$d = arg2;
                             if ((arg0 >= 32'h4) | (arg2 == 32'h0)) begin
                                 done_flag$d = 1'b1;
@@ -29642,29 +29670,32 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
                 begin
                     in_ready = perm_free;
                     if (in_valid & perm_free) begin
-                        if (in_last & (msg_left$q > 32'h4)) begin
+                        if (in_last & ~msg_short$q & ~msg_four$q) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                             phase$d = Phase$Idle;
                         end
-                        else if (~in_last & (msg_left$q <= 32'h4)) begin
+                        else if (~in_last & (msg_short$q | msg_four$q)) begin
                             error_flag$d = 1'b1;
                             phase$d = Phase$Drain;
                         end
                         else begin
                             perm$xor_enable = 1'b1;
                             word_pos$d = word_pos$q + 32'h1;
-                            if (msg_left$q < 32'h4) begin
+                            if (msg_short$q) begin
                                 msg_left$d = 32'h0;
+                                msg_four$d = 1'b0;
                                 phase$d = Phase$PadFinal;
                             end
                             else begin
                                 msg_left$d = msg_left$q - 32'h4;
+                                msg_short$d = msg_left$q < 32'h8;
+                                msg_four$d = msg_left$q == 32'h8;
                                 if (word_pos$q + 32'h1 == rate_words) begin
                                     perm$start = 1'b1;
                                     word_pos$d = 32'h0;
                                 end
-                                if (msg_left$q == 32'h4) begin
+                                if (msg_four$q) begin
                                     phase$d = Phase$PadDomain;
                                 end
                             end
@@ -30104,6 +30135,25 @@ module mldsa_accel__core__sponge__mode(d,q,clock);
 endmodule // mldsa_accel__core__sponge__mode
 
 
+module mldsa_accel__core__sponge__msg_four(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sponge__msg_four
+
+
 module mldsa_accel__core__sponge__msg_left(d,q,clock);
     
     // Module arguments
@@ -30121,6 +30171,25 @@ module mldsa_accel__core__sponge__msg_left(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sponge__msg_left
+
+
+module mldsa_accel__core__sponge__msg_short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sponge__msg_short
 
 
 module mldsa_accel__core__sponge__out_left(d,q,clock);
@@ -38693,7 +38762,7 @@ module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
     output reg  exceeds;
     
     // Constant declarations
-    localparam  half_q = 25'h3ff000;
+    localparam  sign_bit = 25'h1000000;
     localparam  q25 = 25'h7fe001;
     
     // Stub signals
@@ -38702,9 +38771,9 @@ module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
     reg  out$clock;
     
     // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
+    reg  [24:0] ordered;
+    reg  [24:0] low;
+    reg  [24:0] high;
     
     // Sub module instances
     mldsa_accel__core__verify__z_norm__out out(
@@ -38717,16 +38786,18 @@ module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
     always @(*) begin
         out$clock = clock;
         out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
+        if (canonical) begin
+            ordered = x;
+            low = ((bound) & 25'h1ffffff);
+            high = q25 - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) & (ordered <= high);
         end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
+        else begin
+            ordered = x ^ sign_bit;
+            low = ((bound) & 25'h1ffffff) | sign_bit;
+            high = sign_bit - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) | (ordered <= high);
         end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
         exceeds = out$q;
     end
     

@@ -12,7 +12,7 @@ module mldsa_inf_norm_check(clock,x,canonical,bound,exceeds);
     output reg  exceeds;
     
     // Constant declarations
-    localparam  half_q = 25'h3ff000;
+    localparam  sign_bit = 25'h1000000;
     localparam  q25 = 25'h7fe001;
     
     // Stub signals
@@ -21,9 +21,9 @@ module mldsa_inf_norm_check(clock,x,canonical,bound,exceeds);
     reg  out$clock;
     
     // Local signals
-    reg  [24:0] centred;
-    reg  [24:0] negated;
-    reg  [24:0] magnitude;
+    reg  [24:0] ordered;
+    reg  [24:0] low;
+    reg  [24:0] high;
     
     // Sub module instances
     mldsa_inf_norm_check__out out(
@@ -36,16 +36,18 @@ module mldsa_inf_norm_check(clock,x,canonical,bound,exceeds);
     always @(*) begin
         out$clock = clock;
         out$d = out$q;
-        centred = x;
-        if (canonical && x > half_q) begin
-            centred = x - q25;
+        if (canonical) begin
+            ordered = x;
+            low = ((bound) & 25'h1ffffff);
+            high = q25 - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) & (ordered <= high);
         end
-        negated = ~centred + 32'h1;
-        magnitude = centred;
-        if (centred[32'h18]) begin
-            magnitude = negated;
+        else begin
+            ordered = x ^ sign_bit;
+            low = ((bound) & 25'h1ffffff) | sign_bit;
+            high = sign_bit - ((bound) & 25'h1ffffff);
+            out$d = (ordered >= low) | (ordered <= high);
         end
-        out$d = magnitude >= ((bound) & 25'h1ffffff);
         exceeds = out$q;
     end
     

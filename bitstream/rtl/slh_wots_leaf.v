@@ -3439,6 +3439,12 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
     reg  [31:0] msg_left$d;
     wire  [31:0] msg_left$q;
     reg  msg_left$clock;
+    reg  msg_short$d;
+    wire  msg_short$q;
+    reg  msg_short$clock;
+    reg  msg_four$d;
+    wire  msg_four$q;
+    reg  msg_four$clock;
     reg  [31:0] out_left$d;
     wire  [31:0] out_left$q;
     reg  out_left$clock;
@@ -3632,6 +3638,16 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
+    slh_wots_leaf__sponge__msg_short msg_short(
+        .d(msg_short$d),
+        .q(msg_short$q),
+        .clock(msg_short$clock)
+    );
+    slh_wots_leaf__sponge__msg_four msg_four(
+        .d(msg_four$d),
+        .q(msg_four$q),
+        .clock(msg_four$clock)
+    );
     slh_wots_leaf__sponge__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
@@ -3744,6 +3760,8 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         phase$clock = clock;
         mode$clock = clock;
         msg_left$clock = clock;
+        msg_short$clock = clock;
+        msg_four$clock = clock;
         out_left$clock = clock;
         word_pos$clock = clock;
         done_flag$clock = clock;
@@ -3761,6 +3779,8 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
         phase$d = phase$q;
         mode$d = mode$q;
         msg_left$d = msg_left$q;
+        msg_short$d = msg_short$q;
+        msg_four$d = msg_four$q;
         out_left$d = out_left$q;
         word_pos$d = word_pos$q;
         done_flag$d = done_flag$q;
@@ -3810,7 +3830,7 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
             domain = domain_table$3;
         end
         in_word = in_data;
-        if (msg_left$q < 32'h4) begin
+        if (msg_short$q) begin
             case (msg_left$q[(32'h0)+:(2)])
                 1:
                     begin
@@ -4152,6 +4172,8 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                         if (op == op_sponge) begin
                             mode$d = arg0[(32'h0)+:(2)];
                             msg_left$d = arg1;
+                            msg_short$d = arg1 < 32'h4;
+                            msg_four$d = arg1 == 32'h4;
                             out_left$d = arg2;
                             if ((arg0 >= 32'h4) | (arg2 == 32'h0)) begin
                                 done_flag$d = 1'b1;
@@ -4197,29 +4219,32 @@ module slh_wots_leaf__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error
                 begin
                     in_ready = perm_free;
                     if (in_valid & perm_free) begin
-                        if (in_last & (msg_left$q > 32'h4)) begin
+                        if (in_last & ~msg_short$q & ~msg_four$q) begin
                             done_flag$d = 1'b1;
                             error_flag$d = 1'b1;
                             phase$d = Phase$Idle;
                         end
-                        else if (~in_last & (msg_left$q <= 32'h4)) begin
+                        else if (~in_last & (msg_short$q | msg_four$q)) begin
                             error_flag$d = 1'b1;
                             phase$d = Phase$Drain;
                         end
                         else begin
                             perm$xor_enable = 1'b1;
                             word_pos$d = word_pos$q + 32'h1;
-                            if (msg_left$q < 32'h4) begin
+                            if (msg_short$q) begin
                                 msg_left$d = 32'h0;
+                                msg_four$d = 1'b0;
                                 phase$d = Phase$PadFinal;
                             end
                             else begin
                                 msg_left$d = msg_left$q - 32'h4;
+                                msg_short$d = msg_left$q < 32'h8;
+                                msg_four$d = msg_left$q == 32'h8;
                                 if (word_pos$q + 32'h1 == rate_words) begin
                                     perm$start = 1'b1;
                                     word_pos$d = 32'h0;
                                 end
-                                if (msg_left$q == 32'h4) begin
+                                if (msg_four$q) begin
                                     phase$d = Phase$PadDomain;
                                 end
                             end
@@ -4659,6 +4684,25 @@ module slh_wots_leaf__sponge__mode(d,q,clock);
 endmodule // slh_wots_leaf__sponge__mode
 
 
+module slh_wots_leaf__sponge__msg_four(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_wots_leaf__sponge__msg_four
+
+
 module slh_wots_leaf__sponge__msg_left(d,q,clock);
     
     // Module arguments
@@ -4676,6 +4720,25 @@ module slh_wots_leaf__sponge__msg_left(d,q,clock);
     end
           
 endmodule // slh_wots_leaf__sponge__msg_left
+
+
+module slh_wots_leaf__sponge__msg_short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_wots_leaf__sponge__msg_short
 
 
 module slh_wots_leaf__sponge__out_left(d,q,clock);

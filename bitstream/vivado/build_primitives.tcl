@@ -22,7 +22,7 @@
 # Exits non-zero (no products copied) if the ZedBoard board files are
 # missing (unless PQC_NO_BOARD_FILES=1: explicit DDR3 settings instead), if
 # validate_bd_design fails, if a run fails, or if the routed design has
-# negative setup or hold slack (WNS/WHS < 0) at 111.111111 MHz.
+# negative setup or hold slack (WNS/WHS < 0) at 125.000000 MHz.
 
 proc fail {msg} {
     puts stderr "build.tcl: ERROR: $msg"
@@ -79,7 +79,7 @@ set_property -dict [list \
     CONFIG.PCW_UART1_UART1_IO {MIO 48 .. 49} \
     CONFIG.PCW_UART_PERIPHERAL_FREQMHZ {100} \
     CONFIG.PCW_FCLK0_PERIPHERAL_CLKSRC {IO PLL} \
-    CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {111.111111} \
+    CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {125.000000} \
     CONFIG.PCW_EN_CLK0_PORT {1} \
     CONFIG.PCW_EN_RST0_PORT {1} \
     CONFIG.PCW_USE_M_AXI_GP0 {1} \
@@ -128,8 +128,8 @@ set clk [get_bd_pins ps7/FCLK_CLK0]
 # PLL as Vivado rounds it): within 0.01 % of the contract's, or the PS's
 # PLL is not the one the PL was timed for.
 set fclk0_hz [get_property CONFIG.FREQ_HZ $clk]
-if {abs($fclk0_hz - 111111111) > 11111} {
-    fail "FCLK_CLK0 is $fclk0_hz Hz, not 111111111 Hz (ps_pl_contract::clock)"
+if {abs($fclk0_hz - 125000000) > 12500} {
+    fail "FCLK_CLK0 is $fclk0_hz Hz, not 125000000 Hz (ps_pl_contract::clock)"
 }
 set rst [create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset rst_fclk0]
 connect_bd_net $clk [get_bd_pins rst_fclk0/slowest_sync_clk]
@@ -287,7 +287,7 @@ if {$wns eq "" || $whs eq ""} {
     fail "no timing paths in the routed design"
 }
 if {$wns < 0 || $whs < 0} {
-    fail "timing not met at 111.111111 MHz (WNS $wns ns, WHS $whs ns); see [file join $script_dir primitives_timing.txt]"
+    fail "timing not met at 125.000000 MHz (WNS $wns ns, WHS $whs ns); see [file join $script_dir primitives_timing.txt]"
 }
 
 # Products.

@@ -322,8 +322,8 @@ pub fn synth_xc7(design: &Design, work: &Path) -> Result<(Resources, String), St
 }
 
 /// Budget of cell delay (ns) on the worst yosys path of every PL top: the
-/// cells alone, about half of FCLK0's 9 ns period, so that routing has
-/// room left.
+/// cells alone, a little over half of FCLK0's 8 ns period, so that
+/// routing has room left.
 pub const CELL_DELAY_BUDGET_NS: f64 = 4.5;
 /// Routing allowance (ns) added per routed net of the worst path for the
 /// Fmax estimate. 7-series -1 local nets between neighbouring slices are

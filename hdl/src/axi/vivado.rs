@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 pub const PART: &str = "xc7z020clg484-1";
 /// Fabric clock FCLK_CLK0 (the accelerators, DMAs and interconnects), from
 /// the contract, in MHz with six decimals as the PS7's
-/// PCW_FPGA0_PERIPHERAL_FREQMHZ takes it ("111.111111").
+/// PCW_FPGA0_PERIPHERAL_FREQMHZ takes it ("125.000000").
 pub fn fclk0_mhz_setting() -> String {
     let hz = FCLK0_HZ;
     format!("{}.{:06}", hz / 1_000_000, hz % 1_000_000)
@@ -902,7 +902,7 @@ set ::board ""
 set ::slack_max 0.25
 set ::slack_min 0.02
 set ::validate_ok 1
-set ::fclk0_hz 111111115
+set ::fclk0_hz 0
 proc get_board_parts {args} {
     if {[string match *zedboard* [lindex $args end]]} { return $::board }
     return ""
@@ -973,7 +973,8 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
         no_board_env: None,
         slack: (0.25, 0.02),
         validate_ok: true,
-        fclk0_hz: 111_111_115,
+        // Vivado rounds the divided PLL: 4 Hz off, well within tolerance.
+        fclk0_hz: FCLK0_HZ + 4,
     };
 
     /// Runs `config`'s script under `tclsh` with [`VIVADO_STUBS`] in a
@@ -1067,7 +1068,10 @@ proc write_hw_platform {args} { close [open [lindex $args end] w] }
             );
             // Every top's clock takes the FREQ_HZ Vivado gave FCLK_CLK0.
             for a in c.accels {
-                let freq = format!("set_property CONFIG.FREQ_HZ 111111115 {}_0/aclk", a.top);
+                let freq = format!(
+                    "set_property CONFIG.FREQ_HZ {} {}_0/aclk",
+                    GOOD.fclk0_hz, a.top
+                );
                 assert!(out.contains(&freq), "{}: no {freq:?}:\n{out}", c.name);
             }
             // With the board preset, the explicit DDR3 timings are not set.

@@ -62,7 +62,7 @@
 //!
 //! Tree job clocks (`xmss_tree::tree_clocks`, asserted): 59,420 for the
 //! top tree of SLH-DSA-SHAKE-128f (n = 16, h′ = 3, which is the whole of
-//! key generation: 0.53 ms at FCLK0 = 111.1 MHz; SLotH needs 202,180 cycles), 89,130
+//! key generation: 0.48 ms at FCLK0 = 125 MHz; SLotH needs 202,180 cycles), 89,130
 //! for 192f (n = 24, h′ = 3), 241,176 for 256f (n = 32, h′ = 4) and
 //! 3,804,668 for a tree of 128s (h′ = 9). Signing adds 420 / 816 / 1,340
 //! clocks (n = 16 / 24 / 32), the same for every message: one xmss_sign of
@@ -70,12 +70,12 @@
 //!
 //! Engine clocks (`engine::keygen_clocks`, `engine::sign_clocks`,
 //! `engine::verify_clocks`, asserted): key generation of 128f 59,430
-//! clocks; signing of 128f 1,494,429 clocks (13.4 ms at 111.1 MHz; SLotH's
+//! clocks; signing of 128f 1,494,429 clocks (12.0 ms at 125 MHz; SLotH's
 //! whole 128f signature is 4,923,932 cycles), of which the FORS part (33
 //! trees, the prefix and T_k) is 177,747, the 22 layers 22 × (9 + 59,840)
-//! and the root 4; 128s signing 31,453,181 (283 ms). Verification follows
+//! and the root 4; 128s signing 31,453,181 (252 ms). Verification follows
 //! the public WOTS+ digits: 104,380 clocks for the ACVP 128f signature
-//! (0.94 ms at 111.1 MHz; SLotH 438,901 cycles), of which the signature's
+//! (0.84 ms at 125 MHz; SLotH 438,901 cycles), of which the signature's
 //! 4,268 input words are one clock each. Before the fused chains and the
 //! kept FORS prefix they were 63,622, 1,659,384, 35,337,801 and 109,468;
 //! before the kept-prefix chains 72,966, 1,873,422, 39,526,608 and
@@ -84,11 +84,11 @@
 //!
 //! | design | LUT / LUTRAM / FF / BRAM18 / DSP | sta cell delay (ns) |
 //! |---|---:|---:|
-//! | `slh_wots_leaf` | 13,936 / 0 / 4,099 / 2 / 0 | 3.84 |
-//! | `slh_xmss_tree` | 14,248 / 32 / 4,260 / 3 / 0 | 3.58 |
-//! | `slh_engine` | 15,235 / 32 / 5,264 / 3 / 0 | 3.67 |
+//! | `slh_wots_leaf` | 13,711 / 0 / 4,101 / 2 / 0 | 3.50 |
+//! | `slh_xmss_tree` | 14,026 / 32 / 4,262 / 3 / 0 | 4.02 |
+//! | `slh_engine` | 15,169 / 32 / 5,266 / 3 / 0 | 3.61 |
 //!
-//! The sponge engine alone is 11,578 LUT / 2,236 FF (`keccak_r2`; 7,216 LUT
+//! The sponge engine alone is 11,869 LUT / 2,238 FF (`keccak_r2`; 7,564 LUT
 //! with one round a clock, `keccak_r1`). With the sponge engine as a black
 //! box (`yosys -p "read_verilog
 //! slh_engine.v; blackbox slh_engine__tree__wots__sponge; synth_xilinx
@@ -108,11 +108,11 @@
 //!
 //! More rounds a clock are not the cheaper way to a shorter permutation.
 //! The jobs' sponge alone (`SpongeEngine::with_kept_chain`) measures
-//! 11,529 LUT and 3.58 ns at two rounds a clock (`keccak_kept_r2`); at
-//! three (`keccak_kept_r3`, 8 clocks a permutation) it is 16,591 LUT and
-//! 4.69 ns, over the 4.5 ns budget, with the worst path from the round
-//! counter through the round-constant select into the state. The 5,062
-//! LUT more do not fit the engines configuration either (see
+//! 11,543 LUT, 3.51 ns and 6.66 ns estimated at two rounds a clock
+//! (`keccak_kept_r2`); at three (`keccak_kept_r3`, 8 clocks a
+//! permutation) it is 16,811 LUT, 4.47 ns and 8.97 ns estimated: within
+//! the cell-delay budget, but not FCLK0's 8 ns (the worst path runs
+//! through the three rounds). The 5,268 LUT more do not fit the engines configuration either (see
 //! `hdl::axi::tests::pl_tops_meet_the_cell_delay_budget`), unless the two
 //! engines share one sponge.
 

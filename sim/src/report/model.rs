@@ -664,8 +664,8 @@ mod tests {
         };
         let t = m.accelerated(0.004, &a);
         assert!((t.cpu_rest - 0.001).abs() < 1e-12);
-        // 100,000 PL cycles at FCLK0 = 111,111,111 Hz (9 ns each).
-        let pl = 100_000.0 / 111_111_111.0;
+        // 100,000 PL cycles at FCLK0 = 125,000,000 Hz (8 ns each).
+        let pl = 100_000.0 / 125_000_000.0;
         assert!((t.pl - pl).abs() < 1e-12);
         let protocol = (4000.0 + 100.0 * 40.0) / m.cpu_hz;
         assert!((t.protocol - protocol).abs() < 1e-15);
@@ -681,7 +681,7 @@ mod tests {
         assert_eq!(fmax, 146.0);
         assert_eq!(
             Model::DEFAULT.with_pl_clock_limit(fmax * 1e6).fclk_hz,
-            111_111_111.0
+            125_000_000.0
         );
         assert_eq!(Model::DEFAULT.with_pl_clock_limit(90e6).fclk_hz, 90e6);
         assert_eq!(slowest_top_fmax_mhz(md, &["ntt_accel", "missing"]), None);
