@@ -152,9 +152,9 @@ fn render_engine_tier(r: &Report, o: &mut String) {
             "| {} | {} | {} | {} | {} |",
             a.source,
             a.algorithm,
-            fmt_seconds(a.seconds[0]),
-            fmt_seconds(a.seconds[1]),
-            fmt_seconds(a.seconds[2])
+            a.seconds[0].map_or("—".into(), fmt_seconds),
+            a.seconds[1].map_or("—".into(), fmt_seconds),
+            a.seconds[2].map_or("—".into(), fmt_seconds)
         );
     }
 }
