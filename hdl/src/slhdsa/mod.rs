@@ -112,7 +112,8 @@
 //! (`keccak_kept_r2`); at three (`keccak_kept_r3`, 8 clocks a
 //! permutation) it is 16,811 LUT, 4.47 ns and 8.97 ns estimated: within
 //! the cell-delay budget, but not FCLK0's 8 ns (the worst path runs
-//! through the three rounds). The 5,268 LUT more do not fit the engines configuration either (see
+//! through the three rounds). The 5,268 LUT more do not fit the engines
+//! configuration either (see
 //! `hdl::axi::tests::pl_tops_meet_the_cell_delay_budget`), unless the two
 //! engines share one sponge.
 

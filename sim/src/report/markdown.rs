@@ -23,6 +23,11 @@ pub fn fmt_seconds(s: f64) -> String {
     format!("{v:.digits$} {unit}")
 }
 
+/// [`fmt_seconds`], or "—" where there is no figure.
+pub fn fmt_optional_seconds(s: Option<f64>) -> String {
+    s.map_or_else(|| "—".into(), fmt_seconds)
+}
+
 /// Integer with thousands separators.
 pub fn fmt_count(v: u64) -> String {
     let s = v.to_string();
@@ -66,7 +71,6 @@ fn render_engine_tier(r: &Report, o: &mut String) {
             let t = r.engine_time(e).expect("engine figure").total();
             let sw = r.software_seconds(e);
             let off = r.accel_time(e).map(|x| x.total());
-            let show = |v: Option<f64>| v.map(fmt_seconds).unwrap_or_else(|| "—".into());
             let ratio = |v: Option<f64>| {
                 v.map(|v| format!("{:.1}×", v / t))
                     .unwrap_or_else(|| "—".into())
@@ -76,8 +80,8 @@ fn render_engine_tier(r: &Report, o: &mut String) {
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 e.algorithm,
                 e.operation,
-                show(sw),
-                show(off),
+                fmt_optional_seconds(sw),
+                fmt_optional_seconds(off),
                 fmt_seconds(t),
                 ratio(sw),
                 ratio(off),
@@ -152,9 +156,9 @@ fn render_engine_tier(r: &Report, o: &mut String) {
             "| {} | {} | {} | {} | {} |",
             a.source,
             a.algorithm,
-            a.seconds[0].map_or("—".into(), fmt_seconds),
-            a.seconds[1].map_or("—".into(), fmt_seconds),
-            a.seconds[2].map_or("—".into(), fmt_seconds)
+            fmt_optional_seconds(a.seconds[0]),
+            fmt_optional_seconds(a.seconds[1]),
+            fmt_optional_seconds(a.seconds[2])
         );
     }
 }
@@ -310,10 +314,7 @@ pub fn render_markdown(r: &Report) -> String {
         if measured { "---:|" } else { "" }
     );
     for e in &r.entries {
-        let sw = r
-            .software_seconds(e)
-            .map(fmt_seconds)
-            .unwrap_or_else(|| "—".into());
+        let sw = fmt_optional_seconds(r.software_seconds(e));
         let host = e
             .host
             .map(|(s, _)| fmt_seconds(s))
@@ -332,10 +333,7 @@ pub fn render_markdown(r: &Report) -> String {
             None => ("—".into(), "—".into(), "—".into(), e.note.clone()),
         };
         let meas = if measured {
-            let v = r
-                .measured_accel_seconds(e)
-                .map(fmt_seconds)
-                .unwrap_or_else(|| "—".into());
+            let v = fmt_optional_seconds(r.measured_accel_seconds(e));
             format!(" {v} |")
         } else {
             String::new()
