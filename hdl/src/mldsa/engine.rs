@@ -25,6 +25,7 @@ use crate::mldsa::keygen::MlDsaKeyGen;
 use crate::mldsa::poly_memory::{PolyRowMemory, BANKS};
 use crate::mldsa::sign::MlDsaSign;
 use crate::mldsa::verify::MlDsaVerify;
+use crate::mldsa::word_fifo::SpongeOutFifo;
 use crate::ntt::core::NttCoreB4;
 use rust_hdl::prelude::*;
 
@@ -94,6 +95,8 @@ pub struct MlDsaEngine {
     pub(crate) verify: MlDsaVerify,
     pub(crate) sign: MlDsaSign,
     pub(crate) sponge: SpongeEngine<1>,
+    /// The sponge's output words on their way to the sequencers.
+    sponge_out: SpongeOutFifo,
     pub(crate) ntt: NttCoreB4,
     pub(crate) poly_memory: EnginePolyMemory,
     last_verify: DFF<Bit>,
@@ -134,6 +137,7 @@ impl Default for MlDsaEngine {
             verify: Default::default(),
             sign: Default::default(),
             sponge: Default::default(),
+            sponge_out: Default::default(),
             // The engine's core has the row port to its polynomial memory.
             ntt: NttCoreB4::with_row_port(),
             poly_memory: Default::default(),
@@ -149,7 +153,17 @@ impl Logic for MlDsaEngine {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last_verify, last_sign);
-        clock!(self, clock, keygen, verify, sign, sponge, ntt, poly_memory);
+        clock!(
+            self,
+            clock,
+            keygen,
+            verify,
+            sign,
+            sponge,
+            sponge_out,
+            ntt,
+            poly_memory
+        );
         self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
         self.take_start.next = self.start.val() & !self.any_busy.val();
         if self.take_start.val() {
@@ -211,6 +225,12 @@ impl Logic for MlDsaEngine {
         // ---- The shared cores: the Verify or Sign sequencer's requests
         // while it runs, the KeyGen sequencer's otherwise.
         self.sponge.reset.next = self.reset.val();
+        // The sponge's output goes through the FIFO (flushed on every
+        // request, so an aborted squeeze leaves no word behind); a request
+        // is done for the sequencer once its last word has left the FIFO.
+        self.sponge_out.in_data.next = self.sponge.out_data.val();
+        self.sponge_out.in_valid.next = self.sponge.out_valid.val();
+        self.sponge.out_ready.next = self.sponge_out.in_ready.val();
         self.ntt.reset.next = self.reset.val();
         // The polynomial memory sits on the core's row port.
         for k in 0..BANKS {
@@ -238,7 +258,8 @@ impl Logic for MlDsaEngine {
             self.sponge.in_data.next = self.verify.sponge_in_data.val();
             self.sponge.in_valid.next = self.verify.sponge_in_valid.val();
             self.sponge.in_last.next = self.verify.sponge_in_last.val();
-            self.sponge.out_ready.next = self.verify.sponge_out_ready.val();
+            self.sponge_out.out_ready.next = self.verify.sponge_out_ready.val();
+            self.sponge_out.flush.next = self.reset.val() | self.verify.sponge_start.val();
             self.ntt.start.next = self.verify.ntt_start.val();
             self.ntt.op.next = self.verify.ntt_op.val();
             self.ntt.arg0.next = self.verify.ntt_arg0.val();
@@ -257,7 +278,8 @@ impl Logic for MlDsaEngine {
             self.sponge.in_data.next = self.sign.sponge_in_data.val();
             self.sponge.in_valid.next = self.sign.sponge_in_valid.val();
             self.sponge.in_last.next = self.sign.sponge_in_last.val();
-            self.sponge.out_ready.next = self.sign.sponge_out_ready.val();
+            self.sponge_out.out_ready.next = self.sign.sponge_out_ready.val();
+            self.sponge_out.flush.next = self.reset.val() | self.sign.sponge_start.val();
             self.ntt.start.next = self.sign.ntt_start.val();
             self.ntt.op.next = self.sign.ntt_op.val();
             self.ntt.arg0.next = self.sign.ntt_arg0.val();
@@ -276,7 +298,8 @@ impl Logic for MlDsaEngine {
             self.sponge.in_data.next = self.keygen.sponge_in_data.val();
             self.sponge.in_valid.next = self.keygen.sponge_in_valid.val();
             self.sponge.in_last.next = self.keygen.sponge_in_last.val();
-            self.sponge.out_ready.next = self.keygen.sponge_out_ready.val();
+            self.sponge_out.out_ready.next = self.keygen.sponge_out_ready.val();
+            self.sponge_out.flush.next = self.reset.val() | self.keygen.sponge_start.val();
             self.ntt.start.next = self.keygen.ntt_start.val();
             self.ntt.op.next = self.keygen.ntt_op.val();
             self.ntt.arg0.next = self.keygen.ntt_arg0.val();
@@ -287,31 +310,31 @@ impl Logic for MlDsaEngine {
             self.ntt.s_tlast.next = self.keygen.ntt_s_tlast.val();
             self.ntt.m_tready.next = self.keygen.ntt_m_tready.val();
         }
-        self.keygen.sponge_done.next = self.sponge.done.val();
+        self.keygen.sponge_done.next = self.sponge.done.val() & self.sponge_out.empty.val();
         self.keygen.sponge_error.next = self.sponge.error.val();
         self.keygen.sponge_in_ready.next = self.sponge.in_ready.val();
-        self.keygen.sponge_out_data.next = self.sponge.out_data.val();
-        self.keygen.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.keygen.sponge_out_data.next = self.sponge_out.out_data.val();
+        self.keygen.sponge_out_valid.next = self.sponge_out.out_valid.val();
         self.keygen.ntt_done.next = self.ntt.done.val();
         self.keygen.ntt_error.next = self.ntt.error.val();
         self.keygen.ntt_s_tready.next = self.ntt.s_tready.val();
         self.keygen.ntt_m_tdata.next = self.ntt.m_tdata.val();
         self.keygen.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
-        self.verify.sponge_done.next = self.sponge.done.val();
+        self.verify.sponge_done.next = self.sponge.done.val() & self.sponge_out.empty.val();
         self.verify.sponge_error.next = self.sponge.error.val();
         self.verify.sponge_in_ready.next = self.sponge.in_ready.val();
-        self.verify.sponge_out_data.next = self.sponge.out_data.val();
-        self.verify.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.verify.sponge_out_data.next = self.sponge_out.out_data.val();
+        self.verify.sponge_out_valid.next = self.sponge_out.out_valid.val();
         self.verify.ntt_done.next = self.ntt.done.val();
         self.verify.ntt_error.next = self.ntt.error.val();
         self.verify.ntt_s_tready.next = self.ntt.s_tready.val();
         self.verify.ntt_m_tdata.next = self.ntt.m_tdata.val();
         self.verify.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
-        self.sign.sponge_done.next = self.sponge.done.val();
+        self.sign.sponge_done.next = self.sponge.done.val() & self.sponge_out.empty.val();
         self.sign.sponge_error.next = self.sponge.error.val();
         self.sign.sponge_in_ready.next = self.sponge.in_ready.val();
-        self.sign.sponge_out_data.next = self.sponge.out_data.val();
-        self.sign.sponge_out_valid.next = self.sponge.out_valid.val();
+        self.sign.sponge_out_data.next = self.sponge_out.out_data.val();
+        self.sign.sponge_out_valid.next = self.sponge_out.out_valid.val();
         self.sign.ntt_done.next = self.ntt.done.val();
         self.sign.ntt_error.next = self.ntt.error.val();
         self.sign.ntt_s_tready.next = self.ntt.s_tready.val();

@@ -22,7 +22,10 @@
 //! - [`rej_ntt`]: RejNTTPoly's acceptance on the SHAKE128 word stream (ExpandA),
 //!   one candidate per clock.
 //! - [`rej_bounded`]: RejBoundedPoly's acceptance on a SHAKE256 byte stream
-//!   (ExpandS), one nibble per clock.
+//!   (ExpandS), one byte per clock, the accepted values queued out one a
+//!   clock.
+//! - [`word_fifo`]: the queue between the sponge's output and the
+//!   sequencers, so the sponge permutes while a sampler works.
 //! - [`hint_codec`]: HintBitPack / HintBitUnpack of the signature's hint
 //!   field, one hint bit per clock, with every malformed-encoding check.
 //! - [`sample_in_ball`]: SampleInBall, one byte per clock, c held in
@@ -52,6 +55,7 @@ pub mod verify;
 #[cfg(test)]
 pub(crate) mod verify_tests;
 pub mod verilator_check;
+pub mod word_fifo;
 
 use crate::export::{raw_verilog, Design};
 
@@ -98,7 +102,7 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: "mldsa_rej_bounded",
-            description: "ML-DSA RejBoundedPoly acceptance (ExpandS), 1 nibble a clock",
+            description: "ML-DSA RejBoundedPoly acceptance (ExpandS), 1 byte a clock in, a 256-entry queue, 1 coefficient a clock out",
             verilog: || raw_verilog(rej_bounded::RejBoundedSampler::default()),
             vcd: None,
         },
@@ -150,6 +154,12 @@ pub fn designs() -> Vec<Design> {
             description:
                 "ML-DSA HintBitUnpack with the malformed checks: ω + k bytes in, 1 hint bit a clock out",
             verilog: || raw_verilog(hint_codec::HintUnpacker::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_word_fifo",
+            description: "ML-DSA sponge-output FIFO: 16 words, first word falls through, synchronous flush",
+            verilog: || raw_verilog(word_fifo::SpongeOutFifo::default()),
             vcd: None,
         },
     ]

@@ -1,27 +1,45 @@
 //! RejBoundedPoly's acceptance (FIPS 204 Algorithm 31, ExpandS): a SHAKE256
-//! byte stream in, one nibble examined per clock (low nibble first), and
-//! the accepted coefficients out in canonical form mod q:
+//! byte stream in, a whole byte (both nibbles, low first) examined per
+//! clock, and the accepted coefficients out in canonical form mod q, one a
+//! clock:
 //!
 //! - η = 2: nibble z < 15 is kept as `2 − (z mod 5)`;
 //! - η = 4: nibble z < 9 is kept as `4 − z`.
 //!
-//! A byte is taken (`data_ready`) every second clock, so the sampler keeps
-//! up with a stream of one byte per two clocks. Which nibbles are rejected
-//! depends on the secret seed ρ′, but every nibble costs one clock whatever
-//! its value, so the cycle count of a polynomial reveals only how many
-//! nibbles were rejected, which are independent of the kept coefficients
-//! (the same argument as `pqc::mldsa::sample::rej_bounded_poly_with`).
+//! A byte can give two coefficients where the output (the NTT core's LOAD
+//! and the η-packer) takes one a clock, so the accepted values wait in a
+//! queue that holds a whole polynomial: coefficient k goes to bank k mod 2
+//! at row k / 2 of two 128 × 4-bit RAMs, so the two of one byte always land
+//! in different banks, and one is read out a clock. Nothing wraps: after
+//! 256 coefficients further nibbles are examined and dropped, and `reset`
+//! starts the next polynomial.
 //!
-//! Latency 1: a coefficient is valid the clock after its nibble is examined.
+//! Which nibbles are rejected depends on the secret seed ρ′, but the
+//! sampler takes a byte every clock whatever its value (`data_ready` is
+//! always high), and the output only waits for the queue. A caller that
+//! reads a fixed number of bytes (the key generation reads
+//! `keygen::s_squeeze_bytes`) therefore spends a fixed number of clocks,
+//! as long as the 256th coefficient leaves before the last byte arrives:
+//! for the k-th accepted nibble that needs at most k + (bytes − 256)
+//! rejections before it, which with 272 bytes (η = 2, reject 1/16) or 408
+//! (η = 4, reject 7/16) fails only in the cases where the fixed bytes hold
+//! fewer than 256 acceptable nibbles at all (the same argument as
+//! `pqc::mldsa::sample::rej_bounded_poly_with`).
+//!
+//! Latency 3: a byte at clock t is written to the queue at its end, read at
+//! t + 1 and converted at t + 2; its first coefficient is valid at t + 3.
 
 use rust_hdl::prelude::*;
+
+/// Row address bits of each queue bank: 2 · 2^7 = 256 coefficients.
+const BANK_ADDRESS_BITS: usize = 7;
 
 /// The RejBoundedPoly sampler.
 #[derive(LogicBlock)]
 pub struct RejBoundedSampler {
     /// The clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: drops a held high nibble; the next byte starts.
+    /// Synchronous reset: empties the queue; the next polynomial starts.
     pub reset: Signal<In, Bit>,
     /// η = 4 when set, η = 2 otherwise.
     pub eta4: Signal<In, Bit>,
@@ -29,22 +47,42 @@ pub struct RejBoundedSampler {
     pub data: Signal<In, Bits<8>>,
     /// `data` is valid this clock.
     pub data_valid: Signal<In, Bit>,
-    /// The sampler takes `data` this clock (no high nibble is waiting).
+    /// The sampler takes `data` this clock (always: a byte a clock).
     pub data_ready: Signal<Out, Bit>,
     /// The accepted coefficient, canonical (η − m, or q + η − m).
     pub coeff: Signal<Out, Bits<23>>,
     /// `coeff` is valid this clock.
     pub coeff_valid: Signal<Out, Bit>,
-    high_pending: DFF<Bit>,
-    high_nibble: DFF<Bits<4>>,
+    /// Queue bank of the even-numbered coefficients (m, 4 bits each).
+    even: RAM<Bits<4>, BANK_ADDRESS_BITS>,
+    /// Queue bank of the odd-numbered coefficients.
+    odd: RAM<Bits<4>, BANK_ADDRESS_BITS>,
+    /// Coefficients written to the queue (stops at 256).
+    written: DFF<Bits<9>>,
+    /// Coefficients read from the queue.
+    taken: DFF<Bits<9>>,
+    /// A queue read was issued on the last clock, and from which bank.
+    fetched: DFF<Bit>,
+    fetched_odd: DFF<Bit>,
     out: DFF<Bits<23>>,
     out_valid: DFF<Bit>,
-    nibble: Signal<Local, Bits<4>>,
-    examine: Signal<Local, Bit>,
-    mod5: Signal<Local, Bits<4>>,
+    lo: Signal<Local, Bits<4>>,
+    hi: Signal<Local, Bits<4>>,
+    lo_mod5: Signal<Local, Bits<4>>,
+    hi_mod5: Signal<Local, Bits<4>>,
+    lo_m: Signal<Local, Bits<4>>,
+    hi_m: Signal<Local, Bits<4>>,
+    lo_ok: Signal<Local, Bit>,
+    hi_ok: Signal<Local, Bit>,
+    /// The byte's first accepted value, and whether it goes in / a second
+    /// one (the high nibble) follows.
+    first_m: Signal<Local, Bits<4>>,
+    write_first: Signal<Local, Bit>,
+    write_second: Signal<Local, Bit>,
+    row: Signal<Local, Bits<BANK_ADDRESS_BITS>>,
+    issue: Signal<Local, Bit>,
     m: Signal<Local, Bits<23>>,
     eta: Signal<Local, Bits<23>>,
-    accept: Signal<Local, Bit>,
     q23: Constant<Bits<23>>,
 }
 
@@ -59,16 +97,29 @@ impl Default for RejBoundedSampler {
             data_ready: Default::default(),
             coeff: Default::default(),
             coeff_valid: Default::default(),
-            high_pending: Default::default(),
-            high_nibble: Default::default(),
+            even: Default::default(),
+            odd: Default::default(),
+            written: Default::default(),
+            taken: Default::default(),
+            fetched: Default::default(),
+            fetched_odd: Default::default(),
             out: Default::default(),
             out_valid: Default::default(),
-            nibble: Default::default(),
-            examine: Default::default(),
-            mod5: Default::default(),
+            lo: Default::default(),
+            hi: Default::default(),
+            lo_mod5: Default::default(),
+            hi_mod5: Default::default(),
+            lo_m: Default::default(),
+            hi_m: Default::default(),
+            lo_ok: Default::default(),
+            hi_ok: Default::default(),
+            first_m: Default::default(),
+            write_first: Default::default(),
+            write_second: Default::default(),
+            row: Default::default(),
+            issue: Default::default(),
             m: Default::default(),
             eta: Default::default(),
-            accept: Default::default(),
             q23: Constant::new((pqc::ring::Q as u64).into()),
         }
     }
@@ -77,34 +128,107 @@ impl Default for RejBoundedSampler {
 impl Logic for RejBoundedSampler {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, high_pending, high_nibble, out, out_valid);
-        self.data_ready.next = !self.high_pending.q.val();
-        // The held high nibble goes first; otherwise the low nibble of a
-        // byte taken this clock.
-        if self.high_pending.q.val() {
-            self.nibble.next = self.high_nibble.q.val();
-            self.examine.next = true;
-        } else {
-            self.nibble.next = self.data.val().get_bits::<4>(0);
-            self.examine.next = self.data_valid.val();
-        }
+        dff_setup!(
+            self,
+            clock,
+            written,
+            taken,
+            fetched,
+            fetched_odd,
+            out,
+            out_valid
+        );
+        self.even.read_clock.next = self.clock.val();
+        self.even.write_clock.next = self.clock.val();
+        self.odd.read_clock.next = self.clock.val();
+        self.odd.write_clock.next = self.clock.val();
+        self.data_ready.next = true;
+
+        // ---- Examine both nibbles of the byte.
+        self.lo.next = self.data.val().get_bits::<4>(0);
+        self.hi.next = self.data.val().get_bits::<4>(4);
         // z mod 5 for z < 15 by two conditional subtractions (z = 15 is
         // rejected anyway).
-        if self.nibble.val() >= 10 {
-            self.mod5.next = self.nibble.val() - 10;
-        } else if self.nibble.val() >= 5 {
-            self.mod5.next = self.nibble.val() - 5;
+        if self.lo.val() >= 10 {
+            self.lo_mod5.next = self.lo.val() - 10;
+        } else if self.lo.val() >= 5 {
+            self.lo_mod5.next = self.lo.val() - 5;
         } else {
-            self.mod5.next = self.nibble.val();
+            self.lo_mod5.next = self.lo.val();
+        }
+        if self.hi.val() >= 10 {
+            self.hi_mod5.next = self.hi.val() - 10;
+        } else if self.hi.val() >= 5 {
+            self.hi_mod5.next = self.hi.val() - 5;
+        } else {
+            self.hi_mod5.next = self.hi.val();
         }
         if self.eta4.val() {
-            self.m.next = bit_cast::<23, 4>(self.nibble.val());
-            self.eta.next = 4.into();
-            self.accept.next = self.nibble.val() < 9;
+            self.lo_m.next = self.lo.val();
+            self.hi_m.next = self.hi.val();
+            self.lo_ok.next = self.lo.val() < 9;
+            self.hi_ok.next = self.hi.val() < 9;
         } else {
-            self.m.next = bit_cast::<23, 4>(self.mod5.val());
+            self.lo_m.next = self.lo_mod5.val();
+            self.hi_m.next = self.hi_mod5.val();
+            self.lo_ok.next = self.lo.val() < 15;
+            self.hi_ok.next = self.hi.val() < 15;
+        }
+        if self.lo_ok.val() {
+            self.first_m.next = self.lo_m.val();
+        } else {
+            self.first_m.next = self.hi_m.val();
+        }
+        self.write_first.next = self.data_valid.val()
+            & (self.lo_ok.val() | self.hi_ok.val())
+            & !self.written.q.val().get_bit(8);
+        self.write_second.next = self.data_valid.val()
+            & self.lo_ok.val()
+            & self.hi_ok.val()
+            & (self.written.q.val() < 255);
+
+        // ---- Into the queue: coefficient k at row k / 2 of bank k mod 2.
+        self.row.next = self.written.q.val().get_bits::<7>(1);
+        if self.written.q.val().get_bit(0) {
+            self.odd.write_address.next = self.row.val();
+            self.odd.write_data.next = self.first_m.val();
+            self.odd.write_enable.next = self.write_first.val();
+            self.even.write_address.next = self.row.val() + 1;
+            self.even.write_data.next = self.hi_m.val();
+            self.even.write_enable.next = self.write_second.val();
+        } else {
+            self.even.write_address.next = self.row.val();
+            self.even.write_data.next = self.first_m.val();
+            self.even.write_enable.next = self.write_first.val();
+            self.odd.write_address.next = self.row.val();
+            self.odd.write_data.next = self.hi_m.val();
+            self.odd.write_enable.next = self.write_second.val();
+        }
+        if self.write_second.val() {
+            self.written.d.next = self.written.q.val() + 2;
+        } else if self.write_first.val() {
+            self.written.d.next = self.written.q.val() + 1;
+        }
+
+        // ---- Out of the queue, one a clock: a read issued on this clock
+        // gives its value on the next, converted on the one after.
+        self.issue.next = self.taken.q.val() < self.written.q.val();
+        self.even.read_address.next = self.taken.q.val().get_bits::<7>(1);
+        self.odd.read_address.next = self.taken.q.val().get_bits::<7>(1);
+        if self.issue.val() {
+            self.taken.d.next = self.taken.q.val() + 1;
+        }
+        self.fetched.d.next = self.issue.val();
+        self.fetched_odd.d.next = self.taken.q.val().get_bit(0);
+        if self.fetched_odd.q.val() {
+            self.m.next = bit_cast::<23, 4>(self.odd.read_data.val());
+        } else {
+            self.m.next = bit_cast::<23, 4>(self.even.read_data.val());
+        }
+        if self.eta4.val() {
+            self.eta.next = 4.into();
+        } else {
             self.eta.next = 2.into();
-            self.accept.next = self.nibble.val() < 15;
         }
         // η − m wraps below zero; adding q then gives q + η − m.
         if self.m.val() > self.eta.val() {
@@ -112,15 +236,11 @@ impl Logic for RejBoundedSampler {
         } else {
             self.out.d.next = self.eta.val() - self.m.val();
         }
-        self.out_valid.d.next = self.examine.val() & self.accept.val();
-        if self.high_pending.q.val() {
-            self.high_pending.d.next = false;
-        } else if self.data_valid.val() {
-            self.high_pending.d.next = true;
-            self.high_nibble.d.next = self.data.val().get_bits::<4>(4);
-        }
+        self.out_valid.d.next = self.fetched.q.val();
         if self.reset.val() {
-            self.high_pending.d.next = false;
+            self.written.d.next = 0.into();
+            self.taken.d.next = 0.into();
+            self.fetched.d.next = false;
             self.out_valid.d.next = false;
         }
         self.coeff.next = self.out.q.val();
@@ -199,26 +319,42 @@ mod tests {
     }
 
     #[test]
-    fn rej_bounded_sampler_takes_a_byte_every_second_clock() {
+    fn rej_bounded_sampler_takes_a_byte_a_clock_and_queues_the_second_value() {
         let mut uut = RejBoundedSampler::default();
         uut.connect_all();
         settle(&mut uut);
-        // Every nibble 0 (accepted for both η): two coefficients per byte,
-        // one per clock, and the sampler asks for a byte every other clock.
+        // Every nibble 0 (accepted for both η): two coefficients per byte
+        // offered every clock, out one a clock from clock 3 on, and exactly
+        // 256 of them: the nibbles after the 256th are dropped.
         uut.data.next = 0.into();
         uut.data_valid.next = true;
-        let mut accepted = 0;
-        for clock in 0..40 {
+        let mut valid_clocks = Vec::new();
+        for clock in 0..400 {
             settle(&mut uut);
-            assert_eq!(uut.data_ready.val(), clock % 2 == 0, "clock {clock}");
+            assert!(uut.data_ready.val(), "clock {clock}");
             tick(&mut uut, |u| &mut u.clock);
-            accepted += usize::from(uut.coeff_valid.val());
-            if clock > 0 {
-                assert!(uut.coeff_valid.val());
+            if uut.coeff_valid.val() {
                 assert_eq!(uut.coeff.val().to_u64(), 2);
+                valid_clocks.push(clock);
             }
         }
-        assert_eq!(accepted, 40);
+        assert_eq!(valid_clocks, (2..258).collect::<Vec<_>>());
+        // Reset empties the queue: the next polynomial starts afresh, now
+        // with η = 4 and nibbles 9 (rejected) and 0 (kept as 4).
+        uut.reset.next = true;
+        uut.eta4.next = true;
+        uut.data.next = 0x09.into();
+        tick(&mut uut, |u| &mut u.clock);
+        uut.reset.next = false;
+        let mut accepted = 0;
+        for _ in 0..300 {
+            tick(&mut uut, |u| &mut u.clock);
+            if uut.coeff_valid.val() {
+                assert_eq!(uut.coeff.val().to_u64(), 4);
+                accepted += 1;
+            }
+        }
+        assert_eq!(accepted, 256);
     }
 
     #[test]
