@@ -196,6 +196,15 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     wire  sponge$out_valid;
     wire  sponge$out_last;
     reg  sponge$out_ready;
+    reg  sponge_out$clock;
+    reg  sponge_out$flush;
+    reg  [31:0] sponge_out$in_data;
+    reg  sponge_out$in_valid;
+    wire  sponge_out$in_ready;
+    wire  [31:0] sponge_out$out_data;
+    wire  sponge_out$out_valid;
+    reg  sponge_out$out_ready;
+    wire  sponge_out$empty;
     reg  ntt$clock;
     reg  ntt$reset;
     reg  ntt$start;
@@ -441,6 +450,17 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .out_last(sponge$out_last),
         .out_ready(sponge$out_ready)
     );
+    mldsa_engine__sponge_out sponge_out(
+        .clock(sponge_out$clock),
+        .flush(sponge_out$flush),
+        .in_data(sponge_out$in_data),
+        .in_valid(sponge_out$in_valid),
+        .in_ready(sponge_out$in_ready),
+        .out_data(sponge_out$out_data),
+        .out_valid(sponge_out$out_valid),
+        .out_ready(sponge_out$out_ready),
+        .empty(sponge_out$empty)
+    );
     mldsa_engine__ntt ntt(
         .clock(ntt$clock),
         .reset(ntt$reset),
@@ -527,6 +547,7 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         verify$clock = clock;
         sign$clock = clock;
         sponge$clock = clock;
+        sponge_out$clock = clock;
         ntt$clock = clock;
         poly_memory$clock = clock;
         any_busy = keygen$busy | verify$busy | sign$busy;
@@ -584,6 +605,9 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
             m_last = sign$m_last;
         end
         sponge$reset = reset;
+        sponge_out$in_data = sponge$out_data;
+        sponge_out$in_valid = sponge$out_valid;
+        sponge$out_ready = sponge_out$in_ready;
         ntt$reset = reset;
         poly_memory$core_row_out$0 = ntt$row_out$0;
         ntt$row_in$0 = poly_memory$core_row_in$0;
@@ -623,7 +647,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
             sponge$in_data = verify$sponge_in_data;
             sponge$in_valid = verify$sponge_in_valid;
             sponge$in_last = verify$sponge_in_last;
-            sponge$out_ready = verify$sponge_out_ready;
+            sponge_out$out_ready = verify$sponge_out_ready;
+            sponge_out$flush = reset | verify$sponge_start;
             ntt$start = verify$ntt_start;
             ntt$op = verify$ntt_op;
             ntt$arg0 = verify$ntt_arg0;
@@ -643,7 +668,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
             sponge$in_data = sign$sponge_in_data;
             sponge$in_valid = sign$sponge_in_valid;
             sponge$in_last = sign$sponge_in_last;
-            sponge$out_ready = sign$sponge_out_ready;
+            sponge_out$out_ready = sign$sponge_out_ready;
+            sponge_out$flush = reset | sign$sponge_start;
             ntt$start = sign$ntt_start;
             ntt$op = sign$ntt_op;
             ntt$arg0 = sign$ntt_arg0;
@@ -663,7 +689,8 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
             sponge$in_data = keygen$sponge_in_data;
             sponge$in_valid = keygen$sponge_in_valid;
             sponge$in_last = keygen$sponge_in_last;
-            sponge$out_ready = keygen$sponge_out_ready;
+            sponge_out$out_ready = keygen$sponge_out_ready;
+            sponge_out$flush = reset | keygen$sponge_start;
             ntt$start = keygen$ntt_start;
             ntt$op = keygen$ntt_op;
             ntt$arg0 = keygen$ntt_arg0;
@@ -674,31 +701,31 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
             ntt$s_tlast = keygen$ntt_s_tlast;
             ntt$m_tready = keygen$ntt_m_tready;
         end
-        keygen$sponge_done = sponge$done;
+        keygen$sponge_done = sponge$done & sponge_out$empty;
         keygen$sponge_error = sponge$error;
         keygen$sponge_in_ready = sponge$in_ready;
-        keygen$sponge_out_data = sponge$out_data;
-        keygen$sponge_out_valid = sponge$out_valid;
+        keygen$sponge_out_data = sponge_out$out_data;
+        keygen$sponge_out_valid = sponge_out$out_valid;
         keygen$ntt_done = ntt$done;
         keygen$ntt_error = ntt$error;
         keygen$ntt_s_tready = ntt$s_tready;
         keygen$ntt_m_tdata = ntt$m_tdata;
         keygen$ntt_m_tvalid = ntt$m_tvalid;
-        verify$sponge_done = sponge$done;
+        verify$sponge_done = sponge$done & sponge_out$empty;
         verify$sponge_error = sponge$error;
         verify$sponge_in_ready = sponge$in_ready;
-        verify$sponge_out_data = sponge$out_data;
-        verify$sponge_out_valid = sponge$out_valid;
+        verify$sponge_out_data = sponge_out$out_data;
+        verify$sponge_out_valid = sponge_out$out_valid;
         verify$ntt_done = ntt$done;
         verify$ntt_error = ntt$error;
         verify$ntt_s_tready = ntt$s_tready;
         verify$ntt_m_tdata = ntt$m_tdata;
         verify$ntt_m_tvalid = ntt$m_tvalid;
-        sign$sponge_done = sponge$done;
+        sign$sponge_done = sponge$done & sponge_out$empty;
         sign$sponge_error = sponge$error;
         sign$sponge_in_ready = sponge$in_ready;
-        sign$sponge_out_data = sponge$out_data;
-        sign$sponge_out_valid = sponge$out_valid;
+        sign$sponge_out_data = sponge_out$out_data;
+        sign$sponge_out_valid = sponge_out$out_valid;
         sign$ntt_done = ntt$done;
         sign$ntt_error = ntt$error;
         sign$ntt_s_tready = ntt$s_tready;
@@ -1088,6 +1115,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  s_bytes_target$clock;
     
     // Local signals
+    reg  byte_taken;
     reg  [31:0] message_word;
     reg  [31:0] seed_word;
     reg  [15:0] s_index;
@@ -1671,6 +1699,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         sponge_in_valid = 1'b0;
         sponge_in_last = 1'b0;
         sponge_out_ready = 1'b0;
+        byte_taken = 1'b0;
         ntt_reset = reset;
         ntt_start = 1'b0;
         ntt_op = c_op_load;
@@ -2154,16 +2183,17 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         if (sponge_in_ready & (words_in$q <= 32'h10)) begin
                             words_in$d = words_in$q + 32'h1;
                         end
-                        sponge_out_ready = (ser_left$q == 32'h0) & ~stopped$q;
                         rej_bounded$data_valid = ser_left$q != 32'h0;
-                        if ((ser_left$q == 32'h0) & sponge_out_valid & ~stopped$q) begin
-                            ser_word$d = sponge_out_data;
-                            ser_left$d = 32'h4;
-                        end
-                        else if ((ser_left$q != 32'h0) & rej_bounded$data_ready) begin
+                        byte_taken = (ser_left$q != 32'h0) & rej_bounded$data_ready;
+                        sponge_out_ready = ((ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & byte_taken)) & ~stopped$q;
+                        if (byte_taken) begin
                             ser_word$d = ser_word$q >> 32'h8;
                             ser_left$d = ser_left$q - 32'h1;
                             s_bytes$d = s_bytes$q + 32'h1;
+                        end
+                        if (sponge_out_ready & sponge_out_valid) begin
+                            ser_word$d = sponge_out_data;
+                            ser_left$d = 32'h4;
                         end
                         if (sample_valid & ~count$q[32'h8]) begin
                             ntt_s_tvalid = 1'b1;
@@ -3332,12 +3362,32 @@ module mldsa_engine__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_r
     localparam  q23 = 23'h7fe001;
     
     // Stub signals
-    reg  high_pending$d;
-    wire  high_pending$q;
-    reg  high_pending$clock;
-    reg  [3:0] high_nibble$d;
-    wire  [3:0] high_nibble$q;
-    reg  high_nibble$clock;
+    reg  [6:0] even$read_address;
+    reg  even$read_clock;
+    wire  [3:0] even$read_data;
+    reg  [6:0] even$write_address;
+    reg  even$write_clock;
+    reg  [3:0] even$write_data;
+    reg  even$write_enable;
+    reg  [6:0] odd$read_address;
+    reg  odd$read_clock;
+    wire  [3:0] odd$read_data;
+    reg  [6:0] odd$write_address;
+    reg  odd$write_clock;
+    reg  [3:0] odd$write_data;
+    reg  odd$write_enable;
+    reg  [8:0] written$d;
+    wire  [8:0] written$q;
+    reg  written$clock;
+    reg  [8:0] taken$d;
+    wire  [8:0] taken$q;
+    reg  taken$clock;
+    reg  fetched$d;
+    wire  fetched$q;
+    reg  fetched$clock;
+    reg  fetched_odd$d;
+    wire  fetched_odd$q;
+    reg  fetched_odd$clock;
     reg  [22:0] out$d;
     wire  [22:0] out$q;
     reg  out$clock;
@@ -3346,23 +3396,60 @@ module mldsa_engine__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_r
     reg  out_valid$clock;
     
     // Local signals
-    reg  [3:0] nibble;
-    reg  examine;
-    reg  [3:0] mod5;
+    reg  [3:0] lo;
+    reg  [3:0] hi;
+    reg  [3:0] lo_mod5;
+    reg  [3:0] hi_mod5;
+    reg  [3:0] lo_m;
+    reg  [3:0] hi_m;
+    reg  lo_ok;
+    reg  hi_ok;
+    reg  [3:0] first_m;
+    reg  write_first;
+    reg  write_second;
+    reg  [6:0] row;
+    reg  issue;
     reg  [22:0] m;
     reg  [22:0] eta;
-    reg  accept;
     
     // Sub module instances
-    mldsa_engine__keygen__rej_bounded__high_pending high_pending(
-        .d(high_pending$d),
-        .q(high_pending$q),
-        .clock(high_pending$clock)
+    mldsa_engine__keygen__rej_bounded__even even(
+        .read_address(even$read_address),
+        .read_clock(even$read_clock),
+        .read_data(even$read_data),
+        .write_address(even$write_address),
+        .write_clock(even$write_clock),
+        .write_data(even$write_data),
+        .write_enable(even$write_enable)
     );
-    mldsa_engine__keygen__rej_bounded__high_nibble high_nibble(
-        .d(high_nibble$d),
-        .q(high_nibble$q),
-        .clock(high_nibble$clock)
+    mldsa_engine__keygen__rej_bounded__odd odd(
+        .read_address(odd$read_address),
+        .read_clock(odd$read_clock),
+        .read_data(odd$read_data),
+        .write_address(odd$write_address),
+        .write_clock(odd$write_clock),
+        .write_data(odd$write_data),
+        .write_enable(odd$write_enable)
+    );
+    mldsa_engine__keygen__rej_bounded__written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
+    );
+    mldsa_engine__keygen__rej_bounded__taken taken(
+        .d(taken$d),
+        .q(taken$q),
+        .clock(taken$clock)
+    );
+    mldsa_engine__keygen__rej_bounded__fetched fetched(
+        .d(fetched$d),
+        .q(fetched$q),
+        .clock(fetched$clock)
+    );
+    mldsa_engine__keygen__rej_bounded__fetched_odd fetched_odd(
+        .d(fetched_odd$d),
+        .q(fetched_odd$q),
+        .clock(fetched_odd$clock)
     );
     mldsa_engine__keygen__rej_bounded__out out(
         .d(out$d),
@@ -3377,41 +3464,105 @@ module mldsa_engine__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_r
     
     // Update code
     always @(*) begin
-        high_pending$clock = clock;
-        high_nibble$clock = clock;
+        written$clock = clock;
+        taken$clock = clock;
+        fetched$clock = clock;
+        fetched_odd$clock = clock;
         out$clock = clock;
         out_valid$clock = clock;
-        high_pending$d = high_pending$q;
-        high_nibble$d = high_nibble$q;
+        written$d = written$q;
+        taken$d = taken$q;
+        fetched$d = fetched$q;
+        fetched_odd$d = fetched_odd$q;
         out$d = out$q;
         out_valid$d = out_valid$q;
-        data_ready = ~high_pending$q;
-        if (high_pending$q) begin
-            nibble = high_nibble$q;
-            examine = 1'b1;
+        even$read_clock = clock;
+        even$write_clock = clock;
+        odd$read_clock = clock;
+        odd$write_clock = clock;
+        data_ready = 1'b1;
+        lo = data[(32'h0)+:(4)];
+        hi = data[(32'h4)+:(4)];
+        if (lo >= 32'ha) begin
+            lo_mod5 = lo - 32'ha;
+        end
+        else if (lo >= 32'h5) begin
+            lo_mod5 = lo - 32'h5;
         end
         else begin
-            nibble = data[(32'h0)+:(4)];
-            examine = data_valid;
+            lo_mod5 = lo;
         end
-        if (nibble >= 32'ha) begin
-            mod5 = nibble - 32'ha;
+        if (hi >= 32'ha) begin
+            hi_mod5 = hi - 32'ha;
         end
-        else if (nibble >= 32'h5) begin
-            mod5 = nibble - 32'h5;
+        else if (hi >= 32'h5) begin
+            hi_mod5 = hi - 32'h5;
         end
         else begin
-            mod5 = nibble;
+            hi_mod5 = hi;
         end
         if (eta4) begin
-            m = ((nibble) & 23'h7fffff);
-            eta = 32'h4;
-            accept = nibble < 32'h9;
+            lo_m = lo;
+            hi_m = hi;
+            lo_ok = lo < 32'h9;
+            hi_ok = hi < 32'h9;
         end
         else begin
-            m = ((mod5) & 23'h7fffff);
+            lo_m = lo_mod5;
+            hi_m = hi_mod5;
+            lo_ok = lo < 32'hf;
+            hi_ok = hi < 32'hf;
+        end
+        if (lo_ok) begin
+            first_m = lo_m;
+        end
+        else begin
+            first_m = hi_m;
+        end
+        write_first = data_valid & (lo_ok | hi_ok) & ~written$q[32'h8];
+        write_second = data_valid & lo_ok & hi_ok & (written$q < 32'hff);
+        row = written$q[(32'h1)+:(7)];
+        if (written$q[32'h0]) begin
+            odd$write_address = row;
+            odd$write_data = first_m;
+            odd$write_enable = write_first;
+            even$write_address = row + 32'h1;
+            even$write_data = hi_m;
+            even$write_enable = write_second;
+        end
+        else begin
+            even$write_address = row;
+            even$write_data = first_m;
+            even$write_enable = write_first;
+            odd$write_address = row;
+            odd$write_data = hi_m;
+            odd$write_enable = write_second;
+        end
+        if (write_second) begin
+            written$d = written$q + 32'h2;
+        end
+        else if (write_first) begin
+            written$d = written$q + 32'h1;
+        end
+        issue = taken$q < written$q;
+        even$read_address = taken$q[(32'h1)+:(7)];
+        odd$read_address = taken$q[(32'h1)+:(7)];
+        if (issue) begin
+            taken$d = taken$q + 32'h1;
+        end
+        fetched$d = issue;
+        fetched_odd$d = taken$q[32'h0];
+        if (fetched_odd$q) begin
+            m = ((odd$read_data) & 23'h7fffff);
+        end
+        else begin
+            m = ((even$read_data) & 23'h7fffff);
+        end
+        if (eta4) begin
+            eta = 32'h4;
+        end
+        else begin
             eta = 32'h2;
-            accept = nibble < 32'hf;
         end
         if (m > eta) begin
             out$d = eta - m + q23;
@@ -3419,16 +3570,11 @@ module mldsa_engine__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_r
         else begin
             out$d = eta - m;
         end
-        out_valid$d = examine & accept;
-        if (high_pending$q) begin
-            high_pending$d = 1'b0;
-        end
-        else if (data_valid) begin
-            high_pending$d = 1'b1;
-            high_nibble$d = data[(32'h4)+:(4)];
-        end
+        out_valid$d = fetched$q;
         if (reset) begin
-            high_pending$d = 1'b0;
+            written$d = 32'h0;
+            taken$d = 32'h0;
+            fetched$d = 1'b0;
             out_valid$d = 1'b0;
         end
         coeff = out$q;
@@ -3438,26 +3584,36 @@ module mldsa_engine__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_r
 endmodule // mldsa_engine__keygen__rej_bounded
 
 
-module mldsa_engine__keygen__rej_bounded__high_nibble(d,q,clock);
+module mldsa_engine__keygen__rej_bounded__even(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
     
     // Update code (custom)
-    initial begin
-       q = 4'h0;
+    reg[3:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
-          
-endmodule // mldsa_engine__keygen__rej_bounded__high_nibble
+                
+endmodule // mldsa_engine__keygen__rej_bounded__even
 
 
-module mldsa_engine__keygen__rej_bounded__high_pending(d,q,clock);
+module mldsa_engine__keygen__rej_bounded__fetched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3473,7 +3629,55 @@ module mldsa_engine__keygen__rej_bounded__high_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_engine__keygen__rej_bounded__high_pending
+endmodule // mldsa_engine__keygen__rej_bounded__fetched
+
+
+module mldsa_engine__keygen__rej_bounded__fetched_odd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__rej_bounded__fetched_odd
+
+
+module mldsa_engine__keygen__rej_bounded__odd(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[3:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__keygen__rej_bounded__odd
 
 
 module mldsa_engine__keygen__rej_bounded__out(d,q,clock);
@@ -3512,6 +3716,44 @@ module mldsa_engine__keygen__rej_bounded__out_valid(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__rej_bounded__out_valid
+
+
+module mldsa_engine__keygen__rej_bounded__taken(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__rej_bounded__taken
+
+
+module mldsa_engine__keygen__rej_bounded__written(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__rej_bounded__written
 
 
 module mldsa_engine__keygen__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
@@ -31632,6 +31874,198 @@ module mldsa_engine__sponge__word_pos(d,q,clock);
     end
           
 endmodule // mldsa_engine__sponge__word_pos
+
+
+module mldsa_engine__sponge_out(clock,flush,in_data,in_valid,in_ready,out_data,out_valid,out_ready,empty);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  flush;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  empty;
+    
+    // Constant declarations
+    localparam  depth = 5'b10000;
+    
+    // Stub signals
+    reg  [3:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [31:0] ram$read_data;
+    reg  [3:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [31:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] write_pointer$d;
+    wire  [4:0] write_pointer$q;
+    reg  write_pointer$clock;
+    reg  [4:0] read_pointer$d;
+    wire  [4:0] read_pointer$q;
+    reg  read_pointer$clock;
+    reg  [4:0] readable$d;
+    wire  [4:0] readable$q;
+    reg  readable$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  [4:0] next_read;
+    
+    // Sub module instances
+    mldsa_engine__sponge_out__ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    mldsa_engine__sponge_out__write_pointer write_pointer(
+        .d(write_pointer$d),
+        .q(write_pointer$q),
+        .clock(write_pointer$clock)
+    );
+    mldsa_engine__sponge_out__read_pointer read_pointer(
+        .d(read_pointer$d),
+        .q(read_pointer$q),
+        .clock(read_pointer$clock)
+    );
+    mldsa_engine__sponge_out__readable readable(
+        .d(readable$d),
+        .q(readable$q),
+        .clock(readable$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        write_pointer$clock = clock;
+        read_pointer$clock = clock;
+        readable$clock = clock;
+        write_pointer$d = write_pointer$q;
+        read_pointer$d = read_pointer$q;
+        readable$d = readable$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = (write_pointer$q - read_pointer$q) == depth;
+        in_ready = ~full;
+        push = in_valid & ~full;
+        ram$write_address = write_pointer$q[(32'h0)+:(4)];
+        ram$write_data = in_data;
+        ram$write_enable = push;
+        if (push) begin
+            write_pointer$d = write_pointer$q + 32'h1;
+        end
+        readable$d = write_pointer$q;
+        out_valid = read_pointer$q != readable$q;
+        out_data = ram$read_data;
+        if (out_valid & out_ready) begin
+            next_read = read_pointer$q + 32'h1;
+        end
+        else begin
+            next_read = read_pointer$q;
+        end
+        ram$read_address = next_read[(32'h0)+:(4)];
+        read_pointer$d = next_read;
+        empty = read_pointer$q == write_pointer$q;
+        if (flush) begin
+            write_pointer$d = 32'h0;
+            read_pointer$d = 32'h0;
+            readable$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_engine__sponge_out
+
+
+module mldsa_engine__sponge_out__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [31:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[31:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_engine__sponge_out__ram
+
+
+module mldsa_engine__sponge_out__read_pointer(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge_out__read_pointer
+
+
+module mldsa_engine__sponge_out__readable(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge_out__readable
+
+
+module mldsa_engine__sponge_out__write_pointer(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge_out__write_pointer
 
 
 module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);

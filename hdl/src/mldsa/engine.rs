@@ -6,7 +6,10 @@
 //! Sharing saves a sponge engine and an NTT core per sequencer, about
 //! 11,700 LUT and 8 DSP48E1 each in yosys. The sequencers share the
 //! polynomial memory on the core's row port the same way
-//! ([`EnginePolyMemory`]).
+//! ([`EnginePolyMemory`]). The sponge's output reaches them through a
+//! 16-word FIFO ([`SpongeOutFifo`]), flushed on every sponge request; a
+//! request counts as done for a sequencer once its last word has left
+//! the FIFO.
 //!
 //! # Interface
 //!
