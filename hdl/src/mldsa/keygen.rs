@@ -60,13 +60,15 @@
 //! same number of squeezed bytes ([`s_squeeze_bytes`]) whatever they are:
 //! the sampler takes a byte a clock whatever it holds, keeps reading (and
 //! discarding) after its 256th coefficient, and its queue hands the core
-//! a coefficient a clock, the 256th before the last of those bytes
-//! arrives ([`super::rej_bounded`]). Only if those bytes held fewer than
-//! 256 acceptable nibbles (probability below 2^−40) would it read on.
-//! Checked by `expand_s_clocks_do_not_depend_on_the_secret_seed`: the
-//! first s polynomial takes the same clocks for eight ξ, for η = 2 and 4
-//! (it fails for η = 4 if the phase ends at the 256th coefficient instead
-//! of the last fixed byte).
+//! a coefficient a clock, the 256th 12 (η = 2) or 142 to 148 (η = 4)
+//! clocks before the last of those bytes arrives; being that late would
+//! take odds below 2^−100 ([`super::rej_bounded`]). Only if those bytes
+//! held fewer than 256 acceptable nibbles (probability below 2^−40) would
+//! it read on. Checked by
+//! `expand_s_clocks_do_not_depend_on_the_secret_seed`: the first s
+//! polynomial takes the same clocks for eight ξ, for η = 2 and 4, and its
+//! 256th coefficient comes before the last fixed byte (the test fails for
+//! η = 4 if the phase ends at the 256th coefficient instead).
 //!
 //! # Interface
 //!
@@ -1220,14 +1222,39 @@ mod tests {
                 uut.start.next = false;
                 let mut clocks = 0;
                 let mut guard = 0;
+                // The 256th coefficient into the core, and the first clock
+                // with the fixed bytes all in.
+                let (mut full_at, mut bytes_in_at) = (None, None);
                 while uut.keygen.phase.q.val() != KeyGenPhase::NttS {
                     if uut.keygen.phase.q.val() == KeyGenPhase::SampleS {
                         clocks += 1;
+                        if full_at.is_none() && uut.keygen.count.q.val().get_bit(8) {
+                            full_at = Some(clocks);
+                        }
+                        if bytes_in_at.is_none()
+                            && uut.keygen.s_bytes.q.val() >= uut.keygen.s_bytes_target.q.val()
+                        {
+                            bytes_in_at = Some(clocks);
+                        }
                     }
                     tick(&mut uut, |u| &mut u.clock);
                     guard += 1;
                     assert!(guard < 5_000, "no first s polynomial");
                 }
+                // The queue must be done before the fixed read ends: the
+                // phase then ends on the read, not on the rejections. The
+                // margin sets the odds of a late polynomial
+                // (`rej_bounded` module docs).
+                let full_at = full_at.expect("256 coefficients");
+                let bytes_in_at = bytes_in_at.expect("the fixed bytes");
+                assert!(
+                    full_at < bytes_in_at,
+                    "set {set}: the 256th coefficient at {full_at}, the bytes in at {bytes_in_at}"
+                );
+                eprintln!(
+                    "set {set}, seed {seed}: {clocks} clocks, the 256th coefficient {} clocks before the last byte",
+                    bytes_in_at - full_at - 1
+                );
                 seen.push(clocks);
             }
             assert!(seen.iter().all(|&c| c == seen[0]), "set {set}: {seen:?}");

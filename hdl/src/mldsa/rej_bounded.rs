@@ -17,14 +17,23 @@
 //! Which nibbles are rejected depends on the secret seed ρ′, but the
 //! sampler takes a byte every clock whatever its value (`data_ready` is
 //! always high), and the output only waits for the queue. A caller that
-//! reads a fixed number of bytes (the key generation reads
-//! `keygen::s_squeeze_bytes`) therefore spends a fixed number of clocks,
-//! as long as the 256th coefficient leaves before the last byte arrives:
-//! for the k-th accepted nibble that needs at most k + (bytes − 256)
-//! rejections before it, which with 272 bytes (η = 2, reject 1/16) or 408
-//! (η = 4, reject 7/16) fails only in the cases where the fixed bytes hold
-//! fewer than 256 acceptable nibbles at all (the same argument as
-//! `pqc::mldsa::sample::rej_bounded_poly_with`).
+//! reads a fixed number of bytes B and ends on the last of them (the key
+//! generation reads `keygen::s_squeeze_bytes`) therefore spends a fixed
+//! number of clocks as long as the 256th coefficient leaves before that
+//! byte. With bytes a clock apart, coefficient k leaves at the maximum
+//! over j ≤ k of (clock of the j-th accepted nibble's byte + 3 + k − j),
+//! so the 256th is late only if some j-th accepted nibble comes more than
+//! B − 259 + j bytes in: the nibbles before it hold more rejections than
+//! acceptances by about 2(B − 259). In the key generation the 256th
+//! coefficient leaves 12 clocks before the last byte for η = 2 (B = 272,
+//! a nibble rejected with odds 1/16) and 142 to 148 for η = 4 (B = 408,
+//! odds 7/16, over the test's eight seeds), as
+//! `expand_s_clocks_do_not_depend_on_the_secret_seed` prints and asserts.
+//! Being 12 clocks late takes about 26 more rejected than accepted
+//! nibbles in a prefix, odds of at most 2^−100 for η = 2; 142 late takes
+//! about 284 more, far less likely for η = 4. Both are below the 2^−40 of
+//! the fixed read itself (fewer than 256 acceptable nibbles in B bytes,
+//! the same argument as `pqc::mldsa::sample::rej_bounded_poly_with`).
 //!
 //! Latency 3: a byte at clock t is written to the queue at its end, read at
 //! t + 1 and converted at t + 2; its first coefficient is valid at t + 3.
