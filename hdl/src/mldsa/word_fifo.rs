@@ -18,6 +18,8 @@
 //! pointer of one clock before). `flush` empties the queue at the end of
 //! the clock (a word offered on that clock is dropped): the engine flushes
 //! on every sponge request, so an aborted squeeze leaves nothing behind.
+//! That flush is why this is not rust-hdl's `SynchronousFIFO`, which has
+//! no synchronous clear.
 
 use rust_hdl::prelude::*;
 
