@@ -6,7 +6,8 @@
 //! Sharing saves a sponge engine and an NTT core per sequencer, about
 //! 11,700 LUT and 8 DSP48E1 each in yosys. The sequencers share the
 //! polynomial memory on the core's row port the same way
-//! ([`EnginePolyMemory`]). The sponge's output reaches them through a
+//! ([`EnginePolyMemory`]), and Verify and Sign share SampleInBall (1,791
+//! LUT alone in yosys). The sponge's output reaches them through a
 //! 16-word FIFO ([`SpongeOutFifo`]), flushed on every sponge request; a
 //! request counts as done for a sequencer once its last word has left
 //! the FIFO.
@@ -26,6 +27,7 @@
 use crate::keccak::SpongeEngine;
 use crate::mldsa::keygen::MlDsaKeyGen;
 use crate::mldsa::poly_memory::{PolyRowMemory, BANKS};
+use crate::mldsa::sample_in_ball::SampleInBall;
 use crate::mldsa::sign::MlDsaSign;
 use crate::mldsa::verify::MlDsaVerify;
 use crate::mldsa::word_fifo::SpongeOutFifo;
@@ -102,6 +104,9 @@ pub struct MlDsaEngine {
     sponge_out: SpongeOutFifo,
     pub(crate) ntt: NttCoreB4,
     pub(crate) poly_memory: EnginePolyMemory,
+    /// SampleInBall, Verify's or Sign's (c is loaded into the core before
+    /// either starts another operation).
+    ball: SampleInBall,
     last_verify: DFF<Bit>,
     last_sign: DFF<Bit>,
     any_busy: Signal<Local, Bit>,
@@ -144,6 +149,7 @@ impl Default for MlDsaEngine {
             // The engine's core has the row port to its polynomial memory.
             ntt: NttCoreB4::with_row_port(),
             poly_memory: Default::default(),
+            ball: Default::default(),
             last_verify: Default::default(),
             last_sign: Default::default(),
             any_busy: Default::default(),
@@ -165,7 +171,8 @@ impl Logic for MlDsaEngine {
             sponge,
             sponge_out,
             ntt,
-            poly_memory
+            poly_memory,
+            ball
         );
         self.any_busy.next = self.keygen.busy.val() | self.verify.busy.val() | self.sign.busy.val();
         self.take_start.next = self.start.val() & !self.any_busy.val();
@@ -343,6 +350,28 @@ impl Logic for MlDsaEngine {
         self.sign.ntt_s_tready.next = self.ntt.s_tready.val();
         self.sign.ntt_m_tdata.next = self.ntt.m_tdata.val();
         self.sign.ntt_m_tvalid.next = self.ntt.m_tvalid.val();
+
+        // ---- SampleInBall: Verify's while it runs, Sign's otherwise.
+        self.ball.reset.next = self.reset.val();
+        if self.verify.busy.val() {
+            self.ball.start.next = self.verify.ball_start.val();
+            self.ball.tau.next = self.verify.ball_tau.val();
+            self.ball.data.next = self.verify.ball_data.val();
+            self.ball.data_valid.next = self.verify.ball_data_valid.val();
+            self.ball.read_index.next = self.verify.ball_read_index.val();
+        } else {
+            self.ball.start.next = self.sign.ball_start.val();
+            self.ball.tau.next = self.sign.ball_tau.val();
+            self.ball.data.next = self.sign.ball_data.val();
+            self.ball.data_valid.next = self.sign.ball_data_valid.val();
+            self.ball.read_index.next = self.sign.ball_read_index.val();
+        }
+        self.verify.ball_data_ready.next = self.ball.data_ready.val();
+        self.verify.ball_done.next = self.ball.done.val();
+        self.verify.ball_coeff.next = self.ball.coeff.val();
+        self.sign.ball_data_ready.next = self.ball.data_ready.val();
+        self.sign.ball_done.next = self.ball.done.val();
+        self.sign.ball_coeff.next = self.ball.coeff.val();
     }
 }
 

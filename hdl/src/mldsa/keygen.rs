@@ -9,8 +9,9 @@
 //! ports (the engine shares them between the sequencers). One Keccak
 //! sponge engine, one NTT core (B = 4, its three slots: 0 the
 //! accumulator t̂, 1 the ŝ operand, 2 the Â entry), the RejNTTPoly and
-//! RejBoundedPoly samplers, Power2Round, two bit packers and two key
-//! buffers (pk, sk) in block RAM:
+//! RejBoundedPoly samplers, Power2Round, two word packers (a coefficient
+//! in and up to a 32-bit word out a clock) and two key buffers (pk, sk)
+//! in block RAM:
 //!
 //! 1. (ρ, ρ′, K) = H(ξ ‖ k ‖ l, 128), squeezed into seed registers; ρ and K
 //!    are copied into the key buffers.
@@ -21,7 +22,7 @@
 //!    is sampled and packed, transformed, and added in the NTT domain
 //!    (slot 0 += NTT(s2\[i\]) ∘ 1, slot 2 loaded with ones: the core has no
 //!    add); INTT; STORE through Power2Round into the t1 (pk) and t0 (sk)
-//!    packers.
+//!    packers, a coefficient a clock.
 //! 3. tr = H(pk, 64), from the pk buffer into sk.
 //! 4. pk, then sk, leave on the output stream as 32-bit little-endian words,
 //!    `last` on the final sk word.
@@ -40,15 +41,20 @@
 //! and RejBoundedPoly takes a byte a clock. Together they took the
 //! ML-DSA-44 key generation from 21,528 to 18,444 clocks
 //! (`keygen_phase_clocks`: Â 6,211 → 5,411, the s polynomials 4,856 →
-//! 2,568).
+//! 2,568). Word packers then took it to 16,400: the STORE of t went from
+//! about 3 clocks a coefficient (t0's 13 bits left a byte a clock, and
+//! each coefficient waited for the Power2Round result before it) to one
+//! (1,044 clocks for the four rows).
 //!
-//! More Keccak rounds a clock buy little. With the engine's sponge at two
-//! rounds a clock (`SpongeEngine<2>` in `MlDsaEngine`, the three
-//! `*_phase_clocks` tests on ML-DSA-44), KeyGen takes 17,384 clocks
-//! instead of 18,444, Verify 15,756 instead of 16,876, and the same
-//! 7-attempt signature 135,044 instead of 136,812 (−6 %, −7 %, −1 %):
+//! More Keccak rounds a clock buy little. Before the word packers, with
+//! the engine's sponge at two rounds a clock (`SpongeEngine<2>` in
+//! `MlDsaEngine`, the three `*_phase_clocks` tests on ML-DSA-44), KeyGen
+//! took 17,384 clocks instead of 18,444, Verify 15,756 instead of 16,876,
+//! and the same 7-attempt signature 135,044 instead of 136,812 (−6 %,
+//! −7 %, −1 %):
 //! ExpandA's entries are held to a candidate a clock into the core's LOAD,
-//! the s polynomials to their fixed bytes at a byte a clock. A sponge
+//! the s polynomials to their fixed bytes at a byte a clock (Verify and
+//! those two are unchanged by the packers). A sponge
 //! shared with the SLH-DSA engine (two rounds a clock) would save area,
 //! not much ML-DSA time.
 //!
@@ -79,7 +85,7 @@
 //! from any state with `done` and `error`. `reset` returns to idle. (The port names avoid C++ words, which
 //! Verilator refuses: `set`, `abort`.)
 
-use crate::mldsa::bit_pack::BitPacker;
+use crate::mldsa::bit_pack::WordPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
@@ -245,8 +251,8 @@ pub struct MlDsaKeyGen {
     rej_ntt: RejNttSampler,
     rej_bounded: RejBoundedSampler,
     p2r: Power2Round,
-    sk_packer: BitPacker,
-    pk_packer: BitPacker,
+    sk_packer: WordPacker,
+    pk_packer: WordPacker,
     pk_buf: KeyBuffer<10, 12>,
     sk_buf: KeyBuffer<11, 13>,
     xi: [DFF<Bits<32>>; 8],
@@ -332,7 +338,7 @@ const fn t0_offset(p: &Params) -> usize {
 /// `pqc_selftest::vectors::ML_DSA`) with a sink that never stalls, for
 /// ML-DSA-44, -65, -87: measured on the exported RTL and asserted by the
 /// tests (`verilator_check`, and at the bus with the top's 8 clocks of ξ).
-pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [18_449, 31_126, 46_663];
+pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [16_405, 28_060, 42_575];
 
 /// Bytes of SHAKE256 output every ExpandS polynomial consumes, whatever
 /// its rejections: `pqc`'s first request (2 blocks for η = 2, 3 for η = 4),
@@ -585,10 +591,12 @@ impl Logic for MlDsaKeyGen {
         self.pk_buf.word_write.next = false;
         self.sk_buf.byte_write.next = false;
         self.sk_buf.word_write.next = false;
-        self.pk_buf.byte_address.next = self.pk_ptr.q.val();
-        self.pk_buf.byte_data.next = self.pk_packer.data.val();
-        self.sk_buf.byte_address.next = self.sk_s_ptr.q.val();
-        self.sk_buf.byte_data.next = self.sk_packer.data.val();
+        // The packers write whole words (every packed polynomial starts on
+        // a word boundary); the byte ports are unused.
+        self.pk_buf.byte_address.next = 0.into();
+        self.pk_buf.byte_data.next = 0.into();
+        self.sk_buf.byte_address.next = 0.into();
+        self.sk_buf.byte_data.next = 0.into();
         self.pk_buf.word_address.next = bit_cast::<10, 9>(self.count.q.val());
         self.sk_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val());
         self.m_valid.next = false;
@@ -812,8 +820,10 @@ impl Logic for MlDsaKeyGen {
                         self.count.d.next = self.count.q.val() + 1;
                     }
                     if self.sk_packer.data_valid.val() {
-                        self.sk_buf.byte_write.next = true;
-                        self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 1;
+                        self.sk_buf.word_write.next = true;
+                        self.sk_buf.word_address.next = self.sk_s_ptr.q.val().get_bits::<11>(2);
+                        self.sk_buf.word_data.next = self.sk_packer.data.val();
+                        self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 4;
                     }
                     // Stop after a fixed number of bytes (or later, if they
                     // held fewer than 256 coefficients: negligible odds),
@@ -961,7 +971,6 @@ impl Logic for MlDsaKeyGen {
                 self.sk_packer.width.next = 13.into();
                 self.sk_packer.centred.next = false;
                 self.sk_packer.coeff.next = bit_cast::<23, 14>(self.t0_field.val());
-                self.sk_buf.byte_address.next = self.sk_t0_ptr.q.val();
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
                     self.ntt_start.next = true;
@@ -971,26 +980,29 @@ impl Logic for MlDsaKeyGen {
                     self.sk_packer.reset.next = true;
                     self.pk_packer.reset.next = true;
                 } else {
-                    // A word is taken only when no Power2Round result waits
-                    // and both packers have room now; they then still have
-                    // room on the next clock, when the result arrives.
+                    // A word a clock: the word packers, their sinks always
+                    // ready, take a coefficient every clock (the `bit_pack`
+                    // tests), so each Power2Round result, a clock after its
+                    // word, is taken as it arrives.
                     self.store_take.next = self.ntt_m_tvalid.val()
-                        & !self.pending.q.val()
                         & self.pk_packer.coeff_ready.val()
                         & self.sk_packer.coeff_ready.val();
-                    self.ntt_m_tready.next = !self.pending.q.val()
-                        & self.pk_packer.coeff_ready.val()
-                        & self.sk_packer.coeff_ready.val();
+                    self.ntt_m_tready.next =
+                        self.pk_packer.coeff_ready.val() & self.sk_packer.coeff_ready.val();
                     self.pending.d.next = self.store_take.val();
                     self.pk_packer.coeff_valid.next = self.pending.q.val();
                     self.sk_packer.coeff_valid.next = self.pending.q.val();
                     if self.pk_packer.data_valid.val() {
-                        self.pk_buf.byte_write.next = true;
-                        self.pk_ptr.d.next = self.pk_ptr.q.val() + 1;
+                        self.pk_buf.word_write.next = true;
+                        self.pk_buf.word_address.next = self.pk_ptr.q.val().get_bits::<10>(2);
+                        self.pk_buf.word_data.next = self.pk_packer.data.val();
+                        self.pk_ptr.d.next = self.pk_ptr.q.val() + 4;
                     }
                     if self.sk_packer.data_valid.val() {
-                        self.sk_buf.byte_write.next = true;
-                        self.sk_t0_ptr.d.next = self.sk_t0_ptr.q.val() + 1;
+                        self.sk_buf.word_write.next = true;
+                        self.sk_buf.word_address.next = self.sk_t0_ptr.q.val().get_bits::<11>(2);
+                        self.sk_buf.word_data.next = self.sk_packer.data.val();
+                        self.sk_t0_ptr.d.next = self.sk_t0_ptr.q.val() + 4;
                     }
                     if self.ntt_done.val() & !self.pending.q.val() & self.packers_idle.val() {
                         self.error_flag.d.next = self.ntt_error.val();

@@ -132,8 +132,14 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: "mldsa_bit_pack",
-            description: "ML-DSA bit packer (t1, t0, s, z, w1), up to 1 coefficient a clock",
-            verilog: || raw_verilog(bit_pack::BitPacker::default()),
+            description: "ML-DSA bit packer to bytes (w1), up to 1 coefficient or 1 byte a clock",
+            verilog: || raw_verilog(bit_pack::BytePacker::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_word_pack",
+            description: "ML-DSA bit packer to 32-bit words (t1, t0, s, z), 1 coefficient a clock",
+            verilog: || raw_verilog(bit_pack::WordPacker::default()),
             vcd: None,
         },
         Design {

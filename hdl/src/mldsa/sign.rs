@@ -20,10 +20,11 @@
 //! on the core's row port: ŷ = NTT(y), and from the first attempt
 //! NTT(s1), NTT(s2), NTT(t0) and Â, each loaded back a row (8
 //! coefficients) a clock. It owns: sk, σ and w1Encode(w1) buffers, a
-//! memory for w, then r = w − cs2 (k polynomials), the bit unpacker and
-//! two bit packers, RejNTTPoly,
-//! SampleInBall, Decompose, a modular subtractor, three ‖·‖∞ checks,
-//! MakeHint and HintBitPack.
+//! memory for w, then r = w − cs2 (k polynomials), the bit unpacker, a
+//! byte packer for w1 and a word packer for z (a coefficient a clock),
+//! RejNTTPoly, Decompose, a modular subtractor, three ‖·‖∞ checks,
+//! MakeHint and HintBitPack; SampleInBall is the engine's (`ball_*`
+//! ports), shared with Verify.
 //!
 //! 1. sk into its buffer (ρ, K and tr into registers); rnd; μ = H(tr ‖ M′)
 //!    with M′ from the stream (or μ from it); ρ″ = H(K ‖ rnd ‖ μ).
@@ -67,7 +68,7 @@
 //! `attempts` counts the attempts of the last signature. `abort_job`
 //! returns to idle from any state with `done` and `error`.
 
-use crate::mldsa::bit_pack::BitPacker;
+use crate::mldsa::bit_pack::{BytePacker, WordPacker};
 use crate::mldsa::bit_unpack::BitUnpacker;
 use crate::mldsa::coeffwise::{InfNormCheck, MakeHint, ModAddSub};
 use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
@@ -75,7 +76,6 @@ use crate::mldsa::hint_codec::HintPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
-use crate::mldsa::sample_in_ball::SampleInBall;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -278,8 +278,23 @@ pub struct MlDsaSign {
     pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
     pub pm_load_poly: Signal<Out, Bits<7>>,
+    /// To the engine's SampleInBall: start (clear c, sample τ positions).
+    pub ball_start: Signal<Out, Bit>,
+    /// To SampleInBall: τ.
+    pub ball_tau: Signal<Out, Bits<7>>,
+    /// To SampleInBall: the next byte of c̃'s SHAKE256 stream.
+    pub ball_data: Signal<Out, Bits<8>>,
+    /// To SampleInBall: `ball_data` is valid.
+    pub ball_data_valid: Signal<Out, Bit>,
+    /// To SampleInBall: the index of the coefficient of c to read.
+    pub ball_read_index: Signal<Out, Bits<8>>,
+    /// From SampleInBall: it takes `ball_data` this clock.
+    pub ball_data_ready: Signal<In, Bit>,
+    /// From SampleInBall: c is complete.
+    pub ball_done: Signal<In, Bit>,
+    /// From SampleInBall: c\[`ball_read_index`\] of the previous clock.
+    pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
-    ball: SampleInBall,
     rej_ntt: RejNttSampler,
     decompose: Decompose,
     subtract: ModAddSub,
@@ -288,8 +303,8 @@ pub struct MlDsaSign {
     ct0_norm: InfNormCheck,
     make_hint: MakeHint,
     hints: HintPacker,
-    w1_packer: BitPacker,
-    z_packer: BitPacker,
+    w1_packer: BytePacker,
+    z_packer: WordPacker,
     sk_buf: KeyBuffer<11, 13>,
     sig_buf: KeyBuffer<11, 13>,
     w1_buf: KeyBuffer<8, 10>,
@@ -544,7 +559,14 @@ impl Default for MlDsaSign {
             pm_store_poly: Default::default(),
             pm_load_poly: Default::default(),
             unpacker: Default::default(),
-            ball: Default::default(),
+            ball_start: Default::default(),
+            ball_tau: Default::default(),
+            ball_data: Default::default(),
+            ball_data_valid: Default::default(),
+            ball_read_index: Default::default(),
+            ball_data_ready: Default::default(),
+            ball_done: Default::default(),
+            ball_coeff: Default::default(),
             rej_ntt: Default::default(),
             decompose: Default::default(),
             subtract: Default::default(),
@@ -824,7 +846,7 @@ impl Logic for MlDsaSign {
             self.v_pipe[s].clock.next = self.clock.val();
         }
         clock!(
-            self, clock, unpacker, ball, rej_ntt, decompose, subtract, z_norm, r0_norm, ct0_norm,
+            self, clock, unpacker, rej_ntt, decompose, subtract, z_norm, r0_norm, ct0_norm,
             make_hint, hints, w1_packer, z_packer, sk_buf, sig_buf, w1_buf
         );
         self.w_mem.read_clock.next = self.clock.val();
@@ -876,12 +898,11 @@ impl Logic for MlDsaSign {
         self.unpacker.data_valid.next = false;
         self.unpacker.data_pair.next = self.ser_byte_pair.val();
         self.unpacker.pair_valid.next = false;
-        self.ball.reset.next = self.reset.val();
-        self.ball.start.next = false;
-        self.ball.tau.next = self.tau.q.val();
-        self.ball.data.next = self.ser_byte.val();
-        self.ball.data_valid.next = false;
-        self.ball.read_index.next = self.count.q.val().get_bits::<8>(0);
+        self.ball_start.next = false;
+        self.ball_tau.next = self.tau.q.val();
+        self.ball_data.next = self.ser_byte.val();
+        self.ball_data_valid.next = false;
+        self.ball_read_index.next = self.count.q.val().get_bits::<8>(0);
         self.rej_ntt.reset.next = self.reset.val();
         self.rej_ntt.word.next = self.sponge_out_data.val();
         self.rej_ntt.word_valid.next = false;
@@ -939,7 +960,7 @@ impl Logic for MlDsaSign {
         self.sk_buf.word_data.next = self.s_data.val();
         self.sig_buf.byte_write.next = false;
         self.sig_buf.byte_address.next = self.sig_ptr.q.val();
-        self.sig_buf.byte_data.next = self.z_packer.data.val();
+        self.sig_buf.byte_data.next = 0.into();
         self.sig_buf.word_write.next = false;
         self.sig_buf.word_address.next = bit_cast::<11, 9>(self.count.q.val());
         self.sig_buf.word_data.next = self.sponge_out_data.val();
@@ -1538,7 +1559,7 @@ impl Logic for MlDsaSign {
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
                     self.sponge_arg2.next = self.c_squeeze.val();
-                    self.ball.start.next = true;
+                    self.ball_start.next = true;
                     self.rd_next.next = 0.into();
                     self.rd_ptr.d.next = 0.into();
                     self.words_in.d.next = 0.into();
@@ -1561,13 +1582,13 @@ impl Logic for MlDsaSign {
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
                     }
                     // Its output a byte at a time into SampleInBall.
-                    self.ball.data_valid.next = self.ser_valid.val();
-                    self.ser_take.next = self.ser_valid.val() & self.ball.data_ready.val();
+                    self.ball_data_valid.next = self.ser_valid.val();
+                    self.ser_take.next = self.ser_valid.val() & self.ball_data_ready.val();
                     self.ser_room.next = (self.ser_left.q.val() == 0)
                         | ((self.ser_left.q.val() == 1) & self.ser_take.val());
                     self.sponge_out_ready.next = self.ser_room.val() & !self.stopped.q.val();
                     self.ser_load.next = self.sponge_out_ready.val() & self.sponge_out_valid.val();
-                    if self.ball.done.val() & !self.stopped.q.val() {
+                    if self.ball_done.val() & !self.stopped.q.val() {
                         self.stopped.d.next = true;
                         self.sponge_start.next = true;
                         self.sponge_op.next = self.c_op_abort.val();
@@ -1586,16 +1607,16 @@ impl Logic for MlDsaSign {
                     self.ntt_op.next = self.c_op_load.val();
                     self.ntt_arg0.next = 1.into();
                     self.count.d.next = 0.into();
-                    self.ball.read_index.next = 0.into();
+                    self.ball_read_index.next = 0.into();
                 } else {
                     // c\[count\] is on `coeff`, read the clock before.
-                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.ball.coeff.val());
+                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.ball_coeff.val());
                     self.ntt_s_tvalid.next = !self.count.q.val().get_bit(8);
                     if self.ntt_s_tready.val() & !self.count.q.val().get_bit(8) {
                         self.count_next.next = self.count.q.val() + 1;
                     }
                     self.count.d.next = self.count_next.val();
-                    self.ball.read_index.next = self.count_next.val().get_bits::<8>(0);
+                    self.ball_read_index.next = self.count_next.val().get_bits::<8>(0);
                     if self.ntt_done.val() {
                         self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
@@ -1735,9 +1756,12 @@ impl Logic for MlDsaSign {
                     } else if self.pack_take.val() {
                         self.hold_valid.d.next = false;
                     }
+                    // z\[col\] fills whole words from a word boundary.
                     if self.z_packer.data_valid.val() {
-                        self.sig_buf.byte_write.next = true;
-                        self.sig_ptr.d.next = self.sig_ptr.q.val() + 1;
+                        self.sig_buf.word_write.next = true;
+                        self.sig_buf.word_address.next = self.sig_ptr.q.val().get_bits::<11>(2);
+                        self.sig_buf.word_data.next = self.z_packer.data.val();
+                        self.sig_ptr.d.next = self.sig_ptr.q.val() + 4;
                     }
                     if self.ntt_done.val()
                         & !self.hold_valid.q.val()

@@ -15,9 +15,10 @@
 //!
 //! # Datapath
 //!
-//! This is the sequencer: it drives the sponge engine and the NTT core
-//! of [`super::engine::MlDsaEngine`] through its `sponge_*` and `ntt_*`
-//! ports (the engine shares them between the sequencers). One Keccak
+//! This is the sequencer: it drives the sponge engine, the NTT core and
+//! SampleInBall of [`super::engine::MlDsaEngine`] through its `sponge_*`,
+//! `ntt_*` and `ball_*` ports (the engine shares them between the
+//! sequencers). One Keccak
 //! sponge engine, one NTT core (B = 4; slot 0 the accumulator
 //! w̃, slots 1 and 2 the operands), the bit unpacker, HintBitUnpack,
 //! SampleInBall, RejNTTPoly, the ‖z‖∞ check, Decompose with UseHint, a
@@ -63,7 +64,7 @@
 //! The engine does not drain a stream that is longer than declared: the
 //! top (or the DMA reset of the driver) does.
 
-use crate::mldsa::bit_pack::BitPacker;
+use crate::mldsa::bit_pack::BytePacker;
 use crate::mldsa::bit_unpack::BitUnpacker;
 use crate::mldsa::coeffwise::InfNormCheck;
 use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
@@ -71,7 +72,6 @@ use crate::mldsa::hint_codec::HintUnpacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
-use crate::mldsa::sample_in_ball::SampleInBall;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -238,13 +238,28 @@ pub struct MlDsaVerify {
     pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
     pub pm_load_poly: Signal<Out, Bits<7>>,
+    /// To the engine's SampleInBall: start (clear c, sample τ positions).
+    pub ball_start: Signal<Out, Bit>,
+    /// To SampleInBall: τ.
+    pub ball_tau: Signal<Out, Bits<7>>,
+    /// To SampleInBall: the next byte of c̃'s SHAKE256 stream.
+    pub ball_data: Signal<Out, Bits<8>>,
+    /// To SampleInBall: `ball_data` is valid.
+    pub ball_data_valid: Signal<Out, Bit>,
+    /// To SampleInBall: the index of the coefficient of c to read.
+    pub ball_read_index: Signal<Out, Bits<8>>,
+    /// From SampleInBall: it takes `ball_data` this clock.
+    pub ball_data_ready: Signal<In, Bit>,
+    /// From SampleInBall: c is complete.
+    pub ball_done: Signal<In, Bit>,
+    /// From SampleInBall: c\[`ball_read_index`\] of the previous clock.
+    pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
     hints: HintUnpacker,
-    ball: SampleInBall,
     rej_ntt: RejNttSampler,
     z_norm: InfNormCheck,
     decompose: Decompose,
-    w1_packer: BitPacker,
+    w1_packer: BytePacker,
     pk_buf: KeyBuffer<10, 12>,
     sig_buf: KeyBuffer<11, 13>,
     w1_buf: KeyBuffer<8, 10>,
@@ -301,6 +316,13 @@ pub struct MlDsaVerify {
     z_bad: DFF<Bit>,
     z_checking: DFF<Bit>,
     mismatch: DFF<Bit>,
+    /// The sponge's next input word, valid and last (see `feed_take`).
+    feed_word: DFF<Bits<32>>,
+    feed_valid: DFF<Bit>,
+    feed_last: DFF<Bit>,
+    /// The last c̃′ word differed from c̃: registered, so the σ buffer's
+    /// read feeds a flip-flop rather than the verdict logic.
+    word_differs: DFF<Bit>,
     pipe: [DFF<Bit>; DECOMPOSE_LATENCY],
     // Combinational.
     rd_next: Signal<Local, Bits<11>>,
@@ -323,7 +345,11 @@ pub struct MlDsaVerify {
     msg_words: Signal<Local, Bits<32>>,
     msg_end: Signal<Local, Bits<32>>,
     msg_last: Signal<Local, Bits<32>>,
-    word_differs: Signal<Local, Bit>,
+    feed_data: Signal<Local, Bits<32>>,
+    feed_valid_in: Signal<Local, Bit>,
+    feed_last_in: Signal<Local, Bit>,
+    feed_room: Signal<Local, Bit>,
+    feed_take: Signal<Local, Bit>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
     c_shake128: Constant<Bits<32>>,
@@ -458,7 +484,14 @@ impl Default for MlDsaVerify {
             pm_load_poly: Default::default(),
             unpacker: Default::default(),
             hints: Default::default(),
-            ball: Default::default(),
+            ball_start: Default::default(),
+            ball_tau: Default::default(),
+            ball_data: Default::default(),
+            ball_data_valid: Default::default(),
+            ball_read_index: Default::default(),
+            ball_data_ready: Default::default(),
+            ball_done: Default::default(),
+            ball_coeff: Default::default(),
             rej_ntt: Default::default(),
             z_norm: Default::default(),
             decompose: Default::default(),
@@ -537,6 +570,14 @@ impl Default for MlDsaVerify {
             msg_end: Default::default(),
             msg_last: Default::default(),
             word_differs: Default::default(),
+            feed_word: Default::default(),
+            feed_valid: Default::default(),
+            feed_last: Default::default(),
+            feed_data: Default::default(),
+            feed_valid_in: Default::default(),
+            feed_last_in: Default::default(),
+            feed_room: Default::default(),
+            feed_take: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
             c_shake128: c(kregs::MODE_SHAKE128 as u64),
@@ -629,7 +670,11 @@ impl Logic for MlDsaVerify {
             stopped,
             z_bad,
             z_checking,
-            mismatch
+            mismatch,
+            word_differs,
+            feed_word,
+            feed_valid,
+            feed_last
         );
         for w in 0..8 {
             self.rho[w].clock.next = self.clock.val();
@@ -643,8 +688,8 @@ impl Logic for MlDsaVerify {
             self.pipe[s].clock.next = self.clock.val();
         }
         clock!(
-            self, clock, unpacker, hints, ball, rej_ntt, z_norm, decompose, w1_packer, pk_buf,
-            sig_buf, w1_buf
+            self, clock, unpacker, hints, rej_ntt, z_norm, decompose, w1_packer, pk_buf, sig_buf,
+            w1_buf
         );
 
         // ---- The serializer's output byte (see below).
@@ -660,9 +705,15 @@ impl Logic for MlDsaVerify {
         self.sponge_arg0.next = self.c_shake256.val();
         self.sponge_arg1.next = 0.into();
         self.sponge_arg2.next = 64.into();
-        self.sponge_in_data.next = self.s_data.val();
-        self.sponge_in_valid.next = false;
-        self.sponge_in_last.next = false;
+        // The phases offer the next input word on `feed_*`; it is taken
+        // (`feed_take`) into the feed register when that is empty or being
+        // emptied, and the sponge absorbs from the register (its sources
+        // include block-RAM reads, and the sponge absorbs its input
+        // straight into the state).
+        self.feed_data.next = self.s_data.val();
+        self.feed_valid_in.next = false;
+        self.feed_last_in.next = false;
+        self.feed_room.next = !self.feed_valid.q.val() | self.sponge_in_ready.val();
         self.sponge_out_ready.next = false;
         self.ntt_reset.next = self.reset.val();
         self.ntt_start.next = false;
@@ -699,12 +750,11 @@ impl Logic for MlDsaVerify {
         self.hints.data_valid.next = false;
         self.hints.data_last.next = false;
         self.hints.hint_ready.next = false;
-        self.ball.reset.next = self.reset.val();
-        self.ball.start.next = false;
-        self.ball.tau.next = self.tau.q.val();
-        self.ball.data.next = self.ser_byte.val();
-        self.ball.data_valid.next = false;
-        self.ball.read_index.next = self.count.q.val().get_bits::<8>(0);
+        self.ball_start.next = false;
+        self.ball_tau.next = self.tau.q.val();
+        self.ball_data.next = self.ser_byte.val();
+        self.ball_data_valid.next = false;
+        self.ball_read_index.next = self.count.q.val().get_bits::<8>(0);
         self.rej_ntt.reset.next = self.reset.val();
         self.rej_ntt.word.next = self.sponge_out_data.val();
         self.rej_ntt.word_valid.next = false;
@@ -748,7 +798,7 @@ impl Logic for MlDsaVerify {
         // 16 + ⌈|M′| / 4⌉ and one less, each with a single adder.
         self.msg_end.next = (self.msg_bytes.val() + 67) >> 2;
         self.msg_last.next = (self.msg_bytes.val() + 63) >> 2;
-        self.word_differs.next = false;
+        self.word_differs.d.next = false;
         for s in 1..3 {
             self.pipe[s].d.next = self.pipe[s - 1].q.val();
         }
@@ -859,13 +909,13 @@ impl Logic for MlDsaVerify {
                 } else {
                     self.s_ready.next = (self.words_in.q.val()
                         < bit_cast::<24, 11>(self.pk_words.q.val()))
-                        & (self.external.q.val() | self.sponge_in_ready.val());
+                        & (self.external.q.val() | self.feed_room.val());
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    self.sponge_in_data.next = self.s_data.val();
-                    self.sponge_in_valid.next = self.s_valid.val()
+                    self.feed_data.next = self.s_data.val();
+                    self.feed_valid_in.next = self.s_valid.val()
                         & (self.words_in.q.val() < bit_cast::<24, 11>(self.pk_words.q.val()))
                         & !self.external.q.val();
-                    self.sponge_in_last.next = self.words_in.q.val() == self.pk_last.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.pk_last.q.val();
                     if self.stream_take.val() {
                         self.pk_buf.word_write.next = true;
                         for w in 0..8 {
@@ -944,18 +994,18 @@ impl Logic for MlDsaVerify {
                 } else {
                     // tr (16 words from the μ registers), then M′ from the
                     // stream.
-                    self.sponge_in_data.next = self.mu_word.val();
-                    self.sponge_in_valid.next = self.words_in.q.val() < 16;
-                    self.sponge_in_last.next = self.words_in.q.val() == self.mu_last.q.val();
+                    self.feed_data.next = self.mu_word.val();
+                    self.feed_valid_in.next = self.words_in.q.val() < 16;
+                    self.feed_last_in.next = self.words_in.q.val() == self.mu_last.q.val();
                     if self.words_in.q.val() >= 16 {
-                        self.sponge_in_data.next = self.s_data.val();
-                        self.s_ready.next = (self.words_in.q.val() < self.mu_end.q.val())
-                            & self.sponge_in_ready.val();
-                        self.sponge_in_valid.next =
+                        self.feed_data.next = self.s_data.val();
+                        self.s_ready.next =
+                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed_room.val();
+                        self.feed_valid_in.next =
                             self.s_valid.val() & (self.words_in.q.val() < self.mu_end.q.val());
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
@@ -1022,7 +1072,7 @@ impl Logic for MlDsaVerify {
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = bit_cast::<32, 5>(self.ct_words.q.val()) << 2;
                     self.sponge_arg2.next = self.c_squeeze.val();
-                    self.ball.start.next = true;
+                    self.ball_start.next = true;
                     self.rd_next.next = 0.into();
                     self.rd_ptr.d.next = 0.into();
                     self.words_in.d.next = 0.into();
@@ -1030,23 +1080,23 @@ impl Logic for MlDsaVerify {
                     self.stopped.d.next = false;
                 } else {
                     // c̃ from the σ buffer into the sponge.
-                    self.sponge_in_data.next = self.sig_buf.read_word.val();
-                    self.sponge_in_valid.next =
+                    self.feed_data.next = self.sig_buf.read_word.val();
+                    self.feed_valid_in.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.sponge_in_last.next = self.words_in.q.val() == self.ct_last.q.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_last_in.next = self.words_in.q.val() == self.ct_last.q.val();
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
                     }
                     // Its output a byte at a time into SampleInBall.
-                    self.ball.data_valid.next = self.ser_valid.val();
-                    self.ser_take.next = self.ser_valid.val() & self.ball.data_ready.val();
+                    self.ball_data_valid.next = self.ser_valid.val();
+                    self.ser_take.next = self.ser_valid.val() & self.ball_data_ready.val();
                     self.ser_room.next = (self.ser_left.q.val() == 0)
                         | ((self.ser_left.q.val() == 1) & self.ser_take.val());
                     self.sponge_out_ready.next = self.ser_room.val() & !self.stopped.q.val();
                     self.ser_load.next = self.sponge_out_ready.val() & self.sponge_out_valid.val();
-                    if self.ball.done.val() & !self.stopped.q.val() {
+                    if self.ball_done.val() & !self.stopped.q.val() {
                         self.stopped.d.next = true;
                         self.sponge_start.next = true;
                         self.sponge_op.next = self.c_op_abort.val();
@@ -1067,16 +1117,16 @@ impl Logic for MlDsaVerify {
                     self.ntt_op.next = self.c_op_load.val();
                     self.ntt_arg0.next = 1.into();
                     self.count.d.next = 0.into();
-                    self.ball.read_index.next = 0.into();
+                    self.ball_read_index.next = 0.into();
                 } else {
                     // c\[count\] is on `coeff`, read the clock before.
-                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.ball.coeff.val());
+                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.ball_coeff.val());
                     self.ntt_s_tvalid.next = !self.count.q.val().get_bit(8);
                     if self.ntt_s_tready.val() & !self.count.q.val().get_bit(8) {
                         self.count_next.next = self.count.q.val() + 1;
                     }
                     self.count.d.next = self.count_next.val();
-                    self.ball.read_index.next = self.count_next.val().get_bits::<8>(0);
+                    self.ball_read_index.next = self.count_next.val().get_bits::<8>(0);
                     if self.ntt_done.val() {
                         self.error_flag.d.next = self.ntt_error.val();
                         self.launched.d.next = false;
@@ -1121,14 +1171,14 @@ impl Logic for MlDsaVerify {
                     self.stopped.d.next = false;
                 } else {
                     // ρ ‖ j ‖ i.
-                    self.sponge_in_data.next = self.rho_word.val();
+                    self.feed_data.next = self.rho_word.val();
                     if self.words_in.q.val() == 8 {
-                        self.sponge_in_data.next = bit_cast::<32, 4>(self.col.q.val())
+                        self.feed_data.next = bit_cast::<32, 4>(self.col.q.val())
                             | (bit_cast::<32, 4>(self.row.q.val()) << 8);
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge_in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 8;
+                    self.feed_last_in.next = self.words_in.q.val() == 8;
+                    if self.feed_room.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
@@ -1208,13 +1258,13 @@ impl Logic for MlDsaVerify {
                     self.rd_ptr.d.next = 0.into();
                 } else {
                     // μ, then w1Encode(w′1) from its buffer.
-                    self.sponge_in_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() >= 16 {
-                        self.sponge_in_data.next = self.w1_buf.read_word.val();
+                        self.feed_data.next = self.w1_buf.read_word.val();
                     }
-                    self.sponge_in_valid.next = self.words_in.q.val() < self.commit_end.q.val();
-                    self.sponge_in_last.next = self.words_in.q.val() == self.commit_last.q.val();
-                    if self.sponge_in_valid.val() & self.sponge_in_ready.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < self.commit_end.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.commit_last.q.val();
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
                             self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1225,17 +1275,20 @@ impl Logic for MlDsaVerify {
                     self.sponge_out_ready.next = true;
                     if self.sponge_out_valid.val() {
                         self.count_next.next = self.count.q.val() + 1;
-                        self.word_differs.next =
+                        self.word_differs.d.next =
                             self.sponge_out_data.val() != self.sig_buf.read_word.val();
                     }
-                    if self.word_differs.val() {
+                    if self.word_differs.q.val() {
                         self.mismatch.d.next = true;
                     }
                     self.count.d.next = self.count_next.val();
+                    // `sponge_done` comes at least a clock after the last
+                    // word (the engine's FIFO is empty only then), so that
+                    // word's comparison is in `word_differs` by now.
                     if self.sponge_done.val() {
                         self.error_flag.d.next = self.sponge_error.val();
                         self.verdict_flag.d.next = !self.mismatch.q.val()
-                            & !self.word_differs.val()
+                            & !self.word_differs.q.val()
                             & !self.z_bad.q.val()
                             & !self.sponge_error.val();
                         self.done_flag.d.next = true;
@@ -1443,6 +1496,21 @@ impl Logic for MlDsaVerify {
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
             self.verdict_flag.d.next = false;
+        }
+        // ---- The feed register.
+        self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+        self.sponge_in_data.next = self.feed_word.q.val();
+        self.sponge_in_valid.next = self.feed_valid.q.val();
+        self.sponge_in_last.next = self.feed_last.q.val();
+        if self.feed_take.val() {
+            self.feed_word.d.next = self.feed_data.val();
+            self.feed_valid.d.next = true;
+            self.feed_last.d.next = self.feed_last_in.val();
+        } else if self.sponge_in_ready.val() {
+            self.feed_valid.d.next = false;
+        }
+        if self.reset.val() | self.sponge_start.val() {
+            self.feed_valid.d.next = false;
         }
         self.busy.next = self.phase.q.val() != VerifyPhase::Idle;
         self.done.next = self.done_flag.q.val();

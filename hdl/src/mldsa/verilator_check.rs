@@ -694,13 +694,11 @@ mod tests {
         assert_eq!(got, expected);
     }
 
-    #[test]
-    fn bit_pack_rtl_equals_rust_hdl_clock_for_clock() {
+    /// The packer `BitPacker<OUT, ACC>` exported as `design`, against its
+    /// rust-hdl model over four fields with stalls on both sides.
+    fn bit_packer_rtl_equals_rust_hdl<const OUT: usize, const ACC: usize>(design: &str, seed: u64) {
         use crate::mldsa::bit_pack::BitPacker;
-        if !verilator_required("bit_pack_rtl_equals_rust_hdl_clock_for_clock") {
-            return;
-        }
-        let mut rng = Lcg::new(412);
+        let mut rng = Lcg::new(seed);
         // reset, width, centred, offset, coeff, coeff_valid, data_ready.
         let mut rows: Vec<Vec<u64>> = Vec::new();
         for (w, c, o) in [
@@ -724,7 +722,7 @@ mod tests {
             }
         }
         let expected = rust_hdl_lines(
-            BitPacker::default(),
+            BitPacker::<OUT, ACC>::default(),
             &rows,
             |u, r| {
                 u.reset.next = r[0] != 0;
@@ -745,8 +743,8 @@ mod tests {
             },
         );
         let got = verilated_outputs(
-            BitPacker::default(),
-            "mldsa_bit_pack",
+            BitPacker::<OUT, ACC>::default(),
+            design,
             &[
                 "reset",
                 "width",
@@ -761,6 +759,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn bit_pack_rtl_equals_rust_hdl_clock_for_clock() {
+        if !verilator_required("bit_pack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        bit_packer_rtl_equals_rust_hdl::<8, 32>("mldsa_bit_pack", 412);
+    }
+
+    #[test]
+    fn word_pack_rtl_equals_rust_hdl_clock_for_clock() {
+        if !verilator_required("word_pack_rtl_equals_rust_hdl_clock_for_clock") {
+            return;
+        }
+        bit_packer_rtl_equals_rust_hdl::<32, 51>("mldsa_word_pack", 416);
     }
 
     #[test]
