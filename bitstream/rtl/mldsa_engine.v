@@ -126,6 +126,14 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     reg  verify$ntt_m_tvalid;
     wire  [6:0] verify$pm_store_poly;
     wire  [6:0] verify$pm_load_poly;
+    wire  verify$ball_start;
+    wire  [6:0] verify$ball_tau;
+    wire  [7:0] verify$ball_data;
+    wire  verify$ball_data_valid;
+    wire  [7:0] verify$ball_read_index;
+    reg  verify$ball_data_ready;
+    reg  verify$ball_done;
+    reg  [22:0] verify$ball_coeff;
     reg  sign$clock;
     reg  sign$reset;
     reg  sign$start;
@@ -177,6 +185,14 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     reg  sign$ntt_m_tvalid;
     wire  [6:0] sign$pm_store_poly;
     wire  [6:0] sign$pm_load_poly;
+    wire  sign$ball_start;
+    wire  [6:0] sign$ball_tau;
+    wire  [7:0] sign$ball_data;
+    wire  sign$ball_data_valid;
+    wire  [7:0] sign$ball_read_index;
+    reg  sign$ball_data_ready;
+    reg  sign$ball_done;
+    reg  [22:0] sign$ball_coeff;
     reg  sponge$clock;
     reg  sponge$reset;
     reg  sponge$start;
@@ -266,6 +282,16 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
     wire  [22:0] poly_memory$core_row_in$6;
     wire  [22:0] poly_memory$core_row_in$7;
     wire  poly_memory$core_row_in_valid;
+    reg  ball$clock;
+    reg  ball$reset;
+    reg  ball$start;
+    reg  [6:0] ball$tau;
+    reg  [7:0] ball$data;
+    reg  ball$data_valid;
+    wire  ball$data_ready;
+    wire  ball$done;
+    reg  [7:0] ball$read_index;
+    wire  [22:0] ball$coeff;
     reg  last_verify$d;
     wire  last_verify$q;
     reg  last_verify$clock;
@@ -374,7 +400,15 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .ntt_m_tdata(verify$ntt_m_tdata),
         .ntt_m_tvalid(verify$ntt_m_tvalid),
         .pm_store_poly(verify$pm_store_poly),
-        .pm_load_poly(verify$pm_load_poly)
+        .pm_load_poly(verify$pm_load_poly),
+        .ball_start(verify$ball_start),
+        .ball_tau(verify$ball_tau),
+        .ball_data(verify$ball_data),
+        .ball_data_valid(verify$ball_data_valid),
+        .ball_read_index(verify$ball_read_index),
+        .ball_data_ready(verify$ball_data_ready),
+        .ball_done(verify$ball_done),
+        .ball_coeff(verify$ball_coeff)
     );
     mldsa_engine__sign sign(
         .clock(sign$clock),
@@ -427,7 +461,15 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .ntt_m_tdata(sign$ntt_m_tdata),
         .ntt_m_tvalid(sign$ntt_m_tvalid),
         .pm_store_poly(sign$pm_store_poly),
-        .pm_load_poly(sign$pm_load_poly)
+        .pm_load_poly(sign$pm_load_poly),
+        .ball_start(sign$ball_start),
+        .ball_tau(sign$ball_tau),
+        .ball_data(sign$ball_data),
+        .ball_data_valid(sign$ball_data_valid),
+        .ball_read_index(sign$ball_read_index),
+        .ball_data_ready(sign$ball_data_ready),
+        .ball_done(sign$ball_done),
+        .ball_coeff(sign$ball_coeff)
     );
     mldsa_engine__sponge sponge(
         .clock(sponge$clock),
@@ -526,6 +568,18 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         .core_row_in$7(poly_memory$core_row_in$7),
         .core_row_in_valid(poly_memory$core_row_in_valid)
     );
+    mldsa_engine__ball ball(
+        .clock(ball$clock),
+        .reset(ball$reset),
+        .start(ball$start),
+        .tau(ball$tau),
+        .data(ball$data),
+        .data_valid(ball$data_valid),
+        .data_ready(ball$data_ready),
+        .done(ball$done),
+        .read_index(ball$read_index),
+        .coeff(ball$coeff)
+    );
     mldsa_engine__last_verify last_verify(
         .d(last_verify$d),
         .q(last_verify$q),
@@ -550,6 +604,7 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         sponge_out$clock = clock;
         ntt$clock = clock;
         poly_memory$clock = clock;
+        ball$clock = clock;
         any_busy = keygen$busy | verify$busy | sign$busy;
         take_start = start & ~any_busy;
         if (take_start) begin
@@ -731,9 +786,392 @@ module mldsa_engine(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,
         sign$ntt_s_tready = ntt$s_tready;
         sign$ntt_m_tdata = ntt$m_tdata;
         sign$ntt_m_tvalid = ntt$m_tvalid;
+        ball$reset = reset;
+        if (verify$busy) begin
+            ball$start = verify$ball_start;
+            ball$tau = verify$ball_tau;
+            ball$data = verify$ball_data;
+            ball$data_valid = verify$ball_data_valid;
+            ball$read_index = verify$ball_read_index;
+        end
+        else begin
+            ball$start = sign$ball_start;
+            ball$tau = sign$ball_tau;
+            ball$data = sign$ball_data;
+            ball$data_valid = sign$ball_data_valid;
+            ball$read_index = sign$ball_read_index;
+        end
+        verify$ball_data_ready = ball$data_ready;
+        verify$ball_done = ball$done;
+        verify$ball_coeff = ball$coeff;
+        sign$ball_data_ready = ball$data_ready;
+        sign$ball_done = ball$done;
+        sign$ball_coeff = ball$coeff;
     end
     
 endmodule // mldsa_engine
+
+
+module mldsa_engine__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [6:0] tau;
+    input wire  [7:0] data;
+    input wire  data_valid;
+    output reg  data_ready;
+    output reg  done;
+    input wire  [7:0] read_index;
+    output reg  [22:0] coeff;
+    
+    // Constant declarations
+    localparam  one256 = 256'h1;
+    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  q_minus_1 = 23'h7fe000;
+    localparam  n = 9'b100000000;
+    localparam  sign_byte_count = 4'h8;
+    
+    // Stub signals
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  [3:0] sign_bytes_left$d;
+    wire  [3:0] sign_bytes_left$q;
+    reg  sign_bytes_left$clock;
+    reg  [63:0] signs$d;
+    wire  [63:0] signs$q;
+    reg  signs$clock;
+    reg  [8:0] i$d;
+    wire  [8:0] i$q;
+    reg  i$clock;
+    reg  [255:0] i_hot$d;
+    wire  [255:0] i_hot$q;
+    reg  i_hot$clock;
+    reg  [255:0] nonzero$d;
+    wire  [255:0] nonzero$q;
+    reg  nonzero$clock;
+    reg  [255:0] negative$d;
+    wire  [255:0] negative$q;
+    reg  negative$clock;
+    reg  [22:0] read_out$d;
+    wire  [22:0] read_out$q;
+    reg  read_out$clock;
+    
+    // Local signals
+    reg  take;
+    reg  [8:0] j_wide;
+    reg  [255:0] j_hot;
+    reg  [255:0] old_nonzero_all;
+    reg  [255:0] old_negative_all;
+    reg  [255:0] sign_all;
+    
+    // Sub module instances
+    mldsa_engine__ball__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_engine__ball__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    mldsa_engine__ball__sign_bytes_left sign_bytes_left(
+        .d(sign_bytes_left$d),
+        .q(sign_bytes_left$q),
+        .clock(sign_bytes_left$clock)
+    );
+    mldsa_engine__ball__signs signs(
+        .d(signs$d),
+        .q(signs$q),
+        .clock(signs$clock)
+    );
+    mldsa_engine__ball__i i(
+        .d(i$d),
+        .q(i$q),
+        .clock(i$clock)
+    );
+    mldsa_engine__ball__i_hot i_hot(
+        .d(i_hot$d),
+        .q(i_hot$q),
+        .clock(i_hot$clock)
+    );
+    mldsa_engine__ball__nonzero nonzero(
+        .d(nonzero$d),
+        .q(nonzero$q),
+        .clock(nonzero$clock)
+    );
+    mldsa_engine__ball__negative negative(
+        .d(negative$d),
+        .q(negative$q),
+        .clock(negative$clock)
+    );
+    mldsa_engine__ball__read_out read_out(
+        .d(read_out$d),
+        .q(read_out$q),
+        .clock(read_out$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        done_flag$clock = clock;
+        sign_bytes_left$clock = clock;
+        signs$clock = clock;
+        i$clock = clock;
+        i_hot$clock = clock;
+        nonzero$clock = clock;
+        negative$clock = clock;
+        read_out$clock = clock;
+        sampling$d = sampling$q;
+        done_flag$d = done_flag$q;
+        sign_bytes_left$d = sign_bytes_left$q;
+        signs$d = signs$q;
+        i$d = i$q;
+        i_hot$d = i_hot$q;
+        nonzero$d = nonzero$q;
+        negative$d = negative$q;
+        read_out$d = read_out$q;
+        data_ready = sampling$q;
+        take = sampling$q & data_valid;
+        j_wide = ((data) & 9'h1ff);
+        j_hot = one256 << data;
+        old_nonzero_all = 32'h0;
+        if (|(nonzero$q & j_hot)) begin
+            old_nonzero_all = ones256;
+        end
+        old_negative_all = 32'h0;
+        if (|(negative$q & j_hot)) begin
+            old_negative_all = ones256;
+        end
+        sign_all = 32'h0;
+        if (signs$q[32'h0]) begin
+            sign_all = ones256;
+        end
+        if (take) begin
+            if (|sign_bytes_left$q) begin
+                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
+                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
+            end
+            else if (j_wide <= i$q) begin
+                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
+                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
+                signs$d = signs$q >> 32'h1;
+                i$d = i$q + 32'h1;
+                i_hot$d = i_hot$q << 32'h1;
+                if (i$q + 32'h1 == n) begin
+                    sampling$d = 1'b0;
+                    done_flag$d = 1'b1;
+                end
+            end
+        end
+        if (start & ~sampling$q) begin
+            sampling$d = 1'b1;
+            done_flag$d = 1'b0;
+            sign_bytes_left$d = sign_byte_count;
+            i$d = n - ((tau) & 9'h1ff);
+            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (reset) begin
+            sampling$d = 1'b0;
+            done_flag$d = 1'b0;
+            nonzero$d = 32'h0;
+            negative$d = 32'h0;
+        end
+        if (nonzero$q[read_index]) begin
+            if (negative$q[read_index]) begin
+                read_out$d = q_minus_1;
+            end
+            else begin
+                read_out$d = 32'h1;
+            end
+        end
+        else begin
+            read_out$d = 32'h0;
+        end
+        done = done_flag$q;
+        coeff = read_out$q;
+    end
+    
+endmodule // mldsa_engine__ball
+
+
+module mldsa_engine__ball__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__done_flag
+
+
+module mldsa_engine__ball__i(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__i
+
+
+module mldsa_engine__ball__i_hot(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__i_hot
+
+
+module mldsa_engine__ball__negative(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__negative
+
+
+module mldsa_engine__ball__nonzero(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__nonzero
+
+
+module mldsa_engine__ball__read_out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__read_out
+
+
+module mldsa_engine__ball__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__sampling
+
+
+module mldsa_engine__ball__sign_bytes_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__sign_bytes_left
+
+
+module mldsa_engine__ball__signs(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__ball__signs
 
 
 module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
@@ -877,7 +1315,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  [22:0] sk_packer$coeff;
     reg  sk_packer$coeff_valid;
     wire  sk_packer$coeff_ready;
-    wire  [7:0] sk_packer$data;
+    wire  [31:0] sk_packer$data;
     wire  sk_packer$data_valid;
     reg  sk_packer$data_ready;
     reg  pk_packer$clock;
@@ -888,7 +1326,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  [22:0] pk_packer$coeff;
     reg  pk_packer$coeff_valid;
     wire  pk_packer$coeff_ready;
-    wire  [7:0] pk_packer$data;
+    wire  [31:0] pk_packer$data;
     wire  pk_packer$data_valid;
     reg  pk_packer$data_ready;
     reg  pk_buf$clock;
@@ -1736,10 +2174,10 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         pk_buf$word_write = 1'b0;
         sk_buf$byte_write = 1'b0;
         sk_buf$word_write = 1'b0;
-        pk_buf$byte_address = pk_ptr$q;
-        pk_buf$byte_data = pk_packer$data;
-        sk_buf$byte_address = sk_s_ptr$q;
-        sk_buf$byte_data = sk_packer$data;
+        pk_buf$byte_address = 32'h0;
+        pk_buf$byte_data = 32'h0;
+        sk_buf$byte_address = 32'h0;
+        sk_buf$byte_data = 32'h0;
         pk_buf$word_address = ((count$q) & 10'h3ff);
         sk_buf$word_address = ((count$q) & 11'h7ff);
         m_valid = 1'b0;
@@ -2201,8 +2639,10 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                             count$d = count$q + 32'h1;
                         end
                         if (sk_packer$data_valid) begin
-                            sk_buf$byte_write = 1'b1;
-                            sk_s_ptr$d = sk_s_ptr$q + 32'h1;
+                            sk_buf$word_write = 1'b1;
+                            sk_buf$word_address = sk_s_ptr$q[(32'h2)+:(11)];
+                            sk_buf$word_data = sk_packer$data;
+                            sk_s_ptr$d = sk_s_ptr$q + 32'h4;
                         end
                         if (count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
                             stopped$d = 1'b1;
@@ -2363,7 +2803,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     sk_packer$width = 32'hd;
                     sk_packer$centred = 1'b0;
                     sk_packer$coeff = ((t0_field) & 23'h7fffff);
-                    sk_buf$byte_address = sk_t0_ptr$q;
                     if (~launched$q) begin
                         launched$d = 1'b1;
                         ntt_start = 1'b1;
@@ -2374,18 +2813,22 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         pk_packer$reset = 1'b1;
                     end
                     else begin
-                        store_take = ntt_m_tvalid & ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
-                        ntt_m_tready = ~pending$q & pk_packer$coeff_ready & sk_packer$coeff_ready;
+                        store_take = ntt_m_tvalid & pk_packer$coeff_ready & sk_packer$coeff_ready;
+                        ntt_m_tready = pk_packer$coeff_ready & sk_packer$coeff_ready;
                         pending$d = store_take;
                         pk_packer$coeff_valid = pending$q;
                         sk_packer$coeff_valid = pending$q;
                         if (pk_packer$data_valid) begin
-                            pk_buf$byte_write = 1'b1;
-                            pk_ptr$d = pk_ptr$q + 32'h1;
+                            pk_buf$word_write = 1'b1;
+                            pk_buf$word_address = pk_ptr$q[(32'h2)+:(10)];
+                            pk_buf$word_data = pk_packer$data;
+                            pk_ptr$d = pk_ptr$q + 32'h4;
                         end
                         if (sk_packer$data_valid) begin
-                            sk_buf$byte_write = 1'b1;
-                            sk_t0_ptr$d = sk_t0_ptr$q + 32'h1;
+                            sk_buf$word_write = 1'b1;
+                            sk_buf$word_address = sk_t0_ptr$q[(32'h2)+:(11)];
+                            sk_buf$word_data = sk_packer$data;
+                            sk_t0_ptr$d = sk_t0_ptr$q + 32'h4;
                         end
                         if (ntt_done & ~pending$q & packers_idle) begin
                             error_flag$d = ntt_error;
@@ -3167,30 +3610,33 @@ module mldsa_engine__keygen__pk_packer(clock,reset,width,centred,offset,coeff,co
     input wire  [22:0] coeff;
     input wire  coeff_valid;
     output reg  coeff_ready;
-    output reg  [7:0] data;
+    output reg  [31:0] data;
     output reg  data_valid;
     input wire  data_ready;
     
     // Constant declarations
-    localparam  one32 = 32'h1;
+    localparam  one = 24'h1;
     localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b100000;
+    localparam  room = 7'b11111;
+    localparam  room_before_output = 7'b111111;
     
     // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
+    reg  [50:0] acc$d;
+    wire  [50:0] acc$q;
     reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
     reg  acc_bits$clock;
     
     // Local signals
     reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
+    reg  [50:0] kept;
+    reg  [6:0] kept_bits;
     reg  take;
     reg  [23:0] mapped;
     reg  [23:0] lifted;
-    reg  [31:0] field;
+    reg  [23:0] field;
     
     // Sub module instances
     mldsa_engine__keygen__pk_packer__acc acc(
@@ -3210,33 +3656,33 @@ module mldsa_engine__keygen__pk_packer(clock,reset,width,centred,offset,coeff,co
         acc_bits$clock = clock;
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
+        data = acc$q[(32'h0)+:(32)];
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
         if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
         end
         else begin
             kept = acc$q;
             kept_bits = acc_bits$q;
         end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
         mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
         lifted = mapped + q24;
         if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
+            field = ((coeff) & 24'hffffff);
         end
         else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
+            field = lifted;
         end
         else begin
-            field = ((mapped) & 32'hffffffff);
+            field = mapped;
         end
         if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
+            acc$d = kept | (((field & ((one << width) - one)) & 51'h7ffffffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
         end
         else begin
             acc$d = kept;
@@ -3254,13 +3700,13 @@ endmodule // mldsa_engine__keygen__pk_packer
 module mldsa_engine__keygen__pk_packer__acc(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [50:0] d;
+    output reg  [50:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 51'h0;
     end
     
     always @(posedge clock) begin
@@ -3273,13 +3719,13 @@ endmodule // mldsa_engine__keygen__pk_packer__acc
 module mldsa_engine__keygen__pk_packer__acc_bits(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
@@ -4914,30 +5360,33 @@ module mldsa_engine__keygen__sk_packer(clock,reset,width,centred,offset,coeff,co
     input wire  [22:0] coeff;
     input wire  coeff_valid;
     output reg  coeff_ready;
-    output reg  [7:0] data;
+    output reg  [31:0] data;
     output reg  data_valid;
     input wire  data_ready;
     
     // Constant declarations
-    localparam  one32 = 32'h1;
+    localparam  one = 24'h1;
     localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b100000;
+    localparam  room = 7'b11111;
+    localparam  room_before_output = 7'b111111;
     
     // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
+    reg  [50:0] acc$d;
+    wire  [50:0] acc$q;
     reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
     reg  acc_bits$clock;
     
     // Local signals
     reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
+    reg  [50:0] kept;
+    reg  [6:0] kept_bits;
     reg  take;
     reg  [23:0] mapped;
     reg  [23:0] lifted;
-    reg  [31:0] field;
+    reg  [23:0] field;
     
     // Sub module instances
     mldsa_engine__keygen__sk_packer__acc acc(
@@ -4957,33 +5406,33 @@ module mldsa_engine__keygen__sk_packer(clock,reset,width,centred,offset,coeff,co
         acc_bits$clock = clock;
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
+        data = acc$q[(32'h0)+:(32)];
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
         if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
         end
         else begin
             kept = acc$q;
             kept_bits = acc_bits$q;
         end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
         mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
         lifted = mapped + q24;
         if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
+            field = ((coeff) & 24'hffffff);
         end
         else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
+            field = lifted;
         end
         else begin
-            field = ((mapped) & 32'hffffffff);
+            field = mapped;
         end
         if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
+            acc$d = kept | (((field & ((one << width) - one)) & 51'h7ffffffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
         end
         else begin
             acc$d = kept;
@@ -5001,13 +5450,13 @@ endmodule // mldsa_engine__keygen__sk_packer
 module mldsa_engine__keygen__sk_packer__acc(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [50:0] d;
+    output reg  [50:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 51'h0;
     end
     
     always @(posedge clock) begin
@@ -5020,13 +5469,13 @@ endmodule // mldsa_engine__keygen__sk_packer__acc
 module mldsa_engine__keygen__sk_packer__acc_bits(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
@@ -18848,7 +19297,7 @@ module mldsa_engine__poly_memory__write_row(d,q,clock);
 endmodule // mldsa_engine__poly_memory__write_row
 
 
-module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
+module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -18902,6 +19351,14 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     input wire  ntt_m_tvalid;
     output reg  [6:0] pm_store_poly;
     output reg  [6:0] pm_load_poly;
+    output reg  ball_start;
+    output reg  [6:0] ball_tau;
+    output reg  [7:0] ball_data;
+    output reg  ball_data_valid;
+    output reg  [7:0] ball_read_index;
+    input wire  ball_data_ready;
+    input wire  ball_done;
+    input wire  [22:0] ball_coeff;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -19056,16 +19513,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     wire  [22:0] unpacker$coeff;
     wire  unpacker$coeff_valid;
     wire  unpacker$out_of_range;
-    reg  ball$clock;
-    reg  ball$reset;
-    reg  ball$start;
-    reg  [6:0] ball$tau;
-    reg  [7:0] ball$data;
-    reg  ball$data_valid;
-    wire  ball$data_ready;
-    wire  ball$done;
-    reg  [7:0] ball$read_index;
-    wire  [22:0] ball$coeff;
     reg  rej_ntt$clock;
     reg  rej_ntt$reset;
     reg  [31:0] rej_ntt$word;
@@ -19136,7 +19583,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [22:0] z_packer$coeff;
     reg  z_packer$coeff_valid;
     wire  z_packer$coeff_ready;
-    wire  [7:0] z_packer$data;
+    wire  [31:0] z_packer$data;
     wire  z_packer$data_valid;
     reg  z_packer$data_ready;
     reg  sk_buf$clock;
@@ -19644,18 +20091,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .coeff(unpacker$coeff),
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
-    );
-    mldsa_engine__sign__ball ball(
-        .clock(ball$clock),
-        .reset(ball$reset),
-        .start(ball$start),
-        .tau(ball$tau),
-        .data(ball$data),
-        .data_valid(ball$data_valid),
-        .data_ready(ball$data_ready),
-        .done(ball$done),
-        .read_index(ball$read_index),
-        .coeff(ball$coeff)
     );
     mldsa_engine__sign__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
@@ -20766,7 +21201,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         v_pipe$1$clock = clock;
         v_pipe$2$clock = clock;
         unpacker$clock = clock;
-        ball$clock = clock;
         rej_ntt$clock = clock;
         decompose$clock = clock;
         subtract$clock = clock;
@@ -20823,12 +21257,11 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         unpacker$data_valid = 1'b0;
         unpacker$data_pair = ser_byte_pair;
         unpacker$pair_valid = 1'b0;
-        ball$reset = reset;
-        ball$start = 1'b0;
-        ball$tau = tau$q;
-        ball$data = ser_byte;
-        ball$data_valid = 1'b0;
-        ball$read_index = count$q[(32'h0)+:(8)];
+        ball_start = 1'b0;
+        ball_tau = tau$q;
+        ball_data = ser_byte;
+        ball_data_valid = 1'b0;
+        ball_read_index = count$q[(32'h0)+:(8)];
         rej_ntt$reset = reset;
         rej_ntt$word = sponge_out_data;
         rej_ntt$word_valid = 1'b0;
@@ -20882,7 +21315,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         sk_buf$word_data = s_data;
         sig_buf$byte_write = 1'b0;
         sig_buf$byte_address = sig_ptr$q;
-        sig_buf$byte_data = z_packer$data;
+        sig_buf$byte_data = 32'h0;
         sig_buf$word_write = 1'b0;
         sig_buf$word_address = ((count$q) & 11'h7ff);
         sig_buf$word_data = sponge_out_data;
@@ -21827,7 +22260,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                         sponge_start = 1'b1;
                         sponge_arg1 = ((ct_words$q) & 32'hffffffff) << 32'h2;
                         sponge_arg2 = c_squeeze;
-                        ball$start = 1'b1;
+                        ball_start = 1'b1;
                         rd_next = 32'h0;
                         rd_ptr$d = 32'h0;
                         words_in$d = 32'h0;
@@ -21848,12 +22281,12 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             rd_next = rd_ptr$q + 32'h1;
                             rd_ptr$d = rd_ptr$q + 32'h1;
                         end
-                        ball$data_valid = ser_valid;
-                        ser_take = ser_valid & ball$data_ready;
+                        ball_data_valid = ser_valid;
+                        ser_take = ser_valid & ball_data_ready;
                         ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
                         sponge_out_ready = ser_room & ~stopped$q;
                         ser_load = sponge_out_ready & sponge_out_valid;
-                        if (ball$done & ~stopped$q) begin
+                        if (ball_done & ~stopped$q) begin
                             stopped$d = 1'b1;
                             sponge_start = 1'b1;
                             sponge_op = c_op_abort;
@@ -21872,16 +22305,16 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                         ntt_op = c_op_load;
                         ntt_arg0 = 32'h1;
                         count$d = 32'h0;
-                        ball$read_index = 32'h0;
+                        ball_read_index = 32'h0;
                     end
                     else begin
-                        ntt_s_tdata = ((ball$coeff) & 32'hffffffff);
+                        ntt_s_tdata = ((ball_coeff) & 32'hffffffff);
                         ntt_s_tvalid = ~count$q[32'h8];
                         if (ntt_s_tready & ~count$q[32'h8]) begin
                             count_next = count$q + 32'h1;
                         end
                         count$d = count_next;
-                        ball$read_index = count_next[(32'h0)+:(8)];
+                        ball_read_index = count_next[(32'h0)+:(8)];
                         if (ntt_done) begin
                             error_flag$d = ntt_error;
                             launched$d = 1'b0;
@@ -22032,8 +22465,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             hold_valid$d = 1'b0;
                         end
                         if (z_packer$data_valid) begin
-                            sig_buf$byte_write = 1'b1;
-                            sig_ptr$d = sig_ptr$q + 32'h1;
+                            sig_buf$word_write = 1'b1;
+                            sig_buf$word_address = sig_ptr$q[(32'h2)+:(11)];
+                            sig_buf$word_data = z_packer$data;
+                            sig_ptr$d = sig_ptr$q + 32'h4;
                         end
                         if (ntt_done & ~hold_valid$q & ~z_checking$q & ~z_packer$data_valid) begin
                             error_flag$d = ntt_error;
@@ -22389,368 +22824,6 @@ module mldsa_engine__sign__attempt_count(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__attempt_count
-
-
-module mldsa_engine__sign__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [6:0] tau;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    output reg  data_ready;
-    output reg  done;
-    input wire  [7:0] read_index;
-    output reg  [22:0] coeff;
-    
-    // Constant declarations
-    localparam  one256 = 256'h1;
-    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  q_minus_1 = 23'h7fe000;
-    localparam  n = 9'b100000000;
-    localparam  sign_byte_count = 4'h8;
-    
-    // Stub signals
-    reg  sampling$d;
-    wire  sampling$q;
-    reg  sampling$clock;
-    reg  done_flag$d;
-    wire  done_flag$q;
-    reg  done_flag$clock;
-    reg  [3:0] sign_bytes_left$d;
-    wire  [3:0] sign_bytes_left$q;
-    reg  sign_bytes_left$clock;
-    reg  [63:0] signs$d;
-    wire  [63:0] signs$q;
-    reg  signs$clock;
-    reg  [8:0] i$d;
-    wire  [8:0] i$q;
-    reg  i$clock;
-    reg  [255:0] i_hot$d;
-    wire  [255:0] i_hot$q;
-    reg  i_hot$clock;
-    reg  [255:0] nonzero$d;
-    wire  [255:0] nonzero$q;
-    reg  nonzero$clock;
-    reg  [255:0] negative$d;
-    wire  [255:0] negative$q;
-    reg  negative$clock;
-    reg  [22:0] read_out$d;
-    wire  [22:0] read_out$q;
-    reg  read_out$clock;
-    
-    // Local signals
-    reg  take;
-    reg  [8:0] j_wide;
-    reg  [255:0] j_hot;
-    reg  [255:0] old_nonzero_all;
-    reg  [255:0] old_negative_all;
-    reg  [255:0] sign_all;
-    
-    // Sub module instances
-    mldsa_engine__sign__ball__sampling sampling(
-        .d(sampling$d),
-        .q(sampling$q),
-        .clock(sampling$clock)
-    );
-    mldsa_engine__sign__ball__done_flag done_flag(
-        .d(done_flag$d),
-        .q(done_flag$q),
-        .clock(done_flag$clock)
-    );
-    mldsa_engine__sign__ball__sign_bytes_left sign_bytes_left(
-        .d(sign_bytes_left$d),
-        .q(sign_bytes_left$q),
-        .clock(sign_bytes_left$clock)
-    );
-    mldsa_engine__sign__ball__signs signs(
-        .d(signs$d),
-        .q(signs$q),
-        .clock(signs$clock)
-    );
-    mldsa_engine__sign__ball__i i(
-        .d(i$d),
-        .q(i$q),
-        .clock(i$clock)
-    );
-    mldsa_engine__sign__ball__i_hot i_hot(
-        .d(i_hot$d),
-        .q(i_hot$q),
-        .clock(i_hot$clock)
-    );
-    mldsa_engine__sign__ball__nonzero nonzero(
-        .d(nonzero$d),
-        .q(nonzero$q),
-        .clock(nonzero$clock)
-    );
-    mldsa_engine__sign__ball__negative negative(
-        .d(negative$d),
-        .q(negative$q),
-        .clock(negative$clock)
-    );
-    mldsa_engine__sign__ball__read_out read_out(
-        .d(read_out$d),
-        .q(read_out$q),
-        .clock(read_out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        sampling$clock = clock;
-        done_flag$clock = clock;
-        sign_bytes_left$clock = clock;
-        signs$clock = clock;
-        i$clock = clock;
-        i_hot$clock = clock;
-        nonzero$clock = clock;
-        negative$clock = clock;
-        read_out$clock = clock;
-        sampling$d = sampling$q;
-        done_flag$d = done_flag$q;
-        sign_bytes_left$d = sign_bytes_left$q;
-        signs$d = signs$q;
-        i$d = i$q;
-        i_hot$d = i_hot$q;
-        nonzero$d = nonzero$q;
-        negative$d = negative$q;
-        read_out$d = read_out$q;
-        data_ready = sampling$q;
-        take = sampling$q & data_valid;
-        j_wide = ((data) & 9'h1ff);
-        j_hot = one256 << data;
-        old_nonzero_all = 32'h0;
-        if (|(nonzero$q & j_hot)) begin
-            old_nonzero_all = ones256;
-        end
-        old_negative_all = 32'h0;
-        if (|(negative$q & j_hot)) begin
-            old_negative_all = ones256;
-        end
-        sign_all = 32'h0;
-        if (signs$q[32'h0]) begin
-            sign_all = ones256;
-        end
-        if (take) begin
-            if (|sign_bytes_left$q) begin
-                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
-                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
-            end
-            else if (j_wide <= i$q) begin
-                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
-                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
-                signs$d = signs$q >> 32'h1;
-                i$d = i$q + 32'h1;
-                i_hot$d = i_hot$q << 32'h1;
-                if (i$q + 32'h1 == n) begin
-                    sampling$d = 1'b0;
-                    done_flag$d = 1'b1;
-                end
-            end
-        end
-        if (start & ~sampling$q) begin
-            sampling$d = 1'b1;
-            done_flag$d = 1'b0;
-            sign_bytes_left$d = sign_byte_count;
-            i$d = n - ((tau) & 9'h1ff);
-            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (reset) begin
-            sampling$d = 1'b0;
-            done_flag$d = 1'b0;
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (nonzero$q[read_index]) begin
-            if (negative$q[read_index]) begin
-                read_out$d = q_minus_1;
-            end
-            else begin
-                read_out$d = 32'h1;
-            end
-        end
-        else begin
-            read_out$d = 32'h0;
-        end
-        done = done_flag$q;
-        coeff = read_out$q;
-    end
-    
-endmodule // mldsa_engine__sign__ball
-
-
-module mldsa_engine__sign__ball__done_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__done_flag
-
-
-module mldsa_engine__sign__ball__i(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__i
-
-
-module mldsa_engine__sign__ball__i_hot(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__i_hot
-
-
-module mldsa_engine__sign__ball__negative(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__negative
-
-
-module mldsa_engine__sign__ball__nonzero(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__nonzero
-
-
-module mldsa_engine__sign__ball__read_out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__read_out
-
-
-module mldsa_engine__sign__ball__sampling(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__sampling
-
-
-module mldsa_engine__sign__ball__sign_bytes_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__sign_bytes_left
-
-
-module mldsa_engine__sign__ball__signs(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ball__signs
 
 
 module mldsa_engine__sign__col(d,q,clock);
@@ -27939,25 +28012,28 @@ module mldsa_engine__sign__w1_packer(clock,reset,width,centred,offset,coeff,coef
     input wire  data_ready;
     
     // Constant declarations
-    localparam  one32 = 32'h1;
+    localparam  one = 24'h1;
     localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b1000;
+    localparam  room = 7'b1100;
+    localparam  room_before_output = 7'b10100;
     
     // Stub signals
     reg  [31:0] acc$d;
     wire  [31:0] acc$q;
     reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
     reg  acc_bits$clock;
     
     // Local signals
     reg  emit;
     reg  [31:0] kept;
-    reg  [5:0] kept_bits;
+    reg  [6:0] kept_bits;
     reg  take;
     reg  [23:0] mapped;
     reg  [23:0] lifted;
-    reg  [31:0] field;
+    reg  [23:0] field;
     
     // Sub module instances
     mldsa_engine__sign__w1_packer__acc acc(
@@ -27978,32 +28054,32 @@ module mldsa_engine__sign__w1_packer(clock,reset,width,centred,offset,coeff,coef
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
         data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
         if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
         end
         else begin
             kept = acc$q;
             kept_bits = acc_bits$q;
         end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
         mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
         lifted = mapped + q24;
         if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
+            field = ((coeff) & 24'hffffff);
         end
         else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
+            field = lifted;
         end
         else begin
-            field = ((mapped) & 32'hffffffff);
+            field = mapped;
         end
         if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
+            acc$d = kept | (((field & ((one << width) - one)) & 32'hffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
         end
         else begin
             acc$d = kept;
@@ -28040,13 +28116,13 @@ endmodule // mldsa_engine__sign__w1_packer__acc
 module mldsa_engine__sign__w1_packer__acc_bits(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
@@ -28319,30 +28395,33 @@ module mldsa_engine__sign__z_packer(clock,reset,width,centred,offset,coeff,coeff
     input wire  [22:0] coeff;
     input wire  coeff_valid;
     output reg  coeff_ready;
-    output reg  [7:0] data;
+    output reg  [31:0] data;
     output reg  data_valid;
     input wire  data_ready;
     
     // Constant declarations
-    localparam  one32 = 32'h1;
+    localparam  one = 24'h1;
     localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b100000;
+    localparam  room = 7'b11111;
+    localparam  room_before_output = 7'b111111;
     
     // Stub signals
-    reg  [31:0] acc$d;
-    wire  [31:0] acc$q;
+    reg  [50:0] acc$d;
+    wire  [50:0] acc$q;
     reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
     reg  acc_bits$clock;
     
     // Local signals
     reg  emit;
-    reg  [31:0] kept;
-    reg  [5:0] kept_bits;
+    reg  [50:0] kept;
+    reg  [6:0] kept_bits;
     reg  take;
     reg  [23:0] mapped;
     reg  [23:0] lifted;
-    reg  [31:0] field;
+    reg  [23:0] field;
     
     // Sub module instances
     mldsa_engine__sign__z_packer__acc acc(
@@ -28362,33 +28441,33 @@ module mldsa_engine__sign__z_packer(clock,reset,width,centred,offset,coeff,coeff
         acc_bits$clock = clock;
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
-        data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
+        data = acc$q[(32'h0)+:(32)];
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
         if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
         end
         else begin
             kept = acc$q;
             kept_bits = acc_bits$q;
         end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
         mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
         lifted = mapped + q24;
         if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
+            field = ((coeff) & 24'hffffff);
         end
         else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
+            field = lifted;
         end
         else begin
-            field = ((mapped) & 32'hffffffff);
+            field = mapped;
         end
         if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
+            acc$d = kept | (((field & ((one << width) - one)) & 51'h7ffffffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
         end
         else begin
             acc$d = kept;
@@ -28406,13 +28485,13 @@ endmodule // mldsa_engine__sign__z_packer
 module mldsa_engine__sign__z_packer__acc(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [50:0] d;
+    output reg  [50:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 51'h0;
     end
     
     always @(posedge clock) begin
@@ -28425,13 +28504,13 @@ endmodule // mldsa_engine__sign__z_packer__acc
 module mldsa_engine__sign__z_packer__acc_bits(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
@@ -32068,7 +32147,7 @@ module mldsa_engine__sponge_out__write_pointer(d,q,clock);
 endmodule // mldsa_engine__sponge_out__write_pointer
 
 
-module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
+module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -32118,6 +32197,14 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     input wire  ntt_m_tvalid;
     output reg  [6:0] pm_store_poly;
     output reg  [6:0] pm_load_poly;
+    output reg  ball_start;
+    output reg  [6:0] ball_tau;
+    output reg  [7:0] ball_data;
+    output reg  ball_data_valid;
+    output reg  [7:0] ball_read_index;
+    input wire  ball_data_ready;
+    input wire  ball_done;
+    input wire  [22:0] ball_coeff;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -32255,16 +32342,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     wire  hints$checked;
     wire  hints$malformed;
     wire  hints$done;
-    reg  ball$clock;
-    reg  ball$reset;
-    reg  ball$start;
-    reg  [6:0] ball$tau;
-    reg  [7:0] ball$data;
-    reg  ball$data_valid;
-    wire  ball$data_ready;
-    wire  ball$done;
-    reg  [7:0] ball$read_index;
-    wire  [22:0] ball$coeff;
     reg  rej_ntt$clock;
     reg  rej_ntt$reset;
     reg  [31:0] rej_ntt$word;
@@ -32535,6 +32612,18 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  mismatch$d;
     wire  mismatch$q;
     reg  mismatch$clock;
+    reg  [31:0] feed_word$d;
+    wire  [31:0] feed_word$q;
+    reg  feed_word$clock;
+    reg  feed_valid$d;
+    wire  feed_valid$q;
+    reg  feed_valid$clock;
+    reg  feed_last$d;
+    wire  feed_last$q;
+    reg  feed_last$clock;
+    reg  word_differs$d;
+    wire  word_differs$q;
+    reg  word_differs$clock;
     reg  pipe$0$d;
     wire  pipe$0$q;
     reg  pipe$0$clock;
@@ -32566,7 +32655,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  [31:0] msg_words;
     reg  [31:0] msg_end;
     reg  [31:0] msg_last;
-    reg  word_differs;
+    reg  [31:0] feed_data;
+    reg  feed_valid_in;
+    reg  feed_last_in;
+    reg  feed_room;
+    reg  feed_take;
     
     // Sub module instances
     mldsa_engine__verify__unpacker unpacker(
@@ -32603,18 +32696,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .checked(hints$checked),
         .malformed(hints$malformed),
         .done(hints$done)
-    );
-    mldsa_engine__verify__ball ball(
-        .clock(ball$clock),
-        .reset(ball$reset),
-        .start(ball$start),
-        .tau(ball$tau),
-        .data(ball$data),
-        .data_valid(ball$data_valid),
-        .data_ready(ball$data_ready),
-        .done(ball$done),
-        .read_index(ball$read_index),
-        .coeff(ball$coeff)
     );
     mldsa_engine__verify__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
@@ -33042,6 +33123,26 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .q(mismatch$q),
         .clock(mismatch$clock)
     );
+    mldsa_engine__verify__feed_word feed_word(
+        .d(feed_word$d),
+        .q(feed_word$q),
+        .clock(feed_word$clock)
+    );
+    mldsa_engine__verify__feed_valid feed_valid(
+        .d(feed_valid$d),
+        .q(feed_valid$q),
+        .clock(feed_valid$clock)
+    );
+    mldsa_engine__verify__feed_last feed_last(
+        .d(feed_last$d),
+        .q(feed_last$q),
+        .clock(feed_last$clock)
+    );
+    mldsa_engine__verify__word_differs word_differs(
+        .d(word_differs$d),
+        .q(word_differs$q),
+        .clock(word_differs$clock)
+    );
     mldsa_engine__verify__pipe__0 pipe$0(
         .d(pipe$0$d),
         .q(pipe$0$q),
@@ -33107,6 +33208,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         z_bad$clock = clock;
         z_checking$clock = clock;
         mismatch$clock = clock;
+        word_differs$clock = clock;
+        feed_word$clock = clock;
+        feed_valid$clock = clock;
+        feed_last$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -33154,6 +33259,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         z_bad$d = z_bad$q;
         z_checking$d = z_checking$q;
         mismatch$d = mismatch$q;
+        word_differs$d = word_differs$q;
+        feed_word$d = feed_word$q;
+        feed_valid$d = feed_valid$q;
+        feed_last$d = feed_last$q;
         rho$0$clock = clock;
         rho$0$d = rho$0$q;
         rho$1$clock = clock;
@@ -33207,7 +33316,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         pipe$2$clock = clock;
         unpacker$clock = clock;
         hints$clock = clock;
-        ball$clock = clock;
         rej_ntt$clock = clock;
         z_norm$clock = clock;
         decompose$clock = clock;
@@ -33225,9 +33333,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         sponge_arg0 = c_shake256;
         sponge_arg1 = 32'h0;
         sponge_arg2 = 32'h40;
-        sponge_in_data = s_data;
-        sponge_in_valid = 1'b0;
-        sponge_in_last = 1'b0;
+        feed_data = s_data;
+        feed_valid_in = 1'b0;
+        feed_last_in = 1'b0;
+        feed_room = ~feed_valid$q | sponge_in_ready;
         sponge_out_ready = 1'b0;
         ntt_reset = reset;
         ntt_start = 1'b0;
@@ -33261,12 +33370,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         hints$data_valid = 1'b0;
         hints$data_last = 1'b0;
         hints$hint_ready = 1'b0;
-        ball$reset = reset;
-        ball$start = 1'b0;
-        ball$tau = tau$q;
-        ball$data = ser_byte;
-        ball$data_valid = 1'b0;
-        ball$read_index = count$q[(32'h0)+:(8)];
+        ball_start = 1'b0;
+        ball_tau = tau$q;
+        ball_data = ser_byte;
+        ball_data_valid = 1'b0;
+        ball_read_index = count$q[(32'h0)+:(8)];
         rej_ntt$reset = reset;
         rej_ntt$word = sponge_out_data;
         rej_ntt$word_valid = 1'b0;
@@ -33309,7 +33417,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         msg_words = (msg_bytes + 32'h3) >> 32'h2;
         msg_end = (msg_bytes + 32'h43) >> 32'h2;
         msg_last = (msg_bytes + 32'h3f) >> 32'h2;
-        word_differs = 1'b0;
+        word_differs$d = 1'b0;
         pipe$1$d = pipe$0$q;
         pipe$2$d = pipe$1$q;
         pipe$0$d = 1'b0;
@@ -33512,11 +33620,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         count$d = 32'h0;
                     end
                     else begin
-                        s_ready = (words_in$q < ((pk_words$q) & 24'hffffff)) & (external$q | sponge_in_ready);
+                        s_ready = (words_in$q < ((pk_words$q) & 24'hffffff)) & (external$q | feed_room);
                         stream_take = s_ready & s_valid;
-                        sponge_in_data = s_data;
-                        sponge_in_valid = s_valid & (words_in$q < ((pk_words$q) & 24'hffffff)) & ~external$q;
-                        sponge_in_last = words_in$q == pk_last$q;
+                        feed_data = s_data;
+                        feed_valid_in = s_valid & (words_in$q < ((pk_words$q) & 24'hffffff)) & ~external$q;
+                        feed_last_in = words_in$q == pk_last$q;
                         if (stream_take) begin
                             pk_buf$word_write = 1'b1;
                             if (words_in$q == 0) begin
@@ -33696,16 +33804,16 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         end
                     end
                     else begin
-                        sponge_in_data = mu_word;
-                        sponge_in_valid = words_in$q < 32'h10;
-                        sponge_in_last = words_in$q == mu_last$q;
+                        feed_data = mu_word;
+                        feed_valid_in = words_in$q < 32'h10;
+                        feed_last_in = words_in$q == mu_last$q;
                         if (words_in$q >= 32'h10) begin
-                            sponge_in_data = s_data;
-                            s_ready = (words_in$q < mu_end$q) & sponge_in_ready;
-                            sponge_in_valid = s_valid & (words_in$q < mu_end$q);
+                            feed_data = s_data;
+                            s_ready = (words_in$q < mu_end$q) & feed_room;
+                            feed_valid_in = s_valid & (words_in$q < mu_end$q);
                         end
                         stream_take = s_ready & s_valid;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        if (feed_valid_in & feed_room) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         if (stream_take) begin
@@ -33815,7 +33923,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         sponge_start = 1'b1;
                         sponge_arg1 = ((ct_words$q) & 32'hffffffff) << 32'h2;
                         sponge_arg2 = c_squeeze;
-                        ball$start = 1'b1;
+                        ball_start = 1'b1;
                         rd_next = 32'h0;
                         rd_ptr$d = 32'h0;
                         words_in$d = 32'h0;
@@ -33823,20 +33931,20 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         stopped$d = 1'b0;
                     end
                     else begin
-                        sponge_in_data = sig_buf$read_word;
-                        sponge_in_valid = words_in$q < ((ct_words$q) & 24'hffffff);
-                        sponge_in_last = words_in$q == ct_last$q;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_data = sig_buf$read_word;
+                        feed_valid_in = words_in$q < ((ct_words$q) & 24'hffffff);
+                        feed_last_in = words_in$q == ct_last$q;
+                        if (feed_valid_in & feed_room) begin
                             words_in$d = words_in$q + 32'h1;
                             rd_next = rd_ptr$q + 32'h1;
                             rd_ptr$d = rd_ptr$q + 32'h1;
                         end
-                        ball$data_valid = ser_valid;
-                        ser_take = ser_valid & ball$data_ready;
+                        ball_data_valid = ser_valid;
+                        ser_take = ser_valid & ball_data_ready;
                         ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take);
                         sponge_out_ready = ser_room & ~stopped$q;
                         ser_load = sponge_out_ready & sponge_out_valid;
-                        if (ball$done & ~stopped$q) begin
+                        if (ball_done & ~stopped$q) begin
                             stopped$d = 1'b1;
                             sponge_start = 1'b1;
                             sponge_op = c_op_abort;
@@ -33858,16 +33966,16 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         ntt_op = c_op_load;
                         ntt_arg0 = 32'h1;
                         count$d = 32'h0;
-                        ball$read_index = 32'h0;
+                        ball_read_index = 32'h0;
                     end
                     else begin
-                        ntt_s_tdata = ((ball$coeff) & 32'hffffffff);
+                        ntt_s_tdata = ((ball_coeff) & 32'hffffffff);
                         ntt_s_tvalid = ~count$q[32'h8];
                         if (ntt_s_tready & ~count$q[32'h8]) begin
                             count_next = count$q + 32'h1;
                         end
                         count$d = count_next;
-                        ball$read_index = count_next[(32'h0)+:(8)];
+                        ball_read_index = count_next[(32'h0)+:(8)];
                         if (ntt_done) begin
                             error_flag$d = ntt_error;
                             launched$d = 1'b0;
@@ -33935,13 +34043,13 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         stopped$d = 1'b0;
                     end
                     else begin
-                        sponge_in_data = rho_word;
+                        feed_data = rho_word;
                         if (words_in$q == 32'h8) begin
-                            sponge_in_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
+                            feed_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
                         end
-                        sponge_in_valid = words_in$q <= 32'h8;
-                        sponge_in_last = words_in$q == 32'h8;
-                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
+                        feed_valid_in = words_in$q <= 32'h8;
+                        feed_last_in = words_in$q == 32'h8;
+                        if (feed_room & (words_in$q <= 32'h8)) begin
                             words_in$d = words_in$q + 32'h1;
                         end
                         rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
@@ -34016,13 +34124,13 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         rd_ptr$d = 32'h0;
                     end
                     else begin
-                        sponge_in_data = mu_word;
+                        feed_data = mu_word;
                         if (words_in$q >= 32'h10) begin
-                            sponge_in_data = w1_buf$read_word;
+                            feed_data = w1_buf$read_word;
                         end
-                        sponge_in_valid = words_in$q < commit_end$q;
-                        sponge_in_last = words_in$q == commit_last$q;
-                        if (sponge_in_valid & sponge_in_ready) begin
+                        feed_valid_in = words_in$q < commit_end$q;
+                        feed_last_in = words_in$q == commit_last$q;
+                        if (feed_valid_in & feed_room) begin
                             words_in$d = words_in$q + 32'h1;
                             if (words_in$q >= 32'h10) begin
                                 rd_next = rd_ptr$q + 32'h1;
@@ -34032,15 +34140,15 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         sponge_out_ready = 1'b1;
                         if (sponge_out_valid) begin
                             count_next = count$q + 32'h1;
-                            word_differs = sponge_out_data != sig_buf$read_word;
+                            word_differs$d = sponge_out_data != sig_buf$read_word;
                         end
-                        if (word_differs) begin
+                        if (word_differs$q) begin
                             mismatch$d = 1'b1;
                         end
                         count$d = count_next;
                         if (sponge_done) begin
                             error_flag$d = sponge_error;
-                            verdict_flag$d = ~mismatch$q & ~word_differs & ~z_bad$q & ~sponge_error;
+                            verdict_flag$d = ~mismatch$q & ~word_differs$q & ~z_bad$q & ~sponge_error;
                             done_flag$d = 1'b1;
                             phase$d = VerifyPhase$Idle;
                         end
@@ -34230,6 +34338,21 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             error_flag$d = 1'b0;
             verdict_flag$d = 1'b0;
         end
+        feed_take = feed_valid_in & feed_room;
+        sponge_in_data = feed_word$q;
+        sponge_in_valid = feed_valid$q;
+        sponge_in_last = feed_last$q;
+        if (feed_take) begin
+            feed_word$d = feed_data;
+            feed_valid$d = 1'b1;
+            feed_last$d = feed_last_in;
+        end
+        else if (sponge_in_ready) begin
+            feed_valid$d = 1'b0;
+        end
+        if (reset | sponge_start) begin
+            feed_valid$d = 1'b0;
+        end
         busy = phase$q != VerifyPhase$Idle;
         done = done_flag$q;
         error = error_flag$q;
@@ -34237,368 +34360,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     end
     
 endmodule // mldsa_engine__verify
-
-
-module mldsa_engine__verify__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [6:0] tau;
-    input wire  [7:0] data;
-    input wire  data_valid;
-    output reg  data_ready;
-    output reg  done;
-    input wire  [7:0] read_index;
-    output reg  [22:0] coeff;
-    
-    // Constant declarations
-    localparam  one256 = 256'h1;
-    localparam  ones256 = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  q_minus_1 = 23'h7fe000;
-    localparam  n = 9'b100000000;
-    localparam  sign_byte_count = 4'h8;
-    
-    // Stub signals
-    reg  sampling$d;
-    wire  sampling$q;
-    reg  sampling$clock;
-    reg  done_flag$d;
-    wire  done_flag$q;
-    reg  done_flag$clock;
-    reg  [3:0] sign_bytes_left$d;
-    wire  [3:0] sign_bytes_left$q;
-    reg  sign_bytes_left$clock;
-    reg  [63:0] signs$d;
-    wire  [63:0] signs$q;
-    reg  signs$clock;
-    reg  [8:0] i$d;
-    wire  [8:0] i$q;
-    reg  i$clock;
-    reg  [255:0] i_hot$d;
-    wire  [255:0] i_hot$q;
-    reg  i_hot$clock;
-    reg  [255:0] nonzero$d;
-    wire  [255:0] nonzero$q;
-    reg  nonzero$clock;
-    reg  [255:0] negative$d;
-    wire  [255:0] negative$q;
-    reg  negative$clock;
-    reg  [22:0] read_out$d;
-    wire  [22:0] read_out$q;
-    reg  read_out$clock;
-    
-    // Local signals
-    reg  take;
-    reg  [8:0] j_wide;
-    reg  [255:0] j_hot;
-    reg  [255:0] old_nonzero_all;
-    reg  [255:0] old_negative_all;
-    reg  [255:0] sign_all;
-    
-    // Sub module instances
-    mldsa_engine__verify__ball__sampling sampling(
-        .d(sampling$d),
-        .q(sampling$q),
-        .clock(sampling$clock)
-    );
-    mldsa_engine__verify__ball__done_flag done_flag(
-        .d(done_flag$d),
-        .q(done_flag$q),
-        .clock(done_flag$clock)
-    );
-    mldsa_engine__verify__ball__sign_bytes_left sign_bytes_left(
-        .d(sign_bytes_left$d),
-        .q(sign_bytes_left$q),
-        .clock(sign_bytes_left$clock)
-    );
-    mldsa_engine__verify__ball__signs signs(
-        .d(signs$d),
-        .q(signs$q),
-        .clock(signs$clock)
-    );
-    mldsa_engine__verify__ball__i i(
-        .d(i$d),
-        .q(i$q),
-        .clock(i$clock)
-    );
-    mldsa_engine__verify__ball__i_hot i_hot(
-        .d(i_hot$d),
-        .q(i_hot$q),
-        .clock(i_hot$clock)
-    );
-    mldsa_engine__verify__ball__nonzero nonzero(
-        .d(nonzero$d),
-        .q(nonzero$q),
-        .clock(nonzero$clock)
-    );
-    mldsa_engine__verify__ball__negative negative(
-        .d(negative$d),
-        .q(negative$q),
-        .clock(negative$clock)
-    );
-    mldsa_engine__verify__ball__read_out read_out(
-        .d(read_out$d),
-        .q(read_out$q),
-        .clock(read_out$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        sampling$clock = clock;
-        done_flag$clock = clock;
-        sign_bytes_left$clock = clock;
-        signs$clock = clock;
-        i$clock = clock;
-        i_hot$clock = clock;
-        nonzero$clock = clock;
-        negative$clock = clock;
-        read_out$clock = clock;
-        sampling$d = sampling$q;
-        done_flag$d = done_flag$q;
-        sign_bytes_left$d = sign_bytes_left$q;
-        signs$d = signs$q;
-        i$d = i$q;
-        i_hot$d = i_hot$q;
-        nonzero$d = nonzero$q;
-        negative$d = negative$q;
-        read_out$d = read_out$q;
-        data_ready = sampling$q;
-        take = sampling$q & data_valid;
-        j_wide = ((data) & 9'h1ff);
-        j_hot = one256 << data;
-        old_nonzero_all = 32'h0;
-        if (|(nonzero$q & j_hot)) begin
-            old_nonzero_all = ones256;
-        end
-        old_negative_all = 32'h0;
-        if (|(negative$q & j_hot)) begin
-            old_negative_all = ones256;
-        end
-        sign_all = 32'h0;
-        if (signs$q[32'h0]) begin
-            sign_all = ones256;
-        end
-        if (take) begin
-            if (|sign_bytes_left$q) begin
-                signs$d = (signs$q >> 32'h8) | (((data) & 64'hffffffffffffffff) << 32'h38);
-                sign_bytes_left$d = sign_bytes_left$q - 32'h1;
-            end
-            else if (j_wide <= i$q) begin
-                nonzero$d = (nonzero$q & ~i_hot$q & ~j_hot) | (i_hot$q & old_nonzero_all) | j_hot;
-                negative$d = (negative$q & ~i_hot$q & ~j_hot) | (i_hot$q & ~j_hot & old_negative_all) | (j_hot & sign_all);
-                signs$d = signs$q >> 32'h1;
-                i$d = i$q + 32'h1;
-                i_hot$d = i_hot$q << 32'h1;
-                if (i$q + 32'h1 == n) begin
-                    sampling$d = 1'b0;
-                    done_flag$d = 1'b1;
-                end
-            end
-        end
-        if (start & ~sampling$q) begin
-            sampling$d = 1'b1;
-            done_flag$d = 1'b0;
-            sign_bytes_left$d = sign_byte_count;
-            i$d = n - ((tau) & 9'h1ff);
-            i_hot$d = one256 << (n - ((tau) & 9'h1ff));
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (reset) begin
-            sampling$d = 1'b0;
-            done_flag$d = 1'b0;
-            nonzero$d = 32'h0;
-            negative$d = 32'h0;
-        end
-        if (nonzero$q[read_index]) begin
-            if (negative$q[read_index]) begin
-                read_out$d = q_minus_1;
-            end
-            else begin
-                read_out$d = 32'h1;
-            end
-        end
-        else begin
-            read_out$d = 32'h0;
-        end
-        done = done_flag$q;
-        coeff = read_out$q;
-    end
-    
-endmodule // mldsa_engine__verify__ball
-
-
-module mldsa_engine__verify__ball__done_flag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__done_flag
-
-
-module mldsa_engine__verify__ball__i(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__i
-
-
-module mldsa_engine__verify__ball__i_hot(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__i_hot
-
-
-module mldsa_engine__verify__ball__negative(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__negative
-
-
-module mldsa_engine__verify__ball__nonzero(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__nonzero
-
-
-module mldsa_engine__verify__ball__read_out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__read_out
-
-
-module mldsa_engine__verify__ball__sampling(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__sampling
-
-
-module mldsa_engine__verify__ball__sign_bytes_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__sign_bytes_left
-
-
-module mldsa_engine__verify__ball__signs(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ball__signs
 
 
 module mldsa_engine__verify__col(d,q,clock);
@@ -35336,6 +35097,63 @@ module mldsa_engine__verify__external(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__external
+
+
+module mldsa_engine__verify__feed_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__feed_last
+
+
+module mldsa_engine__verify__feed_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__feed_valid
+
+
+module mldsa_engine__verify__feed_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__feed_word
 
 
 module mldsa_engine__verify__gamma1(d,q,clock);
@@ -38380,25 +38198,28 @@ module mldsa_engine__verify__w1_packer(clock,reset,width,centred,offset,coeff,co
     input wire  data_ready;
     
     // Constant declarations
-    localparam  one32 = 32'h1;
+    localparam  one = 24'h1;
     localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b1000;
+    localparam  room = 7'b1100;
+    localparam  room_before_output = 7'b10100;
     
     // Stub signals
     reg  [31:0] acc$d;
     wire  [31:0] acc$q;
     reg  acc$clock;
-    reg  [5:0] acc_bits$d;
-    wire  [5:0] acc_bits$q;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
     reg  acc_bits$clock;
     
     // Local signals
     reg  emit;
     reg  [31:0] kept;
-    reg  [5:0] kept_bits;
+    reg  [6:0] kept_bits;
     reg  take;
     reg  [23:0] mapped;
     reg  [23:0] lifted;
-    reg  [31:0] field;
+    reg  [23:0] field;
     
     // Sub module instances
     mldsa_engine__verify__w1_packer__acc acc(
@@ -38419,32 +38240,32 @@ module mldsa_engine__verify__w1_packer(clock,reset,width,centred,offset,coeff,co
         acc$d = acc$q;
         acc_bits$d = acc_bits$q;
         data = acc$q[(32'h0)+:(8)];
-        data_valid = acc_bits$q >= 32'h8;
-        emit = (acc_bits$q >= 32'h8) & data_ready;
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
         if (emit) begin
-            kept = acc$q >> 32'h8;
-            kept_bits = acc_bits$q - 32'h8;
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
         end
         else begin
             kept = acc$q;
             kept_bits = acc_bits$q;
         end
-        coeff_ready = acc_bits$q <= 32'hc;
-        take = coeff_valid & (acc_bits$q <= 32'hc);
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
         mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
         lifted = mapped + q24;
         if (~centred) begin
-            field = ((coeff) & 32'hffffffff);
+            field = ((coeff) & 24'hffffff);
         end
         else if (mapped[32'h17]) begin
-            field = ((lifted) & 32'hffffffff);
+            field = lifted;
         end
         else begin
-            field = ((mapped) & 32'hffffffff);
+            field = mapped;
         end
         if (take) begin
-            acc$d = kept | ((field & ((one32 << width) - one32)) << kept_bits);
-            acc_bits$d = kept_bits + ((width) & 6'h3f);
+            acc$d = kept | (((field & ((one << width) - one)) & 32'hffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
         end
         else begin
             acc$d = kept;
@@ -38481,13 +38302,13 @@ endmodule // mldsa_engine__verify__w1_packer__acc
 module mldsa_engine__verify__w1_packer__acc_bits(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
@@ -38552,6 +38373,25 @@ module mldsa_engine__verify__wide(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__wide
+
+
+module mldsa_engine__verify__word_differs(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__word_differs
 
 
 module mldsa_engine__verify__words_in(d,q,clock);
