@@ -70,7 +70,7 @@
 //! clocks before the last of those bytes arrives; being that late would
 //! take odds below 2^−100 ([`super::rej_bounded`]). Only if those bytes
 //! held fewer than 256 acceptable nibbles (probability below 2^−40) would
-//! it read on, up to its 256th coefficient. Checked by
+//! it read on. Checked by
 //! `expand_s_clocks_do_not_depend_on_the_secret_seed`: the first s
 //! polynomial takes the same clocks for eight ξ, for η = 2 and 4, and its
 //! 256th coefficient comes before the last fixed byte (the test fails for
@@ -805,11 +805,7 @@ impl Logic for MlDsaKeyGen {
                     if self.byte_taken.val() {
                         self.ser_word.d.next = self.ser_word.q.val() >> 8;
                         self.ser_left.d.next = self.ser_left.q.val() - 1;
-                        // Held at the target, so a read past it (too few
-                        // acceptable nibbles) stops at the 256th coefficient.
-                        if self.s_bytes.q.val() < self.s_bytes_target.q.val() {
-                            self.s_bytes.d.next = self.s_bytes.q.val() + 1;
-                        }
+                        self.s_bytes.d.next = self.s_bytes.q.val() + 1;
                     }
                     if self.sponge_out_ready.val() & self.sponge_out_valid.val() {
                         self.ser_word.d.next = self.sponge_out_data.val();

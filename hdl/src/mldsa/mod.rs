@@ -26,8 +26,6 @@
 //!   clock.
 //! - [`word_fifo`]: the queue between the sponge's output and the
 //!   sequencers, so the sponge permutes while a sampler works.
-//! - [`sponge_feed`]: the register between Verify's or Sign's input
-//!   words and the sponge.
 //! - [`hint_codec`]: HintBitPack / HintBitUnpack of the signature's hint
 //!   field, one hint bit per clock, with every malformed-encoding check.
 //! - [`sample_in_ball`]: SampleInBall, one byte per clock, c held in
@@ -53,7 +51,6 @@ pub mod sample_in_ball;
 pub mod sign;
 #[cfg(test)]
 pub(crate) mod sign_tests;
-pub mod sponge_feed;
 pub mod verify;
 #[cfg(test)]
 pub(crate) mod verify_tests;
@@ -169,12 +166,6 @@ pub fn designs() -> Vec<Design> {
             name: "mldsa_word_fifo",
             description: "ML-DSA sponge-output FIFO: 16 words, first word falls through, synchronous flush",
             verilog: || raw_verilog(word_fifo::SpongeOutFifo::default()),
-            vcd: None,
-        },
-        Design {
-            name: "mldsa_sponge_feed",
-            description: "ML-DSA sponge input register of Verify and Sign: a word offered, taken when empty or being emptied",
-            verilog: || raw_verilog(sponge_feed::SpongeFeed::default()),
             vcd: None,
         },
     ]

@@ -76,7 +76,6 @@ use crate::mldsa::hint_codec::HintPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
-use crate::mldsa::sponge_feed::SpongeFeed;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -296,8 +295,6 @@ pub struct MlDsaSign {
     /// From SampleInBall: c\[`ball_read_index`\] of the previous clock.
     pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
-    /// The sponge's input register.
-    feed: SpongeFeed,
     rej_ntt: RejNttSampler,
     decompose: Decompose,
     subtract: ModAddSub,
@@ -387,11 +384,19 @@ pub struct MlDsaSign {
     hold_valid: DFF<Bit>,
     w_s0: DFF<Bits<23>>,
     addr_s0: DFF<Bits<8>>,
+    // LoadY's registered ŷ word (a block-RAM read straight into the core's
+    // range check was the worst path).
+    // The sponge's input word goes through a register (the sources include
+    // block-RAM reads, and the sponge absorbs its input straight into the
+    // state).
+    feed_word: DFF<Bits<32>>,
     // The unpacker's field, set when a load starts (a phase decode in
     // front of the unpacker was the worst path).
     unpack_width: DFF<Bits<5>>,
     unpack_offset: DFF<Bits<23>>,
     unpack_max: DFF<Bits<20>>,
+    feed_valid: DFF<Bit>,
+    feed_last: DFF<Bit>,
     addr_s1: DFF<Bits<8>>,
     ct0_s1: DFF<Bits<23>>,
     v_pipe: [DFF<Bits<25>>; DECOMPOSE_LATENCY],
@@ -418,6 +423,11 @@ pub struct MlDsaSign {
     out_next: Signal<Local, Bits<11>>,
     pipe_busy: Signal<Local, Bit>,
     pack_take: Signal<Local, Bit>,
+    feed_data: Signal<Local, Bits<32>>,
+    feed_valid_in: Signal<Local, Bit>,
+    feed_last_in: Signal<Local, Bit>,
+    feed_room: Signal<Local, Bit>,
+    feed_take: Signal<Local, Bit>,
     ct0_centred: Signal<Local, Bits<25>>,
     r0_signed: Signal<Local, Bits<25>>,
     fail: Signal<Local, Bit>,
@@ -549,7 +559,6 @@ impl Default for MlDsaSign {
             pm_store_poly: Default::default(),
             pm_load_poly: Default::default(),
             unpacker: Default::default(),
-            feed: Default::default(),
             ball_start: Default::default(),
             ball_tau: Default::default(),
             ball_data: Default::default(),
@@ -642,9 +651,12 @@ impl Default for MlDsaSign {
             hold_valid: Default::default(),
             w_s0: Default::default(),
             addr_s0: Default::default(),
+            feed_word: Default::default(),
             unpack_width: Default::default(),
             unpack_offset: Default::default(),
             unpack_max: Default::default(),
+            feed_valid: Default::default(),
+            feed_last: Default::default(),
             addr_s1: Default::default(),
             ct0_s1: Default::default(),
             v_pipe: Default::default(),
@@ -670,6 +682,11 @@ impl Default for MlDsaSign {
             out_next: Default::default(),
             pipe_busy: Default::default(),
             pack_take: Default::default(),
+            feed_data: Default::default(),
+            feed_valid_in: Default::default(),
+            feed_last_in: Default::default(),
+            feed_room: Default::default(),
+            feed_take: Default::default(),
             ct0_centred: Default::default(),
             r0_signed: Default::default(),
             fail: Default::default(),
@@ -797,9 +814,12 @@ impl Logic for MlDsaSign {
             hold_valid,
             w_s0,
             addr_s0,
+            feed_word,
             unpack_width,
             unpack_offset,
             unpack_max,
+            feed_valid,
+            feed_last,
             addr_s1,
             ct0_s1,
             a0,
@@ -827,7 +847,7 @@ impl Logic for MlDsaSign {
         }
         clock!(
             self, clock, unpacker, rej_ntt, decompose, subtract, z_norm, r0_norm, ct0_norm,
-            make_hint, hints, w1_packer, z_packer, sk_buf, sig_buf, w1_buf, feed
+            make_hint, hints, w1_packer, z_packer, sk_buf, sig_buf, w1_buf
         );
         self.w_mem.read_clock.next = self.clock.val();
         self.w_mem.write_clock.next = self.clock.val();
@@ -851,10 +871,13 @@ impl Logic for MlDsaSign {
         self.sponge_arg0.next = self.c_shake256.val();
         self.sponge_arg1.next = 0.into();
         self.sponge_arg2.next = 64.into();
-        // The phases offer the next input word to the feed register.
-        self.feed.offer_data.next = self.s_data.val();
-        self.feed.offer_valid.next = false;
-        self.feed.offer_last.next = false;
+        // The phases offer the next input word on `feed_*`; it is taken
+        // (`feed_take`) when the register is empty or being emptied.
+        self.feed_data.next = self.s_data.val();
+        self.feed_valid_in.next = false;
+        self.feed_last_in.next = false;
+        self.feed_room.next = !self.feed_valid.q.val() | self.sponge_in_ready.val();
+        self.feed_take.next = false;
         self.sponge_out_ready.next = false;
         self.ntt_reset.next = self.reset.val();
         self.ntt_start.next = false;
@@ -1234,18 +1257,19 @@ impl Logic for MlDsaSign {
                 } else {
                     // tr (16 words from the μ registers), then M′ from the
                     // stream.
-                    self.feed.offer_data.next = self.mu_word.val();
-                    self.feed.offer_valid.next = self.words_in.q.val() < 16;
-                    self.feed.offer_last.next = self.words_in.q.val() == self.mu_last.q.val();
+                    self.feed_data.next = self.mu_word.val();
+                    self.feed_valid_in.next = self.words_in.q.val() < 16;
+                    self.feed_last_in.next = self.words_in.q.val() == self.mu_last.q.val();
                     if self.words_in.q.val() >= 16 {
-                        self.feed.offer_data.next = self.s_data.val();
+                        self.feed_data.next = self.s_data.val();
                         self.s_ready.next =
-                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed.room.val();
-                        self.feed.offer_valid.next =
+                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed_room.val();
+                        self.feed_valid_in.next =
                             self.s_valid.val() & (self.words_in.q.val() < self.mu_end.q.val());
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    if self.feed.take.val() {
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
@@ -1277,15 +1301,16 @@ impl Logic for MlDsaSign {
                     self.count.d.next = 0.into();
                 } else {
                     // K ‖ rnd ‖ μ.
-                    self.feed.offer_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() < 8 {
-                        self.feed.offer_data.next = self.key_word.val();
+                        self.feed_data.next = self.key_word.val();
                     } else if self.words_in.q.val() < 16 {
-                        self.feed.offer_data.next = self.rnd_word.val();
+                        self.feed_data.next = self.rnd_word.val();
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() < 32;
-                    self.feed.offer_last.next = self.words_in.q.val() == 31;
-                    if self.feed.take.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < 32;
+                    self.feed_last_in.next = self.words_in.q.val() == 31;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.sponge_out_ready.next = true;
@@ -1328,15 +1353,16 @@ impl Logic for MlDsaSign {
                     self.count.d.next = 0.into();
                 } else {
                     // ρ″ ‖ IntegerToBytes(κ + col, 2).
-                    self.feed.offer_data.next = self.rho_prime_word.val();
+                    self.feed_data.next = self.rho_prime_word.val();
                     if self.words_in.q.val() == 16 {
-                        self.feed.offer_data.next = bit_cast::<32, 16>(
+                        self.feed_data.next = bit_cast::<32, 16>(
                             self.kappa.q.val() + bit_cast::<16, 4>(self.col.q.val()),
                         );
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() <= 16;
-                    self.feed.offer_last.next = self.words_in.q.val() == 16;
-                    if self.feed.take.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 16;
+                    self.feed_last_in.next = self.words_in.q.val() == 16;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     // The squeeze, two bytes a clock, into the unpacker.
@@ -1402,14 +1428,15 @@ impl Logic for MlDsaSign {
                     self.stopped.d.next = false;
                 } else {
                     // ρ ‖ j ‖ i.
-                    self.feed.offer_data.next = self.rho_word.val();
+                    self.feed_data.next = self.rho_word.val();
                     if self.words_in.q.val() == 8 {
-                        self.feed.offer_data.next = bit_cast::<32, 4>(self.col.q.val())
+                        self.feed_data.next = bit_cast::<32, 4>(self.col.q.val())
                             | (bit_cast::<32, 4>(self.row.q.val()) << 8);
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() <= 8;
-                    self.feed.offer_last.next = self.words_in.q.val() == 8;
-                    if self.feed.take.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 8;
+                    self.feed_last_in.next = self.words_in.q.val() == 8;
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
@@ -1499,13 +1526,14 @@ impl Logic for MlDsaSign {
                     self.rd_ptr.d.next = 0.into();
                 } else {
                     // μ, then w1Encode(w1) from its buffer.
-                    self.feed.offer_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() >= 16 {
-                        self.feed.offer_data.next = self.w1_buf.read_word.val();
+                        self.feed_data.next = self.w1_buf.read_word.val();
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() < self.commit_end.q.val();
-                    self.feed.offer_last.next = self.words_in.q.val() == self.commit_last.q.val();
-                    if self.feed.take.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < self.commit_end.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.commit_last.q.val();
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
                             self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1543,11 +1571,12 @@ impl Logic for MlDsaSign {
                         self.pad.d.next = self.pad.q.val() + 1;
                     }
                     // c̃ from σ into the sponge.
-                    self.feed.offer_data.next = self.sig_buf.read_word.val();
-                    self.feed.offer_valid.next =
+                    self.feed_data.next = self.sig_buf.read_word.val();
+                    self.feed_valid_in.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.feed.offer_last.next = self.words_in.q.val() == self.ct_last.q.val();
-                    if self.feed.take.val() {
+                    self.feed_last_in.next = self.words_in.q.val() == self.ct_last.q.val();
+                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                    if self.feed_take.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
@@ -1928,6 +1957,17 @@ impl Logic for MlDsaSign {
                 }
             }
         }
+        // ---- The sponge's input register.
+        self.sponge_in_data.next = self.feed_word.q.val();
+        self.sponge_in_valid.next = self.feed_valid.q.val();
+        self.sponge_in_last.next = self.feed_last.q.val();
+        if self.feed_take.val() {
+            self.feed_word.d.next = self.feed_data.val();
+            self.feed_valid.d.next = true;
+            self.feed_last.d.next = self.feed_last_in.val();
+        } else if self.sponge_in_ready.val() {
+            self.feed_valid.d.next = false;
+        }
         // ---- Addresses, after the phases set the pointers' next values:
         // a RAM reads on the edge, so each reads the next value.
         self.sk_buf.read_address.next = self.rd_next.val();
@@ -1968,6 +2008,7 @@ impl Logic for MlDsaSign {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
+            self.feed_valid.d.next = false;
         }
         if self.abort_job.val() & (self.phase.q.val() != SignPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1977,19 +2018,14 @@ impl Logic for MlDsaSign {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
+            self.feed_valid.d.next = false;
         }
         if self.reset.val() {
+            self.feed_valid.d.next = false;
             self.phase.d.next = SignPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
         }
-        // ---- The sponge's input register (`super::sponge_feed`): emptied
-        // on reset and on every sponge request (an abort included).
-        self.feed.ready.next = self.sponge_in_ready.val();
-        self.feed.clear.next = self.reset.val() | self.sponge_start.val();
-        self.sponge_in_data.next = self.feed.data.val();
-        self.sponge_in_valid.next = self.feed.valid.val();
-        self.sponge_in_last.next = self.feed.last.val();
         self.busy.next = self.phase.q.val() != SignPhase::Idle;
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();

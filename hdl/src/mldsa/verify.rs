@@ -72,7 +72,6 @@ use crate::mldsa::hint_codec::HintUnpacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
 use crate::mldsa::rej_ntt::RejNttSampler;
-use crate::mldsa::sponge_feed::SpongeFeed;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -256,8 +255,6 @@ pub struct MlDsaVerify {
     /// From SampleInBall: c\[`ball_read_index`\] of the previous clock.
     pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
-    /// The sponge's input register.
-    feed: SpongeFeed,
     hints: HintUnpacker,
     rej_ntt: RejNttSampler,
     z_norm: InfNormCheck,
@@ -319,6 +316,10 @@ pub struct MlDsaVerify {
     z_bad: DFF<Bit>,
     z_checking: DFF<Bit>,
     mismatch: DFF<Bit>,
+    /// The sponge's next input word, valid and last (see `feed_take`).
+    feed_word: DFF<Bits<32>>,
+    feed_valid: DFF<Bit>,
+    feed_last: DFF<Bit>,
     /// The last c̃′ word differed from c̃: registered, so the σ buffer's
     /// read feeds a flip-flop rather than the verdict logic.
     word_differs: DFF<Bit>,
@@ -344,6 +345,11 @@ pub struct MlDsaVerify {
     msg_words: Signal<Local, Bits<32>>,
     msg_end: Signal<Local, Bits<32>>,
     msg_last: Signal<Local, Bits<32>>,
+    feed_data: Signal<Local, Bits<32>>,
+    feed_valid_in: Signal<Local, Bit>,
+    feed_last_in: Signal<Local, Bit>,
+    feed_room: Signal<Local, Bit>,
+    feed_take: Signal<Local, Bit>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
     c_shake128: Constant<Bits<32>>,
@@ -477,7 +483,6 @@ impl Default for MlDsaVerify {
             pm_store_poly: Default::default(),
             pm_load_poly: Default::default(),
             unpacker: Default::default(),
-            feed: Default::default(),
             hints: Default::default(),
             ball_start: Default::default(),
             ball_tau: Default::default(),
@@ -565,6 +570,14 @@ impl Default for MlDsaVerify {
             msg_end: Default::default(),
             msg_last: Default::default(),
             word_differs: Default::default(),
+            feed_word: Default::default(),
+            feed_valid: Default::default(),
+            feed_last: Default::default(),
+            feed_data: Default::default(),
+            feed_valid_in: Default::default(),
+            feed_last_in: Default::default(),
+            feed_room: Default::default(),
+            feed_take: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
             c_shake128: c(kregs::MODE_SHAKE128 as u64),
@@ -658,7 +671,10 @@ impl Logic for MlDsaVerify {
             z_bad,
             z_checking,
             mismatch,
-            word_differs
+            word_differs,
+            feed_word,
+            feed_valid,
+            feed_last
         );
         for w in 0..8 {
             self.rho[w].clock.next = self.clock.val();
@@ -673,7 +689,7 @@ impl Logic for MlDsaVerify {
         }
         clock!(
             self, clock, unpacker, hints, rej_ntt, z_norm, decompose, w1_packer, pk_buf, sig_buf,
-            w1_buf, feed
+            w1_buf
         );
 
         // ---- The serializer's output byte (see below).
@@ -689,10 +705,15 @@ impl Logic for MlDsaVerify {
         self.sponge_arg0.next = self.c_shake256.val();
         self.sponge_arg1.next = 0.into();
         self.sponge_arg2.next = 64.into();
-        // The phases offer the next input word to the feed register.
-        self.feed.offer_data.next = self.s_data.val();
-        self.feed.offer_valid.next = false;
-        self.feed.offer_last.next = false;
+        // The phases offer the next input word on `feed_*`; it is taken
+        // (`feed_take`) into the feed register when that is empty or being
+        // emptied, and the sponge absorbs from the register (its sources
+        // include block-RAM reads, and the sponge absorbs its input
+        // straight into the state).
+        self.feed_data.next = self.s_data.val();
+        self.feed_valid_in.next = false;
+        self.feed_last_in.next = false;
+        self.feed_room.next = !self.feed_valid.q.val() | self.sponge_in_ready.val();
         self.sponge_out_ready.next = false;
         self.ntt_reset.next = self.reset.val();
         self.ntt_start.next = false;
@@ -888,13 +909,13 @@ impl Logic for MlDsaVerify {
                 } else {
                     self.s_ready.next = (self.words_in.q.val()
                         < bit_cast::<24, 11>(self.pk_words.q.val()))
-                        & (self.external.q.val() | self.feed.room.val());
+                        & (self.external.q.val() | self.feed_room.val());
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    self.feed.offer_data.next = self.s_data.val();
-                    self.feed.offer_valid.next = self.s_valid.val()
+                    self.feed_data.next = self.s_data.val();
+                    self.feed_valid_in.next = self.s_valid.val()
                         & (self.words_in.q.val() < bit_cast::<24, 11>(self.pk_words.q.val()))
                         & !self.external.q.val();
-                    self.feed.offer_last.next = self.words_in.q.val() == self.pk_last.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.pk_last.q.val();
                     if self.stream_take.val() {
                         self.pk_buf.word_write.next = true;
                         for w in 0..8 {
@@ -973,18 +994,18 @@ impl Logic for MlDsaVerify {
                 } else {
                     // tr (16 words from the μ registers), then M′ from the
                     // stream.
-                    self.feed.offer_data.next = self.mu_word.val();
-                    self.feed.offer_valid.next = self.words_in.q.val() < 16;
-                    self.feed.offer_last.next = self.words_in.q.val() == self.mu_last.q.val();
+                    self.feed_data.next = self.mu_word.val();
+                    self.feed_valid_in.next = self.words_in.q.val() < 16;
+                    self.feed_last_in.next = self.words_in.q.val() == self.mu_last.q.val();
                     if self.words_in.q.val() >= 16 {
-                        self.feed.offer_data.next = self.s_data.val();
+                        self.feed_data.next = self.s_data.val();
                         self.s_ready.next =
-                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed.room.val();
-                        self.feed.offer_valid.next =
+                            (self.words_in.q.val() < self.mu_end.q.val()) & self.feed_room.val();
+                        self.feed_valid_in.next =
                             self.s_valid.val() & (self.words_in.q.val() < self.mu_end.q.val());
                     }
                     self.stream_take.next = self.s_ready.val() & self.s_valid.val();
-                    if self.feed.take.val() {
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     if self.stream_take.val() {
@@ -1059,11 +1080,11 @@ impl Logic for MlDsaVerify {
                     self.stopped.d.next = false;
                 } else {
                     // c̃ from the σ buffer into the sponge.
-                    self.feed.offer_data.next = self.sig_buf.read_word.val();
-                    self.feed.offer_valid.next =
+                    self.feed_data.next = self.sig_buf.read_word.val();
+                    self.feed_valid_in.next =
                         self.words_in.q.val() < bit_cast::<24, 5>(self.ct_words.q.val());
-                    self.feed.offer_last.next = self.words_in.q.val() == self.ct_last.q.val();
-                    if self.feed.take.val() {
+                    self.feed_last_in.next = self.words_in.q.val() == self.ct_last.q.val();
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         self.rd_next.next = self.rd_ptr.q.val() + 1;
                         self.rd_ptr.d.next = self.rd_ptr.q.val() + 1;
@@ -1150,14 +1171,14 @@ impl Logic for MlDsaVerify {
                     self.stopped.d.next = false;
                 } else {
                     // ρ ‖ j ‖ i.
-                    self.feed.offer_data.next = self.rho_word.val();
+                    self.feed_data.next = self.rho_word.val();
                     if self.words_in.q.val() == 8 {
-                        self.feed.offer_data.next = bit_cast::<32, 4>(self.col.q.val())
+                        self.feed_data.next = bit_cast::<32, 4>(self.col.q.val())
                             | (bit_cast::<32, 4>(self.row.q.val()) << 8);
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() <= 8;
-                    self.feed.offer_last.next = self.words_in.q.val() == 8;
-                    if self.feed.room.val() & (self.words_in.q.val() <= 8) {
+                    self.feed_valid_in.next = self.words_in.q.val() <= 8;
+                    self.feed_last_in.next = self.words_in.q.val() == 8;
+                    if self.feed_room.val() & (self.words_in.q.val() <= 8) {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                     }
                     self.rej_ntt.word_valid.next =
@@ -1237,13 +1258,13 @@ impl Logic for MlDsaVerify {
                     self.rd_ptr.d.next = 0.into();
                 } else {
                     // μ, then w1Encode(w′1) from its buffer.
-                    self.feed.offer_data.next = self.mu_word.val();
+                    self.feed_data.next = self.mu_word.val();
                     if self.words_in.q.val() >= 16 {
-                        self.feed.offer_data.next = self.w1_buf.read_word.val();
+                        self.feed_data.next = self.w1_buf.read_word.val();
                     }
-                    self.feed.offer_valid.next = self.words_in.q.val() < self.commit_end.q.val();
-                    self.feed.offer_last.next = self.words_in.q.val() == self.commit_last.q.val();
-                    if self.feed.take.val() {
+                    self.feed_valid_in.next = self.words_in.q.val() < self.commit_end.q.val();
+                    self.feed_last_in.next = self.words_in.q.val() == self.commit_last.q.val();
+                    if self.feed_valid_in.val() & self.feed_room.val() {
                         self.words_in.d.next = self.words_in.q.val() + 1;
                         if self.words_in.q.val() >= 16 {
                             self.rd_next.next = self.rd_ptr.q.val() + 1;
@@ -1476,13 +1497,21 @@ impl Logic for MlDsaVerify {
             self.error_flag.d.next = false;
             self.verdict_flag.d.next = false;
         }
-        // ---- The sponge's input register (`super::sponge_feed`): emptied
-        // on reset and on every sponge request (an abort included).
-        self.feed.ready.next = self.sponge_in_ready.val();
-        self.feed.clear.next = self.reset.val() | self.sponge_start.val();
-        self.sponge_in_data.next = self.feed.data.val();
-        self.sponge_in_valid.next = self.feed.valid.val();
-        self.sponge_in_last.next = self.feed.last.val();
+        // ---- The feed register.
+        self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+        self.sponge_in_data.next = self.feed_word.q.val();
+        self.sponge_in_valid.next = self.feed_valid.q.val();
+        self.sponge_in_last.next = self.feed_last.q.val();
+        if self.feed_take.val() {
+            self.feed_word.d.next = self.feed_data.val();
+            self.feed_valid.d.next = true;
+            self.feed_last.d.next = self.feed_last_in.val();
+        } else if self.sponge_in_ready.val() {
+            self.feed_valid.d.next = false;
+        }
+        if self.reset.val() | self.sponge_start.val() {
+            self.feed_valid.d.next = false;
+        }
         self.busy.next = self.phase.q.val() != VerifyPhase::Idle;
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();

@@ -512,57 +512,6 @@ mod tests {
     }
 
     #[test]
-    fn sponge_feed_rtl_equals_rust_hdl_clock_for_clock() {
-        use crate::mldsa::sponge_feed::SpongeFeed;
-        if !verilator_required("sponge_feed_rtl_equals_rust_hdl_clock_for_clock") {
-            return;
-        }
-        let mut rng = Lcg::new(417);
-        // clear, offer_data, offer_valid, offer_last, ready.
-        let rows: Vec<Vec<u64>> = (0..1_500u64)
-            .map(|i| {
-                vec![
-                    u64::from(i % 211 == 210),
-                    rng.coeff() as u64,
-                    u64::from(i % 3 != 1),
-                    u64::from(i % 7 == 6),
-                    u64::from(i % 5 != 2),
-                ]
-            })
-            .collect();
-        let expected = rust_hdl_lines(
-            SpongeFeed::default(),
-            &rows,
-            |u, r| {
-                u.clear.next = r[0] != 0;
-                u.offer_data.next = r[1].into();
-                u.offer_valid.next = r[2] != 0;
-                u.offer_last.next = r[3] != 0;
-                u.ready.next = r[4] != 0;
-            },
-            |u| &mut u.clock,
-            |u| {
-                vec![
-                    u64::from(u.room.val()),
-                    u64::from(u.take.val()),
-                    u.data.val().to_u64(),
-                    u64::from(u.valid.val()),
-                    u64::from(u.last.val()),
-                ]
-            },
-        );
-        let got = verilated_outputs(
-            SpongeFeed::default(),
-            "mldsa_sponge_feed",
-            &["clear", "offer_data", "offer_valid", "offer_last", "ready"],
-            &["room", "take", "data", "valid", "last"],
-            &rows,
-        )
-        .unwrap();
-        assert_eq!(got, expected);
-    }
-
-    #[test]
     fn sample_in_ball_rtl_equals_rust_hdl_clock_for_clock() {
         use crate::mldsa::sample_in_ball::SampleInBall;
         if !verilator_required("sample_in_ball_rtl_equals_rust_hdl_clock_for_clock") {
