@@ -524,8 +524,9 @@ pub struct StaRun {
 }
 
 /// The delay target (ps) of the second run when yosys 0.23's ABC aborts
-/// in `&if` mapping (`If_ObjPerformMappingAnd()`, return code 134), which
-/// some netlists trigger with the default target. A target gives `&if`
+/// in `&if` mapping (`If_ObjPerformMappingAnd()`, return code 134; or
+/// yosys then stops on the `output.aig` ABC never wrote), which some
+/// netlists trigger with the default target. A target gives `&if`
 /// required times to meet, so it changes the mapping's objective: such a
 /// run is marked in the timing report.
 pub const ABC_RETRY_DELAY_TARGET_PS: u32 = 10_000;
@@ -556,9 +557,12 @@ pub fn sta_xc7(design: &Design, work: &Path) -> Result<StaRun, String> {
     };
     let mut delay_target_ps = None;
     let mut out = run_yosys("")?;
+    // ABC's abort shows either as its return code or, when yosys reads
+    // the netlist ABC never wrote, as the missing `output.aig`.
     let abc_aborted = |stderr: &[u8]| {
         let text = String::from_utf8_lossy(stderr);
-        text.contains("berkeley-abc") && text.contains("return code 134")
+        (text.contains("berkeley-abc") && text.contains("return code 134"))
+            || (text.contains("yosys-abc") && text.contains("output.aig"))
     };
     if !out.status.success() && abc_aborted(&out.stderr) {
         let target = ABC_RETRY_DELAY_TARGET_PS;
