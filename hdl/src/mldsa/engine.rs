@@ -38,7 +38,8 @@ use rust_hdl::prelude::*;
 /// KeyGen keeps NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0
 /// and NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
 /// NTT(s2\[i\]) at 16 + i, NTT(t0\[i\]) at 24 + i and Â\[i\]\[j\] at
-/// 32 + 8i + j (up to 94 for ML-DSA-87).
+/// 32 + 8i + j (up to 94 for ML-DSA-87). KeyGen's sampler also fills
+/// the memory's sampling ring (8 RAMB18 more, polynomials 112 to 115).
 pub type EnginePolyMemory = PolyRowMemory<6, 48>;
 // Sign's last index: Â[7][6] of ML-DSA-87.
 const _: () = assert!(EnginePolyMemory::POLYS > 32 + 8 * 7 + 6);
@@ -252,6 +253,12 @@ impl Logic for MlDsaEngine {
         self.ntt.row_in_valid.next = self.poly_memory.core_row_in_valid.val();
         self.poly_memory.store_poly.next = self.keygen.pm_store_poly.val();
         self.poly_memory.load_poly.next = self.keygen.pm_load_poly.val();
+        // Only KeyGen's sampler writes the ring (its outputs are low while
+        // it is off).
+        self.poly_memory.coeff_write.next = self.keygen.pm_coeff_write.val();
+        self.poly_memory.coeff_slot.next = self.keygen.pm_coeff_slot.val();
+        self.poly_memory.coeff_index.next = self.keygen.pm_coeff_index.val();
+        self.poly_memory.coeff_data.next = self.keygen.pm_coeff_data.val();
         if self.verify.busy.val() {
             self.poly_memory.store_poly.next = self.verify.pm_store_poly.val();
             self.poly_memory.load_poly.next = self.verify.pm_load_poly.val();

@@ -9,59 +9,61 @@
 //! ports (the engine shares them between the sequencers). One Keccak
 //! sponge engine, one NTT core (B = 4, its three slots: 0 the
 //! accumulator t̂, 1 the ŝ operand, 2 the Â entry), the RejNTTPoly and
-//! RejBoundedPoly samplers, Power2Round, two word packers (a coefficient
-//! in and up to a 32-bit word out a clock) and two key buffers (pk, sk)
-//! in block RAM:
+//! RejBoundedPoly samplers, Power2Round, three word packers (s, t0, t1: a
+//! coefficient in and up to a 32-bit word out a clock) and two key
+//! buffers (pk, sk) in block RAM.
 //!
-//! 1. (ρ, ρ′, K) = H(ξ ‖ k ‖ l, 128), squeezed into seed registers; ρ and K
-//!    are copied into the key buffers.
-//! 2. For each row i: for each column j, s1\[j\] is sampled (SHAKE256 into
-//!    RejBoundedPoly) straight into the NTT core's LOAD of slot 1, and on
-//!    row 0 also η-packed into sk; NTT; Â\[i\]\[j\] is sampled (SHAKE128
-//!    into RejNTTPoly) into slot 2; slot 0 (+)= slot 1 ∘ slot 2. Then s2\[i\]
-//!    is sampled and packed, transformed, and added in the NTT domain
-//!    (slot 0 += NTT(s2\[i\]) ∘ 1, slot 2 loaded with ones: the core has no
-//!    add); INTT; STORE through Power2Round into the t1 (pk) and t0 (sk)
-//!    packers, a coefficient a clock.
-//! 3. tr = H(pk, 64), from the pk buffer into sk.
-//! 4. pk, then sk, leave on the output stream as 32-bit little-endian words,
-//!    `last` on the final sk word.
+//! Two processes run side by side once the seeds are in:
 //!
-//! Only row 0 samples and transforms s1\[j\] and loads the ones: it keeps
-//! NTT(s1\[j\]) and the ones in the engine's polynomial memory
-//! ([`super::poly_memory`]), and the later rows load them back a row (8
-//! coefficients) a clock, 33 clocks where sampling and the NTT took about
-//! 880.
+//! - **The sampler** ([`SamplerPhase`]) drives the sponge. It samples
+//!   every polynomial the core needs, in the order the core takes them
+//!   (row 0: s1\[0\], Â\[0\]\[0\], s1\[1\], …, Â\[0\]\[l−1\], s2\[0\];
+//!   row i: Â\[i\]\[0..l\], s2\[i\]), a coefficient a clock into the
+//!   polynomial memory's sampling ring ([`super::poly_memory`], 4 slots),
+//!   and η-packs each s polynomial into sk.
+//! - **The core's phases** ([`KeyGenPhase`]) take each polynomial from the
+//!   ring into a slot (`OP_LOAD_ROWS`, 33 clocks), waiting only if the
+//!   sampler has not finished it. Row 0: NTT(s1\[j\]) is made and kept in
+//!   the polynomial memory; the other rows load it back. slot 0 (+)=
+//!   slot 1 ∘ slot 2 for each Â\[i\]\[j\]; then NTT(s2\[i\]) is added in
+//!   the NTT domain (slot 0 += NTT(s2\[i\]) ∘ 1, slot 2 loaded with ones:
+//!   the core has no add); INTT; STORE through Power2Round into the t1
+//!   (pk) and t0 (sk) packers, a coefficient a clock.
 //!
-//! Everything runs one step after another: no sampling overlaps an NTT
-//! yet, which is what the cycle counts (asserted in the tests, printed by
-//! them) leave to gain. Within a sampling step the sponge and the sampler
-//! do overlap: the engine's FIFO on the sponge's output lets the sponge
-//! permute while the sampler works through the words of the block before,
-//! and RejBoundedPoly takes a byte a clock. Together they took the
-//! ML-DSA-44 key generation from 21,528 to 18,444 clocks
-//! (`keygen_phase_clocks`: Â 6,211 → 5,411, the s polynomials 4,856 →
-//! 2,568). Word packers then took it to 16,400: the STORE of t went from
-//! about 3 clocks a coefficient (t0's 13 bits left a byte a clock, and
-//! each coefficient waited for the Power2Round result before it) to one
-//! (1,044 clocks for the four rows).
+//! Before and after them: (ρ, ρ′, K) = H(ξ ‖ k ‖ l, 128), squeezed into
+//! seed registers, with ρ and K copied into the key buffers; at the end
+//! tr = H(pk, 64) from the pk buffer into sk, then pk and sk leave on the
+//! output stream as 32-bit little-endian words, `last` on the final sk
+//! word.
 //!
-//! More Keccak rounds a clock buy little. Before the word packers, with
-//! the engine's sponge at two rounds a clock (`SpongeEngine<2>` in
-//! `MlDsaEngine`, the three `*_phase_clocks` tests on ML-DSA-44), KeyGen
-//! took 17,384 clocks instead of 18,444, Verify 15,756 instead of 16,876,
-//! and the same 7-attempt signature 135,044 instead of 136,812 (−6 %,
-//! −7 %, −1 %):
-//! ExpandA's entries are held to a candidate a clock into the core's LOAD,
-//! the s polynomials to their fixed bytes at a byte a clock (Verify and
-//! those two are unchanged by the packers). A sponge
-//! shared with the SLH-DSA engine (two rounds a clock) would save area,
-//! not much ML-DSA time.
+//! The sampler is the bottleneck: for ML-DSA-44 it is busy 7,979 of the
+//! 10,576 clocks (`keygen_phase_clocks`), and every NTT, product, INTT and
+//! STORE but those of the last row runs while it samples. Until this
+//! overlap the samplers fed the core's LOAD directly and everything ran
+//! one step after another: 16,400 clocks.
+//!
+//! Earlier steps: the engine's FIFO on the sponge's output lets the
+//! sponge permute while the sampler works through the words of the block
+//! before, and RejBoundedPoly takes a byte a clock (21,528 → 18,444
+//! clocks); word packers took the STORE of t from about 3 clocks a
+//! coefficient to one (→ 16,400).
+//!
+//! More Keccak rounds a clock would now pay more than they did: the
+//! sponge and the samplers set the pace. Measured before the overlap and
+//! the word packers, with the engine's sponge at two rounds a clock
+//! (`SpongeEngine<2>`, the three `*_phase_clocks` tests on ML-DSA-44),
+//! KeyGen took 17,384 clocks instead of 18,444; ExpandA's entries are
+//! held to a candidate a clock and the s polynomials to their fixed bytes
+//! at a byte a clock, which limit what faster permutations give.
 //!
 //! # Timing
 //!
 //! The cycle count depends on the parameter set and on RejNTTPoly's
-//! rejections, which depend on ρ (public), as FIPS 204 allows. ExpandS's
+//! rejections, which depend on ρ (public), as FIPS 204 allows. The core's
+//! phases have fixed lengths and wait only for the sampler, whose clocks
+//! follow from those two and from the s polynomials' fixed lengths below;
+//! s words wait for sk's write port only on clocks set by StoreT's t0
+//! words, whose timing is the core's. ExpandS's
 //! rejections depend on ρ′ (secret), so every s polynomial consumes the
 //! same number of squeezed bytes ([`s_squeeze_bytes`]) whatever they are:
 //! the sampler takes a byte a clock whatever it holds, keeps reading (and
@@ -87,6 +89,7 @@
 
 use crate::mldsa::bit_pack::WordPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
+use crate::mldsa::poly_memory::RING_FIRST_POLY;
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
 use crate::mldsa::rej_ntt::RejNttSampler;
@@ -115,8 +118,9 @@ pub enum KeyGenPhase {
     Seed,
     /// ρ into pk; ρ and K into sk.
     Copy,
-    /// s1\[j\] (or s2\[i\]) into slot 1 (and packed into sk).
-    SampleS,
+    /// s1\[j\] (or s2\[i\]) from the sampling ring into slot 1 (waiting
+    /// for the sampler if it is not there yet).
+    LoadS,
     /// NTT of slot 1.
     NttS,
     /// Slot 1 (NTT(s1\[j\])) into the polynomial memory (row 0).
@@ -124,8 +128,9 @@ pub enum KeyGenPhase {
     /// NTT(s1\[j\]) from the polynomial memory into slot 1 (rows after the
     /// first).
     LoadS1Rows,
-    /// Â\[i\]\[j\] into slot 2.
-    SampleA,
+    /// Â\[i\]\[j\] from the sampling ring into slot 2 (waiting for the
+    /// sampler if it is not there yet).
+    LoadA,
     /// Slot 0 (+)= slot 1 ∘ slot 2.
     Multiply,
     /// Slot 2 = all ones.
@@ -148,6 +153,22 @@ pub enum KeyGenPhase {
     /// sk out.
     OutSk,
 }
+
+/// What the sampler does: it runs beside the core's phases, from the end
+/// of [`KeyGenPhase::Copy`] to the last s2\[i\].
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum SamplerPhase {
+    /// Nothing to sample.
+    Off,
+    /// s1\[j\] or s2\[i\] (SHAKE256 into RejBoundedPoly) into the ring,
+    /// packed into sk.
+    SampleS,
+    /// Â\[i\]\[j\] (SHAKE128 into RejNTTPoly) into the ring.
+    SampleA,
+}
+
+/// Slots of the sampling ring: how far the sampler may run ahead.
+const RING_SLOTS: u64 = 4;
 
 /// The KeyGen sequencer (its cores are [`super::engine::MlDsaEngine`]'s).
 #[derive(LogicBlock)]
@@ -248,10 +269,19 @@ pub struct MlDsaKeyGen {
     pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
     pub pm_load_poly: Signal<Out, Bits<7>>,
+    /// To the polynomial memory: a sampled coefficient into the ring.
+    pub pm_coeff_write: Signal<Out, Bit>,
+    /// To the polynomial memory: its ring slot.
+    pub pm_coeff_slot: Signal<Out, Bits<4>>,
+    /// To the polynomial memory: its index (load order).
+    pub pm_coeff_index: Signal<Out, Bits<8>>,
+    /// To the polynomial memory: the coefficient.
+    pub pm_coeff_data: Signal<Out, Bits<23>>,
     rej_ntt: RejNttSampler,
     rej_bounded: RejBoundedSampler,
     p2r: Power2Round,
     sk_packer: WordPacker,
+    t0_packer: WordPacker,
     pk_packer: WordPacker,
     pk_buf: KeyBuffer<10, 12>,
     sk_buf: KeyBuffer<11, 13>,
@@ -327,6 +357,24 @@ pub struct MlDsaKeyGen {
     c_set_s_bytes: [Constant<Bits<9>>; 3],
     s_bytes_target: DFF<Bits<9>>,
     c_two_to_12: Constant<Bits<14>>,
+    // The sampler and its ring.
+    sampler: DFF<SamplerPhase>,
+    smp_launched: DFF<Bit>,
+    smp_row: DFF<Bits<4>>,
+    smp_col: DFF<Bits<4>>,
+    smp_on_s2: DFF<Bit>,
+    smp_count: DFF<Bits<9>>,
+    ring_fill: DFF<Bits<3>>,
+    ring_write_slot: DFF<Bits<2>>,
+    ring_read_slot: DFF<Bits<2>>,
+    ring_produce: Signal<Local, Bit>,
+    ring_consume: Signal<Local, Bit>,
+    c_ring_first: Constant<Bits<7>>,
+    c_ring_slots: Constant<Bits<3>>,
+    // An s word waiting for a clock StoreT's t0 words leave free.
+    s_word: DFF<Bits<32>>,
+    s_word_valid: DFF<Bit>,
+    t0_writing: Signal<Local, Bit>,
 }
 
 /// Byte offset of t0 in sk: ρ ‖ K ‖ tr ‖ s1 ‖ s2 come first.
@@ -338,7 +386,7 @@ const fn t0_offset(p: &Params) -> usize {
 /// `pqc_selftest::vectors::ML_DSA`) with a sink that never stalls, for
 /// ML-DSA-44, -65, -87: measured on the exported RTL and asserted by the
 /// tests (`verilator_check`, and at the bus with the top's 8 clocks of ξ).
-pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [16_405, 28_060, 42_575];
+pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [10_581, 18_577, 27_820];
 
 /// Bytes of SHAKE256 output every ExpandS polynomial consumes, whatever
 /// its rejections: `pqc`'s first request (2 blocks for η = 2, 3 for η = 4),
@@ -407,10 +455,15 @@ impl Default for MlDsaKeyGen {
             ntt_m_tvalid: Default::default(),
             pm_store_poly: Default::default(),
             pm_load_poly: Default::default(),
+            pm_coeff_write: Default::default(),
+            pm_coeff_slot: Default::default(),
+            pm_coeff_index: Default::default(),
+            pm_coeff_data: Default::default(),
             rej_ntt: Default::default(),
             rej_bounded: Default::default(),
             p2r: Default::default(),
             sk_packer: Default::default(),
+            t0_packer: Default::default(),
             pk_packer: Default::default(),
             pk_buf: Default::default(),
             sk_buf: Default::default(),
@@ -482,6 +535,22 @@ impl Default for MlDsaKeyGen {
             c_set_s_bytes: SETS.map(|p| c(s_squeeze_bytes(&p) as u64)),
             s_bytes_target: Default::default(),
             c_two_to_12: c(1 << 12),
+            sampler: Default::default(),
+            smp_launched: Default::default(),
+            smp_row: Default::default(),
+            smp_col: Default::default(),
+            smp_on_s2: Default::default(),
+            smp_count: Default::default(),
+            ring_fill: Default::default(),
+            ring_write_slot: Default::default(),
+            ring_read_slot: Default::default(),
+            ring_produce: Default::default(),
+            ring_consume: Default::default(),
+            c_ring_first: c(RING_FIRST_POLY as u64),
+            c_ring_slots: c(RING_SLOTS),
+            s_word: Default::default(),
+            s_word_valid: Default::default(),
+            t0_writing: Default::default(),
         }
     }
 }
@@ -519,7 +588,18 @@ impl Logic for MlDsaKeyGen {
             ser_word,
             ser_left,
             out_index,
-            primed
+            primed,
+            sampler,
+            smp_launched,
+            smp_row,
+            smp_col,
+            smp_on_s2,
+            smp_count,
+            ring_fill,
+            ring_write_slot,
+            ring_read_slot,
+            s_word,
+            s_word_valid
         );
         for w in 0..8 {
             self.xi[w].clock.next = self.clock.val();
@@ -536,6 +616,7 @@ impl Logic for MlDsaKeyGen {
             rej_bounded,
             p2r,
             sk_packer,
+            t0_packer,
             pk_packer,
             pk_buf,
             sk_buf
@@ -558,6 +639,7 @@ impl Logic for MlDsaKeyGen {
         self.ntt_arg0.next = 0.into();
         self.ntt_arg1.next = 1.into();
         self.ntt_arg2.next = 2.into();
+        self.ntt_s_tdata.next = 1.into();
         self.ntt_s_tvalid.next = false;
         self.ntt_s_tlast.next = self.count.q.val() == 255;
         self.ntt_m_tready.next = false;
@@ -570,14 +652,22 @@ impl Logic for MlDsaKeyGen {
             self.pm_store_poly.next = self.c_ones_poly.val();
             self.pm_load_poly.next = self.c_ones_poly.val();
         }
+        if (self.phase.q.val() == KeyGenPhase::LoadS) | (self.phase.q.val() == KeyGenPhase::LoadA) {
+            self.pm_load_poly.next =
+                self.c_ring_first.val() | bit_cast::<7, 2>(self.ring_read_slot.q.val());
+        }
+        self.ring_consume.next = false;
         self.rej_ntt.reset.next = self.reset.val();
         self.rej_bounded.reset.next = self.reset.val();
         self.rej_bounded.eta4.next = self.eta4.q.val();
         self.sk_packer.reset.next = self.reset.val();
+        self.t0_packer.reset.next = self.reset.val();
         self.pk_packer.reset.next = self.reset.val();
         self.sk_packer.coeff_valid.next = false;
+        self.t0_packer.coeff_valid.next = false;
         self.pk_packer.coeff_valid.next = false;
         self.sk_packer.data_ready.next = true;
+        self.t0_packer.data_ready.next = true;
         self.pk_packer.data_ready.next = true;
         self.pk_packer.width.next = 10.into();
         self.pk_packer.centred.next = false;
@@ -587,6 +677,9 @@ impl Logic for MlDsaKeyGen {
         self.sk_packer.centred.next = true;
         self.sk_packer.offset.next = self.eta.q.val();
         self.sk_packer.coeff.next = self.rej_bounded.coeff.val();
+        self.t0_packer.width.next = 13.into();
+        self.t0_packer.centred.next = false;
+        self.t0_packer.offset.next = 0.into();
         self.pk_buf.byte_write.next = false;
         self.pk_buf.word_write.next = false;
         self.sk_buf.byte_write.next = false;
@@ -621,12 +714,13 @@ impl Logic for MlDsaKeyGen {
         }
         self.pk_buf.word_data.next = self.seed_word.val();
         self.sk_buf.word_data.next = self.copy_word.val();
-        // ---- Message word of the running sponge job.
-        if self.on_s2.q.val() {
+        // ---- Message word of the running sponge job (the sampler's
+        // counters name the polynomial).
+        if self.smp_on_s2.q.val() {
             self.s_index.next =
-                bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.row.q.val());
+                bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.smp_row.q.val());
         } else {
-            self.s_index.next = bit_cast::<16, 4>(self.col.q.val());
+            self.s_index.next = bit_cast::<16, 4>(self.smp_col.q.val());
         }
         self.message_word.next = 0.into();
         if self.phase.q.val() == KeyGenPhase::Seed {
@@ -639,15 +733,15 @@ impl Logic for MlDsaKeyGen {
                 self.message_word.next =
                     bit_cast::<32, 4>(self.k.q.val()) | (bit_cast::<32, 4>(self.l.q.val()) << 8);
             }
-        } else if self.phase.q.val() == KeyGenPhase::SampleA {
+        } else if self.sampler.q.val() == SamplerPhase::SampleA {
             for w in 0..8 {
                 if self.words_in.q.val().index() == w {
                     self.message_word.next = self.seed[w].q.val();
                 }
             }
             if self.words_in.q.val() == 8 {
-                self.message_word.next = bit_cast::<32, 4>(self.col.q.val())
-                    | (bit_cast::<32, 4>(self.row.q.val()) << 8);
+                self.message_word.next = bit_cast::<32, 4>(self.smp_col.q.val())
+                    | (bit_cast::<32, 4>(self.smp_row.q.val()) << 8);
             }
         } else {
             for w in 0..16 {
@@ -661,18 +755,17 @@ impl Logic for MlDsaKeyGen {
         }
         self.sponge_in_data.next = self.message_word.val();
 
-        // ---- Samplers into the NTT core's LOAD (and the s packer).
+        // ---- Samplers into the ring (and the s packer).
         self.rej_ntt.word.next = self.sponge_out_data.val();
         self.rej_ntt.word_valid.next = false;
         self.rej_bounded.data.next = self.ser_word.q.val().get_bits::<8>(0);
         self.rej_bounded.data_valid.next = false;
         self.sample_coeff.next = self.rej_bounded.coeff.val();
         self.sample_valid.next = self.rej_bounded.coeff_valid.val();
-        if self.phase.q.val() == KeyGenPhase::SampleA {
+        if self.sampler.q.val() == SamplerPhase::SampleA {
             self.sample_coeff.next = self.rej_ntt.coeff.val();
             self.sample_valid.next = self.rej_ntt.coeff_valid.val();
         }
-        self.ntt_s_tdata.next = bit_cast::<32, 23>(self.sample_coeff.val());
 
         // ---- RAM-to-stream reader (tr's message, the output): the word at
         // `out_index` is on `read_word` once `primed`.
@@ -689,8 +782,9 @@ impl Logic for MlDsaKeyGen {
 
         // ---- t0 field for the packer: 2^12 − t0 in [0, 2^13).
         self.t0_field.next = self.c_two_to_12.val() - self.p2r.t0.val();
+        self.t0_packer.coeff.next = bit_cast::<23, 14>(self.t0_field.val());
         self.packers_idle.next =
-            !self.sk_packer.data_valid.val() & !self.pk_packer.data_valid.val();
+            !self.t0_packer.data_valid.val() & !self.pk_packer.data_valid.val();
         self.store_take.next = false;
 
         match self.phase.q.val() {
@@ -769,79 +863,33 @@ impl Logic for MlDsaKeyGen {
                     self.pk_ptr.d.next = 32.into();
                     self.sk_s_ptr.d.next = 128.into();
                     self.sk_t0_ptr.d.next = self.t0_base.q.val();
-                    self.phase.d.next = KeyGenPhase::SampleS;
+                    self.phase.d.next = KeyGenPhase::LoadS;
                     self.launched.d.next = false;
+                    // The sampler starts on s1[0].
+                    self.sampler.d.next = SamplerPhase::SampleS;
+                    self.smp_launched.d.next = false;
+                    self.smp_row.d.next = 0.into();
+                    self.smp_col.d.next = 0.into();
+                    self.smp_on_s2.d.next = false;
+                    self.ring_fill.d.next = 0.into();
+                    self.ring_write_slot.d.next = 0.into();
+                    self.ring_read_slot.d.next = 0.into();
+                    self.s_word_valid.d.next = false;
                 }
             }
-            KeyGenPhase::SampleS => {
+            KeyGenPhase::LoadS => {
                 if !self.launched.q.val() {
-                    self.launched.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_arg1.next = 66.into();
-                    self.ntt_start.next = true;
-                    self.ntt_op.next = self.c_op_load.val();
-                    self.ntt_arg0.next = 1.into();
-                    self.rej_bounded.reset.next = true;
-                    self.sk_packer.reset.next = true;
-                    self.s_bytes.d.next = 0.into();
-                    self.words_in.d.next = 0.into();
-                    self.count.d.next = 0.into();
-                    self.stopped.d.next = false;
-                    self.ser_left.d.next = 0.into();
-                } else {
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 16;
-                    self.sponge_in_last.next = self.words_in.q.val() == 16;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    if self.ring_fill.q.val() != 0 {
+                        self.launched.d.next = true;
+                        self.ntt_start.next = true;
+                        self.ntt_op.next = self.c_op_load_rows.val();
+                        self.ntt_arg0.next = 1.into();
                     }
-                    // Word to bytes for the sampler, a byte a clock: the
-                    // next word comes in on the clock the last byte goes.
-                    self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
-                    self.byte_taken.next =
-                        (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val();
-                    self.sponge_out_ready.next = ((self.ser_left.q.val() == 0)
-                        | ((self.ser_left.q.val() == 1) & self.byte_taken.val()))
-                        & !self.stopped.q.val();
-                    if self.byte_taken.val() {
-                        self.ser_word.d.next = self.ser_word.q.val() >> 8;
-                        self.ser_left.d.next = self.ser_left.q.val() - 1;
-                        self.s_bytes.d.next = self.s_bytes.q.val() + 1;
-                    }
-                    if self.sponge_out_ready.val() & self.sponge_out_valid.val() {
-                        self.ser_word.d.next = self.sponge_out_data.val();
-                        self.ser_left.d.next = 4.into();
-                    }
-                    // The first 256 coefficients go to the core (and, for s1
-                    // on row 0 and every s2, to the packer).
-                    if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt_s_tvalid.next = true;
-                        self.sk_packer.coeff_valid.next =
-                            (self.row.q.val() == 0) | self.on_s2.q.val();
-                        self.count.d.next = self.count.q.val() + 1;
-                    }
-                    if self.sk_packer.data_valid.val() {
-                        self.sk_buf.word_write.next = true;
-                        self.sk_buf.word_address.next = self.sk_s_ptr.q.val().get_bits::<11>(2);
-                        self.sk_buf.word_data.next = self.sk_packer.data.val();
-                        self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 4;
-                    }
-                    // Stop after a fixed number of bytes (or later, if they
-                    // held fewer than 256 coefficients: negligible odds),
-                    // so the clocks do not depend on ρ′'s rejections.
-                    if self.count.q.val().get_bit(8)
-                        & (self.s_bytes.q.val() >= self.s_bytes_target.q.val())
-                        & !self.stopped.q.val()
-                    {
-                        self.stopped.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_op.next = self.c_op_abort.val();
-                    }
-                    if self.stopped.q.val() & self.ntt_done.val() & !self.sk_packer.data_valid.val()
-                    {
-                        self.error_flag.d.next = self.ntt_error.val();
-                        self.phase.d.next = KeyGenPhase::NttS;
-                        self.launched.d.next = false;
-                    }
+                } else if self.ntt_done.val() {
+                    self.error_flag.d.next = self.ntt_error.val();
+                    self.ring_consume.next = true;
+                    self.launched.d.next = false;
+                    self.phase.d.next = KeyGenPhase::NttS;
                 }
             }
             KeyGenPhase::NttS => {
@@ -863,43 +911,19 @@ impl Logic for MlDsaKeyGen {
                     }
                 }
             }
-            KeyGenPhase::SampleA => {
+            KeyGenPhase::LoadA => {
                 if !self.launched.q.val() {
-                    self.launched.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_arg0.next = self.c_shake128.val();
-                    self.sponge_arg1.next = 34.into();
-                    self.ntt_start.next = true;
-                    self.ntt_op.next = self.c_op_load.val();
-                    self.ntt_arg0.next = 2.into();
-                    self.rej_ntt.reset.next = true;
-                    self.words_in.d.next = 0.into();
-                    self.count.d.next = 0.into();
-                    self.stopped.d.next = false;
-                } else {
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge_in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    if self.ring_fill.q.val() != 0 {
+                        self.launched.d.next = true;
+                        self.ntt_start.next = true;
+                        self.ntt_op.next = self.c_op_load_rows.val();
+                        self.ntt_arg0.next = 2.into();
                     }
-                    self.rej_ntt.word_valid.next =
-                        self.sponge_out_valid.val() & !self.stopped.q.val();
-                    self.sponge_out_ready.next =
-                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                    if self.sample_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt_s_tvalid.next = true;
-                        self.count.d.next = self.count.q.val() + 1;
-                    }
-                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
-                        self.stopped.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_op.next = self.c_op_abort.val();
-                    }
-                    if self.stopped.q.val() & self.ntt_done.val() {
-                        self.error_flag.d.next = self.ntt_error.val();
-                        self.phase.d.next = KeyGenPhase::Multiply;
-                        self.launched.d.next = false;
-                    }
+                } else if self.ntt_done.val() {
+                    self.error_flag.d.next = self.ntt_error.val();
+                    self.ring_consume.next = true;
+                    self.launched.d.next = false;
+                    self.phase.d.next = KeyGenPhase::Multiply;
                 }
             }
             KeyGenPhase::Multiply => {
@@ -912,7 +936,7 @@ impl Logic for MlDsaKeyGen {
                     }
                 } else if self.ntt_done.val() {
                     self.launched.d.next = false;
-                    self.phase.d.next = KeyGenPhase::SampleS;
+                    self.phase.d.next = KeyGenPhase::LoadS;
                     if self.col.q.val() + 1 == self.l.q.val() {
                         self.on_s2.d.next = true;
                     } else {
@@ -968,16 +992,13 @@ impl Logic for MlDsaKeyGen {
                 }
             }
             KeyGenPhase::StoreT => {
-                self.sk_packer.width.next = 13.into();
-                self.sk_packer.centred.next = false;
-                self.sk_packer.coeff.next = bit_cast::<23, 14>(self.t0_field.val());
                 if !self.launched.q.val() {
                     self.launched.d.next = true;
                     self.ntt_start.next = true;
                     self.ntt_op.next = self.c_op_store.val();
                     self.ntt_arg0.next = 0.into();
                     self.pending.d.next = false;
-                    self.sk_packer.reset.next = true;
+                    self.t0_packer.reset.next = true;
                     self.pk_packer.reset.next = true;
                 } else {
                     // A word a clock: the word packers, their sinks always
@@ -986,22 +1007,22 @@ impl Logic for MlDsaKeyGen {
                     // word, is taken as it arrives.
                     self.store_take.next = self.ntt_m_tvalid.val()
                         & self.pk_packer.coeff_ready.val()
-                        & self.sk_packer.coeff_ready.val();
+                        & self.t0_packer.coeff_ready.val();
                     self.ntt_m_tready.next =
-                        self.pk_packer.coeff_ready.val() & self.sk_packer.coeff_ready.val();
+                        self.pk_packer.coeff_ready.val() & self.t0_packer.coeff_ready.val();
                     self.pending.d.next = self.store_take.val();
                     self.pk_packer.coeff_valid.next = self.pending.q.val();
-                    self.sk_packer.coeff_valid.next = self.pending.q.val();
+                    self.t0_packer.coeff_valid.next = self.pending.q.val();
                     if self.pk_packer.data_valid.val() {
                         self.pk_buf.word_write.next = true;
                         self.pk_buf.word_address.next = self.pk_ptr.q.val().get_bits::<10>(2);
                         self.pk_buf.word_data.next = self.pk_packer.data.val();
                         self.pk_ptr.d.next = self.pk_ptr.q.val() + 4;
                     }
-                    if self.sk_packer.data_valid.val() {
+                    if self.t0_packer.data_valid.val() {
                         self.sk_buf.word_write.next = true;
                         self.sk_buf.word_address.next = self.sk_t0_ptr.q.val().get_bits::<11>(2);
-                        self.sk_buf.word_data.next = self.sk_packer.data.val();
+                        self.sk_buf.word_data.next = self.t0_packer.data.val();
                         self.sk_t0_ptr.d.next = self.sk_t0_ptr.q.val() + 4;
                     }
                     if self.ntt_done.val() & !self.pending.q.val() & self.packers_idle.val() {
@@ -1019,7 +1040,8 @@ impl Logic for MlDsaKeyGen {
                 }
             }
             KeyGenPhase::HashTr => {
-                if !self.launched.q.val() {
+                // (Every s word is in sk long before: see below.)
+                if !self.launched.q.val() & !self.s_word_valid.q.val() {
                     self.launched.d.next = true;
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
@@ -1122,7 +1144,7 @@ impl Logic for MlDsaKeyGen {
             } else if self.ntt_done.val() {
                 self.error_flag.d.next = self.ntt_error.val();
                 self.launched.d.next = false;
-                self.phase.d.next = KeyGenPhase::SampleA;
+                self.phase.d.next = KeyGenPhase::LoadA;
                 if (self.phase.q.val() == KeyGenPhase::StoreOnesRows)
                     | (self.phase.q.val() == KeyGenPhase::LoadOnesRows)
                 {
@@ -1130,9 +1152,182 @@ impl Logic for MlDsaKeyGen {
                 }
             }
         }
+
+        // ---- The sampler: s1[j], Â[i][j] and s2[i] into the ring, in the
+        // order the core takes them (row 0: s1[0], Â[0][0], s1[1], …,
+        // Â[0][l−1], s2[0]; row i: Â[i][0..l], s2[i]), up to RING_SLOTS
+        // ahead of the core, while the core transforms, multiplies and
+        // stores. Its clocks depend on the parameter set and on Â's
+        // rejections (ρ is public); every s polynomial reads a fixed number
+        // of bytes, so ρ′ (secret) sets none of them (module docs).
+        self.ring_produce.next = false;
+        self.pm_coeff_write.next = false;
+        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.ring_write_slot.q.val());
+        self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
+        self.pm_coeff_data.next = self.sample_coeff.val();
+        match self.sampler.q.val() {
+            SamplerPhase::SampleS => {
+                if !self.smp_launched.q.val() {
+                    // A free slot (the one written next).
+                    if self.ring_fill.q.val() != self.c_ring_slots.val() {
+                        self.smp_launched.d.next = true;
+                        self.sponge_start.next = true;
+                        self.sponge_arg1.next = 66.into();
+                        self.rej_bounded.reset.next = true;
+                        self.sk_packer.reset.next = true;
+                        self.s_bytes.d.next = 0.into();
+                        self.words_in.d.next = 0.into();
+                        self.smp_count.d.next = 0.into();
+                        self.stopped.d.next = false;
+                        self.ser_left.d.next = 0.into();
+                    }
+                } else {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 16;
+                    self.sponge_in_last.next = self.words_in.q.val() == 16;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    // Word to bytes for the sampler, a byte a clock: the
+                    // next word comes in on the clock the last byte goes.
+                    self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
+                    self.byte_taken.next =
+                        (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val();
+                    self.sponge_out_ready.next = ((self.ser_left.q.val() == 0)
+                        | ((self.ser_left.q.val() == 1) & self.byte_taken.val()))
+                        & !self.stopped.q.val();
+                    if self.byte_taken.val() {
+                        self.ser_word.d.next = self.ser_word.q.val() >> 8;
+                        self.ser_left.d.next = self.ser_left.q.val() - 1;
+                        self.s_bytes.d.next = self.s_bytes.q.val() + 1;
+                    }
+                    if self.sponge_out_ready.val() & self.sponge_out_valid.val() {
+                        self.ser_word.d.next = self.sponge_out_data.val();
+                        self.ser_left.d.next = 4.into();
+                    }
+                    // The first 256 coefficients go to the ring and the packer.
+                    if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
+                        self.pm_coeff_write.next = true;
+                        self.sk_packer.coeff_valid.next = true;
+                        self.smp_count.d.next = self.smp_count.q.val() + 1;
+                    }
+                    // Stop after a fixed number of bytes (or later, if they
+                    // held fewer than 256 coefficients: negligible odds),
+                    // so the clocks do not depend on ρ′'s rejections.
+                    if self.smp_count.q.val().get_bit(8)
+                        & (self.s_bytes.q.val() >= self.s_bytes_target.q.val())
+                        & !self.stopped.q.val()
+                    {
+                        self.stopped.d.next = true;
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
+                    }
+                    if self.stopped.q.val() & !self.sk_packer.data_valid.val() {
+                        self.ring_produce.next = true;
+                        self.smp_launched.d.next = false;
+                        self.sampler.d.next = SamplerPhase::SampleA;
+                        if self.smp_on_s2.q.val() {
+                            self.smp_on_s2.d.next = false;
+                            self.smp_col.d.next = 0.into();
+                            self.smp_row.d.next = self.smp_row.q.val() + 1;
+                            if self.smp_row.q.val() + 1 == self.k.q.val() {
+                                self.sampler.d.next = SamplerPhase::Off;
+                            }
+                        }
+                    }
+                }
+            }
+            SamplerPhase::SampleA => {
+                if !self.smp_launched.q.val() {
+                    if self.ring_fill.q.val() != self.c_ring_slots.val() {
+                        self.smp_launched.d.next = true;
+                        self.sponge_start.next = true;
+                        self.sponge_arg0.next = self.c_shake128.val();
+                        self.sponge_arg1.next = 34.into();
+                        self.rej_ntt.reset.next = true;
+                        self.words_in.d.next = 0.into();
+                        self.smp_count.d.next = 0.into();
+                        self.stopped.d.next = false;
+                    }
+                } else {
+                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
+                    self.sponge_in_last.next = self.words_in.q.val() == 8;
+                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
+                        self.words_in.d.next = self.words_in.q.val() + 1;
+                    }
+                    self.rej_ntt.word_valid.next =
+                        self.sponge_out_valid.val() & !self.stopped.q.val();
+                    self.sponge_out_ready.next =
+                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
+                    if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
+                        self.pm_coeff_write.next = true;
+                        self.smp_count.d.next = self.smp_count.q.val() + 1;
+                    }
+                    if self.smp_count.q.val().get_bit(8) & !self.stopped.q.val() {
+                        self.stopped.d.next = true;
+                        self.sponge_start.next = true;
+                        self.sponge_op.next = self.c_op_abort.val();
+                    }
+                    if self.stopped.q.val() {
+                        self.ring_produce.next = true;
+                        self.smp_launched.d.next = false;
+                        if self.smp_col.q.val() + 1 == self.l.q.val() {
+                            self.smp_on_s2.d.next = true;
+                            self.sampler.d.next = SamplerPhase::SampleS;
+                        } else {
+                            self.smp_col.d.next = self.smp_col.q.val() + 1;
+                            if self.smp_row.q.val() == 0 {
+                                self.sampler.d.next = SamplerPhase::SampleS;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        // The ring's fill: polynomials sampled and not yet loaded.
+        if self.ring_produce.val() {
+            self.ring_write_slot.d.next = self.ring_write_slot.q.val() + 1;
+            if !self.ring_consume.val() {
+                self.ring_fill.d.next = self.ring_fill.q.val() + 1;
+            }
+        }
+        if self.ring_consume.val() {
+            self.ring_read_slot.d.next = self.ring_read_slot.q.val() + 1;
+            if !self.ring_produce.val() {
+                self.ring_fill.d.next = self.ring_fill.q.val() - 1;
+            }
+        }
+        // ---- s words into sk. The packer leaves a word at most every 8
+        // clocks (η = 4: 4 bits a coefficient, a coefficient a clock), and
+        // StoreT's t0 packer never two clocks running (13 of 32 bits a
+        // clock), so one holding register is enough; a word that would be
+        // lost ends the job with an error instead.
+        self.t0_writing.next =
+            (self.phase.q.val() == KeyGenPhase::StoreT) & self.t0_packer.data_valid.val();
+        if self.s_word_valid.q.val() & !self.t0_writing.val() {
+            self.sk_buf.word_write.next = true;
+            self.sk_buf.word_address.next = self.sk_s_ptr.q.val().get_bits::<11>(2);
+            self.sk_buf.word_data.next = self.s_word.q.val();
+            self.sk_s_ptr.d.next = self.sk_s_ptr.q.val() + 4;
+            self.s_word_valid.d.next = false;
+        }
+        if self.sk_packer.data_valid.val() {
+            self.s_word.d.next = self.sk_packer.data.val();
+            self.s_word_valid.d.next = true;
+            if self.s_word_valid.q.val() & self.t0_writing.val() {
+                self.error_flag.d.next = true;
+            }
+        }
+
         if self.error_flag.q.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
             self.phase.d.next = KeyGenPhase::Idle;
+            // The sampler may be in a squeeze: leave both cores idle.
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
+            self.ntt_start.next = true;
+            self.ntt_op.next = self.c_ntt_abort.val();
+            self.sampler.d.next = SamplerPhase::Off;
         }
         if self.abort_job.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1142,8 +1337,10 @@ impl Logic for MlDsaKeyGen {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
+            self.sampler.d.next = SamplerPhase::Off;
         }
         if self.reset.val() {
+            self.sampler.d.next = SamplerPhase::Off;
             self.phase.d.next = KeyGenPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
@@ -1214,7 +1411,8 @@ mod tests {
 
     /// ExpandS reads a fixed number of bytes, so the clocks of an s
     /// polynomial are the same for every ξ (ρ′ is secret); without that
-    /// they would follow the rejected nibbles.
+    /// they would follow the rejected nibbles. Measured on the sampler's
+    /// first s polynomial (s1[0]), which nothing else can delay.
     #[test]
     fn expand_s_clocks_do_not_depend_on_the_secret_seed() {
         for set in [0u64, 1] {
@@ -1234,13 +1432,13 @@ mod tests {
                 uut.start.next = false;
                 let mut clocks = 0;
                 let mut guard = 0;
-                // The 256th coefficient into the core, and the first clock
+                // The 256th coefficient into the ring, and the first clock
                 // with the fixed bytes all in.
                 let (mut full_at, mut bytes_in_at) = (None, None);
-                while uut.keygen.phase.q.val() != KeyGenPhase::NttS {
-                    if uut.keygen.phase.q.val() == KeyGenPhase::SampleS {
+                while uut.keygen.sampler.q.val() != SamplerPhase::SampleA {
+                    if uut.keygen.sampler.q.val() == SamplerPhase::SampleS {
                         clocks += 1;
-                        if full_at.is_none() && uut.keygen.count.q.val().get_bit(8) {
+                        if full_at.is_none() && uut.keygen.smp_count.q.val().get_bit(8) {
                             full_at = Some(clocks);
                         }
                         if bytes_in_at.is_none()
@@ -1308,6 +1506,9 @@ fn keygen_phase_clocks() {
     while uut.busy.val() {
         *clocks
             .entry(format!("{:?}", uut.keygen.phase.q.val()))
+            .or_default() += 1;
+        *clocks
+            .entry(format!("sampler {:?}", uut.keygen.sampler.q.val()))
             .or_default() += 1;
         tick(&mut uut, |u| &mut u.clock);
         total += 1;

@@ -21,6 +21,16 @@
 //! The row counters return to 0 between ops (the store's as soon as rows
 //! stop, the load's as soon as the core stops being ready), so an aborted
 //! op leaves nothing behind.
+//!
+//! # The sampling ring
+//!
+//! A sampler writes here a coefficient a clock (`coeff_write`,
+//! `coeff_slot`, `coeff_index`, `coeff_data`), in the stream order of the
+//! core's `OP_LOAD`, while the core works on something else; the core then
+//! loads the polynomial with `OP_LOAD_ROWS` from polynomial
+//! [`RING_FIRST_POLY`] + slot, 33 clocks. The ring has block RAMs of its
+//! own (page 7), so its coefficient writes never meet the core's row
+//! writes, which go to pages 0 to `PAGES` − 1.
 
 use crate::ntt::core::rows;
 use rust_hdl::prelude::*;
@@ -34,6 +44,16 @@ const _: () = assert!(ROWS == 32);
 
 /// Polynomials a page holds: one 512-word RAM per bank.
 pub const PAGE_POLYS: usize = 16;
+/// The page of the sampling ring.
+pub const RING_PAGE: usize = 7;
+/// The polynomial index (`load_poly`) of ring slot 0.
+pub const RING_FIRST_POLY: usize = RING_PAGE * PAGE_POLYS;
+
+/// Bank and row of coefficient `i` in the core's `OP_LOAD` order, B = 4:
+/// bank (i + 4·i₇) mod 8, row i / 8 (`crate::ntt::core`'s load port).
+pub const fn load_position(i: usize) -> (usize, usize) {
+    ((i + 4 * ((i >> 7) & 1)) % BANKS, i / BANKS)
+}
 
 /// The memory: `PAGES` pages of 16 polynomials; `RAMS` must be
 /// `8 × PAGES`. A page is one 512-word RAM per bank, a RAMB18 each:
@@ -57,8 +77,24 @@ pub struct PolyRowMemory<const PAGES: usize, const RAMS: usize> {
     pub core_row_in: [Signal<Out, Bits<23>>; BANKS],
     /// To the core: `core_row_in` holds a row.
     pub core_row_in_valid: Signal<Out, Bit>,
+    /// From a sampler: write `coeff_data` as coefficient `coeff_index` of
+    /// ring slot `coeff_slot` (a clock later).
+    pub coeff_write: Signal<In, Bit>,
+    /// The ring slot (polynomial [`RING_FIRST_POLY`] + slot).
+    pub coeff_slot: Signal<In, Bits<4>>,
+    /// The coefficient's index in `OP_LOAD` order.
+    pub coeff_index: Signal<In, Bits<8>>,
+    /// The coefficient.
+    pub coeff_data: Signal<In, Bits<23>>,
     /// Bank `k` of page `p` is `rams[8p + k]`.
     rams: [RAM<Bits<23>, 9>; RAMS],
+    /// Bank `k` of the ring page.
+    ring: [RAM<Bits<23>, 9>; BANKS],
+    // The coefficient write, registered.
+    ring_write: DFF<Bit>,
+    ring_bank: DFF<Bits<3>>,
+    ring_address: DFF<Bits<9>>,
+    ring_data: DFF<Bits<23>>,
     write_row: DFF<Bits<5>>,
     read_row: DFF<Bits<6>>,
     read_valid: DFF<Bit>,
@@ -71,8 +107,8 @@ pub struct PolyRowMemory<const PAGES: usize, const RAMS: usize> {
 impl<const PAGES: usize, const RAMS: usize> Default for PolyRowMemory<PAGES, RAMS> {
     fn default() -> Self {
         assert!(
-            (1..=8).contains(&PAGES) && RAMS == BANKS * PAGES,
-            "1 to 8 pages, RAMS = 8 × PAGES"
+            (1..=RING_PAGE).contains(&PAGES) && RAMS == BANKS * PAGES,
+            "1 to 7 pages (the 8th is the ring's), RAMS = 8 × PAGES"
         );
         Self {
             clock: Default::default(),
@@ -83,7 +119,16 @@ impl<const PAGES: usize, const RAMS: usize> Default for PolyRowMemory<PAGES, RAM
             core_row_in_ready: Default::default(),
             core_row_in: std::array::from_fn(|_| Default::default()),
             core_row_in_valid: Default::default(),
+            coeff_write: Default::default(),
+            coeff_slot: Default::default(),
+            coeff_index: Default::default(),
+            coeff_data: Default::default(),
             rams: std::array::from_fn(|_| Default::default()),
+            ring: std::array::from_fn(|_| Default::default()),
+            ring_write: Default::default(),
+            ring_bank: Default::default(),
+            ring_address: Default::default(),
+            ring_data: Default::default(),
             write_row: Default::default(),
             read_row: Default::default(),
             read_valid: Default::default(),
@@ -103,7 +148,36 @@ impl<const PAGES: usize, const RAMS: usize> PolyRowMemory<PAGES, RAMS> {
 impl<const PAGES: usize, const RAMS: usize> Logic for PolyRowMemory<PAGES, RAMS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, write_row, read_row, read_valid, read_page);
+        dff_setup!(
+            self,
+            clock,
+            write_row,
+            read_row,
+            read_valid,
+            read_page,
+            ring_write,
+            ring_bank,
+            ring_address,
+            ring_data
+        );
+        // Ring: coefficient i goes to bank (i + 4·i7) mod 8, row i / 8 of
+        // its slot, a clock after it arrives.
+        self.ring_write.d.next = self.coeff_write.val();
+        self.ring_bank.d.next = self.coeff_index.val().get_bits::<3>(0);
+        if self.coeff_index.val().get_bit(7) {
+            self.ring_bank.d.next = self.coeff_index.val().get_bits::<3>(0) + 4;
+        }
+        self.ring_address.d.next = (bit_cast::<9, 4>(self.coeff_slot.val()) << 5)
+            | bit_cast::<9, 5>(self.coeff_index.val().get_bits::<5>(3));
+        self.ring_data.d.next = self.coeff_data.val();
+        for k in 0..BANKS {
+            self.ring[k].read_clock.next = self.clock.val();
+            self.ring[k].write_clock.next = self.clock.val();
+            self.ring[k].write_enable.next =
+                self.ring_write.q.val() & (self.ring_bank.q.val().index() == k);
+            self.ring[k].write_address.next = self.ring_address.q.val();
+            self.ring[k].write_data.next = self.ring_data.q.val();
+        }
         // Store: a row every valid clock, counted from 0.
         self.write_row.d.next = 0.into();
         if self.core_row_out_valid.val() {
@@ -139,11 +213,15 @@ impl<const PAGES: usize, const RAMS: usize> Logic for PolyRowMemory<PAGES, RAMS>
             }
         }
         for k in 0..BANKS {
+            self.ring[k].read_address.next = self.read_address.val();
             self.core_row_in[k].next = self.rams[k].read_data.val();
             for p in 1..PAGES {
                 if self.read_page.q.val().index() == p {
                     self.core_row_in[k].next = self.rams[8 * p + k].read_data.val();
                 }
+            }
+            if self.read_page.q.val() == 7 {
+                self.core_row_in[k].next = self.ring[k].read_data.val();
             }
         }
     }
@@ -162,6 +240,10 @@ mod tests {
         clock: Signal<In, Clock>,
         store_poly: Signal<In, Bits<7>>,
         load_poly: Signal<In, Bits<7>>,
+        coeff_write: Signal<In, Bit>,
+        coeff_slot: Signal<In, Bits<4>>,
+        coeff_index: Signal<In, Bits<8>>,
+        coeff_data: Signal<In, Bits<23>>,
         core: NttCoreB4,
         memory: PolyRowMemory<3, 24>,
     }
@@ -172,6 +254,10 @@ mod tests {
             clock!(self, clock, core, memory);
             self.memory.store_poly.next = self.store_poly.val();
             self.memory.load_poly.next = self.load_poly.val();
+            self.memory.coeff_write.next = self.coeff_write.val();
+            self.memory.coeff_slot.next = self.coeff_slot.val();
+            self.memory.coeff_index.next = self.coeff_index.val();
+            self.memory.coeff_data.next = self.coeff_data.val();
             for k in 0..BANKS {
                 self.memory.core_row_out[k].next = self.core.row_out[k].val();
                 self.core.row_in[k].next = self.memory.core_row_in[k].val();
@@ -187,6 +273,10 @@ mod tests {
             clock: Default::default(),
             store_poly: Default::default(),
             load_poly: Default::default(),
+            coeff_write: Default::default(),
+            coeff_slot: Default::default(),
+            coeff_index: Default::default(),
+            coeff_data: Default::default(),
             core: NttCoreB4::with_row_port(),
             memory: Default::default(),
         };
@@ -272,5 +362,67 @@ mod tests {
         assert!(!run(&mut uut, OP_LOAD_ROWS, 0, &[]).1);
         let (_, _, got) = run(&mut uut, reg::OP_STORE, 0, &[]);
         assert_eq!(&got[..], &polys[3][..]);
+    }
+
+    /// Polynomials written into ring slots a coefficient a clock, in
+    /// `OP_LOAD` order, come back from `OP_LOAD_ROWS` of the ring exactly,
+    /// while row stores to the pages go on beside them (the ring has RAMs
+    /// of its own); a later slot leaves the earlier ones whole.
+    #[test]
+    fn ring_slots_written_a_coefficient_a_clock_load_as_rows() {
+        let mut uut = bench();
+        let mut rng = Lcg::new(11);
+        let ring_polys: Vec<_> = (0..4).map(|_| rng.poly()).collect();
+        let page_poly = rng.poly();
+        // A polynomial into slot 0 for the row store below.
+        assert!(!run(&mut uut, reg::OP_LOAD, 0, &page_poly).1);
+        uut.store_poly.next = 20u64.into();
+        // Slot 0 written while the core stores its rows to page 1.
+        uut.core.op.next = (OP_STORE_ROWS as u64).into();
+        uut.core.arg0.next = 0u64.into();
+        uut.core.start.next = true;
+        for (slot, p) in ring_polys.iter().enumerate() {
+            for (i, &c) in p.iter().enumerate() {
+                uut.coeff_write.next = true;
+                uut.coeff_slot.next = (slot as u64).into();
+                uut.coeff_index.next = (i as u64).into();
+                uut.coeff_data.next = (c as u64).into();
+                tick(&mut uut, |u| &mut u.clock);
+                uut.core.start.next = false;
+            }
+        }
+        uut.coeff_write.next = false;
+        tick(&mut uut, |u| &mut u.clock);
+        settle(&mut uut);
+        assert!(!uut.core.busy.val() && !uut.core.error.val());
+        for (slot, p) in ring_polys.iter().enumerate().rev() {
+            uut.load_poly.next = ((RING_FIRST_POLY + slot) as u64).into();
+            let (busy, error, _) = run(&mut uut, OP_LOAD_ROWS, 2, &[]);
+            assert!(!error);
+            assert_eq!(busy, ROWS + 1);
+            let (_, error, got) = run(&mut uut, reg::OP_STORE, 2, &[]);
+            assert!(!error);
+            assert_eq!(&got[..], &p[..], "ring slot {slot}");
+        }
+        uut.load_poly.next = 20u64.into();
+        assert!(!run(&mut uut, OP_LOAD_ROWS, 1, &[]).1);
+        let (_, _, got) = run(&mut uut, reg::OP_STORE, 1, &[]);
+        assert_eq!(
+            &got[..],
+            &page_poly[..],
+            "the row store beside the ring writes"
+        );
+    }
+
+    /// The load order the ring writes follow is the core's: bank
+    /// (i + 4·i7) mod 8, row i / 8, each (bank, row) once.
+    #[test]
+    fn load_positions_cover_every_bank_and_row_once() {
+        let mut seen = [[false; ROWS]; BANKS];
+        for i in 0..256 {
+            let (bank, row) = load_position(i);
+            assert!(!seen[bank][row], "coefficient {i}");
+            seen[bank][row] = true;
+        }
     }
 }

@@ -292,29 +292,47 @@ mod tests {
     /// of 33 clocks, a load cut short; the same outputs on every clock.
     #[test]
     fn poly_memory_rtl_equals_rust_hdl_clock_for_clock() {
-        use crate::mldsa::poly_memory::{PolyRowMemory, BANKS, ROWS};
+        use crate::mldsa::poly_memory::{
+            load_position, PolyRowMemory, BANKS, RING_FIRST_POLY, ROWS,
+        };
         if !verilator_required("poly_memory_rtl_equals_rust_hdl_clock_for_clock") {
             return;
         }
         let mut rng = Lcg::new(406);
-        // Row: store_poly, load_poly, 8 banks out, out_valid, in_ready.
+        // Row: store_poly, load_poly, 8 banks out, out_valid, in_ready,
+        // coeff_write, coeff_slot, coeff_index, coeff_data.
         let mut rows: Vec<Vec<u64>> = Vec::new();
         let idle = |store: u64, load: u64| {
             let mut r = vec![store, load];
             r.extend([0; BANKS]);
-            r.extend([0, 0]);
+            r.extend([0, 0, 0, 0, 0, 0]);
             r
         };
         for index in [0u64, 15, 16, 31] {
             for _ in 0..ROWS {
                 let mut r = vec![index, 0];
                 r.extend((0..BANKS).map(|_| rng.coeff() as u64));
-                r.extend([1, 0]);
+                r.extend([1, 0, 0, 0, 0, 0]);
                 rows.push(r);
             }
             rows.push(idle(index, 0));
         }
-        for (index, clocks) in [(31u64, ROWS + 1), (0, ROWS + 1), (16, 9), (15, ROWS + 1)] {
+        // Ring slot 1, a coefficient a clock.
+        let ring_poly: Vec<u64> = (0..256).map(|_| rng.coeff() as u64).collect();
+        for (i, &c) in ring_poly.iter().enumerate() {
+            let mut r = idle(0, 0);
+            r[BANKS + 4..].copy_from_slice(&[1, 1, i as u64, c]);
+            rows.push(r);
+        }
+        rows.push(idle(0, 0));
+        let ring_index = (RING_FIRST_POLY + 1) as u64;
+        for (index, clocks) in [
+            (31u64, ROWS + 1),
+            (0, ROWS + 1),
+            (16, 9),
+            (15, ROWS + 1),
+            (ring_index, ROWS + 1),
+        ] {
             for _ in 0..clocks {
                 let mut r = idle(0, index);
                 r[BANKS + 3] = 1;
@@ -325,10 +343,17 @@ mod tests {
         }
         let mut inputs = vec!["store_poly".to_string(), "load_poly".to_string()];
         inputs.extend((0..BANKS).map(|k| format!("core_row_out__024{k}")));
-        inputs.extend([
-            "core_row_out_valid".to_string(),
-            "core_row_in_ready".to_string(),
-        ]);
+        inputs.extend(
+            [
+                "core_row_out_valid",
+                "core_row_in_ready",
+                "coeff_write",
+                "coeff_slot",
+                "coeff_index",
+                "coeff_data",
+            ]
+            .map(String::from),
+        );
         let mut outputs: Vec<String> = (0..BANKS).map(|k| format!("core_row_in__024{k}")).collect();
         outputs.push("core_row_in_valid".to_string());
         let expected = rust_hdl_lines(
@@ -342,6 +367,10 @@ mod tests {
                 }
                 u.core_row_out_valid.next = r[BANKS + 2] != 0;
                 u.core_row_in_ready.next = r[BANKS + 3] != 0;
+                u.coeff_write.next = r[BANKS + 4] != 0;
+                u.coeff_slot.next = r[BANKS + 5].into();
+                u.coeff_index.next = r[BANKS + 6].into();
+                u.coeff_data.next = r[BANKS + 7].into();
             },
             |u| &mut u.clock,
             |u| {
@@ -350,15 +379,25 @@ mod tests {
                 v
             },
         );
-        // The loads gave back the stored rows (not only equal to the RTL).
+        // The loads gave back the stored rows and the ring's polynomial in
+        // the core's load layout (not only equal to the RTL).
         let loaded: Vec<&String> = expected.iter().filter(|l| l.ends_with(" 1")).collect();
-        assert_eq!(loaded.len(), 3 * ROWS + 9);
+        assert_eq!(loaded.len(), 4 * ROWS + 9);
         for (n, stored_at) in [(0, 3), (1, 0)] {
             for r in 0..ROWS {
                 let stored = &rows[stored_at * (ROWS + 1) + r][2..2 + BANKS];
                 let want = format!("{} 1", line(stored));
                 assert_eq!(loaded[n * ROWS + r], &want, "load {n}, row {r}");
             }
+        }
+        let mut ring_rows = vec![[0u64; BANKS]; ROWS];
+        for (i, &c) in ring_poly.iter().enumerate() {
+            let (bank, row) = load_position(i);
+            ring_rows[row][bank] = c;
+        }
+        for (r, want) in ring_rows.iter().enumerate() {
+            let want = format!("{} 1", line(want));
+            assert_eq!(loaded[3 * ROWS + 9 + r], &want, "ring row {r}");
         }
         let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
         let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
