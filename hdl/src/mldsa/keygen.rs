@@ -89,7 +89,7 @@
 
 use crate::mldsa::bit_pack::WordPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
-use crate::mldsa::poly_memory::RING_FIRST_POLY;
+use crate::mldsa::poly_memory::{RING_FIRST_POLY, RING_SLOTS};
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
 use crate::mldsa::rej_ntt::RejNttSampler;
@@ -166,9 +166,6 @@ pub enum SamplerPhase {
     /// Â\[i\]\[j\] (SHAKE128 into RejNTTPoly) into the ring.
     SampleA,
 }
-
-/// Slots of the sampling ring: how far the sampler may run ahead.
-const RING_SLOTS: u64 = 4;
 
 /// The KeyGen sequencer (its cores are [`super::engine::MlDsaEngine`]'s).
 #[derive(LogicBlock)]
@@ -547,7 +544,7 @@ impl Default for MlDsaKeyGen {
             ring_produce: Default::default(),
             ring_consume: Default::default(),
             c_ring_first: c(RING_FIRST_POLY as u64),
-            c_ring_slots: c(RING_SLOTS),
+            c_ring_slots: c(RING_SLOTS as u64),
             s_word: Default::default(),
             s_word_valid: Default::default(),
             t0_writing: Default::default(),

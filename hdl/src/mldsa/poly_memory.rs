@@ -48,6 +48,9 @@ pub const PAGE_POLYS: usize = 16;
 pub const RING_PAGE: usize = 7;
 /// The polynomial index (`load_poly`) of ring slot 0.
 pub const RING_FIRST_POLY: usize = RING_PAGE * PAGE_POLYS;
+/// Ring slots a sampler uses: how many polynomials it may finish ahead of
+/// the core (the page would hold 16).
+pub const RING_SLOTS: usize = 4;
 
 /// Bank and row of coefficient `i` in the core's `OP_LOAD` order, B = 4:
 /// bank (i + 4·i₇) mod 8, row i / 8 (`crate::ntt::core`'s load port).
