@@ -253,10 +253,11 @@ impl Logic for MlDsaEngine {
         self.ntt.row_in_valid.next = self.poly_memory.core_row_in_valid.val();
         self.poly_memory.store_poly.next = self.keygen.pm_store_poly.val();
         self.poly_memory.load_poly.next = self.keygen.pm_load_poly.val();
-        // KeyGen's and Verify's samplers write the ring (each one's write
-        // is low while it is off).
-        self.poly_memory.coeff_write.next =
-            self.keygen.pm_coeff_write.val() | self.verify.pm_coeff_write.val();
+        // The sequencers' samplers write the ring (each one's write is low
+        // while it is off).
+        self.poly_memory.coeff_write.next = self.keygen.pm_coeff_write.val()
+            | self.verify.pm_coeff_write.val()
+            | self.sign.pm_coeff_write.val();
         self.poly_memory.coeff_slot.next = self.keygen.pm_coeff_slot.val();
         self.poly_memory.coeff_index.next = self.keygen.pm_coeff_index.val();
         self.poly_memory.coeff_data.next = self.keygen.pm_coeff_data.val();
@@ -264,6 +265,10 @@ impl Logic for MlDsaEngine {
             self.poly_memory.coeff_slot.next = self.verify.pm_coeff_slot.val();
             self.poly_memory.coeff_index.next = self.verify.pm_coeff_index.val();
             self.poly_memory.coeff_data.next = self.verify.pm_coeff_data.val();
+        } else if self.sign.busy.val() {
+            self.poly_memory.coeff_slot.next = self.sign.pm_coeff_slot.val();
+            self.poly_memory.coeff_index.next = self.sign.pm_coeff_index.val();
+            self.poly_memory.coeff_data.next = self.sign.pm_coeff_data.val();
         }
         if self.verify.busy.val() {
             self.poly_memory.store_poly.next = self.verify.pm_store_poly.val();

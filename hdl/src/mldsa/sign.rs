@@ -75,6 +75,7 @@ use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
 use crate::mldsa::hint_codec::HintPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
+use crate::mldsa::poly_memory::{RING_FIRST_POLY, RING_SLOTS};
 use crate::mldsa::rej_ntt::RejNttSampler;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
@@ -123,8 +124,10 @@ pub enum SignPhase {
     MaskStore,
     /// ŷ\[col\] into slot 1.
     LoadY,
-    /// Â\[row\]\[col\] into slot 2.
-    SampleA,
+    /// Â\[row\]\[col\] into slot 2: in the first attempt from the
+    /// sampling ring (waiting for the sampler if it is not there yet), in
+    /// the others by way of [`SignPhase::LoadARows`].
+    LoadA,
     /// Slot 2 (Â\[row\]\[col\]) into the polynomial memory (first attempt).
     StoreARows,
     /// Â\[row\]\[col\] from the polynomial memory into slot 2 (later
@@ -278,6 +281,14 @@ pub struct MlDsaSign {
     pub pm_store_poly: Signal<Out, Bits<7>>,
     /// To the polynomial memory: which polynomial the core loads.
     pub pm_load_poly: Signal<Out, Bits<7>>,
+    /// To the polynomial memory: a sampled coefficient into the ring.
+    pub pm_coeff_write: Signal<Out, Bit>,
+    /// To the polynomial memory: its ring slot.
+    pub pm_coeff_slot: Signal<Out, Bits<4>>,
+    /// To the polynomial memory: its index (load order).
+    pub pm_coeff_index: Signal<Out, Bits<8>>,
+    /// To the polynomial memory: the coefficient.
+    pub pm_coeff_data: Signal<Out, Bits<23>>,
     /// To the engine's SampleInBall: start (clear c, sample τ positions).
     pub ball_start: Signal<Out, Bit>,
     /// To SampleInBall: τ.
@@ -413,6 +424,19 @@ pub struct MlDsaSign {
     ser_room: Signal<Local, Bit>,
     mu_word: Signal<Local, Bits<32>>,
     rho_word: Signal<Local, Bits<32>>,
+    // The first attempt's sampler of Â and its ring.
+    sampling: DFF<Bit>,
+    smp_launched: DFF<Bit>,
+    smp_row: DFF<Bits<4>>,
+    smp_col: DFF<Bits<4>>,
+    smp_count: DFF<Bits<9>>,
+    ring_fill: DFF<Bits<3>>,
+    ring_write_slot: DFF<Bits<2>>,
+    ring_read_slot: DFF<Bits<2>>,
+    ring_produce: Signal<Local, Bit>,
+    ring_consume: Signal<Local, Bit>,
+    c_ring_first: Constant<Bits<7>>,
+    c_ring_slots: Constant<Bits<3>>,
     key_word: Signal<Local, Bits<32>>,
     rnd_word: Signal<Local, Bits<32>>,
     rho_prime_word: Signal<Local, Bits<32>>,
@@ -558,6 +582,10 @@ impl Default for MlDsaSign {
             ntt_m_tvalid: Default::default(),
             pm_store_poly: Default::default(),
             pm_load_poly: Default::default(),
+            pm_coeff_write: Default::default(),
+            pm_coeff_slot: Default::default(),
+            pm_coeff_index: Default::default(),
+            pm_coeff_data: Default::default(),
             unpacker: Default::default(),
             ball_start: Default::default(),
             ball_tau: Default::default(),
@@ -672,6 +700,18 @@ impl Default for MlDsaSign {
             ser_room: Default::default(),
             mu_word: Default::default(),
             rho_word: Default::default(),
+            sampling: Default::default(),
+            smp_launched: Default::default(),
+            smp_row: Default::default(),
+            smp_col: Default::default(),
+            smp_count: Default::default(),
+            ring_fill: Default::default(),
+            ring_write_slot: Default::default(),
+            ring_read_slot: Default::default(),
+            ring_produce: Default::default(),
+            ring_consume: Default::default(),
+            c_ring_first: Constant::new((RING_FIRST_POLY as u64).into()),
+            c_ring_slots: Constant::new((RING_SLOTS as u64).into()),
             key_word: Default::default(),
             rnd_word: Default::default(),
             rho_prime_word: Default::default(),
@@ -823,7 +863,15 @@ impl Logic for MlDsaSign {
             addr_s1,
             ct0_s1,
             a0,
-            a1
+            a1,
+            sampling,
+            smp_launched,
+            smp_row,
+            smp_col,
+            smp_count,
+            ring_fill,
+            ring_write_slot,
+            ring_read_slot
         );
         for w in 0..8 {
             self.rho[w].clock.next = self.clock.val();
@@ -993,6 +1041,11 @@ impl Logic for MlDsaSign {
                 (bit_cast::<7, 4>(self.row.q.val()) << 3) + bit_cast::<7, 4>(self.col.q.val()) + 32;
             self.pm_load_poly.next = self.pm_store_poly.val();
         }
+        if self.phase.q.val() == SignPhase::LoadA {
+            self.pm_load_poly.next =
+                self.c_ring_first.val() | bit_cast::<7, 2>(self.ring_read_slot.q.val());
+        }
+        self.ring_consume.next = false;
         self.w_mem.write_enable.next = false;
         self.w_mem.write_address.next =
             (bit_cast::<11, 4>(self.row.q.val()) << 8) | bit_cast::<11, 9>(self.count.q.val());
@@ -1372,6 +1425,19 @@ impl Logic for MlDsaSign {
                         self.error_flag.d.next = self.ntt_error.val() | self.sponge_error.val();
                         self.launched.d.next = false;
                         self.phase.d.next = SignPhase::MaskNtt;
+                        // The sponge is free until the commitment: in the
+                        // first attempt the sampler starts on Â[0][0].
+                        if (self.attempt_count.q.val() == 1)
+                            & (self.col.q.val() + 1 == self.l.q.val())
+                        {
+                            self.sampling.d.next = true;
+                            self.smp_launched.d.next = false;
+                            self.smp_row.d.next = 0.into();
+                            self.smp_col.d.next = 0.into();
+                            self.ring_fill.d.next = 0.into();
+                            self.ring_write_slot.d.next = 0.into();
+                            self.ring_read_slot.d.next = 0.into();
+                        }
                     }
                 }
             }
@@ -1409,55 +1475,22 @@ impl Logic for MlDsaSign {
             }
             SignPhase::LoadY => {}
             SignPhase::LoadYAcc => {}
-            SignPhase::SampleA => {
+            SignPhase::LoadA => {
                 if self.attempt_count.q.val() != 1 {
                     // Â was kept by the first attempt.
                     self.phase.d.next = SignPhase::LoadARows;
                 } else if !self.launched.q.val() {
-                    self.launched.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_arg0.next = self.c_shake128.val();
-                    self.sponge_arg1.next = 34.into();
-                    self.sponge_arg2.next = self.c_squeeze.val();
-                    self.ntt_start.next = true;
-                    self.ntt_op.next = self.c_op_load.val();
-                    self.ntt_arg0.next = 2.into();
-                    self.rej_ntt.reset.next = true;
-                    self.words_in.d.next = 0.into();
-                    self.count.d.next = 0.into();
-                    self.stopped.d.next = false;
-                } else {
-                    // ρ ‖ j ‖ i.
-                    self.feed_data.next = self.rho_word.val();
-                    if self.words_in.q.val() == 8 {
-                        self.feed_data.next = bit_cast::<32, 4>(self.col.q.val())
-                            | (bit_cast::<32, 4>(self.row.q.val()) << 8);
+                    if self.ring_fill.q.val() != 0 {
+                        self.launched.d.next = true;
+                        self.ntt_start.next = true;
+                        self.ntt_op.next = self.c_op_load_rows.val();
+                        self.ntt_arg0.next = 2.into();
                     }
-                    self.feed_valid_in.next = self.words_in.q.val() <= 8;
-                    self.feed_last_in.next = self.words_in.q.val() == 8;
-                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
-                    if self.feed_take.val() {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
-                    }
-                    self.rej_ntt.word_valid.next =
-                        self.sponge_out_valid.val() & !self.stopped.q.val();
-                    self.sponge_out_ready.next =
-                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                    self.ntt_s_tdata.next = bit_cast::<32, 23>(self.rej_ntt.coeff.val());
-                    if self.rej_ntt.coeff_valid.val() & !self.count.q.val().get_bit(8) {
-                        self.ntt_s_tvalid.next = true;
-                        self.count.d.next = self.count.q.val() + 1;
-                    }
-                    if self.count.q.val().get_bit(8) & !self.stopped.q.val() {
-                        self.stopped.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_op.next = self.c_op_abort.val();
-                    }
-                    if self.stopped.q.val() & self.ntt_done.val() {
-                        self.error_flag.d.next = self.ntt_error.val();
-                        self.phase.d.next = SignPhase::StoreARows;
-                        self.launched.d.next = false;
-                    }
+                } else if self.ntt_done.val() {
+                    self.error_flag.d.next = self.ntt_error.val();
+                    self.ring_consume.next = true;
+                    self.launched.d.next = false;
+                    self.phase.d.next = SignPhase::StoreARows;
                 }
             }
             SignPhase::MulAy => {
@@ -1860,7 +1893,7 @@ impl Logic for MlDsaSign {
                 self.error_flag.d.next = self.ntt_error.val();
                 self.launched.d.next = false;
                 if self.phase.q.val() == SignPhase::LoadY {
-                    self.phase.d.next = SignPhase::SampleA;
+                    self.phase.d.next = SignPhase::LoadA;
                 } else {
                     self.phase.d.next = SignPhase::MulCs;
                 }
@@ -1957,6 +1990,81 @@ impl Logic for MlDsaSign {
                 }
             }
         }
+        // ---- The first attempt's sampler: Â[i][j] in row order into the
+        // ring, a coefficient a clock, up to RING_SLOTS ahead of the core,
+        // from the end of the last ExpandMask to the last entry (before
+        // the commitment, the sponge's next use). Its clocks depend on ρ
+        // only.
+        self.ring_produce.next = false;
+        self.pm_coeff_write.next = false;
+        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.ring_write_slot.q.val());
+        self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
+        self.pm_coeff_data.next = self.rej_ntt.coeff.val();
+        if self.sampling.q.val() {
+            if !self.smp_launched.q.val() {
+                if self.ring_fill.q.val() != self.c_ring_slots.val() {
+                    self.smp_launched.d.next = true;
+                    self.sponge_start.next = true;
+                    self.sponge_arg0.next = self.c_shake128.val();
+                    self.sponge_arg1.next = 34.into();
+                    self.sponge_arg2.next = self.c_squeeze.val();
+                    self.rej_ntt.reset.next = true;
+                    self.words_in.d.next = 0.into();
+                    self.smp_count.d.next = 0.into();
+                    self.stopped.d.next = false;
+                }
+            } else {
+                // ρ ‖ j ‖ i.
+                self.feed_data.next = self.rho_word.val();
+                if self.words_in.q.val() == 8 {
+                    self.feed_data.next = bit_cast::<32, 4>(self.smp_col.q.val())
+                        | (bit_cast::<32, 4>(self.smp_row.q.val()) << 8);
+                }
+                self.feed_valid_in.next = self.words_in.q.val() <= 8;
+                self.feed_last_in.next = self.words_in.q.val() == 8;
+                self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                if self.feed_take.val() {
+                    self.words_in.d.next = self.words_in.q.val() + 1;
+                }
+                self.rej_ntt.word_valid.next = self.sponge_out_valid.val() & !self.stopped.q.val();
+                self.sponge_out_ready.next = self.rej_ntt.word_ready.val() & !self.stopped.q.val();
+                if self.rej_ntt.coeff_valid.val() & !self.smp_count.q.val().get_bit(8) {
+                    self.pm_coeff_write.next = true;
+                    self.smp_count.d.next = self.smp_count.q.val() + 1;
+                }
+                if self.smp_count.q.val().get_bit(8) & !self.stopped.q.val() {
+                    self.stopped.d.next = true;
+                    self.sponge_start.next = true;
+                    self.sponge_op.next = self.c_op_abort.val();
+                }
+                if self.stopped.q.val() {
+                    self.ring_produce.next = true;
+                    self.smp_launched.d.next = false;
+                    if self.smp_col.q.val() + 1 == self.l.q.val() {
+                        self.smp_col.d.next = 0.into();
+                        self.smp_row.d.next = self.smp_row.q.val() + 1;
+                        if self.smp_row.q.val() + 1 == self.k.q.val() {
+                            self.sampling.d.next = false;
+                        }
+                    } else {
+                        self.smp_col.d.next = self.smp_col.q.val() + 1;
+                    }
+                }
+            }
+        }
+        // The ring's fill: polynomials sampled and not yet loaded.
+        if self.ring_produce.val() {
+            self.ring_write_slot.d.next = self.ring_write_slot.q.val() + 1;
+            if !self.ring_consume.val() {
+                self.ring_fill.d.next = self.ring_fill.q.val() + 1;
+            }
+        }
+        if self.ring_consume.val() {
+            self.ring_read_slot.d.next = self.ring_read_slot.q.val() + 1;
+            if !self.ring_produce.val() {
+                self.ring_fill.d.next = self.ring_fill.q.val() - 1;
+            }
+        }
         // ---- The sponge's input register.
         self.sponge_in_data.next = self.feed_word.q.val();
         self.sponge_in_valid.next = self.feed_valid.q.val();
@@ -2009,6 +2117,7 @@ impl Logic for MlDsaSign {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
+            self.sampling.d.next = false;
         }
         if self.abort_job.val() & (self.phase.q.val() != SignPhase::Idle) {
             self.done_flag.d.next = true;
@@ -2019,8 +2128,10 @@ impl Logic for MlDsaSign {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
+            self.sampling.d.next = false;
         }
         if self.reset.val() {
+            self.sampling.d.next = false;
             self.feed_valid.d.next = false;
             self.phase.d.next = SignPhase::Idle;
             self.done_flag.d.next = false;
