@@ -616,6 +616,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  keygen$ntt_m_tvalid;
     wire  [6:0] keygen$pm_store_poly;
     wire  [6:0] keygen$pm_load_poly;
+    wire  keygen$pm_coeff_write;
+    wire  [3:0] keygen$pm_coeff_slot;
+    wire  [7:0] keygen$pm_coeff_index;
+    wire  [22:0] keygen$pm_coeff_data;
     reg  verify$clock;
     reg  verify$reset;
     reg  verify$start;
@@ -663,6 +667,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  verify$ntt_m_tvalid;
     wire  [6:0] verify$pm_store_poly;
     wire  [6:0] verify$pm_load_poly;
+    wire  verify$pm_coeff_write;
+    wire  [3:0] verify$pm_coeff_slot;
+    wire  [7:0] verify$pm_coeff_index;
+    wire  [22:0] verify$pm_coeff_data;
     wire  verify$ball_start;
     wire  [6:0] verify$ball_tau;
     wire  [7:0] verify$ball_data;
@@ -722,6 +730,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  sign$ntt_m_tvalid;
     wire  [6:0] sign$pm_store_poly;
     wire  [6:0] sign$pm_load_poly;
+    wire  sign$pm_coeff_write;
+    wire  [3:0] sign$pm_coeff_slot;
+    wire  [7:0] sign$pm_coeff_index;
+    wire  [22:0] sign$pm_coeff_data;
     wire  sign$ball_start;
     wire  [6:0] sign$ball_tau;
     wire  [7:0] sign$ball_data;
@@ -819,6 +831,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     wire  [22:0] poly_memory$core_row_in$6;
     wire  [22:0] poly_memory$core_row_in$7;
     wire  poly_memory$core_row_in_valid;
+    reg  poly_memory$coeff_write;
+    reg  [3:0] poly_memory$coeff_slot;
+    reg  [7:0] poly_memory$coeff_index;
+    reg  [22:0] poly_memory$coeff_data;
     reg  ball$clock;
     reg  ball$reset;
     reg  ball$start;
@@ -888,7 +904,11 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .ntt_m_tdata(keygen$ntt_m_tdata),
         .ntt_m_tvalid(keygen$ntt_m_tvalid),
         .pm_store_poly(keygen$pm_store_poly),
-        .pm_load_poly(keygen$pm_load_poly)
+        .pm_load_poly(keygen$pm_load_poly),
+        .pm_coeff_write(keygen$pm_coeff_write),
+        .pm_coeff_slot(keygen$pm_coeff_slot),
+        .pm_coeff_index(keygen$pm_coeff_index),
+        .pm_coeff_data(keygen$pm_coeff_data)
     );
     mldsa_accel__core__verify verify(
         .clock(verify$clock),
@@ -938,6 +958,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .ntt_m_tvalid(verify$ntt_m_tvalid),
         .pm_store_poly(verify$pm_store_poly),
         .pm_load_poly(verify$pm_load_poly),
+        .pm_coeff_write(verify$pm_coeff_write),
+        .pm_coeff_slot(verify$pm_coeff_slot),
+        .pm_coeff_index(verify$pm_coeff_index),
+        .pm_coeff_data(verify$pm_coeff_data),
         .ball_start(verify$ball_start),
         .ball_tau(verify$ball_tau),
         .ball_data(verify$ball_data),
@@ -999,6 +1023,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .ntt_m_tvalid(sign$ntt_m_tvalid),
         .pm_store_poly(sign$pm_store_poly),
         .pm_load_poly(sign$pm_load_poly),
+        .pm_coeff_write(sign$pm_coeff_write),
+        .pm_coeff_slot(sign$pm_coeff_slot),
+        .pm_coeff_index(sign$pm_coeff_index),
+        .pm_coeff_data(sign$pm_coeff_data),
         .ball_start(sign$ball_start),
         .ball_tau(sign$ball_tau),
         .ball_data(sign$ball_data),
@@ -1103,7 +1131,11 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .core_row_in$5(poly_memory$core_row_in$5),
         .core_row_in$6(poly_memory$core_row_in$6),
         .core_row_in$7(poly_memory$core_row_in$7),
-        .core_row_in_valid(poly_memory$core_row_in_valid)
+        .core_row_in_valid(poly_memory$core_row_in_valid),
+        .coeff_write(poly_memory$coeff_write),
+        .coeff_slot(poly_memory$coeff_slot),
+        .coeff_index(poly_memory$coeff_index),
+        .coeff_data(poly_memory$coeff_data)
     );
     mldsa_accel__core__ball ball(
         .clock(ball$clock),
@@ -1222,6 +1254,20 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         ntt$row_in_valid = poly_memory$core_row_in_valid;
         poly_memory$store_poly = keygen$pm_store_poly;
         poly_memory$load_poly = keygen$pm_load_poly;
+        poly_memory$coeff_write = keygen$pm_coeff_write | verify$pm_coeff_write | sign$pm_coeff_write;
+        poly_memory$coeff_slot = keygen$pm_coeff_slot;
+        poly_memory$coeff_index = keygen$pm_coeff_index;
+        poly_memory$coeff_data = keygen$pm_coeff_data;
+        if (verify$busy) begin
+            poly_memory$coeff_slot = verify$pm_coeff_slot;
+            poly_memory$coeff_index = verify$pm_coeff_index;
+            poly_memory$coeff_data = verify$pm_coeff_data;
+        end
+        else if (sign$busy) begin
+            poly_memory$coeff_slot = sign$pm_coeff_slot;
+            poly_memory$coeff_index = sign$pm_coeff_index;
+            poly_memory$coeff_data = sign$pm_coeff_data;
+        end
         if (verify$busy) begin
             poly_memory$store_poly = verify$pm_store_poly;
             poly_memory$load_poly = verify$pm_load_poly;
@@ -1711,7 +1757,7 @@ module mldsa_accel__core__ball__signs(d,q,clock);
 endmodule // mldsa_accel__core__ball__signs
 
 
-module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly);
+module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data);
     
     // Module arguments
     input wire  clock;
@@ -1761,6 +1807,10 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     input wire  ntt_m_tvalid;
     output reg  [6:0] pm_store_poly;
     output reg  [6:0] pm_load_poly;
+    output reg  pm_coeff_write;
+    output reg  [3:0] pm_coeff_slot;
+    output reg  [7:0] pm_coeff_index;
+    output reg  [22:0] pm_coeff_data;
     
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
@@ -1803,16 +1853,18 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     localparam  c_set_s_bytes$1 = 9'b110011000;
     localparam  c_set_s_bytes$2 = 9'b100010000;
     localparam  c_two_to_12 = 14'b1000000000000;
+    localparam  c_ring_first = 7'b1110000;
+    localparam  c_ring_slots = 3'b100;
     
     // Enums
     localparam KeyGenPhase$Idle = 0;
     localparam KeyGenPhase$Seed = 1;
     localparam KeyGenPhase$Copy = 2;
-    localparam KeyGenPhase$SampleS = 3;
+    localparam KeyGenPhase$LoadS = 3;
     localparam KeyGenPhase$NttS = 4;
     localparam KeyGenPhase$StoreS1Rows = 5;
     localparam KeyGenPhase$LoadS1Rows = 6;
-    localparam KeyGenPhase$SampleA = 7;
+    localparam KeyGenPhase$LoadA = 7;
     localparam KeyGenPhase$Multiply = 8;
     localparam KeyGenPhase$Ones = 9;
     localparam KeyGenPhase$StoreOnesRows = 10;
@@ -1823,6 +1875,9 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     localparam KeyGenPhase$HashTr = 15;
     localparam KeyGenPhase$OutPk = 16;
     localparam KeyGenPhase$OutSk = 17;
+    localparam SamplerPhase$Off = 0;
+    localparam SamplerPhase$SampleS = 1;
+    localparam SamplerPhase$SampleA = 2;
     
     // Stub signals
     reg  rej_ntt$clock;
@@ -1855,6 +1910,17 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     wire  [31:0] sk_packer$data;
     wire  sk_packer$data_valid;
     reg  sk_packer$data_ready;
+    reg  t0_packer$clock;
+    reg  t0_packer$reset;
+    reg  [4:0] t0_packer$width;
+    reg  t0_packer$centred;
+    reg  [22:0] t0_packer$offset;
+    reg  [22:0] t0_packer$coeff;
+    reg  t0_packer$coeff_valid;
+    wire  t0_packer$coeff_ready;
+    wire  [31:0] t0_packer$data;
+    wire  t0_packer$data_valid;
+    reg  t0_packer$data_ready;
     reg  pk_packer$clock;
     reg  pk_packer$reset;
     reg  [4:0] pk_packer$width;
@@ -2088,6 +2154,39 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     reg  [8:0] s_bytes_target$d;
     wire  [8:0] s_bytes_target$q;
     reg  s_bytes_target$clock;
+    reg  [1:0] sampler$d;
+    wire  [1:0] sampler$q;
+    reg  sampler$clock;
+    reg  smp_launched$d;
+    wire  smp_launched$q;
+    reg  smp_launched$clock;
+    reg  [3:0] smp_row$d;
+    wire  [3:0] smp_row$q;
+    reg  smp_row$clock;
+    reg  [3:0] smp_col$d;
+    wire  [3:0] smp_col$q;
+    reg  smp_col$clock;
+    reg  smp_on_s2$d;
+    wire  smp_on_s2$q;
+    reg  smp_on_s2$clock;
+    reg  [8:0] smp_count$d;
+    wire  [8:0] smp_count$q;
+    reg  smp_count$clock;
+    reg  [2:0] ring_fill$d;
+    wire  [2:0] ring_fill$q;
+    reg  ring_fill$clock;
+    reg  [1:0] ring_write_slot$d;
+    wire  [1:0] ring_write_slot$q;
+    reg  ring_write_slot$clock;
+    reg  [1:0] ring_read_slot$d;
+    wire  [1:0] ring_read_slot$q;
+    reg  ring_read_slot$clock;
+    reg  [31:0] s_word$d;
+    wire  [31:0] s_word$q;
+    reg  s_word$clock;
+    reg  s_word_valid$d;
+    wire  s_word_valid$q;
+    reg  s_word_valid$clock;
     
     // Local signals
     reg  byte_taken;
@@ -2104,6 +2203,9 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     reg  [31:0] copy_word;
     reg  [13:0] t0_field;
     reg  packers_idle;
+    reg  ring_produce;
+    reg  ring_consume;
+    reg  t0_writing;
     
     // Sub module instances
     mldsa_accel__core__keygen__rej_ntt rej_ntt(
@@ -2143,6 +2245,19 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .data(sk_packer$data),
         .data_valid(sk_packer$data_valid),
         .data_ready(sk_packer$data_ready)
+    );
+    mldsa_accel__core__keygen__t0_packer t0_packer(
+        .clock(t0_packer$clock),
+        .reset(t0_packer$reset),
+        .width(t0_packer$width),
+        .centred(t0_packer$centred),
+        .offset(t0_packer$offset),
+        .coeff(t0_packer$coeff),
+        .coeff_valid(t0_packer$coeff_valid),
+        .coeff_ready(t0_packer$coeff_ready),
+        .data(t0_packer$data),
+        .data_valid(t0_packer$data_valid),
+        .data_ready(t0_packer$data_ready)
     );
     mldsa_accel__core__keygen__pk_packer pk_packer(
         .clock(pk_packer$clock),
@@ -2519,6 +2634,61 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .q(s_bytes_target$q),
         .clock(s_bytes_target$clock)
     );
+    mldsa_accel__core__keygen__sampler sampler(
+        .d(sampler$d),
+        .q(sampler$q),
+        .clock(sampler$clock)
+    );
+    mldsa_accel__core__keygen__smp_launched smp_launched(
+        .d(smp_launched$d),
+        .q(smp_launched$q),
+        .clock(smp_launched$clock)
+    );
+    mldsa_accel__core__keygen__smp_row smp_row(
+        .d(smp_row$d),
+        .q(smp_row$q),
+        .clock(smp_row$clock)
+    );
+    mldsa_accel__core__keygen__smp_col smp_col(
+        .d(smp_col$d),
+        .q(smp_col$q),
+        .clock(smp_col$clock)
+    );
+    mldsa_accel__core__keygen__smp_on_s2 smp_on_s2(
+        .d(smp_on_s2$d),
+        .q(smp_on_s2$q),
+        .clock(smp_on_s2$clock)
+    );
+    mldsa_accel__core__keygen__smp_count smp_count(
+        .d(smp_count$d),
+        .q(smp_count$q),
+        .clock(smp_count$clock)
+    );
+    mldsa_accel__core__keygen__ring_fill ring_fill(
+        .d(ring_fill$d),
+        .q(ring_fill$q),
+        .clock(ring_fill$clock)
+    );
+    mldsa_accel__core__keygen__ring_write_slot ring_write_slot(
+        .d(ring_write_slot$d),
+        .q(ring_write_slot$q),
+        .clock(ring_write_slot$clock)
+    );
+    mldsa_accel__core__keygen__ring_read_slot ring_read_slot(
+        .d(ring_read_slot$d),
+        .q(ring_read_slot$q),
+        .clock(ring_read_slot$clock)
+    );
+    mldsa_accel__core__keygen__s_word s_word(
+        .d(s_word$d),
+        .q(s_word$q),
+        .clock(s_word$clock)
+    );
+    mldsa_accel__core__keygen__s_word_valid s_word_valid(
+        .d(s_word_valid$d),
+        .q(s_word_valid$q),
+        .clock(s_word_valid$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2550,6 +2720,17 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         ser_left$clock = clock;
         out_index$clock = clock;
         primed$clock = clock;
+        sampler$clock = clock;
+        smp_launched$clock = clock;
+        smp_row$clock = clock;
+        smp_col$clock = clock;
+        smp_on_s2$clock = clock;
+        smp_count$clock = clock;
+        ring_fill$clock = clock;
+        ring_write_slot$clock = clock;
+        ring_read_slot$clock = clock;
+        s_word$clock = clock;
+        s_word_valid$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -2578,6 +2759,17 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         ser_left$d = ser_left$q;
         out_index$d = out_index$q;
         primed$d = primed$q;
+        sampler$d = sampler$q;
+        smp_launched$d = smp_launched$q;
+        smp_row$d = smp_row$q;
+        smp_col$d = smp_col$q;
+        smp_on_s2$d = smp_on_s2$q;
+        smp_count$d = smp_count$q;
+        ring_fill$d = ring_fill$q;
+        ring_write_slot$d = ring_write_slot$q;
+        ring_read_slot$d = ring_read_slot$q;
+        s_word$d = s_word$q;
+        s_word_valid$d = s_word_valid$q;
         xi$0$clock = clock;
         xi$0$d = xi$0$q;
         xi$1$clock = clock;
@@ -2662,6 +2854,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         rej_bounded$clock = clock;
         p2r$clock = clock;
         sk_packer$clock = clock;
+        t0_packer$clock = clock;
         pk_packer$clock = clock;
         pk_buf$clock = clock;
         sk_buf$clock = clock;
@@ -2681,6 +2874,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         ntt_arg0 = 32'h0;
         ntt_arg1 = 32'h1;
         ntt_arg2 = 32'h2;
+        ntt_s_tdata = 32'h1;
         ntt_s_tvalid = 1'b0;
         ntt_s_tlast = count$q == 32'hff;
         ntt_m_tready = 1'b0;
@@ -2690,14 +2884,21 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             pm_store_poly = c_ones_poly;
             pm_load_poly = c_ones_poly;
         end
+        if ((phase$q == KeyGenPhase$LoadS) | (phase$q == KeyGenPhase$LoadA)) begin
+            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+        end
+        ring_consume = 1'b0;
         rej_ntt$reset = reset;
         rej_bounded$reset = reset;
         rej_bounded$eta4 = eta4$q;
         sk_packer$reset = reset;
+        t0_packer$reset = reset;
         pk_packer$reset = reset;
         sk_packer$coeff_valid = 1'b0;
+        t0_packer$coeff_valid = 1'b0;
         pk_packer$coeff_valid = 1'b0;
         sk_packer$data_ready = 1'b1;
+        t0_packer$data_ready = 1'b1;
         pk_packer$data_ready = 1'b1;
         pk_packer$width = 32'ha;
         pk_packer$centred = 1'b0;
@@ -2707,6 +2908,9 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         sk_packer$centred = 1'b1;
         sk_packer$offset = eta$q;
         sk_packer$coeff = rej_bounded$coeff;
+        t0_packer$width = 32'hd;
+        t0_packer$centred = 1'b0;
+        t0_packer$offset = 32'h0;
         pk_buf$byte_write = 1'b0;
         pk_buf$word_write = 1'b0;
         sk_buf$byte_write = 1'b0;
@@ -2781,11 +2985,11 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         end
         pk_buf$word_data = seed_word;
         sk_buf$word_data = copy_word;
-        if (on_s2$q) begin
-            s_index = ((l$q) & 16'hffff) + ((row$q) & 16'hffff);
+        if (smp_on_s2$q) begin
+            s_index = ((l$q) & 16'hffff) + ((smp_row$q) & 16'hffff);
         end
         else begin
-            s_index = ((col$q) & 16'hffff);
+            s_index = ((smp_col$q) & 16'hffff);
         end
         message_word = 32'h0;
         if (phase$q == KeyGenPhase$Seed) begin
@@ -2817,7 +3021,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                 message_word = ((k$q) & 32'hffffffff) | (((l$q) & 32'hffffffff) << 32'h8);
             end
         end
-        else if (phase$q == KeyGenPhase$SampleA) begin
+        else if (sampler$q == SamplerPhase$SampleA) begin
             if (words_in$q == 0) begin
                 message_word = seed$0$q;
             end
@@ -2843,7 +3047,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                 message_word = seed$7$q;
             end
             if (words_in$q == 32'h8) begin
-                message_word = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
+                message_word = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
             end
         end
         else begin
@@ -2906,11 +3110,10 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         rej_bounded$data_valid = 1'b0;
         sample_coeff = rej_bounded$coeff;
         sample_valid = rej_bounded$coeff_valid;
-        if (phase$q == KeyGenPhase$SampleA) begin
+        if (sampler$q == SamplerPhase$SampleA) begin
             sample_coeff = rej_ntt$coeff;
             sample_valid = rej_ntt$coeff_valid;
         end
-        ntt_s_tdata = ((sample_coeff) & 32'hffffffff);
         stream_count = pk_words$q;
         if (phase$q == KeyGenPhase$OutSk) begin
             stream_count = sk_words$q;
@@ -2921,7 +3124,8 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         pk_buf$read_address = out_index$q[(32'h0)+:(10)];
         sk_buf$read_address = out_index$q;
         t0_field = c_two_to_12 - p2r$t0;
-        packers_idle = ~sk_packer$data_valid & ~pk_packer$data_valid;
+        t0_packer$coeff = ((t0_field) & 23'h7fffff);
+        packers_idle = ~t0_packer$data_valid & ~pk_packer$data_valid;
         store_take = 1'b0;
         case (phase$q)
             KeyGenPhase$Idle:
@@ -3131,66 +3335,34 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                         pk_ptr$d = 32'h20;
                         sk_s_ptr$d = 32'h80;
                         sk_t0_ptr$d = t0_base$q;
-                        phase$d = KeyGenPhase$SampleS;
+                        phase$d = KeyGenPhase$LoadS;
                         launched$d = 1'b0;
+                        sampler$d = SamplerPhase$SampleS;
+                        smp_launched$d = 1'b0;
+                        smp_row$d = 32'h0;
+                        smp_col$d = 32'h0;
+                        smp_on_s2$d = 1'b0;
+                        ring_fill$d = 32'h0;
+                        ring_write_slot$d = 32'h0;
+                        ring_read_slot$d = 32'h0;
+                        s_word_valid$d = 1'b0;
                     end
                 end
-            KeyGenPhase$SampleS:
+            KeyGenPhase$LoadS:
                 begin
                     if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge_start = 1'b1;
-                        sponge_arg1 = 32'h42;
-                        ntt_start = 1'b1;
-                        ntt_op = c_op_load;
-                        ntt_arg0 = 32'h1;
-                        rej_bounded$reset = 1'b1;
-                        sk_packer$reset = 1'b1;
-                        s_bytes$d = 32'h0;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        stopped$d = 1'b0;
-                        ser_left$d = 32'h0;
+                        if (ring_fill$q != 32'h0) begin
+                            launched$d = 1'b1;
+                            ntt_start = 1'b1;
+                            ntt_op = c_op_load_rows;
+                            ntt_arg0 = 32'h1;
+                        end
                     end
-                    else begin
-                        sponge_in_valid = words_in$q <= 32'h10;
-                        sponge_in_last = words_in$q == 32'h10;
-                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_bounded$data_valid = ser_left$q != 32'h0;
-                        byte_taken = (ser_left$q != 32'h0) & rej_bounded$data_ready;
-                        sponge_out_ready = ((ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & byte_taken)) & ~stopped$q;
-                        if (byte_taken) begin
-                            ser_word$d = ser_word$q >> 32'h8;
-                            ser_left$d = ser_left$q - 32'h1;
-                            s_bytes$d = s_bytes$q + 32'h1;
-                        end
-                        if (sponge_out_ready & sponge_out_valid) begin
-                            ser_word$d = sponge_out_data;
-                            ser_left$d = 32'h4;
-                        end
-                        if (sample_valid & ~count$q[32'h8]) begin
-                            ntt_s_tvalid = 1'b1;
-                            sk_packer$coeff_valid = (row$q == 32'h0) | on_s2$q;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (sk_packer$data_valid) begin
-                            sk_buf$word_write = 1'b1;
-                            sk_buf$word_address = sk_s_ptr$q[(32'h2)+:(11)];
-                            sk_buf$word_data = sk_packer$data;
-                            sk_s_ptr$d = sk_s_ptr$q + 32'h4;
-                        end
-                        if (count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q & ntt_done & ~sk_packer$data_valid) begin
-                            error_flag$d = ntt_error;
-                            phase$d = KeyGenPhase$NttS;
-                            launched$d = 1'b0;
-                        end
+                    else if (ntt_done) begin
+                        error_flag$d = ntt_error;
+                        ring_consume = 1'b1;
+                        launched$d = 1'b0;
+                        phase$d = KeyGenPhase$NttS;
                     end
                 end
             KeyGenPhase$NttS:
@@ -3214,43 +3386,21 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                         end
                     end
                 end
-            KeyGenPhase$SampleA:
+            KeyGenPhase$LoadA:
                 begin
                     if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge_start = 1'b1;
-                        sponge_arg0 = c_shake128;
-                        sponge_arg1 = 32'h22;
-                        ntt_start = 1'b1;
-                        ntt_op = c_op_load;
-                        ntt_arg0 = 32'h2;
-                        rej_ntt$reset = 1'b1;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        stopped$d = 1'b0;
+                        if (ring_fill$q != 32'h0) begin
+                            launched$d = 1'b1;
+                            ntt_start = 1'b1;
+                            ntt_op = c_op_load_rows;
+                            ntt_arg0 = 32'h2;
+                        end
                     end
-                    else begin
-                        sponge_in_valid = words_in$q <= 32'h8;
-                        sponge_in_last = words_in$q == 32'h8;
-                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                        if (sample_valid & ~count$q[32'h8]) begin
-                            ntt_s_tvalid = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (count$q[32'h8] & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q & ntt_done) begin
-                            error_flag$d = ntt_error;
-                            phase$d = KeyGenPhase$Multiply;
-                            launched$d = 1'b0;
-                        end
+                    else if (ntt_done) begin
+                        error_flag$d = ntt_error;
+                        ring_consume = 1'b1;
+                        launched$d = 1'b0;
+                        phase$d = KeyGenPhase$Multiply;
                     end
                 end
             KeyGenPhase$Multiply:
@@ -3265,7 +3415,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                     end
                     else if (ntt_done) begin
                         launched$d = 1'b0;
-                        phase$d = KeyGenPhase$SampleS;
+                        phase$d = KeyGenPhase$LoadS;
                         if (col$q + 32'h1 == l$q) begin
                             on_s2$d = 1'b1;
                         end
@@ -3337,34 +3487,31 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                 end
             KeyGenPhase$StoreT:
                 begin
-                    sk_packer$width = 32'hd;
-                    sk_packer$centred = 1'b0;
-                    sk_packer$coeff = ((t0_field) & 23'h7fffff);
                     if (~launched$q) begin
                         launched$d = 1'b1;
                         ntt_start = 1'b1;
                         ntt_op = c_op_store;
                         ntt_arg0 = 32'h0;
                         pending$d = 1'b0;
-                        sk_packer$reset = 1'b1;
+                        t0_packer$reset = 1'b1;
                         pk_packer$reset = 1'b1;
                     end
                     else begin
-                        store_take = ntt_m_tvalid & pk_packer$coeff_ready & sk_packer$coeff_ready;
-                        ntt_m_tready = pk_packer$coeff_ready & sk_packer$coeff_ready;
+                        store_take = ntt_m_tvalid & pk_packer$coeff_ready & t0_packer$coeff_ready;
+                        ntt_m_tready = pk_packer$coeff_ready & t0_packer$coeff_ready;
                         pending$d = store_take;
                         pk_packer$coeff_valid = pending$q;
-                        sk_packer$coeff_valid = pending$q;
+                        t0_packer$coeff_valid = pending$q;
                         if (pk_packer$data_valid) begin
                             pk_buf$word_write = 1'b1;
                             pk_buf$word_address = pk_ptr$q[(32'h2)+:(10)];
                             pk_buf$word_data = pk_packer$data;
                             pk_ptr$d = pk_ptr$q + 32'h4;
                         end
-                        if (sk_packer$data_valid) begin
+                        if (t0_packer$data_valid) begin
                             sk_buf$word_write = 1'b1;
                             sk_buf$word_address = sk_t0_ptr$q[(32'h2)+:(11)];
-                            sk_buf$word_data = sk_packer$data;
+                            sk_buf$word_data = t0_packer$data;
                             sk_t0_ptr$d = sk_t0_ptr$q + 32'h4;
                         end
                         if (ntt_done & ~pending$q & packers_idle) begin
@@ -3384,7 +3531,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
                 end
             KeyGenPhase$HashTr:
                 begin
-                    if (~launched$q) begin
+                    if (~launched$q & ~s_word_valid$q) begin
                         launched$d = 1'b1;
                         sponge_start = 1'b1;
                         sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
@@ -3476,15 +3623,163 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             else if (ntt_done) begin
                 error_flag$d = ntt_error;
                 launched$d = 1'b0;
-                phase$d = KeyGenPhase$SampleA;
+                phase$d = KeyGenPhase$LoadA;
                 if ((phase$q == KeyGenPhase$StoreOnesRows) | (phase$q == KeyGenPhase$LoadOnesRows)) begin
                     phase$d = KeyGenPhase$AddS2;
                 end
             end
         end
+        ring_produce = 1'b0;
+        pm_coeff_write = 1'b0;
+        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
+        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
+        pm_coeff_data = sample_coeff;
+        case (sampler$q)
+            SamplerPhase$SampleS:
+                begin
+                    if (~smp_launched$q) begin
+                        if (ring_fill$q != c_ring_slots) begin
+                            smp_launched$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_arg1 = 32'h42;
+                            rej_bounded$reset = 1'b1;
+                            sk_packer$reset = 1'b1;
+                            s_bytes$d = 32'h0;
+                            words_in$d = 32'h0;
+                            smp_count$d = 32'h0;
+                            stopped$d = 1'b0;
+                            ser_left$d = 32'h0;
+                        end
+                    end
+                    else begin
+                        sponge_in_valid = words_in$q <= 32'h10;
+                        sponge_in_last = words_in$q == 32'h10;
+                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        rej_bounded$data_valid = ser_left$q != 32'h0;
+                        byte_taken = (ser_left$q != 32'h0) & rej_bounded$data_ready;
+                        sponge_out_ready = ((ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & byte_taken)) & ~stopped$q;
+                        if (byte_taken) begin
+                            ser_word$d = ser_word$q >> 32'h8;
+                            ser_left$d = ser_left$q - 32'h1;
+                            s_bytes$d = s_bytes$q + 32'h1;
+                        end
+                        if (sponge_out_ready & sponge_out_valid) begin
+                            ser_word$d = sponge_out_data;
+                            ser_left$d = 32'h4;
+                        end
+                        if (sample_valid & ~smp_count$q[32'h8]) begin
+                            pm_coeff_write = 1'b1;
+                            sk_packer$coeff_valid = 1'b1;
+                            smp_count$d = smp_count$q + 32'h1;
+                        end
+                        if (smp_count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                        end
+                        if (stopped$q & ~sk_packer$data_valid) begin
+                            ring_produce = 1'b1;
+                            smp_launched$d = 1'b0;
+                            sampler$d = SamplerPhase$SampleA;
+                            if (smp_on_s2$q) begin
+                                smp_on_s2$d = 1'b0;
+                                smp_col$d = 32'h0;
+                                smp_row$d = smp_row$q + 32'h1;
+                                if (smp_row$q + 32'h1 == k$q) begin
+                                    sampler$d = SamplerPhase$Off;
+                                end
+                            end
+                        end
+                    end
+                end
+            SamplerPhase$SampleA:
+                begin
+                    if (~smp_launched$q) begin
+                        if (ring_fill$q != c_ring_slots) begin
+                            smp_launched$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_arg0 = c_shake128;
+                            sponge_arg1 = 32'h22;
+                            rej_ntt$reset = 1'b1;
+                            words_in$d = 32'h0;
+                            smp_count$d = 32'h0;
+                            stopped$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        sponge_in_valid = words_in$q <= 32'h8;
+                        sponge_in_last = words_in$q == 32'h8;
+                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
+                            words_in$d = words_in$q + 32'h1;
+                        end
+                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
+                        if (sample_valid & ~smp_count$q[32'h8]) begin
+                            pm_coeff_write = 1'b1;
+                            smp_count$d = smp_count$q + 32'h1;
+                        end
+                        if (smp_count$q[32'h8] & ~stopped$q) begin
+                            stopped$d = 1'b1;
+                            sponge_start = 1'b1;
+                            sponge_op = c_op_abort;
+                        end
+                        if (stopped$q) begin
+                            ring_produce = 1'b1;
+                            smp_launched$d = 1'b0;
+                            if (smp_col$q + 32'h1 == l$q) begin
+                                smp_on_s2$d = 1'b1;
+                                sampler$d = SamplerPhase$SampleS;
+                            end
+                            else begin
+                                smp_col$d = smp_col$q + 32'h1;
+                                if (smp_row$q == 32'h0) begin
+                                    sampler$d = SamplerPhase$SampleS;
+                                end
+                            end
+                        end
+                    end
+                end
+            default:
+                begin
+                end
+        endcase
+        if (ring_produce) begin
+            ring_write_slot$d = ring_write_slot$q + 32'h1;
+            if (~ring_consume) begin
+                ring_fill$d = ring_fill$q + 32'h1;
+            end
+        end
+        if (ring_consume) begin
+            ring_read_slot$d = ring_read_slot$q + 32'h1;
+            if (~ring_produce) begin
+                ring_fill$d = ring_fill$q - 32'h1;
+            end
+        end
+        t0_writing = (phase$q == KeyGenPhase$StoreT) & t0_packer$data_valid;
+        if (s_word_valid$q & ~t0_writing) begin
+            sk_buf$word_write = 1'b1;
+            sk_buf$word_address = sk_s_ptr$q[(32'h2)+:(11)];
+            sk_buf$word_data = s_word$q;
+            sk_s_ptr$d = sk_s_ptr$q + 32'h4;
+            s_word_valid$d = 1'b0;
+        end
+        if (sk_packer$data_valid) begin
+            s_word$d = sk_packer$data;
+            s_word_valid$d = 1'b1;
+            if (s_word_valid$q & t0_writing) begin
+                error_flag$d = 1'b1;
+            end
+        end
         if (error_flag$q & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
             phase$d = KeyGenPhase$Idle;
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
+            ntt_start = 1'b1;
+            ntt_op = c_ntt_abort;
+            sampler$d = SamplerPhase$Off;
         end
         if (abort_job & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -3494,8 +3789,10 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
+            sampler$d = SamplerPhase$Off;
         end
         if (reset) begin
+            sampler$d = SamplerPhase$Off;
             phase$d = KeyGenPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -3851,11 +4148,11 @@ module mldsa_accel__core__keygen__phase(d,q,clock);
     localparam KeyGenPhase$Idle = 0;
     localparam KeyGenPhase$Seed = 1;
     localparam KeyGenPhase$Copy = 2;
-    localparam KeyGenPhase$SampleS = 3;
+    localparam KeyGenPhase$LoadS = 3;
     localparam KeyGenPhase$NttS = 4;
     localparam KeyGenPhase$StoreS1Rows = 5;
     localparam KeyGenPhase$LoadS1Rows = 6;
-    localparam KeyGenPhase$SampleA = 7;
+    localparam KeyGenPhase$LoadA = 7;
     localparam KeyGenPhase$Multiply = 8;
     localparam KeyGenPhase$Ones = 9;
     localparam KeyGenPhase$StoreOnesRows = 10;
@@ -4926,6 +5223,63 @@ module mldsa_accel__core__keygen__rej_ntt__out_valid(d,q,clock);
 endmodule // mldsa_accel__core__keygen__rej_ntt__out_valid
 
 
+module mldsa_accel__core__keygen__ring_fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__ring_fill
+
+
+module mldsa_accel__core__keygen__ring_read_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__ring_read_slot
+
+
+module mldsa_accel__core__keygen__ring_write_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__ring_write_slot
+
+
 module mldsa_accel__core__keygen__row(d,q,clock);
     
     // Module arguments
@@ -4981,6 +5335,68 @@ module mldsa_accel__core__keygen__s_bytes_target(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__keygen__s_bytes_target
+
+
+module mldsa_accel__core__keygen__s_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__s_word
+
+
+module mldsa_accel__core__keygen__s_word_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__s_word_valid
+
+
+module mldsa_accel__core__keygen__sampler(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam SamplerPhase$Off = 0;
+    localparam SamplerPhase$SampleS = 1;
+    localparam SamplerPhase$SampleA = 2;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__sampler
 
 
 module mldsa_accel__core__keygen__seed__0(d,q,clock);
@@ -6079,6 +6495,101 @@ module mldsa_accel__core__keygen__sk_words(d,q,clock);
 endmodule // mldsa_accel__core__keygen__sk_words
 
 
+module mldsa_accel__core__keygen__smp_col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__smp_col
+
+
+module mldsa_accel__core__keygen__smp_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__smp_count
+
+
+module mldsa_accel__core__keygen__smp_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__smp_launched
+
+
+module mldsa_accel__core__keygen__smp_on_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__smp_on_s2
+
+
+module mldsa_accel__core__keygen__smp_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__smp_row
+
+
 module mldsa_accel__core__keygen__stopped(d,q,clock);
     
     // Module arguments
@@ -6115,6 +6626,142 @@ module mldsa_accel__core__keygen__t0_base(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__keygen__t0_base
+
+
+module mldsa_accel__core__keygen__t0_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] width;
+    input wire  centred;
+    input wire  [22:0] offset;
+    input wire  [22:0] coeff;
+    input wire  coeff_valid;
+    output reg  coeff_ready;
+    output reg  [31:0] data;
+    output reg  data_valid;
+    input wire  data_ready;
+    
+    // Constant declarations
+    localparam  one = 24'h1;
+    localparam  q24 = 24'h7fe001;
+    localparam  out_bits = 7'b100000;
+    localparam  room = 7'b11111;
+    localparam  room_before_output = 7'b111111;
+    
+    // Stub signals
+    reg  [50:0] acc$d;
+    wire  [50:0] acc$q;
+    reg  acc$clock;
+    reg  [6:0] acc_bits$d;
+    wire  [6:0] acc_bits$q;
+    reg  acc_bits$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [50:0] kept;
+    reg  [6:0] kept_bits;
+    reg  take;
+    reg  [23:0] mapped;
+    reg  [23:0] lifted;
+    reg  [23:0] field;
+    
+    // Sub module instances
+    mldsa_accel__core__keygen__t0_packer__acc acc(
+        .d(acc$d),
+        .q(acc$q),
+        .clock(acc$clock)
+    );
+    mldsa_accel__core__keygen__t0_packer__acc_bits acc_bits(
+        .d(acc_bits$d),
+        .q(acc_bits$q),
+        .clock(acc_bits$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        acc$clock = clock;
+        acc_bits$clock = clock;
+        acc$d = acc$q;
+        acc_bits$d = acc_bits$q;
+        data = acc$q[(32'h0)+:(32)];
+        data_valid = acc_bits$q >= out_bits;
+        emit = (acc_bits$q >= out_bits) & data_ready;
+        if (emit) begin
+            kept = acc$q >> out_bits;
+            kept_bits = acc_bits$q - out_bits;
+        end
+        else begin
+            kept = acc$q;
+            kept_bits = acc_bits$q;
+        end
+        coeff_ready = (acc_bits$q <= room) | (emit & (acc_bits$q <= room_before_output));
+        take = coeff_valid & coeff_ready;
+        mapped = ((offset) & 24'hffffff) - ((coeff) & 24'hffffff);
+        lifted = mapped + q24;
+        if (~centred) begin
+            field = ((coeff) & 24'hffffff);
+        end
+        else if (mapped[32'h17]) begin
+            field = lifted;
+        end
+        else begin
+            field = mapped;
+        end
+        if (take) begin
+            acc$d = kept | (((field & ((one << width) - one)) & 51'h7ffffffffffff) << kept_bits[(32'h0)+:(5)]);
+            acc_bits$d = kept_bits + ((width) & 7'h7f);
+        end
+        else begin
+            acc$d = kept;
+            acc_bits$d = kept_bits;
+        end
+        if (reset) begin
+            acc$d = 32'h0;
+            acc_bits$d = 32'h0;
+        end
+    end
+    
+endmodule // mldsa_accel__core__keygen__t0_packer
+
+
+module mldsa_accel__core__keygen__t0_packer__acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [50:0] d;
+    output reg  [50:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 51'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__t0_packer__acc
+
+
+module mldsa_accel__core__keygen__t0_packer__acc_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__keygen__t0_packer__acc_bits
 
 
 module mldsa_accel__core__keygen__words_in(d,q,clock);
@@ -17083,7 +17730,7 @@ module mldsa_accel__core__ntt__xw__3(d,q,clock);
 endmodule // mldsa_accel__core__ntt__xw__3
 
 
-module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,core_row_out$1,core_row_out$2,core_row_out$3,core_row_out$4,core_row_out$5,core_row_out$6,core_row_out$7,core_row_out_valid,core_row_in_ready,core_row_in$0,core_row_in$1,core_row_in$2,core_row_in$3,core_row_in$4,core_row_in$5,core_row_in$6,core_row_in$7,core_row_in_valid);
+module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,core_row_out$1,core_row_out$2,core_row_out$3,core_row_out$4,core_row_out$5,core_row_out$6,core_row_out$7,core_row_out_valid,core_row_in_ready,core_row_in$0,core_row_in$1,core_row_in$2,core_row_in$3,core_row_in$4,core_row_in$5,core_row_in$6,core_row_in$7,core_row_in_valid,coeff_write,coeff_slot,coeff_index,coeff_data);
     
     // Module arguments
     input wire  clock;
@@ -17108,6 +17755,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     output reg  [22:0] core_row_in$6;
     output reg  [22:0] core_row_in$7;
     output reg  core_row_in_valid;
+    input wire  coeff_write;
+    input wire  [3:0] coeff_slot;
+    input wire  [7:0] coeff_index;
+    input wire  [22:0] coeff_data;
     
     // Stub signals
     reg  [8:0] rams$0$read_address;
@@ -17446,6 +18097,74 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     reg  rams$47$write_clock;
     reg  [22:0] rams$47$write_data;
     reg  rams$47$write_enable;
+    reg  [8:0] ring$0$read_address;
+    reg  ring$0$read_clock;
+    wire  [22:0] ring$0$read_data;
+    reg  [8:0] ring$0$write_address;
+    reg  ring$0$write_clock;
+    reg  [22:0] ring$0$write_data;
+    reg  ring$0$write_enable;
+    reg  [8:0] ring$1$read_address;
+    reg  ring$1$read_clock;
+    wire  [22:0] ring$1$read_data;
+    reg  [8:0] ring$1$write_address;
+    reg  ring$1$write_clock;
+    reg  [22:0] ring$1$write_data;
+    reg  ring$1$write_enable;
+    reg  [8:0] ring$2$read_address;
+    reg  ring$2$read_clock;
+    wire  [22:0] ring$2$read_data;
+    reg  [8:0] ring$2$write_address;
+    reg  ring$2$write_clock;
+    reg  [22:0] ring$2$write_data;
+    reg  ring$2$write_enable;
+    reg  [8:0] ring$3$read_address;
+    reg  ring$3$read_clock;
+    wire  [22:0] ring$3$read_data;
+    reg  [8:0] ring$3$write_address;
+    reg  ring$3$write_clock;
+    reg  [22:0] ring$3$write_data;
+    reg  ring$3$write_enable;
+    reg  [8:0] ring$4$read_address;
+    reg  ring$4$read_clock;
+    wire  [22:0] ring$4$read_data;
+    reg  [8:0] ring$4$write_address;
+    reg  ring$4$write_clock;
+    reg  [22:0] ring$4$write_data;
+    reg  ring$4$write_enable;
+    reg  [8:0] ring$5$read_address;
+    reg  ring$5$read_clock;
+    wire  [22:0] ring$5$read_data;
+    reg  [8:0] ring$5$write_address;
+    reg  ring$5$write_clock;
+    reg  [22:0] ring$5$write_data;
+    reg  ring$5$write_enable;
+    reg  [8:0] ring$6$read_address;
+    reg  ring$6$read_clock;
+    wire  [22:0] ring$6$read_data;
+    reg  [8:0] ring$6$write_address;
+    reg  ring$6$write_clock;
+    reg  [22:0] ring$6$write_data;
+    reg  ring$6$write_enable;
+    reg  [8:0] ring$7$read_address;
+    reg  ring$7$read_clock;
+    wire  [22:0] ring$7$read_data;
+    reg  [8:0] ring$7$write_address;
+    reg  ring$7$write_clock;
+    reg  [22:0] ring$7$write_data;
+    reg  ring$7$write_enable;
+    reg  ring_write$d;
+    wire  ring_write$q;
+    reg  ring_write$clock;
+    reg  [2:0] ring_bank$d;
+    wire  [2:0] ring_bank$q;
+    reg  ring_bank$clock;
+    reg  [8:0] ring_address$d;
+    wire  [8:0] ring_address$q;
+    reg  ring_address$clock;
+    reg  [22:0] ring_data$d;
+    wire  [22:0] ring_data$q;
+    reg  ring_data$clock;
     reg  [4:0] write_row$d;
     wire  [4:0] write_row$q;
     reg  write_row$clock;
@@ -17897,6 +18616,98 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$47$write_data),
         .write_enable(rams$47$write_enable)
     );
+    mldsa_accel__core__poly_memory__ring__0 ring$0(
+        .read_address(ring$0$read_address),
+        .read_clock(ring$0$read_clock),
+        .read_data(ring$0$read_data),
+        .write_address(ring$0$write_address),
+        .write_clock(ring$0$write_clock),
+        .write_data(ring$0$write_data),
+        .write_enable(ring$0$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__1 ring$1(
+        .read_address(ring$1$read_address),
+        .read_clock(ring$1$read_clock),
+        .read_data(ring$1$read_data),
+        .write_address(ring$1$write_address),
+        .write_clock(ring$1$write_clock),
+        .write_data(ring$1$write_data),
+        .write_enable(ring$1$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__2 ring$2(
+        .read_address(ring$2$read_address),
+        .read_clock(ring$2$read_clock),
+        .read_data(ring$2$read_data),
+        .write_address(ring$2$write_address),
+        .write_clock(ring$2$write_clock),
+        .write_data(ring$2$write_data),
+        .write_enable(ring$2$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__3 ring$3(
+        .read_address(ring$3$read_address),
+        .read_clock(ring$3$read_clock),
+        .read_data(ring$3$read_data),
+        .write_address(ring$3$write_address),
+        .write_clock(ring$3$write_clock),
+        .write_data(ring$3$write_data),
+        .write_enable(ring$3$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__4 ring$4(
+        .read_address(ring$4$read_address),
+        .read_clock(ring$4$read_clock),
+        .read_data(ring$4$read_data),
+        .write_address(ring$4$write_address),
+        .write_clock(ring$4$write_clock),
+        .write_data(ring$4$write_data),
+        .write_enable(ring$4$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__5 ring$5(
+        .read_address(ring$5$read_address),
+        .read_clock(ring$5$read_clock),
+        .read_data(ring$5$read_data),
+        .write_address(ring$5$write_address),
+        .write_clock(ring$5$write_clock),
+        .write_data(ring$5$write_data),
+        .write_enable(ring$5$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__6 ring$6(
+        .read_address(ring$6$read_address),
+        .read_clock(ring$6$read_clock),
+        .read_data(ring$6$read_data),
+        .write_address(ring$6$write_address),
+        .write_clock(ring$6$write_clock),
+        .write_data(ring$6$write_data),
+        .write_enable(ring$6$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring__7 ring$7(
+        .read_address(ring$7$read_address),
+        .read_clock(ring$7$read_clock),
+        .read_data(ring$7$read_data),
+        .write_address(ring$7$write_address),
+        .write_clock(ring$7$write_clock),
+        .write_data(ring$7$write_data),
+        .write_enable(ring$7$write_enable)
+    );
+    mldsa_accel__core__poly_memory__ring_write ring_write(
+        .d(ring_write$d),
+        .q(ring_write$q),
+        .clock(ring_write$clock)
+    );
+    mldsa_accel__core__poly_memory__ring_bank ring_bank(
+        .d(ring_bank$d),
+        .q(ring_bank$q),
+        .clock(ring_bank$clock)
+    );
+    mldsa_accel__core__poly_memory__ring_address ring_address(
+        .d(ring_address$d),
+        .q(ring_address$q),
+        .clock(ring_address$clock)
+    );
+    mldsa_accel__core__poly_memory__ring_data ring_data(
+        .d(ring_data$d),
+        .q(ring_data$q),
+        .clock(ring_data$clock)
+    );
     mldsa_accel__core__poly_memory__write_row write_row(
         .d(write_row$d),
         .q(write_row$q),
@@ -17924,10 +18735,65 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         read_row$clock = clock;
         read_valid$clock = clock;
         read_page$clock = clock;
+        ring_write$clock = clock;
+        ring_bank$clock = clock;
+        ring_address$clock = clock;
+        ring_data$clock = clock;
         write_row$d = write_row$q;
         read_row$d = read_row$q;
         read_valid$d = read_valid$q;
         read_page$d = read_page$q;
+        ring_write$d = ring_write$q;
+        ring_bank$d = ring_bank$q;
+        ring_address$d = ring_address$q;
+        ring_data$d = ring_data$q;
+        ring_write$d = coeff_write;
+        ring_bank$d = coeff_index[(32'h0)+:(3)];
+        if (coeff_index[32'h7]) begin
+            ring_bank$d = coeff_index[(32'h0)+:(3)] + 32'h4;
+        end
+        ring_address$d = (((coeff_slot) & 9'h1ff) << 32'h5) | ((coeff_index[(32'h3)+:(5)]) & 9'h1ff);
+        ring_data$d = coeff_data;
+        ring$0$read_clock = clock;
+        ring$0$write_clock = clock;
+        ring$0$write_enable = ring_write$q & (ring_bank$q == 0);
+        ring$0$write_address = ring_address$q;
+        ring$0$write_data = ring_data$q;
+        ring$1$read_clock = clock;
+        ring$1$write_clock = clock;
+        ring$1$write_enable = ring_write$q & (ring_bank$q == 1);
+        ring$1$write_address = ring_address$q;
+        ring$1$write_data = ring_data$q;
+        ring$2$read_clock = clock;
+        ring$2$write_clock = clock;
+        ring$2$write_enable = ring_write$q & (ring_bank$q == 2);
+        ring$2$write_address = ring_address$q;
+        ring$2$write_data = ring_data$q;
+        ring$3$read_clock = clock;
+        ring$3$write_clock = clock;
+        ring$3$write_enable = ring_write$q & (ring_bank$q == 3);
+        ring$3$write_address = ring_address$q;
+        ring$3$write_data = ring_data$q;
+        ring$4$read_clock = clock;
+        ring$4$write_clock = clock;
+        ring$4$write_enable = ring_write$q & (ring_bank$q == 4);
+        ring$4$write_address = ring_address$q;
+        ring$4$write_data = ring_data$q;
+        ring$5$read_clock = clock;
+        ring$5$write_clock = clock;
+        ring$5$write_enable = ring_write$q & (ring_bank$q == 5);
+        ring$5$write_address = ring_address$q;
+        ring$5$write_data = ring_data$q;
+        ring$6$read_clock = clock;
+        ring$6$write_clock = clock;
+        ring$6$write_enable = ring_write$q & (ring_bank$q == 6);
+        ring$6$write_address = ring_address$q;
+        ring$6$write_data = ring_data$q;
+        ring$7$read_clock = clock;
+        ring$7$write_clock = clock;
+        ring$7$write_enable = ring_write$q & (ring_bank$q == 7);
+        ring$7$write_address = ring_address$q;
+        ring$7$write_data = ring_data$q;
         write_row$d = 32'h0;
         if (core_row_out_valid) begin
             write_row$d = write_row$q + 32'h1;
@@ -18233,6 +19099,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         rams$47$write_address = write_address;
         rams$47$write_data = core_row_out$7;
         rams$47$read_address = read_address;
+        ring$0$read_address = read_address;
         core_row_in$0 = rams$0$read_data;
         if (read_page$q == 1) begin
             core_row_in$0 = rams$8$read_data;
@@ -18249,6 +19116,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$0 = rams$40$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$0 = ring$0$read_data;
+        end
+        ring$1$read_address = read_address;
         core_row_in$1 = rams$1$read_data;
         if (read_page$q == 1) begin
             core_row_in$1 = rams$9$read_data;
@@ -18265,6 +19136,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$1 = rams$41$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$1 = ring$1$read_data;
+        end
+        ring$2$read_address = read_address;
         core_row_in$2 = rams$2$read_data;
         if (read_page$q == 1) begin
             core_row_in$2 = rams$10$read_data;
@@ -18281,6 +19156,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$2 = rams$42$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$2 = ring$2$read_data;
+        end
+        ring$3$read_address = read_address;
         core_row_in$3 = rams$3$read_data;
         if (read_page$q == 1) begin
             core_row_in$3 = rams$11$read_data;
@@ -18297,6 +19176,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$3 = rams$43$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$3 = ring$3$read_data;
+        end
+        ring$4$read_address = read_address;
         core_row_in$4 = rams$4$read_data;
         if (read_page$q == 1) begin
             core_row_in$4 = rams$12$read_data;
@@ -18313,6 +19196,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$4 = rams$44$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$4 = ring$4$read_data;
+        end
+        ring$5$read_address = read_address;
         core_row_in$5 = rams$5$read_data;
         if (read_page$q == 1) begin
             core_row_in$5 = rams$13$read_data;
@@ -18329,6 +19216,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$5 = rams$45$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$5 = ring$5$read_data;
+        end
+        ring$6$read_address = read_address;
         core_row_in$6 = rams$6$read_data;
         if (read_page$q == 1) begin
             core_row_in$6 = rams$14$read_data;
@@ -18345,6 +19236,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         if (read_page$q == 5) begin
             core_row_in$6 = rams$46$read_data;
         end
+        if (read_page$q == 32'h7) begin
+            core_row_in$6 = ring$6$read_data;
+        end
+        ring$7$read_address = read_address;
         core_row_in$7 = rams$7$read_data;
         if (read_page$q == 1) begin
             core_row_in$7 = rams$15$read_data;
@@ -18360,6 +19255,9 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         end
         if (read_page$q == 5) begin
             core_row_in$7 = rams$47$read_data;
+        end
+        if (read_page$q == 32'h7) begin
+            core_row_in$7 = ring$7$read_data;
         end
     end
     
@@ -19815,6 +20713,314 @@ module mldsa_accel__core__poly_memory__read_valid(d,q,clock);
 endmodule // mldsa_accel__core__poly_memory__read_valid
 
 
+module mldsa_accel__core__poly_memory__ring__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__0
+
+
+module mldsa_accel__core__poly_memory__ring__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__1
+
+
+module mldsa_accel__core__poly_memory__ring__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__2
+
+
+module mldsa_accel__core__poly_memory__ring__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__3
+
+
+module mldsa_accel__core__poly_memory__ring__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__4
+
+
+module mldsa_accel__core__poly_memory__ring__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__5
+
+
+module mldsa_accel__core__poly_memory__ring__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__6
+
+
+module mldsa_accel__core__poly_memory__ring__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [22:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [22:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[22:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mldsa_accel__core__poly_memory__ring__7
+
+
+module mldsa_accel__core__poly_memory__ring_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__poly_memory__ring_address
+
+
+module mldsa_accel__core__poly_memory__ring_bank(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__poly_memory__ring_bank
+
+
+module mldsa_accel__core__poly_memory__ring_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__poly_memory__ring_data
+
+
+module mldsa_accel__core__poly_memory__ring_write(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__poly_memory__ring_write
+
+
 module mldsa_accel__core__poly_memory__write_row(d,q,clock);
     
     // Module arguments
@@ -19834,7 +21040,7 @@ module mldsa_accel__core__poly_memory__write_row(d,q,clock);
 endmodule // mldsa_accel__core__poly_memory__write_row
 
 
-module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
+module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -19888,6 +21094,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     input wire  ntt_m_tvalid;
     output reg  [6:0] pm_store_poly;
     output reg  [6:0] pm_load_poly;
+    output reg  pm_coeff_write;
+    output reg  [3:0] pm_coeff_slot;
+    output reg  [7:0] pm_coeff_index;
+    output reg  [22:0] pm_coeff_data;
     output reg  ball_start;
     output reg  [6:0] ball_tau;
     output reg  [7:0] ball_data;
@@ -19898,6 +21108,8 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     input wire  [22:0] ball_coeff;
     
     // Constant declarations
+    localparam  c_ring_first = 7'b1110000;
+    localparam  c_ring_slots = 3'b100;
     localparam  c_op_sponge = 8'h1;
     localparam  c_op_abort = 8'hff;
     localparam  c_shake128 = 32'h0;
@@ -20010,7 +21222,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     localparam SignPhase$MaskNtt = 6;
     localparam SignPhase$MaskStore = 7;
     localparam SignPhase$LoadY = 8;
-    localparam SignPhase$SampleA = 9;
+    localparam SignPhase$LoadA = 9;
     localparam SignPhase$StoreARows = 10;
     localparam SignPhase$LoadARows = 11;
     localparam SignPhase$MulAy = 12;
@@ -20577,6 +21789,30 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  [5:0] a1$d;
     wire  [5:0] a1$q;
     reg  a1$clock;
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  smp_launched$d;
+    wire  smp_launched$q;
+    reg  smp_launched$clock;
+    reg  [3:0] smp_row$d;
+    wire  [3:0] smp_row$q;
+    reg  smp_row$clock;
+    reg  [3:0] smp_col$d;
+    wire  [3:0] smp_col$q;
+    reg  smp_col$clock;
+    reg  [8:0] smp_count$d;
+    wire  [8:0] smp_count$q;
+    reg  smp_count$clock;
+    reg  [2:0] ring_fill$d;
+    wire  [2:0] ring_fill$q;
+    reg  ring_fill$clock;
+    reg  [1:0] ring_write_slot$d;
+    wire  [1:0] ring_write_slot$q;
+    reg  ring_write_slot$clock;
+    reg  [1:0] ring_read_slot$d;
+    wire  [1:0] ring_read_slot$q;
+    reg  ring_read_slot$clock;
     
     // Local signals
     reg  [10:0] rd_next;
@@ -20589,6 +21825,8 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  ser_room;
     reg  [31:0] mu_word;
     reg  [31:0] rho_word;
+    reg  ring_produce;
+    reg  ring_consume;
     reg  [31:0] key_word;
     reg  [31:0] rnd_word;
     reg  [31:0] rho_prime_word;
@@ -21464,6 +22702,46 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .q(a1$q),
         .clock(a1$clock)
     );
+    mldsa_accel__core__sign__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_accel__core__sign__smp_launched smp_launched(
+        .d(smp_launched$d),
+        .q(smp_launched$q),
+        .clock(smp_launched$clock)
+    );
+    mldsa_accel__core__sign__smp_row smp_row(
+        .d(smp_row$d),
+        .q(smp_row$q),
+        .clock(smp_row$clock)
+    );
+    mldsa_accel__core__sign__smp_col smp_col(
+        .d(smp_col$d),
+        .q(smp_col$q),
+        .clock(smp_col$clock)
+    );
+    mldsa_accel__core__sign__smp_count smp_count(
+        .d(smp_count$d),
+        .q(smp_count$q),
+        .clock(smp_count$clock)
+    );
+    mldsa_accel__core__sign__ring_fill ring_fill(
+        .d(ring_fill$d),
+        .q(ring_fill$q),
+        .clock(ring_fill$clock)
+    );
+    mldsa_accel__core__sign__ring_write_slot ring_write_slot(
+        .d(ring_write_slot$d),
+        .q(ring_write_slot$q),
+        .clock(ring_write_slot$clock)
+    );
+    mldsa_accel__core__sign__ring_read_slot ring_read_slot(
+        .d(ring_read_slot$d),
+        .q(ring_read_slot$q),
+        .clock(ring_read_slot$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -21541,6 +22819,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         ct0_s1$clock = clock;
         a0$clock = clock;
         a1$clock = clock;
+        sampling$clock = clock;
+        smp_launched$clock = clock;
+        smp_row$clock = clock;
+        smp_col$clock = clock;
+        smp_count$clock = clock;
+        ring_fill$clock = clock;
+        ring_write_slot$clock = clock;
+        ring_read_slot$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -21615,6 +22901,14 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         ct0_s1$d = ct0_s1$q;
         a0$d = a0$q;
         a1$d = a1$q;
+        sampling$d = sampling$q;
+        smp_launched$d = smp_launched$q;
+        smp_row$d = smp_row$q;
+        smp_col$d = smp_col$q;
+        smp_count$d = smp_count$q;
+        ring_fill$d = ring_fill$q;
+        ring_write_slot$d = ring_write_slot$q;
+        ring_read_slot$d = ring_read_slot$q;
         rho$0$clock = clock;
         rho$0$d = rho$0$q;
         key$0$clock = clock;
@@ -21878,6 +23172,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             pm_store_poly = (((row$q) & 7'h7f) << 32'h3) + ((col$q) & 7'h7f) + 32'h20;
             pm_load_poly = pm_store_poly;
         end
+        if (phase$q == SignPhase$LoadA) begin
+            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+        end
+        ring_consume = 1'b0;
         w_mem$write_enable = 1'b0;
         w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
         w_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
@@ -22598,6 +23896,15 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                             error_flag$d = ntt_error | sponge_error;
                             launched$d = 1'b0;
                             phase$d = SignPhase$MaskNtt;
+                            if ((attempt_count$q == 32'h1) & (col$q + 32'h1 == l$q)) begin
+                                sampling$d = 1'b1;
+                                smp_launched$d = 1'b0;
+                                smp_row$d = 32'h0;
+                                smp_col$d = 32'h0;
+                                ring_fill$d = 32'h0;
+                                ring_write_slot$d = 32'h0;
+                                ring_read_slot$d = 32'h0;
+                            end
                         end
                     end
                 end
@@ -22644,53 +23951,24 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             SignPhase$LoadYAcc:
                 begin
                 end
-            SignPhase$SampleA:
+            SignPhase$LoadA:
                 begin
                     if (attempt_count$q != 32'h1) begin
                         phase$d = SignPhase$LoadARows;
                     end
                     else if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge_start = 1'b1;
-                        sponge_arg0 = c_shake128;
-                        sponge_arg1 = 32'h22;
-                        sponge_arg2 = c_squeeze;
-                        ntt_start = 1'b1;
-                        ntt_op = c_op_load;
-                        ntt_arg0 = 32'h2;
-                        rej_ntt$reset = 1'b1;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        stopped$d = 1'b0;
+                        if (ring_fill$q != 32'h0) begin
+                            launched$d = 1'b1;
+                            ntt_start = 1'b1;
+                            ntt_op = c_op_load_rows;
+                            ntt_arg0 = 32'h2;
+                        end
                     end
-                    else begin
-                        feed_data = rho_word;
-                        if (words_in$q == 32'h8) begin
-                            feed_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
-                        end
-                        feed_valid_in = words_in$q <= 32'h8;
-                        feed_last_in = words_in$q == 32'h8;
-                        feed_take = feed_valid_in & feed_room;
-                        if (feed_take) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                        ntt_s_tdata = ((rej_ntt$coeff) & 32'hffffffff);
-                        if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
-                            ntt_s_tvalid = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (count$q[32'h8] & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q & ntt_done) begin
-                            error_flag$d = ntt_error;
-                            phase$d = SignPhase$StoreARows;
-                            launched$d = 1'b0;
-                        end
+                    else if (ntt_done) begin
+                        error_flag$d = ntt_error;
+                        ring_consume = 1'b1;
+                        launched$d = 1'b0;
+                        phase$d = SignPhase$StoreARows;
                     end
                 end
             SignPhase$MulAy:
@@ -23108,7 +24386,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 error_flag$d = ntt_error;
                 launched$d = 1'b0;
                 if (phase$q == SignPhase$LoadY) begin
-                    phase$d = SignPhase$SampleA;
+                    phase$d = SignPhase$LoadA;
                 end
                 else begin
                     phase$d = SignPhase$MulCs;
@@ -23200,6 +24478,75 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
                 end
             end
         end
+        ring_produce = 1'b0;
+        pm_coeff_write = 1'b0;
+        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
+        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
+        pm_coeff_data = rej_ntt$coeff;
+        if (sampling$q) begin
+            if (~smp_launched$q) begin
+                if (ring_fill$q != c_ring_slots) begin
+                    smp_launched$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_arg0 = c_shake128;
+                    sponge_arg1 = 32'h22;
+                    sponge_arg2 = c_squeeze;
+                    rej_ntt$reset = 1'b1;
+                    words_in$d = 32'h0;
+                    smp_count$d = 32'h0;
+                    stopped$d = 1'b0;
+                end
+            end
+            else begin
+                feed_data = rho_word;
+                if (words_in$q == 32'h8) begin
+                    feed_data = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
+                end
+                feed_valid_in = words_in$q <= 32'h8;
+                feed_last_in = words_in$q == 32'h8;
+                feed_take = feed_valid_in & feed_room;
+                if (feed_take) begin
+                    words_in$d = words_in$q + 32'h1;
+                end
+                rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
+                if (rej_ntt$coeff_valid & ~smp_count$q[32'h8]) begin
+                    pm_coeff_write = 1'b1;
+                    smp_count$d = smp_count$q + 32'h1;
+                end
+                if (smp_count$q[32'h8] & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_op = c_op_abort;
+                end
+                if (stopped$q) begin
+                    ring_produce = 1'b1;
+                    smp_launched$d = 1'b0;
+                    if (smp_col$q + 32'h1 == l$q) begin
+                        smp_col$d = 32'h0;
+                        smp_row$d = smp_row$q + 32'h1;
+                        if (smp_row$q + 32'h1 == k$q) begin
+                            sampling$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        smp_col$d = smp_col$q + 32'h1;
+                    end
+                end
+            end
+        end
+        if (ring_produce) begin
+            ring_write_slot$d = ring_write_slot$q + 32'h1;
+            if (~ring_consume) begin
+                ring_fill$d = ring_fill$q + 32'h1;
+            end
+        end
+        if (ring_consume) begin
+            ring_read_slot$d = ring_read_slot$q + 32'h1;
+            if (~ring_produce) begin
+                ring_fill$d = ring_fill$q - 32'h1;
+            end
+        end
         sponge_in_data = feed_word$q;
         sponge_in_valid = feed_valid$q;
         sponge_in_last = feed_last$q;
@@ -23242,6 +24589,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
+            sampling$d = 1'b0;
         end
         if (abort_job & (phase$q != SignPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -23252,8 +24600,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
+            sampling$d = 1'b0;
         end
         if (reset) begin
+            sampling$d = 1'b0;
             feed_valid$d = 1'b0;
             phase$d = SignPhase$Idle;
             done_flag$d = 1'b0;
@@ -25775,7 +27125,7 @@ module mldsa_accel__core__sign__phase(d,q,clock);
     localparam SignPhase$MaskNtt = 6;
     localparam SignPhase$MaskStore = 7;
     localparam SignPhase$LoadY = 8;
-    localparam SignPhase$SampleA = 9;
+    localparam SignPhase$LoadA = 9;
     localparam SignPhase$StoreARows = 10;
     localparam SignPhase$LoadARows = 11;
     localparam SignPhase$MulAy = 12;
@@ -26734,6 +28084,63 @@ module mldsa_accel__core__sign__rho_prime__9(d,q,clock);
 endmodule // mldsa_accel__core__sign__rho_prime__9
 
 
+module mldsa_accel__core__sign__ring_fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ring_fill
+
+
+module mldsa_accel__core__sign__ring_read_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ring_read_slot
+
+
+module mldsa_accel__core__sign__ring_write_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__ring_write_slot
+
+
 module mldsa_accel__core__sign__rnd__0(d,q,clock);
     
     // Module arguments
@@ -26979,6 +28386,25 @@ module mldsa_accel__core__sign__s_words(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sign__s_words
+
+
+module mldsa_accel__core__sign__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__sampling
 
 
 module mldsa_accel__core__sign__ser_left(d,q,clock);
@@ -27645,6 +29071,82 @@ module mldsa_accel__core__sign__sk_words(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__sign__sk_words
+
+
+module mldsa_accel__core__sign__smp_col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__smp_col
+
+
+module mldsa_accel__core__sign__smp_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__smp_count
+
+
+module mldsa_accel__core__sign__smp_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__smp_launched
+
+
+module mldsa_accel__core__sign__smp_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__sign__smp_row
 
 
 module mldsa_accel__core__sign__stage(d,q,clock);
@@ -32684,7 +34186,7 @@ module mldsa_accel__core__sponge_out__write_pointer(d,q,clock);
 endmodule // mldsa_accel__core__sponge_out__write_pointer
 
 
-module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
+module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -32734,6 +34236,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     input wire  ntt_m_tvalid;
     output reg  [6:0] pm_store_poly;
     output reg  [6:0] pm_load_poly;
+    output reg  pm_coeff_write;
+    output reg  [3:0] pm_coeff_slot;
+    output reg  [7:0] pm_coeff_index;
+    output reg  [22:0] pm_coeff_data;
     output reg  ball_start;
     output reg  [6:0] ball_tau;
     output reg  [7:0] ball_data;
@@ -32744,6 +34250,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     input wire  [22:0] ball_coeff;
     
     // Constant declarations
+    localparam  c_ring_first = 7'b1110000;
+    localparam  c_ring_slots = 3'b100;
     localparam  c_op_sponge = 8'h1;
     localparam  c_op_abort = 8'hff;
     localparam  c_shake128 = 32'h0;
@@ -32841,7 +34349,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     localparam VerifyPhase$NttZ = 14;
     localparam VerifyPhase$StoreZRows = 15;
     localparam VerifyPhase$LoadZRows = 16;
-    localparam VerifyPhase$SampleA = 17;
+    localparam VerifyPhase$LoadA = 17;
     localparam VerifyPhase$MulAz = 18;
     localparam VerifyPhase$Intt = 19;
     localparam VerifyPhase$StoreW = 20;
@@ -33170,6 +34678,30 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     reg  pipe$2$d;
     wire  pipe$2$q;
     reg  pipe$2$clock;
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  smp_launched$d;
+    wire  smp_launched$q;
+    reg  smp_launched$clock;
+    reg  [3:0] smp_row$d;
+    wire  [3:0] smp_row$q;
+    reg  smp_row$clock;
+    reg  [3:0] smp_col$d;
+    wire  [3:0] smp_col$q;
+    reg  smp_col$clock;
+    reg  [8:0] smp_count$d;
+    wire  [8:0] smp_count$q;
+    reg  smp_count$clock;
+    reg  [2:0] ring_fill$d;
+    wire  [2:0] ring_fill$q;
+    reg  ring_fill$clock;
+    reg  [1:0] ring_write_slot$d;
+    wire  [1:0] ring_write_slot$q;
+    reg  ring_write_slot$clock;
+    reg  [1:0] ring_read_slot$d;
+    wire  [1:0] ring_read_slot$q;
+    reg  ring_read_slot$clock;
     
     // Local signals
     reg  [10:0] rd_next;
@@ -33182,6 +34714,8 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     reg  ser_room;
     reg  [31:0] mu_word;
     reg  [31:0] rho_word;
+    reg  ring_produce;
+    reg  ring_consume;
     reg  stream_take;
     reg  last_expected;
     reg  [22:0] t1_scaled;
@@ -33695,6 +35229,46 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .q(pipe$2$q),
         .clock(pipe$2$clock)
     );
+    mldsa_accel__core__verify__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_accel__core__verify__smp_launched smp_launched(
+        .d(smp_launched$d),
+        .q(smp_launched$q),
+        .clock(smp_launched$clock)
+    );
+    mldsa_accel__core__verify__smp_row smp_row(
+        .d(smp_row$d),
+        .q(smp_row$q),
+        .clock(smp_row$clock)
+    );
+    mldsa_accel__core__verify__smp_col smp_col(
+        .d(smp_col$d),
+        .q(smp_col$q),
+        .clock(smp_col$clock)
+    );
+    mldsa_accel__core__verify__smp_count smp_count(
+        .d(smp_count$d),
+        .q(smp_count$q),
+        .clock(smp_count$clock)
+    );
+    mldsa_accel__core__verify__ring_fill ring_fill(
+        .d(ring_fill$d),
+        .q(ring_fill$q),
+        .clock(ring_fill$clock)
+    );
+    mldsa_accel__core__verify__ring_write_slot ring_write_slot(
+        .d(ring_write_slot$d),
+        .q(ring_write_slot$q),
+        .clock(ring_write_slot$clock)
+    );
+    mldsa_accel__core__verify__ring_read_slot ring_read_slot(
+        .d(ring_read_slot$d),
+        .q(ring_read_slot$q),
+        .clock(ring_read_slot$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -33749,6 +35323,14 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         feed_word$clock = clock;
         feed_valid$clock = clock;
         feed_last$clock = clock;
+        sampling$clock = clock;
+        smp_launched$clock = clock;
+        smp_row$clock = clock;
+        smp_col$clock = clock;
+        smp_count$clock = clock;
+        ring_fill$clock = clock;
+        ring_write_slot$clock = clock;
+        ring_read_slot$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -33800,6 +35382,14 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         feed_word$d = feed_word$q;
         feed_valid$d = feed_valid$q;
         feed_last$d = feed_last$q;
+        sampling$d = sampling$q;
+        smp_launched$d = smp_launched$q;
+        smp_row$d = smp_row$q;
+        smp_col$d = smp_col$q;
+        smp_count$d = smp_count$q;
+        ring_fill$d = ring_fill$q;
+        ring_write_slot$d = ring_write_slot$q;
+        ring_read_slot$d = ring_read_slot$q;
         rho$0$clock = clock;
         rho$0$d = rho$0$q;
         rho$1$clock = clock;
@@ -33891,6 +35481,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             pm_store_poly = ((col$q) & 7'h7f) + 32'h1;
             pm_load_poly = ((col$q) & 7'h7f) + 32'h1;
         end
+        if (phase$q == VerifyPhase$LoadA) begin
+            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+        end
+        ring_consume = 1'b0;
         unpacker$reset = reset;
         unpacker$width = gamma1_bits$q;
         unpacker$centred = 1'b1;
@@ -34492,6 +36086,13 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
                         if (stopped$q) begin
                             launched$d = 1'b0;
                             phase$d = VerifyPhase$LoadC;
+                            sampling$d = 1'b1;
+                            smp_launched$d = 1'b0;
+                            smp_row$d = 32'h0;
+                            smp_col$d = 32'h0;
+                            ring_fill$d = 32'h0;
+                            ring_write_slot$d = 32'h0;
+                            ring_read_slot$d = 32'h0;
                         end
                     end
                 end
@@ -34563,49 +36164,21 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             VerifyPhase$MulAz:
                 begin
                 end
-            VerifyPhase$SampleA:
+            VerifyPhase$LoadA:
                 begin
                     if (~launched$q) begin
-                        launched$d = 1'b1;
-                        sponge_start = 1'b1;
-                        sponge_arg0 = c_shake128;
-                        sponge_arg1 = 32'h22;
-                        sponge_arg2 = c_squeeze;
-                        ntt_start = 1'b1;
-                        ntt_op = c_op_load;
-                        ntt_arg0 = 32'h2;
-                        rej_ntt$reset = 1'b1;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
-                        stopped$d = 1'b0;
+                        if (ring_fill$q != 32'h0) begin
+                            launched$d = 1'b1;
+                            ntt_start = 1'b1;
+                            ntt_op = c_op_load_rows;
+                            ntt_arg0 = 32'h2;
+                        end
                     end
-                    else begin
-                        feed_data = rho_word;
-                        if (words_in$q == 32'h8) begin
-                            feed_data = ((col$q) & 32'hffffffff) | (((row$q) & 32'hffffffff) << 32'h8);
-                        end
-                        feed_valid_in = words_in$q <= 32'h8;
-                        feed_last_in = words_in$q == 32'h8;
-                        if (feed_room & (words_in$q <= 32'h8)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                        ntt_s_tdata = ((rej_ntt$coeff) & 32'hffffffff);
-                        if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
-                            ntt_s_tvalid = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (count$q[32'h8] & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q & ntt_done) begin
-                            error_flag$d = ntt_error;
-                            phase$d = VerifyPhase$MulAz;
-                            launched$d = 1'b0;
-                        end
+                    else if (ntt_done) begin
+                        error_flag$d = ntt_error;
+                        ring_consume = 1'b1;
+                        launched$d = 1'b0;
+                        phase$d = VerifyPhase$MulAz;
                     end
                 end
             VerifyPhase$Intt:
@@ -34821,8 +36394,76 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
                     phase$d = VerifyPhase$LoadT;
                 end
                 else begin
-                    phase$d = VerifyPhase$SampleA;
+                    phase$d = VerifyPhase$LoadA;
                 end
+            end
+        end
+        ring_produce = 1'b0;
+        pm_coeff_write = 1'b0;
+        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
+        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
+        pm_coeff_data = rej_ntt$coeff;
+        if (sampling$q) begin
+            if (~smp_launched$q) begin
+                if (ring_fill$q != c_ring_slots) begin
+                    smp_launched$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_arg0 = c_shake128;
+                    sponge_arg1 = 32'h22;
+                    sponge_arg2 = c_squeeze;
+                    rej_ntt$reset = 1'b1;
+                    words_in$d = 32'h0;
+                    smp_count$d = 32'h0;
+                    stopped$d = 1'b0;
+                end
+            end
+            else begin
+                feed_data = rho_word;
+                if (words_in$q == 32'h8) begin
+                    feed_data = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
+                end
+                feed_valid_in = words_in$q <= 32'h8;
+                feed_last_in = words_in$q == 32'h8;
+                if (feed_room & (words_in$q <= 32'h8)) begin
+                    words_in$d = words_in$q + 32'h1;
+                end
+                rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
+                sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
+                if (rej_ntt$coeff_valid & ~smp_count$q[32'h8]) begin
+                    pm_coeff_write = 1'b1;
+                    smp_count$d = smp_count$q + 32'h1;
+                end
+                if (smp_count$q[32'h8] & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_op = c_op_abort;
+                end
+                if (stopped$q) begin
+                    ring_produce = 1'b1;
+                    smp_launched$d = 1'b0;
+                    if (smp_col$q + 32'h1 == l$q) begin
+                        smp_col$d = 32'h0;
+                        smp_row$d = smp_row$q + 32'h1;
+                        if (smp_row$q + 32'h1 == k$q) begin
+                            sampling$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        smp_col$d = smp_col$q + 32'h1;
+                    end
+                end
+            end
+        end
+        if (ring_produce) begin
+            ring_write_slot$d = ring_write_slot$q + 32'h1;
+            if (~ring_consume) begin
+                ring_fill$d = ring_fill$q + 32'h1;
+            end
+        end
+        if (ring_consume) begin
+            ring_read_slot$d = ring_read_slot$q + 32'h1;
+            if (~ring_produce) begin
+                ring_fill$d = ring_fill$q - 32'h1;
             end
         end
         pk_buf$read_address = rd_next[(32'h0)+:(10)];
@@ -34858,6 +36499,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
+            sampling$d = 1'b0;
         end
         if (abort_job & (phase$q != VerifyPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -34868,8 +36510,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
+            sampling$d = 1'b0;
         end
         if (reset) begin
+            sampling$d = 1'b0;
             phase$d = VerifyPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -36982,7 +38626,7 @@ module mldsa_accel__core__verify__phase(d,q,clock);
     localparam VerifyPhase$NttZ = 14;
     localparam VerifyPhase$StoreZRows = 15;
     localparam VerifyPhase$LoadZRows = 16;
-    localparam VerifyPhase$SampleA = 17;
+    localparam VerifyPhase$LoadA = 17;
     localparam VerifyPhase$MulAz = 18;
     localparam VerifyPhase$Intt = 19;
     localparam VerifyPhase$StoreW = 20;
@@ -37710,6 +39354,63 @@ module mldsa_accel__core__verify__rho__7(d,q,clock);
 endmodule // mldsa_accel__core__verify__rho__7
 
 
+module mldsa_accel__core__verify__ring_fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ring_fill
+
+
+module mldsa_accel__core__verify__ring_read_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ring_read_slot
+
+
+module mldsa_accel__core__verify__ring_write_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__ring_write_slot
+
+
 module mldsa_accel__core__verify__row(d,q,clock);
     
     // Module arguments
@@ -37727,6 +39428,25 @@ module mldsa_accel__core__verify__row(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__verify__row
+
+
+module mldsa_accel__core__verify__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__sampling
 
 
 module mldsa_accel__core__verify__ser_left(d,q,clock);
@@ -38060,6 +39780,82 @@ module mldsa_accel__core__verify__sig_words(d,q,clock);
     end
           
 endmodule // mldsa_accel__core__verify__sig_words
+
+
+module mldsa_accel__core__verify__smp_col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__smp_col
+
+
+module mldsa_accel__core__verify__smp_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__smp_count
+
+
+module mldsa_accel__core__verify__smp_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__smp_launched
+
+
+module mldsa_accel__core__verify__smp_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__core__verify__smp_row
 
 
 module mldsa_accel__core__verify__stopped(d,q,clock);

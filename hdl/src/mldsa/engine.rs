@@ -38,8 +38,9 @@ use rust_hdl::prelude::*;
 /// KeyGen keeps NTT(s1\[j\]) at j and all ones at 15; Verify NTT(c) at 0
 /// and NTT(z\[j\]) at 1 + j; Sign ŷ\[j\] at j, NTT(s1\[j\]) at 8 + j,
 /// NTT(s2\[i\]) at 16 + i, NTT(t0\[i\]) at 24 + i and Â\[i\]\[j\] at
-/// 32 + 8i + j (up to 94 for ML-DSA-87). KeyGen's sampler also fills
-/// the memory's sampling ring (8 RAMB18 more, polynomials 112 to 115).
+/// 32 + 8i + j (up to 94 for ML-DSA-87). The sequencers' samplers (KeyGen's
+/// s and Â, Verify's Â, Sign's first-attempt Â) fill its sampling ring
+/// (8 RAMB18 more, polynomials 112 to 115).
 pub type EnginePolyMemory = PolyRowMemory<6, 48>;
 // Sign's last index: Â[7][6] of ML-DSA-87.
 const _: () = assert!(EnginePolyMemory::POLYS > 32 + 8 * 7 + 6);

@@ -120,13 +120,13 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: "mldsa_engine",
-            description: "ML-DSA engine: KeyGen, Sign and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers, packers, Decompose/MakeHint/UseHint, key/signature buffers, the w memory and a 96-polynomial memory on the core's row port",
+            description: "ML-DSA engine: KeyGen, Sign and Verify sequencers sharing one sponge (R = 1) and one NTT core (B = 4); samplers (beside the core, through a sampling ring), packers, Decompose/MakeHint/UseHint, key/signature buffers, the w memory and a 96-polynomial memory on the core's row port",
             verilog: || raw_verilog(engine::MlDsaEngine::default()),
             vcd: None,
         },
         Design {
             name: "mldsa_poly_memory",
-            description: "ML-DSA polynomial memory: 96 polynomials in 8 block-RAM banks (6 pages), a row of 8 coefficients a clock to and from the NTT core",
+            description: "ML-DSA polynomial memory: 96 polynomials in 8 block-RAM banks (6 pages), a row of 8 coefficients a clock to and from the NTT core; a sampling ring (its own 8 RAMB18) written a coefficient a clock",
             verilog: || raw_verilog(poly_memory::PolyRowMemory::<6, 48>::default()),
             vcd: None,
         },

@@ -31,8 +31,10 @@
 //! 2. Each attempt κ = 0, l, 2l, …:
 //!    - ExpandMask: y\[j\] = γ1 − BitUnpack(H(ρ″ ‖ κ+j)) straight into the
 //!      core, NTT, ŷ\[j\] into the polynomial memory;
-//!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â sampled on the fly
-//!      in the first attempt (and kept), loaded in the others; w\[i\]
+//!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â in the first
+//!      attempt from the polynomial memory's sampling ring, which a
+//!      sampler beside the core fills from the end of ExpandMask (Â is
+//!      kept), loaded in the others; w\[i\]
 //!      stored, and HighBits(w\[i\]) into the w1 packer;
 //!    - c̃ = H(μ ‖ w1Encode(w1)) into σ; c = SampleInBall(c̃); ĉ = NTT(c);
 //!    - z\[j\] = INTT(ŷ\[j\] + ĉ ∘ NTT(s1\[j\])) (s1 unpacked from sk and

@@ -113,36 +113,36 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              of ξ out, pk ‖ sk back; sign: sk ‖ rnd ‖ M′ out, σ back; verify: pk ‖ σ ‖ M′ out, one \
              verdict word back; no Keccak on the CPU) and the cache maintenance of those buffers; the bus adds the \
              difference between PL cycles and the engine's CYCLES (DMA start-up, STATUS polls, \
-             the S2MM stream's pace). The rest is the engine itself, one step after another, \
-             with a polynomial memory in block RAM on the NTT core's row port (8 coefficients a \
-             clock) for what would otherwise be re-made, and a 16-word FIFO on the sponge's \
-             output so the sponge permutes while a sampler works. KeyGen (ML-DSA-44, 16,400 \
-             clocks): sampling (SHAKE into RejBoundedPoly and RejNTTPoly, straight into the NTT \
-             core) 49 %, the NTT core (NTT, INTT, pointwise products) 29 %, tr and the output \
-             10 %, the STORE of t through Power2Round and the word packers (a coefficient a \
-             clock) 6 %, NTT(s1) and the ones kept on row 0 and loaded back on the others 6 % \
-             (clocks per phase: `cargo \
-             test -p hdl --release -- --ignored keygen_phase_clocks`). ExpandS reads a fixed 2 \
-             or 3 SHAKE256 blocks per polynomial at a byte a clock, whatever the bytes hold, so \
-             its time does not depend on the secret seed. Sampling does not overlap the NTT \
-             yet: that and a second sampler are what is left to gain; two Keccak rounds a clock \
-             saved only 6 % (17,384 of 18,444 clocks, before the word packers), as ExpandA's \
-             entries go into the core at a candidate a clock (see hdl::mldsa::keygen). \
-             Verify (ML-DSA-44, 16,876 clocks): 32 % sampling Â, 30 % in the NTT core, 8 % \
-             loading c and −t1·2^d, 7 % unpacking z (row 0 only: NTT(c) and NTT(z) are kept and \
-             loaded back, 4 %), 7 % taking pk and σ off the stream, 6 % UseHint's STORE and 6 % \
-             the hashes (μ, SampleInBall's, c̃′; tr is taken with pk) (`cargo test -p hdl \
-             --release -- --ignored verify_phase_clocks`). Overlapping Â's sampling with the NTT \
-             is what is left to gain there (see hdl::mldsa::verify). Sign: every attempt runs \
+             the S2MM stream's pace). The rest is the engine itself, with a polynomial memory \
+             in block RAM on the NTT core's row port (8 coefficients a clock) for what would \
+             otherwise be re-made, a 16-word FIFO on the sponge's output so the sponge permutes \
+             while a sampler works, and a 4-slot sampling ring in that memory, so KeyGen and \
+             Verify sample while the core transforms. KeyGen (ML-DSA-44, 10,576 clocks): the \
+             sampler (SHAKE into RejBoundedPoly and RejNTTPoly, a coefficient a clock into the \
+             ring) is busy 7,979 clocks, and every NTT, product, INTT and STORE but the last \
+             row's runs beside it; tr and the output take 1,563 after it (clocks per phase: \
+             `cargo test -p hdl --release -- --ignored keygen_phase_clocks`). The sponge and the \
+             samplers set its pace: a faster sponge, or a second one, is what is left to gain \
+             there. ExpandS reads a fixed 2 or 3 SHAKE256 blocks per polynomial at a byte a \
+             clock, whatever the bytes hold, so its time does not depend on the secret seed \
+             (see hdl::mldsa::keygen). Verify (ML-DSA-44, 12,024 clocks): Â is sampled beside \
+             the core, which never waits for it; the NTT core 42 %, loading c and −t1·2^d 11 %, \
+             unpacking z 10 % (row 0 only: NTT(c) and NTT(z) are kept and loaded back, 6 %), \
+             taking pk and σ off the stream 10 %, UseHint's STORE 9 %, the hashes 7 % (μ, \
+             SampleInBall's, c̃′; tr is taken with pk) and Â from the ring 5 % (`cargo test -p \
+             hdl --release -- --ignored verify_phase_clocks`). The one NTT core and the \
+             coefficient-a-clock loads of t1 and z limit it (see hdl::mldsa::verify). Sign: \
+             every attempt runs \
              every step and check of the loop (ExpandMask, w = A·y, c̃, z, r, ct0 and the hint), \
              so its clocks grow with the attempts, a count FIPS 204 treats as public (see \
-             hdl::mldsa::sign); the first attempt also samples Â and unpacks and transforms s1, \
-             s2 and t0, which the others load back. For ML-DSA-44 over 7 attempts (126,060 \
-             clocks): the NTT core's transforms 34 % (the INTTs of cs1, cs2 and ct0 alone 18 %), \
-             the STOREs of w, z, r and the hints at a coefficient a clock through the checks, \
-             Decompose, MakeHint and the packers 24 %, the pointwise products 12 %, the row \
-             moves to and from the polynomial memory 10 %, ExpandMask 8 %, the first attempt's \
-             Â and sk unpacking 7 % and the hashes, SampleInBall and c 5 % (`cargo test -p hdl \
+             hdl::mldsa::sign); the first attempt also samples Â (beside the core) and unpacks \
+             and transforms s1, s2 and t0, which the others load back. For ML-DSA-44 \
+             over 7 attempts (121,946 clocks): the NTT core's transforms 35 % (the INTTs of \
+             cs1, cs2 and ct0 alone 19 %), the STOREs of w, z, r and the hints at a coefficient \
+             a clock through the checks, Decompose, MakeHint and the packers 24 %, the \
+             pointwise products 12 %, the row moves to and from the polynomial memory 10 %, \
+             ExpandMask 8 %, the hashes, SampleInBall and c 5 % and the first attempt's Â and \
+             sk unpacking 4 % (`cargo test -p hdl \
              --release -- --ignored sign_phase_clocks`). One NTT core and the one-coefficient \
              STOREs are now what limit signing.{}",
             bus_and_cpu_of_signing(r, &engine)
