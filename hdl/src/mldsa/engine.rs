@@ -401,3 +401,79 @@ impl MlDsaEngine {
         !self.sponge.busy.val() && !self.ntt.busy.val()
     }
 }
+
+/// A checker of the sampling ring's protocol, fed the engine clock by
+/// clock (after each edge) by the sequencers' whole-operation tests: every
+/// ring slot the core loads holds 256 coefficients written at least two
+/// clocks before the load starts (the memory registers a write for a
+/// clock), and no coefficient is written into a slot that holds one not
+/// yet loaded, or that is being loaded. The ring is forgotten whenever
+/// the engine is idle (an aborted job may leave a slot half written).
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct RingScoreboard {
+    /// The clock each coefficient of each slot was written on.
+    written: Vec<[Option<usize>; 256]>,
+    /// The slot the core is loading.
+    loading: Option<usize>,
+    clock: usize,
+    /// Ring loads seen (each checked whole).
+    pub loads: usize,
+    /// Coefficient writes seen.
+    pub writes: usize,
+}
+
+#[cfg(test)]
+impl RingScoreboard {
+    /// Checks this clock's ring traffic; panics on a breach.
+    pub(crate) fn observe(&mut self, uut: &MlDsaEngine) {
+        use crate::mldsa::poly_memory::{PAGE_POLYS, RING_FIRST_POLY};
+        if self.written.is_empty() {
+            self.written = vec![[None; 256]; PAGE_POLYS];
+        }
+        self.clock += 1;
+        let pm = &uut.poly_memory;
+        if !uut.busy.val() {
+            self.written.iter_mut().for_each(|s| *s = [None; 256]);
+            self.loading = None;
+            return;
+        }
+        if pm.coeff_write.val() {
+            let (slot, i) = (pm.coeff_slot.val().index(), pm.coeff_index.val().index());
+            assert_ne!(
+                self.loading,
+                Some(slot),
+                "clock {}: ring slot {slot} written while the core loads it",
+                self.clock
+            );
+            assert!(
+                self.written[slot][i].is_none(),
+                "clock {}: coefficient {i} of ring slot {slot} written again before the core loaded it",
+                self.clock
+            );
+            self.written[slot][i] = Some(self.clock);
+            self.writes += 1;
+        }
+        let poly = pm.load_poly.val().index();
+        let ring_load = pm.core_row_in_ready.val() && poly >= RING_FIRST_POLY;
+        match (self.loading, ring_load) {
+            (None, true) => {
+                let slot = poly - RING_FIRST_POLY;
+                for (i, at) in self.written[slot].iter().enumerate() {
+                    assert!(
+                        matches!(at, Some(c) if c + 2 <= self.clock),
+                        "clock {}: the core loads ring slot {slot} before its coefficient {i} is in ({at:?})",
+                        self.clock
+                    );
+                }
+                self.loading = Some(slot);
+                self.loads += 1;
+            }
+            (Some(slot), false) => {
+                self.written[slot] = [None; 256];
+                self.loading = None;
+            }
+            _ => {}
+        }
+    }
+}

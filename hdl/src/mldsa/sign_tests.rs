@@ -30,6 +30,8 @@ pub(crate) struct SignOutcome {
 struct Trace {
     rows: Vec<Vec<u64>>,
     lines: Vec<String>,
+    /// The sampling ring's protocol, checked on every clock.
+    ring: crate::mldsa::engine::RingScoreboard,
 }
 
 /// Input ports in row order.
@@ -67,6 +69,7 @@ impl Trace {
         uut.s_last.next = row[9] != 0;
         uut.m_ready.next = row[10] != 0;
         tick(uut, |u| &mut u.clock);
+        self.ring.observe(uut);
         let out = [
             u64::from(uut.busy.val()),
             u64::from(uut.done.val()),
@@ -219,6 +222,14 @@ fn sign_engine_matches_pqc_and_its_rtl_clock_for_clock() {
     assert!(!got.error, "ACVP: error");
     assert_eq!(got.sig, padded(&want), "ACVP σ");
     assert_eq!(got.attempts, attempts, "ACVP attempts");
+    // The first attempt loaded all k·l entries of Â from the ring (the
+    // scoreboard checked each whole).
+    let p = &SETS[0];
+    assert_eq!(
+        trace.ring.loads,
+        p.k * p.l,
+        "ring loads of the ACVP signature"
+    );
 
     let ps = PARAMETER_SETS[0];
     let (mut pk, mut sk) = (vec![0u8; SETS[0].pk_len()], vec![0u8; SETS[0].sk_len()]);

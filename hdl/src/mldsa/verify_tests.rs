@@ -32,6 +32,8 @@ pub(crate) const PARAMETER_SETS: [ParameterSet; 3] = [
 pub(crate) struct Trace {
     pub rows: Vec<Vec<u64>>,
     pub lines: Vec<String>,
+    /// The sampling ring's protocol, checked on every clock.
+    pub ring: crate::mldsa::engine::RingScoreboard,
 }
 
 /// Input ports in row order.
@@ -67,6 +69,7 @@ impl Trace {
         uut.s_valid.next = row[7] != 0;
         uut.s_last.next = row[8] != 0;
         tick(uut, |u| &mut u.clock);
+        self.ring.observe(uut);
         let out = [
             uut.busy.val(),
             uut.done.val(),
@@ -413,6 +416,13 @@ fn verify_rtl_equals_the_model_clock_for_clock_on_every_set() {
     assert!(got.error && got.clocks == 9_001, "abort: {got:?}");
     let got = traced(&mut uut, 0, false, m.len() as u64, &words, 0, None);
     assert!(got.accepted && !got.error, "after the abort: {got:?}");
+    // The valid cases loaded its k·l entries of Â from the ring (the
+    // scoreboard checked each whole).
+    assert!(
+        trace.ring.loads >= SETS.iter().map(|p| p.k * p.l).sum::<usize>(),
+        "ring loads: {}",
+        trace.ring.loads
+    );
 
     let rtl = verilated_outputs_in(
         "mldsa-verify-every-set",

@@ -1077,6 +1077,8 @@ mod tests {
         let xi: [u8; 32] = core::array::from_fn(|_| rng.next_u32() as u8);
         let mut rows = vec![vec![1, 0, 0, 0, 0, 0, 0, 0]];
         rows.extend(keygen_rows(0, &xi, 35_000, 5));
+        // The sampling ring's protocol, checked on every clock.
+        let ring = std::cell::RefCell::new(crate::mldsa::engine::RingScoreboard::default());
         let expected = rust_hdl_lines(
             MlDsaEngine::default(),
             &rows,
@@ -1092,6 +1094,7 @@ mod tests {
             },
             |u| &mut u.clock,
             |u| {
+                ring.borrow_mut().observe(u);
                 vec![
                     u64::from(u.busy.val()),
                     u64::from(u.done.val()),
@@ -1101,6 +1104,14 @@ mod tests {
                     u.m_data.val().to_u64(),
                 ]
             },
+        );
+        // s1 (l), Â (k·l) and s2 (k) polynomials, each loaded whole.
+        let p = &crate::mldsa::keygen::SETS[0];
+        assert_eq!(ring.borrow().loads, p.l + p.k * p.l + p.k, "ring loads");
+        assert_eq!(
+            ring.borrow().writes,
+            256 * ring.borrow().loads,
+            "ring writes"
         );
         let (bytes, last, done, error) = keygen_result(&expected, &rows, 0..rows.len());
         assert!(
