@@ -19,6 +19,9 @@
 //! - [`bit_pack`]: Simple/BitPack of every polynomial the engine writes.
 //! - [`bit_unpack`]: Simple/BitUnpack of every packed polynomial, and
 //!   ExpandMask's sampler.
+//! - [`matrix_sampler`]: ExpandA into the polynomial memory's sampling
+//!   ring through the shared sponge, with the ring's accounting; each
+//!   sequencer has one.
 //! - [`rej_ntt`]: RejNTTPoly's acceptance on the SHAKE128 word stream (ExpandA),
 //!   one candidate per clock.
 //! - [`rej_bounded`]: RejBoundedPoly's acceptance on a SHAKE256 byte stream
@@ -43,6 +46,7 @@ pub mod expand_a;
 pub mod hint_codec;
 pub mod key_buffer;
 pub mod keygen;
+pub mod matrix_sampler;
 pub mod poly_memory;
 pub mod power2round;
 pub mod rej_bounded;
@@ -104,6 +108,12 @@ pub fn designs() -> Vec<Design> {
             name: "mldsa_rej_bounded",
             description: "ML-DSA RejBoundedPoly acceptance (ExpandS), 1 byte a clock in, a 256-entry queue, 1 coefficient a clock out",
             verilog: || raw_verilog(rej_bounded::RejBoundedSampler::default()),
+            vcd: None,
+        },
+        Design {
+            name: "mldsa_matrix_sampler",
+            description: "ML-DSA ExpandA into the sampling ring: RejNTTPoly on the shared sponge, 1 candidate a clock, the ring's slot accounting",
+            verilog: || raw_verilog(matrix_sampler::MatrixSampler::default()),
             vcd: None,
         },
         Design {
