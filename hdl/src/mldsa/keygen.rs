@@ -20,7 +20,9 @@
 //!   (row 0: s1\[0\], Â\[0\]\[0\], s1\[1\], …, Â\[0\]\[l−1\], s2\[0\];
 //!   row i: Â\[i\]\[0..l\], s2\[i\]), a coefficient a clock into the
 //!   polynomial memory's sampling ring ([`super::poly_memory`], 4 slots),
-//!   and η-packs each s polynomial into sk.
+//!   and η-packs each s polynomial into sk. The Â entries and the ring's
+//!   accounting are the [`MatrixSampler`]'s, held while an s polynomial
+//!   has the sponge.
 //! - **The core's phases** ([`KeyGenPhase`]) take each polynomial from the
 //!   ring into a slot (`OP_LOAD_ROWS`, 33 clocks), waiting only if the
 //!   sampler has not finished it. Row 0: NTT(s1\[j\]) is made and kept in
@@ -89,10 +91,10 @@
 
 use crate::mldsa::bit_pack::WordPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
-use crate::mldsa::poly_memory::{RING_FIRST_POLY, RING_SLOTS};
+use crate::mldsa::matrix_sampler::MatrixSampler;
+use crate::mldsa::poly_memory::RING_FIRST_POLY;
 use crate::mldsa::power2round::Power2Round;
 use crate::mldsa::rej_bounded::RejBoundedSampler;
-use crate::mldsa::rej_ntt::RejNttSampler;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::{Params, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -274,7 +276,8 @@ pub struct MlDsaKeyGen {
     pub pm_coeff_index: Signal<Out, Bits<8>>,
     /// To the polynomial memory: the coefficient.
     pub pm_coeff_data: Signal<Out, Bits<23>>,
-    rej_ntt: RejNttSampler,
+    /// ExpandA into the sampling ring (the Â entries of the sampler).
+    matrix: MatrixSampler,
     rej_bounded: RejBoundedSampler,
     p2r: Power2Round,
     sk_packer: WordPacker,
@@ -313,6 +316,8 @@ pub struct MlDsaKeyGen {
     ser_left: DFF<Bits<3>>,
     /// The sampler takes the serializer's byte this clock.
     byte_taken: Signal<Local, Bit>,
+    /// The s polynomial's fixed bytes are all in (`s_bytes` holds there).
+    s_bytes_in: Signal<Local, Bit>,
     out_index: DFF<Bits<11>>,
     primed: DFF<Bit>,
     // Combinational.
@@ -331,7 +336,6 @@ pub struct MlDsaKeyGen {
     packers_idle: Signal<Local, Bit>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
-    c_shake128: Constant<Bits<32>>,
     c_shake256: Constant<Bits<32>>,
     c_squeeze: Constant<Bits<32>>,
     c_op_load: Constant<Bits<8>>,
@@ -354,20 +358,12 @@ pub struct MlDsaKeyGen {
     c_set_s_bytes: [Constant<Bits<9>>; 3],
     s_bytes_target: DFF<Bits<9>>,
     c_two_to_12: Constant<Bits<14>>,
-    // The sampler and its ring.
+    // The sampler (s polynomials here, Â in `matrix`).
     sampler: DFF<SamplerPhase>,
     smp_launched: DFF<Bit>,
-    smp_row: DFF<Bits<4>>,
-    smp_col: DFF<Bits<4>>,
     smp_on_s2: DFF<Bit>,
     smp_count: DFF<Bits<9>>,
-    ring_fill: DFF<Bits<3>>,
-    ring_write_slot: DFF<Bits<2>>,
-    ring_read_slot: DFF<Bits<2>>,
-    ring_produce: Signal<Local, Bit>,
-    ring_consume: Signal<Local, Bit>,
     c_ring_first: Constant<Bits<7>>,
-    c_ring_slots: Constant<Bits<3>>,
     // An s word waiting for a clock StoreT's t0 words leave free.
     s_word: DFF<Bits<32>>,
     s_word_valid: DFF<Bit>,
@@ -456,7 +452,7 @@ impl Default for MlDsaKeyGen {
             pm_coeff_slot: Default::default(),
             pm_coeff_index: Default::default(),
             pm_coeff_data: Default::default(),
-            rej_ntt: Default::default(),
+            matrix: Default::default(),
             rej_bounded: Default::default(),
             p2r: Default::default(),
             sk_packer: Default::default(),
@@ -492,6 +488,7 @@ impl Default for MlDsaKeyGen {
             ser_word: Default::default(),
             ser_left: Default::default(),
             byte_taken: Default::default(),
+            s_bytes_in: Default::default(),
             out_index: Default::default(),
             primed: Default::default(),
             message_word: Default::default(),
@@ -509,7 +506,6 @@ impl Default for MlDsaKeyGen {
             packers_idle: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
-            c_shake128: c(kregs::MODE_SHAKE128 as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
             c_squeeze: c(SQUEEZE_BYTES),
             c_op_load: c(nregs::OP_LOAD as u64),
@@ -534,17 +530,9 @@ impl Default for MlDsaKeyGen {
             c_two_to_12: c(1 << 12),
             sampler: Default::default(),
             smp_launched: Default::default(),
-            smp_row: Default::default(),
-            smp_col: Default::default(),
             smp_on_s2: Default::default(),
             smp_count: Default::default(),
-            ring_fill: Default::default(),
-            ring_write_slot: Default::default(),
-            ring_read_slot: Default::default(),
-            ring_produce: Default::default(),
-            ring_consume: Default::default(),
             c_ring_first: c(RING_FIRST_POLY as u64),
-            c_ring_slots: c(RING_SLOTS as u64),
             s_word: Default::default(),
             s_word_valid: Default::default(),
             t0_writing: Default::default(),
@@ -588,13 +576,8 @@ impl Logic for MlDsaKeyGen {
             primed,
             sampler,
             smp_launched,
-            smp_row,
-            smp_col,
             smp_on_s2,
             smp_count,
-            ring_fill,
-            ring_write_slot,
-            ring_read_slot,
             s_word,
             s_word_valid
         );
@@ -609,7 +592,7 @@ impl Logic for MlDsaKeyGen {
         clock!(
             self,
             clock,
-            rej_ntt,
+            matrix,
             rej_bounded,
             p2r,
             sk_packer,
@@ -630,6 +613,7 @@ impl Logic for MlDsaKeyGen {
         self.sponge_in_last.next = false;
         self.sponge_out_ready.next = false;
         self.byte_taken.next = false;
+        self.s_bytes_in.next = self.s_bytes.q.val() >= self.s_bytes_target.q.val();
         self.ntt_reset.next = self.reset.val();
         self.ntt_start.next = false;
         self.ntt_op.next = self.c_op_load.val();
@@ -651,10 +635,11 @@ impl Logic for MlDsaKeyGen {
         }
         if (self.phase.q.val() == KeyGenPhase::LoadS) | (self.phase.q.val() == KeyGenPhase::LoadA) {
             self.pm_load_poly.next =
-                self.c_ring_first.val() | bit_cast::<7, 2>(self.ring_read_slot.q.val());
+                self.c_ring_first.val() | bit_cast::<7, 2>(self.matrix.read_slot.val());
         }
-        self.ring_consume.next = false;
-        self.rej_ntt.reset.next = self.reset.val();
+        self.matrix.consume.next = false;
+        self.matrix.start.next = false;
+        self.matrix.halt.next = false;
         self.rej_bounded.reset.next = self.reset.val();
         self.rej_bounded.eta4.next = self.eta4.q.val();
         self.sk_packer.reset.next = self.reset.val();
@@ -713,11 +698,13 @@ impl Logic for MlDsaKeyGen {
         self.sk_buf.word_data.next = self.copy_word.val();
         // ---- Message word of the running sponge job (the sampler's
         // counters name the polynomial).
+        // (s1[j] comes before Â[0][j], s2[i] after Â[i][l−1], when the
+        // matrix sampler has moved on to row i + 1.)
         if self.smp_on_s2.q.val() {
             self.s_index.next =
-                bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.smp_row.q.val());
+                bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.matrix.row.val()) - 1;
         } else {
-            self.s_index.next = bit_cast::<16, 4>(self.smp_col.q.val());
+            self.s_index.next = bit_cast::<16, 4>(self.matrix.col.val());
         }
         self.message_word.next = 0.into();
         if self.phase.q.val() == KeyGenPhase::Seed {
@@ -731,15 +718,7 @@ impl Logic for MlDsaKeyGen {
                     bit_cast::<32, 4>(self.k.q.val()) | (bit_cast::<32, 4>(self.l.q.val()) << 8);
             }
         } else if self.sampler.q.val() == SamplerPhase::SampleA {
-            for w in 0..8 {
-                if self.words_in.q.val().index() == w {
-                    self.message_word.next = self.seed[w].q.val();
-                }
-            }
-            if self.words_in.q.val() == 8 {
-                self.message_word.next = bit_cast::<32, 4>(self.smp_col.q.val())
-                    | (bit_cast::<32, 4>(self.smp_row.q.val()) << 8);
-            }
+            self.message_word.next = self.matrix.feed_data.val();
         } else {
             for w in 0..16 {
                 if self.words_in.q.val().index() == w {
@@ -753,16 +732,10 @@ impl Logic for MlDsaKeyGen {
         self.sponge_in_data.next = self.message_word.val();
 
         // ---- Samplers into the ring (and the s packer).
-        self.rej_ntt.word.next = self.sponge_out_data.val();
-        self.rej_ntt.word_valid.next = false;
         self.rej_bounded.data.next = self.ser_word.q.val().get_bits::<8>(0);
         self.rej_bounded.data_valid.next = false;
         self.sample_coeff.next = self.rej_bounded.coeff.val();
         self.sample_valid.next = self.rej_bounded.coeff_valid.val();
-        if self.sampler.q.val() == SamplerPhase::SampleA {
-            self.sample_coeff.next = self.rej_ntt.coeff.val();
-            self.sample_valid.next = self.rej_ntt.coeff_valid.val();
-        }
 
         // ---- RAM-to-stream reader (tr's message, the output): the word at
         // `out_index` is on `read_word` once `primed`.
@@ -865,18 +838,14 @@ impl Logic for MlDsaKeyGen {
                     // The sampler starts on s1[0].
                     self.sampler.d.next = SamplerPhase::SampleS;
                     self.smp_launched.d.next = false;
-                    self.smp_row.d.next = 0.into();
-                    self.smp_col.d.next = 0.into();
                     self.smp_on_s2.d.next = false;
-                    self.ring_fill.d.next = 0.into();
-                    self.ring_write_slot.d.next = 0.into();
-                    self.ring_read_slot.d.next = 0.into();
+                    self.matrix.start.next = true;
                     self.s_word_valid.d.next = false;
                 }
             }
             KeyGenPhase::LoadS => {
                 if !self.launched.q.val() {
-                    if self.ring_fill.q.val() != 0 {
+                    if self.matrix.ring_ready.val() {
                         self.launched.d.next = true;
                         self.ntt_start.next = true;
                         self.ntt_op.next = self.c_op_load_rows.val();
@@ -884,7 +853,7 @@ impl Logic for MlDsaKeyGen {
                     }
                 } else if self.ntt_done.val() {
                     self.error_flag.d.next = self.ntt_error.val();
-                    self.ring_consume.next = true;
+                    self.matrix.consume.next = true;
                     self.launched.d.next = false;
                     self.phase.d.next = KeyGenPhase::NttS;
                 }
@@ -910,7 +879,7 @@ impl Logic for MlDsaKeyGen {
             }
             KeyGenPhase::LoadA => {
                 if !self.launched.q.val() {
-                    if self.ring_fill.q.val() != 0 {
+                    if self.matrix.ring_ready.val() {
                         self.launched.d.next = true;
                         self.ntt_start.next = true;
                         self.ntt_op.next = self.c_op_load_rows.val();
@@ -918,7 +887,7 @@ impl Logic for MlDsaKeyGen {
                     }
                 } else if self.ntt_done.val() {
                     self.error_flag.d.next = self.ntt_error.val();
-                    self.ring_consume.next = true;
+                    self.matrix.consume.next = true;
                     self.launched.d.next = false;
                     self.phase.d.next = KeyGenPhase::Multiply;
                 }
@@ -1157,142 +1126,122 @@ impl Logic for MlDsaKeyGen {
         // stores. Its clocks depend on the parameter set and on Â's
         // rejections (ρ is public); every s polynomial reads a fixed number
         // of bytes, so ρ′ (secret) sets none of them (module docs).
-        self.ring_produce.next = false;
-        self.pm_coeff_write.next = false;
-        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.ring_write_slot.q.val());
+        self.matrix.produce_other.next = false;
+        self.pm_coeff_write.next = self.matrix.coeff_write.val();
+        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.matrix.write_slot.val());
         self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
         self.pm_coeff_data.next = self.sample_coeff.val();
-        match self.sampler.q.val() {
-            SamplerPhase::SampleS => {
-                if !self.smp_launched.q.val() {
-                    // A free slot (the one written next).
-                    if self.ring_fill.q.val() != self.c_ring_slots.val() {
-                        self.smp_launched.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_arg1.next = 66.into();
-                        self.rej_bounded.reset.next = true;
-                        self.sk_packer.reset.next = true;
-                        self.s_bytes.d.next = 0.into();
-                        self.words_in.d.next = 0.into();
-                        self.smp_count.d.next = 0.into();
-                        self.stopped.d.next = false;
-                        self.ser_left.d.next = 0.into();
-                    }
-                } else {
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 16;
-                    self.sponge_in_last.next = self.words_in.q.val() == 16;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
-                    }
-                    // Word to bytes for the sampler, a byte a clock: the
-                    // next word comes in on the clock the last byte goes.
-                    self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
-                    self.byte_taken.next =
-                        (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val();
-                    self.sponge_out_ready.next = ((self.ser_left.q.val() == 0)
-                        | ((self.ser_left.q.val() == 1) & self.byte_taken.val()))
-                        & !self.stopped.q.val();
-                    if self.byte_taken.val() {
-                        self.ser_word.d.next = self.ser_word.q.val() >> 8;
-                        self.ser_left.d.next = self.ser_left.q.val() - 1;
+        if self.sampler.q.val() == SamplerPhase::SampleA {
+            self.pm_coeff_index.next = self.matrix.coeff_index.val();
+            self.pm_coeff_data.next = self.matrix.coeff_data.val();
+        }
+        if self.sampler.q.val() == SamplerPhase::SampleS {
+            if !self.smp_launched.q.val() {
+                // A free slot (the one written next).
+                if !self.matrix.ring_full.val() {
+                    self.smp_launched.d.next = true;
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = 66.into();
+                    self.rej_bounded.reset.next = true;
+                    self.sk_packer.reset.next = true;
+                    self.s_bytes.d.next = 0.into();
+                    self.words_in.d.next = 0.into();
+                    self.smp_count.d.next = 0.into();
+                    self.stopped.d.next = false;
+                    self.ser_left.d.next = 0.into();
+                }
+            } else {
+                self.sponge_in_valid.next = self.words_in.q.val() <= 16;
+                self.sponge_in_last.next = self.words_in.q.val() == 16;
+                if self.sponge_in_ready.val() & (self.words_in.q.val() <= 16) {
+                    self.words_in.d.next = self.words_in.q.val() + 1;
+                }
+                // Word to bytes for the sampler, a byte a clock: the
+                // next word comes in on the clock the last byte goes.
+                self.rej_bounded.data_valid.next = self.ser_left.q.val() != 0;
+                self.byte_taken.next =
+                    (self.ser_left.q.val() != 0) & self.rej_bounded.data_ready.val();
+                self.sponge_out_ready.next = ((self.ser_left.q.val() == 0)
+                    | ((self.ser_left.q.val() == 1) & self.byte_taken.val()))
+                    & !self.stopped.q.val();
+                if self.byte_taken.val() {
+                    self.ser_word.d.next = self.ser_word.q.val() >> 8;
+                    self.ser_left.d.next = self.ser_left.q.val() - 1;
+                    // Held at the target, so reading on (below) cannot
+                    // wrap the count.
+                    if !self.s_bytes_in.val() {
                         self.s_bytes.d.next = self.s_bytes.q.val() + 1;
                     }
-                    if self.sponge_out_ready.val() & self.sponge_out_valid.val() {
-                        self.ser_word.d.next = self.sponge_out_data.val();
-                        self.ser_left.d.next = 4.into();
-                    }
-                    // The first 256 coefficients go to the ring and the packer.
-                    if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
-                        self.pm_coeff_write.next = true;
-                        self.sk_packer.coeff_valid.next = true;
-                        self.smp_count.d.next = self.smp_count.q.val() + 1;
-                    }
-                    // Stop after a fixed number of bytes (or later, if they
-                    // held fewer than 256 coefficients: negligible odds),
-                    // so the clocks do not depend on ρ′'s rejections.
-                    if self.smp_count.q.val().get_bit(8)
-                        & (self.s_bytes.q.val() >= self.s_bytes_target.q.val())
-                        & !self.stopped.q.val()
-                    {
-                        self.stopped.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_op.next = self.c_op_abort.val();
-                    }
-                    if self.stopped.q.val() & !self.sk_packer.data_valid.val() {
-                        self.ring_produce.next = true;
-                        self.smp_launched.d.next = false;
-                        self.sampler.d.next = SamplerPhase::SampleA;
-                        if self.smp_on_s2.q.val() {
-                            self.smp_on_s2.d.next = false;
-                            self.smp_col.d.next = 0.into();
-                            self.smp_row.d.next = self.smp_row.q.val() + 1;
-                            if self.smp_row.q.val() + 1 == self.k.q.val() {
-                                self.sampler.d.next = SamplerPhase::Off;
-                            }
+                }
+                if self.sponge_out_ready.val() & self.sponge_out_valid.val() {
+                    self.ser_word.d.next = self.sponge_out_data.val();
+                    self.ser_left.d.next = 4.into();
+                }
+                // The first 256 coefficients go to the ring and the packer.
+                if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
+                    self.pm_coeff_write.next = true;
+                    self.sk_packer.coeff_valid.next = true;
+                    self.smp_count.d.next = self.smp_count.q.val() + 1;
+                }
+                // Stop after a fixed number of bytes (or later, if they
+                // held fewer than 256 coefficients: negligible odds),
+                // so the clocks do not depend on ρ′'s rejections.
+                if self.smp_count.q.val().get_bit(8) & self.s_bytes_in.val() & !self.stopped.q.val()
+                {
+                    self.stopped.d.next = true;
+                    self.sponge_start.next = true;
+                    self.sponge_op.next = self.c_op_abort.val();
+                }
+                if self.stopped.q.val() & !self.sk_packer.data_valid.val() {
+                    self.matrix.produce_other.next = true;
+                    self.smp_launched.d.next = false;
+                    self.sampler.d.next = SamplerPhase::SampleA;
+                    if self.smp_on_s2.q.val() {
+                        self.smp_on_s2.d.next = false;
+                        if self.matrix.row.val() == self.k.q.val() {
+                            self.sampler.d.next = SamplerPhase::Off;
                         }
                     }
                 }
             }
-            SamplerPhase::SampleA => {
-                if !self.smp_launched.q.val() {
-                    if self.ring_fill.q.val() != self.c_ring_slots.val() {
-                        self.smp_launched.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_arg0.next = self.c_shake128.val();
-                        self.sponge_arg1.next = 34.into();
-                        self.rej_ntt.reset.next = true;
-                        self.words_in.d.next = 0.into();
-                        self.smp_count.d.next = 0.into();
-                        self.stopped.d.next = false;
-                    }
-                } else {
-                    self.sponge_in_valid.next = self.words_in.q.val() <= 8;
-                    self.sponge_in_last.next = self.words_in.q.val() == 8;
-                    if self.sponge_in_ready.val() & (self.words_in.q.val() <= 8) {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
-                    }
-                    self.rej_ntt.word_valid.next =
-                        self.sponge_out_valid.val() & !self.stopped.q.val();
-                    self.sponge_out_ready.next =
-                        self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                    if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
-                        self.pm_coeff_write.next = true;
-                        self.smp_count.d.next = self.smp_count.q.val() + 1;
-                    }
-                    if self.smp_count.q.val().get_bit(8) & !self.stopped.q.val() {
-                        self.stopped.d.next = true;
-                        self.sponge_start.next = true;
-                        self.sponge_op.next = self.c_op_abort.val();
-                    }
-                    if self.stopped.q.val() {
-                        self.ring_produce.next = true;
-                        self.smp_launched.d.next = false;
-                        if self.smp_col.q.val() + 1 == self.l.q.val() {
-                            self.smp_on_s2.d.next = true;
-                            self.sampler.d.next = SamplerPhase::SampleS;
-                        } else {
-                            self.smp_col.d.next = self.smp_col.q.val() + 1;
-                            if self.smp_row.q.val() == 0 {
-                                self.sampler.d.next = SamplerPhase::SampleS;
-                            }
-                        }
-                    }
-                }
-            }
-            _ => {}
         }
-        // The ring's fill: polynomials sampled and not yet loaded.
-        if self.ring_produce.val() {
-            self.ring_write_slot.d.next = self.ring_write_slot.q.val() + 1;
-            if !self.ring_consume.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() + 1;
+        // In SampleA the matrix sampler runs Â[i][j] (wired below); after
+        // it, s1[j + 1] in row 0, and s2[i] after a row's last entry.
+        if (self.sampler.q.val() == SamplerPhase::SampleA) & self.matrix.entry_done.val() {
+            if self.matrix.col.val() + 1 == self.l.q.val() {
+                self.smp_on_s2.d.next = true;
+                self.sampler.d.next = SamplerPhase::SampleS;
+            } else if self.matrix.row.val() == 0 {
+                self.sampler.d.next = SamplerPhase::SampleS;
             }
         }
-        if self.ring_consume.val() {
-            self.ring_read_slot.d.next = self.ring_read_slot.q.val() + 1;
-            if !self.ring_produce.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() - 1;
+        // Â's entries, and the ring (the s polynomials count in it too).
+        self.matrix.k.next = self.k.q.val();
+        self.matrix.l.next = self.l.q.val();
+        self.matrix.hold.next = self.sampler.q.val() != SamplerPhase::SampleA;
+        self.matrix.rho_word.next = self.seed[0].q.val();
+        for w in 0..8 {
+            if self.matrix.rho_index.val().index() == w {
+                self.matrix.rho_word.next = self.seed[w].q.val();
             }
+        }
+        self.matrix.feed_room.next = self.sponge_in_ready.val();
+        self.matrix.squeeze_data.next = self.sponge_out_data.val();
+        self.matrix.squeeze_valid.next = self.sponge_out_valid.val();
+        if self.matrix.sponge_launch.val() {
+            self.sponge_start.next = true;
+            self.sponge_arg0.next = self.matrix.sponge_arg0.val();
+            self.sponge_arg1.next = self.matrix.sponge_arg1.val();
+            self.sponge_arg2.next = self.matrix.sponge_arg2.val();
+        }
+        if self.matrix.sponge_owned.val() {
+            self.sponge_in_valid.next = self.matrix.feed_valid.val();
+            self.sponge_in_last.next = self.matrix.feed_last.val();
+            self.sponge_out_ready.next = self.matrix.squeeze_ready.val();
+        }
+        if self.matrix.sponge_abort.val() {
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
         }
         // ---- s words into sk. The packer leaves a word at most every 8
         // clocks (η = 4: 4 bits a coefficient, a coefficient a clock), and
@@ -1325,6 +1274,7 @@ impl Logic for MlDsaKeyGen {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.sampler.d.next = SamplerPhase::Off;
+            self.matrix.halt.next = true;
         }
         if self.abort_job.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1335,9 +1285,11 @@ impl Logic for MlDsaKeyGen {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.sampler.d.next = SamplerPhase::Off;
+            self.matrix.halt.next = true;
         }
         if self.reset.val() {
             self.sampler.d.next = SamplerPhase::Off;
+            self.matrix.halt.next = true;
             self.phase.d.next = KeyGenPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;

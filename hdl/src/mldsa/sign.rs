@@ -33,7 +33,7 @@
 //!      core, NTT, ŷ\[j\] into the polynomial memory;
 //!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â in the first
 //!      attempt from the polynomial memory's sampling ring, which a
-//!      sampler beside the core fills from the end of ExpandMask (Â is
+//!      sampler beside the core ([`MatrixSampler`]) fills from the end of ExpandMask (Â is
 //!      kept), loaded in the others; w\[i\]
 //!      stored, and HighBits(w\[i\]) into the w1 packer;
 //!    - c̃ = H(μ ‖ w1Encode(w1)) into σ; c = SampleInBall(c̃); ĉ = NTT(c);
@@ -77,8 +77,8 @@ use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
 use crate::mldsa::hint_codec::HintPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
-use crate::mldsa::poly_memory::{RING_FIRST_POLY, RING_SLOTS};
-use crate::mldsa::rej_ntt::RejNttSampler;
+use crate::mldsa::matrix_sampler::MatrixSampler;
+use crate::mldsa::poly_memory::RING_FIRST_POLY;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -308,7 +308,8 @@ pub struct MlDsaSign {
     /// From SampleInBall: c\[`ball_read_index`\] of the previous clock.
     pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
-    rej_ntt: RejNttSampler,
+    /// ExpandA into the sampling ring.
+    matrix: MatrixSampler,
     decompose: Decompose,
     subtract: ModAddSub,
     z_norm: InfNormCheck,
@@ -426,19 +427,7 @@ pub struct MlDsaSign {
     ser_room: Signal<Local, Bit>,
     mu_word: Signal<Local, Bits<32>>,
     rho_word: Signal<Local, Bits<32>>,
-    // The first attempt's sampler of Â and its ring.
-    sampling: DFF<Bit>,
-    smp_launched: DFF<Bit>,
-    smp_row: DFF<Bits<4>>,
-    smp_col: DFF<Bits<4>>,
-    smp_count: DFF<Bits<9>>,
-    ring_fill: DFF<Bits<3>>,
-    ring_write_slot: DFF<Bits<2>>,
-    ring_read_slot: DFF<Bits<2>>,
-    ring_produce: Signal<Local, Bit>,
-    ring_consume: Signal<Local, Bit>,
     c_ring_first: Constant<Bits<7>>,
-    c_ring_slots: Constant<Bits<3>>,
     key_word: Signal<Local, Bits<32>>,
     rnd_word: Signal<Local, Bits<32>>,
     rho_prime_word: Signal<Local, Bits<32>>,
@@ -462,7 +451,6 @@ pub struct MlDsaSign {
     msg_last: Signal<Local, Bits<32>>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
-    c_shake128: Constant<Bits<32>>,
     c_shake256: Constant<Bits<32>>,
     c_squeeze: Constant<Bits<32>>,
     c_op_load: Constant<Bits<8>>,
@@ -597,7 +585,7 @@ impl Default for MlDsaSign {
             ball_data_ready: Default::default(),
             ball_done: Default::default(),
             ball_coeff: Default::default(),
-            rej_ntt: Default::default(),
+            matrix: Default::default(),
             decompose: Default::default(),
             subtract: Default::default(),
             z_norm: Default::default(),
@@ -702,18 +690,7 @@ impl Default for MlDsaSign {
             ser_room: Default::default(),
             mu_word: Default::default(),
             rho_word: Default::default(),
-            sampling: Default::default(),
-            smp_launched: Default::default(),
-            smp_row: Default::default(),
-            smp_col: Default::default(),
-            smp_count: Default::default(),
-            ring_fill: Default::default(),
-            ring_write_slot: Default::default(),
-            ring_read_slot: Default::default(),
-            ring_produce: Default::default(),
-            ring_consume: Default::default(),
             c_ring_first: Constant::new((RING_FIRST_POLY as u64).into()),
-            c_ring_slots: Constant::new((RING_SLOTS as u64).into()),
             key_word: Default::default(),
             rnd_word: Default::default(),
             rho_prime_word: Default::default(),
@@ -737,7 +714,6 @@ impl Default for MlDsaSign {
             msg_last: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
-            c_shake128: c(kregs::MODE_SHAKE128 as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
             c_squeeze: c(SQUEEZE_BYTES),
             c_op_load: c(nregs::OP_LOAD as u64),
@@ -865,15 +841,7 @@ impl Logic for MlDsaSign {
             addr_s1,
             ct0_s1,
             a0,
-            a1,
-            sampling,
-            smp_launched,
-            smp_row,
-            smp_col,
-            smp_count,
-            ring_fill,
-            ring_write_slot,
-            ring_read_slot
+            a1
         );
         for w in 0..8 {
             self.rho[w].clock.next = self.clock.val();
@@ -896,7 +864,7 @@ impl Logic for MlDsaSign {
             self.v_pipe[s].clock.next = self.clock.val();
         }
         clock!(
-            self, clock, unpacker, rej_ntt, decompose, subtract, z_norm, r0_norm, ct0_norm,
+            self, clock, unpacker, matrix, decompose, subtract, z_norm, r0_norm, ct0_norm,
             make_hint, hints, w1_packer, z_packer, sk_buf, sig_buf, w1_buf
         );
         self.w_mem.read_clock.next = self.clock.val();
@@ -953,9 +921,6 @@ impl Logic for MlDsaSign {
         self.ball_data.next = self.ser_byte.val();
         self.ball_data_valid.next = false;
         self.ball_read_index.next = self.count.q.val().get_bits::<8>(0);
-        self.rej_ntt.reset.next = self.reset.val();
-        self.rej_ntt.word.next = self.sponge_out_data.val();
-        self.rej_ntt.word_valid.next = false;
         self.decompose.r.next = self.subtract.r.val();
         self.decompose.wide.next = self.wide.q.val();
         self.decompose.hint.next = false;
@@ -1045,9 +1010,11 @@ impl Logic for MlDsaSign {
         }
         if self.phase.q.val() == SignPhase::LoadA {
             self.pm_load_poly.next =
-                self.c_ring_first.val() | bit_cast::<7, 2>(self.ring_read_slot.q.val());
+                self.c_ring_first.val() | bit_cast::<7, 2>(self.matrix.read_slot.val());
         }
-        self.ring_consume.next = false;
+        self.matrix.consume.next = false;
+        self.matrix.start.next = false;
+        self.matrix.halt.next = false;
         self.w_mem.write_enable.next = false;
         self.w_mem.write_address.next =
             (bit_cast::<11, 4>(self.row.q.val()) << 8) | bit_cast::<11, 9>(self.count.q.val());
@@ -1133,11 +1100,15 @@ impl Logic for MlDsaSign {
             }
         }
         self.rho_word.next = self.rho[0].q.val();
+        for w in 0..8 {
+            if self.matrix.rho_index.val().index() == w {
+                self.rho_word.next = self.rho[w].q.val();
+            }
+        }
         self.key_word.next = self.key[0].q.val();
         self.rnd_word.next = self.rnd[0].q.val();
         for w in 0..8 {
             if self.words_in.q.val().get_bits::<3>(0).index() == w {
-                self.rho_word.next = self.rho[w].q.val();
                 self.key_word.next = self.key[w].q.val();
                 self.rnd_word.next = self.rnd[w].q.val();
             }
@@ -1432,13 +1403,7 @@ impl Logic for MlDsaSign {
                         if (self.attempt_count.q.val() == 1)
                             & (self.col.q.val() + 1 == self.l.q.val())
                         {
-                            self.sampling.d.next = true;
-                            self.smp_launched.d.next = false;
-                            self.smp_row.d.next = 0.into();
-                            self.smp_col.d.next = 0.into();
-                            self.ring_fill.d.next = 0.into();
-                            self.ring_write_slot.d.next = 0.into();
-                            self.ring_read_slot.d.next = 0.into();
+                            self.matrix.start.next = true;
                         }
                     }
                 }
@@ -1482,7 +1447,7 @@ impl Logic for MlDsaSign {
                     // Â was kept by the first attempt.
                     self.phase.d.next = SignPhase::LoadARows;
                 } else if !self.launched.q.val() {
-                    if self.ring_fill.q.val() != 0 {
+                    if self.matrix.ring_ready.val() {
                         self.launched.d.next = true;
                         self.ntt_start.next = true;
                         self.ntt_op.next = self.c_op_load_rows.val();
@@ -1490,7 +1455,7 @@ impl Logic for MlDsaSign {
                     }
                 } else if self.ntt_done.val() {
                     self.error_flag.d.next = self.ntt_error.val();
-                    self.ring_consume.next = true;
+                    self.matrix.consume.next = true;
                     self.launched.d.next = false;
                     self.phase.d.next = SignPhase::StoreARows;
                 }
@@ -1997,75 +1962,34 @@ impl Logic for MlDsaSign {
         // from the end of the last ExpandMask to the last entry (before
         // the commitment, the sponge's next use). Its clocks depend on ρ
         // only.
-        self.ring_produce.next = false;
-        self.pm_coeff_write.next = false;
-        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.ring_write_slot.q.val());
-        self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
-        self.pm_coeff_data.next = self.rej_ntt.coeff.val();
-        if self.sampling.q.val() {
-            if !self.smp_launched.q.val() {
-                if self.ring_fill.q.val() != self.c_ring_slots.val() {
-                    self.smp_launched.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_arg0.next = self.c_shake128.val();
-                    self.sponge_arg1.next = 34.into();
-                    self.sponge_arg2.next = self.c_squeeze.val();
-                    self.rej_ntt.reset.next = true;
-                    self.words_in.d.next = 0.into();
-                    self.smp_count.d.next = 0.into();
-                    self.stopped.d.next = false;
-                }
-            } else {
-                // ρ ‖ j ‖ i.
-                self.feed_data.next = self.rho_word.val();
-                if self.words_in.q.val() == 8 {
-                    self.feed_data.next = bit_cast::<32, 4>(self.smp_col.q.val())
-                        | (bit_cast::<32, 4>(self.smp_row.q.val()) << 8);
-                }
-                self.feed_valid_in.next = self.words_in.q.val() <= 8;
-                self.feed_last_in.next = self.words_in.q.val() == 8;
-                self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
-                if self.feed_take.val() {
-                    self.words_in.d.next = self.words_in.q.val() + 1;
-                }
-                self.rej_ntt.word_valid.next = self.sponge_out_valid.val() & !self.stopped.q.val();
-                self.sponge_out_ready.next = self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                if self.rej_ntt.coeff_valid.val() & !self.smp_count.q.val().get_bit(8) {
-                    self.pm_coeff_write.next = true;
-                    self.smp_count.d.next = self.smp_count.q.val() + 1;
-                }
-                if self.smp_count.q.val().get_bit(8) & !self.stopped.q.val() {
-                    self.stopped.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_op.next = self.c_op_abort.val();
-                }
-                if self.stopped.q.val() {
-                    self.ring_produce.next = true;
-                    self.smp_launched.d.next = false;
-                    if self.smp_col.q.val() + 1 == self.l.q.val() {
-                        self.smp_col.d.next = 0.into();
-                        self.smp_row.d.next = self.smp_row.q.val() + 1;
-                        if self.smp_row.q.val() + 1 == self.k.q.val() {
-                            self.sampling.d.next = false;
-                        }
-                    } else {
-                        self.smp_col.d.next = self.smp_col.q.val() + 1;
-                    }
-                }
-            }
+        self.matrix.k.next = self.k.q.val();
+        self.matrix.l.next = self.l.q.val();
+        self.matrix.rho_word.next = self.rho_word.val();
+        self.matrix.feed_room.next = self.feed_room.val();
+        self.matrix.squeeze_data.next = self.sponge_out_data.val();
+        self.matrix.squeeze_valid.next = self.sponge_out_valid.val();
+        self.matrix.produce_other.next = false;
+        self.matrix.hold.next = false;
+        self.pm_coeff_write.next = self.matrix.coeff_write.val();
+        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.matrix.write_slot.val());
+        self.pm_coeff_index.next = self.matrix.coeff_index.val();
+        self.pm_coeff_data.next = self.matrix.coeff_data.val();
+        if self.matrix.sponge_launch.val() {
+            self.sponge_start.next = true;
+            self.sponge_arg0.next = self.matrix.sponge_arg0.val();
+            self.sponge_arg1.next = self.matrix.sponge_arg1.val();
+            self.sponge_arg2.next = self.matrix.sponge_arg2.val();
         }
-        // The ring's fill: polynomials sampled and not yet loaded.
-        if self.ring_produce.val() {
-            self.ring_write_slot.d.next = self.ring_write_slot.q.val() + 1;
-            if !self.ring_consume.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() + 1;
-            }
+        if self.matrix.sponge_owned.val() {
+            self.feed_data.next = self.matrix.feed_data.val();
+            self.feed_valid_in.next = self.matrix.feed_valid.val();
+            self.feed_last_in.next = self.matrix.feed_last.val();
+            self.sponge_out_ready.next = self.matrix.squeeze_ready.val();
+            self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
         }
-        if self.ring_consume.val() {
-            self.ring_read_slot.d.next = self.ring_read_slot.q.val() + 1;
-            if !self.ring_produce.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() - 1;
-            }
+        if self.matrix.sponge_abort.val() {
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
         }
         // ---- The sponge's input register.
         self.sponge_in_data.next = self.feed_word.q.val();
@@ -2119,7 +2043,7 @@ impl Logic for MlDsaSign {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
         }
         if self.abort_job.val() & (self.phase.q.val() != SignPhase::Idle) {
             self.done_flag.d.next = true;
@@ -2130,10 +2054,10 @@ impl Logic for MlDsaSign {
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
         }
         if self.reset.val() {
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
             self.feed_valid.d.next = false;
             self.phase.d.next = SignPhase::Idle;
             self.done_flag.d.next = false;

@@ -46,7 +46,7 @@
 //! back a row (8 coefficients) a clock.
 //!
 //! From the end of step 3 to the last row, a sampler beside the phases
-//! drives the sponge: it samples Â\[i\]\[j\] in row order (SHAKE128 into
+//! ([`MatrixSampler`]) drives the sponge: it samples Â\[i\]\[j\] in row order (SHAKE128 into
 //! RejNTTPoly), a coefficient a clock, into the polynomial memory's
 //! sampling ring (4 slots), and the phase [`VerifyPhase::LoadA`] takes
 //! each into slot 2 with `OP_LOAD_ROWS` (33 clocks). Sampling thus
@@ -81,8 +81,8 @@ use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
 use crate::mldsa::hint_codec::HintUnpacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
-use crate::mldsa::poly_memory::{RING_FIRST_POLY, RING_SLOTS};
-use crate::mldsa::rej_ntt::RejNttSampler;
+use crate::mldsa::matrix_sampler::MatrixSampler;
+use crate::mldsa::poly_memory::RING_FIRST_POLY;
 use crate::ntt::core::{OP_LOAD_ROWS, OP_STORE_ROWS};
 use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
@@ -276,7 +276,8 @@ pub struct MlDsaVerify {
     pub ball_coeff: Signal<In, Bits<23>>,
     unpacker: BitUnpacker,
     hints: HintUnpacker,
-    rej_ntt: RejNttSampler,
+    /// ExpandA into the sampling ring.
+    matrix: MatrixSampler,
     z_norm: InfNormCheck,
     decompose: Decompose,
     w1_packer: BytePacker,
@@ -355,19 +356,7 @@ pub struct MlDsaVerify {
     ser_room: Signal<Local, Bit>,
     mu_word: Signal<Local, Bits<32>>,
     rho_word: Signal<Local, Bits<32>>,
-    // The sampler of Â and its ring.
-    sampling: DFF<Bit>,
-    smp_launched: DFF<Bit>,
-    smp_row: DFF<Bits<4>>,
-    smp_col: DFF<Bits<4>>,
-    smp_count: DFF<Bits<9>>,
-    ring_fill: DFF<Bits<3>>,
-    ring_write_slot: DFF<Bits<2>>,
-    ring_read_slot: DFF<Bits<2>>,
-    ring_produce: Signal<Local, Bit>,
-    ring_consume: Signal<Local, Bit>,
     c_ring_first: Constant<Bits<7>>,
-    c_ring_slots: Constant<Bits<3>>,
     stream_take: Signal<Local, Bit>,
     last_expected: Signal<Local, Bit>,
     t1_scaled: Signal<Local, Bits<23>>,
@@ -385,7 +374,6 @@ pub struct MlDsaVerify {
     feed_take: Signal<Local, Bit>,
     c_op_sponge: Constant<Bits<8>>,
     c_op_abort: Constant<Bits<8>>,
-    c_shake128: Constant<Bits<32>>,
     c_shake256: Constant<Bits<32>>,
     c_squeeze: Constant<Bits<32>>,
     c_op_load: Constant<Bits<8>>,
@@ -529,7 +517,7 @@ impl Default for MlDsaVerify {
             ball_data_ready: Default::default(),
             ball_done: Default::default(),
             ball_coeff: Default::default(),
-            rej_ntt: Default::default(),
+            matrix: Default::default(),
             z_norm: Default::default(),
             decompose: Default::default(),
             w1_packer: Default::default(),
@@ -596,18 +584,7 @@ impl Default for MlDsaVerify {
             ser_room: Default::default(),
             mu_word: Default::default(),
             rho_word: Default::default(),
-            sampling: Default::default(),
-            smp_launched: Default::default(),
-            smp_row: Default::default(),
-            smp_col: Default::default(),
-            smp_count: Default::default(),
-            ring_fill: Default::default(),
-            ring_write_slot: Default::default(),
-            ring_read_slot: Default::default(),
-            ring_produce: Default::default(),
-            ring_consume: Default::default(),
             c_ring_first: Constant::new((RING_FIRST_POLY as u64).into()),
-            c_ring_slots: Constant::new((RING_SLOTS as u64).into()),
             stream_take: Default::default(),
             last_expected: Default::default(),
             t1_scaled: Default::default(),
@@ -629,7 +606,6 @@ impl Default for MlDsaVerify {
             feed_take: Default::default(),
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
-            c_shake128: c(kregs::MODE_SHAKE128 as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
             c_squeeze: c(SQUEEZE_BYTES),
             c_op_load: c(nregs::OP_LOAD as u64),
@@ -723,15 +699,7 @@ impl Logic for MlDsaVerify {
             word_differs,
             feed_word,
             feed_valid,
-            feed_last,
-            sampling,
-            smp_launched,
-            smp_row,
-            smp_col,
-            smp_count,
-            ring_fill,
-            ring_write_slot,
-            ring_read_slot
+            feed_last
         );
         for w in 0..8 {
             self.rho[w].clock.next = self.clock.val();
@@ -745,7 +713,7 @@ impl Logic for MlDsaVerify {
             self.pipe[s].clock.next = self.clock.val();
         }
         clock!(
-            self, clock, unpacker, hints, rej_ntt, z_norm, decompose, w1_packer, pk_buf, sig_buf,
+            self, clock, unpacker, hints, matrix, z_norm, decompose, w1_packer, pk_buf, sig_buf,
             w1_buf
         );
 
@@ -793,9 +761,11 @@ impl Logic for MlDsaVerify {
         }
         if self.phase.q.val() == VerifyPhase::LoadA {
             self.pm_load_poly.next =
-                self.c_ring_first.val() | bit_cast::<7, 2>(self.ring_read_slot.q.val());
+                self.c_ring_first.val() | bit_cast::<7, 2>(self.matrix.read_slot.val());
         }
-        self.ring_consume.next = false;
+        self.matrix.consume.next = false;
+        self.matrix.start.next = false;
+        self.matrix.halt.next = false;
         self.unpacker.reset.next = self.reset.val();
         self.unpacker.width.next = self.gamma1_bits.q.val();
         self.unpacker.centred.next = true;
@@ -817,9 +787,6 @@ impl Logic for MlDsaVerify {
         self.ball_data.next = self.ser_byte.val();
         self.ball_data_valid.next = false;
         self.ball_read_index.next = self.count.q.val().get_bits::<8>(0);
-        self.rej_ntt.reset.next = self.reset.val();
-        self.rej_ntt.word.next = self.sponge_out_data.val();
-        self.rej_ntt.word_valid.next = false;
         self.z_norm.x.next = bit_cast::<25, 23>(self.unpacker.coeff.val());
         self.z_norm.canonical.next = true;
         self.z_norm.bound.next = self.z_bound.q.val();
@@ -890,7 +857,7 @@ impl Logic for MlDsaVerify {
         }
         self.rho_word.next = self.rho[0].q.val();
         for w in 0..8 {
-            if self.words_in.q.val().index() == w {
+            if self.matrix.rho_index.val().index() == w {
                 self.rho_word.next = self.rho[w].q.val();
             }
         }
@@ -1170,13 +1137,7 @@ impl Logic for MlDsaVerify {
                         self.launched.d.next = false;
                         self.phase.d.next = VerifyPhase::LoadC;
                         // The sponge is free: the sampler starts on Â[0][0].
-                        self.sampling.d.next = true;
-                        self.smp_launched.d.next = false;
-                        self.smp_row.d.next = 0.into();
-                        self.smp_col.d.next = 0.into();
-                        self.ring_fill.d.next = 0.into();
-                        self.ring_write_slot.d.next = 0.into();
-                        self.ring_read_slot.d.next = 0.into();
+                        self.matrix.start.next = true;
                     }
                 }
             }
@@ -1227,7 +1188,7 @@ impl Logic for MlDsaVerify {
             VerifyPhase::MulAz => {}
             VerifyPhase::LoadA => {
                 if !self.launched.q.val() {
-                    if self.ring_fill.q.val() != 0 {
+                    if self.matrix.ring_ready.val() {
                         self.launched.d.next = true;
                         self.ntt_start.next = true;
                         self.ntt_op.next = self.c_op_load_rows.val();
@@ -1235,7 +1196,7 @@ impl Logic for MlDsaVerify {
                     }
                 } else if self.ntt_done.val() {
                     self.error_flag.d.next = self.ntt_error.val();
-                    self.ring_consume.next = true;
+                    self.matrix.consume.next = true;
                     self.launched.d.next = false;
                     self.phase.d.next = VerifyPhase::MulAz;
                 }
@@ -1479,74 +1440,33 @@ impl Logic for MlDsaVerify {
         // a clock, up to RING_SLOTS ahead of the core, from the end of the
         // challenge (the sponge's last other use before the commitment,
         // which comes after the last row). Its clocks depend on ρ only.
-        self.ring_produce.next = false;
-        self.pm_coeff_write.next = false;
-        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.ring_write_slot.q.val());
-        self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
-        self.pm_coeff_data.next = self.rej_ntt.coeff.val();
-        if self.sampling.q.val() {
-            if !self.smp_launched.q.val() {
-                if self.ring_fill.q.val() != self.c_ring_slots.val() {
-                    self.smp_launched.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_arg0.next = self.c_shake128.val();
-                    self.sponge_arg1.next = 34.into();
-                    self.sponge_arg2.next = self.c_squeeze.val();
-                    self.rej_ntt.reset.next = true;
-                    self.words_in.d.next = 0.into();
-                    self.smp_count.d.next = 0.into();
-                    self.stopped.d.next = false;
-                }
-            } else {
-                // ρ ‖ j ‖ i.
-                self.feed_data.next = self.rho_word.val();
-                if self.words_in.q.val() == 8 {
-                    self.feed_data.next = bit_cast::<32, 4>(self.smp_col.q.val())
-                        | (bit_cast::<32, 4>(self.smp_row.q.val()) << 8);
-                }
-                self.feed_valid_in.next = self.words_in.q.val() <= 8;
-                self.feed_last_in.next = self.words_in.q.val() == 8;
-                if self.feed_room.val() & (self.words_in.q.val() <= 8) {
-                    self.words_in.d.next = self.words_in.q.val() + 1;
-                }
-                self.rej_ntt.word_valid.next = self.sponge_out_valid.val() & !self.stopped.q.val();
-                self.sponge_out_ready.next = self.rej_ntt.word_ready.val() & !self.stopped.q.val();
-                if self.rej_ntt.coeff_valid.val() & !self.smp_count.q.val().get_bit(8) {
-                    self.pm_coeff_write.next = true;
-                    self.smp_count.d.next = self.smp_count.q.val() + 1;
-                }
-                if self.smp_count.q.val().get_bit(8) & !self.stopped.q.val() {
-                    self.stopped.d.next = true;
-                    self.sponge_start.next = true;
-                    self.sponge_op.next = self.c_op_abort.val();
-                }
-                if self.stopped.q.val() {
-                    self.ring_produce.next = true;
-                    self.smp_launched.d.next = false;
-                    if self.smp_col.q.val() + 1 == self.l.q.val() {
-                        self.smp_col.d.next = 0.into();
-                        self.smp_row.d.next = self.smp_row.q.val() + 1;
-                        if self.smp_row.q.val() + 1 == self.k.q.val() {
-                            self.sampling.d.next = false;
-                        }
-                    } else {
-                        self.smp_col.d.next = self.smp_col.q.val() + 1;
-                    }
-                }
-            }
+        self.matrix.k.next = self.k.q.val();
+        self.matrix.l.next = self.l.q.val();
+        self.matrix.rho_word.next = self.rho_word.val();
+        self.matrix.feed_room.next = self.feed_room.val();
+        self.matrix.squeeze_data.next = self.sponge_out_data.val();
+        self.matrix.squeeze_valid.next = self.sponge_out_valid.val();
+        self.matrix.produce_other.next = false;
+        self.matrix.hold.next = false;
+        self.pm_coeff_write.next = self.matrix.coeff_write.val();
+        self.pm_coeff_slot.next = bit_cast::<4, 2>(self.matrix.write_slot.val());
+        self.pm_coeff_index.next = self.matrix.coeff_index.val();
+        self.pm_coeff_data.next = self.matrix.coeff_data.val();
+        if self.matrix.sponge_launch.val() {
+            self.sponge_start.next = true;
+            self.sponge_arg0.next = self.matrix.sponge_arg0.val();
+            self.sponge_arg1.next = self.matrix.sponge_arg1.val();
+            self.sponge_arg2.next = self.matrix.sponge_arg2.val();
         }
-        // The ring's fill: polynomials sampled and not yet loaded.
-        if self.ring_produce.val() {
-            self.ring_write_slot.d.next = self.ring_write_slot.q.val() + 1;
-            if !self.ring_consume.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() + 1;
-            }
+        if self.matrix.sponge_owned.val() {
+            self.feed_data.next = self.matrix.feed_data.val();
+            self.feed_valid_in.next = self.matrix.feed_valid.val();
+            self.feed_last_in.next = self.matrix.feed_last.val();
+            self.sponge_out_ready.next = self.matrix.squeeze_ready.val();
         }
-        if self.ring_consume.val() {
-            self.ring_read_slot.d.next = self.ring_read_slot.q.val() + 1;
-            if !self.ring_produce.val() {
-                self.ring_fill.d.next = self.ring_fill.q.val() - 1;
-            }
+        if self.matrix.sponge_abort.val() {
+            self.sponge_start.next = true;
+            self.sponge_op.next = self.c_op_abort.val();
         }
         // ---- Buffer reads: the word at `rd_ptr` is on `read_word` (the RAM
         // reads `rd_next`, the pointer's next value); the commitment
@@ -1591,7 +1511,7 @@ impl Logic for MlDsaVerify {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
         }
         if self.abort_job.val() & (self.phase.q.val() != VerifyPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1602,10 +1522,10 @@ impl Logic for MlDsaVerify {
             self.sponge_op.next = self.c_op_abort.val();
             self.ntt_start.next = true;
             self.ntt_op.next = self.c_ntt_abort.val();
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
         }
         if self.reset.val() {
-            self.sampling.d.next = false;
+            self.matrix.halt.next = true;
             self.phase.d.next = VerifyPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
