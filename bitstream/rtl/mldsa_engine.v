@@ -1278,7 +1278,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     // Constant declarations
     localparam  c_op_sponge = 8'h1;
     localparam  c_op_abort = 8'hff;
-    localparam  c_shake128 = 32'h0;
     localparam  c_shake256 = 32'h1;
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
@@ -1317,7 +1316,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     localparam  c_set_s_bytes$2 = 9'b100010000;
     localparam  c_two_to_12 = 14'b1000000000000;
     localparam  c_ring_first = 7'b1110000;
-    localparam  c_ring_slots = 3'b100;
     
     // Enums
     localparam KeyGenPhase$Idle = 0;
@@ -1343,13 +1341,40 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     localparam SamplerPhase$SampleA = 2;
     
     // Stub signals
-    reg  rej_ntt$clock;
-    reg  rej_ntt$reset;
-    reg  [31:0] rej_ntt$word;
-    reg  rej_ntt$word_valid;
-    wire  rej_ntt$word_ready;
-    wire  [22:0] rej_ntt$coeff;
-    wire  rej_ntt$coeff_valid;
+    reg  matrix$clock;
+    reg  matrix$start;
+    reg  matrix$halt;
+    reg  matrix$hold;
+    reg  [3:0] matrix$k;
+    reg  [3:0] matrix$l;
+    reg  [31:0] matrix$rho_word;
+    wire  [2:0] matrix$rho_index;
+    wire  matrix$sponge_launch;
+    wire  [31:0] matrix$sponge_arg0;
+    wire  [31:0] matrix$sponge_arg1;
+    wire  [31:0] matrix$sponge_arg2;
+    wire  matrix$sponge_abort;
+    wire  matrix$sponge_owned;
+    wire  [31:0] matrix$feed_data;
+    wire  matrix$feed_valid;
+    wire  matrix$feed_last;
+    reg  matrix$feed_room;
+    reg  [31:0] matrix$squeeze_data;
+    reg  matrix$squeeze_valid;
+    wire  matrix$squeeze_ready;
+    reg  matrix$consume;
+    reg  matrix$produce_other;
+    wire  matrix$ring_ready;
+    wire  matrix$ring_full;
+    wire  [1:0] matrix$read_slot;
+    wire  [1:0] matrix$write_slot;
+    wire  matrix$coeff_write;
+    wire  [7:0] matrix$coeff_index;
+    wire  [22:0] matrix$coeff_data;
+    wire  matrix$entry_done;
+    wire  matrix$active;
+    wire  [3:0] matrix$row;
+    wire  [3:0] matrix$col;
     reg  rej_bounded$clock;
     reg  rej_bounded$reset;
     reg  rej_bounded$eta4;
@@ -1623,27 +1648,12 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  smp_launched$d;
     wire  smp_launched$q;
     reg  smp_launched$clock;
-    reg  [3:0] smp_row$d;
-    wire  [3:0] smp_row$q;
-    reg  smp_row$clock;
-    reg  [3:0] smp_col$d;
-    wire  [3:0] smp_col$q;
-    reg  smp_col$clock;
     reg  smp_on_s2$d;
     wire  smp_on_s2$q;
     reg  smp_on_s2$clock;
     reg  [8:0] smp_count$d;
     wire  [8:0] smp_count$q;
     reg  smp_count$clock;
-    reg  [2:0] ring_fill$d;
-    wire  [2:0] ring_fill$q;
-    reg  ring_fill$clock;
-    reg  [1:0] ring_write_slot$d;
-    wire  [1:0] ring_write_slot$q;
-    reg  ring_write_slot$clock;
-    reg  [1:0] ring_read_slot$d;
-    wire  [1:0] ring_read_slot$q;
-    reg  ring_read_slot$clock;
     reg  [31:0] s_word$d;
     wire  [31:0] s_word$q;
     reg  s_word$clock;
@@ -1653,6 +1663,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     
     // Local signals
     reg  byte_taken;
+    reg  s_bytes_in;
     reg  [31:0] message_word;
     reg  [31:0] seed_word;
     reg  [15:0] s_index;
@@ -1666,19 +1677,44 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  [31:0] copy_word;
     reg  [13:0] t0_field;
     reg  packers_idle;
-    reg  ring_produce;
-    reg  ring_consume;
     reg  t0_writing;
     
     // Sub module instances
-    mldsa_engine__keygen__rej_ntt rej_ntt(
-        .clock(rej_ntt$clock),
-        .reset(rej_ntt$reset),
-        .word(rej_ntt$word),
-        .word_valid(rej_ntt$word_valid),
-        .word_ready(rej_ntt$word_ready),
-        .coeff(rej_ntt$coeff),
-        .coeff_valid(rej_ntt$coeff_valid)
+    mldsa_engine__keygen__matrix matrix(
+        .clock(matrix$clock),
+        .start(matrix$start),
+        .halt(matrix$halt),
+        .hold(matrix$hold),
+        .k(matrix$k),
+        .l(matrix$l),
+        .rho_word(matrix$rho_word),
+        .rho_index(matrix$rho_index),
+        .sponge_launch(matrix$sponge_launch),
+        .sponge_arg0(matrix$sponge_arg0),
+        .sponge_arg1(matrix$sponge_arg1),
+        .sponge_arg2(matrix$sponge_arg2),
+        .sponge_abort(matrix$sponge_abort),
+        .sponge_owned(matrix$sponge_owned),
+        .feed_data(matrix$feed_data),
+        .feed_valid(matrix$feed_valid),
+        .feed_last(matrix$feed_last),
+        .feed_room(matrix$feed_room),
+        .squeeze_data(matrix$squeeze_data),
+        .squeeze_valid(matrix$squeeze_valid),
+        .squeeze_ready(matrix$squeeze_ready),
+        .consume(matrix$consume),
+        .produce_other(matrix$produce_other),
+        .ring_ready(matrix$ring_ready),
+        .ring_full(matrix$ring_full),
+        .read_slot(matrix$read_slot),
+        .write_slot(matrix$write_slot),
+        .coeff_write(matrix$coeff_write),
+        .coeff_index(matrix$coeff_index),
+        .coeff_data(matrix$coeff_data),
+        .entry_done(matrix$entry_done),
+        .active(matrix$active),
+        .row(matrix$row),
+        .col(matrix$col)
     );
     mldsa_engine__keygen__rej_bounded rej_bounded(
         .clock(rej_bounded$clock),
@@ -2107,16 +2143,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .q(smp_launched$q),
         .clock(smp_launched$clock)
     );
-    mldsa_engine__keygen__smp_row smp_row(
-        .d(smp_row$d),
-        .q(smp_row$q),
-        .clock(smp_row$clock)
-    );
-    mldsa_engine__keygen__smp_col smp_col(
-        .d(smp_col$d),
-        .q(smp_col$q),
-        .clock(smp_col$clock)
-    );
     mldsa_engine__keygen__smp_on_s2 smp_on_s2(
         .d(smp_on_s2$d),
         .q(smp_on_s2$q),
@@ -2126,21 +2152,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .d(smp_count$d),
         .q(smp_count$q),
         .clock(smp_count$clock)
-    );
-    mldsa_engine__keygen__ring_fill ring_fill(
-        .d(ring_fill$d),
-        .q(ring_fill$q),
-        .clock(ring_fill$clock)
-    );
-    mldsa_engine__keygen__ring_write_slot ring_write_slot(
-        .d(ring_write_slot$d),
-        .q(ring_write_slot$q),
-        .clock(ring_write_slot$clock)
-    );
-    mldsa_engine__keygen__ring_read_slot ring_read_slot(
-        .d(ring_read_slot$d),
-        .q(ring_read_slot$q),
-        .clock(ring_read_slot$clock)
     );
     mldsa_engine__keygen__s_word s_word(
         .d(s_word$d),
@@ -2185,13 +2196,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         primed$clock = clock;
         sampler$clock = clock;
         smp_launched$clock = clock;
-        smp_row$clock = clock;
-        smp_col$clock = clock;
         smp_on_s2$clock = clock;
         smp_count$clock = clock;
-        ring_fill$clock = clock;
-        ring_write_slot$clock = clock;
-        ring_read_slot$clock = clock;
         s_word$clock = clock;
         s_word_valid$clock = clock;
         phase$d = phase$q;
@@ -2224,13 +2230,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         primed$d = primed$q;
         sampler$d = sampler$q;
         smp_launched$d = smp_launched$q;
-        smp_row$d = smp_row$q;
-        smp_col$d = smp_col$q;
         smp_on_s2$d = smp_on_s2$q;
         smp_count$d = smp_count$q;
-        ring_fill$d = ring_fill$q;
-        ring_write_slot$d = ring_write_slot$q;
-        ring_read_slot$d = ring_read_slot$q;
         s_word$d = s_word$q;
         s_word_valid$d = s_word_valid$q;
         xi$0$clock = clock;
@@ -2313,7 +2314,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         seed$30$d = seed$30$q;
         seed$31$clock = clock;
         seed$31$d = seed$31$q;
-        rej_ntt$clock = clock;
+        matrix$clock = clock;
         rej_bounded$clock = clock;
         p2r$clock = clock;
         sk_packer$clock = clock;
@@ -2331,6 +2332,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         sponge_in_last = 1'b0;
         sponge_out_ready = 1'b0;
         byte_taken = 1'b0;
+        s_bytes_in = s_bytes$q >= s_bytes_target$q;
         ntt_reset = reset;
         ntt_start = 1'b0;
         ntt_op = c_op_load;
@@ -2348,10 +2350,11 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             pm_load_poly = c_ones_poly;
         end
         if ((phase$q == KeyGenPhase$LoadS) | (phase$q == KeyGenPhase$LoadA)) begin
-            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+            pm_load_poly = c_ring_first | ((matrix$read_slot) & 7'h7f);
         end
-        ring_consume = 1'b0;
-        rej_ntt$reset = reset;
+        matrix$consume = 1'b0;
+        matrix$start = 1'b0;
+        matrix$halt = 1'b0;
         rej_bounded$reset = reset;
         rej_bounded$eta4 = eta4$q;
         sk_packer$reset = reset;
@@ -2449,10 +2452,10 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         pk_buf$word_data = seed_word;
         sk_buf$word_data = copy_word;
         if (smp_on_s2$q) begin
-            s_index = ((l$q) & 16'hffff) + ((smp_row$q) & 16'hffff);
+            s_index = ((l$q) & 16'hffff) + ((matrix$row) & 16'hffff) - 32'h1;
         end
         else begin
-            s_index = ((smp_col$q) & 16'hffff);
+            s_index = ((matrix$col) & 16'hffff);
         end
         message_word = 32'h0;
         if (phase$q == KeyGenPhase$Seed) begin
@@ -2485,33 +2488,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             end
         end
         else if (sampler$q == SamplerPhase$SampleA) begin
-            if (words_in$q == 0) begin
-                message_word = seed$0$q;
-            end
-            if (words_in$q == 1) begin
-                message_word = seed$1$q;
-            end
-            if (words_in$q == 2) begin
-                message_word = seed$2$q;
-            end
-            if (words_in$q == 3) begin
-                message_word = seed$3$q;
-            end
-            if (words_in$q == 4) begin
-                message_word = seed$4$q;
-            end
-            if (words_in$q == 5) begin
-                message_word = seed$5$q;
-            end
-            if (words_in$q == 6) begin
-                message_word = seed$6$q;
-            end
-            if (words_in$q == 7) begin
-                message_word = seed$7$q;
-            end
-            if (words_in$q == 32'h8) begin
-                message_word = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
-            end
+            message_word = matrix$feed_data;
         end
         else begin
             if (words_in$q == 0) begin
@@ -2567,16 +2544,10 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             end
         end
         sponge_in_data = message_word;
-        rej_ntt$word = sponge_out_data;
-        rej_ntt$word_valid = 1'b0;
         rej_bounded$data = ser_word$q[(32'h0)+:(8)];
         rej_bounded$data_valid = 1'b0;
         sample_coeff = rej_bounded$coeff;
         sample_valid = rej_bounded$coeff_valid;
-        if (sampler$q == SamplerPhase$SampleA) begin
-            sample_coeff = rej_ntt$coeff;
-            sample_valid = rej_ntt$coeff_valid;
-        end
         stream_count = pk_words$q;
         if (phase$q == KeyGenPhase$OutSk) begin
             stream_count = sk_words$q;
@@ -2802,19 +2773,15 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         launched$d = 1'b0;
                         sampler$d = SamplerPhase$SampleS;
                         smp_launched$d = 1'b0;
-                        smp_row$d = 32'h0;
-                        smp_col$d = 32'h0;
                         smp_on_s2$d = 1'b0;
-                        ring_fill$d = 32'h0;
-                        ring_write_slot$d = 32'h0;
-                        ring_read_slot$d = 32'h0;
+                        matrix$start = 1'b1;
                         s_word_valid$d = 1'b0;
                     end
                 end
             KeyGenPhase$LoadS:
                 begin
                     if (~launched$q) begin
-                        if (ring_fill$q != 32'h0) begin
+                        if (matrix$ring_ready) begin
                             launched$d = 1'b1;
                             ntt_start = 1'b1;
                             ntt_op = c_op_load_rows;
@@ -2823,7 +2790,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     end
                     else if (ntt_done) begin
                         error_flag$d = ntt_error;
-                        ring_consume = 1'b1;
+                        matrix$consume = 1'b1;
                         launched$d = 1'b0;
                         phase$d = KeyGenPhase$NttS;
                     end
@@ -2852,7 +2819,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             KeyGenPhase$LoadA:
                 begin
                     if (~launched$q) begin
-                        if (ring_fill$q != 32'h0) begin
+                        if (matrix$ring_ready) begin
                             launched$d = 1'b1;
                             ntt_start = 1'b1;
                             ntt_op = c_op_load_rows;
@@ -2861,7 +2828,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     end
                     else if (ntt_done) begin
                         error_flag$d = ntt_error;
-                        ring_consume = 1'b1;
+                        matrix$consume = 1'b1;
                         launched$d = 1'b0;
                         phase$d = KeyGenPhase$Multiply;
                     end
@@ -3092,133 +3059,127 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                 end
             end
         end
-        ring_produce = 1'b0;
-        pm_coeff_write = 1'b0;
-        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
+        matrix$produce_other = 1'b0;
+        pm_coeff_write = matrix$coeff_write;
+        pm_coeff_slot = ((matrix$write_slot) & 4'hf);
         pm_coeff_index = smp_count$q[(32'h0)+:(8)];
         pm_coeff_data = sample_coeff;
-        case (sampler$q)
-            SamplerPhase$SampleS:
-                begin
-                    if (~smp_launched$q) begin
-                        if (ring_fill$q != c_ring_slots) begin
-                            smp_launched$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_arg1 = 32'h42;
-                            rej_bounded$reset = 1'b1;
-                            sk_packer$reset = 1'b1;
-                            s_bytes$d = 32'h0;
-                            words_in$d = 32'h0;
-                            smp_count$d = 32'h0;
-                            stopped$d = 1'b0;
-                            ser_left$d = 32'h0;
-                        end
+        if (sampler$q == SamplerPhase$SampleA) begin
+            pm_coeff_index = matrix$coeff_index;
+            pm_coeff_data = matrix$coeff_data;
+        end
+        if (sampler$q == SamplerPhase$SampleS) begin
+            if (~smp_launched$q) begin
+                if (~matrix$ring_full) begin
+                    smp_launched$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_arg1 = 32'h42;
+                    rej_bounded$reset = 1'b1;
+                    sk_packer$reset = 1'b1;
+                    s_bytes$d = 32'h0;
+                    words_in$d = 32'h0;
+                    smp_count$d = 32'h0;
+                    stopped$d = 1'b0;
+                    ser_left$d = 32'h0;
+                end
+            end
+            else begin
+                sponge_in_valid = words_in$q <= 32'h10;
+                sponge_in_last = words_in$q == 32'h10;
+                if (sponge_in_ready & (words_in$q <= 32'h10)) begin
+                    words_in$d = words_in$q + 32'h1;
+                end
+                rej_bounded$data_valid = ser_left$q != 32'h0;
+                byte_taken = (ser_left$q != 32'h0) & rej_bounded$data_ready;
+                sponge_out_ready = ((ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & byte_taken)) & ~stopped$q;
+                if (byte_taken) begin
+                    ser_word$d = ser_word$q >> 32'h8;
+                    ser_left$d = ser_left$q - 32'h1;
+                    if (~s_bytes_in) begin
+                        s_bytes$d = s_bytes$q + 32'h1;
                     end
-                    else begin
-                        sponge_in_valid = words_in$q <= 32'h10;
-                        sponge_in_last = words_in$q == 32'h10;
-                        if (sponge_in_ready & (words_in$q <= 32'h10)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_bounded$data_valid = ser_left$q != 32'h0;
-                        byte_taken = (ser_left$q != 32'h0) & rej_bounded$data_ready;
-                        sponge_out_ready = ((ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & byte_taken)) & ~stopped$q;
-                        if (byte_taken) begin
-                            ser_word$d = ser_word$q >> 32'h8;
-                            ser_left$d = ser_left$q - 32'h1;
-                            s_bytes$d = s_bytes$q + 32'h1;
-                        end
-                        if (sponge_out_ready & sponge_out_valid) begin
-                            ser_word$d = sponge_out_data;
-                            ser_left$d = 32'h4;
-                        end
-                        if (sample_valid & ~smp_count$q[32'h8]) begin
-                            pm_coeff_write = 1'b1;
-                            sk_packer$coeff_valid = 1'b1;
-                            smp_count$d = smp_count$q + 32'h1;
-                        end
-                        if (smp_count$q[32'h8] & (s_bytes$q >= s_bytes_target$q) & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q & ~sk_packer$data_valid) begin
-                            ring_produce = 1'b1;
-                            smp_launched$d = 1'b0;
-                            sampler$d = SamplerPhase$SampleA;
-                            if (smp_on_s2$q) begin
-                                smp_on_s2$d = 1'b0;
-                                smp_col$d = 32'h0;
-                                smp_row$d = smp_row$q + 32'h1;
-                                if (smp_row$q + 32'h1 == k$q) begin
-                                    sampler$d = SamplerPhase$Off;
-                                end
-                            end
+                end
+                if (sponge_out_ready & sponge_out_valid) begin
+                    ser_word$d = sponge_out_data;
+                    ser_left$d = 32'h4;
+                end
+                if (sample_valid & ~smp_count$q[32'h8]) begin
+                    pm_coeff_write = 1'b1;
+                    sk_packer$coeff_valid = 1'b1;
+                    smp_count$d = smp_count$q + 32'h1;
+                end
+                if (smp_count$q[32'h8] & s_bytes_in & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_op = c_op_abort;
+                end
+                if (stopped$q & ~sk_packer$data_valid) begin
+                    matrix$produce_other = 1'b1;
+                    smp_launched$d = 1'b0;
+                    sampler$d = SamplerPhase$SampleA;
+                    if (smp_on_s2$q) begin
+                        smp_on_s2$d = 1'b0;
+                        if (matrix$row == k$q) begin
+                            sampler$d = SamplerPhase$Off;
                         end
                     end
                 end
-            SamplerPhase$SampleA:
-                begin
-                    if (~smp_launched$q) begin
-                        if (ring_fill$q != c_ring_slots) begin
-                            smp_launched$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_arg0 = c_shake128;
-                            sponge_arg1 = 32'h22;
-                            rej_ntt$reset = 1'b1;
-                            words_in$d = 32'h0;
-                            smp_count$d = 32'h0;
-                            stopped$d = 1'b0;
-                        end
-                    end
-                    else begin
-                        sponge_in_valid = words_in$q <= 32'h8;
-                        sponge_in_last = words_in$q == 32'h8;
-                        if (sponge_in_ready & (words_in$q <= 32'h8)) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                        sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                        if (sample_valid & ~smp_count$q[32'h8]) begin
-                            pm_coeff_write = 1'b1;
-                            smp_count$d = smp_count$q + 32'h1;
-                        end
-                        if (smp_count$q[32'h8] & ~stopped$q) begin
-                            stopped$d = 1'b1;
-                            sponge_start = 1'b1;
-                            sponge_op = c_op_abort;
-                        end
-                        if (stopped$q) begin
-                            ring_produce = 1'b1;
-                            smp_launched$d = 1'b0;
-                            if (smp_col$q + 32'h1 == l$q) begin
-                                smp_on_s2$d = 1'b1;
-                                sampler$d = SamplerPhase$SampleS;
-                            end
-                            else begin
-                                smp_col$d = smp_col$q + 32'h1;
-                                if (smp_row$q == 32'h0) begin
-                                    sampler$d = SamplerPhase$SampleS;
-                                end
-                            end
-                        end
-                    end
-                end
-            default:
-                begin
-                end
-        endcase
-        if (ring_produce) begin
-            ring_write_slot$d = ring_write_slot$q + 32'h1;
-            if (~ring_consume) begin
-                ring_fill$d = ring_fill$q + 32'h1;
             end
         end
-        if (ring_consume) begin
-            ring_read_slot$d = ring_read_slot$q + 32'h1;
-            if (~ring_produce) begin
-                ring_fill$d = ring_fill$q - 32'h1;
+        if ((sampler$q == SamplerPhase$SampleA) & matrix$entry_done) begin
+            if (matrix$col + 32'h1 == l$q) begin
+                smp_on_s2$d = 1'b1;
+                sampler$d = SamplerPhase$SampleS;
             end
+            else if (matrix$row == 32'h0) begin
+                sampler$d = SamplerPhase$SampleS;
+            end
+        end
+        matrix$k = k$q;
+        matrix$l = l$q;
+        matrix$hold = sampler$q != SamplerPhase$SampleA;
+        matrix$rho_word = seed$0$q;
+        if (matrix$rho_index == 0) begin
+            matrix$rho_word = seed$0$q;
+        end
+        if (matrix$rho_index == 1) begin
+            matrix$rho_word = seed$1$q;
+        end
+        if (matrix$rho_index == 2) begin
+            matrix$rho_word = seed$2$q;
+        end
+        if (matrix$rho_index == 3) begin
+            matrix$rho_word = seed$3$q;
+        end
+        if (matrix$rho_index == 4) begin
+            matrix$rho_word = seed$4$q;
+        end
+        if (matrix$rho_index == 5) begin
+            matrix$rho_word = seed$5$q;
+        end
+        if (matrix$rho_index == 6) begin
+            matrix$rho_word = seed$6$q;
+        end
+        if (matrix$rho_index == 7) begin
+            matrix$rho_word = seed$7$q;
+        end
+        matrix$feed_room = sponge_in_ready;
+        matrix$squeeze_data = sponge_out_data;
+        matrix$squeeze_valid = sponge_out_valid;
+        if (matrix$sponge_launch) begin
+            sponge_start = 1'b1;
+            sponge_arg0 = matrix$sponge_arg0;
+            sponge_arg1 = matrix$sponge_arg1;
+            sponge_arg2 = matrix$sponge_arg2;
+        end
+        if (matrix$sponge_owned) begin
+            sponge_in_valid = matrix$feed_valid;
+            sponge_in_last = matrix$feed_last;
+            sponge_out_ready = matrix$squeeze_ready;
+        end
+        if (matrix$sponge_abort) begin
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
         end
         t0_writing = (phase$q == KeyGenPhase$StoreT) & t0_packer$data_valid;
         if (s_word_valid$q & ~t0_writing) begin
@@ -3243,6 +3204,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             sampler$d = SamplerPhase$Off;
+            matrix$halt = 1'b1;
         end
         if (abort_job & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -3253,9 +3215,11 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             sampler$d = SamplerPhase$Off;
+            matrix$halt = 1'b1;
         end
         if (reset) begin
             sampler$d = SamplerPhase$Off;
+            matrix$halt = 1'b1;
             phase$d = KeyGenPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -3456,6 +3420,652 @@ module mldsa_engine__keygen__launched(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__launched
+
+
+module mldsa_engine__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  start;
+    input wire  halt;
+    input wire  hold;
+    input wire  [3:0] k;
+    input wire  [3:0] l;
+    input wire  [31:0] rho_word;
+    output reg  [2:0] rho_index;
+    output reg  sponge_launch;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  sponge_abort;
+    output reg  sponge_owned;
+    output reg  [31:0] feed_data;
+    output reg  feed_valid;
+    output reg  feed_last;
+    input wire  feed_room;
+    input wire  [31:0] squeeze_data;
+    input wire  squeeze_valid;
+    output reg  squeeze_ready;
+    input wire  consume;
+    input wire  produce_other;
+    output reg  ring_ready;
+    output reg  ring_full;
+    output reg  [1:0] read_slot;
+    output reg  [1:0] write_slot;
+    output reg  coeff_write;
+    output reg  [7:0] coeff_index;
+    output reg  [22:0] coeff_data;
+    output reg  entry_done;
+    output reg  active;
+    output reg  [3:0] row;
+    output reg  [3:0] col;
+    
+    // Constant declarations
+    localparam  c_slots = 3'b100;
+    localparam  c_shake128 = 32'h0;
+    localparam  c_absorb_bytes = 32'h22;
+    localparam  c_squeeze = 32'hfffffff0;
+    
+    // Stub signals
+    reg  rej_ntt$clock;
+    reg  rej_ntt$reset;
+    reg  [31:0] rej_ntt$word;
+    reg  rej_ntt$word_valid;
+    wire  rej_ntt$word_ready;
+    wire  [22:0] rej_ntt$coeff;
+    wire  rej_ntt$coeff_valid;
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  launched$d;
+    wire  launched$q;
+    reg  launched$clock;
+    reg  stopped$d;
+    wire  stopped$q;
+    reg  stopped$clock;
+    reg  [3:0] row_r$d;
+    wire  [3:0] row_r$q;
+    reg  row_r$clock;
+    reg  [3:0] col_r$d;
+    wire  [3:0] col_r$q;
+    reg  col_r$clock;
+    reg  [8:0] count$d;
+    wire  [8:0] count$q;
+    reg  count$clock;
+    reg  [3:0] absorbed$d;
+    wire  [3:0] absorbed$q;
+    reg  absorbed$clock;
+    reg  [2:0] fill$d;
+    wire  [2:0] fill$q;
+    reg  fill$clock;
+    reg  [1:0] write_slot_r$d;
+    wire  [1:0] write_slot_r$q;
+    reg  write_slot_r$clock;
+    reg  [1:0] read_slot_r$d;
+    wire  [1:0] read_slot_r$q;
+    reg  read_slot_r$clock;
+    
+    // Local signals
+    reg  produce;
+    
+    // Sub module instances
+    mldsa_engine__keygen__matrix__rej_ntt rej_ntt(
+        .clock(rej_ntt$clock),
+        .reset(rej_ntt$reset),
+        .word(rej_ntt$word),
+        .word_valid(rej_ntt$word_valid),
+        .word_ready(rej_ntt$word_ready),
+        .coeff(rej_ntt$coeff),
+        .coeff_valid(rej_ntt$coeff_valid)
+    );
+    mldsa_engine__keygen__matrix__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_engine__keygen__matrix__launched launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    mldsa_engine__keygen__matrix__stopped stopped(
+        .d(stopped$d),
+        .q(stopped$q),
+        .clock(stopped$clock)
+    );
+    mldsa_engine__keygen__matrix__row_r row_r(
+        .d(row_r$d),
+        .q(row_r$q),
+        .clock(row_r$clock)
+    );
+    mldsa_engine__keygen__matrix__col_r col_r(
+        .d(col_r$d),
+        .q(col_r$q),
+        .clock(col_r$clock)
+    );
+    mldsa_engine__keygen__matrix__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__keygen__matrix__absorbed absorbed(
+        .d(absorbed$d),
+        .q(absorbed$q),
+        .clock(absorbed$clock)
+    );
+    mldsa_engine__keygen__matrix__fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    mldsa_engine__keygen__matrix__write_slot_r write_slot_r(
+        .d(write_slot_r$d),
+        .q(write_slot_r$q),
+        .clock(write_slot_r$clock)
+    );
+    mldsa_engine__keygen__matrix__read_slot_r read_slot_r(
+        .d(read_slot_r$d),
+        .q(read_slot_r$q),
+        .clock(read_slot_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        launched$clock = clock;
+        stopped$clock = clock;
+        row_r$clock = clock;
+        col_r$clock = clock;
+        count$clock = clock;
+        absorbed$clock = clock;
+        fill$clock = clock;
+        write_slot_r$clock = clock;
+        read_slot_r$clock = clock;
+        sampling$d = sampling$q;
+        launched$d = launched$q;
+        stopped$d = stopped$q;
+        row_r$d = row_r$q;
+        col_r$d = col_r$q;
+        count$d = count$q;
+        absorbed$d = absorbed$q;
+        fill$d = fill$q;
+        write_slot_r$d = write_slot_r$q;
+        read_slot_r$d = read_slot_r$q;
+        rej_ntt$clock = clock;
+        rej_ntt$word = squeeze_data;
+        rej_ntt$word_valid = 1'b0;
+        rej_ntt$reset = 1'b0;
+        sponge_arg0 = c_shake128;
+        sponge_arg1 = c_absorb_bytes;
+        sponge_arg2 = c_squeeze;
+        sponge_launch = 1'b0;
+        sponge_abort = 1'b0;
+        sponge_owned = sampling$q & launched$q;
+        rho_index = absorbed$q[(32'h0)+:(3)];
+        feed_data = rho_word;
+        if (absorbed$q == 32'h8) begin
+            feed_data = ((col_r$q) & 32'hffffffff) | (((row_r$q) & 32'hffffffff) << 32'h8);
+        end
+        feed_valid = absorbed$q <= 32'h8;
+        feed_last = absorbed$q == 32'h8;
+        squeeze_ready = 1'b0;
+        coeff_write = 1'b0;
+        coeff_index = count$q[(32'h0)+:(8)];
+        coeff_data = rej_ntt$coeff;
+        entry_done = 1'b0;
+        if (sampling$q) begin
+            if (~launched$q) begin
+                if (~hold & (fill$q != c_slots)) begin
+                    launched$d = 1'b1;
+                    sponge_launch = 1'b1;
+                    rej_ntt$reset = 1'b1;
+                    absorbed$d = 32'h0;
+                    count$d = 32'h0;
+                    stopped$d = 1'b0;
+                end
+            end
+            else begin
+                if (feed_room & (absorbed$q <= 32'h8)) begin
+                    absorbed$d = absorbed$q + 32'h1;
+                end
+                rej_ntt$word_valid = squeeze_valid & ~stopped$q;
+                squeeze_ready = rej_ntt$word_ready & ~stopped$q;
+                if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
+                    coeff_write = 1'b1;
+                    count$d = count$q + 32'h1;
+                end
+                if (count$q[32'h8] & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_abort = 1'b1;
+                end
+                if (stopped$q) begin
+                    entry_done = 1'b1;
+                    launched$d = 1'b0;
+                    if (col_r$q + 32'h1 == l) begin
+                        col_r$d = 32'h0;
+                        row_r$d = row_r$q + 32'h1;
+                        if (row_r$q + 32'h1 == k) begin
+                            sampling$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        col_r$d = col_r$q + 32'h1;
+                    end
+                end
+            end
+        end
+        produce = entry_done | produce_other;
+        if (produce) begin
+            write_slot_r$d = write_slot_r$q + 32'h1;
+            if (~consume) begin
+                fill$d = fill$q + 32'h1;
+            end
+        end
+        if (consume) begin
+            read_slot_r$d = read_slot_r$q + 32'h1;
+            if (~produce) begin
+                fill$d = fill$q - 32'h1;
+            end
+        end
+        if (start) begin
+            sampling$d = 1'b1;
+            launched$d = 1'b0;
+            row_r$d = 32'h0;
+            col_r$d = 32'h0;
+            fill$d = 32'h0;
+            write_slot_r$d = 32'h0;
+            read_slot_r$d = 32'h0;
+        end
+        if (halt) begin
+            sampling$d = 1'b0;
+        end
+        ring_ready = fill$q != 32'h0;
+        ring_full = fill$q == c_slots;
+        read_slot = read_slot_r$q;
+        write_slot = write_slot_r$q;
+        active = sampling$q;
+        row = row_r$q;
+        col = col_r$q;
+    end
+    
+endmodule // mldsa_engine__keygen__matrix
+
+
+module mldsa_engine__keygen__matrix__absorbed(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__absorbed
+
+
+module mldsa_engine__keygen__matrix__col_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__col_r
+
+
+module mldsa_engine__keygen__matrix__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__count
+
+
+module mldsa_engine__keygen__matrix__fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__fill
+
+
+module mldsa_engine__keygen__matrix__launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__launched
+
+
+module mldsa_engine__keygen__matrix__read_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__read_slot_r
+
+
+module mldsa_engine__keygen__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_engine__keygen__matrix__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_engine__keygen__matrix__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__keygen__matrix__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_engine__keygen__matrix__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_engine__keygen__matrix__rej_ntt
+
+
+module mldsa_engine__keygen__matrix__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__rej_ntt__buffer
+
+
+module mldsa_engine__keygen__matrix__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__rej_ntt__count
+
+
+module mldsa_engine__keygen__matrix__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__rej_ntt__out
+
+
+module mldsa_engine__keygen__matrix__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__rej_ntt__out_valid
+
+
+module mldsa_engine__keygen__matrix__row_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__row_r
+
+
+module mldsa_engine__keygen__matrix__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__sampling
+
+
+module mldsa_engine__keygen__matrix__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__stopped
+
+
+module mldsa_engine__keygen__matrix__write_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__matrix__write_slot_r
 
 
 module mldsa_engine__keygen__on_s2(d,q,clock);
@@ -4497,250 +5107,6 @@ module mldsa_engine__keygen__rej_bounded__written(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__rej_bounded__written
-
-
-module mldsa_engine__keygen__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [31:0] word;
-    input wire  word_valid;
-    output reg  word_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  [47:0] buffer$d;
-    wire  [47:0] buffer$q;
-    reg  buffer$clock;
-    reg  [2:0] count$d;
-    wire  [2:0] count$q;
-    reg  count$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  examine;
-    reg  [47:0] rest;
-    reg  [2:0] rest_count;
-    reg  take;
-    reg  [47:0] incoming;
-    reg  [22:0] candidate;
-    
-    // Sub module instances
-    mldsa_engine__keygen__rej_ntt__buffer buffer(
-        .d(buffer$d),
-        .q(buffer$q),
-        .clock(buffer$clock)
-    );
-    mldsa_engine__keygen__rej_ntt__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_engine__keygen__rej_ntt__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_engine__keygen__rej_ntt__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        buffer$clock = clock;
-        count$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        buffer$d = buffer$q;
-        count$d = count$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        candidate = buffer$q[(32'h0)+:(23)];
-        examine = count$q >= 32'h3;
-        if (examine) begin
-            rest = buffer$q >> 32'h18;
-            rest_count = count$q - 32'h3;
-        end
-        else begin
-            rest = buffer$q;
-            rest_count = count$q;
-        end
-        word_ready = rest_count <= 32'h2;
-        take = word_valid & (rest_count <= 32'h2);
-        if (rest_count == 32'h0) begin
-            incoming = ((word) & 48'hffffffffffff);
-        end
-        else if (rest_count == 32'h1) begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h8;
-        end
-        else begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h10;
-        end
-        if (take) begin
-            buffer$d = rest | incoming;
-            count$d = rest_count + 32'h4;
-        end
-        else begin
-            buffer$d = rest;
-            count$d = rest_count;
-        end
-        out$d = candidate;
-        out_valid$d = examine & (candidate < q23);
-        if (reset) begin
-            buffer$d = 32'h0;
-            count$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_engine__keygen__rej_ntt
-
-
-module mldsa_engine__keygen__rej_ntt__buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__rej_ntt__buffer
-
-
-module mldsa_engine__keygen__rej_ntt__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__rej_ntt__count
-
-
-module mldsa_engine__keygen__rej_ntt__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__rej_ntt__out
-
-
-module mldsa_engine__keygen__rej_ntt__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__rej_ntt__out_valid
-
-
-module mldsa_engine__keygen__ring_fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__ring_fill
-
-
-module mldsa_engine__keygen__ring_read_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__ring_read_slot
-
-
-module mldsa_engine__keygen__ring_write_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__ring_write_slot
 
 
 module mldsa_engine__keygen__row(d,q,clock);
@@ -5958,25 +6324,6 @@ module mldsa_engine__keygen__sk_words(d,q,clock);
 endmodule // mldsa_engine__keygen__sk_words
 
 
-module mldsa_engine__keygen__smp_col(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__smp_col
-
-
 module mldsa_engine__keygen__smp_count(d,q,clock);
     
     // Module arguments
@@ -6032,25 +6379,6 @@ module mldsa_engine__keygen__smp_on_s2(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__smp_on_s2
-
-
-module mldsa_engine__keygen__smp_row(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__smp_row
 
 
 module mldsa_engine__keygen__stopped(d,q,clock);
@@ -20572,10 +20900,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     
     // Constant declarations
     localparam  c_ring_first = 7'b1110000;
-    localparam  c_ring_slots = 3'b100;
     localparam  c_op_sponge = 8'h1;
     localparam  c_op_abort = 8'hff;
-    localparam  c_shake128 = 32'h0;
     localparam  c_shake256 = 32'h1;
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
@@ -20725,13 +21051,40 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     wire  [22:0] unpacker$coeff;
     wire  unpacker$coeff_valid;
     wire  unpacker$out_of_range;
-    reg  rej_ntt$clock;
-    reg  rej_ntt$reset;
-    reg  [31:0] rej_ntt$word;
-    reg  rej_ntt$word_valid;
-    wire  rej_ntt$word_ready;
-    wire  [22:0] rej_ntt$coeff;
-    wire  rej_ntt$coeff_valid;
+    reg  matrix$clock;
+    reg  matrix$start;
+    reg  matrix$halt;
+    reg  matrix$hold;
+    reg  [3:0] matrix$k;
+    reg  [3:0] matrix$l;
+    reg  [31:0] matrix$rho_word;
+    wire  [2:0] matrix$rho_index;
+    wire  matrix$sponge_launch;
+    wire  [31:0] matrix$sponge_arg0;
+    wire  [31:0] matrix$sponge_arg1;
+    wire  [31:0] matrix$sponge_arg2;
+    wire  matrix$sponge_abort;
+    wire  matrix$sponge_owned;
+    wire  [31:0] matrix$feed_data;
+    wire  matrix$feed_valid;
+    wire  matrix$feed_last;
+    reg  matrix$feed_room;
+    reg  [31:0] matrix$squeeze_data;
+    reg  matrix$squeeze_valid;
+    wire  matrix$squeeze_ready;
+    reg  matrix$consume;
+    reg  matrix$produce_other;
+    wire  matrix$ring_ready;
+    wire  matrix$ring_full;
+    wire  [1:0] matrix$read_slot;
+    wire  [1:0] matrix$write_slot;
+    wire  matrix$coeff_write;
+    wire  [7:0] matrix$coeff_index;
+    wire  [22:0] matrix$coeff_data;
+    wire  matrix$entry_done;
+    wire  matrix$active;
+    wire  [3:0] matrix$row;
+    wire  [3:0] matrix$col;
     reg  decompose$clock;
     reg  [22:0] decompose$r;
     reg  decompose$wide;
@@ -21252,30 +21605,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  [5:0] a1$d;
     wire  [5:0] a1$q;
     reg  a1$clock;
-    reg  sampling$d;
-    wire  sampling$q;
-    reg  sampling$clock;
-    reg  smp_launched$d;
-    wire  smp_launched$q;
-    reg  smp_launched$clock;
-    reg  [3:0] smp_row$d;
-    wire  [3:0] smp_row$q;
-    reg  smp_row$clock;
-    reg  [3:0] smp_col$d;
-    wire  [3:0] smp_col$q;
-    reg  smp_col$clock;
-    reg  [8:0] smp_count$d;
-    wire  [8:0] smp_count$q;
-    reg  smp_count$clock;
-    reg  [2:0] ring_fill$d;
-    wire  [2:0] ring_fill$q;
-    reg  ring_fill$clock;
-    reg  [1:0] ring_write_slot$d;
-    wire  [1:0] ring_write_slot$q;
-    reg  ring_write_slot$clock;
-    reg  [1:0] ring_read_slot$d;
-    wire  [1:0] ring_read_slot$q;
-    reg  ring_read_slot$clock;
     
     // Local signals
     reg  [10:0] rd_next;
@@ -21288,8 +21617,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  ser_room;
     reg  [31:0] mu_word;
     reg  [31:0] rho_word;
-    reg  ring_produce;
-    reg  ring_consume;
     reg  [31:0] key_word;
     reg  [31:0] rnd_word;
     reg  [31:0] rho_prime_word;
@@ -21330,14 +21657,41 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
     );
-    mldsa_engine__sign__rej_ntt rej_ntt(
-        .clock(rej_ntt$clock),
-        .reset(rej_ntt$reset),
-        .word(rej_ntt$word),
-        .word_valid(rej_ntt$word_valid),
-        .word_ready(rej_ntt$word_ready),
-        .coeff(rej_ntt$coeff),
-        .coeff_valid(rej_ntt$coeff_valid)
+    mldsa_engine__sign__matrix matrix(
+        .clock(matrix$clock),
+        .start(matrix$start),
+        .halt(matrix$halt),
+        .hold(matrix$hold),
+        .k(matrix$k),
+        .l(matrix$l),
+        .rho_word(matrix$rho_word),
+        .rho_index(matrix$rho_index),
+        .sponge_launch(matrix$sponge_launch),
+        .sponge_arg0(matrix$sponge_arg0),
+        .sponge_arg1(matrix$sponge_arg1),
+        .sponge_arg2(matrix$sponge_arg2),
+        .sponge_abort(matrix$sponge_abort),
+        .sponge_owned(matrix$sponge_owned),
+        .feed_data(matrix$feed_data),
+        .feed_valid(matrix$feed_valid),
+        .feed_last(matrix$feed_last),
+        .feed_room(matrix$feed_room),
+        .squeeze_data(matrix$squeeze_data),
+        .squeeze_valid(matrix$squeeze_valid),
+        .squeeze_ready(matrix$squeeze_ready),
+        .consume(matrix$consume),
+        .produce_other(matrix$produce_other),
+        .ring_ready(matrix$ring_ready),
+        .ring_full(matrix$ring_full),
+        .read_slot(matrix$read_slot),
+        .write_slot(matrix$write_slot),
+        .coeff_write(matrix$coeff_write),
+        .coeff_index(matrix$coeff_index),
+        .coeff_data(matrix$coeff_data),
+        .entry_done(matrix$entry_done),
+        .active(matrix$active),
+        .row(matrix$row),
+        .col(matrix$col)
     );
     mldsa_engine__sign__decompose decompose(
         .clock(decompose$clock),
@@ -22165,46 +22519,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .q(a1$q),
         .clock(a1$clock)
     );
-    mldsa_engine__sign__sampling sampling(
-        .d(sampling$d),
-        .q(sampling$q),
-        .clock(sampling$clock)
-    );
-    mldsa_engine__sign__smp_launched smp_launched(
-        .d(smp_launched$d),
-        .q(smp_launched$q),
-        .clock(smp_launched$clock)
-    );
-    mldsa_engine__sign__smp_row smp_row(
-        .d(smp_row$d),
-        .q(smp_row$q),
-        .clock(smp_row$clock)
-    );
-    mldsa_engine__sign__smp_col smp_col(
-        .d(smp_col$d),
-        .q(smp_col$q),
-        .clock(smp_col$clock)
-    );
-    mldsa_engine__sign__smp_count smp_count(
-        .d(smp_count$d),
-        .q(smp_count$q),
-        .clock(smp_count$clock)
-    );
-    mldsa_engine__sign__ring_fill ring_fill(
-        .d(ring_fill$d),
-        .q(ring_fill$q),
-        .clock(ring_fill$clock)
-    );
-    mldsa_engine__sign__ring_write_slot ring_write_slot(
-        .d(ring_write_slot$d),
-        .q(ring_write_slot$q),
-        .clock(ring_write_slot$clock)
-    );
-    mldsa_engine__sign__ring_read_slot ring_read_slot(
-        .d(ring_read_slot$d),
-        .q(ring_read_slot$q),
-        .clock(ring_read_slot$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -22282,14 +22596,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         ct0_s1$clock = clock;
         a0$clock = clock;
         a1$clock = clock;
-        sampling$clock = clock;
-        smp_launched$clock = clock;
-        smp_row$clock = clock;
-        smp_col$clock = clock;
-        smp_count$clock = clock;
-        ring_fill$clock = clock;
-        ring_write_slot$clock = clock;
-        ring_read_slot$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -22364,14 +22670,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         ct0_s1$d = ct0_s1$q;
         a0$d = a0$q;
         a1$d = a1$q;
-        sampling$d = sampling$q;
-        smp_launched$d = smp_launched$q;
-        smp_row$d = smp_row$q;
-        smp_col$d = smp_col$q;
-        smp_count$d = smp_count$q;
-        ring_fill$d = ring_fill$q;
-        ring_write_slot$d = ring_write_slot$q;
-        ring_read_slot$d = ring_read_slot$q;
         rho$0$clock = clock;
         rho$0$d = rho$0$q;
         key$0$clock = clock;
@@ -22495,7 +22793,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         v_pipe$1$clock = clock;
         v_pipe$2$clock = clock;
         unpacker$clock = clock;
-        rej_ntt$clock = clock;
+        matrix$clock = clock;
         decompose$clock = clock;
         subtract$clock = clock;
         z_norm$clock = clock;
@@ -22556,9 +22854,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         ball_data = ser_byte;
         ball_data_valid = 1'b0;
         ball_read_index = count$q[(32'h0)+:(8)];
-        rej_ntt$reset = reset;
-        rej_ntt$word = sponge_out_data;
-        rej_ntt$word_valid = 1'b0;
         decompose$r = subtract$r;
         decompose$wide = wide$q;
         decompose$hint = 1'b0;
@@ -22636,9 +22931,11 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             pm_load_poly = pm_store_poly;
         end
         if (phase$q == SignPhase$LoadA) begin
-            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+            pm_load_poly = c_ring_first | ((matrix$read_slot) & 7'h7f);
         end
-        ring_consume = 1'b0;
+        matrix$consume = 1'b0;
+        matrix$start = 1'b0;
+        matrix$halt = 1'b0;
         w_mem$write_enable = 1'b0;
         w_mem$write_address = (((row$q) & 11'h7ff) << 32'h8) | ((count$q) & 11'h7ff);
         w_mem$write_data = ntt_m_tdata[(32'h0)+:(23)];
@@ -22758,45 +23055,61 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             rho_prime_word = rho_prime$15$q;
         end
         rho_word = rho$0$q;
+        if (matrix$rho_index == 0) begin
+            rho_word = rho$0$q;
+        end
+        if (matrix$rho_index == 1) begin
+            rho_word = rho$1$q;
+        end
+        if (matrix$rho_index == 2) begin
+            rho_word = rho$2$q;
+        end
+        if (matrix$rho_index == 3) begin
+            rho_word = rho$3$q;
+        end
+        if (matrix$rho_index == 4) begin
+            rho_word = rho$4$q;
+        end
+        if (matrix$rho_index == 5) begin
+            rho_word = rho$5$q;
+        end
+        if (matrix$rho_index == 6) begin
+            rho_word = rho$6$q;
+        end
+        if (matrix$rho_index == 7) begin
+            rho_word = rho$7$q;
+        end
         key_word = key$0$q;
         rnd_word = rnd$0$q;
         if (words_in$q[(32'h0)+:(3)] == 0) begin
-            rho_word = rho$0$q;
             key_word = key$0$q;
             rnd_word = rnd$0$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 1) begin
-            rho_word = rho$1$q;
             key_word = key$1$q;
             rnd_word = rnd$1$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 2) begin
-            rho_word = rho$2$q;
             key_word = key$2$q;
             rnd_word = rnd$2$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 3) begin
-            rho_word = rho$3$q;
             key_word = key$3$q;
             rnd_word = rnd$3$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 4) begin
-            rho_word = rho$4$q;
             key_word = key$4$q;
             rnd_word = rnd$4$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 5) begin
-            rho_word = rho$5$q;
             key_word = key$5$q;
             rnd_word = rnd$5$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 6) begin
-            rho_word = rho$6$q;
             key_word = key$6$q;
             rnd_word = rnd$6$q;
         end
         if (words_in$q[(32'h0)+:(3)] == 7) begin
-            rho_word = rho$7$q;
             key_word = key$7$q;
             rnd_word = rnd$7$q;
         end
@@ -23360,13 +23673,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             launched$d = 1'b0;
                             phase$d = SignPhase$MaskNtt;
                             if ((attempt_count$q == 32'h1) & (col$q + 32'h1 == l$q)) begin
-                                sampling$d = 1'b1;
-                                smp_launched$d = 1'b0;
-                                smp_row$d = 32'h0;
-                                smp_col$d = 32'h0;
-                                ring_fill$d = 32'h0;
-                                ring_write_slot$d = 32'h0;
-                                ring_read_slot$d = 32'h0;
+                                matrix$start = 1'b1;
                             end
                         end
                     end
@@ -23420,7 +23727,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                         phase$d = SignPhase$LoadARows;
                     end
                     else if (~launched$q) begin
-                        if (ring_fill$q != 32'h0) begin
+                        if (matrix$ring_ready) begin
                             launched$d = 1'b1;
                             ntt_start = 1'b1;
                             ntt_op = c_op_load_rows;
@@ -23429,7 +23736,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                     end
                     else if (ntt_done) begin
                         error_flag$d = ntt_error;
-                        ring_consume = 1'b1;
+                        matrix$consume = 1'b1;
                         launched$d = 1'b0;
                         phase$d = SignPhase$StoreARows;
                     end
@@ -23941,74 +24248,34 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                 end
             end
         end
-        ring_produce = 1'b0;
-        pm_coeff_write = 1'b0;
-        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
-        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
-        pm_coeff_data = rej_ntt$coeff;
-        if (sampling$q) begin
-            if (~smp_launched$q) begin
-                if (ring_fill$q != c_ring_slots) begin
-                    smp_launched$d = 1'b1;
-                    sponge_start = 1'b1;
-                    sponge_arg0 = c_shake128;
-                    sponge_arg1 = 32'h22;
-                    sponge_arg2 = c_squeeze;
-                    rej_ntt$reset = 1'b1;
-                    words_in$d = 32'h0;
-                    smp_count$d = 32'h0;
-                    stopped$d = 1'b0;
-                end
-            end
-            else begin
-                feed_data = rho_word;
-                if (words_in$q == 32'h8) begin
-                    feed_data = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
-                end
-                feed_valid_in = words_in$q <= 32'h8;
-                feed_last_in = words_in$q == 32'h8;
-                feed_take = feed_valid_in & feed_room;
-                if (feed_take) begin
-                    words_in$d = words_in$q + 32'h1;
-                end
-                rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                if (rej_ntt$coeff_valid & ~smp_count$q[32'h8]) begin
-                    pm_coeff_write = 1'b1;
-                    smp_count$d = smp_count$q + 32'h1;
-                end
-                if (smp_count$q[32'h8] & ~stopped$q) begin
-                    stopped$d = 1'b1;
-                    sponge_start = 1'b1;
-                    sponge_op = c_op_abort;
-                end
-                if (stopped$q) begin
-                    ring_produce = 1'b1;
-                    smp_launched$d = 1'b0;
-                    if (smp_col$q + 32'h1 == l$q) begin
-                        smp_col$d = 32'h0;
-                        smp_row$d = smp_row$q + 32'h1;
-                        if (smp_row$q + 32'h1 == k$q) begin
-                            sampling$d = 1'b0;
-                        end
-                    end
-                    else begin
-                        smp_col$d = smp_col$q + 32'h1;
-                    end
-                end
-            end
+        matrix$k = k$q;
+        matrix$l = l$q;
+        matrix$rho_word = rho_word;
+        matrix$feed_room = feed_room;
+        matrix$squeeze_data = sponge_out_data;
+        matrix$squeeze_valid = sponge_out_valid;
+        matrix$produce_other = 1'b0;
+        matrix$hold = 1'b0;
+        pm_coeff_write = matrix$coeff_write;
+        pm_coeff_slot = ((matrix$write_slot) & 4'hf);
+        pm_coeff_index = matrix$coeff_index;
+        pm_coeff_data = matrix$coeff_data;
+        if (matrix$sponge_launch) begin
+            sponge_start = 1'b1;
+            sponge_arg0 = matrix$sponge_arg0;
+            sponge_arg1 = matrix$sponge_arg1;
+            sponge_arg2 = matrix$sponge_arg2;
         end
-        if (ring_produce) begin
-            ring_write_slot$d = ring_write_slot$q + 32'h1;
-            if (~ring_consume) begin
-                ring_fill$d = ring_fill$q + 32'h1;
-            end
+        if (matrix$sponge_owned) begin
+            feed_data = matrix$feed_data;
+            feed_valid_in = matrix$feed_valid;
+            feed_last_in = matrix$feed_last;
+            sponge_out_ready = matrix$squeeze_ready;
+            feed_take = feed_valid_in & feed_room;
         end
-        if (ring_consume) begin
-            ring_read_slot$d = ring_read_slot$q + 32'h1;
-            if (~ring_produce) begin
-                ring_fill$d = ring_fill$q - 32'h1;
-            end
+        if (matrix$sponge_abort) begin
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
         end
         sponge_in_data = feed_word$q;
         sponge_in_valid = feed_valid$q;
@@ -24052,7 +24319,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
         end
         if (abort_job & (phase$q != SignPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -24063,10 +24330,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
         end
         if (reset) begin
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
             feed_valid$d = 1'b0;
             phase$d = SignPhase$Idle;
             done_flag$d = 1'b0;
@@ -26153,6 +26420,652 @@ module mldsa_engine__sign__mask_bytes(d,q,clock);
 endmodule // mldsa_engine__sign__mask_bytes
 
 
+module mldsa_engine__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  start;
+    input wire  halt;
+    input wire  hold;
+    input wire  [3:0] k;
+    input wire  [3:0] l;
+    input wire  [31:0] rho_word;
+    output reg  [2:0] rho_index;
+    output reg  sponge_launch;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  sponge_abort;
+    output reg  sponge_owned;
+    output reg  [31:0] feed_data;
+    output reg  feed_valid;
+    output reg  feed_last;
+    input wire  feed_room;
+    input wire  [31:0] squeeze_data;
+    input wire  squeeze_valid;
+    output reg  squeeze_ready;
+    input wire  consume;
+    input wire  produce_other;
+    output reg  ring_ready;
+    output reg  ring_full;
+    output reg  [1:0] read_slot;
+    output reg  [1:0] write_slot;
+    output reg  coeff_write;
+    output reg  [7:0] coeff_index;
+    output reg  [22:0] coeff_data;
+    output reg  entry_done;
+    output reg  active;
+    output reg  [3:0] row;
+    output reg  [3:0] col;
+    
+    // Constant declarations
+    localparam  c_slots = 3'b100;
+    localparam  c_shake128 = 32'h0;
+    localparam  c_absorb_bytes = 32'h22;
+    localparam  c_squeeze = 32'hfffffff0;
+    
+    // Stub signals
+    reg  rej_ntt$clock;
+    reg  rej_ntt$reset;
+    reg  [31:0] rej_ntt$word;
+    reg  rej_ntt$word_valid;
+    wire  rej_ntt$word_ready;
+    wire  [22:0] rej_ntt$coeff;
+    wire  rej_ntt$coeff_valid;
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  launched$d;
+    wire  launched$q;
+    reg  launched$clock;
+    reg  stopped$d;
+    wire  stopped$q;
+    reg  stopped$clock;
+    reg  [3:0] row_r$d;
+    wire  [3:0] row_r$q;
+    reg  row_r$clock;
+    reg  [3:0] col_r$d;
+    wire  [3:0] col_r$q;
+    reg  col_r$clock;
+    reg  [8:0] count$d;
+    wire  [8:0] count$q;
+    reg  count$clock;
+    reg  [3:0] absorbed$d;
+    wire  [3:0] absorbed$q;
+    reg  absorbed$clock;
+    reg  [2:0] fill$d;
+    wire  [2:0] fill$q;
+    reg  fill$clock;
+    reg  [1:0] write_slot_r$d;
+    wire  [1:0] write_slot_r$q;
+    reg  write_slot_r$clock;
+    reg  [1:0] read_slot_r$d;
+    wire  [1:0] read_slot_r$q;
+    reg  read_slot_r$clock;
+    
+    // Local signals
+    reg  produce;
+    
+    // Sub module instances
+    mldsa_engine__sign__matrix__rej_ntt rej_ntt(
+        .clock(rej_ntt$clock),
+        .reset(rej_ntt$reset),
+        .word(rej_ntt$word),
+        .word_valid(rej_ntt$word_valid),
+        .word_ready(rej_ntt$word_ready),
+        .coeff(rej_ntt$coeff),
+        .coeff_valid(rej_ntt$coeff_valid)
+    );
+    mldsa_engine__sign__matrix__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_engine__sign__matrix__launched launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    mldsa_engine__sign__matrix__stopped stopped(
+        .d(stopped$d),
+        .q(stopped$q),
+        .clock(stopped$clock)
+    );
+    mldsa_engine__sign__matrix__row_r row_r(
+        .d(row_r$d),
+        .q(row_r$q),
+        .clock(row_r$clock)
+    );
+    mldsa_engine__sign__matrix__col_r col_r(
+        .d(col_r$d),
+        .q(col_r$q),
+        .clock(col_r$clock)
+    );
+    mldsa_engine__sign__matrix__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__sign__matrix__absorbed absorbed(
+        .d(absorbed$d),
+        .q(absorbed$q),
+        .clock(absorbed$clock)
+    );
+    mldsa_engine__sign__matrix__fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    mldsa_engine__sign__matrix__write_slot_r write_slot_r(
+        .d(write_slot_r$d),
+        .q(write_slot_r$q),
+        .clock(write_slot_r$clock)
+    );
+    mldsa_engine__sign__matrix__read_slot_r read_slot_r(
+        .d(read_slot_r$d),
+        .q(read_slot_r$q),
+        .clock(read_slot_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        launched$clock = clock;
+        stopped$clock = clock;
+        row_r$clock = clock;
+        col_r$clock = clock;
+        count$clock = clock;
+        absorbed$clock = clock;
+        fill$clock = clock;
+        write_slot_r$clock = clock;
+        read_slot_r$clock = clock;
+        sampling$d = sampling$q;
+        launched$d = launched$q;
+        stopped$d = stopped$q;
+        row_r$d = row_r$q;
+        col_r$d = col_r$q;
+        count$d = count$q;
+        absorbed$d = absorbed$q;
+        fill$d = fill$q;
+        write_slot_r$d = write_slot_r$q;
+        read_slot_r$d = read_slot_r$q;
+        rej_ntt$clock = clock;
+        rej_ntt$word = squeeze_data;
+        rej_ntt$word_valid = 1'b0;
+        rej_ntt$reset = 1'b0;
+        sponge_arg0 = c_shake128;
+        sponge_arg1 = c_absorb_bytes;
+        sponge_arg2 = c_squeeze;
+        sponge_launch = 1'b0;
+        sponge_abort = 1'b0;
+        sponge_owned = sampling$q & launched$q;
+        rho_index = absorbed$q[(32'h0)+:(3)];
+        feed_data = rho_word;
+        if (absorbed$q == 32'h8) begin
+            feed_data = ((col_r$q) & 32'hffffffff) | (((row_r$q) & 32'hffffffff) << 32'h8);
+        end
+        feed_valid = absorbed$q <= 32'h8;
+        feed_last = absorbed$q == 32'h8;
+        squeeze_ready = 1'b0;
+        coeff_write = 1'b0;
+        coeff_index = count$q[(32'h0)+:(8)];
+        coeff_data = rej_ntt$coeff;
+        entry_done = 1'b0;
+        if (sampling$q) begin
+            if (~launched$q) begin
+                if (~hold & (fill$q != c_slots)) begin
+                    launched$d = 1'b1;
+                    sponge_launch = 1'b1;
+                    rej_ntt$reset = 1'b1;
+                    absorbed$d = 32'h0;
+                    count$d = 32'h0;
+                    stopped$d = 1'b0;
+                end
+            end
+            else begin
+                if (feed_room & (absorbed$q <= 32'h8)) begin
+                    absorbed$d = absorbed$q + 32'h1;
+                end
+                rej_ntt$word_valid = squeeze_valid & ~stopped$q;
+                squeeze_ready = rej_ntt$word_ready & ~stopped$q;
+                if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
+                    coeff_write = 1'b1;
+                    count$d = count$q + 32'h1;
+                end
+                if (count$q[32'h8] & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_abort = 1'b1;
+                end
+                if (stopped$q) begin
+                    entry_done = 1'b1;
+                    launched$d = 1'b0;
+                    if (col_r$q + 32'h1 == l) begin
+                        col_r$d = 32'h0;
+                        row_r$d = row_r$q + 32'h1;
+                        if (row_r$q + 32'h1 == k) begin
+                            sampling$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        col_r$d = col_r$q + 32'h1;
+                    end
+                end
+            end
+        end
+        produce = entry_done | produce_other;
+        if (produce) begin
+            write_slot_r$d = write_slot_r$q + 32'h1;
+            if (~consume) begin
+                fill$d = fill$q + 32'h1;
+            end
+        end
+        if (consume) begin
+            read_slot_r$d = read_slot_r$q + 32'h1;
+            if (~produce) begin
+                fill$d = fill$q - 32'h1;
+            end
+        end
+        if (start) begin
+            sampling$d = 1'b1;
+            launched$d = 1'b0;
+            row_r$d = 32'h0;
+            col_r$d = 32'h0;
+            fill$d = 32'h0;
+            write_slot_r$d = 32'h0;
+            read_slot_r$d = 32'h0;
+        end
+        if (halt) begin
+            sampling$d = 1'b0;
+        end
+        ring_ready = fill$q != 32'h0;
+        ring_full = fill$q == c_slots;
+        read_slot = read_slot_r$q;
+        write_slot = write_slot_r$q;
+        active = sampling$q;
+        row = row_r$q;
+        col = col_r$q;
+    end
+    
+endmodule // mldsa_engine__sign__matrix
+
+
+module mldsa_engine__sign__matrix__absorbed(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__absorbed
+
+
+module mldsa_engine__sign__matrix__col_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__col_r
+
+
+module mldsa_engine__sign__matrix__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__count
+
+
+module mldsa_engine__sign__matrix__fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__fill
+
+
+module mldsa_engine__sign__matrix__launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__launched
+
+
+module mldsa_engine__sign__matrix__read_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__read_slot_r
+
+
+module mldsa_engine__sign__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_engine__sign__matrix__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_engine__sign__matrix__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__sign__matrix__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_engine__sign__matrix__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_engine__sign__matrix__rej_ntt
+
+
+module mldsa_engine__sign__matrix__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__rej_ntt__buffer
+
+
+module mldsa_engine__sign__matrix__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__rej_ntt__count
+
+
+module mldsa_engine__sign__matrix__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__rej_ntt__out
+
+
+module mldsa_engine__sign__matrix__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__rej_ntt__out_valid
+
+
+module mldsa_engine__sign__matrix__row_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__row_r
+
+
+module mldsa_engine__sign__matrix__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__sampling
+
+
+module mldsa_engine__sign__matrix__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__stopped
+
+
+module mldsa_engine__sign__matrix__write_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__matrix__write_slot_r
+
+
 module mldsa_engine__sign__msg_len(d,q,clock);
     
     // Module arguments
@@ -26885,193 +27798,6 @@ module mldsa_engine__sign__rd_ptr(d,q,clock);
 endmodule // mldsa_engine__sign__rd_ptr
 
 
-module mldsa_engine__sign__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [31:0] word;
-    input wire  word_valid;
-    output reg  word_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  [47:0] buffer$d;
-    wire  [47:0] buffer$q;
-    reg  buffer$clock;
-    reg  [2:0] count$d;
-    wire  [2:0] count$q;
-    reg  count$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  examine;
-    reg  [47:0] rest;
-    reg  [2:0] rest_count;
-    reg  take;
-    reg  [47:0] incoming;
-    reg  [22:0] candidate;
-    
-    // Sub module instances
-    mldsa_engine__sign__rej_ntt__buffer buffer(
-        .d(buffer$d),
-        .q(buffer$q),
-        .clock(buffer$clock)
-    );
-    mldsa_engine__sign__rej_ntt__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_engine__sign__rej_ntt__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_engine__sign__rej_ntt__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        buffer$clock = clock;
-        count$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        buffer$d = buffer$q;
-        count$d = count$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        candidate = buffer$q[(32'h0)+:(23)];
-        examine = count$q >= 32'h3;
-        if (examine) begin
-            rest = buffer$q >> 32'h18;
-            rest_count = count$q - 32'h3;
-        end
-        else begin
-            rest = buffer$q;
-            rest_count = count$q;
-        end
-        word_ready = rest_count <= 32'h2;
-        take = word_valid & (rest_count <= 32'h2);
-        if (rest_count == 32'h0) begin
-            incoming = ((word) & 48'hffffffffffff);
-        end
-        else if (rest_count == 32'h1) begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h8;
-        end
-        else begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h10;
-        end
-        if (take) begin
-            buffer$d = rest | incoming;
-            count$d = rest_count + 32'h4;
-        end
-        else begin
-            buffer$d = rest;
-            count$d = rest_count;
-        end
-        out$d = candidate;
-        out_valid$d = examine & (candidate < q23);
-        if (reset) begin
-            buffer$d = 32'h0;
-            count$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_engine__sign__rej_ntt
-
-
-module mldsa_engine__sign__rej_ntt__buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__rej_ntt__buffer
-
-
-module mldsa_engine__sign__rej_ntt__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__rej_ntt__count
-
-
-module mldsa_engine__sign__rej_ntt__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__rej_ntt__out
-
-
-module mldsa_engine__sign__rej_ntt__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__rej_ntt__out_valid
-
-
 module mldsa_engine__sign__reject(d,q,clock);
     
     // Module arguments
@@ -27547,63 +28273,6 @@ module mldsa_engine__sign__rho_prime__9(d,q,clock);
 endmodule // mldsa_engine__sign__rho_prime__9
 
 
-module mldsa_engine__sign__ring_fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ring_fill
-
-
-module mldsa_engine__sign__ring_read_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ring_read_slot
-
-
-module mldsa_engine__sign__ring_write_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__ring_write_slot
-
-
 module mldsa_engine__sign__rnd__0(d,q,clock);
     
     // Module arguments
@@ -27849,25 +28518,6 @@ module mldsa_engine__sign__s_words(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__s_words
-
-
-module mldsa_engine__sign__sampling(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__sampling
 
 
 module mldsa_engine__sign__ser_left(d,q,clock);
@@ -28534,82 +29184,6 @@ module mldsa_engine__sign__sk_words(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__sk_words
-
-
-module mldsa_engine__sign__smp_col(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__smp_col
-
-
-module mldsa_engine__sign__smp_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__smp_count
-
-
-module mldsa_engine__sign__smp_launched(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__smp_launched
-
-
-module mldsa_engine__sign__smp_row(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__sign__smp_row
 
 
 module mldsa_engine__sign__stage(d,q,clock);
@@ -33714,10 +34288,8 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     
     // Constant declarations
     localparam  c_ring_first = 7'b1110000;
-    localparam  c_ring_slots = 3'b100;
     localparam  c_op_sponge = 8'h1;
     localparam  c_op_abort = 8'hff;
-    localparam  c_shake128 = 32'h0;
     localparam  c_shake256 = 32'h1;
     localparam  c_squeeze = 32'hfffffff0;
     localparam  c_op_load = 8'h1;
@@ -33850,13 +34422,40 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     wire  hints$checked;
     wire  hints$malformed;
     wire  hints$done;
-    reg  rej_ntt$clock;
-    reg  rej_ntt$reset;
-    reg  [31:0] rej_ntt$word;
-    reg  rej_ntt$word_valid;
-    wire  rej_ntt$word_ready;
-    wire  [22:0] rej_ntt$coeff;
-    wire  rej_ntt$coeff_valid;
+    reg  matrix$clock;
+    reg  matrix$start;
+    reg  matrix$halt;
+    reg  matrix$hold;
+    reg  [3:0] matrix$k;
+    reg  [3:0] matrix$l;
+    reg  [31:0] matrix$rho_word;
+    wire  [2:0] matrix$rho_index;
+    wire  matrix$sponge_launch;
+    wire  [31:0] matrix$sponge_arg0;
+    wire  [31:0] matrix$sponge_arg1;
+    wire  [31:0] matrix$sponge_arg2;
+    wire  matrix$sponge_abort;
+    wire  matrix$sponge_owned;
+    wire  [31:0] matrix$feed_data;
+    wire  matrix$feed_valid;
+    wire  matrix$feed_last;
+    reg  matrix$feed_room;
+    reg  [31:0] matrix$squeeze_data;
+    reg  matrix$squeeze_valid;
+    wire  matrix$squeeze_ready;
+    reg  matrix$consume;
+    reg  matrix$produce_other;
+    wire  matrix$ring_ready;
+    wire  matrix$ring_full;
+    wire  [1:0] matrix$read_slot;
+    wire  [1:0] matrix$write_slot;
+    wire  matrix$coeff_write;
+    wire  [7:0] matrix$coeff_index;
+    wire  [22:0] matrix$coeff_data;
+    wire  matrix$entry_done;
+    wire  matrix$active;
+    wire  [3:0] matrix$row;
+    wire  [3:0] matrix$col;
     reg  z_norm$clock;
     reg  [24:0] z_norm$x;
     reg  z_norm$canonical;
@@ -34141,30 +34740,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  pipe$2$d;
     wire  pipe$2$q;
     reg  pipe$2$clock;
-    reg  sampling$d;
-    wire  sampling$q;
-    reg  sampling$clock;
-    reg  smp_launched$d;
-    wire  smp_launched$q;
-    reg  smp_launched$clock;
-    reg  [3:0] smp_row$d;
-    wire  [3:0] smp_row$q;
-    reg  smp_row$clock;
-    reg  [3:0] smp_col$d;
-    wire  [3:0] smp_col$q;
-    reg  smp_col$clock;
-    reg  [8:0] smp_count$d;
-    wire  [8:0] smp_count$q;
-    reg  smp_count$clock;
-    reg  [2:0] ring_fill$d;
-    wire  [2:0] ring_fill$q;
-    reg  ring_fill$clock;
-    reg  [1:0] ring_write_slot$d;
-    wire  [1:0] ring_write_slot$q;
-    reg  ring_write_slot$clock;
-    reg  [1:0] ring_read_slot$d;
-    wire  [1:0] ring_read_slot$q;
-    reg  ring_read_slot$clock;
     
     // Local signals
     reg  [10:0] rd_next;
@@ -34177,8 +34752,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  ser_room;
     reg  [31:0] mu_word;
     reg  [31:0] rho_word;
-    reg  ring_produce;
-    reg  ring_consume;
     reg  stream_take;
     reg  last_expected;
     reg  [22:0] t1_scaled;
@@ -34231,14 +34804,41 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .malformed(hints$malformed),
         .done(hints$done)
     );
-    mldsa_engine__verify__rej_ntt rej_ntt(
-        .clock(rej_ntt$clock),
-        .reset(rej_ntt$reset),
-        .word(rej_ntt$word),
-        .word_valid(rej_ntt$word_valid),
-        .word_ready(rej_ntt$word_ready),
-        .coeff(rej_ntt$coeff),
-        .coeff_valid(rej_ntt$coeff_valid)
+    mldsa_engine__verify__matrix matrix(
+        .clock(matrix$clock),
+        .start(matrix$start),
+        .halt(matrix$halt),
+        .hold(matrix$hold),
+        .k(matrix$k),
+        .l(matrix$l),
+        .rho_word(matrix$rho_word),
+        .rho_index(matrix$rho_index),
+        .sponge_launch(matrix$sponge_launch),
+        .sponge_arg0(matrix$sponge_arg0),
+        .sponge_arg1(matrix$sponge_arg1),
+        .sponge_arg2(matrix$sponge_arg2),
+        .sponge_abort(matrix$sponge_abort),
+        .sponge_owned(matrix$sponge_owned),
+        .feed_data(matrix$feed_data),
+        .feed_valid(matrix$feed_valid),
+        .feed_last(matrix$feed_last),
+        .feed_room(matrix$feed_room),
+        .squeeze_data(matrix$squeeze_data),
+        .squeeze_valid(matrix$squeeze_valid),
+        .squeeze_ready(matrix$squeeze_ready),
+        .consume(matrix$consume),
+        .produce_other(matrix$produce_other),
+        .ring_ready(matrix$ring_ready),
+        .ring_full(matrix$ring_full),
+        .read_slot(matrix$read_slot),
+        .write_slot(matrix$write_slot),
+        .coeff_write(matrix$coeff_write),
+        .coeff_index(matrix$coeff_index),
+        .coeff_data(matrix$coeff_data),
+        .entry_done(matrix$entry_done),
+        .active(matrix$active),
+        .row(matrix$row),
+        .col(matrix$col)
     );
     mldsa_engine__verify__z_norm z_norm(
         .clock(z_norm$clock),
@@ -34692,46 +35292,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         .q(pipe$2$q),
         .clock(pipe$2$clock)
     );
-    mldsa_engine__verify__sampling sampling(
-        .d(sampling$d),
-        .q(sampling$q),
-        .clock(sampling$clock)
-    );
-    mldsa_engine__verify__smp_launched smp_launched(
-        .d(smp_launched$d),
-        .q(smp_launched$q),
-        .clock(smp_launched$clock)
-    );
-    mldsa_engine__verify__smp_row smp_row(
-        .d(smp_row$d),
-        .q(smp_row$q),
-        .clock(smp_row$clock)
-    );
-    mldsa_engine__verify__smp_col smp_col(
-        .d(smp_col$d),
-        .q(smp_col$q),
-        .clock(smp_col$clock)
-    );
-    mldsa_engine__verify__smp_count smp_count(
-        .d(smp_count$d),
-        .q(smp_count$q),
-        .clock(smp_count$clock)
-    );
-    mldsa_engine__verify__ring_fill ring_fill(
-        .d(ring_fill$d),
-        .q(ring_fill$q),
-        .clock(ring_fill$clock)
-    );
-    mldsa_engine__verify__ring_write_slot ring_write_slot(
-        .d(ring_write_slot$d),
-        .q(ring_write_slot$q),
-        .clock(ring_write_slot$clock)
-    );
-    mldsa_engine__verify__ring_read_slot ring_read_slot(
-        .d(ring_read_slot$d),
-        .q(ring_read_slot$q),
-        .clock(ring_read_slot$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -34786,14 +35346,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         feed_word$clock = clock;
         feed_valid$clock = clock;
         feed_last$clock = clock;
-        sampling$clock = clock;
-        smp_launched$clock = clock;
-        smp_row$clock = clock;
-        smp_col$clock = clock;
-        smp_count$clock = clock;
-        ring_fill$clock = clock;
-        ring_write_slot$clock = clock;
-        ring_read_slot$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
         done_flag$d = done_flag$q;
@@ -34845,14 +35397,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         feed_word$d = feed_word$q;
         feed_valid$d = feed_valid$q;
         feed_last$d = feed_last$q;
-        sampling$d = sampling$q;
-        smp_launched$d = smp_launched$q;
-        smp_row$d = smp_row$q;
-        smp_col$d = smp_col$q;
-        smp_count$d = smp_count$q;
-        ring_fill$d = ring_fill$q;
-        ring_write_slot$d = ring_write_slot$q;
-        ring_read_slot$d = ring_read_slot$q;
         rho$0$clock = clock;
         rho$0$d = rho$0$q;
         rho$1$clock = clock;
@@ -34906,7 +35450,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         pipe$2$clock = clock;
         unpacker$clock = clock;
         hints$clock = clock;
-        rej_ntt$clock = clock;
+        matrix$clock = clock;
         z_norm$clock = clock;
         decompose$clock = clock;
         w1_packer$clock = clock;
@@ -34945,9 +35489,11 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             pm_load_poly = ((col$q) & 7'h7f) + 32'h1;
         end
         if (phase$q == VerifyPhase$LoadA) begin
-            pm_load_poly = c_ring_first | ((ring_read_slot$q) & 7'h7f);
+            pm_load_poly = c_ring_first | ((matrix$read_slot) & 7'h7f);
         end
-        ring_consume = 1'b0;
+        matrix$consume = 1'b0;
+        matrix$start = 1'b0;
+        matrix$halt = 1'b0;
         unpacker$reset = reset;
         unpacker$width = gamma1_bits$q;
         unpacker$centred = 1'b1;
@@ -34969,9 +35515,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         ball_data = ser_byte;
         ball_data_valid = 1'b0;
         ball_read_index = count$q[(32'h0)+:(8)];
-        rej_ntt$reset = reset;
-        rej_ntt$word = sponge_out_data;
-        rej_ntt$word_valid = 1'b0;
         z_norm$x = ((unpacker$coeff) & 25'h1ffffff);
         z_norm$canonical = 1'b1;
         z_norm$bound = z_bound$q;
@@ -35077,28 +35620,28 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             mu_word = mu$15$q;
         end
         rho_word = rho$0$q;
-        if (words_in$q == 0) begin
+        if (matrix$rho_index == 0) begin
             rho_word = rho$0$q;
         end
-        if (words_in$q == 1) begin
+        if (matrix$rho_index == 1) begin
             rho_word = rho$1$q;
         end
-        if (words_in$q == 2) begin
+        if (matrix$rho_index == 2) begin
             rho_word = rho$2$q;
         end
-        if (words_in$q == 3) begin
+        if (matrix$rho_index == 3) begin
             rho_word = rho$3$q;
         end
-        if (words_in$q == 4) begin
+        if (matrix$rho_index == 4) begin
             rho_word = rho$4$q;
         end
-        if (words_in$q == 5) begin
+        if (matrix$rho_index == 5) begin
             rho_word = rho$5$q;
         end
-        if (words_in$q == 6) begin
+        if (matrix$rho_index == 6) begin
             rho_word = rho$6$q;
         end
-        if (words_in$q == 7) begin
+        if (matrix$rho_index == 7) begin
             rho_word = rho$7$q;
         end
         ser_take = 1'b0;
@@ -35549,13 +36092,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                         if (stopped$q) begin
                             launched$d = 1'b0;
                             phase$d = VerifyPhase$LoadC;
-                            sampling$d = 1'b1;
-                            smp_launched$d = 1'b0;
-                            smp_row$d = 32'h0;
-                            smp_col$d = 32'h0;
-                            ring_fill$d = 32'h0;
-                            ring_write_slot$d = 32'h0;
-                            ring_read_slot$d = 32'h0;
+                            matrix$start = 1'b1;
                         end
                     end
                 end
@@ -35630,7 +36167,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             VerifyPhase$LoadA:
                 begin
                     if (~launched$q) begin
-                        if (ring_fill$q != 32'h0) begin
+                        if (matrix$ring_ready) begin
                             launched$d = 1'b1;
                             ntt_start = 1'b1;
                             ntt_op = c_op_load_rows;
@@ -35639,7 +36176,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                     end
                     else if (ntt_done) begin
                         error_flag$d = ntt_error;
-                        ring_consume = 1'b1;
+                        matrix$consume = 1'b1;
                         launched$d = 1'b0;
                         phase$d = VerifyPhase$MulAz;
                     end
@@ -35861,73 +36398,33 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
                 end
             end
         end
-        ring_produce = 1'b0;
-        pm_coeff_write = 1'b0;
-        pm_coeff_slot = ((ring_write_slot$q) & 4'hf);
-        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
-        pm_coeff_data = rej_ntt$coeff;
-        if (sampling$q) begin
-            if (~smp_launched$q) begin
-                if (ring_fill$q != c_ring_slots) begin
-                    smp_launched$d = 1'b1;
-                    sponge_start = 1'b1;
-                    sponge_arg0 = c_shake128;
-                    sponge_arg1 = 32'h22;
-                    sponge_arg2 = c_squeeze;
-                    rej_ntt$reset = 1'b1;
-                    words_in$d = 32'h0;
-                    smp_count$d = 32'h0;
-                    stopped$d = 1'b0;
-                end
-            end
-            else begin
-                feed_data = rho_word;
-                if (words_in$q == 32'h8) begin
-                    feed_data = ((smp_col$q) & 32'hffffffff) | (((smp_row$q) & 32'hffffffff) << 32'h8);
-                end
-                feed_valid_in = words_in$q <= 32'h8;
-                feed_last_in = words_in$q == 32'h8;
-                if (feed_room & (words_in$q <= 32'h8)) begin
-                    words_in$d = words_in$q + 32'h1;
-                end
-                rej_ntt$word_valid = sponge_out_valid & ~stopped$q;
-                sponge_out_ready = rej_ntt$word_ready & ~stopped$q;
-                if (rej_ntt$coeff_valid & ~smp_count$q[32'h8]) begin
-                    pm_coeff_write = 1'b1;
-                    smp_count$d = smp_count$q + 32'h1;
-                end
-                if (smp_count$q[32'h8] & ~stopped$q) begin
-                    stopped$d = 1'b1;
-                    sponge_start = 1'b1;
-                    sponge_op = c_op_abort;
-                end
-                if (stopped$q) begin
-                    ring_produce = 1'b1;
-                    smp_launched$d = 1'b0;
-                    if (smp_col$q + 32'h1 == l$q) begin
-                        smp_col$d = 32'h0;
-                        smp_row$d = smp_row$q + 32'h1;
-                        if (smp_row$q + 32'h1 == k$q) begin
-                            sampling$d = 1'b0;
-                        end
-                    end
-                    else begin
-                        smp_col$d = smp_col$q + 32'h1;
-                    end
-                end
-            end
+        matrix$k = k$q;
+        matrix$l = l$q;
+        matrix$rho_word = rho_word;
+        matrix$feed_room = feed_room;
+        matrix$squeeze_data = sponge_out_data;
+        matrix$squeeze_valid = sponge_out_valid;
+        matrix$produce_other = 1'b0;
+        matrix$hold = 1'b0;
+        pm_coeff_write = matrix$coeff_write;
+        pm_coeff_slot = ((matrix$write_slot) & 4'hf);
+        pm_coeff_index = matrix$coeff_index;
+        pm_coeff_data = matrix$coeff_data;
+        if (matrix$sponge_launch) begin
+            sponge_start = 1'b1;
+            sponge_arg0 = matrix$sponge_arg0;
+            sponge_arg1 = matrix$sponge_arg1;
+            sponge_arg2 = matrix$sponge_arg2;
         end
-        if (ring_produce) begin
-            ring_write_slot$d = ring_write_slot$q + 32'h1;
-            if (~ring_consume) begin
-                ring_fill$d = ring_fill$q + 32'h1;
-            end
+        if (matrix$sponge_owned) begin
+            feed_data = matrix$feed_data;
+            feed_valid_in = matrix$feed_valid;
+            feed_last_in = matrix$feed_last;
+            sponge_out_ready = matrix$squeeze_ready;
         end
-        if (ring_consume) begin
-            ring_read_slot$d = ring_read_slot$q + 32'h1;
-            if (~ring_produce) begin
-                ring_fill$d = ring_fill$q - 32'h1;
-            end
+        if (matrix$sponge_abort) begin
+            sponge_start = 1'b1;
+            sponge_op = c_op_abort;
         end
         pk_buf$read_address = rd_next[(32'h0)+:(10)];
         sig_buf$read_address = rd_next;
@@ -35962,7 +36459,7 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
         end
         if (abort_job & (phase$q != VerifyPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -35973,10 +36470,10 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
             sponge_op = c_op_abort;
             ntt_start = 1'b1;
             ntt_op = c_ntt_abort;
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
         end
         if (reset) begin
-            sampling$d = 1'b0;
+            matrix$halt = 1'b1;
             phase$d = VerifyPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -37665,6 +38162,652 @@ module mldsa_engine__verify__launched(d,q,clock);
 endmodule // mldsa_engine__verify__launched
 
 
+module mldsa_engine__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  start;
+    input wire  halt;
+    input wire  hold;
+    input wire  [3:0] k;
+    input wire  [3:0] l;
+    input wire  [31:0] rho_word;
+    output reg  [2:0] rho_index;
+    output reg  sponge_launch;
+    output reg  [31:0] sponge_arg0;
+    output reg  [31:0] sponge_arg1;
+    output reg  [31:0] sponge_arg2;
+    output reg  sponge_abort;
+    output reg  sponge_owned;
+    output reg  [31:0] feed_data;
+    output reg  feed_valid;
+    output reg  feed_last;
+    input wire  feed_room;
+    input wire  [31:0] squeeze_data;
+    input wire  squeeze_valid;
+    output reg  squeeze_ready;
+    input wire  consume;
+    input wire  produce_other;
+    output reg  ring_ready;
+    output reg  ring_full;
+    output reg  [1:0] read_slot;
+    output reg  [1:0] write_slot;
+    output reg  coeff_write;
+    output reg  [7:0] coeff_index;
+    output reg  [22:0] coeff_data;
+    output reg  entry_done;
+    output reg  active;
+    output reg  [3:0] row;
+    output reg  [3:0] col;
+    
+    // Constant declarations
+    localparam  c_slots = 3'b100;
+    localparam  c_shake128 = 32'h0;
+    localparam  c_absorb_bytes = 32'h22;
+    localparam  c_squeeze = 32'hfffffff0;
+    
+    // Stub signals
+    reg  rej_ntt$clock;
+    reg  rej_ntt$reset;
+    reg  [31:0] rej_ntt$word;
+    reg  rej_ntt$word_valid;
+    wire  rej_ntt$word_ready;
+    wire  [22:0] rej_ntt$coeff;
+    wire  rej_ntt$coeff_valid;
+    reg  sampling$d;
+    wire  sampling$q;
+    reg  sampling$clock;
+    reg  launched$d;
+    wire  launched$q;
+    reg  launched$clock;
+    reg  stopped$d;
+    wire  stopped$q;
+    reg  stopped$clock;
+    reg  [3:0] row_r$d;
+    wire  [3:0] row_r$q;
+    reg  row_r$clock;
+    reg  [3:0] col_r$d;
+    wire  [3:0] col_r$q;
+    reg  col_r$clock;
+    reg  [8:0] count$d;
+    wire  [8:0] count$q;
+    reg  count$clock;
+    reg  [3:0] absorbed$d;
+    wire  [3:0] absorbed$q;
+    reg  absorbed$clock;
+    reg  [2:0] fill$d;
+    wire  [2:0] fill$q;
+    reg  fill$clock;
+    reg  [1:0] write_slot_r$d;
+    wire  [1:0] write_slot_r$q;
+    reg  write_slot_r$clock;
+    reg  [1:0] read_slot_r$d;
+    wire  [1:0] read_slot_r$q;
+    reg  read_slot_r$clock;
+    
+    // Local signals
+    reg  produce;
+    
+    // Sub module instances
+    mldsa_engine__verify__matrix__rej_ntt rej_ntt(
+        .clock(rej_ntt$clock),
+        .reset(rej_ntt$reset),
+        .word(rej_ntt$word),
+        .word_valid(rej_ntt$word_valid),
+        .word_ready(rej_ntt$word_ready),
+        .coeff(rej_ntt$coeff),
+        .coeff_valid(rej_ntt$coeff_valid)
+    );
+    mldsa_engine__verify__matrix__sampling sampling(
+        .d(sampling$d),
+        .q(sampling$q),
+        .clock(sampling$clock)
+    );
+    mldsa_engine__verify__matrix__launched launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    mldsa_engine__verify__matrix__stopped stopped(
+        .d(stopped$d),
+        .q(stopped$q),
+        .clock(stopped$clock)
+    );
+    mldsa_engine__verify__matrix__row_r row_r(
+        .d(row_r$d),
+        .q(row_r$q),
+        .clock(row_r$clock)
+    );
+    mldsa_engine__verify__matrix__col_r col_r(
+        .d(col_r$d),
+        .q(col_r$q),
+        .clock(col_r$clock)
+    );
+    mldsa_engine__verify__matrix__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__verify__matrix__absorbed absorbed(
+        .d(absorbed$d),
+        .q(absorbed$q),
+        .clock(absorbed$clock)
+    );
+    mldsa_engine__verify__matrix__fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    mldsa_engine__verify__matrix__write_slot_r write_slot_r(
+        .d(write_slot_r$d),
+        .q(write_slot_r$q),
+        .clock(write_slot_r$clock)
+    );
+    mldsa_engine__verify__matrix__read_slot_r read_slot_r(
+        .d(read_slot_r$d),
+        .q(read_slot_r$q),
+        .clock(read_slot_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sampling$clock = clock;
+        launched$clock = clock;
+        stopped$clock = clock;
+        row_r$clock = clock;
+        col_r$clock = clock;
+        count$clock = clock;
+        absorbed$clock = clock;
+        fill$clock = clock;
+        write_slot_r$clock = clock;
+        read_slot_r$clock = clock;
+        sampling$d = sampling$q;
+        launched$d = launched$q;
+        stopped$d = stopped$q;
+        row_r$d = row_r$q;
+        col_r$d = col_r$q;
+        count$d = count$q;
+        absorbed$d = absorbed$q;
+        fill$d = fill$q;
+        write_slot_r$d = write_slot_r$q;
+        read_slot_r$d = read_slot_r$q;
+        rej_ntt$clock = clock;
+        rej_ntt$word = squeeze_data;
+        rej_ntt$word_valid = 1'b0;
+        rej_ntt$reset = 1'b0;
+        sponge_arg0 = c_shake128;
+        sponge_arg1 = c_absorb_bytes;
+        sponge_arg2 = c_squeeze;
+        sponge_launch = 1'b0;
+        sponge_abort = 1'b0;
+        sponge_owned = sampling$q & launched$q;
+        rho_index = absorbed$q[(32'h0)+:(3)];
+        feed_data = rho_word;
+        if (absorbed$q == 32'h8) begin
+            feed_data = ((col_r$q) & 32'hffffffff) | (((row_r$q) & 32'hffffffff) << 32'h8);
+        end
+        feed_valid = absorbed$q <= 32'h8;
+        feed_last = absorbed$q == 32'h8;
+        squeeze_ready = 1'b0;
+        coeff_write = 1'b0;
+        coeff_index = count$q[(32'h0)+:(8)];
+        coeff_data = rej_ntt$coeff;
+        entry_done = 1'b0;
+        if (sampling$q) begin
+            if (~launched$q) begin
+                if (~hold & (fill$q != c_slots)) begin
+                    launched$d = 1'b1;
+                    sponge_launch = 1'b1;
+                    rej_ntt$reset = 1'b1;
+                    absorbed$d = 32'h0;
+                    count$d = 32'h0;
+                    stopped$d = 1'b0;
+                end
+            end
+            else begin
+                if (feed_room & (absorbed$q <= 32'h8)) begin
+                    absorbed$d = absorbed$q + 32'h1;
+                end
+                rej_ntt$word_valid = squeeze_valid & ~stopped$q;
+                squeeze_ready = rej_ntt$word_ready & ~stopped$q;
+                if (rej_ntt$coeff_valid & ~count$q[32'h8]) begin
+                    coeff_write = 1'b1;
+                    count$d = count$q + 32'h1;
+                end
+                if (count$q[32'h8] & ~stopped$q) begin
+                    stopped$d = 1'b1;
+                    sponge_abort = 1'b1;
+                end
+                if (stopped$q) begin
+                    entry_done = 1'b1;
+                    launched$d = 1'b0;
+                    if (col_r$q + 32'h1 == l) begin
+                        col_r$d = 32'h0;
+                        row_r$d = row_r$q + 32'h1;
+                        if (row_r$q + 32'h1 == k) begin
+                            sampling$d = 1'b0;
+                        end
+                    end
+                    else begin
+                        col_r$d = col_r$q + 32'h1;
+                    end
+                end
+            end
+        end
+        produce = entry_done | produce_other;
+        if (produce) begin
+            write_slot_r$d = write_slot_r$q + 32'h1;
+            if (~consume) begin
+                fill$d = fill$q + 32'h1;
+            end
+        end
+        if (consume) begin
+            read_slot_r$d = read_slot_r$q + 32'h1;
+            if (~produce) begin
+                fill$d = fill$q - 32'h1;
+            end
+        end
+        if (start) begin
+            sampling$d = 1'b1;
+            launched$d = 1'b0;
+            row_r$d = 32'h0;
+            col_r$d = 32'h0;
+            fill$d = 32'h0;
+            write_slot_r$d = 32'h0;
+            read_slot_r$d = 32'h0;
+        end
+        if (halt) begin
+            sampling$d = 1'b0;
+        end
+        ring_ready = fill$q != 32'h0;
+        ring_full = fill$q == c_slots;
+        read_slot = read_slot_r$q;
+        write_slot = write_slot_r$q;
+        active = sampling$q;
+        row = row_r$q;
+        col = col_r$q;
+    end
+    
+endmodule // mldsa_engine__verify__matrix
+
+
+module mldsa_engine__verify__matrix__absorbed(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__absorbed
+
+
+module mldsa_engine__verify__matrix__col_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__col_r
+
+
+module mldsa_engine__verify__matrix__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__count
+
+
+module mldsa_engine__verify__matrix__fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__fill
+
+
+module mldsa_engine__verify__matrix__launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__launched
+
+
+module mldsa_engine__verify__matrix__read_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__read_slot_r
+
+
+module mldsa_engine__verify__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] word;
+    input wire  word_valid;
+    output reg  word_ready;
+    output reg  [22:0] coeff;
+    output reg  coeff_valid;
+    
+    // Constant declarations
+    localparam  q23 = 23'h7fe001;
+    
+    // Stub signals
+    reg  [47:0] buffer$d;
+    wire  [47:0] buffer$q;
+    reg  buffer$clock;
+    reg  [2:0] count$d;
+    wire  [2:0] count$q;
+    reg  count$clock;
+    reg  [22:0] out$d;
+    wire  [22:0] out$q;
+    reg  out$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    
+    // Local signals
+    reg  examine;
+    reg  [47:0] rest;
+    reg  [2:0] rest_count;
+    reg  take;
+    reg  [47:0] incoming;
+    reg  [22:0] candidate;
+    
+    // Sub module instances
+    mldsa_engine__verify__matrix__rej_ntt__buffer buffer(
+        .d(buffer$d),
+        .q(buffer$q),
+        .clock(buffer$clock)
+    );
+    mldsa_engine__verify__matrix__rej_ntt__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    mldsa_engine__verify__matrix__rej_ntt__out out(
+        .d(out$d),
+        .q(out$q),
+        .clock(out$clock)
+    );
+    mldsa_engine__verify__matrix__rej_ntt__out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        buffer$clock = clock;
+        count$clock = clock;
+        out$clock = clock;
+        out_valid$clock = clock;
+        buffer$d = buffer$q;
+        count$d = count$q;
+        out$d = out$q;
+        out_valid$d = out_valid$q;
+        candidate = buffer$q[(32'h0)+:(23)];
+        examine = count$q >= 32'h3;
+        if (examine) begin
+            rest = buffer$q >> 32'h18;
+            rest_count = count$q - 32'h3;
+        end
+        else begin
+            rest = buffer$q;
+            rest_count = count$q;
+        end
+        word_ready = rest_count <= 32'h2;
+        take = word_valid & (rest_count <= 32'h2);
+        if (rest_count == 32'h0) begin
+            incoming = ((word) & 48'hffffffffffff);
+        end
+        else if (rest_count == 32'h1) begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h8;
+        end
+        else begin
+            incoming = ((word) & 48'hffffffffffff) << 32'h10;
+        end
+        if (take) begin
+            buffer$d = rest | incoming;
+            count$d = rest_count + 32'h4;
+        end
+        else begin
+            buffer$d = rest;
+            count$d = rest_count;
+        end
+        out$d = candidate;
+        out_valid$d = examine & (candidate < q23);
+        if (reset) begin
+            buffer$d = 32'h0;
+            count$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+        coeff = out$q;
+        coeff_valid = out_valid$q;
+    end
+    
+endmodule // mldsa_engine__verify__matrix__rej_ntt
+
+
+module mldsa_engine__verify__matrix__rej_ntt__buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__rej_ntt__buffer
+
+
+module mldsa_engine__verify__matrix__rej_ntt__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__rej_ntt__count
+
+
+module mldsa_engine__verify__matrix__rej_ntt__out(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__rej_ntt__out
+
+
+module mldsa_engine__verify__matrix__rej_ntt__out_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__rej_ntt__out_valid
+
+
+module mldsa_engine__verify__matrix__row_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__row_r
+
+
+module mldsa_engine__verify__matrix__sampling(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__sampling
+
+
+module mldsa_engine__verify__matrix__stopped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__stopped
+
+
+module mldsa_engine__verify__matrix__write_slot_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__matrix__write_slot_r
+
+
 module mldsa_engine__verify__mismatch(d,q,clock);
     
     // Module arguments
@@ -38478,193 +39621,6 @@ module mldsa_engine__verify__rd_ptr(d,q,clock);
 endmodule // mldsa_engine__verify__rd_ptr
 
 
-module mldsa_engine__verify__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [31:0] word;
-    input wire  word_valid;
-    output reg  word_ready;
-    output reg  [22:0] coeff;
-    output reg  coeff_valid;
-    
-    // Constant declarations
-    localparam  q23 = 23'h7fe001;
-    
-    // Stub signals
-    reg  [47:0] buffer$d;
-    wire  [47:0] buffer$q;
-    reg  buffer$clock;
-    reg  [2:0] count$d;
-    wire  [2:0] count$q;
-    reg  count$clock;
-    reg  [22:0] out$d;
-    wire  [22:0] out$q;
-    reg  out$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    
-    // Local signals
-    reg  examine;
-    reg  [47:0] rest;
-    reg  [2:0] rest_count;
-    reg  take;
-    reg  [47:0] incoming;
-    reg  [22:0] candidate;
-    
-    // Sub module instances
-    mldsa_engine__verify__rej_ntt__buffer buffer(
-        .d(buffer$d),
-        .q(buffer$q),
-        .clock(buffer$clock)
-    );
-    mldsa_engine__verify__rej_ntt__count count(
-        .d(count$d),
-        .q(count$q),
-        .clock(count$clock)
-    );
-    mldsa_engine__verify__rej_ntt__out out(
-        .d(out$d),
-        .q(out$q),
-        .clock(out$clock)
-    );
-    mldsa_engine__verify__rej_ntt__out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        buffer$clock = clock;
-        count$clock = clock;
-        out$clock = clock;
-        out_valid$clock = clock;
-        buffer$d = buffer$q;
-        count$d = count$q;
-        out$d = out$q;
-        out_valid$d = out_valid$q;
-        candidate = buffer$q[(32'h0)+:(23)];
-        examine = count$q >= 32'h3;
-        if (examine) begin
-            rest = buffer$q >> 32'h18;
-            rest_count = count$q - 32'h3;
-        end
-        else begin
-            rest = buffer$q;
-            rest_count = count$q;
-        end
-        word_ready = rest_count <= 32'h2;
-        take = word_valid & (rest_count <= 32'h2);
-        if (rest_count == 32'h0) begin
-            incoming = ((word) & 48'hffffffffffff);
-        end
-        else if (rest_count == 32'h1) begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h8;
-        end
-        else begin
-            incoming = ((word) & 48'hffffffffffff) << 32'h10;
-        end
-        if (take) begin
-            buffer$d = rest | incoming;
-            count$d = rest_count + 32'h4;
-        end
-        else begin
-            buffer$d = rest;
-            count$d = rest_count;
-        end
-        out$d = candidate;
-        out_valid$d = examine & (candidate < q23);
-        if (reset) begin
-            buffer$d = 32'h0;
-            count$d = 32'h0;
-            out_valid$d = 1'b0;
-        end
-        coeff = out$q;
-        coeff_valid = out_valid$q;
-    end
-    
-endmodule // mldsa_engine__verify__rej_ntt
-
-
-module mldsa_engine__verify__rej_ntt__buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__rej_ntt__buffer
-
-
-module mldsa_engine__verify__rej_ntt__count(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__rej_ntt__count
-
-
-module mldsa_engine__verify__rej_ntt__out(d,q,clock);
-    
-    // Module arguments
-    input wire  [22:0] d;
-    output reg  [22:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 23'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__rej_ntt__out
-
-
-module mldsa_engine__verify__rej_ntt__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__rej_ntt__out_valid
-
-
 module mldsa_engine__verify__rho__0(d,q,clock);
     
     // Module arguments
@@ -38817,63 +39773,6 @@ module mldsa_engine__verify__rho__7(d,q,clock);
 endmodule // mldsa_engine__verify__rho__7
 
 
-module mldsa_engine__verify__ring_fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ring_fill
-
-
-module mldsa_engine__verify__ring_read_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ring_read_slot
-
-
-module mldsa_engine__verify__ring_write_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__ring_write_slot
-
-
 module mldsa_engine__verify__row(d,q,clock);
     
     // Module arguments
@@ -38891,25 +39790,6 @@ module mldsa_engine__verify__row(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__row
-
-
-module mldsa_engine__verify__sampling(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__sampling
 
 
 module mldsa_engine__verify__ser_left(d,q,clock);
@@ -39243,82 +40123,6 @@ module mldsa_engine__verify__sig_words(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__sig_words
-
-
-module mldsa_engine__verify__smp_col(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__smp_col
-
-
-module mldsa_engine__verify__smp_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__smp_count
-
-
-module mldsa_engine__verify__smp_launched(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__smp_launched
-
-
-module mldsa_engine__verify__smp_row(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__verify__smp_row
 
 
 module mldsa_engine__verify__stopped(d,q,clock);

@@ -78,7 +78,10 @@
 //! `expand_s_clocks_do_not_depend_on_the_secret_seed`: the first s
 //! polynomial takes the same clocks for eight ξ, for η = 2 and 4, and its
 //! 256th coefficient comes before the last fixed byte (the test fails for
-//! η = 4 if the phase ends at the 256th coefficient instead).
+//! η = 4 if the phase ends at the 256th coefficient instead). The
+//! reading on, forced in
+//! `expand_s_reads_on_past_its_fixed_bytes_and_stops_at_the_256th_coefficient`,
+//! stops at the 256th coefficient with the byte count held at its target.
 //!
 //! # Interface
 //!
@@ -1421,6 +1424,69 @@ mod tests {
             let bytes = s_squeeze_bytes(&SETS[set as usize]);
             assert!(seen[0] >= bytes, "set {set}: {seen:?}");
         }
+    }
+
+    /// The path no real ξ reaches (odds below 2^−40): the fixed bytes are
+    /// all in before the 256th coefficient, so the sampler reads on and
+    /// stops at that coefficient. Forced by setting the byte count near
+    /// its 9-bit limit early in s1\[0\]: the count must hold there (with
+    /// the count let wrap, s1\[0\] ended 41 clocks after its 256th
+    /// coefficient, reading on to the target again), and the key must
+    /// still be `pqc`'s.
+    #[test]
+    fn expand_s_reads_on_past_its_fixed_bytes_and_stops_at_the_256th_coefficient() {
+        let mut uut = engine();
+        let xi: [u8; 32] = core::array::from_fn(|i| (7 * i + 3) as u8);
+        for (w, word) in xi.chunks_exact(4).enumerate() {
+            uut.xi_write.next = true;
+            uut.xi_index.next = (w as u64).into();
+            uut.xi_word.next = u64::from(u32::from_le_bytes(word.try_into().unwrap())).into();
+            tick(&mut uut, |u| &mut u.clock);
+        }
+        uut.xi_write.next = false;
+        uut.parameter_set.next = 0.into();
+        uut.m_ready.next = true;
+        uut.start.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.start.next = false;
+        let (mut forced, mut full_at, mut s_end) = (false, None, None);
+        let mut out = Vec::new();
+        for clock in 0..40_000 {
+            settle(&mut uut);
+            if uut.m_valid.val() {
+                out.extend_from_slice(&(uut.m_data.val().to_u64() as u32).to_le_bytes());
+            }
+            if uut.done.val() {
+                break;
+            }
+            let keygen = &mut uut.keygen;
+            let s_phase = keygen.sampler.q.val() == SamplerPhase::SampleS;
+            if s_phase && !forced && keygen.smp_count.q.val() == 16 {
+                keygen.s_bytes.q.next = 505.into();
+                forced = true;
+            }
+            if forced && full_at.is_none() && keygen.smp_count.q.val().get_bit(8) {
+                full_at = Some(clock);
+            }
+            if full_at.is_some() && s_end.is_none() && !s_phase {
+                s_end = Some(clock);
+            }
+            tick(&mut uut, |u| &mut u.clock);
+        }
+        settle(&mut uut);
+        assert!(uut.done.val() && !uut.error.val(), "no clean end");
+        let (full_at, s_end) = (full_at.unwrap(), s_end.unwrap());
+        assert!(
+            s_end - full_at <= 4,
+            "s1[0] ended {} clocks after its 256th coefficient",
+            s_end - full_at
+        );
+        let ps = pqc::mldsa::ParameterSet::MlDsa44;
+        let p = ps.params();
+        let (mut pk, mut sk) = (vec![0u8; p.pk_len()], vec![0u8; p.sk_len()]);
+        pqc::mldsa::keygen_internal(ps, &xi, &mut pk, &mut sk).unwrap();
+        pk.extend_from_slice(&sk);
+        assert_eq!(out, pk, "pk ‖ sk");
     }
 
     #[test]
