@@ -410,7 +410,6 @@ impl MlDsaEngine {
 /// yet loaded, or that is being loaded. The ring is forgotten whenever
 /// the engine is idle (an aborted job may leave a slot half written).
 #[cfg(test)]
-#[derive(Default)]
 pub(crate) struct RingScoreboard {
     /// The clock each coefficient of each slot was written on.
     written: Vec<[Option<usize>; 256]>,
@@ -424,13 +423,23 @@ pub(crate) struct RingScoreboard {
 }
 
 #[cfg(test)]
+impl Default for RingScoreboard {
+    fn default() -> Self {
+        Self {
+            written: vec![[None; 256]; crate::mldsa::poly_memory::PAGE_POLYS],
+            loading: None,
+            clock: 0,
+            loads: 0,
+            writes: 0,
+        }
+    }
+}
+
+#[cfg(test)]
 impl RingScoreboard {
     /// Checks this clock's ring traffic; panics on a breach.
     pub(crate) fn observe(&mut self, uut: &MlDsaEngine) {
-        use crate::mldsa::poly_memory::{PAGE_POLYS, RING_FIRST_POLY};
-        if self.written.is_empty() {
-            self.written = vec![[None; 256]; PAGE_POLYS];
-        }
+        use crate::mldsa::poly_memory::RING_FIRST_POLY;
         self.clock += 1;
         let pm = &uut.poly_memory;
         if !uut.busy.val() {

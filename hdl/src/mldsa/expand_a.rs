@@ -24,8 +24,8 @@ use crate::mldsa::rej_ntt::RejNttSampler;
 use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
 
-/// The output length requested from the sponge: far more than an entry
-/// can need (an entry needs more than 5 blocks with probability below
+/// The output length requested from the sponge (by this unit and by the
+/// engine's samplers): far more than an entry can need (an entry needs more than 5 blocks with probability below
 /// 2^−100), and an `OP_ABORT` ends the squeeze early.
 pub const SQUEEZE_BYTES: u32 = 0xFFFF_FFF0;
 /// Words of ρ.

@@ -93,6 +93,8 @@
 //! Verilator refuses: `set`, `abort`.)
 
 use crate::mldsa::bit_pack::WordPacker;
+use crate::mldsa::c;
+use crate::mldsa::expand_a::SQUEEZE_BYTES;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::matrix_sampler::MatrixSampler;
 use crate::mldsa::poly_memory::RING_FIRST_POLY;
@@ -105,9 +107,6 @@ use rust_hdl::prelude::*;
 
 /// The parameter sets in `set` order.
 pub const SETS: [Params; 3] = [ML_DSA_44, ML_DSA_65, ML_DSA_87];
-/// Output length requested from the sponge for sampling; an `OP_ABORT`
-/// ends the squeeze once the polynomial is complete.
-const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
 /// Where the all-ones polynomial is kept in the polynomial memory (after
 /// the l ≤ 7 of NTT(s1)).
 const ONES_POLY: u64 = 15;
@@ -396,11 +395,6 @@ pub const fn s_squeeze_bytes(p: &Params) -> usize {
     }
 }
 
-/// A constant of any width (values here all fit).
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
-}
-
 impl Default for MlDsaKeyGen {
     fn default() -> Self {
         Self {
@@ -510,7 +504,7 @@ impl Default for MlDsaKeyGen {
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
-            c_squeeze: c(SQUEEZE_BYTES),
+            c_squeeze: c(u64::from(SQUEEZE_BYTES)),
             c_op_load: c(nregs::OP_LOAD as u64),
             c_op_store: c(nregs::OP_STORE as u64),
             c_op_store_rows: c(OP_STORE_ROWS as u64),

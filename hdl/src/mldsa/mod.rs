@@ -62,6 +62,12 @@ pub mod verilator_check;
 pub mod word_fifo;
 
 use crate::export::{raw_verilog, Design};
+use rust_hdl::prelude::{Bits, Constant};
+
+/// A rust-hdl constant of any width (the sequencers' values all fit).
+pub(crate) fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
 
 /// The ML-DSA units of the `hdl` tool's registry: each one alone, so each
 /// has its own yosys resource and timing rows.

@@ -72,8 +72,10 @@
 
 use crate::mldsa::bit_pack::{BytePacker, WordPacker};
 use crate::mldsa::bit_unpack::BitUnpacker;
+use crate::mldsa::c;
 use crate::mldsa::coeffwise::{InfNormCheck, MakeHint, ModAddSub};
 use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
+use crate::mldsa::expand_a::SQUEEZE_BYTES;
 use crate::mldsa::hint_codec::HintPacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
@@ -84,9 +86,6 @@ use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
 
-/// Output length requested from the sponge for sampling; an `OP_ABORT`
-/// ends the squeeze once the sampler is satisfied.
-const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
 /// Words of μ (and of tr, which μ overwrites once absorbed).
 const MU_WORDS: usize = 16;
 /// Minimum clocks of the SampleInBall phase (see the module docs): more
@@ -507,11 +506,6 @@ pub fn sign_stream(sk: &[u8], rnd: &[u8; 32], tail: &[u8]) -> Vec<u32> {
     super::verify::verify_stream(sk, rnd, tail)
 }
 
-/// A constant of any width (values here all fit).
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
-}
-
 impl Default for MlDsaSign {
     fn default() -> Self {
         let z_poly = |p: &Params| Params::poly_bytes(p.gamma1_bits());
@@ -715,7 +709,7 @@ impl Default for MlDsaSign {
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
-            c_squeeze: c(SQUEEZE_BYTES),
+            c_squeeze: c(u64::from(SQUEEZE_BYTES)),
             c_op_load: c(nregs::OP_LOAD as u64),
             c_op_store: c(nregs::OP_STORE as u64),
             c_op_store_rows: c(OP_STORE_ROWS as u64),

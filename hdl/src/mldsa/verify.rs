@@ -76,8 +76,10 @@
 
 use crate::mldsa::bit_pack::BytePacker;
 use crate::mldsa::bit_unpack::BitUnpacker;
+use crate::mldsa::c;
 use crate::mldsa::coeffwise::InfNormCheck;
 use crate::mldsa::decompose::{Decompose, DECOMPOSE_LATENCY};
+use crate::mldsa::expand_a::SQUEEZE_BYTES;
 use crate::mldsa::hint_codec::HintUnpacker;
 use crate::mldsa::key_buffer::KeyBuffer;
 use crate::mldsa::keygen::SETS;
@@ -88,9 +90,6 @@ use pqc::mldsa::params::Params;
 use ps_pl_contract::regmap::{keccak as kregs, ntt as nregs};
 use rust_hdl::prelude::*;
 
-/// Output length requested from the sponge for sampling; an `OP_ABORT`
-/// ends the squeeze once the sampler is satisfied.
-const SQUEEZE_BYTES: u64 = 0xFFFF_FFF0;
 /// Words of μ (and of tr, which μ overwrites once absorbed).
 const MU_WORDS: usize = 16;
 // The refusal tests bits 31..24 of `msg_bytes`.
@@ -447,11 +446,6 @@ pub fn verify_stream(pk: &[u8], sig: &[u8], tail: &[u8]) -> Vec<u32> {
     words
 }
 
-/// A constant of any width (values here all fit).
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
-}
-
 impl Default for MlDsaVerify {
     fn default() -> Self {
         let z_poly = |p: &Params| Params::poly_bytes(p.gamma1_bits());
@@ -607,7 +601,7 @@ impl Default for MlDsaVerify {
             c_op_sponge: c(kregs::OP_SPONGE as u64),
             c_op_abort: c(kregs::OP_ABORT as u64),
             c_shake256: c(kregs::MODE_SHAKE256 as u64),
-            c_squeeze: c(SQUEEZE_BYTES),
+            c_squeeze: c(u64::from(SQUEEZE_BYTES)),
             c_op_load: c(nregs::OP_LOAD as u64),
             c_op_store: c(nregs::OP_STORE as u64),
             c_op_store_rows: c(OP_STORE_ROWS as u64),
