@@ -117,10 +117,10 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              in block RAM on the NTT core's row port (8 coefficients a clock) for what would \
              otherwise be re-made, a 16-word FIFO on the sponge's output so the sponge permutes \
              while a sampler works, and a 4-slot sampling ring in that memory, so KeyGen and \
-             Verify sample while the core transforms. KeyGen (ML-DSA-44, 10,576 clocks): the \
+             Verify sample while the core transforms. KeyGen (ML-DSA-44, 10,246 clocks): the \
              sampler (SHAKE into RejBoundedPoly and RejNTTPoly, a coefficient a clock into the \
              ring) is busy 7,979 clocks, and every NTT, product, INTT and STORE but the last \
-             row's runs beside it; tr and the output take 1,563 after it (clocks per phase: \
+             row's runs beside it; tr with pk going out as it is hashed, then sk, take 1,233 after it (clocks per phase: \
              `cargo test -p hdl --release -- --ignored keygen_phase_clocks`). The sponge and the \
              samplers set its pace: a faster sponge, or a second one, is what is left to gain \
              there. ExpandS reads a fixed 2 or 3 SHAKE256 blocks per polynomial at a byte a \
