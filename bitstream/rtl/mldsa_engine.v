@@ -1334,8 +1334,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     localparam KeyGenPhase$Intt = 13;
     localparam KeyGenPhase$StoreT = 14;
     localparam KeyGenPhase$HashTr = 15;
-    localparam KeyGenPhase$OutPk = 16;
-    localparam KeyGenPhase$OutSk = 17;
+    localparam KeyGenPhase$OutSk = 16;
     localparam SamplerPhase$Off = 0;
     localparam SamplerPhase$SampleS = 1;
     localparam SamplerPhase$SampleA = 2;
@@ -1639,6 +1638,12 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  primed$d;
     wire  primed$q;
     reg  primed$clock;
+    reg  hash_taken$d;
+    wire  hash_taken$q;
+    reg  hash_taken$clock;
+    reg  out_taken$d;
+    wire  out_taken$q;
+    reg  out_taken$clock;
     reg  [8:0] s_bytes_target$d;
     wire  [8:0] s_bytes_target$q;
     reg  s_bytes_target$clock;
@@ -1664,6 +1669,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     // Local signals
     reg  byte_taken;
     reg  s_bytes_in;
+    reg  hash_take;
+    reg  out_take;
     reg  [31:0] message_word;
     reg  [31:0] seed_word;
     reg  [15:0] s_index;
@@ -2128,6 +2135,16 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .q(primed$q),
         .clock(primed$clock)
     );
+    mldsa_engine__keygen__hash_taken hash_taken(
+        .d(hash_taken$d),
+        .q(hash_taken$q),
+        .clock(hash_taken$clock)
+    );
+    mldsa_engine__keygen__out_taken out_taken(
+        .d(out_taken$d),
+        .q(out_taken$q),
+        .clock(out_taken$clock)
+    );
     mldsa_engine__keygen__s_bytes_target s_bytes_target(
         .d(s_bytes_target$d),
         .q(s_bytes_target$q),
@@ -2194,6 +2211,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         ser_left$clock = clock;
         out_index$clock = clock;
         primed$clock = clock;
+        hash_taken$clock = clock;
+        out_taken$clock = clock;
         sampler$clock = clock;
         smp_launched$clock = clock;
         smp_on_s2$clock = clock;
@@ -2228,6 +2247,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         ser_left$d = ser_left$q;
         out_index$d = out_index$q;
         primed$d = primed$q;
+        hash_taken$d = hash_taken$q;
+        out_taken$d = out_taken$q;
         sampler$d = sampler$q;
         smp_launched$d = smp_launched$q;
         smp_on_s2$d = smp_on_s2$q;
@@ -2554,6 +2575,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         end
         stream_valid = primed$q & (out_index$q < stream_count);
         stream_take = 1'b0;
+        hash_take = 1'b0;
+        out_take = 1'b0;
         stream_next = out_index$q;
         pk_buf$read_address = out_index$q[(32'h0)+:(10)];
         sk_buf$read_address = out_index$q;
@@ -2969,13 +2992,30 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         out_index$d = 32'h0;
                         primed$d = 1'b0;
                         count$d = 32'h0;
+                        hash_taken$d = 1'b0;
+                        out_taken$d = 1'b0;
                     end
                     else begin
                         primed$d = 1'b1;
-                        sponge_in_valid = stream_valid;
+                        sponge_in_valid = stream_valid & ~hash_taken$q;
                         sponge_in_last = out_index$q + 32'h1 == pk_words$q;
                         sponge_in_data = pk_buf$read_word;
-                        stream_take = stream_valid & sponge_in_ready;
+                        m_valid = stream_valid & ~out_taken$q;
+                        hash_take = sponge_in_valid & sponge_in_ready;
+                        out_take = m_valid & m_ready;
+                        stream_take = (hash_taken$q | hash_take) & (out_taken$q | out_take);
+                        if (stream_take) begin
+                            hash_taken$d = 1'b0;
+                            out_taken$d = 1'b0;
+                        end
+                        else begin
+                            if (hash_take) begin
+                                hash_taken$d = 1'b1;
+                            end
+                            if (out_take) begin
+                                out_taken$d = 1'b1;
+                            end
+                        end
                         sponge_out_ready = 1'b1;
                         sk_buf$word_address = ((count$q) & 11'h7ff) + 32'h10;
                         sk_buf$word_data = sponge_out_data;
@@ -2983,25 +3023,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                             sk_buf$word_write = 1'b1;
                             count$d = count$q + 32'h1;
                         end
-                        if (sponge_done) begin
+                        if (sponge_done & (out_index$q == pk_words$q)) begin
                             error_flag$d = sponge_error;
-                            launched$d = 1'b0;
-                            phase$d = KeyGenPhase$OutPk;
-                        end
-                    end
-                end
-            KeyGenPhase$OutPk:
-                begin
-                    if (~launched$q) begin
-                        launched$d = 1'b1;
-                        out_index$d = 32'h0;
-                        primed$d = 1'b0;
-                    end
-                    else begin
-                        primed$d = 1'b1;
-                        m_valid = stream_valid;
-                        stream_take = stream_valid & m_ready;
-                        if (stream_take & (out_index$q + 32'h1 == pk_words$q)) begin
                             launched$d = 1'b0;
                             phase$d = KeyGenPhase$OutSk;
                         end
@@ -3363,6 +3386,25 @@ module mldsa_engine__keygen__eta_bits(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__eta_bits
+
+
+module mldsa_engine__keygen__hash_taken(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__hash_taken
 
 
 module mldsa_engine__keygen__k(d,q,clock);
@@ -4106,6 +4148,25 @@ module mldsa_engine__keygen__out_index(d,q,clock);
 endmodule // mldsa_engine__keygen__out_index
 
 
+module mldsa_engine__keygen__out_taken(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__out_taken
+
+
 module mldsa_engine__keygen__p2r(clock,t,t1,t0);
     
     // Module arguments
@@ -4234,8 +4295,7 @@ module mldsa_engine__keygen__phase(d,q,clock);
     localparam KeyGenPhase$Intt = 13;
     localparam KeyGenPhase$StoreT = 14;
     localparam KeyGenPhase$HashTr = 15;
-    localparam KeyGenPhase$OutPk = 16;
-    localparam KeyGenPhase$OutSk = 17;
+    localparam KeyGenPhase$OutSk = 16;
     
     // Update code (custom)
     initial begin
