@@ -1320,6 +1320,7 @@ mod tests {
     use crate::ntt::sim::{settle, tick};
 
     use crate::mldsa::engine::MlDsaEngine;
+    use crate::mldsa::verilator_check::tests::pqc_keygen;
 
     /// The sequencer with its cores.
     fn engine() -> MlDsaEngine {
@@ -1382,17 +1383,11 @@ mod tests {
             let mut seen = Vec::new();
             for seed in 0..8u8 {
                 let mut uut = engine();
-                for w in 0..8u64 {
-                    uut.xi_write.next = true;
-                    uut.xi_index.next = w.into();
-                    uut.xi_word.next = (u64::from(seed) * 0x0101_0101 + w).into();
-                    tick(&mut uut, |u| &mut u.clock);
-                }
-                uut.xi_write.next = false;
-                uut.parameter_set.next = set.into();
-                uut.start.next = true;
-                tick(&mut uut, |u| &mut u.clock);
-                uut.start.next = false;
+                let xi: [u8; 32] = core::array::from_fn(|i| {
+                    let word = u32::from(seed) * 0x0101_0101 + (i / 4) as u32;
+                    word.to_le_bytes()[i % 4]
+                });
+                start_keygen(&mut uut, &xi, set);
                 let mut clocks = 0;
                 let mut guard = 0;
                 // The 256th coefficient into the ring, and the first clock
@@ -1444,8 +1439,9 @@ mod tests {
     /// the count let wrap, s1\[0\] ended 41 clocks after its 256th
     /// coefficient, reading on to the target again), and the key must
     /// still be `pqc`'s.
-    /// Writes ξ and starts an ML-DSA-44 key generation.
-    fn start_keygen_44(uut: &mut MlDsaEngine, xi: &[u8; 32]) {
+    /// Writes ξ and starts a key generation of `set` (the sink always
+    /// ready).
+    fn start_keygen(uut: &mut MlDsaEngine, xi: &[u8; 32], set: u64) {
         for (w, word) in xi.chunks_exact(4).enumerate() {
             uut.xi_write.next = true;
             uut.xi_index.next = (w as u64).into();
@@ -1453,28 +1449,18 @@ mod tests {
             tick(uut, |u| &mut u.clock);
         }
         uut.xi_write.next = false;
-        uut.parameter_set.next = 0.into();
+        uut.parameter_set.next = set.into();
         uut.m_ready.next = true;
         uut.start.next = true;
         tick(uut, |u| &mut u.clock);
         uut.start.next = false;
     }
 
-    /// `pqc`'s ML-DSA-44 pk ‖ sk.
-    fn pqc_keys_44(xi: &[u8; 32]) -> Vec<u8> {
-        let ps = pqc::mldsa::ParameterSet::MlDsa44;
-        let p = ps.params();
-        let (mut pk, mut sk) = (vec![0u8; p.pk_len()], vec![0u8; p.sk_len()]);
-        pqc::mldsa::keygen_internal(ps, xi, &mut pk, &mut sk).unwrap();
-        pk.extend_from_slice(&sk);
-        pk
-    }
-
     #[test]
     fn expand_s_reads_on_past_its_fixed_bytes_and_stops_at_the_256th_coefficient() {
         let mut uut = engine();
         let xi: [u8; 32] = core::array::from_fn(|i| (7 * i + 3) as u8);
-        start_keygen_44(&mut uut, &xi);
+        start_keygen(&mut uut, &xi, 0);
         let (mut forced, mut full_at, mut s_end) = (false, None, None);
         let mut out = Vec::new();
         for clock in 0..40_000 {
@@ -1507,7 +1493,7 @@ mod tests {
             "s1[0] ended {} clocks after its 256th coefficient",
             s_end - full_at
         );
-        assert_eq!(out, pqc_keys_44(&xi), "pk ‖ sk");
+        assert_eq!(out, pqc_keygen(0, &xi), "pk ‖ sk");
     }
 
     /// pk leaves on the stream as tr's sponge absorbs it; a word moves on
@@ -1518,7 +1504,7 @@ mod tests {
     fn keygen_streams_pk_while_hashing_it_and_waits_for_a_slow_sink() {
         let mut uut = engine();
         let xi: [u8; 32] = core::array::from_fn(|i| (5 * i + 1) as u8);
-        start_keygen_44(&mut uut, &xi);
+        start_keygen(&mut uut, &xi, 0);
         let (mut stall_from, mut waited) = (None, 0);
         let mut out = Vec::new();
         for clock in 0..40_000 {
@@ -1549,7 +1535,7 @@ mod tests {
             waited > 100,
             "the sponge was done {waited} clocks before the stream"
         );
-        assert_eq!(out, pqc_keys_44(&xi), "pk ‖ sk");
+        assert_eq!(out, pqc_keygen(0, &xi), "pk ‖ sk");
     }
 
     #[test]

@@ -102,7 +102,7 @@ pub fn verilated_outputs_in<B: rust_hdl::prelude::Block>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::mldsa::decompose::Decompose;
     use crate::mldsa::power2round::Power2Round;
@@ -1175,7 +1175,8 @@ mod tests {
         [MlDsa44, MlDsa65, MlDsa87][set]
     }
 
-    fn pqc_keygen(set: usize, xi: &[u8; 32]) -> Vec<u8> {
+    /// `pqc`'s pk ‖ sk for ξ (set 0, 1, 2: ML-DSA-44, -65, -87).
+    pub(crate) fn pqc_keygen(set: usize, xi: &[u8; 32]) -> Vec<u8> {
         let ps = mldsa_set(set);
         let p = ps.params();
         let mut pk = vec![0u8; p.pk_len()];
