@@ -197,6 +197,11 @@ pub fn kept_chain_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
     Bench::new(SpongeEngine::<R>::with_kept_chain(), |e| &mut e.clock)
 }
 
+/// A fresh engine with the squeeze tail, under the stepper.
+pub fn tail_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
+    Bench::new(SpongeEngine::<R>::with_squeeze_tail(), |e| &mut e.clock)
+}
+
 /// Clocks until `busy` falls (an abort can leave a permutation finishing).
 pub fn wait_idle<const R: usize>(bench: &mut Bench<SpongeEngine<R>>, max_cycles: u64) -> u64 {
     let mut waited = 0;

@@ -92,6 +92,12 @@ pub fn designs() -> Vec<Design> {
             vcd: None,
         },
         Design {
+            name: "keccak_tail_r1",
+            description: "the ML-DSA engine's sponge (squeeze tail), 1 round per clock",
+            verilog: || raw_verilog(SpongeEngine::<1>::with_squeeze_tail()),
+            vcd: None,
+        },
+        Design {
             name: "keccak_r1",
             description: "SHAKE/SHA3 sponge and WOTS+ chain engine, 1 round per clock",
             verilog: || raw_verilog(SpongeEngine::<1>::default()),

@@ -6,11 +6,11 @@
 
 use super::bench::Bench;
 use super::harness::{
-    engine_bench, kept_chain_bench, run_request, unpack_words, wait_idle, FullSpeed, Pacing,
-    Request, Response,
+    engine_bench, kept_chain_bench, run_request, tail_bench, unpack_words, wait_idle, FullSpeed,
+    Pacing, Request, Response,
 };
 use super::round::ROUNDS;
-use super::sponge::SpongeEngine;
+use super::sponge::{SpongeEngine, TAIL_WORDS};
 use super::testutil::SplitMix64;
 use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
 use ps_pl_contract::regmap::keccak as regs;
@@ -51,6 +51,31 @@ pub(crate) fn reference(mode: SpongeMode, message: &[u8], out_len: usize) -> Vec
 /// padding clocks, the final permutation, one per output word and a
 /// permutation per further output block.
 pub(crate) fn sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usize) -> u64 {
+    sponge_cycles_with(r, mode, len, out_len, ROUNDS / r)
+}
+
+/// [`sponge_cycles`] for an engine with the squeeze tail: a further output
+/// block waits only for the part of the permutation the tail does not
+/// cover (SHA3-512 has no tail).
+pub(crate) fn tail_sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usize) -> u64 {
+    let perm = ROUNDS / r;
+    let wait = if mode == SpongeMode::Sha3_512 {
+        perm
+    } else {
+        perm.saturating_sub(TAIL_WORDS)
+    };
+    sponge_cycles_with(r, mode, len, out_len, wait)
+}
+
+/// The sponge's clocks with `squeeze_wait` idle clocks before each
+/// further output block.
+fn sponge_cycles_with(
+    r: usize,
+    mode: SpongeMode,
+    len: usize,
+    out_len: usize,
+    squeeze_wait: usize,
+) -> u64 {
     let perm = ROUNDS / r;
     let rate = mode.rate_bytes();
     let in_words = len.div_ceil(4);
@@ -67,7 +92,7 @@ pub(crate) fn sponge_cycles(r: usize, mode: SpongeMode, len: usize, out_len: usi
         + pad
         + perm
         + out_words
-        + ((out_words - 1) / (rate / 4)) * perm) as u64
+        + ((out_words - 1) / (rate / 4)) * squeeze_wait) as u64
 }
 
 /// Clocks of an `OP_WOTS_CHAIN` request at full stream speed.
@@ -94,10 +119,14 @@ fn check_sponge<const R: usize>(
     message: &[u8],
     out_len: usize,
     filler: u8,
+    tail: bool,
 ) {
     let request = Request::sponge(mode, message, out_len as u32, filler);
     let response = run_request(bench, &request, &mut FullSpeed, 100_000);
-    let what = format!("R={R} {mode:?} len {} out {out_len}", message.len());
+    let what = format!(
+        "R={R} tail {tail} {mode:?} len {} out {out_len}",
+        message.len()
+    );
     assert!(!response.error, "{what}: error");
     assert_eq!(
         response.consumed,
@@ -120,23 +149,28 @@ fn check_sponge<const R: usize>(
         "{what}: output"
     );
     // Bytes past the requested length in the final word read as zero.
-    let tail = response.words.last().unwrap().to_le_bytes();
+    let final_word = response.words.last().unwrap().to_le_bytes();
     assert!(
-        tail[(out_len - 1) % 4 + 1..].iter().all(|&b| b == 0),
-        "{what}: tail"
+        final_word[(out_len - 1) % 4 + 1..].iter().all(|&b| b == 0),
+        "{what}: final word's padding"
     );
-    assert_eq!(
-        response.cycles,
-        sponge_cycles(R, mode, message.len(), out_len),
-        "{what}: clocks"
-    );
+    let cycles = if tail {
+        tail_sponge_cycles(R, mode, message.len(), out_len)
+    } else {
+        sponge_cycles(R, mode, message.len(), out_len)
+    };
+    assert_eq!(response.cycles, cycles, "{what}: clocks");
 }
 
 /// Every rate boundary of every mode (71/72/73, 135/136/137, 167/168/169
 /// and the next block's), lengths 0–8, and outputs from 1 byte to several
 /// rate blocks.
-fn rate_boundaries<const R: usize>() {
-    let mut bench = engine_bench::<R>();
+fn rate_boundaries<const R: usize>(tail: bool) {
+    let mut bench = if tail {
+        tail_bench::<R>()
+    } else {
+        engine_bench::<R>()
+    };
     let mut rng = SplitMix64(0xB0DA + R as u64);
     let mut lengths: Vec<usize> = (0..=8).collect();
     for rate in [72, 136, 168] {
@@ -165,49 +199,82 @@ fn rate_boundaries<const R: usize>() {
                 mode.digest_bytes().unwrap_or(32),
             ];
             let out_len = outs[(i + j) % outs.len()];
-            check_sponge(&mut bench, mode, &message, out_len, rng.next_u64() as u8);
+            check_sponge(
+                &mut bench,
+                mode,
+                &message,
+                out_len,
+                rng.next_u64() as u8,
+                tail,
+            );
         }
     }
     // Digest lengths for the SHA3 modes at every boundary, against `sha3` itself.
     for &len in &lengths {
         let message = rng.bytes(len);
-        check_sponge(&mut bench, SpongeMode::Sha3_256, &message, 32, 0xA5);
-        check_sponge(&mut bench, SpongeMode::Sha3_512, &message, 64, 0x5A);
+        check_sponge(&mut bench, SpongeMode::Sha3_256, &message, 32, 0xA5, tail);
+        check_sponge(&mut bench, SpongeMode::Sha3_512, &message, 64, 0x5A, tail);
     }
 }
 
 #[test]
 fn sponge_rate_boundaries_one_round() {
-    rate_boundaries::<1>();
+    rate_boundaries::<1>(false);
 }
 
 #[test]
 fn sponge_rate_boundaries_two_rounds() {
-    rate_boundaries::<2>();
+    rate_boundaries::<2>(false);
+}
+
+#[test]
+fn squeeze_tail_rate_boundaries_one_round() {
+    rate_boundaries::<1>(true);
+}
+
+#[test]
+fn squeeze_tail_rate_boundaries_two_rounds() {
+    rate_boundaries::<2>(true);
 }
 
 /// Random messages of 0–1000 bytes and outputs of 1 byte to 4 rate blocks.
-fn random_messages<const R: usize>(per_mode: usize) {
-    let mut bench = engine_bench::<R>();
+fn random_messages<const R: usize>(per_mode: usize, tail: bool) {
+    let mut bench = if tail {
+        tail_bench::<R>()
+    } else {
+        engine_bench::<R>()
+    };
     let mut rng = SplitMix64(0x5EED + R as u64);
     for mode in SpongeMode::ALL {
         for _ in 0..per_mode {
             let len = rng.below(1001) as usize;
             let out_len = 1 + rng.below(4 * mode.rate_bytes() as u64) as usize;
             let message = rng.bytes(len);
-            check_sponge(&mut bench, mode, &message, out_len, rng.next_u64() as u8);
+            check_sponge(
+                &mut bench,
+                mode,
+                &message,
+                out_len,
+                rng.next_u64() as u8,
+                tail,
+            );
         }
     }
 }
 
 #[test]
 fn sponge_random_messages_one_round() {
-    random_messages::<1>(if full_run() { 250 } else { 12 });
+    random_messages::<1>(if full_run() { 250 } else { 12 }, false);
 }
 
 #[test]
 fn sponge_random_messages_two_rounds() {
-    random_messages::<2>(if full_run() { 250 } else { 6 });
+    random_messages::<2>(if full_run() { 250 } else { 6 }, false);
+}
+
+#[test]
+fn squeeze_tail_random_messages() {
+    random_messages::<1>(if full_run() { 250 } else { 12 }, true);
 }
 
 /// Source and sink that pause at random: the result must not change.
@@ -224,13 +291,22 @@ impl Pacing for RandomStalls {
 
 #[test]
 fn sponge_with_stalling_streams() {
-    let mut bench = engine_bench::<1>();
+    stalling_streams(engine_bench::<1>());
+}
+
+#[test]
+fn squeeze_tail_with_stalling_streams() {
+    stalling_streams(tail_bench::<1>());
+}
+
+fn stalling_streams(mut bench: Bench<SpongeEngine<1>>) {
     let mut rng = SplitMix64(77);
     let mut pacing = RandomStalls(SplitMix64(78));
     for mode in SpongeMode::ALL {
         for len in [0usize, 5, mode.rate_bytes(), 2 * mode.rate_bytes() + 3] {
             let message = rng.bytes(len);
-            let out_len = mode.rate_bytes() + 9;
+            // Three blocks and a bit: the tail is crossed twice.
+            let out_len = 3 * mode.rate_bytes() + 9;
             let request = Request::sponge(mode, &message, out_len as u32, 0xEE);
             let response = run_request(&mut bench, &request, &mut pacing, 100_000);
             assert!(!response.error);
@@ -536,7 +612,7 @@ fn malformed_requests_flag_error_and_recover() {
     let good = |bench: &mut Bench<SpongeEngine<1>>, rng: &mut SplitMix64| {
         wait_idle(bench, 100);
         let message = rng.bytes(40);
-        check_sponge(bench, SpongeMode::Shake128, &message, 20, 0);
+        check_sponge(bench, SpongeMode::Shake128, &message, 20, 0, false);
     };
     let message = rng.bytes(40);
     let base = Request::sponge(SpongeMode::Shake256, &message, 32, 0);
@@ -716,4 +792,26 @@ fn block_cost<const R: usize>() -> u64 {
 fn shake128_block_absorb_cost() {
     assert_eq!(block_cost::<1>(), 42 + 24);
     assert_eq!(block_cost::<2>(), 42 + 12);
+}
+
+/// An abort on any clock of a squeeze that crosses the tail twice (the
+/// copy, the tail words, the wait for the permutation) returns the engine
+/// to idle at once, and the next request's output is right: nothing of
+/// the tail is left behind.
+#[test]
+fn squeeze_tail_abort_on_any_clock_recovers() {
+    let mut bench = tail_bench::<1>();
+    let mut rng = SplitMix64(0x7A11);
+    for mode in [SpongeMode::Shake128, SpongeMode::Shake256] {
+        let message = rng.bytes(5);
+        let out_len = 3 * mode.rate_bytes();
+        let request = Request::sponge(mode, &message, out_len as u32, 0);
+        let whole = tail_sponge_cycles(1, mode, message.len(), out_len);
+        for clocks in 1..whole - 1 {
+            start_then_abort(&mut bench, &request, &mut FullSpeed, clocks);
+            let after_len = rng.below(200) as usize;
+            let after = rng.bytes(after_len);
+            check_sponge(&mut bench, mode, &after, out_len, 0x3C, true);
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! missing Verilator fails the test.
 
 use super::bench::Bench;
-use super::harness::{engine_bench, run_request, FullSpeed, Request, Response};
+use super::harness::{engine_bench, run_request, tail_bench, FullSpeed, Request, Response};
 use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
 use crate::export::{design_verilog, Design};
@@ -123,12 +123,11 @@ fn cross_check_requests() -> Vec<Request> {
     requests
 }
 
-fn cross_check<const R: usize>(name: &str) {
+fn cross_check<const R: usize>(name: &str, mut bench: Bench<SpongeEngine<R>>) {
     if !verilator_required(name) {
         return;
     }
     let requests = cross_check_requests();
-    let mut bench: Bench<SpongeEngine<R>> = engine_bench::<R>();
     let simulated: Vec<Response> = requests
         .iter()
         .map(|r| run_request(&mut bench, r, &mut FullSpeed, 100_000))
@@ -150,10 +149,15 @@ fn cross_check<const R: usize>(name: &str) {
 
 #[test]
 fn verilated_engine_matches_simulation_one_round() {
-    cross_check::<1>("keccak_r1");
+    cross_check::<1>("keccak_r1", engine_bench::<1>());
 }
 
 #[test]
 fn verilated_engine_matches_simulation_two_rounds() {
-    cross_check::<2>("keccak_r2");
+    cross_check::<2>("keccak_r2", engine_bench::<2>());
+}
+
+#[test]
+fn verilated_tail_engine_matches_simulation() {
+    cross_check::<1>("keccak_tail_r1", tail_bench::<1>());
 }
