@@ -1,5 +1,6 @@
 //! The ML-DSA engine: the KeyGen, Sign and Verify sequencers around one
-//! shared sponge engine (R = 1) and one NTT core (B = 4). Only one
+//! shared sponge engine (R = 1, with the squeeze tail of
+//! [`SpongeEngine::with_squeeze_tail`]) and one NTT core (B = 4). Only one
 //! operation runs at a time, so the sequencers take turns on the cores:
 //! the Verify or the Sign sequencer drives them while it is busy, the
 //! KeyGen sequencer otherwise (each drives idle requests when it is idle).
@@ -146,7 +147,7 @@ impl Default for MlDsaEngine {
             keygen: Default::default(),
             verify: Default::default(),
             sign: Default::default(),
-            sponge: Default::default(),
+            sponge: SpongeEngine::with_squeeze_tail(),
             sponge_out: Default::default(),
             // The engine's core has the row port to its polynomial memory.
             ntt: NttCoreB4::with_row_port(),

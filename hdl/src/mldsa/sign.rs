@@ -29,8 +29,10 @@
 //! 1. sk into its buffer (ρ, K and tr into registers); rnd; μ = H(tr ‖ M′)
 //!    with M′ from the stream (or μ from it); ρ″ = H(K ‖ rnd ‖ μ).
 //! 2. Each attempt κ = 0, l, 2l, …:
-//!    - ExpandMask: y\[j\] = γ1 − BitUnpack(H(ρ″ ‖ κ+j)) straight into the
-//!      core, NTT, ŷ\[j\] into the polynomial memory;
+//!    - ExpandMask: y\[j\] = γ1 − BitUnpack(H(ρ″ ‖ κ+j)) into the
+//!      polynomial memory's sampling ring, a coefficient a clock, while
+//!      the core loads the y before from the ring, transforms it and puts
+//!      ŷ\[j\] into the polynomial memory;
 //!    - w\[i\] = INTT(Σ_j Â\[i\]\[j\] ∘ ŷ\[j\]) with Â in the first
 //!      attempt from the polynomial memory's sampling ring, which a
 //!      sampler beside the core ([`MatrixSampler`]) fills from the end of ExpandMask (Â is
@@ -117,7 +119,8 @@ pub enum SignPhase {
     Mu,
     /// ρ″ = H(K ‖ rnd ‖ μ).
     RhoPrime,
-    /// y\[col\] = ExpandMask into slot 1.
+    /// y\[col\] from the sampling ring into slot 1 (ExpandMask fills
+    /// the ring beside the phases).
     Mask,
     /// NTT of slot 1.
     MaskNtt,
@@ -329,6 +332,11 @@ pub struct MlDsaSign {
     rho_prime: [DFF<Bits<32>>; MU_WORDS],
     phase: DFF<SignPhase>,
     launched: DFF<Bit>,
+    /// ExpandMask is producing this attempt's y into the ring.
+    mask_on: DFF<Bit>,
+    /// Its sponge request for y\[mask_col\] runs.
+    mask_launched: DFF<Bit>,
+    mask_col: DFF<Bits<4>>,
     done_flag: DFF<Bit>,
     error_flag: DFF<Bit>,
     // Parameter-set values, latched at start.
@@ -600,6 +608,9 @@ impl Default for MlDsaSign {
             rho_prime: Default::default(),
             phase: Default::default(),
             launched: Default::default(),
+            mask_on: Default::default(),
+            mask_launched: Default::default(),
+            mask_col: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
             external: Default::default(),
@@ -764,6 +775,9 @@ impl Logic for MlDsaSign {
             clock,
             phase,
             launched,
+            mask_on,
+            mask_launched,
+            mask_col,
             done_flag,
             error_flag,
             external,
@@ -1002,7 +1016,7 @@ impl Logic for MlDsaSign {
                 (bit_cast::<7, 4>(self.row.q.val()) << 3) + bit_cast::<7, 4>(self.col.q.val()) + 32;
             self.pm_load_poly.next = self.pm_store_poly.val();
         }
-        if self.phase.q.val() == SignPhase::LoadA {
+        if (self.phase.q.val() == SignPhase::LoadA) | (self.phase.q.val() == SignPhase::Mask) {
             self.pm_load_poly.next =
                 self.c_ring_first.val() | bit_cast::<7, 2>(self.matrix.read_slot.val());
         }
@@ -1108,10 +1122,10 @@ impl Logic for MlDsaSign {
             }
         }
 
-        // ---- The serializer for LoadS (sk words) and Mask (the squeeze):
+        // ---- The serializer for LoadS (sk words) and ExpandMask (the squeeze):
         // two bytes a clock while the word holds two.
-        if ((self.phase.q.val() == SignPhase::LoadS) | (self.phase.q.val() == SignPhase::Mask))
-            & self.launched.q.val()
+        if ((self.phase.q.val() == SignPhase::LoadS) & self.launched.q.val())
+            | (self.mask_on.q.val() & self.mask_launched.q.val())
         {
             self.unpacker.data_valid.next = self.ser_valid.val();
             self.unpacker.pair_valid.next = self.ser_left.q.val() >= 2;
@@ -1123,7 +1137,8 @@ impl Logic for MlDsaSign {
                 | ((self.ser_left.q.val() == 1) & self.ser_take.val())
                 | ((self.ser_left.q.val() == 2) & self.ser_take_pair.val());
             if self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8) {
-                self.ntt_s_tvalid.next = true;
+                // LoadS into the core's stream; y into the ring (below).
+                self.ntt_s_tvalid.next = !self.mask_on.q.val();
                 self.count.d.next = self.count.q.val() + 1;
             }
         }
@@ -1346,6 +1361,11 @@ impl Logic for MlDsaSign {
                         self.error_flag.d.next = self.sponge_error.val();
                         self.phase.d.next = SignPhase::Mask;
                         self.launched.d.next = false;
+                        self.mask_on.d.next = true;
+                        self.mask_col.d.next = 0.into();
+                        // Held until ExpandMask is done (`hold`), Â's
+                        // sampler then fills the ring behind the y.
+                        self.matrix.start.next = true;
                         self.col.d.next = 0.into();
                         self.w1_ptr.d.next = 0.into();
                         self.w1_packer.reset.next = true;
@@ -1355,51 +1375,19 @@ impl Logic for MlDsaSign {
                 }
             }
             SignPhase::Mask => {
+                // y[col] from the ring (ExpandMask fills it, below).
                 if !self.launched.q.val() {
-                    self.launched.d.next = true;
-                    // y = γ1 − v, every v allowed.
-                    self.unpack_width.d.next = self.gamma1_bits.q.val();
-                    self.unpack_offset.d.next = self.gamma1.q.val();
-                    self.unpack_max.d.next = 0xF_FFFF.into();
-                    self.sponge_start.next = true;
-                    self.sponge_arg1.next = 66.into();
-                    self.sponge_arg2.next = bit_cast::<32, 11>(self.mask_bytes.q.val());
-                    self.ntt_start.next = true;
-                    self.ntt_op.next = self.c_op_load.val();
-                    self.ntt_arg0.next = 1.into();
-                    self.unpacker.reset.next = true;
-                    self.ser_left.d.next = 0.into();
-                    self.words_in.d.next = 0.into();
-                    self.count.d.next = 0.into();
-                } else {
-                    // ρ″ ‖ IntegerToBytes(κ + col, 2).
-                    self.feed_data.next = self.rho_prime_word.val();
-                    if self.words_in.q.val() == 16 {
-                        self.feed_data.next = bit_cast::<32, 16>(
-                            self.kappa.q.val() + bit_cast::<16, 4>(self.col.q.val()),
-                        );
+                    if self.matrix.ring_ready.val() {
+                        self.launched.d.next = true;
+                        self.ntt_start.next = true;
+                        self.ntt_op.next = self.c_op_load_rows.val();
+                        self.ntt_arg0.next = 1.into();
                     }
-                    self.feed_valid_in.next = self.words_in.q.val() <= 16;
-                    self.feed_last_in.next = self.words_in.q.val() == 16;
-                    self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
-                    if self.feed_take.val() {
-                        self.words_in.d.next = self.words_in.q.val() + 1;
-                    }
-                    // The squeeze, two bytes a clock, into the unpacker.
-                    self.sponge_out_ready.next = self.ser_room.val();
-                    self.ser_load.next = self.ser_room.val() & self.sponge_out_valid.val();
-                    if self.ntt_done.val() & self.sponge_done.val() {
-                        self.error_flag.d.next = self.ntt_error.val() | self.sponge_error.val();
-                        self.launched.d.next = false;
-                        self.phase.d.next = SignPhase::MaskNtt;
-                        // The sponge is free until the commitment: in the
-                        // first attempt the sampler starts on Â[0][0].
-                        if (self.attempt_count.q.val() == 1)
-                            & (self.col.q.val() + 1 == self.l.q.val())
-                        {
-                            self.matrix.start.next = true;
-                        }
-                    }
+                } else if self.ntt_done.val() {
+                    self.error_flag.d.next = self.ntt_error.val();
+                    self.matrix.consume.next = true;
+                    self.launched.d.next = false;
+                    self.phase.d.next = SignPhase::MaskNtt;
                 }
             }
             SignPhase::MaskNtt => {
@@ -1791,6 +1779,8 @@ impl Logic for MlDsaSign {
                         self.w1_ptr.d.next = 0.into();
                         self.w1_packer.reset.next = true;
                         self.phase.d.next = SignPhase::Mask;
+                        self.mask_on.d.next = true;
+                        self.mask_col.d.next = 0.into();
                     }
                 } else {
                     self.sig_ptr.d.next = self.hint_base.q.val();
@@ -1963,7 +1953,6 @@ impl Logic for MlDsaSign {
         self.matrix.squeeze_data.next = self.sponge_out_data.val();
         self.matrix.squeeze_valid.next = self.sponge_out_valid.val();
         self.matrix.produce_other.next = false;
-        self.matrix.hold.next = false;
         self.pm_coeff_write.next = self.matrix.coeff_write.val();
         self.pm_coeff_slot.next = bit_cast::<4, 2>(self.matrix.write_slot.val());
         self.pm_coeff_index.next = self.matrix.coeff_index.val();
@@ -1984,6 +1973,60 @@ impl Logic for MlDsaSign {
         if self.matrix.sponge_abort.val() {
             self.sponge_start.next = true;
             self.sponge_op.next = self.c_op_abort.val();
+        }
+        // ---- ExpandMask: y[0..l] of the attempt into the ring, a
+        // request each (ρ″ ‖ IntegerToBytes(κ + j, 2), the whole squeeze
+        // through the unpacker), while the core transforms the y before
+        // (phases Mask, MaskNtt, MaskStore). Â's sampler waits for it.
+        // Its clocks depend on the parameter set alone.
+        self.matrix.hold.next = self.mask_on.q.val();
+        if self.mask_on.q.val() {
+            if !self.mask_launched.q.val() {
+                if !self.matrix.ring_full.val() {
+                    self.mask_launched.d.next = true;
+                    // y = γ1 − v, every v allowed.
+                    self.unpack_width.d.next = self.gamma1_bits.q.val();
+                    self.unpack_offset.d.next = self.gamma1.q.val();
+                    self.unpack_max.d.next = 0xF_FFFF.into();
+                    self.sponge_start.next = true;
+                    self.sponge_arg1.next = 66.into();
+                    self.sponge_arg2.next = bit_cast::<32, 11>(self.mask_bytes.q.val());
+                    self.unpacker.reset.next = true;
+                    self.ser_left.d.next = 0.into();
+                    self.words_in.d.next = 0.into();
+                    self.count.d.next = 0.into();
+                }
+            } else {
+                self.feed_data.next = self.rho_prime_word.val();
+                if self.words_in.q.val() == 16 {
+                    self.feed_data.next = bit_cast::<32, 16>(
+                        self.kappa.q.val() + bit_cast::<16, 4>(self.mask_col.q.val()),
+                    );
+                }
+                self.feed_valid_in.next = self.words_in.q.val() <= 16;
+                self.feed_last_in.next = self.words_in.q.val() == 16;
+                self.feed_take.next = self.feed_valid_in.val() & self.feed_room.val();
+                if self.feed_take.val() {
+                    self.words_in.d.next = self.words_in.q.val() + 1;
+                }
+                // The squeeze, two bytes a clock, into the unpacker; its
+                // coefficients into the ring's next slot.
+                self.sponge_out_ready.next = self.ser_room.val();
+                self.ser_load.next = self.ser_room.val() & self.sponge_out_valid.val();
+                self.pm_coeff_write.next =
+                    self.unpacker.coeff_valid.val() & !self.count.q.val().get_bit(8);
+                self.pm_coeff_index.next = self.count.q.val().get_bits::<8>(0);
+                self.pm_coeff_data.next = self.unpacker.coeff.val();
+                if self.count.q.val().get_bit(8) & self.sponge_done.val() {
+                    self.error_flag.d.next = self.sponge_error.val();
+                    self.matrix.produce_other.next = true;
+                    self.mask_launched.d.next = false;
+                    self.mask_col.d.next = self.mask_col.q.val() + 1;
+                    if self.mask_col.q.val() + 1 == self.l.q.val() {
+                        self.mask_on.d.next = false;
+                    }
+                }
+            }
         }
         // ---- The sponge's input register.
         self.sponge_in_data.next = self.feed_word.q.val();
@@ -2017,9 +2060,7 @@ impl Logic for MlDsaSign {
         }
         if self.ser_load.val() {
             self.ser_word.d.next = self.sk_buf.read_word.val();
-            if (self.phase.q.val() == SignPhase::Mask)
-                | (self.phase.q.val() == SignPhase::Challenge)
-            {
+            if self.mask_on.q.val() | (self.phase.q.val() == SignPhase::Challenge) {
                 self.ser_word.d.next = self.sponge_out_data.val();
             }
             self.ser_left.d.next = 4.into();
@@ -2038,6 +2079,8 @@ impl Logic for MlDsaSign {
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
             self.matrix.halt.next = true;
+            self.mask_on.d.next = false;
+            self.mask_launched.d.next = false;
         }
         if self.abort_job.val() & (self.phase.q.val() != SignPhase::Idle) {
             self.done_flag.d.next = true;
@@ -2049,9 +2092,13 @@ impl Logic for MlDsaSign {
             self.ntt_op.next = self.c_ntt_abort.val();
             self.feed_valid.d.next = false;
             self.matrix.halt.next = true;
+            self.mask_on.d.next = false;
+            self.mask_launched.d.next = false;
         }
         if self.reset.val() {
             self.matrix.halt.next = true;
+            self.mask_on.d.next = false;
+            self.mask_launched.d.next = false;
             self.feed_valid.d.next = false;
             self.phase.d.next = SignPhase::Idle;
             self.done_flag.d.next = false;
