@@ -387,9 +387,9 @@ pub struct MlDsaKeyGen {
     c_two_to_12: Constant<Bits<14>>,
     // The sampler (s polynomials here, Â in `matrix`).
     sampler: DFF<SamplerPhase>,
-    smp_launched: DFF<Bit>,
-    smp_on_s2: DFF<Bit>,
-    smp_count: DFF<Bits<9>>,
+    s_launched: DFF<Bit>,
+    s_on_s2: DFF<Bit>,
+    s_count: DFF<Bits<9>>,
     c_ring_first: Constant<Bits<7>>,
     // An s word waiting for a clock StoreT's t0 words leave free.
     s_word: DFF<Bits<32>>,
@@ -561,9 +561,9 @@ impl Default for MlDsaKeyGen {
             s_bytes_target: Default::default(),
             c_two_to_12: c(1 << 12),
             sampler: Default::default(),
-            smp_launched: Default::default(),
-            smp_on_s2: Default::default(),
-            smp_count: Default::default(),
+            s_launched: Default::default(),
+            s_on_s2: Default::default(),
+            s_count: Default::default(),
             c_ring_first: c(RING_FIRST_POLY as u64),
             s_word: Default::default(),
             s_word_valid: Default::default(),
@@ -614,9 +614,9 @@ impl Logic for MlDsaKeyGen {
             hash_taken,
             out_taken,
             sampler,
-            smp_launched,
-            smp_on_s2,
-            smp_count,
+            s_launched,
+            s_on_s2,
+            s_count,
             s_word,
             s_word_valid
         );
@@ -739,7 +739,7 @@ impl Logic for MlDsaKeyGen {
         // counters name the polynomial).
         // (s1[j] comes before Â[0][j], s2[i] after Â[i][l−1], when the
         // matrix sampler has moved on to row i + 1.)
-        if self.smp_on_s2.q.val() {
+        if self.s_on_s2.q.val() {
             self.s_index.next =
                 bit_cast::<16, 4>(self.l.q.val()) + bit_cast::<16, 4>(self.matrix.row.val()) - 1;
         } else {
@@ -883,8 +883,8 @@ impl Logic for MlDsaKeyGen {
                     self.launched.d.next = false;
                     // The sampler starts on s1[0].
                     self.sampler.d.next = SamplerPhase::SampleS;
-                    self.smp_launched.d.next = false;
-                    self.smp_on_s2.d.next = false;
+                    self.s_launched.d.next = false;
+                    self.s_on_s2.d.next = false;
                     self.matrix.start.next = true;
                     self.s_word_valid.d.next = false;
                 }
@@ -1200,24 +1200,24 @@ impl Logic for MlDsaKeyGen {
         self.matrix.produce_other.next = false;
         self.pm_coeff_write.next = self.matrix.coeff_write.val();
         self.pm_coeff_slot.next = bit_cast::<4, 2>(self.matrix.write_slot.val());
-        self.pm_coeff_index.next = self.smp_count.q.val().get_bits::<8>(0);
+        self.pm_coeff_index.next = self.s_count.q.val().get_bits::<8>(0);
         self.pm_coeff_data.next = self.sample_coeff.val();
         if self.sampler.q.val() == SamplerPhase::SampleA {
             self.pm_coeff_index.next = self.matrix.coeff_index.val();
             self.pm_coeff_data.next = self.matrix.coeff_data.val();
         }
         if self.sampler.q.val() == SamplerPhase::SampleS {
-            if !self.smp_launched.q.val() {
+            if !self.s_launched.q.val() {
                 // A free slot (the one written next).
                 if !self.matrix.ring_full.val() {
-                    self.smp_launched.d.next = true;
+                    self.s_launched.d.next = true;
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = 66.into();
                     self.rej_bounded.reset.next = true;
                     self.sk_packer.reset.next = true;
                     self.s_bytes.d.next = 0.into();
                     self.words_in.d.next = 0.into();
-                    self.smp_count.d.next = 0.into();
+                    self.s_count.d.next = 0.into();
                     self.stopped.d.next = false;
                     self.ser_left.d.next = 0.into();
                 }
@@ -1249,26 +1249,25 @@ impl Logic for MlDsaKeyGen {
                     self.ser_left.d.next = 4.into();
                 }
                 // The first 256 coefficients go to the ring and the packer.
-                if self.sample_valid.val() & !self.smp_count.q.val().get_bit(8) {
+                if self.sample_valid.val() & !self.s_count.q.val().get_bit(8) {
                     self.pm_coeff_write.next = true;
                     self.sk_packer.coeff_valid.next = true;
-                    self.smp_count.d.next = self.smp_count.q.val() + 1;
+                    self.s_count.d.next = self.s_count.q.val() + 1;
                 }
                 // Stop after a fixed number of bytes (or later, if they
                 // held fewer than 256 coefficients: negligible odds),
                 // so the clocks do not depend on ρ′'s rejections.
-                if self.smp_count.q.val().get_bit(8) & self.s_bytes_in.val() & !self.stopped.q.val()
-                {
+                if self.s_count.q.val().get_bit(8) & self.s_bytes_in.val() & !self.stopped.q.val() {
                     self.stopped.d.next = true;
                     self.sponge_start.next = true;
                     self.sponge_op.next = self.c_op_abort.val();
                 }
                 if self.stopped.q.val() & !self.sk_packer.data_valid.val() {
                     self.matrix.produce_other.next = true;
-                    self.smp_launched.d.next = false;
+                    self.s_launched.d.next = false;
                     self.sampler.d.next = SamplerPhase::SampleA;
-                    if self.smp_on_s2.q.val() {
-                        self.smp_on_s2.d.next = false;
+                    if self.s_on_s2.q.val() {
+                        self.s_on_s2.d.next = false;
                         if self.matrix.row.val() == self.k.q.val() {
                             self.sampler.d.next = SamplerPhase::Off;
                             self.hashing.d.next = true;
@@ -1281,7 +1280,7 @@ impl Logic for MlDsaKeyGen {
         // it, s1[j + 1] in row 0, and s2[i] after a row's last entry.
         if (self.sampler.q.val() == SamplerPhase::SampleA) & self.matrix.entry_done.val() {
             if self.matrix.col.val() + 1 == self.l.q.val() {
-                self.smp_on_s2.d.next = true;
+                self.s_on_s2.d.next = true;
                 self.sampler.d.next = SamplerPhase::SampleS;
             } else if self.matrix.row.val() == 0 {
                 self.sampler.d.next = SamplerPhase::SampleS;
@@ -1461,7 +1460,7 @@ mod tests {
                 while uut.keygen.sampler.q.val() != SamplerPhase::SampleA {
                     if uut.keygen.sampler.q.val() == SamplerPhase::SampleS {
                         clocks += 1;
-                        if full_at.is_none() && uut.keygen.smp_count.q.val().get_bit(8) {
+                        if full_at.is_none() && uut.keygen.s_count.q.val().get_bit(8) {
                             full_at = Some(clocks);
                         }
                         if bytes_in_at.is_none()
@@ -1538,11 +1537,11 @@ mod tests {
             }
             let keygen = &mut uut.keygen;
             let s_phase = keygen.sampler.q.val() == SamplerPhase::SampleS;
-            if s_phase && !forced && keygen.smp_count.q.val() == 16 {
+            if s_phase && !forced && keygen.s_count.q.val() == 16 {
                 keygen.s_bytes.q.next = 505.into();
                 forced = true;
             }
-            if forced && full_at.is_none() && keygen.smp_count.q.val().get_bit(8) {
+            if forced && full_at.is_none() && keygen.s_count.q.val().get_bit(8) {
                 full_at = Some(clock);
             }
             if full_at.is_some() && s_end.is_none() && !s_phase {

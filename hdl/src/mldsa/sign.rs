@@ -433,7 +433,6 @@ pub struct MlDsaSign {
     ser_load: Signal<Local, Bit>,
     ser_room: Signal<Local, Bit>,
     mu_word: Signal<Local, Bits<32>>,
-    rho_word: Signal<Local, Bits<32>>,
     c_ring_first: Constant<Bits<7>>,
     key_word: Signal<Local, Bits<32>>,
     rnd_word: Signal<Local, Bits<32>>,
@@ -694,7 +693,6 @@ impl Default for MlDsaSign {
             ser_load: Default::default(),
             ser_room: Default::default(),
             mu_word: Default::default(),
-            rho_word: Default::default(),
             c_ring_first: Constant::new((RING_FIRST_POLY as u64).into()),
             key_word: Default::default(),
             rnd_word: Default::default(),
@@ -1107,10 +1105,10 @@ impl Logic for MlDsaSign {
                 self.rho_prime_word.next = self.rho_prime[w].q.val();
             }
         }
-        self.rho_word.next = self.rho[0].q.val();
+        self.matrix.rho_word.next = self.rho[0].q.val();
         for w in 0..8 {
             if self.matrix.rho_index.val().index() == w {
-                self.rho_word.next = self.rho[w].q.val();
+                self.matrix.rho_word.next = self.rho[w].q.val();
             }
         }
         self.key_word.next = self.key[0].q.val();
@@ -1948,7 +1946,6 @@ impl Logic for MlDsaSign {
         // only.
         self.matrix.k.next = self.k.q.val();
         self.matrix.l.next = self.l.q.val();
-        self.matrix.rho_word.next = self.rho_word.val();
         self.matrix.feed_room.next = self.feed_room.val();
         self.matrix.squeeze_data.next = self.sponge_out_data.val();
         self.matrix.squeeze_valid.next = self.sponge_out_valid.val();

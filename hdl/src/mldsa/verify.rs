@@ -354,7 +354,6 @@ pub struct MlDsaVerify {
     ser_load: Signal<Local, Bit>,
     ser_room: Signal<Local, Bit>,
     mu_word: Signal<Local, Bits<32>>,
-    rho_word: Signal<Local, Bits<32>>,
     c_ring_first: Constant<Bits<7>>,
     stream_take: Signal<Local, Bit>,
     last_expected: Signal<Local, Bit>,
@@ -577,7 +576,6 @@ impl Default for MlDsaVerify {
             ser_load: Default::default(),
             ser_room: Default::default(),
             mu_word: Default::default(),
-            rho_word: Default::default(),
             c_ring_first: Constant::new((RING_FIRST_POLY as u64).into()),
             stream_take: Default::default(),
             last_expected: Default::default(),
@@ -849,10 +847,10 @@ impl Logic for MlDsaVerify {
                 self.mu_word.next = self.mu[w].q.val();
             }
         }
-        self.rho_word.next = self.rho[0].q.val();
+        self.matrix.rho_word.next = self.rho[0].q.val();
         for w in 0..8 {
             if self.matrix.rho_index.val().index() == w {
-                self.rho_word.next = self.rho[w].q.val();
+                self.matrix.rho_word.next = self.rho[w].q.val();
             }
         }
 
@@ -1436,7 +1434,6 @@ impl Logic for MlDsaVerify {
         // which comes after the last row). Its clocks depend on ρ only.
         self.matrix.k.next = self.k.q.val();
         self.matrix.l.next = self.l.q.val();
-        self.matrix.rho_word.next = self.rho_word.val();
         self.matrix.feed_room.next = self.feed_room.val();
         self.matrix.squeeze_data.next = self.sponge_out_data.val();
         self.matrix.squeeze_valid.next = self.sponge_out_valid.val();
