@@ -234,6 +234,9 @@ pub struct SpongeEngine<const R: usize> {
     tail_active: DFF<Bit>,
     /// The next tail word to go out.
     tail_pos: DFF<Bits<4>>,
+    /// `tail_active` in an engine built with the tail: constant low in
+    /// the others, so synthesis drops the tail there.
+    tail_out: Signal<Local, Bit>,
     perm_busy: Signal<Local, Bit>,
     perm_free: Signal<Local, Bit>,
     rate_words: Signal<Local, Bits<6>>,
@@ -360,6 +363,7 @@ impl<const R: usize> Default for SpongeEngine<R> {
             tail: Default::default(),
             tail_active: Default::default(),
             tail_pos: Default::default(),
+            tail_out: Default::default(),
             perm_busy: Default::default(),
             perm_free: Default::default(),
             rate_words: Default::default(),
@@ -445,6 +449,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
             self.adrs[i].clock.next = self.clock.val();
             self.adrs[i].d.next = self.adrs[i].q.val();
         }
+        self.tail_out.next = self.squeeze_tail.val() & self.tail_active.q.val();
         // The tail follows the state's last rate lanes until it is in use.
         for t in 0..TAIL_LANES {
             self.tail[t].clock.next = self.clock.val();
@@ -526,7 +531,7 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 self.tail_lane.next = self.tail[t].q.val();
             }
         }
-        if self.tail_active.q.val() {
+        if self.tail_out.val() {
             self.squeeze_word.next = self.tail_lane.val().get_bits::<32>(0);
             if self.tail_pos.q.val().get_bit(0) {
                 self.squeeze_word.next = self.tail_lane.val().get_bits::<32>(32);
@@ -779,13 +784,13 @@ impl<const R: usize> Logic for SpongeEngine<R> {
                 }
             }
             Phase::Squeeze => {
-                self.out_valid.next = self.perm_free.val() | self.tail_active.q.val();
-                if self.out_ready.val() & (self.perm_free.val() | self.tail_active.q.val()) {
+                self.out_valid.next = self.perm_free.val() | self.tail_out.val();
+                if self.out_ready.val() & (self.perm_free.val() | self.tail_out.val()) {
                     if self.out_left.q.val() <= 4 {
                         self.out_left.d.next = 0.into();
                         self.done_flag.d.next = true;
                         self.phase.d.next = Phase::Idle;
-                    } else if self.tail_active.q.val() {
+                    } else if self.tail_out.val() {
                         // A tail word: the state is the permutation's.
                         self.out_left.d.next = self.out_left.q.val() - 4;
                         self.tail_pos.d.next = self.tail_pos.q.val() + 1;

@@ -76,6 +76,10 @@ pub struct BitUnpacker {
     /// `spare` was computed with the current width (low after a reset,
     /// when the accumulator is empty).
     spare_valid: DFF<Bit>,
+    /// `2^width − 1`, registered: `width` changes only with `reset`, and
+    /// the first field comes two clocks after (`spare_valid`), so the
+    /// field's mask comes from a flip-flop, not through a subtractor.
+    field_mask: DFF<Bits<32>>,
     out: DFF<Bits<23>>,
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
@@ -117,6 +121,7 @@ impl Default for BitUnpacker {
             acc_bits: Default::default(),
             spare: Default::default(),
             spare_valid: Default::default(),
+            field_mask: Default::default(),
             out: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
@@ -148,6 +153,7 @@ impl Logic for BitUnpacker {
             acc_bits,
             spare,
             spare_valid,
+            field_mask,
             out,
             out_valid,
             out_bad
@@ -184,8 +190,8 @@ impl Logic for BitUnpacker {
             bit_cast::<7, 6>(self.next_bits.val()) - bit_cast::<7, 6>(self.width6.val());
         self.spare_valid.d.next = true;
         self.acc.d.next = self.kept.val() | self.incoming.val();
-        self.field.next =
-            self.acc.q.val() & ((self.one32.val() << self.width.val()) - self.one32.val());
+        self.field_mask.d.next = (self.one32.val() << self.width.val()) - self.one32.val();
+        self.field.next = self.acc.q.val() & self.field_mask.q.val();
         self.value.next = self.field.val().get_bits::<24>(0);
         // offset − v, lifted by q when negative (v < 2^20 < q).
         self.centred_value.next = bit_cast::<24, 23>(self.offset.val()) - self.value.val();
