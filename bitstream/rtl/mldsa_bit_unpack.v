@@ -38,6 +38,9 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
     reg  spare_valid$d;
     wire  spare_valid$q;
     reg  spare_valid$clock;
+    reg  [31:0] field_mask$d;
+    wire  [31:0] field_mask$q;
+    reg  field_mask$clock;
     reg  [22:0] out$d;
     wire  [22:0] out$q;
     reg  out$clock;
@@ -83,6 +86,11 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         .q(spare_valid$q),
         .clock(spare_valid$clock)
     );
+    mldsa_bit_unpack__field_mask field_mask(
+        .d(field_mask$d),
+        .q(field_mask$q),
+        .clock(field_mask$clock)
+    );
     mldsa_bit_unpack__out out(
         .d(out$d),
         .q(out$q),
@@ -105,6 +113,7 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         acc_bits$clock = clock;
         spare$clock = clock;
         spare_valid$clock = clock;
+        field_mask$clock = clock;
         out$clock = clock;
         out_valid$clock = clock;
         out_bad$clock = clock;
@@ -112,6 +121,7 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         acc_bits$d = acc_bits$q;
         spare$d = spare$q;
         spare_valid$d = spare_valid$q;
+        field_mask$d = field_mask$q;
         out$d = out$q;
         out_valid$d = out_valid$q;
         out_bad$d = out_bad$q;
@@ -145,7 +155,8 @@ module mldsa_bit_unpack(clock,reset,width,centred,offset,max_value,data,data_val
         spare$d = ((next_bits) & 7'h7f) - ((width6) & 7'h7f);
         spare_valid$d = 1'b1;
         acc$d = kept | incoming;
-        field = acc$q & ((one32 << width) - one32);
+        field_mask$d = (one32 << width) - one32;
+        field = acc$q & field_mask$q;
         value = field[(32'h0)+:(24)];
         centred_value = ((offset) & 24'hffffff) - value;
         lifted_value = centred_value + q24;
@@ -210,6 +221,25 @@ module mldsa_bit_unpack__acc_bits(d,q,clock);
     end
           
 endmodule // mldsa_bit_unpack__acc_bits
+
+
+module mldsa_bit_unpack__field_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_bit_unpack__field_mask
 
 
 module mldsa_bit_unpack__out(d,q,clock);

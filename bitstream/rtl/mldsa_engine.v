@@ -1638,6 +1638,21 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  primed$d;
     wire  primed$q;
     reg  primed$clock;
+    reg  hashing$d;
+    wire  hashing$q;
+    reg  hashing$clock;
+    reg  hash_launched$d;
+    wire  hash_launched$q;
+    reg  hash_launched$clock;
+    reg  hash_finished$d;
+    wire  hash_finished$q;
+    reg  hash_finished$clock;
+    reg  [4:0] tr_count$d;
+    wire  [4:0] tr_count$q;
+    reg  tr_count$clock;
+    reg  [9:0] pk_readable$d;
+    wire  [9:0] pk_readable$q;
+    reg  pk_readable$clock;
     reg  hash_taken$d;
     wire  hash_taken$q;
     reg  hash_taken$clock;
@@ -1650,15 +1665,15 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  [1:0] sampler$d;
     wire  [1:0] sampler$q;
     reg  sampler$clock;
-    reg  smp_launched$d;
-    wire  smp_launched$q;
-    reg  smp_launched$clock;
-    reg  smp_on_s2$d;
-    wire  smp_on_s2$q;
-    reg  smp_on_s2$clock;
-    reg  [8:0] smp_count$d;
-    wire  [8:0] smp_count$q;
-    reg  smp_count$clock;
+    reg  s_launched$d;
+    wire  s_launched$q;
+    reg  s_launched$clock;
+    reg  s_on_s2$d;
+    wire  s_on_s2$q;
+    reg  s_on_s2$clock;
+    reg  [8:0] s_count$d;
+    wire  [8:0] s_count$q;
+    reg  s_count$clock;
     reg  [31:0] s_word$d;
     wire  [31:0] s_word$q;
     reg  s_word$clock;
@@ -1669,6 +1684,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     // Local signals
     reg  byte_taken;
     reg  s_bytes_in;
+    reg  tr_port_free;
     reg  hash_take;
     reg  out_take;
     reg  [31:0] message_word;
@@ -2135,6 +2151,31 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .q(primed$q),
         .clock(primed$clock)
     );
+    mldsa_engine__keygen__hashing hashing(
+        .d(hashing$d),
+        .q(hashing$q),
+        .clock(hashing$clock)
+    );
+    mldsa_engine__keygen__hash_launched hash_launched(
+        .d(hash_launched$d),
+        .q(hash_launched$q),
+        .clock(hash_launched$clock)
+    );
+    mldsa_engine__keygen__hash_finished hash_finished(
+        .d(hash_finished$d),
+        .q(hash_finished$q),
+        .clock(hash_finished$clock)
+    );
+    mldsa_engine__keygen__tr_count tr_count(
+        .d(tr_count$d),
+        .q(tr_count$q),
+        .clock(tr_count$clock)
+    );
+    mldsa_engine__keygen__pk_readable pk_readable(
+        .d(pk_readable$d),
+        .q(pk_readable$q),
+        .clock(pk_readable$clock)
+    );
     mldsa_engine__keygen__hash_taken hash_taken(
         .d(hash_taken$d),
         .q(hash_taken$q),
@@ -2155,20 +2196,20 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .q(sampler$q),
         .clock(sampler$clock)
     );
-    mldsa_engine__keygen__smp_launched smp_launched(
-        .d(smp_launched$d),
-        .q(smp_launched$q),
-        .clock(smp_launched$clock)
+    mldsa_engine__keygen__s_launched s_launched(
+        .d(s_launched$d),
+        .q(s_launched$q),
+        .clock(s_launched$clock)
     );
-    mldsa_engine__keygen__smp_on_s2 smp_on_s2(
-        .d(smp_on_s2$d),
-        .q(smp_on_s2$q),
-        .clock(smp_on_s2$clock)
+    mldsa_engine__keygen__s_on_s2 s_on_s2(
+        .d(s_on_s2$d),
+        .q(s_on_s2$q),
+        .clock(s_on_s2$clock)
     );
-    mldsa_engine__keygen__smp_count smp_count(
-        .d(smp_count$d),
-        .q(smp_count$q),
-        .clock(smp_count$clock)
+    mldsa_engine__keygen__s_count s_count(
+        .d(s_count$d),
+        .q(s_count$q),
+        .clock(s_count$clock)
     );
     mldsa_engine__keygen__s_word s_word(
         .d(s_word$d),
@@ -2211,12 +2252,17 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         ser_left$clock = clock;
         out_index$clock = clock;
         primed$clock = clock;
+        hashing$clock = clock;
+        hash_launched$clock = clock;
+        hash_finished$clock = clock;
+        tr_count$clock = clock;
+        pk_readable$clock = clock;
         hash_taken$clock = clock;
         out_taken$clock = clock;
         sampler$clock = clock;
-        smp_launched$clock = clock;
-        smp_on_s2$clock = clock;
-        smp_count$clock = clock;
+        s_launched$clock = clock;
+        s_on_s2$clock = clock;
+        s_count$clock = clock;
         s_word$clock = clock;
         s_word_valid$clock = clock;
         phase$d = phase$q;
@@ -2247,12 +2293,17 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         ser_left$d = ser_left$q;
         out_index$d = out_index$q;
         primed$d = primed$q;
+        hashing$d = hashing$q;
+        hash_launched$d = hash_launched$q;
+        hash_finished$d = hash_finished$q;
+        tr_count$d = tr_count$q;
+        pk_readable$d = pk_readable$q;
         hash_taken$d = hash_taken$q;
         out_taken$d = out_taken$q;
         sampler$d = sampler$q;
-        smp_launched$d = smp_launched$q;
-        smp_on_s2$d = smp_on_s2$q;
-        smp_count$d = smp_count$q;
+        s_launched$d = s_launched$q;
+        s_on_s2$d = s_on_s2$q;
+        s_count$d = s_count$q;
         s_word$d = s_word$q;
         s_word_valid$d = s_word_valid$q;
         xi$0$clock = clock;
@@ -2472,7 +2523,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         end
         pk_buf$word_data = seed_word;
         sk_buf$word_data = copy_word;
-        if (smp_on_s2$q) begin
+        if (s_on_s2$q) begin
             s_index = ((l$q) & 16'hffff) + ((matrix$row) & 16'hffff) - 32'h1;
         end
         else begin
@@ -2574,6 +2625,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             stream_count = sk_words$q;
         end
         stream_valid = primed$q & (out_index$q < stream_count);
+        if ((phase$q != KeyGenPhase$OutSk) & (((pk_readable$q) & 11'h7ff) <= out_index$q)) begin
+            stream_valid = 1'b0;
+        end
         stream_take = 1'b0;
         hash_take = 1'b0;
         out_take = 1'b0;
@@ -2795,8 +2849,8 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                         phase$d = KeyGenPhase$LoadS;
                         launched$d = 1'b0;
                         sampler$d = SamplerPhase$SampleS;
-                        smp_launched$d = 1'b0;
-                        smp_on_s2$d = 1'b0;
+                        s_launched$d = 1'b0;
+                        s_on_s2$d = 1'b0;
                         matrix$start = 1'b1;
                         s_word_valid$d = 1'b0;
                     end
@@ -2984,50 +3038,10 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                 end
             KeyGenPhase$HashTr:
                 begin
-                    if (~launched$q & ~s_word_valid$q) begin
-                        launched$d = 1'b1;
-                        sponge_start = 1'b1;
-                        sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
-                        sponge_arg2 = 32'h40;
-                        out_index$d = 32'h0;
-                        primed$d = 1'b0;
-                        count$d = 32'h0;
-                        hash_taken$d = 1'b0;
-                        out_taken$d = 1'b0;
-                    end
-                    else begin
-                        primed$d = 1'b1;
-                        sponge_in_valid = stream_valid & ~hash_taken$q;
-                        sponge_in_last = out_index$q + 32'h1 == pk_words$q;
-                        sponge_in_data = pk_buf$read_word;
-                        m_valid = stream_valid & ~out_taken$q;
-                        hash_take = sponge_in_valid & sponge_in_ready;
-                        out_take = m_valid & m_ready;
-                        stream_take = (hash_taken$q | hash_take) & (out_taken$q | out_take);
-                        if (stream_take) begin
-                            hash_taken$d = 1'b0;
-                            out_taken$d = 1'b0;
-                        end
-                        else begin
-                            if (hash_take) begin
-                                hash_taken$d = 1'b1;
-                            end
-                            if (out_take) begin
-                                out_taken$d = 1'b1;
-                            end
-                        end
-                        sponge_out_ready = 1'b1;
-                        sk_buf$word_address = ((count$q) & 11'h7ff) + 32'h10;
-                        sk_buf$word_data = sponge_out_data;
-                        if (sponge_out_valid) begin
-                            sk_buf$word_write = 1'b1;
-                            count$d = count$q + 32'h1;
-                        end
-                        if (sponge_done & (out_index$q == pk_words$q)) begin
-                            error_flag$d = sponge_error;
-                            launched$d = 1'b0;
-                            phase$d = KeyGenPhase$OutSk;
-                        end
+                    if (hash_finished$q) begin
+                        hash_finished$d = 1'b0;
+                        launched$d = 1'b0;
+                        phase$d = KeyGenPhase$OutSk;
                     end
                 end
             KeyGenPhase$OutSk:
@@ -3054,6 +3068,59 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     phase$d = KeyGenPhase$Idle;
                 end
         endcase
+        t0_writing = (phase$q == KeyGenPhase$StoreT) & t0_packer$data_valid;
+        tr_port_free = ~t0_writing & ~s_word_valid$q;
+        pk_readable$d = pk_ptr$q[(32'h2)+:(10)];
+        if (hashing$q) begin
+            if (~hash_launched$q) begin
+                if (~s_word_valid$q) begin
+                    hash_launched$d = 1'b1;
+                    sponge_start = 1'b1;
+                    sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
+                    sponge_arg2 = 32'h40;
+                    out_index$d = 32'h0;
+                    primed$d = 1'b0;
+                    tr_count$d = 32'h0;
+                    hash_taken$d = 1'b0;
+                    out_taken$d = 1'b0;
+                end
+            end
+            else begin
+                primed$d = 1'b1;
+                sponge_in_valid = stream_valid & ~hash_taken$q;
+                sponge_in_last = out_index$q + 32'h1 == pk_words$q;
+                sponge_in_data = pk_buf$read_word;
+                m_valid = stream_valid & ~out_taken$q;
+                hash_take = sponge_in_valid & sponge_in_ready;
+                out_take = m_valid & m_ready;
+                stream_take = (hash_taken$q | hash_take) & (out_taken$q | out_take);
+                if (stream_take) begin
+                    hash_taken$d = 1'b0;
+                    out_taken$d = 1'b0;
+                end
+                else begin
+                    if (hash_take) begin
+                        hash_taken$d = 1'b1;
+                    end
+                    if (out_take) begin
+                        out_taken$d = 1'b1;
+                    end
+                end
+                sponge_out_ready = tr_port_free;
+                if (sponge_out_valid & tr_port_free) begin
+                    sk_buf$word_write = 1'b1;
+                    sk_buf$word_address = ((tr_count$q) & 11'h7ff) + 32'h10;
+                    sk_buf$word_data = sponge_out_data;
+                    tr_count$d = tr_count$q + 32'h1;
+                end
+                if (sponge_done & (out_index$q == pk_words$q)) begin
+                    error_flag$d = sponge_error;
+                    hashing$d = 1'b0;
+                    hash_launched$d = 1'b0;
+                    hash_finished$d = 1'b1;
+                end
+            end
+        end
         if (stream_take) begin
             stream_next = out_index$q + 32'h1;
             out_index$d = out_index$q + 32'h1;
@@ -3085,23 +3152,23 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         matrix$produce_other = 1'b0;
         pm_coeff_write = matrix$coeff_write;
         pm_coeff_slot = ((matrix$write_slot) & 4'hf);
-        pm_coeff_index = smp_count$q[(32'h0)+:(8)];
+        pm_coeff_index = s_count$q[(32'h0)+:(8)];
         pm_coeff_data = sample_coeff;
         if (sampler$q == SamplerPhase$SampleA) begin
             pm_coeff_index = matrix$coeff_index;
             pm_coeff_data = matrix$coeff_data;
         end
         if (sampler$q == SamplerPhase$SampleS) begin
-            if (~smp_launched$q) begin
+            if (~s_launched$q) begin
                 if (~matrix$ring_full) begin
-                    smp_launched$d = 1'b1;
+                    s_launched$d = 1'b1;
                     sponge_start = 1'b1;
                     sponge_arg1 = 32'h42;
                     rej_bounded$reset = 1'b1;
                     sk_packer$reset = 1'b1;
                     s_bytes$d = 32'h0;
                     words_in$d = 32'h0;
-                    smp_count$d = 32'h0;
+                    s_count$d = 32'h0;
                     stopped$d = 1'b0;
                     ser_left$d = 32'h0;
                 end
@@ -3126,24 +3193,25 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
                     ser_word$d = sponge_out_data;
                     ser_left$d = 32'h4;
                 end
-                if (sample_valid & ~smp_count$q[32'h8]) begin
+                if (sample_valid & ~s_count$q[32'h8]) begin
                     pm_coeff_write = 1'b1;
                     sk_packer$coeff_valid = 1'b1;
-                    smp_count$d = smp_count$q + 32'h1;
+                    s_count$d = s_count$q + 32'h1;
                 end
-                if (smp_count$q[32'h8] & s_bytes_in & ~stopped$q) begin
+                if (s_count$q[32'h8] & s_bytes_in & ~stopped$q) begin
                     stopped$d = 1'b1;
                     sponge_start = 1'b1;
                     sponge_op = c_op_abort;
                 end
                 if (stopped$q & ~sk_packer$data_valid) begin
                     matrix$produce_other = 1'b1;
-                    smp_launched$d = 1'b0;
+                    s_launched$d = 1'b0;
                     sampler$d = SamplerPhase$SampleA;
-                    if (smp_on_s2$q) begin
-                        smp_on_s2$d = 1'b0;
+                    if (s_on_s2$q) begin
+                        s_on_s2$d = 1'b0;
                         if (matrix$row == k$q) begin
                             sampler$d = SamplerPhase$Off;
+                            hashing$d = 1'b1;
                         end
                     end
                 end
@@ -3151,7 +3219,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         end
         if ((sampler$q == SamplerPhase$SampleA) & matrix$entry_done) begin
             if (matrix$col + 32'h1 == l$q) begin
-                smp_on_s2$d = 1'b1;
+                s_on_s2$d = 1'b1;
                 sampler$d = SamplerPhase$SampleS;
             end
             else if (matrix$row == 32'h0) begin
@@ -3204,7 +3272,6 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             sponge_start = 1'b1;
             sponge_op = c_op_abort;
         end
-        t0_writing = (phase$q == KeyGenPhase$StoreT) & t0_packer$data_valid;
         if (s_word_valid$q & ~t0_writing) begin
             sk_buf$word_write = 1'b1;
             sk_buf$word_address = sk_s_ptr$q[(32'h2)+:(11)];
@@ -3228,6 +3295,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             ntt_op = c_ntt_abort;
             sampler$d = SamplerPhase$Off;
             matrix$halt = 1'b1;
+            hashing$d = 1'b0;
+            hash_launched$d = 1'b0;
+            hash_finished$d = 1'b0;
         end
         if (abort_job & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -3239,10 +3309,16 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             ntt_op = c_ntt_abort;
             sampler$d = SamplerPhase$Off;
             matrix$halt = 1'b1;
+            hashing$d = 1'b0;
+            hash_launched$d = 1'b0;
+            hash_finished$d = 1'b0;
         end
         if (reset) begin
             sampler$d = SamplerPhase$Off;
             matrix$halt = 1'b1;
+            hashing$d = 1'b0;
+            hash_launched$d = 1'b0;
+            hash_finished$d = 1'b0;
             phase$d = KeyGenPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -3388,6 +3464,44 @@ module mldsa_engine__keygen__eta_bits(d,q,clock);
 endmodule // mldsa_engine__keygen__eta_bits
 
 
+module mldsa_engine__keygen__hash_finished(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__hash_finished
+
+
+module mldsa_engine__keygen__hash_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__hash_launched
+
+
 module mldsa_engine__keygen__hash_taken(d,q,clock);
     
     // Module arguments
@@ -3405,6 +3519,25 @@ module mldsa_engine__keygen__hash_taken(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__hash_taken
+
+
+module mldsa_engine__keygen__hashing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__hashing
 
 
 module mldsa_engine__keygen__k(d,q,clock);
@@ -4721,6 +4854,25 @@ module mldsa_engine__keygen__pk_ptr(d,q,clock);
 endmodule // mldsa_engine__keygen__pk_ptr
 
 
+module mldsa_engine__keygen__pk_readable(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__pk_readable
+
+
 module mldsa_engine__keygen__pk_words(d,q,clock);
     
     // Module arguments
@@ -5224,6 +5376,63 @@ module mldsa_engine__keygen__s_bytes_target(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__s_bytes_target
+
+
+module mldsa_engine__keygen__s_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__s_count
+
+
+module mldsa_engine__keygen__s_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__s_launched
+
+
+module mldsa_engine__keygen__s_on_s2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__s_on_s2
 
 
 module mldsa_engine__keygen__s_word(d,q,clock);
@@ -6384,63 +6593,6 @@ module mldsa_engine__keygen__sk_words(d,q,clock);
 endmodule // mldsa_engine__keygen__sk_words
 
 
-module mldsa_engine__keygen__smp_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__smp_count
-
-
-module mldsa_engine__keygen__smp_launched(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__smp_launched
-
-
-module mldsa_engine__keygen__smp_on_s2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mldsa_engine__keygen__smp_on_s2
-
-
 module mldsa_engine__keygen__stopped(d,q,clock);
     
     // Module arguments
@@ -6613,6 +6765,25 @@ module mldsa_engine__keygen__t0_packer__acc_bits(d,q,clock);
     end
           
 endmodule // mldsa_engine__keygen__t0_packer__acc_bits
+
+
+module mldsa_engine__keygen__tr_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__tr_count
 
 
 module mldsa_engine__keygen__words_in(d,q,clock);
@@ -21419,6 +21590,15 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  launched$d;
     wire  launched$q;
     reg  launched$clock;
+    reg  mask_on$d;
+    wire  mask_on$q;
+    reg  mask_on$clock;
+    reg  mask_launched$d;
+    wire  mask_launched$q;
+    reg  mask_launched$clock;
+    reg  [3:0] mask_col$d;
+    wire  [3:0] mask_col$q;
+    reg  mask_col$clock;
     reg  done_flag$d;
     wire  done_flag$q;
     reg  done_flag$clock;
@@ -21676,7 +21856,6 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     reg  ser_load;
     reg  ser_room;
     reg  [31:0] mu_word;
-    reg  [31:0] rho_word;
     reg  [31:0] key_word;
     reg  [31:0] rnd_word;
     reg  [31:0] rho_prime_word;
@@ -22169,6 +22348,21 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         .q(launched$q),
         .clock(launched$clock)
     );
+    mldsa_engine__sign__mask_on mask_on(
+        .d(mask_on$d),
+        .q(mask_on$q),
+        .clock(mask_on$clock)
+    );
+    mldsa_engine__sign__mask_launched mask_launched(
+        .d(mask_launched$d),
+        .q(mask_launched$q),
+        .clock(mask_launched$clock)
+    );
+    mldsa_engine__sign__mask_col mask_col(
+        .d(mask_col$d),
+        .q(mask_col$q),
+        .clock(mask_col$clock)
+    );
     mldsa_engine__sign__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
@@ -22584,6 +22778,9 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
     always @(*) begin
         phase$clock = clock;
         launched$clock = clock;
+        mask_on$clock = clock;
+        mask_launched$clock = clock;
+        mask_col$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
         external$clock = clock;
@@ -22658,6 +22855,9 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         a1$clock = clock;
         phase$d = phase$q;
         launched$d = launched$q;
+        mask_on$d = mask_on$q;
+        mask_launched$d = mask_launched$q;
+        mask_col$d = mask_col$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
         external$d = external$q;
@@ -22990,7 +23190,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             pm_store_poly = (((row$q) & 7'h7f) << 32'h3) + ((col$q) & 7'h7f) + 32'h20;
             pm_load_poly = pm_store_poly;
         end
-        if (phase$q == SignPhase$LoadA) begin
+        if ((phase$q == SignPhase$LoadA) | (phase$q == SignPhase$Mask)) begin
             pm_load_poly = c_ring_first | ((matrix$read_slot) & 7'h7f);
         end
         matrix$consume = 1'b0;
@@ -23114,30 +23314,30 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             mu_word = mu$15$q;
             rho_prime_word = rho_prime$15$q;
         end
-        rho_word = rho$0$q;
+        matrix$rho_word = rho$0$q;
         if (matrix$rho_index == 0) begin
-            rho_word = rho$0$q;
+            matrix$rho_word = rho$0$q;
         end
         if (matrix$rho_index == 1) begin
-            rho_word = rho$1$q;
+            matrix$rho_word = rho$1$q;
         end
         if (matrix$rho_index == 2) begin
-            rho_word = rho$2$q;
+            matrix$rho_word = rho$2$q;
         end
         if (matrix$rho_index == 3) begin
-            rho_word = rho$3$q;
+            matrix$rho_word = rho$3$q;
         end
         if (matrix$rho_index == 4) begin
-            rho_word = rho$4$q;
+            matrix$rho_word = rho$4$q;
         end
         if (matrix$rho_index == 5) begin
-            rho_word = rho$5$q;
+            matrix$rho_word = rho$5$q;
         end
         if (matrix$rho_index == 6) begin
-            rho_word = rho$6$q;
+            matrix$rho_word = rho$6$q;
         end
         if (matrix$rho_index == 7) begin
-            rho_word = rho$7$q;
+            matrix$rho_word = rho$7$q;
         end
         key_word = key$0$q;
         rnd_word = rnd$0$q;
@@ -23173,14 +23373,14 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             key_word = key$7$q;
             rnd_word = rnd$7$q;
         end
-        if (((phase$q == SignPhase$LoadS) | (phase$q == SignPhase$Mask)) & launched$q) begin
+        if (((phase$q == SignPhase$LoadS) & launched$q) | (mask_on$q & mask_launched$q)) begin
             unpacker$data_valid = ser_valid;
             unpacker$pair_valid = ser_left$q >= 32'h2;
             ser_take_pair = unpacker$pair_taken;
             ser_take = ser_valid & unpacker$data_ready & ~unpacker$pair_taken;
             ser_room = (ser_left$q == 32'h0) | ((ser_left$q == 32'h1) & ser_take) | ((ser_left$q == 32'h2) & ser_take_pair);
             if (unpacker$coeff_valid & ~count$q[32'h8]) begin
-                ntt_s_tvalid = 1'b1;
+                ntt_s_tvalid = ~mask_on$q;
                 count$d = count$q + 32'h1;
             end
         end
@@ -23689,6 +23889,9 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             error_flag$d = sponge_error;
                             phase$d = SignPhase$Mask;
                             launched$d = 1'b0;
+                            mask_on$d = 1'b1;
+                            mask_col$d = 32'h0;
+                            matrix$start = 1'b1;
                             col$d = 32'h0;
                             w1_ptr$d = 32'h0;
                             w1_packer$reset = 1'b1;
@@ -23700,42 +23903,18 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             SignPhase$Mask:
                 begin
                     if (~launched$q) begin
-                        launched$d = 1'b1;
-                        unpack_width$d = gamma1_bits$q;
-                        unpack_offset$d = gamma1$q;
-                        unpack_max$d = 32'hfffff;
-                        sponge_start = 1'b1;
-                        sponge_arg1 = 32'h42;
-                        sponge_arg2 = ((mask_bytes$q) & 32'hffffffff);
-                        ntt_start = 1'b1;
-                        ntt_op = c_op_load;
-                        ntt_arg0 = 32'h1;
-                        unpacker$reset = 1'b1;
-                        ser_left$d = 32'h0;
-                        words_in$d = 32'h0;
-                        count$d = 32'h0;
+                        if (matrix$ring_ready) begin
+                            launched$d = 1'b1;
+                            ntt_start = 1'b1;
+                            ntt_op = c_op_load_rows;
+                            ntt_arg0 = 32'h1;
+                        end
                     end
-                    else begin
-                        feed_data = rho_prime_word;
-                        if (words_in$q == 32'h10) begin
-                            feed_data = ((kappa$q + ((col$q) & 16'hffff)) & 32'hffffffff);
-                        end
-                        feed_valid_in = words_in$q <= 32'h10;
-                        feed_last_in = words_in$q == 32'h10;
-                        feed_take = feed_valid_in & feed_room;
-                        if (feed_take) begin
-                            words_in$d = words_in$q + 32'h1;
-                        end
-                        sponge_out_ready = ser_room;
-                        ser_load = ser_room & sponge_out_valid;
-                        if (ntt_done & sponge_done) begin
-                            error_flag$d = ntt_error | sponge_error;
-                            launched$d = 1'b0;
-                            phase$d = SignPhase$MaskNtt;
-                            if ((attempt_count$q == 32'h1) & (col$q + 32'h1 == l$q)) begin
-                                matrix$start = 1'b1;
-                            end
-                        end
+                    else if (ntt_done) begin
+                        error_flag$d = ntt_error;
+                        matrix$consume = 1'b1;
+                        launched$d = 1'b0;
+                        phase$d = SignPhase$MaskNtt;
                     end
                 end
             SignPhase$MaskNtt:
@@ -24153,6 +24332,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
                             w1_ptr$d = 32'h0;
                             w1_packer$reset = 1'b1;
                             phase$d = SignPhase$Mask;
+                            mask_on$d = 1'b1;
+                            mask_col$d = 32'h0;
                         end
                     end
                     else begin
@@ -24310,12 +24491,10 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         end
         matrix$k = k$q;
         matrix$l = l$q;
-        matrix$rho_word = rho_word;
         matrix$feed_room = feed_room;
         matrix$squeeze_data = sponge_out_data;
         matrix$squeeze_valid = sponge_out_valid;
         matrix$produce_other = 1'b0;
-        matrix$hold = 1'b0;
         pm_coeff_write = matrix$coeff_write;
         pm_coeff_slot = ((matrix$write_slot) & 4'hf);
         pm_coeff_index = matrix$coeff_index;
@@ -24336,6 +24515,50 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         if (matrix$sponge_abort) begin
             sponge_start = 1'b1;
             sponge_op = c_op_abort;
+        end
+        matrix$hold = mask_on$q;
+        if (mask_on$q) begin
+            if (~mask_launched$q) begin
+                if (~matrix$ring_full) begin
+                    mask_launched$d = 1'b1;
+                    unpack_width$d = gamma1_bits$q;
+                    unpack_offset$d = gamma1$q;
+                    unpack_max$d = 32'hfffff;
+                    sponge_start = 1'b1;
+                    sponge_arg1 = 32'h42;
+                    sponge_arg2 = ((mask_bytes$q) & 32'hffffffff);
+                    unpacker$reset = 1'b1;
+                    ser_left$d = 32'h0;
+                    words_in$d = 32'h0;
+                    count$d = 32'h0;
+                end
+            end
+            else begin
+                feed_data = rho_prime_word;
+                if (words_in$q == 32'h10) begin
+                    feed_data = ((kappa$q + ((mask_col$q) & 16'hffff)) & 32'hffffffff);
+                end
+                feed_valid_in = words_in$q <= 32'h10;
+                feed_last_in = words_in$q == 32'h10;
+                feed_take = feed_valid_in & feed_room;
+                if (feed_take) begin
+                    words_in$d = words_in$q + 32'h1;
+                end
+                sponge_out_ready = ser_room;
+                ser_load = ser_room & sponge_out_valid;
+                pm_coeff_write = unpacker$coeff_valid & ~count$q[32'h8];
+                pm_coeff_index = count$q[(32'h0)+:(8)];
+                pm_coeff_data = unpacker$coeff;
+                if (count$q[32'h8] & sponge_done) begin
+                    error_flag$d = sponge_error;
+                    matrix$produce_other = 1'b1;
+                    mask_launched$d = 1'b0;
+                    mask_col$d = mask_col$q + 32'h1;
+                    if (mask_col$q + 32'h1 == l$q) begin
+                        mask_on$d = 1'b0;
+                    end
+                end
+            end
         end
         sponge_in_data = feed_word$q;
         sponge_in_valid = feed_valid$q;
@@ -24365,7 +24588,7 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
         end
         if (ser_load) begin
             ser_word$d = sk_buf$read_word;
-            if ((phase$q == SignPhase$Mask) | (phase$q == SignPhase$Challenge)) begin
+            if (mask_on$q | (phase$q == SignPhase$Challenge)) begin
                 ser_word$d = sponge_out_data;
             end
             ser_left$d = 32'h4;
@@ -24380,6 +24603,8 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
             matrix$halt = 1'b1;
+            mask_on$d = 1'b0;
+            mask_launched$d = 1'b0;
         end
         if (abort_job & (phase$q != SignPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -24391,9 +24616,13 @@ module mldsa_engine__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,
             ntt_op = c_ntt_abort;
             feed_valid$d = 1'b0;
             matrix$halt = 1'b1;
+            mask_on$d = 1'b0;
+            mask_launched$d = 1'b0;
         end
         if (reset) begin
             matrix$halt = 1'b1;
+            mask_on$d = 1'b0;
+            mask_launched$d = 1'b0;
             feed_valid$d = 1'b0;
             phase$d = SignPhase$Idle;
             done_flag$d = 1'b0;
@@ -26478,6 +26707,63 @@ module mldsa_engine__sign__mask_bytes(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__mask_bytes
+
+
+module mldsa_engine__sign__mask_col(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__mask_col
+
+
+module mldsa_engine__sign__mask_launched(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__mask_launched
+
+
+module mldsa_engine__sign__mask_on(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__mask_on
 
 
 module mldsa_engine__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
@@ -29530,6 +29816,9 @@ module mldsa_engine__sign__unpacker(clock,reset,width,centred,offset,max_value,d
     reg  spare_valid$d;
     wire  spare_valid$q;
     reg  spare_valid$clock;
+    reg  [31:0] field_mask$d;
+    wire  [31:0] field_mask$q;
+    reg  field_mask$clock;
     reg  [22:0] out$d;
     wire  [22:0] out$q;
     reg  out$clock;
@@ -29575,6 +29864,11 @@ module mldsa_engine__sign__unpacker(clock,reset,width,centred,offset,max_value,d
         .q(spare_valid$q),
         .clock(spare_valid$clock)
     );
+    mldsa_engine__sign__unpacker__field_mask field_mask(
+        .d(field_mask$d),
+        .q(field_mask$q),
+        .clock(field_mask$clock)
+    );
     mldsa_engine__sign__unpacker__out out(
         .d(out$d),
         .q(out$q),
@@ -29597,6 +29891,7 @@ module mldsa_engine__sign__unpacker(clock,reset,width,centred,offset,max_value,d
         acc_bits$clock = clock;
         spare$clock = clock;
         spare_valid$clock = clock;
+        field_mask$clock = clock;
         out$clock = clock;
         out_valid$clock = clock;
         out_bad$clock = clock;
@@ -29604,6 +29899,7 @@ module mldsa_engine__sign__unpacker(clock,reset,width,centred,offset,max_value,d
         acc_bits$d = acc_bits$q;
         spare$d = spare$q;
         spare_valid$d = spare_valid$q;
+        field_mask$d = field_mask$q;
         out$d = out$q;
         out_valid$d = out_valid$q;
         out_bad$d = out_bad$q;
@@ -29637,7 +29933,8 @@ module mldsa_engine__sign__unpacker(clock,reset,width,centred,offset,max_value,d
         spare$d = ((next_bits) & 7'h7f) - ((width6) & 7'h7f);
         spare_valid$d = 1'b1;
         acc$d = kept | incoming;
-        field = acc$q & ((one32 << width) - one32);
+        field_mask$d = (one32 << width) - one32;
+        field = acc$q & field_mask$q;
         value = field[(32'h0)+:(24)];
         centred_value = ((offset) & 24'hffffff) - value;
         lifted_value = centred_value + q24;
@@ -29702,6 +29999,25 @@ module mldsa_engine__sign__unpacker__acc_bits(d,q,clock);
     end
           
 endmodule // mldsa_engine__sign__unpacker__acc_bits
+
+
+module mldsa_engine__sign__unpacker__field_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sign__unpacker__field_mask
 
 
 module mldsa_engine__sign__unpacker__out(d,q,clock);
@@ -30693,6 +31009,10 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
     localparam  op_abort = 8'hff;
     localparam  op_chain_kept = 8'h10;
     localparam  kept_chain = 1'b0;
+    localparam  squeeze_tail = 1'b1;
+    localparam  tail_words = 6'b1100;
+    localparam  tail_last_pos = 4'hb;
+    localparam  tail_bytes_after = 32'h34;
     localparam  prf_type_lane = 64'h5000000;
     localparam  fors_prf_type_lane = 64'h6000000;
     localparam  final_pad_word = 32'h80000000;
@@ -30879,8 +31199,33 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
     reg  [63:0] adrs$3$d;
     wire  [63:0] adrs$3$q;
     reg  adrs$3$clock;
+    reg  [63:0] tail$0$d;
+    wire  [63:0] tail$0$q;
+    reg  tail$0$clock;
+    reg  [63:0] tail$1$d;
+    wire  [63:0] tail$1$q;
+    reg  tail$1$clock;
+    reg  [63:0] tail$2$d;
+    wire  [63:0] tail$2$q;
+    reg  tail$2$clock;
+    reg  [63:0] tail$3$d;
+    wire  [63:0] tail$3$q;
+    reg  tail$3$clock;
+    reg  [63:0] tail$4$d;
+    wire  [63:0] tail$4$q;
+    reg  tail$4$clock;
+    reg  [63:0] tail$5$d;
+    wire  [63:0] tail$5$q;
+    reg  tail$5$clock;
+    reg  tail_active$d;
+    wire  tail_active$q;
+    reg  tail_active$clock;
+    reg  [3:0] tail_pos$d;
+    wire  [3:0] tail_pos$q;
+    reg  tail_pos$clock;
     
     // Local signals
+    reg  tail_out;
     reg  perm_busy;
     reg  perm_free;
     reg  [5:0] rate_words;
@@ -30900,6 +31245,10 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
     reg  [63:0] chain_tmp$1;
     reg  [63:0] chain_tmp$2;
     reg  [63:0] chain_tmp$3;
+    reg  tail_mode;
+    reg  tail_next;
+    reg  out_past_tail;
+    reg  [63:0] tail_lane;
     
     // Sub module instances
     mldsa_engine__sponge__perm perm(
@@ -31124,6 +31473,46 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
+    mldsa_engine__sponge__tail__0 tail$0(
+        .d(tail$0$d),
+        .q(tail$0$q),
+        .clock(tail$0$clock)
+    );
+    mldsa_engine__sponge__tail__1 tail$1(
+        .d(tail$1$d),
+        .q(tail$1$q),
+        .clock(tail$1$clock)
+    );
+    mldsa_engine__sponge__tail__2 tail$2(
+        .d(tail$2$d),
+        .q(tail$2$q),
+        .clock(tail$2$clock)
+    );
+    mldsa_engine__sponge__tail__3 tail$3(
+        .d(tail$3$d),
+        .q(tail$3$q),
+        .clock(tail$3$clock)
+    );
+    mldsa_engine__sponge__tail__4 tail$4(
+        .d(tail$4$d),
+        .q(tail$4$q),
+        .clock(tail$4$clock)
+    );
+    mldsa_engine__sponge__tail__5 tail$5(
+        .d(tail$5$d),
+        .q(tail$5$q),
+        .clock(tail$5$clock)
+    );
+    mldsa_engine__sponge__tail_active tail_active(
+        .d(tail_active$d),
+        .q(tail_active$q),
+        .clock(tail_active$clock)
+    );
+    mldsa_engine__sponge__tail_pos tail_pos(
+        .d(tail_pos$d),
+        .q(tail_pos$q),
+        .clock(tail_pos$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -31146,6 +31535,8 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         prf_fors$clock = clock;
         chain_fuse$clock = clock;
         chain_wait$clock = clock;
+        tail_active$clock = clock;
+        tail_pos$clock = clock;
         clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
@@ -31165,6 +31556,8 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         prf_fors$d = prf_fors$q;
         chain_fuse$d = chain_fuse$q;
         chain_wait$d = chain_wait$q;
+        tail_active$d = tail_active$q;
+        tail_pos$d = tail_pos$q;
         pk_seed$0$clock = clock;
         pk_seed$0$d = pk_seed$0$q;
         adrs$0$clock = clock;
@@ -31181,6 +31574,55 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         pk_seed$3$d = pk_seed$3$q;
         adrs$3$clock = clock;
         adrs$3$d = adrs$3$q;
+        tail_out = squeeze_tail & tail_active$q;
+        tail$0$clock = clock;
+        tail$0$d = tail$0$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$0$d = perm$lanes$11;
+            if (mode$q == 32'h0) begin
+                tail$0$d = perm$lanes$15;
+            end
+        end
+        tail$1$clock = clock;
+        tail$1$d = tail$1$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$1$d = perm$lanes$12;
+            if (mode$q == 32'h0) begin
+                tail$1$d = perm$lanes$16;
+            end
+        end
+        tail$2$clock = clock;
+        tail$2$d = tail$2$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$2$d = perm$lanes$13;
+            if (mode$q == 32'h0) begin
+                tail$2$d = perm$lanes$17;
+            end
+        end
+        tail$3$clock = clock;
+        tail$3$d = tail$3$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$3$d = perm$lanes$14;
+            if (mode$q == 32'h0) begin
+                tail$3$d = perm$lanes$18;
+            end
+        end
+        tail$4$clock = clock;
+        tail$4$d = tail$4$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$4$d = perm$lanes$15;
+            if (mode$q == 32'h0) begin
+                tail$4$d = perm$lanes$19;
+            end
+        end
+        tail$5$clock = clock;
+        tail$5$d = tail$5$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$5$d = perm$lanes$16;
+            if (mode$q == 32'h0) begin
+                tail$5$d = perm$lanes$20;
+            end
+        end
         perm$clock = clock;
         rate_words = rate_words_table$0;
         domain = domain_table$0;
@@ -31314,6 +31756,31 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         if (word_pos$q[32'h0]) begin
             squeeze_word = squeeze_lane[(32'h20)+:(32)];
         end
+        tail_lane = tail$0$q;
+        if (tail_pos$q[(32'h1)+:(3)] == 1) begin
+            tail_lane = tail$1$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 2) begin
+            tail_lane = tail$2$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 3) begin
+            tail_lane = tail$3$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 4) begin
+            tail_lane = tail$4$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 5) begin
+            tail_lane = tail$5$q;
+        end
+        if (tail_out) begin
+            squeeze_word = tail_lane[(32'h0)+:(32)];
+            if (tail_pos$q[32'h0]) begin
+                squeeze_word = tail_lane[(32'h20)+:(32)];
+            end
+        end
+        tail_mode = squeeze_tail & (mode$q != 32'h3);
+        tail_next = word_pos$q + 32'h1 + tail_words == rate_words;
+        out_past_tail = out_left$q > tail_bytes_after;
         out_data = squeeze_word;
         if (out_left$q < 32'h4) begin
             case (out_left$q[(32'h0)+:(2)])
@@ -31535,6 +32002,7 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
             Phase$Idle:
                 begin
                     if (start & ~perm_busy) begin
+                        tail_active$d = 1'b0;
                         done_flag$d = 1'b0;
                         error_flag$d = 1'b0;
                         clear_r$d = 1'b1;
@@ -31651,12 +32119,19 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
                 end
             Phase$Squeeze:
                 begin
-                    out_valid = perm_free;
-                    if (out_ready & perm_free) begin
+                    out_valid = perm_free | tail_out;
+                    if (out_ready & (perm_free | tail_out)) begin
                         if (out_left$q <= 32'h4) begin
                             out_left$d = 32'h0;
                             done_flag$d = 1'b1;
                             phase$d = Phase$Idle;
+                        end
+                        else if (tail_out) begin
+                            out_left$d = out_left$q - 32'h4;
+                            tail_pos$d = tail_pos$q + 32'h1;
+                            if (tail_pos$q == tail_last_pos) begin
+                                tail_active$d = 1'b0;
+                            end
                         end
                         else begin
                             out_left$d = out_left$q - 32'h4;
@@ -31664,6 +32139,12 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
                             if (word_pos$q + 32'h1 == rate_words) begin
                                 perm$start = 1'b1;
                                 word_pos$d = 32'h0;
+                            end
+                            if (tail_mode & tail_next & out_past_tail) begin
+                                perm$start = 1'b1;
+                                word_pos$d = 32'h0;
+                                tail_active$d = 1'b1;
+                                tail_pos$d = 32'h0;
                             end
                         end
                     end
@@ -31810,6 +32291,7 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         if (start & (op == op_abort)) begin
             clear_r$d = 1'b1;
             chain_fuse$d = 1'b0;
+            tail_active$d = 1'b0;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
@@ -31817,6 +32299,7 @@ module mldsa_engine__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,
         if (reset) begin
             clear_r$d = 1'b1;
             chain_fuse$d = 1'b0;
+            tail_active$d = 1'b0;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
             phase$d = Phase$Idle;
@@ -34072,6 +34555,158 @@ module mldsa_engine__sponge__steps_left(d,q,clock);
 endmodule // mldsa_engine__sponge__steps_left
 
 
+module mldsa_engine__sponge__tail__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__0
+
+
+module mldsa_engine__sponge__tail__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__1
+
+
+module mldsa_engine__sponge__tail__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__2
+
+
+module mldsa_engine__sponge__tail__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__3
+
+
+module mldsa_engine__sponge__tail__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__4
+
+
+module mldsa_engine__sponge__tail__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail__5
+
+
+module mldsa_engine__sponge__tail_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail_active
+
+
+module mldsa_engine__sponge__tail_pos(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__sponge__tail_pos
+
+
 module mldsa_engine__sponge__word_pos(d,q,clock);
     
     // Module arguments
@@ -34811,7 +35446,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
     reg  ser_load;
     reg  ser_room;
     reg  [31:0] mu_word;
-    reg  [31:0] rho_word;
     reg  stream_take;
     reg  last_expected;
     reg  [22:0] t1_scaled;
@@ -35679,30 +36313,30 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         if (words_in$q == 15) begin
             mu_word = mu$15$q;
         end
-        rho_word = rho$0$q;
+        matrix$rho_word = rho$0$q;
         if (matrix$rho_index == 0) begin
-            rho_word = rho$0$q;
+            matrix$rho_word = rho$0$q;
         end
         if (matrix$rho_index == 1) begin
-            rho_word = rho$1$q;
+            matrix$rho_word = rho$1$q;
         end
         if (matrix$rho_index == 2) begin
-            rho_word = rho$2$q;
+            matrix$rho_word = rho$2$q;
         end
         if (matrix$rho_index == 3) begin
-            rho_word = rho$3$q;
+            matrix$rho_word = rho$3$q;
         end
         if (matrix$rho_index == 4) begin
-            rho_word = rho$4$q;
+            matrix$rho_word = rho$4$q;
         end
         if (matrix$rho_index == 5) begin
-            rho_word = rho$5$q;
+            matrix$rho_word = rho$5$q;
         end
         if (matrix$rho_index == 6) begin
-            rho_word = rho$6$q;
+            matrix$rho_word = rho$6$q;
         end
         if (matrix$rho_index == 7) begin
-            rho_word = rho$7$q;
+            matrix$rho_word = rho$7$q;
         end
         ser_take = 1'b0;
         ser_take_pair = 1'b0;
@@ -36460,7 +37094,6 @@ module mldsa_engine__verify(clock,reset,start,parameter_set,external_mu,msg_byte
         end
         matrix$k = k$q;
         matrix$l = l$q;
-        matrix$rho_word = rho_word;
         matrix$feed_room = feed_room;
         matrix$squeeze_data = sponge_out_data;
         matrix$squeeze_valid = sponge_out_valid;
@@ -40278,6 +40911,9 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
     reg  spare_valid$d;
     wire  spare_valid$q;
     reg  spare_valid$clock;
+    reg  [31:0] field_mask$d;
+    wire  [31:0] field_mask$q;
+    reg  field_mask$clock;
     reg  [22:0] out$d;
     wire  [22:0] out$q;
     reg  out$clock;
@@ -40323,6 +40959,11 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
         .q(spare_valid$q),
         .clock(spare_valid$clock)
     );
+    mldsa_engine__verify__unpacker__field_mask field_mask(
+        .d(field_mask$d),
+        .q(field_mask$q),
+        .clock(field_mask$clock)
+    );
     mldsa_engine__verify__unpacker__out out(
         .d(out$d),
         .q(out$q),
@@ -40345,6 +40986,7 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
         acc_bits$clock = clock;
         spare$clock = clock;
         spare_valid$clock = clock;
+        field_mask$clock = clock;
         out$clock = clock;
         out_valid$clock = clock;
         out_bad$clock = clock;
@@ -40352,6 +40994,7 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
         acc_bits$d = acc_bits$q;
         spare$d = spare$q;
         spare_valid$d = spare_valid$q;
+        field_mask$d = field_mask$q;
         out$d = out$q;
         out_valid$d = out_valid$q;
         out_bad$d = out_bad$q;
@@ -40385,7 +41028,8 @@ module mldsa_engine__verify__unpacker(clock,reset,width,centred,offset,max_value
         spare$d = ((next_bits) & 7'h7f) - ((width6) & 7'h7f);
         spare_valid$d = 1'b1;
         acc$d = kept | incoming;
-        field = acc$q & ((one32 << width) - one32);
+        field_mask$d = (one32 << width) - one32;
+        field = acc$q & field_mask$q;
         value = field[(32'h0)+:(24)];
         centred_value = ((offset) & 24'hffffff) - value;
         lifted_value = centred_value + q24;
@@ -40450,6 +41094,25 @@ module mldsa_engine__verify__unpacker__acc_bits(d,q,clock);
     end
           
 endmodule // mldsa_engine__verify__unpacker__acc_bits
+
+
+module mldsa_engine__verify__unpacker__field_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__verify__unpacker__field_mask
 
 
 module mldsa_engine__verify__unpacker__out(d,q,clock);

@@ -7395,6 +7395,10 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     localparam  op_abort = 8'hff;
     localparam  op_chain_kept = 8'h10;
     localparam  kept_chain = 1'b1;
+    localparam  squeeze_tail = 1'b0;
+    localparam  tail_words = 6'b1100;
+    localparam  tail_last_pos = 4'hb;
+    localparam  tail_bytes_after = 32'h34;
     localparam  prf_type_lane = 64'h5000000;
     localparam  fors_prf_type_lane = 64'h6000000;
     localparam  final_pad_word = 32'h80000000;
@@ -7581,8 +7585,33 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     reg  [63:0] adrs$3$d;
     wire  [63:0] adrs$3$q;
     reg  adrs$3$clock;
+    reg  [63:0] tail$0$d;
+    wire  [63:0] tail$0$q;
+    reg  tail$0$clock;
+    reg  [63:0] tail$1$d;
+    wire  [63:0] tail$1$q;
+    reg  tail$1$clock;
+    reg  [63:0] tail$2$d;
+    wire  [63:0] tail$2$q;
+    reg  tail$2$clock;
+    reg  [63:0] tail$3$d;
+    wire  [63:0] tail$3$q;
+    reg  tail$3$clock;
+    reg  [63:0] tail$4$d;
+    wire  [63:0] tail$4$q;
+    reg  tail$4$clock;
+    reg  [63:0] tail$5$d;
+    wire  [63:0] tail$5$q;
+    reg  tail$5$clock;
+    reg  tail_active$d;
+    wire  tail_active$q;
+    reg  tail_active$clock;
+    reg  [3:0] tail_pos$d;
+    wire  [3:0] tail_pos$q;
+    reg  tail_pos$clock;
     
     // Local signals
+    reg  tail_out;
     reg  perm_busy;
     reg  perm_free;
     reg  [5:0] rate_words;
@@ -7602,6 +7631,10 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     reg  [63:0] chain_tmp$1;
     reg  [63:0] chain_tmp$2;
     reg  [63:0] chain_tmp$3;
+    reg  tail_mode;
+    reg  tail_next;
+    reg  out_past_tail;
+    reg  [63:0] tail_lane;
     
     // Sub module instances
     slhdsa_accel__core__tree__wots__sponge__perm perm(
@@ -7826,6 +7859,46 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
+    slhdsa_accel__core__tree__wots__sponge__tail__0 tail$0(
+        .d(tail$0$d),
+        .q(tail$0$q),
+        .clock(tail$0$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail__1 tail$1(
+        .d(tail$1$d),
+        .q(tail$1$q),
+        .clock(tail$1$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail__2 tail$2(
+        .d(tail$2$d),
+        .q(tail$2$q),
+        .clock(tail$2$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail__3 tail$3(
+        .d(tail$3$d),
+        .q(tail$3$q),
+        .clock(tail$3$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail__4 tail$4(
+        .d(tail$4$d),
+        .q(tail$4$q),
+        .clock(tail$4$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail__5 tail$5(
+        .d(tail$5$d),
+        .q(tail$5$q),
+        .clock(tail$5$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail_active tail_active(
+        .d(tail_active$d),
+        .q(tail_active$q),
+        .clock(tail_active$clock)
+    );
+    slhdsa_accel__core__tree__wots__sponge__tail_pos tail_pos(
+        .d(tail_pos$d),
+        .q(tail_pos$q),
+        .clock(tail_pos$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -7848,6 +7921,8 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         prf_fors$clock = clock;
         chain_fuse$clock = clock;
         chain_wait$clock = clock;
+        tail_active$clock = clock;
+        tail_pos$clock = clock;
         clear_r$d = clear_r$q;
         phase$d = phase$q;
         mode$d = mode$q;
@@ -7867,6 +7942,8 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         prf_fors$d = prf_fors$q;
         chain_fuse$d = chain_fuse$q;
         chain_wait$d = chain_wait$q;
+        tail_active$d = tail_active$q;
+        tail_pos$d = tail_pos$q;
         pk_seed$0$clock = clock;
         pk_seed$0$d = pk_seed$0$q;
         adrs$0$clock = clock;
@@ -7883,6 +7960,55 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         pk_seed$3$d = pk_seed$3$q;
         adrs$3$clock = clock;
         adrs$3$d = adrs$3$q;
+        tail_out = squeeze_tail & tail_active$q;
+        tail$0$clock = clock;
+        tail$0$d = tail$0$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$0$d = perm$lanes$11;
+            if (mode$q == 32'h0) begin
+                tail$0$d = perm$lanes$15;
+            end
+        end
+        tail$1$clock = clock;
+        tail$1$d = tail$1$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$1$d = perm$lanes$12;
+            if (mode$q == 32'h0) begin
+                tail$1$d = perm$lanes$16;
+            end
+        end
+        tail$2$clock = clock;
+        tail$2$d = tail$2$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$2$d = perm$lanes$13;
+            if (mode$q == 32'h0) begin
+                tail$2$d = perm$lanes$17;
+            end
+        end
+        tail$3$clock = clock;
+        tail$3$d = tail$3$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$3$d = perm$lanes$14;
+            if (mode$q == 32'h0) begin
+                tail$3$d = perm$lanes$18;
+            end
+        end
+        tail$4$clock = clock;
+        tail$4$d = tail$4$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$4$d = perm$lanes$15;
+            if (mode$q == 32'h0) begin
+                tail$4$d = perm$lanes$19;
+            end
+        end
+        tail$5$clock = clock;
+        tail$5$d = tail$5$q;
+        if (squeeze_tail & ~tail_active$q) begin
+            tail$5$d = perm$lanes$16;
+            if (mode$q == 32'h0) begin
+                tail$5$d = perm$lanes$20;
+            end
+        end
         perm$clock = clock;
         rate_words = rate_words_table$0;
         domain = domain_table$0;
@@ -8016,6 +8142,31 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         if (word_pos$q[32'h0]) begin
             squeeze_word = squeeze_lane[(32'h20)+:(32)];
         end
+        tail_lane = tail$0$q;
+        if (tail_pos$q[(32'h1)+:(3)] == 1) begin
+            tail_lane = tail$1$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 2) begin
+            tail_lane = tail$2$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 3) begin
+            tail_lane = tail$3$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 4) begin
+            tail_lane = tail$4$q;
+        end
+        if (tail_pos$q[(32'h1)+:(3)] == 5) begin
+            tail_lane = tail$5$q;
+        end
+        if (tail_out) begin
+            squeeze_word = tail_lane[(32'h0)+:(32)];
+            if (tail_pos$q[32'h0]) begin
+                squeeze_word = tail_lane[(32'h20)+:(32)];
+            end
+        end
+        tail_mode = squeeze_tail & (mode$q != 32'h3);
+        tail_next = word_pos$q + 32'h1 + tail_words == rate_words;
+        out_past_tail = out_left$q > tail_bytes_after;
         out_data = squeeze_word;
         if (out_left$q < 32'h4) begin
             case (out_left$q[(32'h0)+:(2)])
@@ -8237,6 +8388,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
             Phase$Idle:
                 begin
                     if (start & ~perm_busy) begin
+                        tail_active$d = 1'b0;
                         done_flag$d = 1'b0;
                         error_flag$d = 1'b0;
                         clear_r$d = 1'b1;
@@ -8353,12 +8505,19 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
                 end
             Phase$Squeeze:
                 begin
-                    out_valid = perm_free;
-                    if (out_ready & perm_free) begin
+                    out_valid = perm_free | tail_out;
+                    if (out_ready & (perm_free | tail_out)) begin
                         if (out_left$q <= 32'h4) begin
                             out_left$d = 32'h0;
                             done_flag$d = 1'b1;
                             phase$d = Phase$Idle;
+                        end
+                        else if (tail_out) begin
+                            out_left$d = out_left$q - 32'h4;
+                            tail_pos$d = tail_pos$q + 32'h1;
+                            if (tail_pos$q == tail_last_pos) begin
+                                tail_active$d = 1'b0;
+                            end
                         end
                         else begin
                             out_left$d = out_left$q - 32'h4;
@@ -8366,6 +8525,12 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
                             if (word_pos$q + 32'h1 == rate_words) begin
                                 perm$start = 1'b1;
                                 word_pos$d = 32'h0;
+                            end
+                            if (tail_mode & tail_next & out_past_tail) begin
+                                perm$start = 1'b1;
+                                word_pos$d = 32'h0;
+                                tail_active$d = 1'b1;
+                                tail_pos$d = 32'h0;
                             end
                         end
                     end
@@ -8512,6 +8677,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         if (start & (op == op_abort)) begin
             clear_r$d = 1'b1;
             chain_fuse$d = 1'b0;
+            tail_active$d = 1'b0;
             done_flag$d = 1'b1;
             error_flag$d = 1'b1;
             phase$d = Phase$Idle;
@@ -8519,6 +8685,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         if (reset) begin
             clear_r$d = 1'b1;
             chain_fuse$d = 1'b0;
+            tail_active$d = 1'b0;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
             phase$d = Phase$Idle;
@@ -10992,6 +11159,158 @@ module slhdsa_accel__core__tree__wots__sponge__steps_left(d,q,clock);
     end
           
 endmodule // slhdsa_accel__core__tree__wots__sponge__steps_left
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__0
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__1
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__2
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__3
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__4
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail__5
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail_active
+
+
+module slhdsa_accel__core__tree__wots__sponge__tail_pos(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__sponge__tail_pos
 
 
 module slhdsa_accel__core__tree__wots__sponge__word_pos(d,q,clock);

@@ -116,11 +116,14 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              the S2MM stream's pace). The rest is the engine itself, with a polynomial memory \
              in block RAM on the NTT core's row port (8 coefficients a clock) for what would \
              otherwise be re-made, a 16-word FIFO on the sponge's output so the sponge permutes \
-             while a sampler works, and a 4-slot sampling ring in that memory, so KeyGen and \
-             Verify sample while the core transforms. KeyGen (ML-DSA-44, 10,246 clocks): the \
-             sampler (SHAKE into RejBoundedPoly and RejNTTPoly, a coefficient a clock into the \
-             ring) is busy 7,979 clocks, and every NTT, product, INTT and STORE but the last \
-             row's runs beside it; tr with pk going out as it is hashed, then sk, take 1,233 after it (clocks per phase: \
+             while a sampler works, a squeeze tail in the sponge so its next permutation runs \
+             while the last 12 words of a block go out, and a 4-slot sampling ring in that \
+             memory, so KeyGen, Verify and Sign sample while the core transforms. KeyGen \
+             (ML-DSA-44, 9,381 clocks): the sampler (SHAKE into RejBoundedPoly and RejNTTPoly, \
+             a coefficient a clock into the ring) is busy 7,461 clocks, and every NTT, product, \
+             INTT and STORE but the last row's runs beside it; tr's hash (pk going out as it is \
+             absorbed) runs beside the last row from the sampler's end, and sk takes 642 clocks \
+             after it (clocks per phase: \
              `cargo test -p hdl --release -- --ignored keygen_phase_clocks`). The sponge and the \
              samplers set its pace: a faster sponge, or a second one, is what is left to gain \
              there. ExpandS reads a fixed 2 or 3 SHAKE256 blocks per polynomial at a byte a \
@@ -136,13 +139,14 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              every step and check of the loop (ExpandMask, w = A·y, c̃, z, r, ct0 and the hint), \
              so its clocks grow with the attempts, a count FIPS 204 treats as public (see \
              hdl::mldsa::sign); the first attempt also samples Â (beside the core) and unpacks \
-             and transforms s1, s2 and t0, which the others load back. For ML-DSA-44 \
-             over 7 attempts (121,946 clocks): the NTT core's transforms 35 % (the INTTs of \
-             cs1, cs2 and ct0 alone 19 %), the STOREs of w, z, r and the hints at a coefficient \
-             a clock through the checks, Decompose, MakeHint and the packers 24 %, the \
-             pointwise products 12 %, the row moves to and from the polynomial memory 10 %, \
-             ExpandMask 8 %, the hashes, SampleInBall and c 5 % and the first attempt's Â and \
-             sk unpacking 4 % (`cargo test -p hdl \
+             and transforms s1, s2 and t0, which the others load back; ExpandMask fills the \
+             sampling ring while the core transforms the mask before. For ML-DSA-44 \
+             over 7 attempts (115,361 clocks): the NTT core's transforms 37 % (the INTTs of \
+             cs1, cs2 and ct0 alone 20 %), the STOREs of w, z, r and the hints at a coefficient \
+             a clock through the checks, Decompose, MakeHint and the packers 26 %, the \
+             pointwise products 13 %, the row moves to and from the polynomial memory 11 %, \
+             the hashes, SampleInBall and c 5 %, the first attempt's Â and sk unpacking 4 % \
+             and the masks from the ring (waits included) 3 % (`cargo test -p hdl \
              --release -- --ignored sign_phase_clocks`). One NTT core and the one-coefficient \
              STOREs are now what limit signing.{}",
             bus_and_cpu_of_signing(r, &engine)
