@@ -19,6 +19,8 @@
 //! | clocks a WOTS+ chain step (one F) | | 25 | 13 |
 //! | permutation core LUT / FF (`keccak_perm_r*`) | ≤ 5,000 LUT | 7,900 / 1,607 | 12,492 / 1,606 |
 //! | whole engine LUT / FF (`keccak_r*`) | | 7,216 / 2,237 | 11,578 / 2,236 |
+//! | clocks a further squeezed SHAKE128 block, squeeze tail | | 54 | 42 |
+//! | engine with the squeeze tail LUT / FF (`keccak_tail_r1`) | | 8,007 / 2,628 | |
 //!
 //! Longest paths (logic cells between registers): 4 (core R = 1), 8 (core
 //! R = 2), 15 and 14 (engines, through the 32-bit length counters). Timing
