@@ -202,6 +202,14 @@ pub fn tail_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
     Bench::new(SpongeEngine::<R>::with_squeeze_tail(), |e| &mut e.clock)
 }
 
+/// A fresh engine with the kept chain and the squeeze tail (the shared
+/// one), under the stepper.
+pub fn shared_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
+    Bench::new(SpongeEngine::<R>::with_kept_chain_and_squeeze_tail(), |e| {
+        &mut e.clock
+    })
+}
+
 /// Clocks until `busy` falls (an abort can leave a permutation finishing).
 pub fn wait_idle<const R: usize>(bench: &mut Bench<SpongeEngine<R>>, max_cycles: u64) -> u64 {
     let mut waited = 0;

@@ -100,6 +100,12 @@ pub fn designs() -> Vec<Design> {
             vcd: None,
         },
         Design {
+            name: "keccak_shared_r2",
+            description: "the sponge the ML-DSA and SLH-DSA engines share (kept chains, squeeze tail), 2 rounds per clock",
+            verilog: || raw_verilog(SpongeEngine::<2>::with_kept_chain_and_squeeze_tail()),
+            vcd: None,
+        },
+        Design {
             name: "keccak_r1",
             description: "SHAKE/SHA3 sponge and WOTS+ chain engine, 1 round per clock",
             verilog: || raw_verilog(SpongeEngine::<1>::default()),

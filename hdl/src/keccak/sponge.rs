@@ -311,6 +311,16 @@ impl<const R: usize> SpongeEngine<R> {
             ..Self::default()
         }
     }
+
+    /// An engine with both: the one the ML-DSA and SLH-DSA engines share
+    /// in the engines' PL top ([`crate::axi::EnginesAccel`]).
+    pub fn with_kept_chain_and_squeeze_tail() -> Self {
+        Self {
+            kept_chain: Constant::new(true),
+            squeeze_tail: Constant::new(true),
+            ..Self::default()
+        }
+    }
 }
 
 impl<const R: usize> Default for SpongeEngine<R> {

@@ -6,8 +6,8 @@
 
 use super::bench::Bench;
 use super::harness::{
-    engine_bench, kept_chain_bench, run_request, tail_bench, unpack_words, wait_idle, FullSpeed,
-    Pacing, Request, Response,
+    engine_bench, kept_chain_bench, run_request, shared_bench, tail_bench, unpack_words, wait_idle,
+    FullSpeed, Pacing, Request, Response,
 };
 use super::round::ROUNDS;
 use super::sponge::{SpongeEngine, TAIL_WORDS};
@@ -15,6 +15,25 @@ use super::testutil::SplitMix64;
 use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
 use ps_pl_contract::regmap::keccak as regs;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
+
+/// The tail engine at R = 1; at R = 2 the shared engine (kept chain and
+/// tail, the one the engines' top builds).
+fn tail_or_shared_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
+    if R == 2 {
+        shared_bench::<R>()
+    } else {
+        tail_bench::<R>()
+    }
+}
+
+/// The kept-chain engine at R = 1; at R = 2 the shared engine.
+fn kept_or_shared_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
+    if R == 2 {
+        shared_bench::<R>()
+    } else {
+        kept_chain_bench::<R>()
+    }
+}
 
 fn full_run() -> bool {
     std::env::var_os("PQC_FULL").is_some_and(|v| v == "1")
@@ -167,7 +186,7 @@ fn check_sponge<const R: usize>(
 /// rate blocks.
 fn rate_boundaries<const R: usize>(tail: bool) {
     let mut bench = if tail {
-        tail_bench::<R>()
+        tail_or_shared_bench::<R>()
     } else {
         engine_bench::<R>()
     };
@@ -240,7 +259,7 @@ fn squeeze_tail_rate_boundaries_two_rounds() {
 /// Random messages of 0–1000 bytes and outputs of 1 byte to 4 rate blocks.
 fn random_messages<const R: usize>(per_mode: usize, tail: bool) {
     let mut bench = if tail {
-        tail_bench::<R>()
+        tail_or_shared_bench::<R>()
     } else {
         engine_bench::<R>()
     };
@@ -275,6 +294,7 @@ fn sponge_random_messages_two_rounds() {
 #[test]
 fn squeeze_tail_random_messages() {
     random_messages::<1>(if full_run() { 250 } else { 12 }, true);
+    random_messages::<2>(if full_run() { 250 } else { 12 }, true);
 }
 
 /// Source and sink that pause at random: the result must not change.
@@ -297,9 +317,10 @@ fn sponge_with_stalling_streams() {
 #[test]
 fn squeeze_tail_with_stalling_streams() {
     stalling_streams(tail_bench::<1>());
+    stalling_streams(shared_bench::<2>());
 }
 
-fn stalling_streams(mut bench: Bench<SpongeEngine<1>>) {
+fn stalling_streams<const R: usize>(mut bench: Bench<SpongeEngine<R>>) {
     let mut rng = SplitMix64(77);
     let mut pacing = RandomStalls(SplitMix64(78));
     for mode in SpongeMode::ALL {
@@ -413,7 +434,7 @@ fn hash_adrs(rng: &mut SplitMix64, chain: u8) -> [u8; 32] {
 /// with and without the PRF first, against `pqc`'s chain and the `sha3`
 /// crate's SHAKE256 for the PRF; the full chains between them re-key it.
 fn kept_chains<const R: usize>() {
-    let mut bench = kept_chain_bench::<R>();
+    let mut bench = kept_or_shared_bench::<R>();
     let mut rng = SplitMix64(0x4E97 + R as u64);
     for n in [16, 24, 32] {
         for round in 0..2 {
@@ -483,7 +504,7 @@ fn kept_chains<const R: usize>() {
 /// value; against the `sha3` crate's SHAKE256 and `pqc`'s chain, in the
 /// clocks of `kept_chain_cycles`.
 fn fors_kept<const R: usize>() {
-    let mut bench = kept_chain_bench::<R>();
+    let mut bench = kept_or_shared_bench::<R>();
     let mut rng = SplitMix64(0xF025 + R as u64);
     for n in [16, 24, 32] {
         let pk_seed = rng.bytes(n);
@@ -800,13 +821,17 @@ fn shake128_block_absorb_cost() {
 /// the tail is left behind.
 #[test]
 fn squeeze_tail_abort_on_any_clock_recovers() {
-    let mut bench = tail_bench::<1>();
+    tail_abort_on_any_clock(tail_bench::<1>());
+    tail_abort_on_any_clock(shared_bench::<2>());
+}
+
+fn tail_abort_on_any_clock<const R: usize>(mut bench: Bench<SpongeEngine<R>>) {
     let mut rng = SplitMix64(0x7A11);
     for mode in [SpongeMode::Shake128, SpongeMode::Shake256] {
         let message = rng.bytes(5);
         let out_len = 3 * mode.rate_bytes();
         let request = Request::sponge(mode, &message, out_len as u32, 0);
-        let whole = tail_sponge_cycles(1, mode, message.len(), out_len);
+        let whole = tail_sponge_cycles(R, mode, message.len(), out_len);
         for clocks in 1..whole - 1 {
             start_then_abort(&mut bench, &request, &mut FullSpeed, clocks);
             let after_len = rng.below(200) as usize;

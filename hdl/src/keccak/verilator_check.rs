@@ -8,7 +8,9 @@
 //! missing Verilator fails the test.
 
 use super::bench::Bench;
-use super::harness::{engine_bench, run_request, tail_bench, FullSpeed, Request, Response};
+use super::harness::{
+    engine_bench, run_request, shared_bench, tail_bench, FullSpeed, Request, Response,
+};
 use super::sponge::SpongeEngine;
 use super::testutil::SplitMix64;
 use crate::export::{design_verilog, Design};
@@ -79,7 +81,7 @@ fn run_verilated(design: &Design, requests: &[Request]) -> Vec<Response> {
 }
 
 /// Requests covering every mode and boundary class, the chain for each n,
-/// and malformed requests (refused, short stream, long stream).
+/// the kept-prefix chains, and malformed requests (refused, short stream, long stream).
 fn cross_check_requests() -> Vec<Request> {
     let mut rng = SplitMix64(0x7E57);
     let mut requests = vec![];
@@ -102,6 +104,9 @@ fn cross_check_requests() -> Vec<Request> {
         let adrs: [u8; 32] = adrs.try_into().unwrap();
         requests.push(Request::wots_chain(&pk, &adrs, &x, 2, 13));
         requests.push(Request::wots_chain(&pk, &adrs, &x, 0, 0));
+        // On the prefix just kept (refused where the engine has none).
+        requests.push(Request::wots_chain_kept(7, true, &x, 1, 3));
+        requests.push(Request::fors_kept(false, &x, 0x1234, 1));
     }
     let base = Request::sponge(SpongeMode::Shake256, &rng.bytes(30), 16, 0);
     requests.push(Request {
@@ -160,4 +165,9 @@ fn verilated_engine_matches_simulation_two_rounds() {
 #[test]
 fn verilated_tail_engine_matches_simulation() {
     cross_check::<1>("keccak_tail_r1", tail_bench::<1>());
+}
+
+#[test]
+fn verilated_shared_engine_matches_simulation() {
+    cross_check::<2>("keccak_shared_r2", shared_bench::<2>());
 }
