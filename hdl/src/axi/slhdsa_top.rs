@@ -158,6 +158,15 @@ impl Logic for SlhDsaAccel {
         self.launch.d.next = false;
         self.core.clock.next = self.aclk.val();
         self.core.reset.next = !self.aresetn.val();
+        // The core hashes on its own sponge: its port to an outside one
+        // is unused.
+        self.core.sponge_port.busy.next = false;
+        self.core.sponge_port.done.next = false;
+        self.core.sponge_port.error.next = false;
+        self.core.sponge_port.in_ready.next = false;
+        self.core.sponge_port.out_data.next = 0.into();
+        self.core.sponge_port.out_valid.next = false;
+        self.core.sponge_port.out_last.next = false;
         self.core.start.next = false;
         self.core.abort_job.next = false;
         self.core.operation.next = self.operation.q.val();

@@ -3,6 +3,7 @@
 //! - [`round`]: `R` combinational rounds (θ, ρ, π, χ, ι) on 25 × 64-bit lanes.
 //! - [`permutation`]: the iterative core, 24/R clocks a permutation.
 //! - [`sponge`]: the SHAKE/SHA3 sponge and WOTS+ chain engine (streams, handshake).
+//! - [`select`]: a job's sponge, its own engine or one it shares.
 //! - [`harness`]: drives requests through the streams (tests, cross-checks).
 //! - [`bench`](mod@bench): a clock-by-clock driver for rust-hdl simulations.
 //!
@@ -21,6 +22,7 @@
 //! | whole engine LUT / FF (`keccak_r*`) | | 7,216 / 2,237 | 11,578 / 2,236 |
 //! | clocks a further squeezed SHAKE128 block, squeeze tail | | 54 | 42 |
 //! | engine with the squeeze tail LUT / FF (`keccak_tail_r1`) | | 8,007 / 2,628 | |
+//! | engine with the kept chain and the tail, the one the engines are to share, LUT / FF (`keccak_shared_r2`) | | | 12,218 / 2,632 |
 //!
 //! Longest paths (logic cells between registers): 4 (core R = 1), 8 (core
 //! R = 2), 15 and 14 (engines, through the 32-bit length counters). Timing
@@ -40,6 +42,7 @@ pub mod bench;
 pub mod harness;
 pub mod permutation;
 pub mod round;
+pub mod select;
 pub mod sponge;
 
 pub use permutation::KeccakPermutation;

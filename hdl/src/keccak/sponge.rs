@@ -312,8 +312,8 @@ impl<const R: usize> SpongeEngine<R> {
         }
     }
 
-    /// An engine with both: the one the ML-DSA and SLH-DSA engines share
-    /// in the engines' PL top ([`crate::axi::EnginesAccel`]).
+    /// An engine with both: the one the ML-DSA and SLH-DSA engines are to share
+    /// (design `keccak_shared_r2`; see [`super::select`]).
     pub fn with_kept_chain_and_squeeze_tail() -> Self {
         Self {
             kept_chain: Constant::new(true),

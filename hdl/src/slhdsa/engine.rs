@@ -76,6 +76,7 @@ use super::xmss_tree::{
     climb_clocks, fors_sign_tree_clocks, sign_tree_clocks, tree_clocks, XmssTreeEngine,
     MAX_FORS_HEIGHT, MAX_TREE_HEIGHT,
 };
+use crate::keccak::select::SpongePort;
 use rust_hdl::prelude::*;
 
 /// Largest number of hypertree layers d of FIPS 205 (the 128f and 192f
@@ -255,6 +256,9 @@ pub struct SlhDsaEngine<const R: usize> {
     pub in_ready: Signal<Out, Bit>,
     /// The output word is a word of the top root (the stream's end).
     pub out_root: Signal<Out, Bit>,
+    /// The sponge of its leaf job (see
+    /// [`super::WotsLeafEngine::sponge_port`]).
+    pub sponge_port: SpongePort,
     tree: XmssTreeEngine<R>,
     position: LayerAddress,
     indices: DigestIndices,
@@ -334,6 +338,7 @@ impl<const R: usize> Default for SlhDsaEngine<R> {
             verdict: Default::default(),
             in_ready: Default::default(),
             out_root: Default::default(),
+            sponge_port: Default::default(),
             tree: Default::default(),
             position: Default::default(),
             indices: Default::default(),
@@ -374,6 +379,17 @@ impl<const R: usize> Default for SlhDsaEngine<R> {
             max_fors_height: Constant::new((MAX_FORS_HEIGHT as u64).into()),
             max_tree_height: Constant::new((MAX_TREE_HEIGHT as u64).into()),
             max_layers: Constant::new(MAX_LAYERS.into()),
+        }
+    }
+}
+
+impl<const R: usize> SlhDsaEngine<R> {
+    /// A job whose leaf job hashes on the engine behind its
+    /// `sponge_port` (which must take the kept-prefix chain op).
+    pub fn with_outside_sponge() -> Self {
+        Self {
+            tree: XmssTreeEngine::with_outside_sponge(),
+            ..Self::default()
         }
     }
 }
@@ -422,6 +438,7 @@ impl<const R: usize> Logic for SlhDsaEngine<R> {
             self.pk_root[i].d.next = self.pk_root[i].q.val();
         }
         clock!(self, clock, tree, position);
+        SpongePort::link(&mut self.sponge_port, &mut self.tree.sponge_port);
         self.position.load.next = false;
         self.position.advance.next = false;
         self.position.idx_tree.next = self.idx_tree.val();

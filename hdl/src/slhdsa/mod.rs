@@ -115,7 +115,13 @@
 //! through the three rounds). The 4,888 LUT more do not fit the engines
 //! configuration either (see
 //! `hdl::axi::tests::pl_tops_meet_the_cell_delay_budget`), unless the two
-//! engines share one sponge.
+//! engines share one sponge. The jobs can take theirs from outside
+//! ([`WotsLeafEngine::with_outside_sponge`], passed up by the tree job and
+//! the engine), and the engine gives the same signatures, roots and
+//! verdicts in the same clocks on the shared configuration
+//! (`keccak_shared_r2`: the kept chain and the ML-DSA engine's squeeze
+//! tail, 12,218 LUT); the top that gives both engines that one sponge is
+//! not built yet.
 
 mod digest_indices;
 pub mod engine;

@@ -6,9 +6,10 @@
 //! its keyGen case; refused requests and abort; and (opt-in) the whole
 //! ACVP SHAKE-128f signature.
 
-use super::engine::{keygen_clocks, sign_clocks, OP_KEYGEN, OP_SIGN};
+use super::engine::{keygen_clocks, sign_clocks, OP_KEYGEN, OP_SIGN, OP_VERIFY};
 use super::fors_reference::digest_parts;
-use super::verify_tests::{Bench, Case};
+use super::job_bench::{Job, JobBench};
+use super::verify_tests::{Bench, Case, SharedEngine};
 use crate::ntt::sim::Lcg;
 use pqc::slhdsa::params;
 use sha3::{Digest, Sha3_256};
@@ -16,7 +17,7 @@ use sha3::{Digest, Sha3_256};
 /// Signs `case` and checks the stream (SIG_FORS ‖ SIG_HT ‖ root, TLAST on
 /// the root's final word), the verdict against PK.root and the clock
 /// count; returns the clocks.
-fn check_sign(bench: &mut Bench, case: &Case, ready_one_in: u32) -> u64 {
+fn check_sign<B: Job>(bench: &mut JobBench<B>, case: &Case, ready_one_in: u32) -> u64 {
     let (outcome, verdict) = case.run_operation(bench, OP_SIGN, &[], ready_one_in, None);
     let n = case.n;
     assert!(!outcome.error, "n = {n}: error");
@@ -63,6 +64,55 @@ fn sign_and_keygen_match_pqc_for_every_n() {
         );
     }
     assert!(check_sign(&mut bench, &case, 3) > sign_clocks(16, 3, 3, 1, 2));
+}
+
+/// The engine built to hash on an outside sponge, given one of the
+/// shared configuration (kept chains and the squeeze tail, R = 2): the
+/// same signatures, roots and verdicts as on its own sponge, in the same
+/// clocks (no SLH-DSA hash squeezes past a block, so the tail never
+/// acts); an abort mid-signature and the next request too. n = 16 here
+/// (about a minute of rust-hdl simulation); `PQC_FULL=1` adds n = 24, 32.
+#[test]
+fn engine_on_the_shared_sponge_matches_its_own() {
+    let mut own = Bench::new(31);
+    let mut shared = JobBench::<SharedEngine>::new(31);
+    let mut rng = Lcg::new(3105);
+    let full = std::env::var_os("PQC_FULL").is_some_and(|v| v == "1");
+    let cases = [
+        (16, (3, 2), (2, 2)),
+        (24, (2, 3), (1, 2)),
+        (32, (2, 2), (2, 1)),
+    ];
+    for &(n, (a, k), (height, layers)) in &cases[..if full { 3 } else { 1 }] {
+        let case = Case::built(n, (a, k), (height, layers), &mut rng);
+        let clocks = check_sign(&mut shared, &case, 1);
+        assert_eq!(
+            clocks,
+            check_sign(&mut own, &case, 1),
+            "n = {n}: sign clocks"
+        );
+        let (kg, verdict) = case.run_operation(&mut shared, OP_KEYGEN, &[], 1, None);
+        assert!(!kg.error && verdict, "n = {n}: key generation");
+        assert_eq!(kg.bytes(), case.pk_root, "n = {n}: PK.root");
+        assert_eq!(kg.clocks, keygen_clocks(n, height), "n = {n}");
+        let (checked, verdict) =
+            case.run_operation(&mut shared, OP_VERIFY, &case.signature, 1, None);
+        assert!(!checked.error && verdict, "n = {n}: verification");
+        let (mine, _) = case.run_operation(&mut own, OP_VERIFY, &case.signature, 1, None);
+        assert_eq!(checked.clocks, mine.clocks, "n = {n}: verify clocks");
+        let mut forged = case.signature.clone();
+        forged[n + 1] ^= 0x40;
+        let (_, verdict) = case.run_operation(&mut shared, OP_VERIFY, &forged, 1, None);
+        assert!(!verdict, "n = {n}: forged signature accepted");
+        // An abort in the middle of a signature, then a good one.
+        let (aborted, _) = case.run_operation(&mut shared, OP_SIGN, &[], 1, Some(clocks / 2));
+        assert!(aborted.error, "n = {n}: abort");
+        assert_eq!(
+            check_sign(&mut shared, &case, 1),
+            clocks,
+            "n = {n}: after abort"
+        );
+    }
 }
 
 /// The ACVP SLH-DSA-SHAKE-128f sigGen case (tcId 61), on the engine with

@@ -17,6 +17,7 @@ use super::job_bench::{
 use super::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use super::wots_leaf_tests::{wots_digits, wots_signature};
 use super::xmss_tree_tests::reference as tree_reference;
+use crate::keccak::select::{OnSharedSponge, OutsideSpongeJob, SpongePort};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::{AddressType, Adrs};
@@ -99,6 +100,41 @@ impl Job for SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK> {
 }
 
 pub(super) type Bench = JobBench<SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK>>;
+
+impl<const R: usize> OutsideSpongeJob for SlhDsaEngine<R> {
+    fn on_outside_sponge() -> Self {
+        Self::with_outside_sponge()
+    }
+    fn sponge_port(&mut self) -> &mut SpongePort {
+        &mut self.sponge_port
+    }
+    fn job_clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+/// The engine on an outside sponge of the shared configuration.
+pub(super) type SharedEngine =
+    OnSharedSponge<SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK>, SPONGE_ROUNDS_PER_CLOCK>;
+
+impl Job for SharedEngine {
+    const ADDRESSED: bool = false;
+    fn inputs() -> Vec<&'static str> {
+        SlhDsaEngine::<SPONGE_ROUNDS_PER_CLOCK>::inputs()
+    }
+    fn output_names() -> Vec<&'static str> {
+        SlhDsaEngine::<SPONGE_ROUNDS_PER_CLOCK>::output_names()
+    }
+    fn apply(&mut self, v: &[u64]) {
+        self.job.apply(v)
+    }
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn outputs(&self) -> Vec<u64> {
+        self.job.outputs()
+    }
+}
 
 /// What the engine signs or verifies: the keys, the public inputs and the
 /// signature's two parts.
@@ -251,9 +287,9 @@ impl Case {
     /// input stream `signature` (TLAST on its final word; empty: none),
     /// the sink ready one clock in `ready_one_in`, and `abort_at` as for
     /// `JobBench::run`: the outcome and the verdict.
-    pub fn run_operation(
+    pub fn run_operation<B: Job>(
         &self,
-        bench: &mut Bench,
+        bench: &mut JobBench<B>,
         operation: u64,
         signature: &[u8],
         ready_one_in: u32,

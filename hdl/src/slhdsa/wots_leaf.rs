@@ -30,7 +30,11 @@
 //! The job drives a [`SpongeEngine`] through its request and stream
 //! interface, as the driver would, but from registers and the memory: the
 //! engine is the tested one (built with `with_kept_chain`, its one
-//! addition), and the job adds the sequencing. A FORS leaf is one kept
+//! addition), and the job adds the sequencing. It reaches the engine
+//! through a [`SpongeSelect`]: its own, or, built with
+//! [`WotsLeafEngine::with_outside_sponge`], one outside behind
+//! `sponge_port`, which the tree job and the engine pass up, so that the
+//! two engines can share one sponge. A FORS leaf is one kept
 //! request too (the secret value's PRF and the F, with `KEPT_FORS`) on a
 //! FORS prefix that the job keeps in the sponge across a FORS operation's
 //! leaves: the first leaf after address or seed writes, or after any other
@@ -78,6 +82,7 @@ use crate::keccak::sponge::{KEPT_CHAIN_SHIFT, KEPT_FORS, KEPT_PRF_FIRST, OP_WOTS
 // The job shifts the chain address by this literal (hdl_gen takes no
 // named constants in expressions).
 const _: () = assert!(KEPT_CHAIN_SHIFT == 8);
+use crate::keccak::select::{SpongePort, SpongeSelect};
 use crate::keccak::SpongeEngine;
 use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
@@ -354,8 +359,11 @@ pub struct WotsLeafEngine<const R: usize> {
     pub out_sig: Signal<Out, Bit>,
     /// Public-key stream TREADY.
     pub out_ready: Signal<In, Bit>,
-    /// Built with the kept-prefix chain op.
-    sponge: SpongeEngine<R>,
+    /// The sponge the job hashes on when built with
+    /// [`WotsLeafEngine::with_outside_sponge`] (zeros otherwise).
+    pub sponge_port: SpongePort,
+    /// Its own engine, built with the kept-prefix chain op; or the port.
+    sponge: SpongeSelect<R>,
     /// The chain ends, in two 16-bit halves: a 1024 × 16 memory is one
     /// RAMB18E1 (yosys 0.23's abc9 aborts on the RAMB36E1 of 1024 × 32).
     ends_low: RAM<Bits<16>, ENDS_ADDRESS_BITS>,
@@ -417,6 +425,12 @@ pub struct WotsLeafEngine<const R: usize> {
     message_word: Signal<Local, Bits<32>>,
     message_byte: Signal<Local, Bits<8>>,
     next_digit: Signal<Local, Bits<4>>,
+    /// The value `chain` takes at the edge.
+    chain_next: Signal<Local, Bits<7>>,
+    /// The digit of chain `chain`, computed a clock ahead from
+    /// `chain_next` (the message and the checksum are stable by then), so
+    /// that the requests' arguments start at a flip-flop.
+    digit: DFF<Bits<4>>,
     chain_start: Signal<Local, Bits<4>>,
     out_fire: Signal<Local, Bit>,
     read_next: Signal<Local, Bit>,
@@ -480,7 +494,8 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             out_last: Default::default(),
             out_sig: Default::default(),
             out_ready: Default::default(),
-            sponge: SpongeEngine::with_kept_chain(),
+            sponge_port: Default::default(),
+            sponge: SpongeSelect::own(SpongeEngine::with_kept_chain()),
             ends_low: Default::default(),
             ends_high: Default::default(),
             pk_seed: Default::default(),
@@ -538,6 +553,8 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
             message_word: Default::default(),
             message_byte: Default::default(),
             next_digit: Default::default(),
+            chain_next: Default::default(),
+            digit: Default::default(),
             chain_start: Default::default(),
             out_fire: Default::default(),
             read_next: Default::default(),
@@ -564,6 +581,17 @@ impl<const R: usize> Default for WotsLeafEngine<R> {
     }
 }
 
+impl<const R: usize> WotsLeafEngine<R> {
+    /// A job that hashes on the engine behind [`WotsLeafEngine::sponge_port`]
+    /// (which must take the kept-prefix chain op).
+    pub fn with_outside_sponge() -> Self {
+        Self {
+            sponge: SpongeSelect::outside(),
+            ..Self::default()
+        }
+    }
+}
+
 impl<const R: usize> Logic for WotsLeafEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -576,6 +604,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             segment,
             word,
             chain,
+            digit,
             last_chain,
             seed_last,
             ends_last,
@@ -619,6 +648,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.adrs[i].d.next = self.adrs[i].q.val();
         }
         clock!(self, clock, sponge);
+        SpongePort::link(&mut self.sponge_port, &mut self.sponge.port);
         self.ends_low.read_clock.next = self.clock.val();
         self.ends_low.write_clock.next = self.clock.val();
         self.ends_low.write_enable.next = false;
@@ -652,38 +682,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         self.sponge.arg0.next = self.mode_shake256.val();
         self.sponge.arg1.next = 0.into();
         self.sponge.arg2.next = bit_cast::<32, 6>(self.n_reg.q.val());
-        // The digit of chain i (FIPS 205 Algorithm 7): nibble i of the
-        // message (high nibble first) for i < len1 = 2n, then the three
-        // nibbles of the 12-bit checksum.
-        self.message_word.next = self.message[0].q.val();
-        for i in 1..8 {
-            if self.chain.q.val().get_bits::<3>(3).index() == i {
-                self.message_word.next = self.message[i].q.val();
-            }
-        }
-        self.message_byte.next = self.message_word.val().get_bits::<8>(0);
-        if self.chain.q.val().get_bits::<2>(1) == 1 {
-            self.message_byte.next = self.message_word.val().get_bits::<8>(8);
-        }
-        if self.chain.q.val().get_bits::<2>(1) == 2 {
-            self.message_byte.next = self.message_word.val().get_bits::<8>(16);
-        }
-        if self.chain.q.val().get_bits::<2>(1) == 3 {
-            self.message_byte.next = self.message_word.val().get_bits::<8>(24);
-        }
-        self.next_digit.next = self.message_byte.val().get_bits::<4>(4);
-        if self.chain.q.val().get_bit(0) {
-            self.next_digit.next = self.message_byte.val().get_bits::<4>(0);
-        }
-        if self.chain.q.val() == self.len1.q.val() {
-            self.next_digit.next = bit_cast::<4, 2>(self.checksum.q.val().get_bits::<2>(8));
-        }
-        if self.chain.q.val() == self.len1.q.val() + 1 {
-            self.next_digit.next = self.checksum.q.val().get_bits::<4>(4);
-        }
-        if self.chain.q.val() == self.len1.q.val() + 2 {
-            self.next_digit.next = self.checksum.q.val().get_bits::<4>(0);
-        }
+        self.chain_next.next = self.chain.q.val();
 
         // Signing splits each chain at its digit: 0..d, then d..15; from a
         // signature, the chain runs d..15. The digit follows from the chain
@@ -691,7 +690,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
         // checksum, which is final before its first digit is needed.
         self.chain_start.next = 0.into();
         if self.signing.q.val() | self.verifying.q.val() {
-            self.chain_start.next = self.next_digit.val();
+            self.chain_start.next = self.digit.q.val();
         }
         // WOTS+ chains and FORS leaves run on the prefix kept by an earlier
         // request: only X is streamed, and the PRF of the secret value is
@@ -754,7 +753,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.sponge.op.next = self.op_chain_kept.val();
             self.sponge.arg0.next = self.kept_arg0.val();
             self.sponge.arg1.next = 0.into();
-            self.sponge.arg2.next = bit_cast::<32, 4>(self.next_digit.val());
+            self.sponge.arg2.next = bit_cast::<32, 4>(self.digit.q.val());
         }
         if self.request.q.val() == LeafRequest::Compress {
             self.sponge.arg1.next = bit_cast::<32, 12>(self.compress_bytes.q.val());
@@ -1008,6 +1007,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                     self.error_flag.d.next = false;
                     self.n_reg.d.next = self.n_bytes.val();
                     self.chain.d.next = 0.into();
+                    self.chain_next.next = 0.into();
                     self.checksum.d.next = 0.into();
                     self.signing.d.next = self.sign_leaf.val() & self.start.val();
                     self.fors_mode.d.next = self.fors.val();
@@ -1115,7 +1115,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                         & (self.chain.q.val() < self.len1.q.val())
                     {
                         self.checksum.d.next =
-                            self.checksum.q.val() + 15 - bit_cast::<10, 4>(self.next_digit.val());
+                            self.checksum.q.val() + 15 - bit_cast::<10, 4>(self.digit.q.val());
                     }
                 }
             }
@@ -1160,6 +1160,7 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
                                 self.request.d.next = LeafRequest::SigChain;
                             }
                             self.chain.d.next = self.chain.q.val() + 1;
+                            self.chain_next.next = self.chain.q.val() + 1;
                             if self.chain.q.val() == self.last_chain.q.val() {
                                 self.request.d.next = LeafRequest::Compress;
                                 self.read_ptr.d.next = 0.into();
@@ -1198,6 +1199,41 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
         }
+        // The digit of chain i (FIPS 205 Algorithm 7), for the chain of
+        // the next clock: nibble i of the
+        // message (high nibble first) for i < len1 = 2n, then the three
+        // nibbles of the 12-bit checksum.
+        self.message_word.next = self.message[0].q.val();
+        for i in 1..8 {
+            if self.chain_next.val().get_bits::<3>(3).index() == i {
+                self.message_word.next = self.message[i].q.val();
+            }
+        }
+        self.message_byte.next = self.message_word.val().get_bits::<8>(0);
+        if self.chain_next.val().get_bits::<2>(1) == 1 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(8);
+        }
+        if self.chain_next.val().get_bits::<2>(1) == 2 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(16);
+        }
+        if self.chain_next.val().get_bits::<2>(1) == 3 {
+            self.message_byte.next = self.message_word.val().get_bits::<8>(24);
+        }
+        self.next_digit.next = self.message_byte.val().get_bits::<4>(4);
+        if self.chain_next.val().get_bit(0) {
+            self.next_digit.next = self.message_byte.val().get_bits::<4>(0);
+        }
+        if self.chain_next.val() == self.len1.q.val() {
+            self.next_digit.next = bit_cast::<4, 2>(self.checksum.q.val().get_bits::<2>(8));
+        }
+        if self.chain_next.val() == self.len1.q.val() + 1 {
+            self.next_digit.next = self.checksum.q.val().get_bits::<4>(4);
+        }
+        if self.chain_next.val() == self.len1.q.val() + 2 {
+            self.next_digit.next = self.checksum.q.val().get_bits::<4>(0);
+        }
+        self.digit.d.next = self.next_digit.val();
+
         self.busy.next = self.phase.q.val() != LeafPhase::Idle;
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();

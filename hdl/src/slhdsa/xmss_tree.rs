@@ -47,6 +47,7 @@ use super::wots_leaf::{
     fors_leaf_clocks, fors_sign_leaf_clocks, leaf_clocks, node_clocks, sign_leaf_clocks,
     WotsLeafEngine, ENDS_ADDRESS_BITS,
 };
+use crate::keccak::select::SpongePort;
 use rust_hdl::prelude::*;
 
 /// Largest XMSS tree height h′ of FIPS 205 (the 128s and 192s sets).
@@ -234,6 +235,9 @@ pub struct XmssTreeEngine<const R: usize> {
     pub out_ready: Signal<In, Bit>,
     /// The stream word is a word of the root.
     pub out_root: Signal<Out, Bit>,
+    /// The sponge of its leaf job (see
+    /// [`super::WotsLeafEngine::sponge_port`]).
+    pub sponge_port: SpongePort,
     wots: WotsLeafEngine<R>,
     levels: RAM<Bits<32>, SLOT_ADDRESS_BITS>,
     auth: RAM<Bits<32>, SLOT_ADDRESS_BITS>,
@@ -317,6 +321,7 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
             out_last: Default::default(),
             out_ready: Default::default(),
             out_root: Default::default(),
+            sponge_port: Default::default(),
             wots: Default::default(),
             levels: Default::default(),
             auth: Default::default(),
@@ -360,6 +365,17 @@ impl<const R: usize> Default for XmssTreeEngine<R> {
     }
 }
 
+impl<const R: usize> XmssTreeEngine<R> {
+    /// A job whose leaf job hashes on the engine behind its
+    /// `sponge_port` (which must take the kept-prefix chain op).
+    pub fn with_outside_sponge() -> Self {
+        Self {
+            wots: WotsLeafEngine::with_outside_sponge(),
+            ..Self::default()
+        }
+    }
+}
+
 impl<const R: usize> Logic for XmssTreeEngine<R> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -368,6 +384,7 @@ impl<const R: usize> Logic for XmssTreeEngine<R> {
             root_base, trees, word, word_last, out_slot, out_word, signing, done_flag, error_flag
         );
         clock!(self, clock, wots);
+        SpongePort::link(&mut self.sponge_port, &mut self.wots.sponge_port);
         self.levels.read_clock.next = self.clock.val();
         self.levels.write_clock.next = self.clock.val();
         self.auth.read_clock.next = self.clock.val();
