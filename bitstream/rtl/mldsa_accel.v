@@ -137,6 +137,23 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     wire  core$m_valid;
     wire  core$m_last;
     reg  core$m_ready;
+    wire  core$sponge_port$reset;
+    wire  core$sponge_port$start;
+    wire  [7:0] core$sponge_port$op;
+    wire  [31:0] core$sponge_port$arg0;
+    wire  [31:0] core$sponge_port$arg1;
+    wire  [31:0] core$sponge_port$arg2;
+    reg  core$sponge_port$busy;
+    reg  core$sponge_port$done;
+    reg  core$sponge_port$error;
+    wire  [31:0] core$sponge_port$in_data;
+    wire  core$sponge_port$in_valid;
+    wire  core$sponge_port$in_last;
+    reg  core$sponge_port$in_ready;
+    reg  [31:0] core$sponge_port$out_data;
+    reg  core$sponge_port$out_valid;
+    reg  core$sponge_port$out_last;
+    wire  core$sponge_port$out_ready;
     reg  [31:0] check$d;
     wire  [31:0] check$q;
     reg  check$clock;
@@ -243,7 +260,24 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .m_data(core$m_data),
         .m_valid(core$m_valid),
         .m_last(core$m_last),
-        .m_ready(core$m_ready)
+        .m_ready(core$m_ready),
+        .sponge_port$reset(core$sponge_port$reset),
+        .sponge_port$start(core$sponge_port$start),
+        .sponge_port$op(core$sponge_port$op),
+        .sponge_port$arg0(core$sponge_port$arg0),
+        .sponge_port$arg1(core$sponge_port$arg1),
+        .sponge_port$arg2(core$sponge_port$arg2),
+        .sponge_port$busy(core$sponge_port$busy),
+        .sponge_port$done(core$sponge_port$done),
+        .sponge_port$error(core$sponge_port$error),
+        .sponge_port$in_data(core$sponge_port$in_data),
+        .sponge_port$in_valid(core$sponge_port$in_valid),
+        .sponge_port$in_last(core$sponge_port$in_last),
+        .sponge_port$in_ready(core$sponge_port$in_ready),
+        .sponge_port$out_data(core$sponge_port$out_data),
+        .sponge_port$out_valid(core$sponge_port$out_valid),
+        .sponge_port$out_last(core$sponge_port$out_last),
+        .sponge_port$out_ready(core$sponge_port$out_ready)
     );
     mldsa_accel__check check(
         .d(check$d),
@@ -368,6 +402,13 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         trailer$d = trailer$q;
         core$clock = aclk;
         core$reset = ~aresetn;
+        core$sponge_port$busy = 1'b0;
+        core$sponge_port$done = 1'b0;
+        core$sponge_port$error = 1'b0;
+        core$sponge_port$in_ready = 1'b0;
+        core$sponge_port$out_data = 32'h0;
+        core$sponge_port$out_valid = 1'b0;
+        core$sponge_port$out_last = 1'b0;
         core$start = 1'b0;
         core$abort_job = 1'b0;
         core$parameter_set = set_reg$q;
@@ -539,7 +580,7 @@ module mldsa_accel__check(d,q,clock);
 endmodule // mldsa_accel__check
 
 
-module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready);
+module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -567,6 +608,23 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     output reg  m_valid;
     output reg  m_last;
     input wire  m_ready;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
     
     // Stub signals
     reg  keygen$clock;
@@ -752,7 +810,6 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     wire  sponge$busy;
     wire  sponge$done;
     wire  sponge$error;
-    wire  [31:0] sponge$core_config;
     reg  [31:0] sponge$in_data;
     reg  sponge$in_valid;
     reg  sponge$in_last;
@@ -1047,7 +1104,6 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .busy(sponge$busy),
         .done(sponge$done),
         .error(sponge$error),
-        .core_config(sponge$core_config),
         .in_data(sponge$in_data),
         .in_valid(sponge$in_valid),
         .in_last(sponge$in_last),
@@ -1055,7 +1111,24 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .out_data(sponge$out_data),
         .out_valid(sponge$out_valid),
         .out_last(sponge$out_last),
-        .out_ready(sponge$out_ready)
+        .out_ready(sponge$out_ready),
+        .port$reset(sponge_port$reset),
+        .port$start(sponge_port$start),
+        .port$op(sponge_port$op),
+        .port$arg0(sponge_port$arg0),
+        .port$arg1(sponge_port$arg1),
+        .port$arg2(sponge_port$arg2),
+        .port$busy(sponge_port$busy),
+        .port$done(sponge_port$done),
+        .port$error(sponge_port$error),
+        .port$in_data(sponge_port$in_data),
+        .port$in_valid(sponge_port$in_valid),
+        .port$in_last(sponge_port$in_last),
+        .port$in_ready(sponge_port$in_ready),
+        .port$out_data(sponge_port$out_data),
+        .port$out_valid(sponge_port$out_valid),
+        .port$out_last(sponge_port$out_last),
+        .port$out_ready(sponge_port$out_ready)
     );
     mldsa_accel__core__sponge_out sponge_out(
         .clock(sponge_out$clock),
@@ -31509,7 +31582,147 @@ module mldsa_accel__core__sign__z_packer__acc_bits(d,q,clock);
 endmodule // mldsa_accel__core__sign__z_packer__acc_bits
 
 
-module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [7:0] op;
+    input wire  [31:0] arg0;
+    input wire  [31:0] arg1;
+    input wire  [31:0] arg2;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    input wire  in_last;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    output reg  out_last;
+    input wire  out_ready;
+    output reg  port$reset;
+    output reg  port$start;
+    output reg  [7:0] port$op;
+    output reg  [31:0] port$arg0;
+    output reg  [31:0] port$arg1;
+    output reg  [31:0] port$arg2;
+    input wire  port$busy;
+    input wire  port$done;
+    input wire  port$error;
+    output reg  [31:0] port$in_data;
+    output reg  port$in_valid;
+    output reg  port$in_last;
+    input wire  port$in_ready;
+    input wire  [31:0] port$out_data;
+    input wire  port$out_valid;
+    input wire  port$out_last;
+    output reg  port$out_ready;
+    
+    // Constant declarations
+    localparam  outside = 1'b0;
+    
+    // Stub signals
+    reg  own$clock;
+    reg  own$reset;
+    reg  own$start;
+    reg  [7:0] own$op;
+    reg  [31:0] own$arg0;
+    reg  [31:0] own$arg1;
+    reg  [31:0] own$arg2;
+    wire  own$busy;
+    wire  own$done;
+    wire  own$error;
+    wire  [31:0] own$core_config;
+    reg  [31:0] own$in_data;
+    reg  own$in_valid;
+    reg  own$in_last;
+    wire  own$in_ready;
+    wire  [31:0] own$out_data;
+    wire  own$out_valid;
+    wire  own$out_last;
+    reg  own$out_ready;
+    
+    // Sub module instances
+    mldsa_accel__core__sponge__own own(
+        .clock(own$clock),
+        .reset(own$reset),
+        .start(own$start),
+        .op(own$op),
+        .arg0(own$arg0),
+        .arg1(own$arg1),
+        .arg2(own$arg2),
+        .busy(own$busy),
+        .done(own$done),
+        .error(own$error),
+        .core_config(own$core_config),
+        .in_data(own$in_data),
+        .in_valid(own$in_valid),
+        .in_last(own$in_last),
+        .in_ready(own$in_ready),
+        .out_data(own$out_data),
+        .out_valid(own$out_valid),
+        .out_last(own$out_last),
+        .out_ready(own$out_ready)
+    );
+    
+    // Update code
+    always @(*) begin
+        own$clock = clock;
+        own$reset = reset | outside;
+        own$start = start & ~outside;
+        own$op = op;
+        own$arg0 = arg0;
+        own$arg1 = arg1;
+        own$arg2 = arg2;
+        own$in_data = in_data;
+        own$in_valid = in_valid & ~outside;
+        own$in_last = in_last;
+        own$out_ready = out_ready & ~outside;
+        port$reset = 1'b0;
+        port$start = 1'b0;
+        port$op = 32'h0;
+        port$arg0 = 32'h0;
+        port$arg1 = 32'h0;
+        port$arg2 = 32'h0;
+        port$in_data = 32'h0;
+        port$in_valid = 1'b0;
+        port$in_last = 1'b0;
+        port$out_ready = 1'b0;
+        busy = own$busy;
+        done = own$done;
+        error = own$error;
+        in_ready = own$in_ready;
+        out_data = own$out_data;
+        out_valid = own$out_valid;
+        out_last = own$out_last;
+        if (outside) begin
+            port$reset = reset;
+            port$start = start;
+            port$op = op;
+            port$arg0 = arg0;
+            port$arg1 = arg1;
+            port$arg2 = arg2;
+            port$in_data = in_data;
+            port$in_valid = in_valid;
+            port$in_last = in_last;
+            port$out_ready = out_ready;
+            busy = port$busy;
+            done = port$done;
+            error = port$error;
+            in_ready = port$in_ready;
+            out_data = port$out_data;
+            out_valid = port$out_valid;
+            out_last = port$out_last;
+        end
+    end
+    
+endmodule // mldsa_accel__core__sponge
+
+
+module mldsa_accel__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -31788,7 +32001,7 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
     reg  [63:0] tail_lane;
     
     // Sub module instances
-    mldsa_accel__core__sponge__perm perm(
+    mldsa_accel__core__sponge__own__perm perm(
         .clock(perm$clock),
         .start(perm$start),
         .load(perm$load),
@@ -31875,177 +32088,177 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         .next_lanes$23(perm$next_lanes$23),
         .next_lanes$24(perm$next_lanes$24)
     );
-    mldsa_accel__core__sponge__clear_r clear_r(
+    mldsa_accel__core__sponge__own__clear_r clear_r(
         .d(clear_r$d),
         .q(clear_r$q),
         .clock(clear_r$clock)
     );
-    mldsa_accel__core__sponge__phase phase(
+    mldsa_accel__core__sponge__own__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__sponge__mode mode(
+    mldsa_accel__core__sponge__own__mode mode(
         .d(mode$d),
         .q(mode$q),
         .clock(mode$clock)
     );
-    mldsa_accel__core__sponge__msg_left msg_left(
+    mldsa_accel__core__sponge__own__msg_left msg_left(
         .d(msg_left$d),
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
-    mldsa_accel__core__sponge__msg_short msg_short(
+    mldsa_accel__core__sponge__own__msg_short msg_short(
         .d(msg_short$d),
         .q(msg_short$q),
         .clock(msg_short$clock)
     );
-    mldsa_accel__core__sponge__msg_four msg_four(
+    mldsa_accel__core__sponge__own__msg_four msg_four(
         .d(msg_four$d),
         .q(msg_four$q),
         .clock(msg_four$clock)
     );
-    mldsa_accel__core__sponge__out_left out_left(
+    mldsa_accel__core__sponge__own__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
         .clock(out_left$clock)
     );
-    mldsa_accel__core__sponge__word_pos word_pos(
+    mldsa_accel__core__sponge__own__word_pos word_pos(
         .d(word_pos$d),
         .q(word_pos$q),
         .clock(word_pos$clock)
     );
-    mldsa_accel__core__sponge__done_flag done_flag(
+    mldsa_accel__core__sponge__own__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__sponge__error_flag error_flag(
+    mldsa_accel__core__sponge__own__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__sponge__chain_lanes chain_lanes(
+    mldsa_accel__core__sponge__own__chain_lanes chain_lanes(
         .d(chain_lanes$d),
         .q(chain_lanes$q),
         .clock(chain_lanes$clock)
     );
-    mldsa_accel__core__sponge__segment segment(
+    mldsa_accel__core__sponge__own__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    mldsa_accel__core__sponge__segment_word segment_word(
+    mldsa_accel__core__sponge__own__segment_word segment_word(
         .d(segment_word$d),
         .q(segment_word$q),
         .clock(segment_word$clock)
     );
-    mldsa_accel__core__sponge__hash_address hash_address(
+    mldsa_accel__core__sponge__own__hash_address hash_address(
         .d(hash_address$d),
         .q(hash_address$q),
         .clock(hash_address$clock)
     );
-    mldsa_accel__core__sponge__steps_left steps_left(
+    mldsa_accel__core__sponge__own__steps_left steps_left(
         .d(steps_left$d),
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
-    mldsa_accel__core__sponge__prf_step prf_step(
+    mldsa_accel__core__sponge__own__prf_step prf_step(
         .d(prf_step$d),
         .q(prf_step$q),
         .clock(prf_step$clock)
     );
-    mldsa_accel__core__sponge__prf_fors prf_fors(
+    mldsa_accel__core__sponge__own__prf_fors prf_fors(
         .d(prf_fors$d),
         .q(prf_fors$q),
         .clock(prf_fors$clock)
     );
-    mldsa_accel__core__sponge__chain_fuse chain_fuse(
+    mldsa_accel__core__sponge__own__chain_fuse chain_fuse(
         .d(chain_fuse$d),
         .q(chain_fuse$q),
         .clock(chain_fuse$clock)
     );
-    mldsa_accel__core__sponge__chain_wait chain_wait(
+    mldsa_accel__core__sponge__own__chain_wait chain_wait(
         .d(chain_wait$d),
         .q(chain_wait$q),
         .clock(chain_wait$clock)
     );
-    mldsa_accel__core__sponge__pk_seed__0 pk_seed$0(
+    mldsa_accel__core__sponge__own__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
         .clock(pk_seed$0$clock)
     );
-    mldsa_accel__core__sponge__pk_seed__1 pk_seed$1(
+    mldsa_accel__core__sponge__own__pk_seed__1 pk_seed$1(
         .d(pk_seed$1$d),
         .q(pk_seed$1$q),
         .clock(pk_seed$1$clock)
     );
-    mldsa_accel__core__sponge__pk_seed__2 pk_seed$2(
+    mldsa_accel__core__sponge__own__pk_seed__2 pk_seed$2(
         .d(pk_seed$2$d),
         .q(pk_seed$2$q),
         .clock(pk_seed$2$clock)
     );
-    mldsa_accel__core__sponge__pk_seed__3 pk_seed$3(
+    mldsa_accel__core__sponge__own__pk_seed__3 pk_seed$3(
         .d(pk_seed$3$d),
         .q(pk_seed$3$q),
         .clock(pk_seed$3$clock)
     );
-    mldsa_accel__core__sponge__adrs__0 adrs$0(
+    mldsa_accel__core__sponge__own__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    mldsa_accel__core__sponge__adrs__1 adrs$1(
+    mldsa_accel__core__sponge__own__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    mldsa_accel__core__sponge__adrs__2 adrs$2(
+    mldsa_accel__core__sponge__own__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    mldsa_accel__core__sponge__adrs__3 adrs$3(
+    mldsa_accel__core__sponge__own__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    mldsa_accel__core__sponge__tail__0 tail$0(
+    mldsa_accel__core__sponge__own__tail__0 tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    mldsa_accel__core__sponge__tail__1 tail$1(
+    mldsa_accel__core__sponge__own__tail__1 tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    mldsa_accel__core__sponge__tail__2 tail$2(
+    mldsa_accel__core__sponge__own__tail__2 tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    mldsa_accel__core__sponge__tail__3 tail$3(
+    mldsa_accel__core__sponge__own__tail__3 tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    mldsa_accel__core__sponge__tail__4 tail$4(
+    mldsa_accel__core__sponge__own__tail__4 tail$4(
         .d(tail$4$d),
         .q(tail$4$q),
         .clock(tail$4$clock)
     );
-    mldsa_accel__core__sponge__tail__5 tail$5(
+    mldsa_accel__core__sponge__own__tail__5 tail$5(
         .d(tail$5$d),
         .q(tail$5$q),
         .clock(tail$5$clock)
     );
-    mldsa_accel__core__sponge__tail_active tail_active(
+    mldsa_accel__core__sponge__own__tail_active tail_active(
         .d(tail_active$d),
         .q(tail_active$q),
         .clock(tail_active$clock)
     );
-    mldsa_accel__core__sponge__tail_pos tail_pos(
+    mldsa_accel__core__sponge__own__tail_pos tail_pos(
         .d(tail_pos$d),
         .q(tail_pos$q),
         .clock(tail_pos$clock)
@@ -32843,10 +33056,10 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         end
     end
     
-endmodule // mldsa_accel__core__sponge
+endmodule // mldsa_accel__core__sponge__own
 
 
-module mldsa_accel__core__sponge__adrs__0(d,q,clock);
+module mldsa_accel__core__sponge__own__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -32862,10 +33075,10 @@ module mldsa_accel__core__sponge__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__adrs__0
+endmodule // mldsa_accel__core__sponge__own__adrs__0
 
 
-module mldsa_accel__core__sponge__adrs__1(d,q,clock);
+module mldsa_accel__core__sponge__own__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -32881,10 +33094,10 @@ module mldsa_accel__core__sponge__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__adrs__1
+endmodule // mldsa_accel__core__sponge__own__adrs__1
 
 
-module mldsa_accel__core__sponge__adrs__2(d,q,clock);
+module mldsa_accel__core__sponge__own__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -32900,10 +33113,10 @@ module mldsa_accel__core__sponge__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__adrs__2
+endmodule // mldsa_accel__core__sponge__own__adrs__2
 
 
-module mldsa_accel__core__sponge__adrs__3(d,q,clock);
+module mldsa_accel__core__sponge__own__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -32919,10 +33132,10 @@ module mldsa_accel__core__sponge__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__adrs__3
+endmodule // mldsa_accel__core__sponge__own__adrs__3
 
 
-module mldsa_accel__core__sponge__chain_fuse(d,q,clock);
+module mldsa_accel__core__sponge__own__chain_fuse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -32938,10 +33151,10 @@ module mldsa_accel__core__sponge__chain_fuse(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__chain_fuse
+endmodule // mldsa_accel__core__sponge__own__chain_fuse
 
 
-module mldsa_accel__core__sponge__chain_lanes(d,q,clock);
+module mldsa_accel__core__sponge__own__chain_lanes(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -32957,10 +33170,10 @@ module mldsa_accel__core__sponge__chain_lanes(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__chain_lanes
+endmodule // mldsa_accel__core__sponge__own__chain_lanes
 
 
-module mldsa_accel__core__sponge__chain_wait(d,q,clock);
+module mldsa_accel__core__sponge__own__chain_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -32976,10 +33189,10 @@ module mldsa_accel__core__sponge__chain_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__chain_wait
+endmodule // mldsa_accel__core__sponge__own__chain_wait
 
 
-module mldsa_accel__core__sponge__clear_r(d,q,clock);
+module mldsa_accel__core__sponge__own__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -32996,10 +33209,10 @@ module mldsa_accel__core__sponge__clear_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__clear_r
+endmodule // mldsa_accel__core__sponge__own__clear_r
 
 
-module mldsa_accel__core__sponge__done_flag(d,q,clock);
+module mldsa_accel__core__sponge__own__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33015,10 +33228,10 @@ module mldsa_accel__core__sponge__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__done_flag
+endmodule // mldsa_accel__core__sponge__own__done_flag
 
 
-module mldsa_accel__core__sponge__error_flag(d,q,clock);
+module mldsa_accel__core__sponge__own__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33034,10 +33247,10 @@ module mldsa_accel__core__sponge__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__error_flag
+endmodule // mldsa_accel__core__sponge__own__error_flag
 
 
-module mldsa_accel__core__sponge__hash_address(d,q,clock);
+module mldsa_accel__core__sponge__own__hash_address(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33053,10 +33266,10 @@ module mldsa_accel__core__sponge__hash_address(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__hash_address
+endmodule // mldsa_accel__core__sponge__own__hash_address
 
 
-module mldsa_accel__core__sponge__mode(d,q,clock);
+module mldsa_accel__core__sponge__own__mode(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -33072,10 +33285,10 @@ module mldsa_accel__core__sponge__mode(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__mode
+endmodule // mldsa_accel__core__sponge__own__mode
 
 
-module mldsa_accel__core__sponge__msg_four(d,q,clock);
+module mldsa_accel__core__sponge__own__msg_four(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33091,10 +33304,10 @@ module mldsa_accel__core__sponge__msg_four(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__msg_four
+endmodule // mldsa_accel__core__sponge__own__msg_four
 
 
-module mldsa_accel__core__sponge__msg_left(d,q,clock);
+module mldsa_accel__core__sponge__own__msg_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33110,10 +33323,10 @@ module mldsa_accel__core__sponge__msg_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__msg_left
+endmodule // mldsa_accel__core__sponge__own__msg_left
 
 
-module mldsa_accel__core__sponge__msg_short(d,q,clock);
+module mldsa_accel__core__sponge__own__msg_short(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33129,10 +33342,10 @@ module mldsa_accel__core__sponge__msg_short(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__msg_short
+endmodule // mldsa_accel__core__sponge__own__msg_short
 
 
-module mldsa_accel__core__sponge__out_left(d,q,clock);
+module mldsa_accel__core__sponge__own__out_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33148,10 +33361,10 @@ module mldsa_accel__core__sponge__out_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__out_left
+endmodule // mldsa_accel__core__sponge__own__out_left
 
 
-module mldsa_accel__core__sponge__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
+module mldsa_accel__core__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
     
     // Module arguments
     input wire  clock;
@@ -33386,147 +33599,147 @@ module mldsa_accel__core__sponge__perm(clock,start,load,load_lanes$0,load_lanes$
     reg  load_now;
     
     // Sub module instances
-    mldsa_accel__core__sponge__perm__state__0 state$0(
+    mldsa_accel__core__sponge__own__perm__state__0 state$0(
         .d(state$0$d),
         .q(state$0$q),
         .clock(state$0$clock)
     );
-    mldsa_accel__core__sponge__perm__state__1 state$1(
+    mldsa_accel__core__sponge__own__perm__state__1 state$1(
         .d(state$1$d),
         .q(state$1$q),
         .clock(state$1$clock)
     );
-    mldsa_accel__core__sponge__perm__state__2 state$2(
+    mldsa_accel__core__sponge__own__perm__state__2 state$2(
         .d(state$2$d),
         .q(state$2$q),
         .clock(state$2$clock)
     );
-    mldsa_accel__core__sponge__perm__state__3 state$3(
+    mldsa_accel__core__sponge__own__perm__state__3 state$3(
         .d(state$3$d),
         .q(state$3$q),
         .clock(state$3$clock)
     );
-    mldsa_accel__core__sponge__perm__state__4 state$4(
+    mldsa_accel__core__sponge__own__perm__state__4 state$4(
         .d(state$4$d),
         .q(state$4$q),
         .clock(state$4$clock)
     );
-    mldsa_accel__core__sponge__perm__state__5 state$5(
+    mldsa_accel__core__sponge__own__perm__state__5 state$5(
         .d(state$5$d),
         .q(state$5$q),
         .clock(state$5$clock)
     );
-    mldsa_accel__core__sponge__perm__state__6 state$6(
+    mldsa_accel__core__sponge__own__perm__state__6 state$6(
         .d(state$6$d),
         .q(state$6$q),
         .clock(state$6$clock)
     );
-    mldsa_accel__core__sponge__perm__state__7 state$7(
+    mldsa_accel__core__sponge__own__perm__state__7 state$7(
         .d(state$7$d),
         .q(state$7$q),
         .clock(state$7$clock)
     );
-    mldsa_accel__core__sponge__perm__state__8 state$8(
+    mldsa_accel__core__sponge__own__perm__state__8 state$8(
         .d(state$8$d),
         .q(state$8$q),
         .clock(state$8$clock)
     );
-    mldsa_accel__core__sponge__perm__state__9 state$9(
+    mldsa_accel__core__sponge__own__perm__state__9 state$9(
         .d(state$9$d),
         .q(state$9$q),
         .clock(state$9$clock)
     );
-    mldsa_accel__core__sponge__perm__state__10 state$10(
+    mldsa_accel__core__sponge__own__perm__state__10 state$10(
         .d(state$10$d),
         .q(state$10$q),
         .clock(state$10$clock)
     );
-    mldsa_accel__core__sponge__perm__state__11 state$11(
+    mldsa_accel__core__sponge__own__perm__state__11 state$11(
         .d(state$11$d),
         .q(state$11$q),
         .clock(state$11$clock)
     );
-    mldsa_accel__core__sponge__perm__state__12 state$12(
+    mldsa_accel__core__sponge__own__perm__state__12 state$12(
         .d(state$12$d),
         .q(state$12$q),
         .clock(state$12$clock)
     );
-    mldsa_accel__core__sponge__perm__state__13 state$13(
+    mldsa_accel__core__sponge__own__perm__state__13 state$13(
         .d(state$13$d),
         .q(state$13$q),
         .clock(state$13$clock)
     );
-    mldsa_accel__core__sponge__perm__state__14 state$14(
+    mldsa_accel__core__sponge__own__perm__state__14 state$14(
         .d(state$14$d),
         .q(state$14$q),
         .clock(state$14$clock)
     );
-    mldsa_accel__core__sponge__perm__state__15 state$15(
+    mldsa_accel__core__sponge__own__perm__state__15 state$15(
         .d(state$15$d),
         .q(state$15$q),
         .clock(state$15$clock)
     );
-    mldsa_accel__core__sponge__perm__state__16 state$16(
+    mldsa_accel__core__sponge__own__perm__state__16 state$16(
         .d(state$16$d),
         .q(state$16$q),
         .clock(state$16$clock)
     );
-    mldsa_accel__core__sponge__perm__state__17 state$17(
+    mldsa_accel__core__sponge__own__perm__state__17 state$17(
         .d(state$17$d),
         .q(state$17$q),
         .clock(state$17$clock)
     );
-    mldsa_accel__core__sponge__perm__state__18 state$18(
+    mldsa_accel__core__sponge__own__perm__state__18 state$18(
         .d(state$18$d),
         .q(state$18$q),
         .clock(state$18$clock)
     );
-    mldsa_accel__core__sponge__perm__state__19 state$19(
+    mldsa_accel__core__sponge__own__perm__state__19 state$19(
         .d(state$19$d),
         .q(state$19$q),
         .clock(state$19$clock)
     );
-    mldsa_accel__core__sponge__perm__state__20 state$20(
+    mldsa_accel__core__sponge__own__perm__state__20 state$20(
         .d(state$20$d),
         .q(state$20$q),
         .clock(state$20$clock)
     );
-    mldsa_accel__core__sponge__perm__state__21 state$21(
+    mldsa_accel__core__sponge__own__perm__state__21 state$21(
         .d(state$21$d),
         .q(state$21$q),
         .clock(state$21$clock)
     );
-    mldsa_accel__core__sponge__perm__state__22 state$22(
+    mldsa_accel__core__sponge__own__perm__state__22 state$22(
         .d(state$22$d),
         .q(state$22$q),
         .clock(state$22$clock)
     );
-    mldsa_accel__core__sponge__perm__state__23 state$23(
+    mldsa_accel__core__sponge__own__perm__state__23 state$23(
         .d(state$23$d),
         .q(state$23$q),
         .clock(state$23$clock)
     );
-    mldsa_accel__core__sponge__perm__state__24 state$24(
+    mldsa_accel__core__sponge__own__perm__state__24 state$24(
         .d(state$24$d),
         .q(state$24$q),
         .clock(state$24$clock)
     );
-    mldsa_accel__core__sponge__perm__running running(
+    mldsa_accel__core__sponge__own__perm__running running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    mldsa_accel__core__sponge__perm__round round(
+    mldsa_accel__core__sponge__own__perm__round round(
         .d(round$d),
         .q(round$q),
         .clock(round$clock)
     );
-    mldsa_accel__core__sponge__perm__reload_armed reload_armed(
+    mldsa_accel__core__sponge__own__perm__reload_armed reload_armed(
         .d(reload_armed$d),
         .q(reload_armed$q),
         .clock(reload_armed$clock)
     );
-    mldsa_accel__core__sponge__perm__rounds rounds(
+    mldsa_accel__core__sponge__own__perm__rounds rounds(
         .state_in$0(rounds$state_in$0),
         .state_in$1(rounds$state_in$1),
         .state_in$2(rounds$state_in$2),
@@ -33946,10 +34159,10 @@ module mldsa_accel__core__sponge__perm(clock,start,load,load_lanes$0,load_lanes$
         end
     end
     
-endmodule // mldsa_accel__core__sponge__perm
+endmodule // mldsa_accel__core__sponge__own__perm
 
 
-module mldsa_accel__core__sponge__perm__reload_armed(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__reload_armed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33965,10 +34178,10 @@ module mldsa_accel__core__sponge__perm__reload_armed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__reload_armed
+endmodule // mldsa_accel__core__sponge__own__perm__reload_armed
 
 
-module mldsa_accel__core__sponge__perm__round(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__round(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -33984,10 +34197,10 @@ module mldsa_accel__core__sponge__perm__round(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__round
+endmodule // mldsa_accel__core__sponge__own__perm__round
 
 
-module mldsa_accel__core__sponge__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
+module mldsa_accel__core__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
     
     // Module arguments
     input wire  [63:0] state_in$0;
@@ -34394,10 +34607,10 @@ module mldsa_accel__core__sponge__perm__rounds(state_in$0,state_in$1,state_in$2,
         state_out$24 = lanes$49;
     end
     
-endmodule // mldsa_accel__core__sponge__perm__rounds
+endmodule // mldsa_accel__core__sponge__own__perm__rounds
 
 
-module mldsa_accel__core__sponge__perm__running(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34414,10 +34627,10 @@ module mldsa_accel__core__sponge__perm__running(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__running
+endmodule // mldsa_accel__core__sponge__own__perm__running
 
 
-module mldsa_accel__core__sponge__perm__state__0(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34433,10 +34646,10 @@ module mldsa_accel__core__sponge__perm__state__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__0
+endmodule // mldsa_accel__core__sponge__own__perm__state__0
 
 
-module mldsa_accel__core__sponge__perm__state__1(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34452,10 +34665,10 @@ module mldsa_accel__core__sponge__perm__state__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__1
+endmodule // mldsa_accel__core__sponge__own__perm__state__1
 
 
-module mldsa_accel__core__sponge__perm__state__10(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__10(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34471,10 +34684,10 @@ module mldsa_accel__core__sponge__perm__state__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__10
+endmodule // mldsa_accel__core__sponge__own__perm__state__10
 
 
-module mldsa_accel__core__sponge__perm__state__11(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__11(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34490,10 +34703,10 @@ module mldsa_accel__core__sponge__perm__state__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__11
+endmodule // mldsa_accel__core__sponge__own__perm__state__11
 
 
-module mldsa_accel__core__sponge__perm__state__12(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__12(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34509,10 +34722,10 @@ module mldsa_accel__core__sponge__perm__state__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__12
+endmodule // mldsa_accel__core__sponge__own__perm__state__12
 
 
-module mldsa_accel__core__sponge__perm__state__13(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__13(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34528,10 +34741,10 @@ module mldsa_accel__core__sponge__perm__state__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__13
+endmodule // mldsa_accel__core__sponge__own__perm__state__13
 
 
-module mldsa_accel__core__sponge__perm__state__14(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__14(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34547,10 +34760,10 @@ module mldsa_accel__core__sponge__perm__state__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__14
+endmodule // mldsa_accel__core__sponge__own__perm__state__14
 
 
-module mldsa_accel__core__sponge__perm__state__15(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__15(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34566,10 +34779,10 @@ module mldsa_accel__core__sponge__perm__state__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__15
+endmodule // mldsa_accel__core__sponge__own__perm__state__15
 
 
-module mldsa_accel__core__sponge__perm__state__16(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__16(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34585,10 +34798,10 @@ module mldsa_accel__core__sponge__perm__state__16(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__16
+endmodule // mldsa_accel__core__sponge__own__perm__state__16
 
 
-module mldsa_accel__core__sponge__perm__state__17(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__17(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34604,10 +34817,10 @@ module mldsa_accel__core__sponge__perm__state__17(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__17
+endmodule // mldsa_accel__core__sponge__own__perm__state__17
 
 
-module mldsa_accel__core__sponge__perm__state__18(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__18(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34623,10 +34836,10 @@ module mldsa_accel__core__sponge__perm__state__18(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__18
+endmodule // mldsa_accel__core__sponge__own__perm__state__18
 
 
-module mldsa_accel__core__sponge__perm__state__19(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__19(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34642,10 +34855,10 @@ module mldsa_accel__core__sponge__perm__state__19(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__19
+endmodule // mldsa_accel__core__sponge__own__perm__state__19
 
 
-module mldsa_accel__core__sponge__perm__state__2(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34661,10 +34874,10 @@ module mldsa_accel__core__sponge__perm__state__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__2
+endmodule // mldsa_accel__core__sponge__own__perm__state__2
 
 
-module mldsa_accel__core__sponge__perm__state__20(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__20(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34680,10 +34893,10 @@ module mldsa_accel__core__sponge__perm__state__20(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__20
+endmodule // mldsa_accel__core__sponge__own__perm__state__20
 
 
-module mldsa_accel__core__sponge__perm__state__21(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__21(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34699,10 +34912,10 @@ module mldsa_accel__core__sponge__perm__state__21(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__21
+endmodule // mldsa_accel__core__sponge__own__perm__state__21
 
 
-module mldsa_accel__core__sponge__perm__state__22(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__22(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34718,10 +34931,10 @@ module mldsa_accel__core__sponge__perm__state__22(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__22
+endmodule // mldsa_accel__core__sponge__own__perm__state__22
 
 
-module mldsa_accel__core__sponge__perm__state__23(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__23(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34737,10 +34950,10 @@ module mldsa_accel__core__sponge__perm__state__23(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__23
+endmodule // mldsa_accel__core__sponge__own__perm__state__23
 
 
-module mldsa_accel__core__sponge__perm__state__24(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__24(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34756,10 +34969,10 @@ module mldsa_accel__core__sponge__perm__state__24(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__24
+endmodule // mldsa_accel__core__sponge__own__perm__state__24
 
 
-module mldsa_accel__core__sponge__perm__state__3(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34775,10 +34988,10 @@ module mldsa_accel__core__sponge__perm__state__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__3
+endmodule // mldsa_accel__core__sponge__own__perm__state__3
 
 
-module mldsa_accel__core__sponge__perm__state__4(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34794,10 +35007,10 @@ module mldsa_accel__core__sponge__perm__state__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__4
+endmodule // mldsa_accel__core__sponge__own__perm__state__4
 
 
-module mldsa_accel__core__sponge__perm__state__5(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34813,10 +35026,10 @@ module mldsa_accel__core__sponge__perm__state__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__5
+endmodule // mldsa_accel__core__sponge__own__perm__state__5
 
 
-module mldsa_accel__core__sponge__perm__state__6(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__6(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34832,10 +35045,10 @@ module mldsa_accel__core__sponge__perm__state__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__6
+endmodule // mldsa_accel__core__sponge__own__perm__state__6
 
 
-module mldsa_accel__core__sponge__perm__state__7(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__7(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34851,10 +35064,10 @@ module mldsa_accel__core__sponge__perm__state__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__7
+endmodule // mldsa_accel__core__sponge__own__perm__state__7
 
 
-module mldsa_accel__core__sponge__perm__state__8(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__8(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34870,10 +35083,10 @@ module mldsa_accel__core__sponge__perm__state__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__8
+endmodule // mldsa_accel__core__sponge__own__perm__state__8
 
 
-module mldsa_accel__core__sponge__perm__state__9(d,q,clock);
+module mldsa_accel__core__sponge__own__perm__state__9(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34889,10 +35102,10 @@ module mldsa_accel__core__sponge__perm__state__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__perm__state__9
+endmodule // mldsa_accel__core__sponge__own__perm__state__9
 
 
-module mldsa_accel__core__sponge__phase(d,q,clock);
+module mldsa_accel__core__sponge__own__phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -34918,10 +35131,10 @@ module mldsa_accel__core__sponge__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__phase
+endmodule // mldsa_accel__core__sponge__own__phase
 
 
-module mldsa_accel__core__sponge__pk_seed__0(d,q,clock);
+module mldsa_accel__core__sponge__own__pk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34937,10 +35150,10 @@ module mldsa_accel__core__sponge__pk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__pk_seed__0
+endmodule // mldsa_accel__core__sponge__own__pk_seed__0
 
 
-module mldsa_accel__core__sponge__pk_seed__1(d,q,clock);
+module mldsa_accel__core__sponge__own__pk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34956,10 +35169,10 @@ module mldsa_accel__core__sponge__pk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__pk_seed__1
+endmodule // mldsa_accel__core__sponge__own__pk_seed__1
 
 
-module mldsa_accel__core__sponge__pk_seed__2(d,q,clock);
+module mldsa_accel__core__sponge__own__pk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34975,10 +35188,10 @@ module mldsa_accel__core__sponge__pk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__pk_seed__2
+endmodule // mldsa_accel__core__sponge__own__pk_seed__2
 
 
-module mldsa_accel__core__sponge__pk_seed__3(d,q,clock);
+module mldsa_accel__core__sponge__own__pk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34994,10 +35207,10 @@ module mldsa_accel__core__sponge__pk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__pk_seed__3
+endmodule // mldsa_accel__core__sponge__own__pk_seed__3
 
 
-module mldsa_accel__core__sponge__prf_fors(d,q,clock);
+module mldsa_accel__core__sponge__own__prf_fors(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35013,10 +35226,10 @@ module mldsa_accel__core__sponge__prf_fors(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__prf_fors
+endmodule // mldsa_accel__core__sponge__own__prf_fors
 
 
-module mldsa_accel__core__sponge__prf_step(d,q,clock);
+module mldsa_accel__core__sponge__own__prf_step(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35032,10 +35245,10 @@ module mldsa_accel__core__sponge__prf_step(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__prf_step
+endmodule // mldsa_accel__core__sponge__own__prf_step
 
 
-module mldsa_accel__core__sponge__segment(d,q,clock);
+module mldsa_accel__core__sponge__own__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -35051,10 +35264,10 @@ module mldsa_accel__core__sponge__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__segment
+endmodule // mldsa_accel__core__sponge__own__segment
 
 
-module mldsa_accel__core__sponge__segment_word(d,q,clock);
+module mldsa_accel__core__sponge__own__segment_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -35070,10 +35283,10 @@ module mldsa_accel__core__sponge__segment_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__segment_word
+endmodule // mldsa_accel__core__sponge__own__segment_word
 
 
-module mldsa_accel__core__sponge__steps_left(d,q,clock);
+module mldsa_accel__core__sponge__own__steps_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -35089,10 +35302,10 @@ module mldsa_accel__core__sponge__steps_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__steps_left
+endmodule // mldsa_accel__core__sponge__own__steps_left
 
 
-module mldsa_accel__core__sponge__tail__0(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35108,10 +35321,10 @@ module mldsa_accel__core__sponge__tail__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__0
+endmodule // mldsa_accel__core__sponge__own__tail__0
 
 
-module mldsa_accel__core__sponge__tail__1(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35127,10 +35340,10 @@ module mldsa_accel__core__sponge__tail__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__1
+endmodule // mldsa_accel__core__sponge__own__tail__1
 
 
-module mldsa_accel__core__sponge__tail__2(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35146,10 +35359,10 @@ module mldsa_accel__core__sponge__tail__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__2
+endmodule // mldsa_accel__core__sponge__own__tail__2
 
 
-module mldsa_accel__core__sponge__tail__3(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35165,10 +35378,10 @@ module mldsa_accel__core__sponge__tail__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__3
+endmodule // mldsa_accel__core__sponge__own__tail__3
 
 
-module mldsa_accel__core__sponge__tail__4(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35184,10 +35397,10 @@ module mldsa_accel__core__sponge__tail__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__4
+endmodule // mldsa_accel__core__sponge__own__tail__4
 
 
-module mldsa_accel__core__sponge__tail__5(d,q,clock);
+module mldsa_accel__core__sponge__own__tail__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35203,10 +35416,10 @@ module mldsa_accel__core__sponge__tail__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail__5
+endmodule // mldsa_accel__core__sponge__own__tail__5
 
 
-module mldsa_accel__core__sponge__tail_active(d,q,clock);
+module mldsa_accel__core__sponge__own__tail_active(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35222,10 +35435,10 @@ module mldsa_accel__core__sponge__tail_active(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail_active
+endmodule // mldsa_accel__core__sponge__own__tail_active
 
 
-module mldsa_accel__core__sponge__tail_pos(d,q,clock);
+module mldsa_accel__core__sponge__own__tail_pos(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -35241,10 +35454,10 @@ module mldsa_accel__core__sponge__tail_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__tail_pos
+endmodule // mldsa_accel__core__sponge__own__tail_pos
 
 
-module mldsa_accel__core__sponge__word_pos(d,q,clock);
+module mldsa_accel__core__sponge__own__word_pos(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -35260,7 +35473,7 @@ module mldsa_accel__core__sponge__word_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__word_pos
+endmodule // mldsa_accel__core__sponge__own__word_pos
 
 
 module mldsa_accel__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_data,out_valid,out_ready,empty);

@@ -182,6 +182,23 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     wire  core$verdict;
     wire  core$in_ready;
     wire  core$out_root;
+    wire  core$sponge_port$reset;
+    wire  core$sponge_port$start;
+    wire  [7:0] core$sponge_port$op;
+    wire  [31:0] core$sponge_port$arg0;
+    wire  [31:0] core$sponge_port$arg1;
+    wire  [31:0] core$sponge_port$arg2;
+    reg  core$sponge_port$busy;
+    reg  core$sponge_port$done;
+    reg  core$sponge_port$error;
+    wire  [31:0] core$sponge_port$in_data;
+    wire  core$sponge_port$in_valid;
+    wire  core$sponge_port$in_last;
+    reg  core$sponge_port$in_ready;
+    reg  [31:0] core$sponge_port$out_data;
+    reg  core$sponge_port$out_valid;
+    reg  core$sponge_port$out_last;
+    wire  core$sponge_port$out_ready;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
     reg  n_reg$clock;
@@ -317,7 +334,24 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         .out_last(core$out_last),
         .verdict(core$verdict),
         .in_ready(core$in_ready),
-        .out_root(core$out_root)
+        .out_root(core$out_root),
+        .sponge_port$reset(core$sponge_port$reset),
+        .sponge_port$start(core$sponge_port$start),
+        .sponge_port$op(core$sponge_port$op),
+        .sponge_port$arg0(core$sponge_port$arg0),
+        .sponge_port$arg1(core$sponge_port$arg1),
+        .sponge_port$arg2(core$sponge_port$arg2),
+        .sponge_port$busy(core$sponge_port$busy),
+        .sponge_port$done(core$sponge_port$done),
+        .sponge_port$error(core$sponge_port$error),
+        .sponge_port$in_data(core$sponge_port$in_data),
+        .sponge_port$in_valid(core$sponge_port$in_valid),
+        .sponge_port$in_last(core$sponge_port$in_last),
+        .sponge_port$in_ready(core$sponge_port$in_ready),
+        .sponge_port$out_data(core$sponge_port$out_data),
+        .sponge_port$out_valid(core$sponge_port$out_valid),
+        .sponge_port$out_last(core$sponge_port$out_last),
+        .sponge_port$out_ready(core$sponge_port$out_ready)
     );
     slhdsa_accel__n_reg n_reg(
         .d(n_reg$d),
@@ -485,6 +519,13 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         launch$d = 1'b0;
         core$clock = aclk;
         core$reset = ~aresetn;
+        core$sponge_port$busy = 1'b0;
+        core$sponge_port$done = 1'b0;
+        core$sponge_port$error = 1'b0;
+        core$sponge_port$in_ready = 1'b0;
+        core$sponge_port$out_data = 32'h0;
+        core$sponge_port$out_valid = 1'b0;
+        core$sponge_port$out_last = 1'b0;
         core$start = 1'b0;
         core$abort_job = 1'b0;
         core$operation = operation$q;
@@ -713,7 +754,7 @@ module slhdsa_accel__a_reg(d,q,clock);
 endmodule // slhdsa_accel__a_reg
 
 
-module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,md_word,start,operation,n_bytes,abort_job,out_ready,fors_height,trees,tree_height,layers,idx_tree,idx_leaf,root_write,root_index,root_word,in_data,in_valid,in_last,busy,done,error,out_data,out_valid,out_last,verdict,in_ready,out_root);
+module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,md_word,start,operation,n_bytes,abort_job,out_ready,fors_height,trees,tree_height,layers,idx_tree,idx_leaf,root_write,root_index,root_word,in_data,in_valid,in_last,busy,done,error,out_data,out_valid,out_last,verdict,in_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -750,6 +791,23 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
     output reg  verdict;
     output reg  in_ready;
     output reg  out_root;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
     
     // Constant declarations
     localparam  op_sign = 2'b1;
@@ -999,7 +1057,24 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         .out_valid(tree$out_valid),
         .out_last(tree$out_last),
         .out_ready(tree$out_ready),
-        .out_root(tree$out_root)
+        .out_root(tree$out_root),
+        .sponge_port$reset(sponge_port$reset),
+        .sponge_port$start(sponge_port$start),
+        .sponge_port$op(sponge_port$op),
+        .sponge_port$arg0(sponge_port$arg0),
+        .sponge_port$arg1(sponge_port$arg1),
+        .sponge_port$arg2(sponge_port$arg2),
+        .sponge_port$busy(sponge_port$busy),
+        .sponge_port$done(sponge_port$done),
+        .sponge_port$error(sponge_port$error),
+        .sponge_port$in_data(sponge_port$in_data),
+        .sponge_port$in_valid(sponge_port$in_valid),
+        .sponge_port$in_last(sponge_port$in_last),
+        .sponge_port$in_ready(sponge_port$in_ready),
+        .sponge_port$out_data(sponge_port$out_data),
+        .sponge_port$out_valid(sponge_port$out_valid),
+        .sponge_port$out_last(sponge_port$out_last),
+        .sponge_port$out_ready(sponge_port$out_ready)
     );
     slhdsa_accel__core__position position(
         .clock(position$clock),
@@ -2943,7 +3018,7 @@ module slhdsa_accel__core__step(d,q,clock);
 endmodule // slhdsa_accel__core__step
 
 
-module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root);
+module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -2985,6 +3060,23 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
     output reg  out_last;
     input wire  out_ready;
     output reg  out_root;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
     
     // Constant declarations
     localparam  one = 20'h1;
@@ -3184,7 +3276,24 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
         .out_valid(wots$out_valid),
         .out_last(wots$out_last),
         .out_sig(wots$out_sig),
-        .out_ready(wots$out_ready)
+        .out_ready(wots$out_ready),
+        .sponge_port$reset(sponge_port$reset),
+        .sponge_port$start(sponge_port$start),
+        .sponge_port$op(sponge_port$op),
+        .sponge_port$arg0(sponge_port$arg0),
+        .sponge_port$arg1(sponge_port$arg1),
+        .sponge_port$arg2(sponge_port$arg2),
+        .sponge_port$busy(sponge_port$busy),
+        .sponge_port$done(sponge_port$done),
+        .sponge_port$error(sponge_port$error),
+        .sponge_port$in_data(sponge_port$in_data),
+        .sponge_port$in_valid(sponge_port$in_valid),
+        .sponge_port$in_last(sponge_port$in_last),
+        .sponge_port$in_ready(sponge_port$in_ready),
+        .sponge_port$out_data(sponge_port$out_data),
+        .sponge_port$out_valid(sponge_port$out_valid),
+        .sponge_port$out_last(sponge_port$out_last),
+        .sponge_port$out_ready(sponge_port$out_ready)
     );
     slhdsa_accel__core__tree__levels levels(
         .read_address(levels$read_address),
@@ -4075,7 +4184,7 @@ module slhdsa_accel__core__tree__word_last(d,q,clock);
 endmodule // slhdsa_accel__core__tree__word_last
 
 
-module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,fors,fors_trees,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready);
+module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,fors,fors_trees,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -4113,6 +4222,23 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
     output reg  out_last;
     output reg  out_sig;
     input wire  out_ready;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
     
     // Constant declarations
     localparam  op_sponge = 8'h1;
@@ -4152,7 +4278,6 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
     wire  sponge$busy;
     wire  sponge$done;
     wire  sponge$error;
-    wire  [31:0] sponge$core_config;
     reg  [31:0] sponge$in_data;
     reg  sponge$in_valid;
     reg  sponge$in_last;
@@ -4424,6 +4549,9 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
     reg  error_flag$d;
     wire  error_flag$q;
     reg  error_flag$clock;
+    reg  [3:0] digit$d;
+    wire  [3:0] digit$q;
+    reg  digit$clock;
     
     // Local signals
     reg  [9:0] roots_words;
@@ -4446,6 +4574,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
     reg  [31:0] message_word;
     reg  [7:0] message_byte;
     reg  [3:0] next_digit;
+    reg  [6:0] chain_next;
     reg  [3:0] chain_start;
     reg  out_fire;
     reg  read_next;
@@ -4467,7 +4596,6 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .busy(sponge$busy),
         .done(sponge$done),
         .error(sponge$error),
-        .core_config(sponge$core_config),
         .in_data(sponge$in_data),
         .in_valid(sponge$in_valid),
         .in_last(sponge$in_last),
@@ -4475,7 +4603,24 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .out_data(sponge$out_data),
         .out_valid(sponge$out_valid),
         .out_last(sponge$out_last),
-        .out_ready(sponge$out_ready)
+        .out_ready(sponge$out_ready),
+        .port$reset(sponge_port$reset),
+        .port$start(sponge_port$start),
+        .port$op(sponge_port$op),
+        .port$arg0(sponge_port$arg0),
+        .port$arg1(sponge_port$arg1),
+        .port$arg2(sponge_port$arg2),
+        .port$busy(sponge_port$busy),
+        .port$done(sponge_port$done),
+        .port$error(sponge_port$error),
+        .port$in_data(sponge_port$in_data),
+        .port$in_valid(sponge_port$in_valid),
+        .port$in_last(sponge_port$in_last),
+        .port$in_ready(sponge_port$in_ready),
+        .port$out_data(sponge_port$out_data),
+        .port$out_valid(sponge_port$out_valid),
+        .port$out_last(sponge_port$out_last),
+        .port$out_ready(sponge_port$out_ready)
     );
     slhdsa_accel__core__tree__wots__ends_low ends_low(
         .read_address(ends_low$read_address),
@@ -4910,6 +5055,11 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
+    slhdsa_accel__core__tree__wots__digit digit(
+        .d(digit$d),
+        .q(digit$q),
+        .clock(digit$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4919,6 +5069,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         segment$clock = clock;
         word$clock = clock;
         chain$clock = clock;
+        digit$clock = clock;
         last_chain$clock = clock;
         seed_last$clock = clock;
         ends_last$clock = clock;
@@ -4948,6 +5099,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         segment$d = segment$q;
         word$d = word$q;
         chain$d = chain$q;
+        digit$d = digit$q;
         last_chain$d = last_chain$q;
         seed_last$d = seed_last$q;
         ends_last$d = ends_last$q;
@@ -5105,54 +5257,10 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         sponge$arg0 = mode_shake256;
         sponge$arg1 = 32'h0;
         sponge$arg2 = ((n_reg$q) & 32'hffffffff);
-        message_word = message$0$q;
-        if (chain$q[(32'h3)+:(3)] == 1) begin
-            message_word = message$1$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 2) begin
-            message_word = message$2$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 3) begin
-            message_word = message$3$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 4) begin
-            message_word = message$4$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 5) begin
-            message_word = message$5$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 6) begin
-            message_word = message$6$q;
-        end
-        if (chain$q[(32'h3)+:(3)] == 7) begin
-            message_word = message$7$q;
-        end
-        message_byte = message_word[(32'h0)+:(8)];
-        if (chain$q[(32'h1)+:(2)] == 32'h1) begin
-            message_byte = message_word[(32'h8)+:(8)];
-        end
-        if (chain$q[(32'h1)+:(2)] == 32'h2) begin
-            message_byte = message_word[(32'h10)+:(8)];
-        end
-        if (chain$q[(32'h1)+:(2)] == 32'h3) begin
-            message_byte = message_word[(32'h18)+:(8)];
-        end
-        next_digit = message_byte[(32'h4)+:(4)];
-        if (chain$q[32'h0]) begin
-            next_digit = message_byte[(32'h0)+:(4)];
-        end
-        if (chain$q == len1$q) begin
-            next_digit = ((checksum$q[(32'h8)+:(2)]) & 4'hf);
-        end
-        if (chain$q == len1$q + 32'h1) begin
-            next_digit = checksum$q[(32'h4)+:(4)];
-        end
-        if (chain$q == len1$q + 32'h2) begin
-            next_digit = checksum$q[(32'h0)+:(4)];
-        end
+        chain_next = chain$q;
         chain_start = 32'h0;
         if (signing$q | verifying$q) begin
-            chain_start = next_digit;
+            chain_start = digit$q;
         end
         kept = ((request$q == LeafRequest$Chain) & ~fors_mode$q) | (request$q == LeafRequest$SigChain) | (request$q == LeafRequest$ForsSecret) | (request$q == LeafRequest$ForsLeaf);
         kept_prf_flag = 32'h0;
@@ -5195,7 +5303,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
             sponge$op = op_chain_kept;
             sponge$arg0 = kept_arg0;
             sponge$arg1 = 32'h0;
-            sponge$arg2 = ((next_digit) & 32'hffffffff);
+            sponge$arg2 = ((digit$q) & 32'hffffffff);
         end
         if (request$q == LeafRequest$Compress) begin
             sponge$arg1 = ((compress_bytes$q) & 32'hffffffff);
@@ -5594,6 +5702,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
                         error_flag$d = 1'b0;
                         n_reg$d = n_bytes;
                         chain$d = 32'h0;
+                        chain_next = 32'h0;
                         checksum$d = 32'h0;
                         signing$d = sign_leaf & start;
                         fors_mode$d = fors;
@@ -5677,7 +5786,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
                         secret_word$d = 32'h0;
                         prime$d = 32'h0;
                         if (((request$q == LeafRequest$SigChain) | ((request$q == LeafRequest$Chain) & verifying$q)) & (chain$q < len1$q)) begin
-                            checksum$d = checksum$q + 32'hf - ((next_digit) & 10'h3ff);
+                            checksum$d = checksum$q + 32'hf - ((digit$q) & 10'h3ff);
                         end
                     end
                 end
@@ -5740,6 +5849,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
                                     request$d = LeafRequest$SigChain;
                                 end
                                 chain$d = chain$q + 32'h1;
+                                chain_next = chain$q + 32'h1;
                                 if (chain$q == last_chain$q) begin
                                     request$d = LeafRequest$Compress;
                                     read_ptr$d = 32'h0;
@@ -5777,6 +5887,52 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
         end
+        message_word = message$0$q;
+        if (chain_next[(32'h3)+:(3)] == 1) begin
+            message_word = message$1$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 2) begin
+            message_word = message$2$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 3) begin
+            message_word = message$3$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 4) begin
+            message_word = message$4$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 5) begin
+            message_word = message$5$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 6) begin
+            message_word = message$6$q;
+        end
+        if (chain_next[(32'h3)+:(3)] == 7) begin
+            message_word = message$7$q;
+        end
+        message_byte = message_word[(32'h0)+:(8)];
+        if (chain_next[(32'h1)+:(2)] == 32'h1) begin
+            message_byte = message_word[(32'h8)+:(8)];
+        end
+        if (chain_next[(32'h1)+:(2)] == 32'h2) begin
+            message_byte = message_word[(32'h10)+:(8)];
+        end
+        if (chain_next[(32'h1)+:(2)] == 32'h3) begin
+            message_byte = message_word[(32'h18)+:(8)];
+        end
+        next_digit = message_byte[(32'h4)+:(4)];
+        if (chain_next[32'h0]) begin
+            next_digit = message_byte[(32'h0)+:(4)];
+        end
+        if (chain_next == len1$q) begin
+            next_digit = ((checksum$q[(32'h8)+:(2)]) & 4'hf);
+        end
+        if (chain_next == len1$q + 32'h1) begin
+            next_digit = checksum$q[(32'h4)+:(4)];
+        end
+        if (chain_next == len1$q + 32'h2) begin
+            next_digit = checksum$q[(32'h0)+:(4)];
+        end
+        digit$d = next_digit;
         busy = phase$q != LeafPhase$Idle;
         done = done_flag$q;
         error = error_flag$q;
@@ -6277,6 +6433,25 @@ module slhdsa_accel__core__tree__wots__compress_bytes(d,q,clock);
     end
           
 endmodule // slhdsa_accel__core__tree__wots__compress_bytes
+
+
+module slhdsa_accel__core__tree__wots__digit(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__core__tree__wots__digit
 
 
 module slhdsa_accel__core__tree__wots__done_flag(d,q,clock);
@@ -7358,7 +7533,147 @@ module slhdsa_accel__core__tree__wots__sk_seed__7(d,q,clock);
 endmodule // slhdsa_accel__core__tree__wots__sk_seed__7
 
 
-module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [7:0] op;
+    input wire  [31:0] arg0;
+    input wire  [31:0] arg1;
+    input wire  [31:0] arg2;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    input wire  in_last;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    output reg  out_last;
+    input wire  out_ready;
+    output reg  port$reset;
+    output reg  port$start;
+    output reg  [7:0] port$op;
+    output reg  [31:0] port$arg0;
+    output reg  [31:0] port$arg1;
+    output reg  [31:0] port$arg2;
+    input wire  port$busy;
+    input wire  port$done;
+    input wire  port$error;
+    output reg  [31:0] port$in_data;
+    output reg  port$in_valid;
+    output reg  port$in_last;
+    input wire  port$in_ready;
+    input wire  [31:0] port$out_data;
+    input wire  port$out_valid;
+    input wire  port$out_last;
+    output reg  port$out_ready;
+    
+    // Constant declarations
+    localparam  outside = 1'b0;
+    
+    // Stub signals
+    reg  own$clock;
+    reg  own$reset;
+    reg  own$start;
+    reg  [7:0] own$op;
+    reg  [31:0] own$arg0;
+    reg  [31:0] own$arg1;
+    reg  [31:0] own$arg2;
+    wire  own$busy;
+    wire  own$done;
+    wire  own$error;
+    wire  [31:0] own$core_config;
+    reg  [31:0] own$in_data;
+    reg  own$in_valid;
+    reg  own$in_last;
+    wire  own$in_ready;
+    wire  [31:0] own$out_data;
+    wire  own$out_valid;
+    wire  own$out_last;
+    reg  own$out_ready;
+    
+    // Sub module instances
+    slhdsa_accel__core__tree__wots__sponge__own own(
+        .clock(own$clock),
+        .reset(own$reset),
+        .start(own$start),
+        .op(own$op),
+        .arg0(own$arg0),
+        .arg1(own$arg1),
+        .arg2(own$arg2),
+        .busy(own$busy),
+        .done(own$done),
+        .error(own$error),
+        .core_config(own$core_config),
+        .in_data(own$in_data),
+        .in_valid(own$in_valid),
+        .in_last(own$in_last),
+        .in_ready(own$in_ready),
+        .out_data(own$out_data),
+        .out_valid(own$out_valid),
+        .out_last(own$out_last),
+        .out_ready(own$out_ready)
+    );
+    
+    // Update code
+    always @(*) begin
+        own$clock = clock;
+        own$reset = reset | outside;
+        own$start = start & ~outside;
+        own$op = op;
+        own$arg0 = arg0;
+        own$arg1 = arg1;
+        own$arg2 = arg2;
+        own$in_data = in_data;
+        own$in_valid = in_valid & ~outside;
+        own$in_last = in_last;
+        own$out_ready = out_ready & ~outside;
+        port$reset = 1'b0;
+        port$start = 1'b0;
+        port$op = 32'h0;
+        port$arg0 = 32'h0;
+        port$arg1 = 32'h0;
+        port$arg2 = 32'h0;
+        port$in_data = 32'h0;
+        port$in_valid = 1'b0;
+        port$in_last = 1'b0;
+        port$out_ready = 1'b0;
+        busy = own$busy;
+        done = own$done;
+        error = own$error;
+        in_ready = own$in_ready;
+        out_data = own$out_data;
+        out_valid = own$out_valid;
+        out_last = own$out_last;
+        if (outside) begin
+            port$reset = reset;
+            port$start = start;
+            port$op = op;
+            port$arg0 = arg0;
+            port$arg1 = arg1;
+            port$arg2 = arg2;
+            port$in_data = in_data;
+            port$in_valid = in_valid;
+            port$in_last = in_last;
+            port$out_ready = out_ready;
+            busy = port$busy;
+            done = port$done;
+            error = port$error;
+            in_ready = port$in_ready;
+            out_data = port$out_data;
+            out_valid = port$out_valid;
+            out_last = port$out_last;
+        end
+    end
+    
+endmodule // slhdsa_accel__core__tree__wots__sponge
+
+
+module slhdsa_accel__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -7637,7 +7952,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     reg  [63:0] tail_lane;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge__perm perm(
+    slhdsa_accel__core__tree__wots__sponge__own__perm perm(
         .clock(perm$clock),
         .start(perm$start),
         .load(perm$load),
@@ -7724,177 +8039,177 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         .next_lanes$23(perm$next_lanes$23),
         .next_lanes$24(perm$next_lanes$24)
     );
-    slhdsa_accel__core__tree__wots__sponge__clear_r clear_r(
+    slhdsa_accel__core__tree__wots__sponge__own__clear_r clear_r(
         .d(clear_r$d),
         .q(clear_r$q),
         .clock(clear_r$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__phase phase(
+    slhdsa_accel__core__tree__wots__sponge__own__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__mode mode(
+    slhdsa_accel__core__tree__wots__sponge__own__mode mode(
         .d(mode$d),
         .q(mode$q),
         .clock(mode$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__msg_left msg_left(
+    slhdsa_accel__core__tree__wots__sponge__own__msg_left msg_left(
         .d(msg_left$d),
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__msg_short msg_short(
+    slhdsa_accel__core__tree__wots__sponge__own__msg_short msg_short(
         .d(msg_short$d),
         .q(msg_short$q),
         .clock(msg_short$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__msg_four msg_four(
+    slhdsa_accel__core__tree__wots__sponge__own__msg_four msg_four(
         .d(msg_four$d),
         .q(msg_four$q),
         .clock(msg_four$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__out_left out_left(
+    slhdsa_accel__core__tree__wots__sponge__own__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
         .clock(out_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__word_pos word_pos(
+    slhdsa_accel__core__tree__wots__sponge__own__word_pos word_pos(
         .d(word_pos$d),
         .q(word_pos$q),
         .clock(word_pos$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__done_flag done_flag(
+    slhdsa_accel__core__tree__wots__sponge__own__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__error_flag error_flag(
+    slhdsa_accel__core__tree__wots__sponge__own__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__chain_lanes chain_lanes(
+    slhdsa_accel__core__tree__wots__sponge__own__chain_lanes chain_lanes(
         .d(chain_lanes$d),
         .q(chain_lanes$q),
         .clock(chain_lanes$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__segment segment(
+    slhdsa_accel__core__tree__wots__sponge__own__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__segment_word segment_word(
+    slhdsa_accel__core__tree__wots__sponge__own__segment_word segment_word(
         .d(segment_word$d),
         .q(segment_word$q),
         .clock(segment_word$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__hash_address hash_address(
+    slhdsa_accel__core__tree__wots__sponge__own__hash_address hash_address(
         .d(hash_address$d),
         .q(hash_address$q),
         .clock(hash_address$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__steps_left steps_left(
+    slhdsa_accel__core__tree__wots__sponge__own__steps_left steps_left(
         .d(steps_left$d),
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__prf_step prf_step(
+    slhdsa_accel__core__tree__wots__sponge__own__prf_step prf_step(
         .d(prf_step$d),
         .q(prf_step$q),
         .clock(prf_step$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__prf_fors prf_fors(
+    slhdsa_accel__core__tree__wots__sponge__own__prf_fors prf_fors(
         .d(prf_fors$d),
         .q(prf_fors$q),
         .clock(prf_fors$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__chain_fuse chain_fuse(
+    slhdsa_accel__core__tree__wots__sponge__own__chain_fuse chain_fuse(
         .d(chain_fuse$d),
         .q(chain_fuse$q),
         .clock(chain_fuse$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__chain_wait chain_wait(
+    slhdsa_accel__core__tree__wots__sponge__own__chain_wait chain_wait(
         .d(chain_wait$d),
         .q(chain_wait$q),
         .clock(chain_wait$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__pk_seed__0 pk_seed$0(
+    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
         .clock(pk_seed$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__pk_seed__1 pk_seed$1(
+    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1 pk_seed$1(
         .d(pk_seed$1$d),
         .q(pk_seed$1$q),
         .clock(pk_seed$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__pk_seed__2 pk_seed$2(
+    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2 pk_seed$2(
         .d(pk_seed$2$d),
         .q(pk_seed$2$q),
         .clock(pk_seed$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__pk_seed__3 pk_seed$3(
+    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3 pk_seed$3(
         .d(pk_seed$3$d),
         .q(pk_seed$3$q),
         .clock(pk_seed$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__adrs__0 adrs$0(
+    slhdsa_accel__core__tree__wots__sponge__own__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__adrs__1 adrs$1(
+    slhdsa_accel__core__tree__wots__sponge__own__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__adrs__2 adrs$2(
+    slhdsa_accel__core__tree__wots__sponge__own__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__adrs__3 adrs$3(
+    slhdsa_accel__core__tree__wots__sponge__own__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__0 tail$0(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__0 tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__1 tail$1(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__1 tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__2 tail$2(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__2 tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__3 tail$3(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__3 tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__4 tail$4(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__4 tail$4(
         .d(tail$4$d),
         .q(tail$4$q),
         .clock(tail$4$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail__5 tail$5(
+    slhdsa_accel__core__tree__wots__sponge__own__tail__5 tail$5(
         .d(tail$5$d),
         .q(tail$5$q),
         .clock(tail$5$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail_active tail_active(
+    slhdsa_accel__core__tree__wots__sponge__own__tail_active tail_active(
         .d(tail_active$d),
         .q(tail_active$q),
         .clock(tail_active$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__tail_pos tail_pos(
+    slhdsa_accel__core__tree__wots__sponge__own__tail_pos tail_pos(
         .d(tail_pos$d),
         .q(tail_pos$q),
         .clock(tail_pos$clock)
@@ -8692,10 +9007,10 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         end
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge
+endmodule // slhdsa_accel__core__tree__wots__sponge__own
 
 
-module slhdsa_accel__core__tree__wots__sponge__adrs__0(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8711,10 +9026,10 @@ module slhdsa_accel__core__tree__wots__sponge__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__adrs__0
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__adrs__1(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8730,10 +9045,10 @@ module slhdsa_accel__core__tree__wots__sponge__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__adrs__1
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__adrs__2(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8749,10 +9064,10 @@ module slhdsa_accel__core__tree__wots__sponge__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__adrs__2
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__adrs__3(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8768,10 +9083,10 @@ module slhdsa_accel__core__tree__wots__sponge__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__adrs__3
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__chain_fuse(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__chain_fuse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8787,10 +9102,10 @@ module slhdsa_accel__core__tree__wots__sponge__chain_fuse(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__chain_fuse
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_fuse
 
 
-module slhdsa_accel__core__tree__wots__sponge__chain_lanes(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__chain_lanes(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8806,10 +9121,10 @@ module slhdsa_accel__core__tree__wots__sponge__chain_lanes(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__chain_lanes
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_lanes
 
 
-module slhdsa_accel__core__tree__wots__sponge__chain_wait(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__chain_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8825,10 +9140,10 @@ module slhdsa_accel__core__tree__wots__sponge__chain_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__chain_wait
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_wait
 
 
-module slhdsa_accel__core__tree__wots__sponge__clear_r(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8845,10 +9160,10 @@ module slhdsa_accel__core__tree__wots__sponge__clear_r(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__clear_r
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__clear_r
 
 
-module slhdsa_accel__core__tree__wots__sponge__done_flag(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8864,10 +9179,10 @@ module slhdsa_accel__core__tree__wots__sponge__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__done_flag
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__done_flag
 
 
-module slhdsa_accel__core__tree__wots__sponge__error_flag(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8883,10 +9198,10 @@ module slhdsa_accel__core__tree__wots__sponge__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__error_flag
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__error_flag
 
 
-module slhdsa_accel__core__tree__wots__sponge__hash_address(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__hash_address(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8902,10 +9217,10 @@ module slhdsa_accel__core__tree__wots__sponge__hash_address(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__hash_address
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__hash_address
 
 
-module slhdsa_accel__core__tree__wots__sponge__mode(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__mode(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8921,10 +9236,10 @@ module slhdsa_accel__core__tree__wots__sponge__mode(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__mode
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__mode
 
 
-module slhdsa_accel__core__tree__wots__sponge__msg_four(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__msg_four(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8940,10 +9255,10 @@ module slhdsa_accel__core__tree__wots__sponge__msg_four(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__msg_four
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_four
 
 
-module slhdsa_accel__core__tree__wots__sponge__msg_left(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__msg_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8959,10 +9274,10 @@ module slhdsa_accel__core__tree__wots__sponge__msg_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__msg_left
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__msg_short(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__msg_short(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8978,10 +9293,10 @@ module slhdsa_accel__core__tree__wots__sponge__msg_short(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__msg_short
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_short
 
 
-module slhdsa_accel__core__tree__wots__sponge__out_left(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__out_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8997,10 +9312,10 @@ module slhdsa_accel__core__tree__wots__sponge__out_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__out_left
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__out_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
+module slhdsa_accel__core__tree__wots__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
     
     // Module arguments
     input wire  clock;
@@ -9235,147 +9550,147 @@ module slhdsa_accel__core__tree__wots__sponge__perm(clock,start,load,load_lanes$
     reg  load_now;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge__perm__state__0 state$0(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__0 state$0(
         .d(state$0$d),
         .q(state$0$q),
         .clock(state$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__1 state$1(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__1 state$1(
         .d(state$1$d),
         .q(state$1$q),
         .clock(state$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__2 state$2(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__2 state$2(
         .d(state$2$d),
         .q(state$2$q),
         .clock(state$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__3 state$3(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__3 state$3(
         .d(state$3$d),
         .q(state$3$q),
         .clock(state$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__4 state$4(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__4 state$4(
         .d(state$4$d),
         .q(state$4$q),
         .clock(state$4$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__5 state$5(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__5 state$5(
         .d(state$5$d),
         .q(state$5$q),
         .clock(state$5$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__6 state$6(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__6 state$6(
         .d(state$6$d),
         .q(state$6$q),
         .clock(state$6$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__7 state$7(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__7 state$7(
         .d(state$7$d),
         .q(state$7$q),
         .clock(state$7$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__8 state$8(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__8 state$8(
         .d(state$8$d),
         .q(state$8$q),
         .clock(state$8$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__9 state$9(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__9 state$9(
         .d(state$9$d),
         .q(state$9$q),
         .clock(state$9$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__10 state$10(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__10 state$10(
         .d(state$10$d),
         .q(state$10$q),
         .clock(state$10$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__11 state$11(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__11 state$11(
         .d(state$11$d),
         .q(state$11$q),
         .clock(state$11$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__12 state$12(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__12 state$12(
         .d(state$12$d),
         .q(state$12$q),
         .clock(state$12$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__13 state$13(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__13 state$13(
         .d(state$13$d),
         .q(state$13$q),
         .clock(state$13$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__14 state$14(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__14 state$14(
         .d(state$14$d),
         .q(state$14$q),
         .clock(state$14$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__15 state$15(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__15 state$15(
         .d(state$15$d),
         .q(state$15$q),
         .clock(state$15$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__16 state$16(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__16 state$16(
         .d(state$16$d),
         .q(state$16$q),
         .clock(state$16$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__17 state$17(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__17 state$17(
         .d(state$17$d),
         .q(state$17$q),
         .clock(state$17$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__18 state$18(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__18 state$18(
         .d(state$18$d),
         .q(state$18$q),
         .clock(state$18$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__19 state$19(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__19 state$19(
         .d(state$19$d),
         .q(state$19$q),
         .clock(state$19$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__20 state$20(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__20 state$20(
         .d(state$20$d),
         .q(state$20$q),
         .clock(state$20$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__21 state$21(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__21 state$21(
         .d(state$21$d),
         .q(state$21$q),
         .clock(state$21$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__22 state$22(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__22 state$22(
         .d(state$22$d),
         .q(state$22$q),
         .clock(state$22$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__23 state$23(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__23 state$23(
         .d(state$23$d),
         .q(state$23$q),
         .clock(state$23$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__state__24 state$24(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__state__24 state$24(
         .d(state$24$d),
         .q(state$24$q),
         .clock(state$24$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__running running(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__running running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__round round(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__round round(
         .d(round$d),
         .q(round$q),
         .clock(round$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__reload_armed reload_armed(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed reload_armed(
         .d(reload_armed$d),
         .q(reload_armed$q),
         .clock(reload_armed$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__perm__rounds rounds(
+    slhdsa_accel__core__tree__wots__sponge__own__perm__rounds rounds(
         .state_in$0(rounds$state_in$0),
         .state_in$1(rounds$state_in$1),
         .state_in$2(rounds$state_in$2),
@@ -9795,10 +10110,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm(clock,start,load,load_lanes$
         end
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__reload_armed(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9814,10 +10129,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__reload_armed(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__reload_armed
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__round(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__round(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -9833,10 +10148,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__round(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__round
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__round
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
     
     // Module arguments
     input wire  [63:0] state_in$0;
@@ -10463,10 +10778,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__rounds(state_in$0,state_in$
         state_out$24 = lanes$74;
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__rounds
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__rounds
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__running(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10483,10 +10798,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__running(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__running
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__running
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__0(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10502,10 +10817,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__0
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__1(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10521,10 +10836,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__1
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__10(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__10(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10540,10 +10855,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__10(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__10
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__10
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__11(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__11(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10559,10 +10874,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__11(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__11
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__11
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__12(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__12(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10578,10 +10893,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__12(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__12
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__12
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__13(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__13(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10597,10 +10912,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__13(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__13
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__13
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__14(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__14(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10616,10 +10931,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__14(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__14
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__14
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__15(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__15(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10635,10 +10950,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__15(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__15
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__15
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__16(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__16(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10654,10 +10969,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__16(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__16
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__16
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__17(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__17(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10673,10 +10988,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__17(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__17
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__17
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__18(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__18(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10692,10 +11007,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__18(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__18
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__18
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__19(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__19(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10711,10 +11026,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__19(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__19
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__19
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__2(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10730,10 +11045,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__2
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__20(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__20(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10749,10 +11064,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__20(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__20
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__20
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__21(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__21(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10768,10 +11083,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__21(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__21
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__21
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__22(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__22(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10787,10 +11102,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__22(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__22
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__22
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__23(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__23(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10806,10 +11121,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__23(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__23
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__23
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__24(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__24(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10825,10 +11140,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__24(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__24
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__24
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__3(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10844,10 +11159,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__3
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__4(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10863,10 +11178,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__4
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__4
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__5(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10882,10 +11197,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__5
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__5
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__6(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__6(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10901,10 +11216,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__6
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__6
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__7(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__7(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10920,10 +11235,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__7
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__7
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__8(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__8(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10939,10 +11254,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__8(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__8
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__8
 
 
-module slhdsa_accel__core__tree__wots__sponge__perm__state__9(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__perm__state__9(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10958,10 +11273,10 @@ module slhdsa_accel__core__tree__wots__sponge__perm__state__9(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__perm__state__9
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__9
 
 
-module slhdsa_accel__core__tree__wots__sponge__phase(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -10987,10 +11302,10 @@ module slhdsa_accel__core__tree__wots__sponge__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__phase
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__phase
 
 
-module slhdsa_accel__core__tree__wots__sponge__pk_seed__0(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11006,10 +11321,10 @@ module slhdsa_accel__core__tree__wots__sponge__pk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__pk_seed__0
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__pk_seed__1(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11025,10 +11340,10 @@ module slhdsa_accel__core__tree__wots__sponge__pk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__pk_seed__1
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__pk_seed__2(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11044,10 +11359,10 @@ module slhdsa_accel__core__tree__wots__sponge__pk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__pk_seed__2
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__pk_seed__3(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11063,10 +11378,10 @@ module slhdsa_accel__core__tree__wots__sponge__pk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__pk_seed__3
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__prf_fors(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__prf_fors(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11082,10 +11397,10 @@ module slhdsa_accel__core__tree__wots__sponge__prf_fors(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__prf_fors
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__prf_fors
 
 
-module slhdsa_accel__core__tree__wots__sponge__prf_step(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__prf_step(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11101,10 +11416,10 @@ module slhdsa_accel__core__tree__wots__sponge__prf_step(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__prf_step
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__prf_step
 
 
-module slhdsa_accel__core__tree__wots__sponge__segment(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -11120,10 +11435,10 @@ module slhdsa_accel__core__tree__wots__sponge__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__segment
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__segment
 
 
-module slhdsa_accel__core__tree__wots__sponge__segment_word(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__segment_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11139,10 +11454,10 @@ module slhdsa_accel__core__tree__wots__sponge__segment_word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__segment_word
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__segment_word
 
 
-module slhdsa_accel__core__tree__wots__sponge__steps_left(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__steps_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -11158,10 +11473,10 @@ module slhdsa_accel__core__tree__wots__sponge__steps_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__steps_left
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__steps_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__0(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11177,10 +11492,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__0
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__1(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11196,10 +11511,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__1
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__2(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11215,10 +11530,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__2
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__3(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11234,10 +11549,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__3
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__4(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11253,10 +11568,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__4
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__4
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail__5(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11272,10 +11587,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail__5
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__5
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail_active(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail_active(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11291,10 +11606,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail_active(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail_active
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail_active
 
 
-module slhdsa_accel__core__tree__wots__sponge__tail_pos(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__tail_pos(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11310,10 +11625,10 @@ module slhdsa_accel__core__tree__wots__sponge__tail_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__tail_pos
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail_pos
 
 
-module slhdsa_accel__core__tree__wots__sponge__word_pos(d,q,clock);
+module slhdsa_accel__core__tree__wots__sponge__own__word_pos(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -11329,7 +11644,7 @@ module slhdsa_accel__core__tree__wots__sponge__word_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__word_pos
+endmodule // slhdsa_accel__core__tree__wots__sponge__own__word_pos
 
 
 module slhdsa_accel__core__tree__wots__tree_index(d,q,clock);
