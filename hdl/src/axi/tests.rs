@@ -152,7 +152,7 @@ fn arguments_read_back_in_every_write_order() {
 
 /// Random jobs per test: `default`, or 100 with `PQC_FULL=1`.
 fn iterations(default: usize) -> usize {
-    if std::env::var_os("PQC_FULL").is_some_and(|v| v == "1") {
+    if crate::keccak::testutil::full_run() {
         100
     } else {
         default

@@ -114,11 +114,6 @@ impl<const R: usize> SpongeSelect<R> {
         Self::build(SpongeEngine::default(), true)
     }
 
-    /// Whether it was built with [`SpongeSelect::outside`].
-    pub fn is_outside(&self) -> bool {
-        self.outside.val()
-    }
-
     fn build(own: SpongeEngine<R>, outside: bool) -> Self {
         Self {
             clock: Default::default(),

@@ -11,7 +11,7 @@ use super::harness::{
 };
 use super::round::ROUNDS;
 use super::sponge::{SpongeEngine, TAIL_WORDS};
-use super::testutil::SplitMix64;
+use super::testutil::{full_run, SplitMix64};
 use pqc::keccak::{soft_sponge, SoftKeccak, SpongeMode};
 use ps_pl_contract::regmap::keccak as regs;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
@@ -33,10 +33,6 @@ fn kept_or_shared_bench<const R: usize>() -> Bench<SpongeEngine<R>> {
     } else {
         kept_chain_bench::<R>()
     }
-}
-
-fn full_run() -> bool {
-    std::env::var_os("PQC_FULL").is_some_and(|v| v == "1")
 }
 
 /// Reference output: `sha3` where it defines one, else `soft_sponge`

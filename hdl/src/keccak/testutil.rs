@@ -1,4 +1,10 @@
-//! Deterministic test inputs (no extra dependency).
+//! Deterministic test inputs (no extra dependency), and the switch to
+//! the exhaustive runs.
+
+/// `PQC_FULL=1`: run the exhaustive variants of the tests.
+pub(crate) fn full_run() -> bool {
+    std::env::var_os("PQC_FULL").is_some_and(|v| v == "1")
+}
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, well-mixed 64-bit generator.
 pub struct SplitMix64(pub u64);

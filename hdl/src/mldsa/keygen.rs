@@ -1506,18 +1506,32 @@ mod tests {
     /// Writes ξ and starts a key generation of `set` (the sink always
     /// ready).
     fn start_keygen(uut: &mut MlDsaEngine, xi: &[u8; 32], set: u64) {
+        start_keygen_in(uut, |u| u, |u| &mut u.clock, xi, set);
+    }
+
+    /// [`start_keygen`] on the engine `engine` finds in a block clocked
+    /// by `clock`.
+    fn start_keygen_in<B: Block>(
+        uut: &mut B,
+        engine: fn(&mut B) -> &mut MlDsaEngine,
+        clock: fn(&mut B) -> &mut Signal<In, Clock>,
+        xi: &[u8; 32],
+        set: u64,
+    ) {
         for (w, word) in xi.chunks_exact(4).enumerate() {
-            uut.xi_write.next = true;
-            uut.xi_index.next = (w as u64).into();
-            uut.xi_word.next = u64::from(u32::from_le_bytes(word.try_into().unwrap())).into();
-            tick(uut, |u| &mut u.clock);
+            let e = engine(uut);
+            e.xi_write.next = true;
+            e.xi_index.next = (w as u64).into();
+            e.xi_word.next = u64::from(u32::from_le_bytes(word.try_into().unwrap())).into();
+            tick(uut, clock);
         }
-        uut.xi_write.next = false;
-        uut.parameter_set.next = set.into();
-        uut.m_ready.next = true;
-        uut.start.next = true;
-        tick(uut, |u| &mut u.clock);
-        uut.start.next = false;
+        let e = engine(uut);
+        e.xi_write.next = false;
+        e.parameter_set.next = set.into();
+        e.m_ready.next = true;
+        e.start.next = true;
+        tick(uut, clock);
+        engine(uut).start.next = false;
     }
 
     #[test]
@@ -1620,19 +1634,7 @@ mod tests {
             tick(&mut uut, |u| &mut u.clock);
             uut.job.reset.next = false;
             let xi = pqc_selftest::vectors::ML_DSA[set].keygen.seed;
-            for (w, word) in xi.chunks_exact(4).enumerate() {
-                uut.job.xi_write.next = true;
-                uut.job.xi_index.next = (w as u64).into();
-                uut.job.xi_word.next =
-                    u64::from(u32::from_le_bytes(word.try_into().unwrap())).into();
-                tick(&mut uut, |u| &mut u.clock);
-            }
-            uut.job.xi_write.next = false;
-            uut.job.parameter_set.next = (set as u64).into();
-            uut.job.m_ready.next = true;
-            uut.job.start.next = true;
-            tick(&mut uut, |u| &mut u.clock);
-            uut.job.start.next = false;
+            start_keygen_in(&mut uut, |u| &mut u.job, |u| &mut u.clock, &xi, set as u64);
             let mut out = Vec::new();
             let mut clocks = 1u64;
             loop {

@@ -77,7 +77,7 @@ fn engine_on_the_shared_sponge_matches_its_own() {
     let mut own = Bench::new(31);
     let mut shared = JobBench::<SharedEngine>::new(31);
     let mut rng = Lcg::new(3105);
-    let full = std::env::var_os("PQC_FULL").is_some_and(|v| v == "1");
+    let full = crate::keccak::testutil::full_run();
     let cases = [
         (16, (3, 2), (2, 2)),
         (24, (2, 3), (1, 2)),

@@ -1200,9 +1200,8 @@ impl<const R: usize> Logic for WotsLeafEngine<R> {
             self.error_flag.d.next = false;
         }
         // The digit of chain i (FIPS 205 Algorithm 7), for the chain of
-        // the next clock: nibble i of the
-        // message (high nibble first) for i < len1 = 2n, then the three
-        // nibbles of the 12-bit checksum.
+        // the next clock: nibble i of the message (high nibble first) for
+        // i < len1 = 2n, then the three nibbles of the 12-bit checksum.
         self.message_word.next = self.message[0].q.val();
         for i in 1..8 {
             if self.chain_next.val().get_bits::<3>(3).index() == i {
