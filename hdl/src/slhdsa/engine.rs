@@ -264,6 +264,10 @@ pub struct SlhDsaEngine<const R: usize> {
     indices: DigestIndices,
     root: [DFF<Bits<32>>; 8],
     pk_root: [DFF<Bits<32>>; 8],
+    /// Word i of the root equals word i of PK.root, a clock after both
+    /// (the roots are written before `EmitRoot`): the verdict reads a bit
+    /// instead of comparing two muxed words.
+    root_equal: [DFF<Bit>; 8],
     phase: DFF<EnginePhase>,
     n_reg: DFF<Bits<6>>,
     word_last: DFF<Bits<4>>,
@@ -289,7 +293,7 @@ pub struct SlhDsaEngine<const R: usize> {
     in_fire: Signal<Local, Bit>,
     final_word: Signal<Local, Bit>,
     root_out: Signal<Local, Bits<32>>,
-    pk_root_out: Signal<Local, Bits<32>>,
+    word_equal: Signal<Local, Bit>,
     tree_fire: Signal<Local, Bit>,
     passing: Signal<Local, Bit>,
     op_sign: Constant<Bits<2>>,
@@ -344,6 +348,7 @@ impl<const R: usize> Default for SlhDsaEngine<R> {
             indices: Default::default(),
             root: Default::default(),
             pk_root: Default::default(),
+            root_equal: Default::default(),
             phase: Default::default(),
             n_reg: Default::default(),
             word_last: Default::default(),
@@ -369,7 +374,7 @@ impl<const R: usize> Default for SlhDsaEngine<R> {
             in_fire: Default::default(),
             final_word: Default::default(),
             root_out: Default::default(),
-            pk_root_out: Default::default(),
+            word_equal: Default::default(),
             tree_fire: Default::default(),
             passing: Default::default(),
             op_sign: Constant::new(OP_SIGN.into()),
@@ -436,6 +441,8 @@ impl<const R: usize> Logic for SlhDsaEngine<R> {
             self.root[i].d.next = self.root[i].q.val();
             self.pk_root[i].clock.next = self.clock.val();
             self.pk_root[i].d.next = self.pk_root[i].q.val();
+            self.root_equal[i].clock.next = self.clock.val();
+            self.root_equal[i].d.next = self.root[i].q.val() == self.pk_root[i].q.val();
         }
         clock!(self, clock, tree, position);
         SpongePort::link(&mut self.sponge_port, &mut self.tree.sponge_port);
@@ -493,11 +500,11 @@ impl<const R: usize> Logic for SlhDsaEngine<R> {
 
         self.position.step.next = self.step.q.val();
         self.root_out.next = self.root[0].q.val();
-        self.pk_root_out.next = self.pk_root[0].q.val();
+        self.word_equal.next = self.root_equal[0].q.val();
         for i in 1..8 {
             if self.step.q.val().index() == i {
                 self.root_out.next = self.root[i].q.val();
-                self.pk_root_out.next = self.pk_root[i].q.val();
+                self.word_equal.next = self.root_equal[i].q.val();
             }
         }
         self.tree.adrs_word.next = self.position.address_word.val();
@@ -733,14 +740,13 @@ impl<const R: usize> Logic for SlhDsaEngine<R> {
             EnginePhase::EmitRoot => {
                 if self.out_ready.val() {
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.pk_root_out.val() != self.root_out.val() {
+                    if !self.word_equal.val() {
                         self.mismatch.d.next = true;
                     }
                     if self.step.q.val() == self.word_last.q.val() {
                         self.phase.d.next = EnginePhase::Idle;
                         self.done_flag.d.next = true;
-                        self.verdict_flag.d.next = !self.mismatch.q.val()
-                            & (self.pk_root_out.val() == self.root_out.val());
+                        self.verdict_flag.d.next = !self.mismatch.q.val() & self.word_equal.val();
                     }
                 }
             }
