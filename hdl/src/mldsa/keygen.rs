@@ -347,6 +347,13 @@ pub struct MlDsaKeyGen {
     out_taken: DFF<Bit>,
     hash_take: Signal<Local, Bit>,
     out_take: Signal<Local, Bit>,
+    /// The sponge's next pk word, valid and last: a register between the
+    /// pk buffer's read port and the sponge (a block-RAM read into the
+    /// shared sponge's state was over the cell-delay budget).
+    pk_feed_word: DFF<Bits<32>>,
+    pk_feed_valid: DFF<Bit>,
+    pk_feed_last: DFF<Bit>,
+    pk_feed_room: Signal<Local, Bit>,
     // Combinational.
     message_word: Signal<Local, Bits<32>>,
     seed_word: Signal<Local, Bits<32>>,
@@ -406,7 +413,12 @@ const fn t0_offset(p: &Params) -> usize {
 /// `pqc_selftest::vectors::ML_DSA`) with a sink that never stalls, for
 /// ML-DSA-44, -65, -87: measured on the exported RTL and asserted by the
 /// tests (`verilator_check`, and at the bus with the top's 8 clocks of ξ).
-pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [9_383, 16_144, 24_065];
+pub const ACVP_KEYGEN_CLOCKS: [usize; 3] = [9_384, 16_145, 24_066];
+
+/// The clocks of the same key generations on an outside sponge of the
+/// shared configuration (R = 2, `SpongeEngine::with_kept_chain_and_squeeze_tail`),
+/// as in `crate::axi::EnginesAccel`.
+pub const SHARED_ACVP_KEYGEN_CLOCKS: [usize; 3] = [9_252, 15_677, 23_087];
 
 /// Bytes of SHAKE256 output every ExpandS polynomial consumes, whatever
 /// its rejections: `pqc`'s first request (2 blocks for η = 2, 3 for η = 4),
@@ -522,6 +534,10 @@ impl Default for MlDsaKeyGen {
             hash_taken: Default::default(),
             out_taken: Default::default(),
             hash_take: Default::default(),
+            pk_feed_word: Default::default(),
+            pk_feed_valid: Default::default(),
+            pk_feed_last: Default::default(),
+            pk_feed_room: Default::default(),
             out_take: Default::default(),
             message_word: Default::default(),
             seed_word: Default::default(),
@@ -612,6 +628,9 @@ impl Logic for MlDsaKeyGen {
             tr_count,
             pk_readable,
             hash_taken,
+            pk_feed_word,
+            pk_feed_valid,
+            pk_feed_last,
             out_taken,
             sampler,
             s_launched,
@@ -791,6 +810,7 @@ impl Logic for MlDsaKeyGen {
         }
         self.stream_take.next = false;
         self.hash_take.next = false;
+        self.pk_feed_room.next = false;
         self.out_take.next = false;
         self.stream_next.next = self.out_index.q.val();
         self.pk_buf.read_address.next = self.out_index.q.val().get_bits::<10>(0);
@@ -1097,6 +1117,7 @@ impl Logic for MlDsaKeyGen {
             if !self.hash_launched.q.val() {
                 if !self.s_word_valid.q.val() {
                     self.hash_launched.d.next = true;
+                    self.pk_feed_valid.d.next = false;
                     self.sponge_start.next = true;
                     self.sponge_arg1.next = bit_cast::<32, 11>(self.pk_words.q.val()) << 2;
                     self.sponge_arg2.next = 64.into();
@@ -1108,13 +1129,24 @@ impl Logic for MlDsaKeyGen {
                 }
             } else {
                 self.primed.d.next = true;
-                // Each pk word goes to the sponge and out on the stream;
-                // the reader moves on once both have it.
-                self.sponge_in_valid.next = self.stream_valid.val() & !self.hash_taken.q.val();
-                self.sponge_in_last.next = self.out_index.q.val() + 1 == self.pk_words.q.val();
-                self.sponge_in_data.next = self.pk_buf.read_word.val();
+                // Each pk word goes to the sponge (through its feed
+                // register) and out on the stream; the reader moves on
+                // once both have it.
+                self.sponge_in_valid.next = self.pk_feed_valid.q.val();
+                self.sponge_in_last.next = self.pk_feed_last.q.val();
+                self.sponge_in_data.next = self.pk_feed_word.q.val();
+                if self.sponge_in_ready.val() {
+                    self.pk_feed_valid.d.next = false;
+                }
+                self.pk_feed_room.next = !self.pk_feed_valid.q.val() | self.sponge_in_ready.val();
                 self.m_valid.next = self.stream_valid.val() & !self.out_taken.q.val();
-                self.hash_take.next = self.sponge_in_valid.val() & self.sponge_in_ready.val();
+                self.hash_take.next =
+                    self.stream_valid.val() & !self.hash_taken.q.val() & self.pk_feed_room.val();
+                if self.hash_take.val() {
+                    self.pk_feed_word.d.next = self.pk_buf.read_word.val();
+                    self.pk_feed_valid.d.next = true;
+                    self.pk_feed_last.d.next = self.out_index.q.val() + 1 == self.pk_words.q.val();
+                }
                 self.out_take.next = self.m_valid.val() & self.m_ready.val();
                 self.stream_take.next = (self.hash_taken.q.val() | self.hash_take.val())
                     & (self.out_taken.q.val() | self.out_take.val());
@@ -1347,6 +1379,7 @@ impl Logic for MlDsaKeyGen {
             self.hashing.d.next = false;
             self.hash_launched.d.next = false;
             self.hash_finished.d.next = false;
+            self.pk_feed_valid.d.next = false;
         }
         if self.abort_job.val() & (self.phase.q.val() != KeyGenPhase::Idle) {
             self.done_flag.d.next = true;
@@ -1361,6 +1394,7 @@ impl Logic for MlDsaKeyGen {
             self.hashing.d.next = false;
             self.hash_launched.d.next = false;
             self.hash_finished.d.next = false;
+            self.pk_feed_valid.d.next = false;
         }
         if self.reset.val() {
             self.sampler.d.next = SamplerPhase::Off;
@@ -1368,6 +1402,7 @@ impl Logic for MlDsaKeyGen {
             self.hashing.d.next = false;
             self.hash_launched.d.next = false;
             self.hash_finished.d.next = false;
+            self.pk_feed_valid.d.next = false;
             self.phase.d.next = KeyGenPhase::Idle;
             self.done_flag.d.next = false;
             self.error_flag.d.next = false;
@@ -1624,8 +1659,7 @@ mod tests {
     #[test]
     fn keygen_on_the_shared_sponge_matches_pqc() {
         use crate::keccak::select::OnSharedSponge;
-        const SHARED_CLOCKS: [u64; 3] = [9_251, 15_676, 23_086];
-        let mut measured = [0u64; 3];
+        let mut measured = [0usize; 3];
         for (set, measured) in measured.iter_mut().enumerate() {
             let mut uut = OnSharedSponge::<MlDsaEngine, 2>::default();
             uut.connect_all();
@@ -1636,7 +1670,7 @@ mod tests {
             let xi = pqc_selftest::vectors::ML_DSA[set].keygen.seed;
             start_keygen_in(&mut uut, |u| &mut u.job, |u| &mut u.clock, &xi, set as u64);
             let mut out = Vec::new();
-            let mut clocks = 1u64;
+            let mut clocks = 1;
             loop {
                 settle(&mut uut);
                 if uut.job.done.val() {
@@ -1656,7 +1690,7 @@ mod tests {
         eprintln!(
             "KeyGen on the shared sponge (ACVP ξ): {measured:?} clocks; on its own: {ACVP_KEYGEN_CLOCKS:?}"
         );
-        assert_eq!(measured, SHARED_CLOCKS);
+        assert_eq!(measured, SHARED_ACVP_KEYGEN_CLOCKS);
     }
 
     #[test]
