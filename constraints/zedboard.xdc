@@ -3,7 +3,7 @@
 # port driven off).
 #
 # The design uses the PS pins (DDR, MIO: fixed by the PS7 configuration)
-# and only these four PL pins. The clock is the PS's FCLK_CLK0, constrained
+# and only these three PL pins. The clock is the PS's FCLK_CLK0, constrained
 # by the processing_system7 IP itself.
 #
 # LD0: the NTT core is busy (block-design port ntt_busy_led).
@@ -12,11 +12,8 @@ set_property IOSTANDARD LVCMOS33 [get_ports ntt_busy_led]
 # LD1: the Keccak/sponge engine is busy (block-design port keccak_busy_led).
 set_property PACKAGE_PIN T21 [get_ports keccak_busy_led]
 set_property IOSTANDARD LVCMOS33 [get_ports keccak_busy_led]
-# LD2: the ML-DSA engine is busy (block-design port mldsa_busy_led).
-set_property PACKAGE_PIN U22 [get_ports mldsa_busy_led]
-set_property IOSTANDARD LVCMOS33 [get_ports mldsa_busy_led]
-# LD3: the SLH-DSA engine is busy (block-design port slhdsa_busy_led).
-set_property PACKAGE_PIN U21 [get_ports slhdsa_busy_led]
-set_property IOSTANDARD LVCMOS33 [get_ports slhdsa_busy_led]
+# LD2: the ML-DSA or the SLH-DSA engine is busy (block-design port engines_busy_led).
+set_property PACKAGE_PIN U22 [get_ports engines_busy_led]
+set_property IOSTANDARD LVCMOS33 [get_ports engines_busy_led]
 # The LEDs are slow indicators: no timing requirement on the paths to them.
-set_false_path -to [get_ports {ntt_busy_led keccak_busy_led mldsa_busy_led slhdsa_busy_led}]
+set_false_path -to [get_ports {ntt_busy_led keccak_busy_led engines_busy_led}]

@@ -10,17 +10,20 @@
 //! | Keccak engine control | [`KECCAK_BASE`] | AXI4-Lite, [`ctrl`] registers |
 //! | AXI DMA for the NTT core | [`NTT_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
 //! | AXI DMA for the Keccak engine | [`KECCAK_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
-//! | ML-DSA engine control | [`MLDSA_BASE`] | AXI4-Lite, [`ctrl`] registers, [`mldsa`] operations |
-//! | AXI DMA for the ML-DSA engine | [`MLDSA_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
-//! | SLH-DSA engine control | [`SLHDSA_BASE`] | AXI4-Lite, [`ctrl`] registers, [`slhdsa`] operations |
-//! | AXI DMA for the SLH-DSA engine | [`SLHDSA_DMA_BASE`] | Xilinx AXI DMA (PG021), [`crate::dma`] |
+//! | ML-DSA engine control | [`MLDSA_BASE`] (= [`ENGINES_BASE`]) | AXI4-Lite, [`ctrl`] registers, [`mldsa`] operations |
+//! | SLH-DSA engine control | [`SLHDSA_BASE`] (= [`ENGINES_BASE`] + [`ENGINE_BLOCK_BYTES`]) | AXI4-Lite, [`ctrl`] registers, [`slhdsa`] operations |
+//! | AXI DMA for both engines | [`ENGINES_DMA_BASE`] (= [`MLDSA_DMA_BASE`] = [`SLHDSA_DMA_BASE`]) | Xilinx AXI DMA (PG021), [`crate::dma`] |
+//!
+//! The two engines share one Keccak sponge, so they sit in one PL top
+//! behind one AXI4-Lite slave (both control blocks in one window) and one
+//! DMA.
 //!
 //! Every accelerator's control block starts with the same registers
 //! ([`ctrl`]); the operation codes and arguments specific to each core are
 //! in [`ntt`], [`keccak`], [`mldsa`] and [`slhdsa`].
 //!
 //! Room for more blocks: the GP0 window has space for further control
-//! blocks and DMAs at 64 KiB steps (`0x43C4_0000`…, `0x4044_0000`…).
+//! blocks and DMAs at 64 KiB steps (`0x43C3_0000`…, `0x4043_0000`…).
 
 /// Start of the M_AXI_GP0 window (strongly ordered in the PS MMU map).
 pub const PL_GP0_START: usize = 0x4000_0000;
@@ -35,14 +38,27 @@ pub const KECCAK_BASE: usize = 0x43C1_0000;
 pub const NTT_DMA_BASE: usize = 0x4040_0000;
 /// AXI DMA (simple mode) feeding the sponge engine's byte stream.
 pub const KECCAK_DMA_BASE: usize = 0x4041_0000;
+/// The engines' window: one AXI4-Lite slave (the top that holds both
+/// engines on one shared sponge) with the ML-DSA engine's control block in
+/// its lower half and the SLH-DSA engine's in its upper half.
+pub const ENGINES_BASE: usize = 0x43C2_0000;
+/// Size of each engine's control block in [`ENGINES_BASE`]'s window: the
+/// window's top address bit selects the engine.
+pub const ENGINE_BLOCK_BYTES: usize = CTRL_WINDOW_BYTES / 2;
+/// AXI DMA (simple mode) feeding both engines' streams: one engine runs
+/// at a time (the other refuses a start while the shared sponge is taken).
+pub const ENGINES_DMA_BASE: usize = 0x4042_0000;
 /// AXI4-Lite control block of the ML-DSA engine (whole operations).
-pub const MLDSA_BASE: usize = 0x43C2_0000;
-/// AXI DMA (simple mode) feeding the ML-DSA engine's streams.
-pub const MLDSA_DMA_BASE: usize = 0x4042_0000;
+pub const MLDSA_BASE: usize = ENGINES_BASE;
+/// AXI DMA feeding the ML-DSA engine's streams (the engines' one DMA).
+pub const MLDSA_DMA_BASE: usize = ENGINES_DMA_BASE;
 /// AXI4-Lite control block of the SLH-DSA engine (whole operations).
-pub const SLHDSA_BASE: usize = 0x43C3_0000;
-/// AXI DMA (simple mode) feeding the SLH-DSA engine's streams.
-pub const SLHDSA_DMA_BASE: usize = 0x4043_0000;
+pub const SLHDSA_BASE: usize = ENGINES_BASE + ENGINE_BLOCK_BYTES;
+/// AXI DMA feeding the SLH-DSA engine's streams (the engines' one DMA).
+pub const SLHDSA_DMA_BASE: usize = ENGINES_DMA_BASE;
+// An engine's block is a power-of-two half of the window (one address
+// bit selects it) and holds every control register.
+const _: () = assert!(ENGINE_BLOCK_BYTES.is_power_of_two() && ctrl::RESULT < ENGINE_BLOCK_BYTES);
 /// Size of each control block's address window.
 pub const CTRL_WINDOW_BYTES: usize = 0x1_0000;
 
@@ -380,15 +396,14 @@ mod tests {
 
     #[test]
     fn blocks_lie_in_the_gp0_window_and_do_not_overlap() {
+        // The slaves on GP0: the engines' window holds both engines' blocks.
         let mut bases = [
             NTT_BASE,
             KECCAK_BASE,
-            MLDSA_BASE,
+            ENGINES_BASE,
             NTT_DMA_BASE,
             KECCAK_DMA_BASE,
-            MLDSA_DMA_BASE,
-            SLHDSA_BASE,
-            SLHDSA_DMA_BASE,
+            ENGINES_DMA_BASE,
         ];
         bases.sort_unstable();
         for w in bases.windows(2) {
@@ -397,6 +412,9 @@ mod tests {
         for b in bases {
             assert!((PL_GP0_START..=PL_GP0_END - CTRL_WINDOW_BYTES + 1).contains(&b));
         }
+        assert_eq!(MLDSA_BASE, ENGINES_BASE);
+        assert_eq!(SLHDSA_BASE, ENGINES_BASE + ENGINE_BLOCK_BYTES);
+        assert_eq!([MLDSA_DMA_BASE, SLHDSA_DMA_BASE], [ENGINES_DMA_BASE; 2]);
         assert_ne!(ntt::ID, 0);
         assert_ne!(keccak::ID, 0);
         assert_ne!(mldsa::ID, 0);

@@ -106,6 +106,10 @@ fn jobs(rest: &[String]) -> Result<usize, String> {
     }
 }
 
+/// Stack of each worker of [`run_parallel`] (as `.cargo/config.toml`'s
+/// `RUST_MIN_STACK` gives the test threads).
+const WORKER_STACK_BYTES: usize = 64 << 20;
+
 /// Runs `job` on every design, `workers` at a time (each job is one
 /// single-threaded yosys), and returns the results in the designs' order;
 /// the first error (in that order) if any job failed.
@@ -119,12 +123,17 @@ fn run_parallel<T: Send>(
         Mutex::new((0..designs.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..workers.min(designs.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(d) = designs.get(i) else { break };
-                let result = job(d);
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
-            });
+            // rust-hdl builds a design by value: the engines' tops need
+            // far more than a spawned thread's default 2 MiB.
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK_BYTES)
+                .spawn_scoped(scope, || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(d) = designs.get(i) else { break };
+                    let result = job(d);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+                })
+                .expect("a worker thread");
         }
     });
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -52,6 +52,7 @@ use hdl::axi::{AccelBench, PlTop, StreamWord};
 use hdl::verilated::VerilatedTop;
 use pqc::mldsa::MlDsa;
 use ps_pl_contract::dma::{KECCAK_BUFFER_BYTES, LENGTH_WIDTH_BITS, NTT_BUFFER_BYTES};
+use ps_pl_contract::regmap;
 
 use crate::hooked::{CallHook, Hooked};
 use crate::workload::{self, Operation, Outputs, Scheme};
@@ -434,15 +435,17 @@ impl<P: PlTop> Unit<P> {
     }
 }
 
-/// The control window of a unit as the driver's [`RegisterBus`].
-pub struct CtrlBus<P: PlTop>(Rc<RefCell<Unit<P>>>);
+/// A control block of a unit as the driver's [`RegisterBus`]: the unit
+/// and the block's offset in its window (non-zero for the SLH-DSA block
+/// of the engines' window).
+pub struct CtrlBus<P: PlTop>(Rc<RefCell<Unit<P>>>, usize);
 
 impl<P: PlTop> RegisterBus for CtrlBus<P> {
     fn read32(&mut self, offset: usize) -> u32 {
-        self.0.borrow_mut().ctrl_read(offset)
+        self.0.borrow_mut().ctrl_read(self.1 + offset)
     }
     fn write32(&mut self, offset: usize, value: u32) {
-        self.0.borrow_mut().ctrl_write(offset, value)
+        self.0.borrow_mut().ctrl_write(self.1 + offset, value)
     }
 }
 
@@ -502,12 +505,10 @@ pub struct Pl {
     pub ntt: Rc<RefCell<Unit<AnyTop>>>,
     /// The Keccak unit.
     pub keccak: Rc<RefCell<Unit<AnyTop>>>,
-    /// The ML-DSA engine unit, elaborated on first use ([`Pl::mldsa_unit`]):
+    /// The engines' unit (`hdl::axi::EnginesAccel`: both engines on one
+    /// sponge, one DMA), elaborated on first use ([`Pl::engines_unit`]):
     /// the report's primitive tiers never need it.
-    mldsa: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
-    /// The SLH-DSA engine unit, elaborated on first use
-    /// ([`Pl::slhdsa_unit`]).
-    slhdsa: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
+    engines: std::cell::OnceCell<Rc<RefCell<Unit<AnyTop>>>>,
     ddr: SharedDdr,
     cfg: Config,
     progress: Arc<AtomicU64>,
@@ -588,8 +589,7 @@ impl Pl {
         Ok(Pl {
             ntt: unit(ntt),
             keccak: unit(keccak),
-            mldsa: std::cell::OnceCell::new(),
-            slhdsa: std::cell::OnceCell::new(),
+            engines: std::cell::OnceCell::new(),
             ddr: ddr.clone(),
             cfg,
             progress,
@@ -626,7 +626,7 @@ impl Pl {
     pub fn ring<'a>(&self, arena: &'a mut Arena) -> SimRing<'a> {
         let bytes = (arena.0.len() - 2 * LINE_BYTES) / 2;
         HwRing::new(
-            Control::new(CtrlBus(self.ntt.clone()), self.cfg.poll_limit),
+            Control::new(CtrlBus(self.ntt.clone(), 0), self.cfg.poll_limit),
             port(&self.ntt, &self.ddr, &self.cfg, NTT_DDR_BASE, arena, bytes),
         )
     }
@@ -635,7 +635,7 @@ impl Pl {
     pub fn keccak<'a>(&self, arena: &'a mut Arena) -> SimKeccak<'a> {
         let bytes = (arena.0.len() - 2 * LINE_BYTES) / 2;
         HwKeccak::new(
-            Control::new(CtrlBus(self.keccak.clone()), self.cfg.poll_limit),
+            Control::new(CtrlBus(self.keccak.clone(), 0), self.cfg.poll_limit),
             port(
                 &self.keccak,
                 &self.ddr,
@@ -647,15 +647,15 @@ impl Pl {
         )
     }
 
-    /// The ML-DSA engine unit, elaborated (and reset) on the first call,
-    /// on the same simulator as the other tops.
-    pub fn mldsa_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
-        if let Some(u) = self.mldsa.get() {
+    /// The engines' unit, elaborated (and reset) on the first call, on
+    /// the same simulator as the other tops.
+    pub fn engines_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
+        if let Some(u) = self.engines.get() {
             return Ok(u.clone());
         }
         let top: AnyTop = match self.cfg.engine {
-            Engine::RustHdl => Box::new(AccelBench::<hdl::axi::MlDsaAccel>::new()),
-            Engine::Verilator => Box::new(VerilatedTop::mldsa(false)?),
+            Engine::RustHdl => Box::new(AccelBench::<hdl::axi::EnginesAccel>::new()),
+            Engine::Verilator => Box::new(VerilatedTop::engines(false)?),
         };
         let unit = Rc::new(RefCell::new(Unit::new(
             top,
@@ -663,7 +663,12 @@ impl Pl {
             &self.cfg,
             self.progress.clone(),
         )));
-        Ok(self.mldsa.get_or_init(|| unit).clone())
+        Ok(self.engines.get_or_init(|| unit).clone())
+    }
+
+    /// The unit of the ML-DSA engine: the engines' unit.
+    pub fn mldsa_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
+        self.engines_unit()
     }
 
     /// [`HwMlDsa`] over the ML-DSA engine unit, its buffers in `arena`
@@ -672,28 +677,17 @@ impl Pl {
         let unit = self.mldsa_unit()?;
         let bytes = (arena.0.len() - 2 * LINE_BYTES) / 2;
         Ok(HwMlDsa::new(
-            Control::new(CtrlBus(unit.clone()), self.cfg.poll_limit),
+            Control::new(
+                CtrlBus(unit.clone(), regmap::MLDSA_BASE - regmap::ENGINES_BASE),
+                self.cfg.poll_limit,
+            ),
             port(&unit, &self.ddr, &self.cfg, MLDSA_DDR_BASE, arena, bytes),
         ))
     }
 
-    /// The SLH-DSA engine unit, elaborated (and reset) on the first call,
-    /// on the same simulator as the other tops.
+    /// The unit of the SLH-DSA engine: the engines' unit.
     pub fn slhdsa_unit(&self) -> Result<Rc<RefCell<Unit<AnyTop>>>, String> {
-        if let Some(u) = self.slhdsa.get() {
-            return Ok(u.clone());
-        }
-        let top: AnyTop = match self.cfg.engine {
-            Engine::RustHdl => Box::new(AccelBench::<hdl::axi::SlhDsaAccel>::new()),
-            Engine::Verilator => Box::new(VerilatedTop::slhdsa(false)?),
-        };
-        let unit = Rc::new(RefCell::new(Unit::new(
-            top,
-            self.ddr.clone(),
-            &self.cfg,
-            self.progress.clone(),
-        )));
-        Ok(self.slhdsa.get_or_init(|| unit).clone())
+        self.engines_unit()
     }
 
     /// [`HwSlhDsa`] over the SLH-DSA engine unit, its buffers in `arena`
@@ -711,7 +705,10 @@ impl Pl {
             ..self.cfg
         };
         Ok(HwSlhDsa::new(
-            Control::new(CtrlBus(unit.clone()), cfg.poll_limit),
+            Control::new(
+                CtrlBus(unit.clone(), regmap::SLHDSA_BASE - regmap::ENGINES_BASE),
+                cfg.poll_limit,
+            ),
             port(&unit, &self.ddr, &cfg, SLHDSA_DDR_BASE, arena, bytes),
         ))
     }
@@ -910,7 +907,7 @@ mod tests {
     #[test]
     fn every_register_access_takes_the_configured_time() {
         let pl = Pl::new(Config::DEFAULT).unwrap();
-        let mut bus = CtrlBus(pl.keccak.clone());
+        let mut bus = CtrlBus(pl.keccak.clone(), 0);
         let c0 = pl.counts().pl_cycles;
         assert_eq!(bus.read32(ctrl::ID), kreg::ID);
         let mut dma = DmaBus(pl.keccak.clone());
@@ -932,7 +929,7 @@ mod tests {
         let pl = Pl::new(Config::DEFAULT).unwrap();
         pl.ddr.borrow_mut().add_region(0x0100_0000, 4096);
         let mut dma = DmaBus(pl.keccak.clone());
-        let mut ctl = CtrlBus(pl.keccak.clone());
+        let mut ctl = CtrlBus(pl.keccak.clone(), 0);
         pl.ddr
             .borrow_mut()
             .range(0x0100_0000, 4)

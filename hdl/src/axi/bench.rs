@@ -3,6 +3,7 @@
 //! streams moving on every clock.
 
 use super::ctrl::ADDR_BITS;
+use super::engines_top::EnginesAccel;
 use super::mldsa_top::MlDsaAccel;
 use super::slhdsa_top::SlhDsaAccel;
 use super::top::{KeccakAccel, NttAccel};
@@ -143,6 +144,7 @@ accel_top!(NttAccel);
 accel_top!(KeccakAccel);
 accel_top!(MlDsaAccel);
 accel_top!(SlhDsaAccel);
+accel_top!(EnginesAccel);
 
 /// How the two halves of an AXI4-Lite write are presented (for the tests of
 /// the register block; [`AccelBench::write`] uses [`WriteOrder::Together`]).

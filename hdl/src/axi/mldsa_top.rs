@@ -17,9 +17,13 @@
 //! a stream of the wrong length and an unknown operation end the request
 //! with `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the
 //! same way. `CYCLES` counts the clocks from the accepted start to done.
+//! While `sponge_taken` is high (the other engine of
+//! [`super::EnginesAccel`] holds the shared sponge) a start is refused the
+//! same way.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
-use super::top::pl_top;
+use super::top::{pl_top, pl_top_around};
+use crate::keccak::select::SpongePort;
 use crate::mldsa::engine::MlDsaEngine;
 use ps_pl_contract::regmap::{self, mldsa as reg};
 use rust_hdl::prelude::*;
@@ -32,11 +36,18 @@ const _: () = assert!(reg::SIGN_EXTERNAL_MU == reg::VERIFY_EXTERNAL_MU);
 const _: () = assert!(reg::SIGN_RND_WORDS == 8);
 
 pl_top! {
-    /// The ML-DSA engine (KeyGen, Sign and Verify) behind the AXI4-Lite
-    /// control block.
-    MlDsaAccel {
+    /// The ML-DSA engine's block: the top's logic, with a port to an
+    /// outside sponge ([`MlDsaAccel`] gives it its own; [`super::EnginesAccel`]
+    /// the shared one).
+    MlDsaBlock {
         regs: CtrlRegs = CtrlRegs::new(regmap::mldsa::ID),
         core: MlDsaEngine = MlDsaEngine::default(),
+        /// The core's port to an outside sponge (see
+        /// [`Self::with_outside_sponge`]).
+        pub(crate) sponge_port: SpongePort = Default::default(),
+        /// Another block holds the outside sponge: a start is refused
+        /// (`STATUS_DONE | STATUS_ERROR`). Low in a top of its own.
+        pub(crate) sponge_taken: Signal<In, Bit> = Default::default(),
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
         op_verify: Constant<Bits<8>> = Constant::new((reg::OP_VERIFY as u64).into()),
@@ -67,7 +78,26 @@ pl_top! {
     }
 }
 
-impl Logic for MlDsaAccel {
+pl_top_around! {
+    /// The ML-DSA engine (KeyGen, Sign and Verify) behind the AXI4-Lite
+    /// control block.
+    MlDsaAccel around MlDsaBlock = MlDsaBlock::default()
+}
+
+impl MlDsaBlock {
+    /// The block whose engine hashes on a sponge outside it, behind
+    /// `sponge_port` (the shared configuration,
+    /// `SpongeEngine::with_kept_chain_and_squeeze_tail`), as in
+    /// [`super::EnginesAccel`].
+    pub fn with_outside_sponge() -> Self {
+        Self {
+            core: MlDsaEngine::with_outside_sponge(),
+            ..Self::default()
+        }
+    }
+}
+
+impl Logic for MlDsaBlock {
     #[hdl_gen]
     fn update(&mut self) {
         self.regs.clock.next = self.aclk.val();
@@ -111,15 +141,9 @@ impl Logic for MlDsaAccel {
         );
         self.core.clock.next = self.aclk.val();
         self.core.reset.next = !self.aresetn.val();
-        // The core hashes on its own sponge: its port to an outside one
-        // is unused.
-        self.core.sponge_port.busy.next = false;
-        self.core.sponge_port.done.next = false;
-        self.core.sponge_port.error.next = false;
-        self.core.sponge_port.in_ready.next = false;
-        self.core.sponge_port.out_data.next = 0.into();
-        self.core.sponge_port.out_valid.next = false;
-        self.core.sponge_port.out_last.next = false;
+        // The core's port to an outside sponge (zeros, unused, unless the
+        // top is built with one).
+        SpongePort::link(&mut self.sponge_port, &mut self.core.sponge_port);
         self.core.start.next = false;
         self.core.abort_job.next = false;
         self.core.parameter_set.next = self.set_reg.q.val();
@@ -193,6 +217,14 @@ impl Logic for MlDsaAccel {
                     self.core.parameter_set.next = self.regs.arg0.val().get_bits::<2>(0);
                     self.verifying.d.next = true;
                 } else {
+                    self.top_done.d.next = true;
+                    self.top_error.d.next = true;
+                }
+                if self.sponge_taken.val() {
+                    self.loading.d.next = false;
+                    self.core.start.next = false;
+                    self.handed.d.next = false;
+                    self.verifying.d.next = false;
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;
                 }

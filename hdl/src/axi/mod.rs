@@ -8,6 +8,8 @@
 //! - [`mldsa_top`]: [`MlDsaAccel`], the ML-DSA engine (whole operations).
 //! - [`slhdsa_top`]: [`SlhDsaAccel`], the SLH-DSA engine (whole operations,
 //!   SHAKE sets).
+//! - [`engines_top`]: [`EnginesAccel`], both engines on one shared sponge
+//!   behind one AXI4-Lite slave and one stream pair.
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
 //!   (AXI4-Lite transactions, both streams) for tests and co-simulation.
 //! - [`pl_top`]: [`PlTop`], the interface a co-simulation drives, for
@@ -16,6 +18,9 @@
 
 pub mod bench;
 pub mod ctrl;
+pub mod engines_top;
+#[cfg(test)]
+mod engines_top_tests;
 pub mod mldsa_top;
 pub mod pl_top;
 pub mod slhdsa_top;
@@ -29,6 +34,7 @@ mod verilator_check;
 pub mod vivado;
 
 pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
+pub use engines_top::EnginesAccel;
 pub use mldsa_top::MlDsaAccel;
 pub use pl_top::PlTop;
 pub use slhdsa_top::SlhDsaAccel;
@@ -51,6 +57,10 @@ pub const MLDSA_ACCEL: &str = "mldsa_accel";
 
 /// Module name and file stem of the SLH-DSA engine top (`bitstream/rtl/slhdsa_accel.v`).
 pub const SLHDSA_ACCEL: &str = "slhdsa_accel";
+
+/// Module name and file stem of the top of both engines on one sponge
+/// (`bitstream/rtl/engines_accel.v`).
+pub const ENGINES_ACCEL: &str = "engines_accel";
 
 /// The tops in the export/report registry.
 pub fn designs() -> Vec<Design> {
@@ -78,6 +88,12 @@ pub fn designs() -> Vec<Design> {
             name: SLHDSA_ACCEL,
             description: "PL top: SLH-DSA engine (SHAKE sets: keygen, sign, verify on one tree job) behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(SlhDsaAccel::default()),
+            vcd: None,
+        },
+        Design {
+            name: ENGINES_ACCEL,
+            description: "PL top: the ML-DSA and SLH-DSA engines on one shared sponge (R = 2) behind one AXI4-Lite slave and one stream pair",
+            verilog: || raw_verilog(EnginesAccel::default()),
             vcd: None,
         },
     ]

@@ -20,9 +20,13 @@
 //! engine error and an unknown operation end the request with
 //! `STATUS_DONE | STATUS_ERROR`; `OP_ABORT` ends whatever runs the same
 //! way. `CYCLES` counts the clocks from the accepted start to done.
+//! While `sponge_taken` is high (the other engine of
+//! [`super::EnginesAccel`] holds the shared sponge) a start is refused the
+//! same way.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
-use super::top::pl_top;
+use super::top::{pl_top, pl_top_around};
+use crate::keccak::select::SpongePort;
 use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
 use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::slhdsa::SlhDsaEngine;
@@ -48,11 +52,18 @@ fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>
 }
 
 pl_top! {
-    /// The SLH-DSA engine (key generation, signing, verification) behind
-    /// the AXI4-Lite control block.
-    SlhDsaAccel {
+    /// The SLH-DSA engine's block: the top's logic, with a port to an
+    /// outside sponge ([`SlhDsaAccel`] gives it its own; [`super::EnginesAccel`]
+    /// the shared one).
+    SlhDsaBlock {
         regs: CtrlRegs = CtrlRegs::new(regmap::slhdsa::ID),
         core: SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK> = SlhDsaEngine::default(),
+        /// The core's port to an outside sponge (see
+        /// [`Self::with_outside_sponge`]).
+        pub(crate) sponge_port: SpongePort = Default::default(),
+        /// Another block holds the outside sponge: a start is refused
+        /// (`STATUS_DONE | STATUS_ERROR`). Low in a top of its own.
+        pub(crate) sponge_taken: Signal<In, Bit> = Default::default(),
         all_bytes: Constant<Bits<4>> = Constant::new(0xF.into()),
         op_keygen: Constant<Bits<8>> = Constant::new((reg::OP_KEYGEN as u64).into()),
         op_sign: Constant<Bits<8>> = Constant::new((reg::OP_SIGN as u64).into()),
@@ -107,7 +118,26 @@ pl_top! {
     }
 }
 
-impl Logic for SlhDsaAccel {
+pl_top_around! {
+    /// The SLH-DSA engine (key generation, signing, verification) behind
+    /// the AXI4-Lite control block.
+    SlhDsaAccel around SlhDsaBlock = SlhDsaBlock::default()
+}
+
+impl SlhDsaBlock {
+    /// The block whose engine hashes on a sponge outside it, behind
+    /// `sponge_port` (the shared configuration,
+    /// `SpongeEngine::with_kept_chain_and_squeeze_tail`), as in
+    /// [`super::EnginesAccel`].
+    pub fn with_outside_sponge() -> Self {
+        Self {
+            core: SlhDsaEngine::with_outside_sponge(),
+            ..Self::default()
+        }
+    }
+}
+
+impl Logic for SlhDsaBlock {
     #[hdl_gen]
     fn update(&mut self) {
         self.regs.clock.next = self.aclk.val();
@@ -158,15 +188,9 @@ impl Logic for SlhDsaAccel {
         self.launch.d.next = false;
         self.core.clock.next = self.aclk.val();
         self.core.reset.next = !self.aresetn.val();
-        // The core hashes on its own sponge: its port to an outside one
-        // is unused.
-        self.core.sponge_port.busy.next = false;
-        self.core.sponge_port.done.next = false;
-        self.core.sponge_port.error.next = false;
-        self.core.sponge_port.in_ready.next = false;
-        self.core.sponge_port.out_data.next = 0.into();
-        self.core.sponge_port.out_valid.next = false;
-        self.core.sponge_port.out_last.next = false;
+        // The core's port to an outside sponge (zeros, unused, unless the
+        // top is built with one).
+        SpongePort::link(&mut self.sponge_port, &mut self.core.sponge_port);
         self.core.start.next = false;
         self.core.abort_job.next = false;
         self.core.operation.next = self.operation.q.val();
@@ -282,7 +306,7 @@ impl Logic for SlhDsaAccel {
                         self.layers_reg.d.next = self.layers_table[i].val();
                     }
                 }
-                if self.regs.arg0.val() > self.last_set.val() {
+                if (self.regs.arg0.val() > self.last_set.val()) | self.sponge_taken.val() {
                     self.loading.d.next = false;
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;

@@ -105,7 +105,7 @@ fn acvp_keygen() -> (Request<'static>, &'static [u8]) {
 /// verification header), then an abort during key generation, each ending
 /// in DONE | ERROR with nothing on the output; then the ACVP key
 /// generation. Returns a transcript: outputs, STATUS and CYCLES.
-fn script(top: &mut dyn PlTop) -> Vec<u64> {
+pub(super) fn script(top: &mut dyn PlTop) -> Vec<u64> {
     let mut log = vec![];
     for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
         log.push(u64::from(top.read(off as u32).unwrap()));

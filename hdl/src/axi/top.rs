@@ -14,13 +14,14 @@ use rust_hdl::prelude::*;
 /// Stamps a PL top: the ports every top has (Xilinx names: `aclk`,
 /// `aresetn`, the AXI4-Lite slave `s_axi_*`, the AXI4-Stream slave and
 /// master `s_axis_*` / `m_axis_*`, the `busy` LED), in this order, then
-/// the top's own parts, and a `Default` that fills the ports and builds
-/// the parts from the given expressions.
+/// the top's own parts (private unless given a visibility), and a
+/// `Default` that fills the ports and builds the parts from the given
+/// expressions.
 macro_rules! pl_top {
     (
         $(#[$meta:meta])*
         $name:ident {
-            $($(#[$part_meta:meta])* $part:ident : $ty:ty = $init:expr,)*
+            $($(#[$part_meta:meta])* $part_vis:vis $part:ident : $ty:ty = $init:expr,)*
         }
     ) => {
         $(#[$meta])*
@@ -88,7 +89,7 @@ macro_rules! pl_top {
             pub m_axis_tready: Signal<In, Bit>,
             /// The core is busy (drives a ZedBoard LED).
             pub busy: Signal<Out, Bit>,
-            $($(#[$part_meta])* $part: $ty,)*
+            $($(#[$part_meta])* $part_vis $part: $ty,)*
         }
 
         impl Default for $name {
@@ -132,6 +133,72 @@ macro_rules! pl_top {
 }
 
 pub(crate) use pl_top;
+
+/// Stamps a PL top of its own around an engine's block (a [`pl_top!`]
+/// with a `sponge_port` to an outside sponge and a `sponge_taken` input,
+/// built here with its own sponge): every port passed through, the
+/// outside sponge's answers tied to zero, `sponge_taken` low. So the
+/// exported top has only the ports every top has, and the block can sit
+/// in a top that gives it a shared sponge (`super::EnginesAccel`).
+macro_rules! pl_top_around {
+    (
+        $(#[$meta:meta])*
+        $name:ident around $inner:ty = $init:expr
+    ) => {
+        pl_top! {
+            $(#[$meta])*
+            $name {
+                inner: $inner = $init,
+            }
+        }
+
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.inner.aclk.next = self.aclk.val();
+                self.inner.aresetn.next = self.aresetn.val();
+                self.inner.s_axi_awaddr.next = self.s_axi_awaddr.val();
+                self.inner.s_axi_awvalid.next = self.s_axi_awvalid.val();
+                self.inner.s_axi_wdata.next = self.s_axi_wdata.val();
+                self.inner.s_axi_wstrb.next = self.s_axi_wstrb.val();
+                self.inner.s_axi_wvalid.next = self.s_axi_wvalid.val();
+                self.inner.s_axi_bready.next = self.s_axi_bready.val();
+                self.inner.s_axi_araddr.next = self.s_axi_araddr.val();
+                self.inner.s_axi_arvalid.next = self.s_axi_arvalid.val();
+                self.inner.s_axi_rready.next = self.s_axi_rready.val();
+                self.inner.s_axis_tdata.next = self.s_axis_tdata.val();
+                self.inner.s_axis_tvalid.next = self.s_axis_tvalid.val();
+                self.inner.s_axis_tlast.next = self.s_axis_tlast.val();
+                self.inner.s_axis_tkeep.next = self.s_axis_tkeep.val();
+                self.inner.m_axis_tready.next = self.m_axis_tready.val();
+                self.s_axi_awready.next = self.inner.s_axi_awready.val();
+                self.s_axi_wready.next = self.inner.s_axi_wready.val();
+                self.s_axi_bresp.next = self.inner.s_axi_bresp.val();
+                self.s_axi_bvalid.next = self.inner.s_axi_bvalid.val();
+                self.s_axi_arready.next = self.inner.s_axi_arready.val();
+                self.s_axi_rdata.next = self.inner.s_axi_rdata.val();
+                self.s_axi_rresp.next = self.inner.s_axi_rresp.val();
+                self.s_axi_rvalid.next = self.inner.s_axi_rvalid.val();
+                self.s_axis_tready.next = self.inner.s_axis_tready.val();
+                self.m_axis_tdata.next = self.inner.m_axis_tdata.val();
+                self.m_axis_tkeep.next = self.inner.m_axis_tkeep.val();
+                self.m_axis_tvalid.next = self.inner.m_axis_tvalid.val();
+                self.m_axis_tlast.next = self.inner.m_axis_tlast.val();
+                self.busy.next = self.inner.busy.val();
+                self.inner.sponge_taken.next = false;
+                self.inner.sponge_port.busy.next = false;
+                self.inner.sponge_port.done.next = false;
+                self.inner.sponge_port.error.next = false;
+                self.inner.sponge_port.in_ready.next = false;
+                self.inner.sponge_port.out_data.next = 0.into();
+                self.inner.sponge_port.out_valid.next = false;
+                self.inner.sponge_port.out_last.next = false;
+            }
+        }
+    };
+}
+
+pub(crate) use pl_top_around;
 
 pl_top! {
     /// The NTT core (B = 4) behind the AXI4-Lite control block. `CYCLES` is

@@ -3,9 +3,10 @@
 //! the block design assigns have one source.
 //!
 //! The PL has two configurations ([`CONFIGURATIONS`]), each a bitstream of
-//! its own, because all four tops together would take more LUTs than the
+//! its own, because all the tops together would take more LUTs than the
 //! xc7z020 has:
-//! - `engines`: the ML-DSA and SLH-DSA engines (whole operations);
+//! - `engines`: the ML-DSA and SLH-DSA engines (whole operations) in one
+//!   top, `engines_accel`, on one shared sponge, with one DMA;
 //! - `primitives`: the NTT core and the Keccak engine (the primitive
 //!   offload, the comparison tier).
 //!
@@ -21,7 +22,7 @@
 //! repository is developed and tested: the scripts have not been run by
 //! Vivado.
 
-use super::{FCLK0_HZ, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL};
+use super::{ENGINES_ACCEL, FCLK0_HZ, KECCAK_ACCEL, NTT_ACCEL};
 use ps_pl_contract::regmap::{self, CTRL_WINDOW_BYTES};
 use std::fmt::Write as _;
 
@@ -105,7 +106,7 @@ pub struct Accel {
 
 /// The accelerators, in the order of their interconnect ports; every
 /// per-accelerator line of the script comes from this list.
-pub const ACCELS: [Accel; 4] = [
+pub const ACCELS: [Accel; 3] = [
     Accel {
         top: NTT_ACCEL,
         base: regmap::NTT_BASE,
@@ -121,18 +122,11 @@ pub const ACCELS: [Accel; 4] = [
         led: "keccak_busy_led",
     },
     Accel {
-        top: MLDSA_ACCEL,
-        base: regmap::MLDSA_BASE,
-        dma: "mldsa_dma",
-        dma_base: regmap::MLDSA_DMA_BASE,
-        led: "mldsa_busy_led",
-    },
-    Accel {
-        top: SLHDSA_ACCEL,
-        base: regmap::SLHDSA_BASE,
-        dma: "slhdsa_dma",
-        dma_base: regmap::SLHDSA_DMA_BASE,
-        led: "slhdsa_busy_led",
+        top: ENGINES_ACCEL,
+        base: regmap::ENGINES_BASE,
+        dma: "engines_dma",
+        dma_base: regmap::ENGINES_DMA_BASE,
+        led: "engines_busy_led",
     },
 ];
 
@@ -160,7 +154,7 @@ impl PlConfiguration {
     }
 }
 
-const ENGINE_ACCELS: [Accel; 2] = [ACCELS[2], ACCELS[3]];
+const ENGINE_ACCELS: [Accel; 1] = [ACCELS[2]];
 const PRIMITIVE_ACCELS: [Accel; 2] = [ACCELS[0], ACCELS[1]];
 
 /// The two configurations; every accelerator is in exactly one.
@@ -168,7 +162,7 @@ pub const CONFIGURATIONS: [PlConfiguration; 2] = [
     PlConfiguration {
         name: "engines",
         accels: &ENGINE_ACCELS,
-        purpose: "the ML-DSA and SLH-DSA engines (whole operations)",
+        purpose: "the ML-DSA and SLH-DSA engines (whole operations) on one shared sponge",
     },
     PlConfiguration {
         name: "primitives",
@@ -486,7 +480,7 @@ foreach top {{{cells}}} {{
     connect_bd_net $periph_rstn [get_bd_pins $top/aresetn]
 }}
 
-# Status LEDs (constraints/zedboard.xdc pins all four): each core's busy
+# Status LEDs (constraints/zedboard.xdc pins them all): each top's busy
 # output; the LEDs of the cores in another configuration stay off.
 "#
     );
@@ -692,18 +686,21 @@ mod tests {
 
     /// Every PL block of `ps_pl_contract::regmap`, listed here by hand so a
     /// block missing from [`ACCELS`] fails the tests.
-    const REGMAP_BLOCKS: [usize; 8] = [
+    const REGMAP_BLOCKS: [usize; 6] = [
         regmap::NTT_BASE,
         regmap::KECCAK_BASE,
-        regmap::MLDSA_BASE,
-        regmap::SLHDSA_BASE,
+        regmap::ENGINES_BASE,
         regmap::NTT_DMA_BASE,
         regmap::KECCAK_DMA_BASE,
-        regmap::MLDSA_DMA_BASE,
-        regmap::SLHDSA_DMA_BASE,
+        regmap::ENGINES_DMA_BASE,
     ];
 
-    /// Every PL top is in exactly one configuration, with its own DMA; the
+    /// Tops that are parts of another (`engines_accel` holds both engines'
+    /// tops): tested and exported alone, in no configuration.
+    const PARTS: [&str; 2] = [crate::axi::MLDSA_ACCEL, crate::axi::SLHDSA_ACCEL];
+
+    /// Every PL top but the parts of another is in exactly one
+    /// configuration, with its own DMA; the
     /// interconnect port counts follow the configuration's list; the
     /// other configurations' tops are not in its script, and their LEDs
     /// are driven off.
@@ -715,7 +712,8 @@ mod tests {
                 .filter(|c| c.accels.iter().any(|a| a.top == top))
                 .map(|c| c.name)
                 .collect();
-            assert_eq!(holders.len(), 1, "{top} is in {holders:?}");
+            let want = usize::from(!PARTS.contains(&top));
+            assert_eq!(holders.len(), want, "{top} is in {holders:?}");
         }
         assert_eq!(
             CONFIGURATIONS.iter().map(|c| c.accels.len()).sum::<usize>(),
@@ -749,7 +747,7 @@ mod tests {
                         c.name
                     );
                 }
-                // Every LED port exists (the xdc pins all four); an absent
+                // Every LED port exists (the xdc pins them all); an absent
                 // core's is driven by a constant 0.
                 assert_eq!(
                     tcl.matches(&format!("create_bd_port -dir O {}\n", a.led))

@@ -414,6 +414,11 @@ pub struct MlDsaVerify {
 /// (`verify_rtl_equals_the_model_clock_for_clock_on_every_set`).
 pub const ACVP_VERIFY_CLOCKS: [usize; 3] = [12_024, 17_464, 26_990];
 
+/// The clocks of the same cases on an outside sponge of the shared
+/// configuration (R = 2), as in `crate::axi::EnginesAccel`: measured on
+/// its exported RTL and asserted at the bus.
+pub const SHARED_ACVP_VERIFY_CLOCKS: [usize; 3] = [11_736, 17_152, 26_126];
+
 /// Words of the σ part of the input stream (σ padded to a word).
 pub const fn sig_stream_words(p: &Params) -> usize {
     p.sig_len().div_ceil(4)

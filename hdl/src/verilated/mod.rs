@@ -9,7 +9,8 @@
 pub mod library;
 
 use crate::axi::{
-    AxiTimeout, PlTop, StreamWord, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL, SLHDSA_ACCEL,
+    AxiTimeout, PlTop, StreamWord, ENGINES_ACCEL, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL,
+    SLHDSA_ACCEL,
 };
 use crate::export::Design;
 use libloading::Library;
@@ -126,6 +127,11 @@ impl VerilatedTop {
     /// The SLH-DSA engine top (`slhdsa_accel`).
     pub fn slhdsa(trace: bool) -> Result<Self, String> {
         Self::new(&design(SLHDSA_ACCEL), trace)
+    }
+
+    /// Both engines on one sponge (`engines_accel`).
+    pub fn engines(trace: bool) -> Result<Self, String> {
+        Self::new(&design(ENGINES_ACCEL), trace)
     }
 
     /// Starts writing every signal as a VCD waveform to `path` (needs an

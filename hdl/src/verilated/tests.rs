@@ -153,12 +153,30 @@ fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
 /// after them.
 #[test]
 fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
-    use ps_pl_contract::regmap::mldsa as mreg;
-    use sha3::{Digest, Sha3_256};
     if !verilator_required("verilated mldsa_accel") {
         return;
     }
     let mut top = VerilatedTop::mldsa(false).unwrap();
+    acvp_keygen_at_the_bus(&mut top, crate::mldsa::keygen::ACVP_KEYGEN_CLOCKS);
+}
+
+/// [`verilated_mldsa_accel_runs_acvp_keygen_at_the_bus`] on the engines'
+/// top (the ML-DSA block, on the shared sponge).
+#[test]
+fn verilated_engines_accel_runs_acvp_mldsa_keygen_at_the_bus() {
+    if !verilator_required("verilated engines_accel") {
+        return;
+    }
+    let mut top = VerilatedTop::engines(false).unwrap();
+    acvp_keygen_at_the_bus(&mut top, crate::mldsa::keygen::SHARED_ACVP_KEYGEN_CLOCKS);
+}
+
+/// The key generations of [`verilated_mldsa_accel_runs_acvp_keygen_at_the_bus`]
+/// on `top`, whose engine takes `clocks` for the ACVP cases.
+fn acvp_keygen_at_the_bus(top: &mut VerilatedTop, clocks: [usize; 3]) {
+    use ps_pl_contract::regmap::mldsa as mreg;
+    use sha3::{Digest, Sha3_256};
+    let mut top: &mut dyn PlTop = top;
     assert_eq!(top.read(ctrl::ID as u32).unwrap(), mreg::ID);
     assert_eq!(top.read(ctrl::VERSION as u32).unwrap(), ctrl::VERSION_VALUE);
     assert_eq!(
@@ -195,7 +213,7 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
         );
         // The engine's count plus the 8 clocks that take ξ and the 2 of
         // the check word (folding the last word, then sending the check).
-        let want = crate::mldsa::keygen::ACVP_KEYGEN_CLOCKS[set] + mreg::KEYGEN_INPUT_WORDS + 2;
+        let want = clocks[set] + mreg::KEYGEN_INPUT_WORDS + 2;
         assert_eq!(cycles as usize, want, "{} CYCLES", p.name);
     }
     let xi = [0x3Cu8; 32];
@@ -254,12 +272,33 @@ fn verilated_mldsa_accel_runs_acvp_keygen_at_the_bus() {
 /// abort each end in DONE | ERROR with no output; then a right verdict.
 #[test]
 fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
-    use crate::mldsa::verify::{pure_m_prime, verify_stream, ACVP_VERIFY_CLOCKS};
-    use ps_pl_contract::regmap::mldsa as mreg;
     if !verilator_required("verilated mldsa_accel verify") {
         return;
     }
     let mut top = VerilatedTop::mldsa(false).unwrap();
+    acvp_sigver_at_the_bus(&mut top, crate::mldsa::verify::ACVP_VERIFY_CLOCKS);
+}
+
+/// [`verilated_mldsa_accel_runs_acvp_sigver_at_the_bus`] on the engines'
+/// top (the ML-DSA block, on the shared sponge).
+#[test]
+fn verilated_engines_accel_runs_acvp_mldsa_sigver_at_the_bus() {
+    if !verilator_required("verilated engines_accel verify") {
+        return;
+    }
+    let mut top = VerilatedTop::engines(false).unwrap();
+    acvp_sigver_at_the_bus(&mut top, crate::mldsa::verify::SHARED_ACVP_VERIFY_CLOCKS);
+}
+
+/// The requests of [`verilated_mldsa_accel_runs_acvp_sigver_at_the_bus`]
+/// on `top`, whose engine takes `clocks` for the valid ACVP cases.
+fn acvp_sigver_at_the_bus(top: &mut VerilatedTop, clocks: [usize; 3]) {
+    use crate::mldsa::verify::{pure_m_prime, verify_stream};
+    use ps_pl_contract::regmap::mldsa as mreg;
+    let mut top: &mut dyn PlTop = top;
+    // The engine's clocks of the valid cases: CYCLES less the start and
+    // the verdict word.
+    let mut measured = [0usize; 3];
     for (set, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         for case in &vectors.sigver {
             let m = pure_m_prime(case.message, case.context);
@@ -288,14 +327,11 @@ fn verilated_mldsa_accel_runs_acvp_sigver_at_the_bus() {
                 case.tc_id
             );
             if case.valid {
-                assert_eq!(
-                    cycles as usize,
-                    ACVP_VERIFY_CLOCKS[set] + 2,
-                    "{name} CYCLES"
-                );
+                measured[set] = cycles as usize - 2;
             }
         }
     }
+    assert_eq!(measured, clocks, "the engine's clocks of the valid cases");
     // External μ (ML-DSA-44 ACVP valid case).
     let case = &pqc_selftest::vectors::ML_DSA[0].sigver[0];
     let mu = pqc::mldsa::external_mu(
@@ -425,13 +461,29 @@ fn mldsa_keys(set: usize, seed: u8) -> (Vec<u8>, Vec<u8>) {
 /// output; then a right signature.
 #[test]
 fn verilated_mldsa_accel_runs_acvp_siggen_at_the_bus() {
-    use crate::mldsa::verify::pure_m_prime;
-    use crate::mldsa::verify_tests::PARAMETER_SETS;
-    use ps_pl_contract::regmap::mldsa as mreg;
     if !verilator_required("verilated mldsa_accel sign") {
         return;
     }
-    let mut top = VerilatedTop::mldsa(false).unwrap();
+    acvp_siggen_at_the_bus(&mut VerilatedTop::mldsa(false).unwrap());
+}
+
+/// [`verilated_mldsa_accel_runs_acvp_siggen_at_the_bus`] on the engines'
+/// top (the ML-DSA block, on the shared sponge).
+#[test]
+fn verilated_engines_accel_runs_acvp_mldsa_siggen_at_the_bus() {
+    if !verilator_required("verilated engines_accel sign") {
+        return;
+    }
+    acvp_siggen_at_the_bus(&mut VerilatedTop::engines(false).unwrap());
+}
+
+/// The requests of [`verilated_mldsa_accel_runs_acvp_siggen_at_the_bus`]
+/// on `top`.
+fn acvp_siggen_at_the_bus(top: &mut VerilatedTop) {
+    use crate::mldsa::verify::pure_m_prime;
+    use crate::mldsa::verify_tests::PARAMETER_SETS;
+    use ps_pl_contract::regmap::mldsa as mreg;
+    let mut top: &mut dyn PlTop = top;
     for (set, vectors) in pqc_selftest::vectors::ML_DSA.iter().enumerate() {
         let case = &vectors.siggen;
         let m = pure_m_prime(case.message, case.context);
@@ -544,49 +596,54 @@ fn verilated_mldsa_accel_runs_acvp_siggen_at_the_bus() {
     assert_eq!(out, sig_words(&want), "after the abort");
 }
 
-/// The sign cycle table: for every set, 32 messages signed with one key
-/// at the bus (`CYCLES`, `RESULT` = attempts), each σ checked against
+/// The sign cycle table, on the ML-DSA engine's own top and on the
+/// engines' top (the shared sponge): for every set, 32 messages signed
+/// with one key at the bus (`CYCLES`, `RESULT` = attempts), each σ checked against
 /// `pqc`. Prints the mean clocks, the mean attempts and the clocks of one
 /// attempt (from two messages of the same length with different attempt
 /// counts: each attempt of a key takes the same clocks). Run with
 /// `cargo test --release -p hdl -- --ignored mldsa_sign_cycle_table --nocapture`.
 #[test]
-#[ignore = "measurement: about 2 minutes on Verilator"]
+#[ignore = "measurement: about 4 minutes on Verilator"]
 fn mldsa_sign_cycle_table() {
     use crate::mldsa::verify::pure_m_prime;
     use crate::mldsa::verify_tests::PARAMETER_SETS;
     if !verilator_required("mldsa sign cycle table") {
         return;
     }
-    let mut top = VerilatedTop::mldsa(false).unwrap();
-    for (set, &ps) in PARAMETER_SETS.iter().enumerate() {
-        let (_, sk) = mldsa_keys(set, 40 + set as u8);
-        let mut runs = Vec::new();
-        for i in 0..32u32 {
-            let m = pure_m_prime(&i.to_le_bytes(), b"");
-            let (want, want_attempts) = pqc_sign(set, &sk, &m, &[0; 32]);
-            let (out, status, cycles, attempts) =
-                sign_request(&mut top, set as u32, &sk, &[0; 32], &m);
-            assert_eq!(status & ctrl::STATUS_ERROR, 0);
-            assert_eq!(out, sig_words(&want));
-            assert_eq!(attempts, want_attempts);
-            runs.push((u64::from(cycles), u64::from(attempts)));
-        }
-        let n = runs.len() as f64;
-        let mean_cycles = runs.iter().map(|r| r.0).sum::<u64>() as f64 / n;
-        let mean_attempts = runs.iter().map(|r| r.1).sum::<u64>() as f64 / n;
-        let (a, b) = runs
-            .iter()
-            .flat_map(|a| runs.iter().map(move |b| (a, b)))
-            .find(|(a, b)| a.1 > b.1)
-            .expect("two attempt counts");
-        let per_attempt = (a.0 - b.0) / (a.1 - b.1);
-        assert_eq!((a.0 - b.0) % (a.1 - b.1), 0, "attempts take equal clocks");
-        let first = b.0 - (b.1 - 1) * per_attempt;
-        eprintln!(
-            "{}: mean {mean_cycles:.0} cycles, mean {mean_attempts:.2} attempts, \
+    for (name, mut top) in [
+        ("mldsa_accel", VerilatedTop::mldsa(false).unwrap()),
+        ("engines_accel", VerilatedTop::engines(false).unwrap()),
+    ] {
+        for (set, &ps) in PARAMETER_SETS.iter().enumerate() {
+            let (_, sk) = mldsa_keys(set, 40 + set as u8);
+            let mut runs = Vec::new();
+            for i in 0..32u32 {
+                let m = pure_m_prime(&i.to_le_bytes(), b"");
+                let (want, want_attempts) = pqc_sign(set, &sk, &m, &[0; 32]);
+                let (out, status, cycles, attempts) =
+                    sign_request(&mut top, set as u32, &sk, &[0; 32], &m);
+                assert_eq!(status & ctrl::STATUS_ERROR, 0);
+                assert_eq!(out, sig_words(&want));
+                assert_eq!(attempts, want_attempts);
+                runs.push((u64::from(cycles), u64::from(attempts)));
+            }
+            let n = runs.len() as f64;
+            let mean_cycles = runs.iter().map(|r| r.0).sum::<u64>() as f64 / n;
+            let mean_attempts = runs.iter().map(|r| r.1).sum::<u64>() as f64 / n;
+            let (a, b) = runs
+                .iter()
+                .flat_map(|a| runs.iter().map(move |b| (a, b)))
+                .find(|(a, b)| a.1 > b.1)
+                .expect("two attempt counts");
+            let per_attempt = (a.0 - b.0) / (a.1 - b.1);
+            assert_eq!((a.0 - b.0) % (a.1 - b.1), 0, "attempts take equal clocks");
+            let first = b.0 - (b.1 - 1) * per_attempt;
+            eprintln!(
+                "{name} {}: mean {mean_cycles:.0} cycles, mean {mean_attempts:.2} attempts, \
              {per_attempt} cycles per further attempt, {first} cycles with one attempt",
-            ps.params().name
-        );
+                ps.params().name
+            );
+        }
     }
 }

@@ -202,13 +202,13 @@ struct SlhDsaDmaArea {
     dst: [u8; SLHDSA_MAX_STREAM_BYTES.next_multiple_of(LINE_BYTES)],
 }
 
-/// An engine's DMA port over its buffers; `None` if a buffer is unusable
-/// for DMA.
+/// An engine's DMA port over its buffers, on the engines' one DMA; `None`
+/// if a buffer is unusable for DMA.
 fn engine_port<'a>(
     (src, dst): (&'a mut [u8], &'a mut [u8]),
-    dma: Mmio,
+    dma: Shared<'a>,
     l2: Option<Shared<'a>>,
-) -> Option<DmaPort<'a, Mmio, Caches<'a>, IdentityMap>> {
+) -> Option<DmaPort<'a, Shared<'a>, Caches<'a>, IdentityMap>> {
     DmaPort::new(
         AxiDma::new(dma, LENGTH_WIDTH_BITS, ACCEL_POLL_LIMIT),
         ZynqCaches::new(l2.map(|w| Pl310::new(w, 1_000_000))),
@@ -220,10 +220,10 @@ fn engine_port<'a>(
 }
 
 /// [`HwMlDsa`] over the engine's windows.
-type BoardMlDsa<'a> = HwMlDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
+type BoardMlDsa<'a> = HwMlDsa<'a, Shared<'a>, Shared<'a>, Caches<'a>, IdentityMap>;
 
 /// [`HwSlhDsa`] over the engine's windows.
-type BoardSlhDsa<'a> = HwSlhDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
+type BoardSlhDsa<'a> = HwSlhDsa<'a, Shared<'a>, Shared<'a>, Caches<'a>, IdentityMap>;
 
 /// Builds the ML-DSA engine backend without touching the PL (it reads ID
 /// and VERSION on first use, made only after the probe found the engine);
@@ -231,7 +231,7 @@ type BoardSlhDsa<'a> = HwSlhDsa<'a, Shared<'a>, Mmio, Caches<'a>, IdentityMap>;
 fn mldsa_engine<'a>(
     area: &'a mut MlDsaDmaArea,
     ctrl: Shared<'a>,
-    dma: Mmio,
+    dma: Shared<'a>,
     l2: Option<Shared<'a>>,
 ) -> Option<BoardMlDsa<'a>> {
     let port = engine_port((&mut area.src, &mut area.dst), dma, l2)?;
@@ -242,7 +242,7 @@ fn mldsa_engine<'a>(
 fn slhdsa_engine<'a>(
     area: &'a mut SlhDsaDmaArea,
     ctrl: Shared<'a>,
-    dma: Mmio,
+    dma: Shared<'a>,
     l2: Option<Shared<'a>>,
 ) -> Option<BoardSlhDsa<'a>> {
     let port = engine_port((&mut area.src, &mut area.dst), dma, l2)?;
@@ -397,9 +397,8 @@ extern "C" fn ps_app_start() -> ! {
         keccak,
         keccak_dma,
         mldsa,
-        mldsa_dma,
         slhdsa,
-        slhdsa_dma,
+        engines_dma,
     }) = Peripherals::take()
     else {
         unreachable!("ps_app_start runs once")
@@ -464,8 +463,8 @@ extern "C" fn ps_app_start() -> ! {
             slhdsa: &slhdsa,
         },
         accelerator: Accelerator::new(&mut dma_area, windows),
-        mldsa_engine: mldsa_engine(&mut mldsa_area, &mldsa, mldsa_dma, l2_window),
-        slhdsa_engine: slhdsa_engine(&mut slhdsa_area, &slhdsa, slhdsa_dma, l2_window),
+        mldsa_engine: mldsa_engine(&mut mldsa_area, &mldsa, &engines_dma, l2_window),
+        slhdsa_engine: slhdsa_engine(&mut slhdsa_area, &slhdsa, &engines_dma, l2_window),
     };
     let mut status = app::run(&mut uart, &mut board);
     if cache.is_err() {

@@ -38,12 +38,11 @@ pub struct Peripherals {
     pub keccak_dma: Mmio,
     /// The ML-DSA engine's control block (the probe, then `HwMlDsa`).
     pub mldsa: RefCell<Mmio>,
-    /// The ML-DSA engine's AXI DMA.
-    pub mldsa_dma: Mmio,
     /// The SLH-DSA engine's control block (the probe, then `HwSlhDsa`).
     pub slhdsa: RefCell<Mmio>,
-    /// The SLH-DSA engine's AXI DMA.
-    pub slhdsa_dma: Mmio,
+    /// The engines' one AXI DMA, shared by `HwMlDsa` and `HwSlhDsa` (one
+    /// engine runs at a time).
+    pub engines_dma: RefCell<Mmio>,
 }
 
 static TAKEN: AtomicBool = AtomicBool::new(false);
@@ -72,10 +71,12 @@ impl Peripherals {
                 ntt_dma: Mmio::new(regmap::NTT_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
                 keccak: RefCell::new(Mmio::new(regmap::KECCAK_BASE, regmap::CTRL_WINDOW_BYTES)),
                 keccak_dma: Mmio::new(regmap::KECCAK_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
-                mldsa: RefCell::new(Mmio::new(regmap::MLDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
-                mldsa_dma: Mmio::new(regmap::MLDSA_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
-                slhdsa: RefCell::new(Mmio::new(regmap::SLHDSA_BASE, regmap::CTRL_WINDOW_BYTES)),
-                slhdsa_dma: Mmio::new(regmap::SLHDSA_DMA_BASE, regmap::CTRL_WINDOW_BYTES),
+                mldsa: RefCell::new(Mmio::new(regmap::MLDSA_BASE, regmap::ENGINE_BLOCK_BYTES)),
+                slhdsa: RefCell::new(Mmio::new(regmap::SLHDSA_BASE, regmap::ENGINE_BLOCK_BYTES)),
+                engines_dma: RefCell::new(Mmio::new(
+                    regmap::ENGINES_DMA_BASE,
+                    regmap::CTRL_WINDOW_BYTES,
+                )),
             })
         }
     }
