@@ -70,6 +70,205 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     input wire  m_axis_tready;
     output reg  busy;
     
+    // Stub signals
+    reg  inner$aclk;
+    reg  inner$aresetn;
+    reg  [15:0] inner$s_axi_awaddr;
+    reg  inner$s_axi_awvalid;
+    wire  inner$s_axi_awready;
+    reg  [31:0] inner$s_axi_wdata;
+    reg  [3:0] inner$s_axi_wstrb;
+    reg  inner$s_axi_wvalid;
+    wire  inner$s_axi_wready;
+    wire  [1:0] inner$s_axi_bresp;
+    wire  inner$s_axi_bvalid;
+    reg  inner$s_axi_bready;
+    reg  [15:0] inner$s_axi_araddr;
+    reg  inner$s_axi_arvalid;
+    wire  inner$s_axi_arready;
+    wire  [31:0] inner$s_axi_rdata;
+    wire  [1:0] inner$s_axi_rresp;
+    wire  inner$s_axi_rvalid;
+    reg  inner$s_axi_rready;
+    reg  [31:0] inner$s_axis_tdata;
+    reg  inner$s_axis_tvalid;
+    reg  inner$s_axis_tlast;
+    reg  [3:0] inner$s_axis_tkeep;
+    wire  inner$s_axis_tready;
+    wire  [31:0] inner$m_axis_tdata;
+    wire  [3:0] inner$m_axis_tkeep;
+    wire  inner$m_axis_tvalid;
+    wire  inner$m_axis_tlast;
+    reg  inner$m_axis_tready;
+    wire  inner$busy;
+    wire  inner$sponge_port$reset;
+    wire  inner$sponge_port$start;
+    wire  [7:0] inner$sponge_port$op;
+    wire  [31:0] inner$sponge_port$arg0;
+    wire  [31:0] inner$sponge_port$arg1;
+    wire  [31:0] inner$sponge_port$arg2;
+    reg  inner$sponge_port$busy;
+    reg  inner$sponge_port$done;
+    reg  inner$sponge_port$error;
+    wire  [31:0] inner$sponge_port$in_data;
+    wire  inner$sponge_port$in_valid;
+    wire  inner$sponge_port$in_last;
+    reg  inner$sponge_port$in_ready;
+    reg  [31:0] inner$sponge_port$out_data;
+    reg  inner$sponge_port$out_valid;
+    reg  inner$sponge_port$out_last;
+    wire  inner$sponge_port$out_ready;
+    reg  inner$sponge_taken;
+    
+    // Sub module instances
+    mldsa_accel__inner inner(
+        .aclk(inner$aclk),
+        .aresetn(inner$aresetn),
+        .s_axi_awaddr(inner$s_axi_awaddr),
+        .s_axi_awvalid(inner$s_axi_awvalid),
+        .s_axi_awready(inner$s_axi_awready),
+        .s_axi_wdata(inner$s_axi_wdata),
+        .s_axi_wstrb(inner$s_axi_wstrb),
+        .s_axi_wvalid(inner$s_axi_wvalid),
+        .s_axi_wready(inner$s_axi_wready),
+        .s_axi_bresp(inner$s_axi_bresp),
+        .s_axi_bvalid(inner$s_axi_bvalid),
+        .s_axi_bready(inner$s_axi_bready),
+        .s_axi_araddr(inner$s_axi_araddr),
+        .s_axi_arvalid(inner$s_axi_arvalid),
+        .s_axi_arready(inner$s_axi_arready),
+        .s_axi_rdata(inner$s_axi_rdata),
+        .s_axi_rresp(inner$s_axi_rresp),
+        .s_axi_rvalid(inner$s_axi_rvalid),
+        .s_axi_rready(inner$s_axi_rready),
+        .s_axis_tdata(inner$s_axis_tdata),
+        .s_axis_tvalid(inner$s_axis_tvalid),
+        .s_axis_tlast(inner$s_axis_tlast),
+        .s_axis_tkeep(inner$s_axis_tkeep),
+        .s_axis_tready(inner$s_axis_tready),
+        .m_axis_tdata(inner$m_axis_tdata),
+        .m_axis_tkeep(inner$m_axis_tkeep),
+        .m_axis_tvalid(inner$m_axis_tvalid),
+        .m_axis_tlast(inner$m_axis_tlast),
+        .m_axis_tready(inner$m_axis_tready),
+        .busy(inner$busy),
+        .sponge_port$reset(inner$sponge_port$reset),
+        .sponge_port$start(inner$sponge_port$start),
+        .sponge_port$op(inner$sponge_port$op),
+        .sponge_port$arg0(inner$sponge_port$arg0),
+        .sponge_port$arg1(inner$sponge_port$arg1),
+        .sponge_port$arg2(inner$sponge_port$arg2),
+        .sponge_port$busy(inner$sponge_port$busy),
+        .sponge_port$done(inner$sponge_port$done),
+        .sponge_port$error(inner$sponge_port$error),
+        .sponge_port$in_data(inner$sponge_port$in_data),
+        .sponge_port$in_valid(inner$sponge_port$in_valid),
+        .sponge_port$in_last(inner$sponge_port$in_last),
+        .sponge_port$in_ready(inner$sponge_port$in_ready),
+        .sponge_port$out_data(inner$sponge_port$out_data),
+        .sponge_port$out_valid(inner$sponge_port$out_valid),
+        .sponge_port$out_last(inner$sponge_port$out_last),
+        .sponge_port$out_ready(inner$sponge_port$out_ready),
+        .sponge_taken(inner$sponge_taken)
+    );
+    
+    // Update code
+    always @(*) begin
+        inner$aclk = aclk;
+        inner$aresetn = aresetn;
+        inner$s_axi_awaddr = s_axi_awaddr;
+        inner$s_axi_awvalid = s_axi_awvalid;
+        inner$s_axi_wdata = s_axi_wdata;
+        inner$s_axi_wstrb = s_axi_wstrb;
+        inner$s_axi_wvalid = s_axi_wvalid;
+        inner$s_axi_bready = s_axi_bready;
+        inner$s_axi_araddr = s_axi_araddr;
+        inner$s_axi_arvalid = s_axi_arvalid;
+        inner$s_axi_rready = s_axi_rready;
+        inner$s_axis_tdata = s_axis_tdata;
+        inner$s_axis_tvalid = s_axis_tvalid;
+        inner$s_axis_tlast = s_axis_tlast;
+        inner$s_axis_tkeep = s_axis_tkeep;
+        inner$m_axis_tready = m_axis_tready;
+        s_axi_awready = inner$s_axi_awready;
+        s_axi_wready = inner$s_axi_wready;
+        s_axi_bresp = inner$s_axi_bresp;
+        s_axi_bvalid = inner$s_axi_bvalid;
+        s_axi_arready = inner$s_axi_arready;
+        s_axi_rdata = inner$s_axi_rdata;
+        s_axi_rresp = inner$s_axi_rresp;
+        s_axi_rvalid = inner$s_axi_rvalid;
+        s_axis_tready = inner$s_axis_tready;
+        m_axis_tdata = inner$m_axis_tdata;
+        m_axis_tkeep = inner$m_axis_tkeep;
+        m_axis_tvalid = inner$m_axis_tvalid;
+        m_axis_tlast = inner$m_axis_tlast;
+        busy = inner$busy;
+        inner$sponge_taken = 1'b0;
+        inner$sponge_port$busy = 1'b0;
+        inner$sponge_port$done = 1'b0;
+        inner$sponge_port$error = 1'b0;
+        inner$sponge_port$in_ready = 1'b0;
+        inner$sponge_port$out_data = 32'h0;
+        inner$sponge_port$out_valid = 1'b0;
+        inner$sponge_port$out_last = 1'b0;
+    end
+    
+endmodule // mldsa_accel
+
+
+module mldsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken);
+    
+    // Module arguments
+    input wire  aclk;
+    input wire  aresetn;
+    input wire  [15:0] s_axi_awaddr;
+    input wire  s_axi_awvalid;
+    output reg  s_axi_awready;
+    input wire  [31:0] s_axi_wdata;
+    input wire  [3:0] s_axi_wstrb;
+    input wire  s_axi_wvalid;
+    output reg  s_axi_wready;
+    output reg  [1:0] s_axi_bresp;
+    output reg  s_axi_bvalid;
+    input wire  s_axi_bready;
+    input wire  [15:0] s_axi_araddr;
+    input wire  s_axi_arvalid;
+    output reg  s_axi_arready;
+    output reg  [31:0] s_axi_rdata;
+    output reg  [1:0] s_axi_rresp;
+    output reg  s_axi_rvalid;
+    input wire  s_axi_rready;
+    input wire  [31:0] s_axis_tdata;
+    input wire  s_axis_tvalid;
+    input wire  s_axis_tlast;
+    input wire  [3:0] s_axis_tkeep;
+    output reg  s_axis_tready;
+    output reg  [31:0] m_axis_tdata;
+    output reg  [3:0] m_axis_tkeep;
+    output reg  m_axis_tvalid;
+    output reg  m_axis_tlast;
+    input wire  m_axis_tready;
+    output reg  busy;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
+    input wire  sponge_taken;
+    
     // Constant declarations
     localparam  all_bytes = 4'hf;
     localparam  op_keygen = 8'h1;
@@ -137,23 +336,6 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     wire  core$m_valid;
     wire  core$m_last;
     reg  core$m_ready;
-    wire  core$sponge_port$reset;
-    wire  core$sponge_port$start;
-    wire  [7:0] core$sponge_port$op;
-    wire  [31:0] core$sponge_port$arg0;
-    wire  [31:0] core$sponge_port$arg1;
-    wire  [31:0] core$sponge_port$arg2;
-    reg  core$sponge_port$busy;
-    reg  core$sponge_port$done;
-    reg  core$sponge_port$error;
-    wire  [31:0] core$sponge_port$in_data;
-    wire  core$sponge_port$in_valid;
-    wire  core$sponge_port$in_last;
-    reg  core$sponge_port$in_ready;
-    reg  [31:0] core$sponge_port$out_data;
-    reg  core$sponge_port$out_valid;
-    reg  core$sponge_port$out_last;
-    wire  core$sponge_port$out_ready;
     reg  [31:0] check$d;
     wire  [31:0] check$q;
     reg  check$clock;
@@ -203,7 +385,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
     reg  take_word;
     
     // Sub module instances
-    mldsa_accel__regs regs(
+    mldsa_accel__inner__regs regs(
         .clock(regs$clock),
         .resetn(regs$resetn),
         .awaddr(regs$awaddr),
@@ -235,7 +417,7 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .cycles(regs$cycles),
         .result(regs$result)
     );
-    mldsa_accel__core core(
+    mldsa_accel__inner__core core(
         .clock(core$clock),
         .reset(core$reset),
         .start(core$start),
@@ -261,90 +443,90 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         .m_valid(core$m_valid),
         .m_last(core$m_last),
         .m_ready(core$m_ready),
-        .sponge_port$reset(core$sponge_port$reset),
-        .sponge_port$start(core$sponge_port$start),
-        .sponge_port$op(core$sponge_port$op),
-        .sponge_port$arg0(core$sponge_port$arg0),
-        .sponge_port$arg1(core$sponge_port$arg1),
-        .sponge_port$arg2(core$sponge_port$arg2),
-        .sponge_port$busy(core$sponge_port$busy),
-        .sponge_port$done(core$sponge_port$done),
-        .sponge_port$error(core$sponge_port$error),
-        .sponge_port$in_data(core$sponge_port$in_data),
-        .sponge_port$in_valid(core$sponge_port$in_valid),
-        .sponge_port$in_last(core$sponge_port$in_last),
-        .sponge_port$in_ready(core$sponge_port$in_ready),
-        .sponge_port$out_data(core$sponge_port$out_data),
-        .sponge_port$out_valid(core$sponge_port$out_valid),
-        .sponge_port$out_last(core$sponge_port$out_last),
-        .sponge_port$out_ready(core$sponge_port$out_ready)
+        .sponge_port$reset(sponge_port$reset),
+        .sponge_port$start(sponge_port$start),
+        .sponge_port$op(sponge_port$op),
+        .sponge_port$arg0(sponge_port$arg0),
+        .sponge_port$arg1(sponge_port$arg1),
+        .sponge_port$arg2(sponge_port$arg2),
+        .sponge_port$busy(sponge_port$busy),
+        .sponge_port$done(sponge_port$done),
+        .sponge_port$error(sponge_port$error),
+        .sponge_port$in_data(sponge_port$in_data),
+        .sponge_port$in_valid(sponge_port$in_valid),
+        .sponge_port$in_last(sponge_port$in_last),
+        .sponge_port$in_ready(sponge_port$in_ready),
+        .sponge_port$out_data(sponge_port$out_data),
+        .sponge_port$out_valid(sponge_port$out_valid),
+        .sponge_port$out_last(sponge_port$out_last),
+        .sponge_port$out_ready(sponge_port$out_ready)
     );
-    mldsa_accel__check check(
+    mldsa_accel__inner__check check(
         .d(check$d),
         .q(check$q),
         .clock(check$clock)
     );
-    mldsa_accel__held_word held_word(
+    mldsa_accel__inner__held_word held_word(
         .d(held_word$d),
         .q(held_word$q),
         .clock(held_word$clock)
     );
-    mldsa_accel__holding holding(
+    mldsa_accel__inner__holding holding(
         .d(holding$d),
         .q(holding$q),
         .clock(holding$clock)
     );
-    mldsa_accel__trailer trailer(
+    mldsa_accel__inner__trailer trailer(
         .d(trailer$d),
         .q(trailer$q),
         .clock(trailer$clock)
     );
-    mldsa_accel__verifying verifying(
+    mldsa_accel__inner__verifying verifying(
         .d(verifying$d),
         .q(verifying$q),
         .clock(verifying$clock)
     );
-    mldsa_accel__sending sending(
+    mldsa_accel__inner__sending sending(
         .d(sending$d),
         .q(sending$q),
         .clock(sending$clock)
     );
-    mldsa_accel__verdict_word verdict_word(
+    mldsa_accel__inner__verdict_word verdict_word(
         .d(verdict_word$d),
         .q(verdict_word$q),
         .clock(verdict_word$clock)
     );
-    mldsa_accel__loading loading(
+    mldsa_accel__inner__loading loading(
         .d(loading$d),
         .q(loading$q),
         .clock(loading$clock)
     );
-    mldsa_accel__xi_count xi_count(
+    mldsa_accel__inner__xi_count xi_count(
         .d(xi_count$d),
         .q(xi_count$q),
         .clock(xi_count$clock)
     );
-    mldsa_accel__set_reg set_reg(
+    mldsa_accel__inner__set_reg set_reg(
         .d(set_reg$d),
         .q(set_reg$q),
         .clock(set_reg$clock)
     );
-    mldsa_accel__handed handed(
+    mldsa_accel__inner__handed handed(
         .d(handed$d),
         .q(handed$q),
         .clock(handed$clock)
     );
-    mldsa_accel__top_done top_done(
+    mldsa_accel__inner__top_done top_done(
         .d(top_done$d),
         .q(top_done$q),
         .clock(top_done$clock)
     );
-    mldsa_accel__top_error top_error(
+    mldsa_accel__inner__top_error top_error(
         .d(top_error$d),
         .q(top_error$q),
         .clock(top_error$clock)
     );
-    mldsa_accel__cycle_count cycle_count(
+    mldsa_accel__inner__cycle_count cycle_count(
         .d(cycle_count$d),
         .q(cycle_count$q),
         .clock(cycle_count$clock)
@@ -402,13 +584,6 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         trailer$d = trailer$q;
         core$clock = aclk;
         core$reset = ~aresetn;
-        core$sponge_port$busy = 1'b0;
-        core$sponge_port$done = 1'b0;
-        core$sponge_port$error = 1'b0;
-        core$sponge_port$in_ready = 1'b0;
-        core$sponge_port$out_data = 32'h0;
-        core$sponge_port$out_valid = 1'b0;
-        core$sponge_port$out_last = 1'b0;
         core$start = 1'b0;
         core$abort_job = 1'b0;
         core$parameter_set = set_reg$q;
@@ -479,6 +654,14 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
                     verifying$d = 1'b1;
                 end
                 else begin
+                    top_done$d = 1'b1;
+                    top_error$d = 1'b1;
+                end
+                if (sponge_taken) begin
+                    loading$d = 1'b0;
+                    core$start = 1'b0;
+                    handed$d = 1'b0;
+                    verifying$d = 1'b0;
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
                 end
@@ -558,10 +741,10 @@ module mldsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_w
         core$m_ready = m_axis_tready & ~trailer$q;
     end
     
-endmodule // mldsa_accel
+endmodule // mldsa_accel__inner
 
 
-module mldsa_accel__check(d,q,clock);
+module mldsa_accel__inner__check(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -577,10 +760,10 @@ module mldsa_accel__check(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__check
+endmodule // mldsa_accel__inner__check
 
 
-module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
+module mldsa_accel__inner__core(clock,reset,start,op_verify,op_sign,parameter_set,abort_job,xi_write,xi_index,xi_word,external_mu,msg_bytes,busy,done,error,verdict,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -914,7 +1097,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
     reg  take_start;
     
     // Sub module instances
-    mldsa_accel__core__keygen keygen(
+    mldsa_accel__inner__core__keygen keygen(
         .clock(keygen$clock),
         .reset(keygen$reset),
         .xi_write(keygen$xi_write),
@@ -967,7 +1150,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .pm_coeff_index(keygen$pm_coeff_index),
         .pm_coeff_data(keygen$pm_coeff_data)
     );
-    mldsa_accel__core__verify verify(
+    mldsa_accel__inner__core__verify verify(
         .clock(verify$clock),
         .reset(verify$reset),
         .start(verify$start),
@@ -1028,7 +1211,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .ball_done(verify$ball_done),
         .ball_coeff(verify$ball_coeff)
     );
-    mldsa_accel__core__sign sign(
+    mldsa_accel__inner__core__sign sign(
         .clock(sign$clock),
         .reset(sign$reset),
         .start(sign$start),
@@ -1093,7 +1276,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .ball_done(sign$ball_done),
         .ball_coeff(sign$ball_coeff)
     );
-    mldsa_accel__core__sponge sponge(
+    mldsa_accel__inner__core__sponge sponge(
         .clock(sponge$clock),
         .reset(sponge$reset),
         .start(sponge$start),
@@ -1130,7 +1313,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .port$out_last(sponge_port$out_last),
         .port$out_ready(sponge_port$out_ready)
     );
-    mldsa_accel__core__sponge_out sponge_out(
+    mldsa_accel__inner__core__sponge_out sponge_out(
         .clock(sponge_out$clock),
         .flush(sponge_out$flush),
         .in_data(sponge_out$in_data),
@@ -1141,7 +1324,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .out_ready(sponge_out$out_ready),
         .empty(sponge_out$empty)
     );
-    mldsa_accel__core__ntt ntt(
+    mldsa_accel__inner__core__ntt ntt(
         .clock(ntt$clock),
         .reset(ntt$reset),
         .start(ntt$start),
@@ -1182,7 +1365,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .row_out$7(ntt$row_out$7),
         .row_out_valid(ntt$row_out_valid)
     );
-    mldsa_accel__core__poly_memory poly_memory(
+    mldsa_accel__inner__core__poly_memory poly_memory(
         .clock(poly_memory$clock),
         .store_poly(poly_memory$store_poly),
         .load_poly(poly_memory$load_poly),
@@ -1210,7 +1393,7 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .coeff_index(poly_memory$coeff_index),
         .coeff_data(poly_memory$coeff_data)
     );
-    mldsa_accel__core__ball ball(
+    mldsa_accel__inner__core__ball ball(
         .clock(ball$clock),
         .reset(ball$reset),
         .start(ball$start),
@@ -1222,12 +1405,12 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         .read_index(ball$read_index),
         .coeff(ball$coeff)
     );
-    mldsa_accel__core__last_verify last_verify(
+    mldsa_accel__inner__core__last_verify last_verify(
         .d(last_verify$d),
         .q(last_verify$q),
         .clock(last_verify$clock)
     );
-    mldsa_accel__core__last_sign last_sign(
+    mldsa_accel__inner__core__last_sign last_sign(
         .d(last_sign$d),
         .q(last_sign$q),
         .clock(last_sign$clock)
@@ -1465,10 +1648,10 @@ module mldsa_accel__core(clock,reset,start,op_verify,op_sign,parameter_set,abort
         sign$ball_coeff = ball$coeff;
     end
     
-endmodule // mldsa_accel__core
+endmodule // mldsa_accel__inner__core
 
 
-module mldsa_accel__core__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
+module mldsa_accel__inner__core__ball(clock,reset,start,tau,data,data_valid,data_ready,done,read_index,coeff);
     
     // Module arguments
     input wire  clock;
@@ -1527,47 +1710,47 @@ module mldsa_accel__core__ball(clock,reset,start,tau,data,data_valid,data_ready,
     reg  [255:0] sign_all;
     
     // Sub module instances
-    mldsa_accel__core__ball__sampling sampling(
+    mldsa_accel__inner__core__ball__sampling sampling(
         .d(sampling$d),
         .q(sampling$q),
         .clock(sampling$clock)
     );
-    mldsa_accel__core__ball__done_flag done_flag(
+    mldsa_accel__inner__core__ball__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__ball__sign_bytes_left sign_bytes_left(
+    mldsa_accel__inner__core__ball__sign_bytes_left sign_bytes_left(
         .d(sign_bytes_left$d),
         .q(sign_bytes_left$q),
         .clock(sign_bytes_left$clock)
     );
-    mldsa_accel__core__ball__signs signs(
+    mldsa_accel__inner__core__ball__signs signs(
         .d(signs$d),
         .q(signs$q),
         .clock(signs$clock)
     );
-    mldsa_accel__core__ball__i i(
+    mldsa_accel__inner__core__ball__i i(
         .d(i$d),
         .q(i$q),
         .clock(i$clock)
     );
-    mldsa_accel__core__ball__i_hot i_hot(
+    mldsa_accel__inner__core__ball__i_hot i_hot(
         .d(i_hot$d),
         .q(i_hot$q),
         .clock(i_hot$clock)
     );
-    mldsa_accel__core__ball__nonzero nonzero(
+    mldsa_accel__inner__core__ball__nonzero nonzero(
         .d(nonzero$d),
         .q(nonzero$q),
         .clock(nonzero$clock)
     );
-    mldsa_accel__core__ball__negative negative(
+    mldsa_accel__inner__core__ball__negative negative(
         .d(negative$d),
         .q(negative$q),
         .clock(negative$clock)
     );
-    mldsa_accel__core__ball__read_out read_out(
+    mldsa_accel__inner__core__ball__read_out read_out(
         .d(read_out$d),
         .q(read_out$q),
         .clock(read_out$clock)
@@ -1656,10 +1839,10 @@ module mldsa_accel__core__ball(clock,reset,start,tau,data,data_valid,data_ready,
         coeff = read_out$q;
     end
     
-endmodule // mldsa_accel__core__ball
+endmodule // mldsa_accel__inner__core__ball
 
 
-module mldsa_accel__core__ball__done_flag(d,q,clock);
+module mldsa_accel__inner__core__ball__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1675,10 +1858,10 @@ module mldsa_accel__core__ball__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__done_flag
+endmodule // mldsa_accel__inner__core__ball__done_flag
 
 
-module mldsa_accel__core__ball__i(d,q,clock);
+module mldsa_accel__inner__core__ball__i(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -1694,10 +1877,10 @@ module mldsa_accel__core__ball__i(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__i
+endmodule // mldsa_accel__inner__core__ball__i
 
 
-module mldsa_accel__core__ball__i_hot(d,q,clock);
+module mldsa_accel__inner__core__ball__i_hot(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -1713,10 +1896,10 @@ module mldsa_accel__core__ball__i_hot(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__i_hot
+endmodule // mldsa_accel__inner__core__ball__i_hot
 
 
-module mldsa_accel__core__ball__negative(d,q,clock);
+module mldsa_accel__inner__core__ball__negative(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -1732,10 +1915,10 @@ module mldsa_accel__core__ball__negative(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__negative
+endmodule // mldsa_accel__inner__core__ball__negative
 
 
-module mldsa_accel__core__ball__nonzero(d,q,clock);
+module mldsa_accel__inner__core__ball__nonzero(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -1751,10 +1934,10 @@ module mldsa_accel__core__ball__nonzero(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__nonzero
+endmodule // mldsa_accel__inner__core__ball__nonzero
 
 
-module mldsa_accel__core__ball__read_out(d,q,clock);
+module mldsa_accel__inner__core__ball__read_out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -1770,10 +1953,10 @@ module mldsa_accel__core__ball__read_out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__read_out
+endmodule // mldsa_accel__inner__core__ball__read_out
 
 
-module mldsa_accel__core__ball__sampling(d,q,clock);
+module mldsa_accel__inner__core__ball__sampling(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1789,10 +1972,10 @@ module mldsa_accel__core__ball__sampling(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__sampling
+endmodule // mldsa_accel__inner__core__ball__sampling
 
 
-module mldsa_accel__core__ball__sign_bytes_left(d,q,clock);
+module mldsa_accel__inner__core__ball__sign_bytes_left(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1808,10 +1991,10 @@ module mldsa_accel__core__ball__sign_bytes_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__sign_bytes_left
+endmodule // mldsa_accel__inner__core__ball__sign_bytes_left
 
 
-module mldsa_accel__core__ball__signs(d,q,clock);
+module mldsa_accel__inner__core__ball__signs(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -1827,10 +2010,10 @@ module mldsa_accel__core__ball__signs(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ball__signs
+endmodule // mldsa_accel__inner__core__ball__signs
 
 
-module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data);
+module mldsa_accel__inner__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,parameter_set,abort_job,busy,done,error,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data);
     
     // Module arguments
     input wire  clock;
@@ -2269,6 +2452,15 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     reg  out_taken$d;
     wire  out_taken$q;
     reg  out_taken$clock;
+    reg  [31:0] pk_feed_word$d;
+    wire  [31:0] pk_feed_word$q;
+    reg  pk_feed_word$clock;
+    reg  pk_feed_valid$d;
+    wire  pk_feed_valid$q;
+    reg  pk_feed_valid$clock;
+    reg  pk_feed_last$d;
+    wire  pk_feed_last$q;
+    reg  pk_feed_last$clock;
     reg  [8:0] s_bytes_target$d;
     wire  [8:0] s_bytes_target$q;
     reg  s_bytes_target$clock;
@@ -2297,6 +2489,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     reg  tr_port_free;
     reg  hash_take;
     reg  out_take;
+    reg  pk_feed_room;
     reg  [31:0] message_word;
     reg  [31:0] seed_word;
     reg  [15:0] s_index;
@@ -2313,7 +2506,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
     reg  t0_writing;
     
     // Sub module instances
-    mldsa_accel__core__keygen__matrix matrix(
+    mldsa_accel__inner__core__keygen__matrix matrix(
         .clock(matrix$clock),
         .start(matrix$start),
         .halt(matrix$halt),
@@ -2349,7 +2542,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .row(matrix$row),
         .col(matrix$col)
     );
-    mldsa_accel__core__keygen__rej_bounded rej_bounded(
+    mldsa_accel__inner__core__keygen__rej_bounded rej_bounded(
         .clock(rej_bounded$clock),
         .reset(rej_bounded$reset),
         .eta4(rej_bounded$eta4),
@@ -2359,13 +2552,13 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .coeff(rej_bounded$coeff),
         .coeff_valid(rej_bounded$coeff_valid)
     );
-    mldsa_accel__core__keygen__p2r p2r(
+    mldsa_accel__inner__core__keygen__p2r p2r(
         .clock(p2r$clock),
         .t(p2r$t),
         .t1(p2r$t1),
         .t0(p2r$t0)
     );
-    mldsa_accel__core__keygen__sk_packer sk_packer(
+    mldsa_accel__inner__core__keygen__sk_packer sk_packer(
         .clock(sk_packer$clock),
         .reset(sk_packer$reset),
         .width(sk_packer$width),
@@ -2378,7 +2571,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .data_valid(sk_packer$data_valid),
         .data_ready(sk_packer$data_ready)
     );
-    mldsa_accel__core__keygen__t0_packer t0_packer(
+    mldsa_accel__inner__core__keygen__t0_packer t0_packer(
         .clock(t0_packer$clock),
         .reset(t0_packer$reset),
         .width(t0_packer$width),
@@ -2391,7 +2584,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .data_valid(t0_packer$data_valid),
         .data_ready(t0_packer$data_ready)
     );
-    mldsa_accel__core__keygen__pk_packer pk_packer(
+    mldsa_accel__inner__core__keygen__pk_packer pk_packer(
         .clock(pk_packer$clock),
         .reset(pk_packer$reset),
         .width(pk_packer$width),
@@ -2404,7 +2597,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .data_valid(pk_packer$data_valid),
         .data_ready(pk_packer$data_ready)
     );
-    mldsa_accel__core__keygen__pk_buf pk_buf(
+    mldsa_accel__inner__core__keygen__pk_buf pk_buf(
         .clock(pk_buf$clock),
         .byte_write(pk_buf$byte_write),
         .byte_address(pk_buf$byte_address),
@@ -2415,7 +2608,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .read_address(pk_buf$read_address),
         .read_word(pk_buf$read_word)
     );
-    mldsa_accel__core__keygen__sk_buf sk_buf(
+    mldsa_accel__inner__core__keygen__sk_buf sk_buf(
         .clock(sk_buf$clock),
         .byte_write(sk_buf$byte_write),
         .byte_address(sk_buf$byte_address),
@@ -2426,407 +2619,422 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         .read_address(sk_buf$read_address),
         .read_word(sk_buf$read_word)
     );
-    mldsa_accel__core__keygen__xi__0 xi$0(
+    mldsa_accel__inner__core__keygen__xi__0 xi$0(
         .d(xi$0$d),
         .q(xi$0$q),
         .clock(xi$0$clock)
     );
-    mldsa_accel__core__keygen__xi__1 xi$1(
+    mldsa_accel__inner__core__keygen__xi__1 xi$1(
         .d(xi$1$d),
         .q(xi$1$q),
         .clock(xi$1$clock)
     );
-    mldsa_accel__core__keygen__xi__2 xi$2(
+    mldsa_accel__inner__core__keygen__xi__2 xi$2(
         .d(xi$2$d),
         .q(xi$2$q),
         .clock(xi$2$clock)
     );
-    mldsa_accel__core__keygen__xi__3 xi$3(
+    mldsa_accel__inner__core__keygen__xi__3 xi$3(
         .d(xi$3$d),
         .q(xi$3$q),
         .clock(xi$3$clock)
     );
-    mldsa_accel__core__keygen__xi__4 xi$4(
+    mldsa_accel__inner__core__keygen__xi__4 xi$4(
         .d(xi$4$d),
         .q(xi$4$q),
         .clock(xi$4$clock)
     );
-    mldsa_accel__core__keygen__xi__5 xi$5(
+    mldsa_accel__inner__core__keygen__xi__5 xi$5(
         .d(xi$5$d),
         .q(xi$5$q),
         .clock(xi$5$clock)
     );
-    mldsa_accel__core__keygen__xi__6 xi$6(
+    mldsa_accel__inner__core__keygen__xi__6 xi$6(
         .d(xi$6$d),
         .q(xi$6$q),
         .clock(xi$6$clock)
     );
-    mldsa_accel__core__keygen__xi__7 xi$7(
+    mldsa_accel__inner__core__keygen__xi__7 xi$7(
         .d(xi$7$d),
         .q(xi$7$q),
         .clock(xi$7$clock)
     );
-    mldsa_accel__core__keygen__seed__0 seed$0(
+    mldsa_accel__inner__core__keygen__seed__0 seed$0(
         .d(seed$0$d),
         .q(seed$0$q),
         .clock(seed$0$clock)
     );
-    mldsa_accel__core__keygen__seed__1 seed$1(
+    mldsa_accel__inner__core__keygen__seed__1 seed$1(
         .d(seed$1$d),
         .q(seed$1$q),
         .clock(seed$1$clock)
     );
-    mldsa_accel__core__keygen__seed__2 seed$2(
+    mldsa_accel__inner__core__keygen__seed__2 seed$2(
         .d(seed$2$d),
         .q(seed$2$q),
         .clock(seed$2$clock)
     );
-    mldsa_accel__core__keygen__seed__3 seed$3(
+    mldsa_accel__inner__core__keygen__seed__3 seed$3(
         .d(seed$3$d),
         .q(seed$3$q),
         .clock(seed$3$clock)
     );
-    mldsa_accel__core__keygen__seed__4 seed$4(
+    mldsa_accel__inner__core__keygen__seed__4 seed$4(
         .d(seed$4$d),
         .q(seed$4$q),
         .clock(seed$4$clock)
     );
-    mldsa_accel__core__keygen__seed__5 seed$5(
+    mldsa_accel__inner__core__keygen__seed__5 seed$5(
         .d(seed$5$d),
         .q(seed$5$q),
         .clock(seed$5$clock)
     );
-    mldsa_accel__core__keygen__seed__6 seed$6(
+    mldsa_accel__inner__core__keygen__seed__6 seed$6(
         .d(seed$6$d),
         .q(seed$6$q),
         .clock(seed$6$clock)
     );
-    mldsa_accel__core__keygen__seed__7 seed$7(
+    mldsa_accel__inner__core__keygen__seed__7 seed$7(
         .d(seed$7$d),
         .q(seed$7$q),
         .clock(seed$7$clock)
     );
-    mldsa_accel__core__keygen__seed__8 seed$8(
+    mldsa_accel__inner__core__keygen__seed__8 seed$8(
         .d(seed$8$d),
         .q(seed$8$q),
         .clock(seed$8$clock)
     );
-    mldsa_accel__core__keygen__seed__9 seed$9(
+    mldsa_accel__inner__core__keygen__seed__9 seed$9(
         .d(seed$9$d),
         .q(seed$9$q),
         .clock(seed$9$clock)
     );
-    mldsa_accel__core__keygen__seed__10 seed$10(
+    mldsa_accel__inner__core__keygen__seed__10 seed$10(
         .d(seed$10$d),
         .q(seed$10$q),
         .clock(seed$10$clock)
     );
-    mldsa_accel__core__keygen__seed__11 seed$11(
+    mldsa_accel__inner__core__keygen__seed__11 seed$11(
         .d(seed$11$d),
         .q(seed$11$q),
         .clock(seed$11$clock)
     );
-    mldsa_accel__core__keygen__seed__12 seed$12(
+    mldsa_accel__inner__core__keygen__seed__12 seed$12(
         .d(seed$12$d),
         .q(seed$12$q),
         .clock(seed$12$clock)
     );
-    mldsa_accel__core__keygen__seed__13 seed$13(
+    mldsa_accel__inner__core__keygen__seed__13 seed$13(
         .d(seed$13$d),
         .q(seed$13$q),
         .clock(seed$13$clock)
     );
-    mldsa_accel__core__keygen__seed__14 seed$14(
+    mldsa_accel__inner__core__keygen__seed__14 seed$14(
         .d(seed$14$d),
         .q(seed$14$q),
         .clock(seed$14$clock)
     );
-    mldsa_accel__core__keygen__seed__15 seed$15(
+    mldsa_accel__inner__core__keygen__seed__15 seed$15(
         .d(seed$15$d),
         .q(seed$15$q),
         .clock(seed$15$clock)
     );
-    mldsa_accel__core__keygen__seed__16 seed$16(
+    mldsa_accel__inner__core__keygen__seed__16 seed$16(
         .d(seed$16$d),
         .q(seed$16$q),
         .clock(seed$16$clock)
     );
-    mldsa_accel__core__keygen__seed__17 seed$17(
+    mldsa_accel__inner__core__keygen__seed__17 seed$17(
         .d(seed$17$d),
         .q(seed$17$q),
         .clock(seed$17$clock)
     );
-    mldsa_accel__core__keygen__seed__18 seed$18(
+    mldsa_accel__inner__core__keygen__seed__18 seed$18(
         .d(seed$18$d),
         .q(seed$18$q),
         .clock(seed$18$clock)
     );
-    mldsa_accel__core__keygen__seed__19 seed$19(
+    mldsa_accel__inner__core__keygen__seed__19 seed$19(
         .d(seed$19$d),
         .q(seed$19$q),
         .clock(seed$19$clock)
     );
-    mldsa_accel__core__keygen__seed__20 seed$20(
+    mldsa_accel__inner__core__keygen__seed__20 seed$20(
         .d(seed$20$d),
         .q(seed$20$q),
         .clock(seed$20$clock)
     );
-    mldsa_accel__core__keygen__seed__21 seed$21(
+    mldsa_accel__inner__core__keygen__seed__21 seed$21(
         .d(seed$21$d),
         .q(seed$21$q),
         .clock(seed$21$clock)
     );
-    mldsa_accel__core__keygen__seed__22 seed$22(
+    mldsa_accel__inner__core__keygen__seed__22 seed$22(
         .d(seed$22$d),
         .q(seed$22$q),
         .clock(seed$22$clock)
     );
-    mldsa_accel__core__keygen__seed__23 seed$23(
+    mldsa_accel__inner__core__keygen__seed__23 seed$23(
         .d(seed$23$d),
         .q(seed$23$q),
         .clock(seed$23$clock)
     );
-    mldsa_accel__core__keygen__seed__24 seed$24(
+    mldsa_accel__inner__core__keygen__seed__24 seed$24(
         .d(seed$24$d),
         .q(seed$24$q),
         .clock(seed$24$clock)
     );
-    mldsa_accel__core__keygen__seed__25 seed$25(
+    mldsa_accel__inner__core__keygen__seed__25 seed$25(
         .d(seed$25$d),
         .q(seed$25$q),
         .clock(seed$25$clock)
     );
-    mldsa_accel__core__keygen__seed__26 seed$26(
+    mldsa_accel__inner__core__keygen__seed__26 seed$26(
         .d(seed$26$d),
         .q(seed$26$q),
         .clock(seed$26$clock)
     );
-    mldsa_accel__core__keygen__seed__27 seed$27(
+    mldsa_accel__inner__core__keygen__seed__27 seed$27(
         .d(seed$27$d),
         .q(seed$27$q),
         .clock(seed$27$clock)
     );
-    mldsa_accel__core__keygen__seed__28 seed$28(
+    mldsa_accel__inner__core__keygen__seed__28 seed$28(
         .d(seed$28$d),
         .q(seed$28$q),
         .clock(seed$28$clock)
     );
-    mldsa_accel__core__keygen__seed__29 seed$29(
+    mldsa_accel__inner__core__keygen__seed__29 seed$29(
         .d(seed$29$d),
         .q(seed$29$q),
         .clock(seed$29$clock)
     );
-    mldsa_accel__core__keygen__seed__30 seed$30(
+    mldsa_accel__inner__core__keygen__seed__30 seed$30(
         .d(seed$30$d),
         .q(seed$30$q),
         .clock(seed$30$clock)
     );
-    mldsa_accel__core__keygen__seed__31 seed$31(
+    mldsa_accel__inner__core__keygen__seed__31 seed$31(
         .d(seed$31$d),
         .q(seed$31$q),
         .clock(seed$31$clock)
     );
-    mldsa_accel__core__keygen__phase phase(
+    mldsa_accel__inner__core__keygen__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__keygen__launched launched(
+    mldsa_accel__inner__core__keygen__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__keygen__done_flag done_flag(
+    mldsa_accel__inner__core__keygen__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__keygen__error_flag error_flag(
+    mldsa_accel__inner__core__keygen__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__keygen__k k(
+    mldsa_accel__inner__core__keygen__k k(
         .d(k$d),
         .q(k$q),
         .clock(k$clock)
     );
-    mldsa_accel__core__keygen__l l(
+    mldsa_accel__inner__core__keygen__l l(
         .d(l$d),
         .q(l$q),
         .clock(l$clock)
     );
-    mldsa_accel__core__keygen__eta4 eta4(
+    mldsa_accel__inner__core__keygen__eta4 eta4(
         .d(eta4$d),
         .q(eta4$q),
         .clock(eta4$clock)
     );
-    mldsa_accel__core__keygen__eta_bits eta_bits(
+    mldsa_accel__inner__core__keygen__eta_bits eta_bits(
         .d(eta_bits$d),
         .q(eta_bits$q),
         .clock(eta_bits$clock)
     );
-    mldsa_accel__core__keygen__eta eta(
+    mldsa_accel__inner__core__keygen__eta eta(
         .d(eta$d),
         .q(eta$q),
         .clock(eta$clock)
     );
-    mldsa_accel__core__keygen__t0_base t0_base(
+    mldsa_accel__inner__core__keygen__t0_base t0_base(
         .d(t0_base$d),
         .q(t0_base$q),
         .clock(t0_base$clock)
     );
-    mldsa_accel__core__keygen__pk_words pk_words(
+    mldsa_accel__inner__core__keygen__pk_words pk_words(
         .d(pk_words$d),
         .q(pk_words$q),
         .clock(pk_words$clock)
     );
-    mldsa_accel__core__keygen__sk_words sk_words(
+    mldsa_accel__inner__core__keygen__sk_words sk_words(
         .d(sk_words$d),
         .q(sk_words$q),
         .clock(sk_words$clock)
     );
-    mldsa_accel__core__keygen__row row(
+    mldsa_accel__inner__core__keygen__row row(
         .d(row$d),
         .q(row$q),
         .clock(row$clock)
     );
-    mldsa_accel__core__keygen__col col(
+    mldsa_accel__inner__core__keygen__col col(
         .d(col$d),
         .q(col$q),
         .clock(col$clock)
     );
-    mldsa_accel__core__keygen__on_s2 on_s2(
+    mldsa_accel__inner__core__keygen__on_s2 on_s2(
         .d(on_s2$d),
         .q(on_s2$q),
         .clock(on_s2$clock)
     );
-    mldsa_accel__core__keygen__count count(
+    mldsa_accel__inner__core__keygen__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__keygen__s_bytes s_bytes(
+    mldsa_accel__inner__core__keygen__s_bytes s_bytes(
         .d(s_bytes$d),
         .q(s_bytes$q),
         .clock(s_bytes$clock)
     );
-    mldsa_accel__core__keygen__words_in words_in(
+    mldsa_accel__inner__core__keygen__words_in words_in(
         .d(words_in$d),
         .q(words_in$q),
         .clock(words_in$clock)
     );
-    mldsa_accel__core__keygen__stopped stopped(
+    mldsa_accel__inner__core__keygen__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__keygen__pending pending(
+    mldsa_accel__inner__core__keygen__pending pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
     );
-    mldsa_accel__core__keygen__pk_ptr pk_ptr(
+    mldsa_accel__inner__core__keygen__pk_ptr pk_ptr(
         .d(pk_ptr$d),
         .q(pk_ptr$q),
         .clock(pk_ptr$clock)
     );
-    mldsa_accel__core__keygen__sk_s_ptr sk_s_ptr(
+    mldsa_accel__inner__core__keygen__sk_s_ptr sk_s_ptr(
         .d(sk_s_ptr$d),
         .q(sk_s_ptr$q),
         .clock(sk_s_ptr$clock)
     );
-    mldsa_accel__core__keygen__sk_t0_ptr sk_t0_ptr(
+    mldsa_accel__inner__core__keygen__sk_t0_ptr sk_t0_ptr(
         .d(sk_t0_ptr$d),
         .q(sk_t0_ptr$q),
         .clock(sk_t0_ptr$clock)
     );
-    mldsa_accel__core__keygen__ser_word ser_word(
+    mldsa_accel__inner__core__keygen__ser_word ser_word(
         .d(ser_word$d),
         .q(ser_word$q),
         .clock(ser_word$clock)
     );
-    mldsa_accel__core__keygen__ser_left ser_left(
+    mldsa_accel__inner__core__keygen__ser_left ser_left(
         .d(ser_left$d),
         .q(ser_left$q),
         .clock(ser_left$clock)
     );
-    mldsa_accel__core__keygen__out_index out_index(
+    mldsa_accel__inner__core__keygen__out_index out_index(
         .d(out_index$d),
         .q(out_index$q),
         .clock(out_index$clock)
     );
-    mldsa_accel__core__keygen__primed primed(
+    mldsa_accel__inner__core__keygen__primed primed(
         .d(primed$d),
         .q(primed$q),
         .clock(primed$clock)
     );
-    mldsa_accel__core__keygen__hashing hashing(
+    mldsa_accel__inner__core__keygen__hashing hashing(
         .d(hashing$d),
         .q(hashing$q),
         .clock(hashing$clock)
     );
-    mldsa_accel__core__keygen__hash_launched hash_launched(
+    mldsa_accel__inner__core__keygen__hash_launched hash_launched(
         .d(hash_launched$d),
         .q(hash_launched$q),
         .clock(hash_launched$clock)
     );
-    mldsa_accel__core__keygen__hash_finished hash_finished(
+    mldsa_accel__inner__core__keygen__hash_finished hash_finished(
         .d(hash_finished$d),
         .q(hash_finished$q),
         .clock(hash_finished$clock)
     );
-    mldsa_accel__core__keygen__tr_count tr_count(
+    mldsa_accel__inner__core__keygen__tr_count tr_count(
         .d(tr_count$d),
         .q(tr_count$q),
         .clock(tr_count$clock)
     );
-    mldsa_accel__core__keygen__pk_readable pk_readable(
+    mldsa_accel__inner__core__keygen__pk_readable pk_readable(
         .d(pk_readable$d),
         .q(pk_readable$q),
         .clock(pk_readable$clock)
     );
-    mldsa_accel__core__keygen__hash_taken hash_taken(
+    mldsa_accel__inner__core__keygen__hash_taken hash_taken(
         .d(hash_taken$d),
         .q(hash_taken$q),
         .clock(hash_taken$clock)
     );
-    mldsa_accel__core__keygen__out_taken out_taken(
+    mldsa_accel__inner__core__keygen__out_taken out_taken(
         .d(out_taken$d),
         .q(out_taken$q),
         .clock(out_taken$clock)
     );
-    mldsa_accel__core__keygen__s_bytes_target s_bytes_target(
+    mldsa_accel__inner__core__keygen__pk_feed_word pk_feed_word(
+        .d(pk_feed_word$d),
+        .q(pk_feed_word$q),
+        .clock(pk_feed_word$clock)
+    );
+    mldsa_accel__inner__core__keygen__pk_feed_valid pk_feed_valid(
+        .d(pk_feed_valid$d),
+        .q(pk_feed_valid$q),
+        .clock(pk_feed_valid$clock)
+    );
+    mldsa_accel__inner__core__keygen__pk_feed_last pk_feed_last(
+        .d(pk_feed_last$d),
+        .q(pk_feed_last$q),
+        .clock(pk_feed_last$clock)
+    );
+    mldsa_accel__inner__core__keygen__s_bytes_target s_bytes_target(
         .d(s_bytes_target$d),
         .q(s_bytes_target$q),
         .clock(s_bytes_target$clock)
     );
-    mldsa_accel__core__keygen__sampler sampler(
+    mldsa_accel__inner__core__keygen__sampler sampler(
         .d(sampler$d),
         .q(sampler$q),
         .clock(sampler$clock)
     );
-    mldsa_accel__core__keygen__s_launched s_launched(
+    mldsa_accel__inner__core__keygen__s_launched s_launched(
         .d(s_launched$d),
         .q(s_launched$q),
         .clock(s_launched$clock)
     );
-    mldsa_accel__core__keygen__s_on_s2 s_on_s2(
+    mldsa_accel__inner__core__keygen__s_on_s2 s_on_s2(
         .d(s_on_s2$d),
         .q(s_on_s2$q),
         .clock(s_on_s2$clock)
     );
-    mldsa_accel__core__keygen__s_count s_count(
+    mldsa_accel__inner__core__keygen__s_count s_count(
         .d(s_count$d),
         .q(s_count$q),
         .clock(s_count$clock)
     );
-    mldsa_accel__core__keygen__s_word s_word(
+    mldsa_accel__inner__core__keygen__s_word s_word(
         .d(s_word$d),
         .q(s_word$q),
         .clock(s_word$clock)
     );
-    mldsa_accel__core__keygen__s_word_valid s_word_valid(
+    mldsa_accel__inner__core__keygen__s_word_valid s_word_valid(
         .d(s_word_valid$d),
         .q(s_word_valid$q),
         .clock(s_word_valid$clock)
@@ -2868,6 +3076,9 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         tr_count$clock = clock;
         pk_readable$clock = clock;
         hash_taken$clock = clock;
+        pk_feed_word$clock = clock;
+        pk_feed_valid$clock = clock;
+        pk_feed_last$clock = clock;
         out_taken$clock = clock;
         sampler$clock = clock;
         s_launched$clock = clock;
@@ -2909,6 +3120,9 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         tr_count$d = tr_count$q;
         pk_readable$d = pk_readable$q;
         hash_taken$d = hash_taken$q;
+        pk_feed_word$d = pk_feed_word$q;
+        pk_feed_valid$d = pk_feed_valid$q;
+        pk_feed_last$d = pk_feed_last$q;
         out_taken$d = out_taken$q;
         sampler$d = sampler$q;
         s_launched$d = s_launched$q;
@@ -3240,6 +3454,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         end
         stream_take = 1'b0;
         hash_take = 1'b0;
+        pk_feed_room = 1'b0;
         out_take = 1'b0;
         stream_next = out_index$q;
         pk_buf$read_address = out_index$q[(32'h0)+:(10)];
@@ -3685,6 +3900,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             if (~hash_launched$q) begin
                 if (~s_word_valid$q) begin
                     hash_launched$d = 1'b1;
+                    pk_feed_valid$d = 1'b0;
                     sponge_start = 1'b1;
                     sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
                     sponge_arg2 = 32'h40;
@@ -3697,11 +3913,20 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             end
             else begin
                 primed$d = 1'b1;
-                sponge_in_valid = stream_valid & ~hash_taken$q;
-                sponge_in_last = out_index$q + 32'h1 == pk_words$q;
-                sponge_in_data = pk_buf$read_word;
+                sponge_in_valid = pk_feed_valid$q;
+                sponge_in_last = pk_feed_last$q;
+                sponge_in_data = pk_feed_word$q;
+                if (sponge_in_ready) begin
+                    pk_feed_valid$d = 1'b0;
+                end
+                pk_feed_room = ~pk_feed_valid$q | sponge_in_ready;
                 m_valid = stream_valid & ~out_taken$q;
-                hash_take = sponge_in_valid & sponge_in_ready;
+                hash_take = stream_valid & ~hash_taken$q & pk_feed_room;
+                if (hash_take) begin
+                    pk_feed_word$d = pk_buf$read_word;
+                    pk_feed_valid$d = 1'b1;
+                    pk_feed_last$d = out_index$q + 32'h1 == pk_words$q;
+                end
                 out_take = m_valid & m_ready;
                 stream_take = (hash_taken$q | hash_take) & (out_taken$q | out_take);
                 if (stream_take) begin
@@ -3908,6 +4133,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
         end
         if (abort_job & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -3922,6 +4148,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
         end
         if (reset) begin
             sampler$d = SamplerPhase$Off;
@@ -3929,6 +4156,7 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
             phase$d = KeyGenPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -3938,10 +4166,10 @@ module mldsa_accel__core__keygen(clock,reset,xi_write,xi_index,xi_word,start,par
         error = error_flag$q;
     end
     
-endmodule // mldsa_accel__core__keygen
+endmodule // mldsa_accel__inner__core__keygen
 
 
-module mldsa_accel__core__keygen__col(d,q,clock);
+module mldsa_accel__inner__core__keygen__col(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3957,10 +4185,10 @@ module mldsa_accel__core__keygen__col(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__col
+endmodule // mldsa_accel__inner__core__keygen__col
 
 
-module mldsa_accel__core__keygen__count(d,q,clock);
+module mldsa_accel__inner__core__keygen__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -3976,10 +4204,10 @@ module mldsa_accel__core__keygen__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__count
+endmodule // mldsa_accel__inner__core__keygen__count
 
 
-module mldsa_accel__core__keygen__done_flag(d,q,clock);
+module mldsa_accel__inner__core__keygen__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3995,10 +4223,10 @@ module mldsa_accel__core__keygen__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__done_flag
+endmodule // mldsa_accel__inner__core__keygen__done_flag
 
 
-module mldsa_accel__core__keygen__error_flag(d,q,clock);
+module mldsa_accel__inner__core__keygen__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4014,10 +4242,10 @@ module mldsa_accel__core__keygen__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__error_flag
+endmodule // mldsa_accel__inner__core__keygen__error_flag
 
 
-module mldsa_accel__core__keygen__eta(d,q,clock);
+module mldsa_accel__inner__core__keygen__eta(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -4033,10 +4261,10 @@ module mldsa_accel__core__keygen__eta(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__eta
+endmodule // mldsa_accel__inner__core__keygen__eta
 
 
-module mldsa_accel__core__keygen__eta4(d,q,clock);
+module mldsa_accel__inner__core__keygen__eta4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4052,10 +4280,10 @@ module mldsa_accel__core__keygen__eta4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__eta4
+endmodule // mldsa_accel__inner__core__keygen__eta4
 
 
-module mldsa_accel__core__keygen__eta_bits(d,q,clock);
+module mldsa_accel__inner__core__keygen__eta_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -4071,10 +4299,10 @@ module mldsa_accel__core__keygen__eta_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__eta_bits
+endmodule // mldsa_accel__inner__core__keygen__eta_bits
 
 
-module mldsa_accel__core__keygen__hash_finished(d,q,clock);
+module mldsa_accel__inner__core__keygen__hash_finished(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4090,10 +4318,10 @@ module mldsa_accel__core__keygen__hash_finished(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__hash_finished
+endmodule // mldsa_accel__inner__core__keygen__hash_finished
 
 
-module mldsa_accel__core__keygen__hash_launched(d,q,clock);
+module mldsa_accel__inner__core__keygen__hash_launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4109,10 +4337,10 @@ module mldsa_accel__core__keygen__hash_launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__hash_launched
+endmodule // mldsa_accel__inner__core__keygen__hash_launched
 
 
-module mldsa_accel__core__keygen__hash_taken(d,q,clock);
+module mldsa_accel__inner__core__keygen__hash_taken(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4128,10 +4356,10 @@ module mldsa_accel__core__keygen__hash_taken(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__hash_taken
+endmodule // mldsa_accel__inner__core__keygen__hash_taken
 
 
-module mldsa_accel__core__keygen__hashing(d,q,clock);
+module mldsa_accel__inner__core__keygen__hashing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4147,10 +4375,10 @@ module mldsa_accel__core__keygen__hashing(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__hashing
+endmodule // mldsa_accel__inner__core__keygen__hashing
 
 
-module mldsa_accel__core__keygen__k(d,q,clock);
+module mldsa_accel__inner__core__keygen__k(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4166,10 +4394,10 @@ module mldsa_accel__core__keygen__k(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__k
+endmodule // mldsa_accel__inner__core__keygen__k
 
 
-module mldsa_accel__core__keygen__l(d,q,clock);
+module mldsa_accel__inner__core__keygen__l(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4185,10 +4413,10 @@ module mldsa_accel__core__keygen__l(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__l
+endmodule // mldsa_accel__inner__core__keygen__l
 
 
-module mldsa_accel__core__keygen__launched(d,q,clock);
+module mldsa_accel__inner__core__keygen__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4204,10 +4432,10 @@ module mldsa_accel__core__keygen__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__launched
+endmodule // mldsa_accel__inner__core__keygen__launched
 
 
-module mldsa_accel__core__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+module mldsa_accel__inner__core__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
     
     // Module arguments
     input wire  clock;
@@ -4294,7 +4522,7 @@ module mldsa_accel__core__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_
     reg  produce;
     
     // Sub module instances
-    mldsa_accel__core__keygen__matrix__rej_ntt rej_ntt(
+    mldsa_accel__inner__core__keygen__matrix__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
         .reset(rej_ntt$reset),
         .word(rej_ntt$word),
@@ -4303,52 +4531,52 @@ module mldsa_accel__core__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_
         .coeff(rej_ntt$coeff),
         .coeff_valid(rej_ntt$coeff_valid)
     );
-    mldsa_accel__core__keygen__matrix__sampling sampling(
+    mldsa_accel__inner__core__keygen__matrix__sampling sampling(
         .d(sampling$d),
         .q(sampling$q),
         .clock(sampling$clock)
     );
-    mldsa_accel__core__keygen__matrix__launched launched(
+    mldsa_accel__inner__core__keygen__matrix__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__keygen__matrix__stopped stopped(
+    mldsa_accel__inner__core__keygen__matrix__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__keygen__matrix__row_r row_r(
+    mldsa_accel__inner__core__keygen__matrix__row_r row_r(
         .d(row_r$d),
         .q(row_r$q),
         .clock(row_r$clock)
     );
-    mldsa_accel__core__keygen__matrix__col_r col_r(
+    mldsa_accel__inner__core__keygen__matrix__col_r col_r(
         .d(col_r$d),
         .q(col_r$q),
         .clock(col_r$clock)
     );
-    mldsa_accel__core__keygen__matrix__count count(
+    mldsa_accel__inner__core__keygen__matrix__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__keygen__matrix__absorbed absorbed(
+    mldsa_accel__inner__core__keygen__matrix__absorbed absorbed(
         .d(absorbed$d),
         .q(absorbed$q),
         .clock(absorbed$clock)
     );
-    mldsa_accel__core__keygen__matrix__fill fill(
+    mldsa_accel__inner__core__keygen__matrix__fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
     );
-    mldsa_accel__core__keygen__matrix__write_slot_r write_slot_r(
+    mldsa_accel__inner__core__keygen__matrix__write_slot_r write_slot_r(
         .d(write_slot_r$d),
         .q(write_slot_r$q),
         .clock(write_slot_r$clock)
     );
-    mldsa_accel__core__keygen__matrix__read_slot_r read_slot_r(
+    mldsa_accel__inner__core__keygen__matrix__read_slot_r read_slot_r(
         .d(read_slot_r$d),
         .q(read_slot_r$q),
         .clock(read_slot_r$clock)
@@ -4473,10 +4701,10 @@ module mldsa_accel__core__keygen__matrix(clock,start,halt,hold,k,l,rho_word,rho_
         col = col_r$q;
     end
     
-endmodule // mldsa_accel__core__keygen__matrix
+endmodule // mldsa_accel__inner__core__keygen__matrix
 
 
-module mldsa_accel__core__keygen__matrix__absorbed(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__absorbed(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4492,10 +4720,10 @@ module mldsa_accel__core__keygen__matrix__absorbed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__absorbed
+endmodule // mldsa_accel__inner__core__keygen__matrix__absorbed
 
 
-module mldsa_accel__core__keygen__matrix__col_r(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__col_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4511,10 +4739,10 @@ module mldsa_accel__core__keygen__matrix__col_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__col_r
+endmodule // mldsa_accel__inner__core__keygen__matrix__col_r
 
 
-module mldsa_accel__core__keygen__matrix__count(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -4530,10 +4758,10 @@ module mldsa_accel__core__keygen__matrix__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__count
+endmodule // mldsa_accel__inner__core__keygen__matrix__count
 
 
-module mldsa_accel__core__keygen__matrix__fill(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__fill(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4549,10 +4777,10 @@ module mldsa_accel__core__keygen__matrix__fill(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__fill
+endmodule // mldsa_accel__inner__core__keygen__matrix__fill
 
 
-module mldsa_accel__core__keygen__matrix__launched(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4568,10 +4796,10 @@ module mldsa_accel__core__keygen__matrix__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__launched
+endmodule // mldsa_accel__inner__core__keygen__matrix__launched
 
 
-module mldsa_accel__core__keygen__matrix__read_slot_r(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__read_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4587,10 +4815,10 @@ module mldsa_accel__core__keygen__matrix__read_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__read_slot_r
+endmodule // mldsa_accel__inner__core__keygen__matrix__read_slot_r
 
 
-module mldsa_accel__core__keygen__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+module mldsa_accel__inner__core__keygen__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
     
     // Module arguments
     input wire  clock;
@@ -4627,22 +4855,22 @@ module mldsa_accel__core__keygen__matrix__rej_ntt(clock,reset,word,word_valid,wo
     reg  [22:0] candidate;
     
     // Sub module instances
-    mldsa_accel__core__keygen__matrix__rej_ntt__buffer buffer(
+    mldsa_accel__inner__core__keygen__matrix__rej_ntt__buffer buffer(
         .d(buffer$d),
         .q(buffer$q),
         .clock(buffer$clock)
     );
-    mldsa_accel__core__keygen__matrix__rej_ntt__count count(
+    mldsa_accel__inner__core__keygen__matrix__rej_ntt__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__keygen__matrix__rej_ntt__out out(
+    mldsa_accel__inner__core__keygen__matrix__rej_ntt__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__keygen__matrix__rej_ntt__out_valid out_valid(
+    mldsa_accel__inner__core__keygen__matrix__rej_ntt__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
@@ -4698,10 +4926,10 @@ module mldsa_accel__core__keygen__matrix__rej_ntt(clock,reset,word,word_valid,wo
         coeff_valid = out_valid$q;
     end
     
-endmodule // mldsa_accel__core__keygen__matrix__rej_ntt
+endmodule // mldsa_accel__inner__core__keygen__matrix__rej_ntt
 
 
-module mldsa_accel__core__keygen__matrix__rej_ntt__buffer(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__rej_ntt__buffer(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -4717,10 +4945,10 @@ module mldsa_accel__core__keygen__matrix__rej_ntt__buffer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__rej_ntt__buffer
+endmodule // mldsa_accel__inner__core__keygen__matrix__rej_ntt__buffer
 
 
-module mldsa_accel__core__keygen__matrix__rej_ntt__count(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__rej_ntt__count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4736,10 +4964,10 @@ module mldsa_accel__core__keygen__matrix__rej_ntt__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__rej_ntt__count
+endmodule // mldsa_accel__inner__core__keygen__matrix__rej_ntt__count
 
 
-module mldsa_accel__core__keygen__matrix__rej_ntt__out(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__rej_ntt__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -4755,10 +4983,10 @@ module mldsa_accel__core__keygen__matrix__rej_ntt__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__rej_ntt__out
+endmodule // mldsa_accel__inner__core__keygen__matrix__rej_ntt__out
 
 
-module mldsa_accel__core__keygen__matrix__rej_ntt__out_valid(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__rej_ntt__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4774,10 +5002,10 @@ module mldsa_accel__core__keygen__matrix__rej_ntt__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__rej_ntt__out_valid
+endmodule // mldsa_accel__inner__core__keygen__matrix__rej_ntt__out_valid
 
 
-module mldsa_accel__core__keygen__matrix__row_r(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__row_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4793,10 +5021,10 @@ module mldsa_accel__core__keygen__matrix__row_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__row_r
+endmodule // mldsa_accel__inner__core__keygen__matrix__row_r
 
 
-module mldsa_accel__core__keygen__matrix__sampling(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__sampling(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4812,10 +5040,10 @@ module mldsa_accel__core__keygen__matrix__sampling(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__sampling
+endmodule // mldsa_accel__inner__core__keygen__matrix__sampling
 
 
-module mldsa_accel__core__keygen__matrix__stopped(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4831,10 +5059,10 @@ module mldsa_accel__core__keygen__matrix__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__stopped
+endmodule // mldsa_accel__inner__core__keygen__matrix__stopped
 
 
-module mldsa_accel__core__keygen__matrix__write_slot_r(d,q,clock);
+module mldsa_accel__inner__core__keygen__matrix__write_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4850,10 +5078,10 @@ module mldsa_accel__core__keygen__matrix__write_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__matrix__write_slot_r
+endmodule // mldsa_accel__inner__core__keygen__matrix__write_slot_r
 
 
-module mldsa_accel__core__keygen__on_s2(d,q,clock);
+module mldsa_accel__inner__core__keygen__on_s2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4869,10 +5097,10 @@ module mldsa_accel__core__keygen__on_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__on_s2
+endmodule // mldsa_accel__inner__core__keygen__on_s2
 
 
-module mldsa_accel__core__keygen__out_index(d,q,clock);
+module mldsa_accel__inner__core__keygen__out_index(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -4888,10 +5116,10 @@ module mldsa_accel__core__keygen__out_index(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__out_index
+endmodule // mldsa_accel__inner__core__keygen__out_index
 
 
-module mldsa_accel__core__keygen__out_taken(d,q,clock);
+module mldsa_accel__inner__core__keygen__out_taken(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4907,10 +5135,10 @@ module mldsa_accel__core__keygen__out_taken(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__out_taken
+endmodule // mldsa_accel__inner__core__keygen__out_taken
 
 
-module mldsa_accel__core__keygen__p2r(clock,t,t1,t0);
+module mldsa_accel__inner__core__keygen__p2r(clock,t,t1,t0);
     
     // Module arguments
     input wire  clock;
@@ -4930,12 +5158,12 @@ module mldsa_accel__core__keygen__p2r(clock,t,t1,t0);
     reg  [23:0] rounded;
     
     // Sub module instances
-    mldsa_accel__core__keygen__p2r__t1_reg t1_reg(
+    mldsa_accel__inner__core__keygen__p2r__t1_reg t1_reg(
         .d(t1_reg$d),
         .q(t1_reg$q),
         .clock(t1_reg$clock)
     );
-    mldsa_accel__core__keygen__p2r__t0_reg t0_reg(
+    mldsa_accel__inner__core__keygen__p2r__t0_reg t0_reg(
         .d(t0_reg$d),
         .q(t0_reg$q),
         .clock(t0_reg$clock)
@@ -4954,10 +5182,10 @@ module mldsa_accel__core__keygen__p2r(clock,t,t1,t0);
         t0 = t0_reg$q;
     end
     
-endmodule // mldsa_accel__core__keygen__p2r
+endmodule // mldsa_accel__inner__core__keygen__p2r
 
 
-module mldsa_accel__core__keygen__p2r__t0_reg(d,q,clock);
+module mldsa_accel__inner__core__keygen__p2r__t0_reg(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -4973,10 +5201,10 @@ module mldsa_accel__core__keygen__p2r__t0_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__p2r__t0_reg
+endmodule // mldsa_accel__inner__core__keygen__p2r__t0_reg
 
 
-module mldsa_accel__core__keygen__p2r__t1_reg(d,q,clock);
+module mldsa_accel__inner__core__keygen__p2r__t1_reg(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -4992,10 +5220,10 @@ module mldsa_accel__core__keygen__p2r__t1_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__p2r__t1_reg
+endmodule // mldsa_accel__inner__core__keygen__p2r__t1_reg
 
 
-module mldsa_accel__core__keygen__pending(d,q,clock);
+module mldsa_accel__inner__core__keygen__pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5011,10 +5239,10 @@ module mldsa_accel__core__keygen__pending(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pending
+endmodule // mldsa_accel__inner__core__keygen__pending
 
 
-module mldsa_accel__core__keygen__phase(d,q,clock);
+module mldsa_accel__inner__core__keygen__phase(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -5049,10 +5277,10 @@ module mldsa_accel__core__keygen__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__phase
+endmodule // mldsa_accel__inner__core__keygen__phase
 
 
-module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -5096,7 +5324,7 @@ module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__keygen__pk_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__keygen__pk_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -5105,7 +5333,7 @@ module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__keygen__pk_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__keygen__pk_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -5114,7 +5342,7 @@ module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__keygen__pk_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__keygen__pk_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -5123,7 +5351,7 @@ module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__keygen__pk_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__keygen__pk_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -5190,10 +5418,10 @@ module mldsa_accel__core__keygen__pk_buf(clock,byte_write,byte_address,byte_data
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__keygen__pk_buf
+endmodule // mldsa_accel__inner__core__keygen__pk_buf
 
 
-module mldsa_accel__core__keygen__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -5219,10 +5447,10 @@ module mldsa_accel__core__keygen__pk_buf__lanes__0(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__pk_buf__lanes__0
+endmodule // mldsa_accel__inner__core__keygen__pk_buf__lanes__0
 
 
-module mldsa_accel__core__keygen__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -5248,10 +5476,10 @@ module mldsa_accel__core__keygen__pk_buf__lanes__1(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__pk_buf__lanes__1
+endmodule // mldsa_accel__inner__core__keygen__pk_buf__lanes__1
 
 
-module mldsa_accel__core__keygen__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -5277,10 +5505,10 @@ module mldsa_accel__core__keygen__pk_buf__lanes__2(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__pk_buf__lanes__2
+endmodule // mldsa_accel__inner__core__keygen__pk_buf__lanes__2
 
 
-module mldsa_accel__core__keygen__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -5306,10 +5534,67 @@ module mldsa_accel__core__keygen__pk_buf__lanes__3(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__pk_buf__lanes__3
+endmodule // mldsa_accel__inner__core__keygen__pk_buf__lanes__3
 
 
-module mldsa_accel__core__keygen__pk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__keygen__pk_feed_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__inner__core__keygen__pk_feed_last
+
+
+module mldsa_accel__inner__core__keygen__pk_feed_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__inner__core__keygen__pk_feed_valid
+
+
+module mldsa_accel__inner__core__keygen__pk_feed_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_accel__inner__core__keygen__pk_feed_word
+
+
+module mldsa_accel__inner__core__keygen__pk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -5349,12 +5634,12 @@ module mldsa_accel__core__keygen__pk_packer(clock,reset,width,centred,offset,coe
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__keygen__pk_packer__acc acc(
+    mldsa_accel__inner__core__keygen__pk_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__keygen__pk_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__keygen__pk_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -5404,10 +5689,10 @@ module mldsa_accel__core__keygen__pk_packer(clock,reset,width,centred,offset,coe
         end
     end
     
-endmodule // mldsa_accel__core__keygen__pk_packer
+endmodule // mldsa_accel__inner__core__keygen__pk_packer
 
 
-module mldsa_accel__core__keygen__pk_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__keygen__pk_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [50:0] d;
@@ -5423,10 +5708,10 @@ module mldsa_accel__core__keygen__pk_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pk_packer__acc
+endmodule // mldsa_accel__inner__core__keygen__pk_packer__acc
 
 
-module mldsa_accel__core__keygen__pk_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__keygen__pk_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -5442,10 +5727,10 @@ module mldsa_accel__core__keygen__pk_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pk_packer__acc_bits
+endmodule // mldsa_accel__inner__core__keygen__pk_packer__acc_bits
 
 
-module mldsa_accel__core__keygen__pk_ptr(d,q,clock);
+module mldsa_accel__inner__core__keygen__pk_ptr(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5461,10 +5746,10 @@ module mldsa_accel__core__keygen__pk_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pk_ptr
+endmodule // mldsa_accel__inner__core__keygen__pk_ptr
 
 
-module mldsa_accel__core__keygen__pk_readable(d,q,clock);
+module mldsa_accel__inner__core__keygen__pk_readable(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -5480,10 +5765,10 @@ module mldsa_accel__core__keygen__pk_readable(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pk_readable
+endmodule // mldsa_accel__inner__core__keygen__pk_readable
 
 
-module mldsa_accel__core__keygen__pk_words(d,q,clock);
+module mldsa_accel__inner__core__keygen__pk_words(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -5499,10 +5784,10 @@ module mldsa_accel__core__keygen__pk_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__pk_words
+endmodule // mldsa_accel__inner__core__keygen__pk_words
 
 
-module mldsa_accel__core__keygen__primed(d,q,clock);
+module mldsa_accel__inner__core__keygen__primed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5518,10 +5803,10 @@ module mldsa_accel__core__keygen__primed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__primed
+endmodule // mldsa_accel__inner__core__keygen__primed
 
 
-module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_ready,coeff,coeff_valid);
+module mldsa_accel__inner__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,data_ready,coeff,coeff_valid);
     
     // Module arguments
     input wire  clock;
@@ -5588,7 +5873,7 @@ module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,d
     reg  [22:0] eta;
     
     // Sub module instances
-    mldsa_accel__core__keygen__rej_bounded__even even(
+    mldsa_accel__inner__core__keygen__rej_bounded__even even(
         .read_address(even$read_address),
         .read_clock(even$read_clock),
         .read_data(even$read_data),
@@ -5597,7 +5882,7 @@ module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,d
         .write_data(even$write_data),
         .write_enable(even$write_enable)
     );
-    mldsa_accel__core__keygen__rej_bounded__odd odd(
+    mldsa_accel__inner__core__keygen__rej_bounded__odd odd(
         .read_address(odd$read_address),
         .read_clock(odd$read_clock),
         .read_data(odd$read_data),
@@ -5606,32 +5891,32 @@ module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,d
         .write_data(odd$write_data),
         .write_enable(odd$write_enable)
     );
-    mldsa_accel__core__keygen__rej_bounded__written written(
+    mldsa_accel__inner__core__keygen__rej_bounded__written written(
         .d(written$d),
         .q(written$q),
         .clock(written$clock)
     );
-    mldsa_accel__core__keygen__rej_bounded__taken taken(
+    mldsa_accel__inner__core__keygen__rej_bounded__taken taken(
         .d(taken$d),
         .q(taken$q),
         .clock(taken$clock)
     );
-    mldsa_accel__core__keygen__rej_bounded__fetched fetched(
+    mldsa_accel__inner__core__keygen__rej_bounded__fetched fetched(
         .d(fetched$d),
         .q(fetched$q),
         .clock(fetched$clock)
     );
-    mldsa_accel__core__keygen__rej_bounded__fetched_odd fetched_odd(
+    mldsa_accel__inner__core__keygen__rej_bounded__fetched_odd fetched_odd(
         .d(fetched_odd$d),
         .q(fetched_odd$q),
         .clock(fetched_odd$clock)
     );
-    mldsa_accel__core__keygen__rej_bounded__out out(
+    mldsa_accel__inner__core__keygen__rej_bounded__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__keygen__rej_bounded__out_valid out_valid(
+    mldsa_accel__inner__core__keygen__rej_bounded__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
@@ -5756,10 +6041,10 @@ module mldsa_accel__core__keygen__rej_bounded(clock,reset,eta4,data,data_valid,d
         coeff_valid = out_valid$q;
     end
     
-endmodule // mldsa_accel__core__keygen__rej_bounded
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded
 
 
-module mldsa_accel__core__keygen__rej_bounded__even(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__rej_bounded__even(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -5785,10 +6070,10 @@ module mldsa_accel__core__keygen__rej_bounded__even(read_address,read_clock,read
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__rej_bounded__even
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__even
 
 
-module mldsa_accel__core__keygen__rej_bounded__fetched(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__fetched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5804,10 +6089,10 @@ module mldsa_accel__core__keygen__rej_bounded__fetched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__fetched
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__fetched
 
 
-module mldsa_accel__core__keygen__rej_bounded__fetched_odd(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__fetched_odd(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5823,10 +6108,10 @@ module mldsa_accel__core__keygen__rej_bounded__fetched_odd(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__fetched_odd
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__fetched_odd
 
 
-module mldsa_accel__core__keygen__rej_bounded__odd(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__rej_bounded__odd(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -5852,10 +6137,10 @@ module mldsa_accel__core__keygen__rej_bounded__odd(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__rej_bounded__odd
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__odd
 
 
-module mldsa_accel__core__keygen__rej_bounded__out(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -5871,10 +6156,10 @@ module mldsa_accel__core__keygen__rej_bounded__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__out
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__out
 
 
-module mldsa_accel__core__keygen__rej_bounded__out_valid(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5890,10 +6175,10 @@ module mldsa_accel__core__keygen__rej_bounded__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__out_valid
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__out_valid
 
 
-module mldsa_accel__core__keygen__rej_bounded__taken(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__taken(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5909,10 +6194,10 @@ module mldsa_accel__core__keygen__rej_bounded__taken(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__taken
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__taken
 
 
-module mldsa_accel__core__keygen__rej_bounded__written(d,q,clock);
+module mldsa_accel__inner__core__keygen__rej_bounded__written(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5928,10 +6213,10 @@ module mldsa_accel__core__keygen__rej_bounded__written(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__rej_bounded__written
+endmodule // mldsa_accel__inner__core__keygen__rej_bounded__written
 
 
-module mldsa_accel__core__keygen__row(d,q,clock);
+module mldsa_accel__inner__core__keygen__row(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5947,10 +6232,10 @@ module mldsa_accel__core__keygen__row(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__row
+endmodule // mldsa_accel__inner__core__keygen__row
 
 
-module mldsa_accel__core__keygen__s_bytes(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_bytes(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5966,10 +6251,10 @@ module mldsa_accel__core__keygen__s_bytes(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_bytes
+endmodule // mldsa_accel__inner__core__keygen__s_bytes
 
 
-module mldsa_accel__core__keygen__s_bytes_target(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_bytes_target(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5985,10 +6270,10 @@ module mldsa_accel__core__keygen__s_bytes_target(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_bytes_target
+endmodule // mldsa_accel__inner__core__keygen__s_bytes_target
 
 
-module mldsa_accel__core__keygen__s_count(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -6004,10 +6289,10 @@ module mldsa_accel__core__keygen__s_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_count
+endmodule // mldsa_accel__inner__core__keygen__s_count
 
 
-module mldsa_accel__core__keygen__s_launched(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6023,10 +6308,10 @@ module mldsa_accel__core__keygen__s_launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_launched
+endmodule // mldsa_accel__inner__core__keygen__s_launched
 
 
-module mldsa_accel__core__keygen__s_on_s2(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_on_s2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6042,10 +6327,10 @@ module mldsa_accel__core__keygen__s_on_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_on_s2
+endmodule // mldsa_accel__inner__core__keygen__s_on_s2
 
 
-module mldsa_accel__core__keygen__s_word(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6061,10 +6346,10 @@ module mldsa_accel__core__keygen__s_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_word
+endmodule // mldsa_accel__inner__core__keygen__s_word
 
 
-module mldsa_accel__core__keygen__s_word_valid(d,q,clock);
+module mldsa_accel__inner__core__keygen__s_word_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6080,10 +6365,10 @@ module mldsa_accel__core__keygen__s_word_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__s_word_valid
+endmodule // mldsa_accel__inner__core__keygen__s_word_valid
 
 
-module mldsa_accel__core__keygen__sampler(d,q,clock);
+module mldsa_accel__inner__core__keygen__sampler(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -6104,10 +6389,10 @@ module mldsa_accel__core__keygen__sampler(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sampler
+endmodule // mldsa_accel__inner__core__keygen__sampler
 
 
-module mldsa_accel__core__keygen__seed__0(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6123,10 +6408,10 @@ module mldsa_accel__core__keygen__seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__0
+endmodule // mldsa_accel__inner__core__keygen__seed__0
 
 
-module mldsa_accel__core__keygen__seed__1(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6142,10 +6427,10 @@ module mldsa_accel__core__keygen__seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__1
+endmodule // mldsa_accel__inner__core__keygen__seed__1
 
 
-module mldsa_accel__core__keygen__seed__10(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6161,10 +6446,10 @@ module mldsa_accel__core__keygen__seed__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__10
+endmodule // mldsa_accel__inner__core__keygen__seed__10
 
 
-module mldsa_accel__core__keygen__seed__11(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6180,10 +6465,10 @@ module mldsa_accel__core__keygen__seed__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__11
+endmodule // mldsa_accel__inner__core__keygen__seed__11
 
 
-module mldsa_accel__core__keygen__seed__12(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6199,10 +6484,10 @@ module mldsa_accel__core__keygen__seed__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__12
+endmodule // mldsa_accel__inner__core__keygen__seed__12
 
 
-module mldsa_accel__core__keygen__seed__13(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6218,10 +6503,10 @@ module mldsa_accel__core__keygen__seed__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__13
+endmodule // mldsa_accel__inner__core__keygen__seed__13
 
 
-module mldsa_accel__core__keygen__seed__14(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6237,10 +6522,10 @@ module mldsa_accel__core__keygen__seed__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__14
+endmodule // mldsa_accel__inner__core__keygen__seed__14
 
 
-module mldsa_accel__core__keygen__seed__15(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6256,10 +6541,10 @@ module mldsa_accel__core__keygen__seed__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__15
+endmodule // mldsa_accel__inner__core__keygen__seed__15
 
 
-module mldsa_accel__core__keygen__seed__16(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__16(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6275,10 +6560,10 @@ module mldsa_accel__core__keygen__seed__16(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__16
+endmodule // mldsa_accel__inner__core__keygen__seed__16
 
 
-module mldsa_accel__core__keygen__seed__17(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__17(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6294,10 +6579,10 @@ module mldsa_accel__core__keygen__seed__17(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__17
+endmodule // mldsa_accel__inner__core__keygen__seed__17
 
 
-module mldsa_accel__core__keygen__seed__18(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__18(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6313,10 +6598,10 @@ module mldsa_accel__core__keygen__seed__18(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__18
+endmodule // mldsa_accel__inner__core__keygen__seed__18
 
 
-module mldsa_accel__core__keygen__seed__19(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__19(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6332,10 +6617,10 @@ module mldsa_accel__core__keygen__seed__19(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__19
+endmodule // mldsa_accel__inner__core__keygen__seed__19
 
 
-module mldsa_accel__core__keygen__seed__2(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6351,10 +6636,10 @@ module mldsa_accel__core__keygen__seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__2
+endmodule // mldsa_accel__inner__core__keygen__seed__2
 
 
-module mldsa_accel__core__keygen__seed__20(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__20(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6370,10 +6655,10 @@ module mldsa_accel__core__keygen__seed__20(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__20
+endmodule // mldsa_accel__inner__core__keygen__seed__20
 
 
-module mldsa_accel__core__keygen__seed__21(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__21(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6389,10 +6674,10 @@ module mldsa_accel__core__keygen__seed__21(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__21
+endmodule // mldsa_accel__inner__core__keygen__seed__21
 
 
-module mldsa_accel__core__keygen__seed__22(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__22(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6408,10 +6693,10 @@ module mldsa_accel__core__keygen__seed__22(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__22
+endmodule // mldsa_accel__inner__core__keygen__seed__22
 
 
-module mldsa_accel__core__keygen__seed__23(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__23(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6427,10 +6712,10 @@ module mldsa_accel__core__keygen__seed__23(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__23
+endmodule // mldsa_accel__inner__core__keygen__seed__23
 
 
-module mldsa_accel__core__keygen__seed__24(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__24(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6446,10 +6731,10 @@ module mldsa_accel__core__keygen__seed__24(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__24
+endmodule // mldsa_accel__inner__core__keygen__seed__24
 
 
-module mldsa_accel__core__keygen__seed__25(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__25(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6465,10 +6750,10 @@ module mldsa_accel__core__keygen__seed__25(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__25
+endmodule // mldsa_accel__inner__core__keygen__seed__25
 
 
-module mldsa_accel__core__keygen__seed__26(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__26(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6484,10 +6769,10 @@ module mldsa_accel__core__keygen__seed__26(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__26
+endmodule // mldsa_accel__inner__core__keygen__seed__26
 
 
-module mldsa_accel__core__keygen__seed__27(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__27(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6503,10 +6788,10 @@ module mldsa_accel__core__keygen__seed__27(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__27
+endmodule // mldsa_accel__inner__core__keygen__seed__27
 
 
-module mldsa_accel__core__keygen__seed__28(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__28(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6522,10 +6807,10 @@ module mldsa_accel__core__keygen__seed__28(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__28
+endmodule // mldsa_accel__inner__core__keygen__seed__28
 
 
-module mldsa_accel__core__keygen__seed__29(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__29(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6541,10 +6826,10 @@ module mldsa_accel__core__keygen__seed__29(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__29
+endmodule // mldsa_accel__inner__core__keygen__seed__29
 
 
-module mldsa_accel__core__keygen__seed__3(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6560,10 +6845,10 @@ module mldsa_accel__core__keygen__seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__3
+endmodule // mldsa_accel__inner__core__keygen__seed__3
 
 
-module mldsa_accel__core__keygen__seed__30(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__30(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6579,10 +6864,10 @@ module mldsa_accel__core__keygen__seed__30(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__30
+endmodule // mldsa_accel__inner__core__keygen__seed__30
 
 
-module mldsa_accel__core__keygen__seed__31(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__31(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6598,10 +6883,10 @@ module mldsa_accel__core__keygen__seed__31(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__31
+endmodule // mldsa_accel__inner__core__keygen__seed__31
 
 
-module mldsa_accel__core__keygen__seed__4(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6617,10 +6902,10 @@ module mldsa_accel__core__keygen__seed__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__4
+endmodule // mldsa_accel__inner__core__keygen__seed__4
 
 
-module mldsa_accel__core__keygen__seed__5(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6636,10 +6921,10 @@ module mldsa_accel__core__keygen__seed__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__5
+endmodule // mldsa_accel__inner__core__keygen__seed__5
 
 
-module mldsa_accel__core__keygen__seed__6(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6655,10 +6940,10 @@ module mldsa_accel__core__keygen__seed__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__6
+endmodule // mldsa_accel__inner__core__keygen__seed__6
 
 
-module mldsa_accel__core__keygen__seed__7(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6674,10 +6959,10 @@ module mldsa_accel__core__keygen__seed__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__7
+endmodule // mldsa_accel__inner__core__keygen__seed__7
 
 
-module mldsa_accel__core__keygen__seed__8(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6693,10 +6978,10 @@ module mldsa_accel__core__keygen__seed__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__8
+endmodule // mldsa_accel__inner__core__keygen__seed__8
 
 
-module mldsa_accel__core__keygen__seed__9(d,q,clock);
+module mldsa_accel__inner__core__keygen__seed__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6712,10 +6997,10 @@ module mldsa_accel__core__keygen__seed__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__seed__9
+endmodule // mldsa_accel__inner__core__keygen__seed__9
 
 
-module mldsa_accel__core__keygen__ser_left(d,q,clock);
+module mldsa_accel__inner__core__keygen__ser_left(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -6731,10 +7016,10 @@ module mldsa_accel__core__keygen__ser_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__ser_left
+endmodule // mldsa_accel__inner__core__keygen__ser_left
 
 
-module mldsa_accel__core__keygen__ser_word(d,q,clock);
+module mldsa_accel__inner__core__keygen__ser_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6750,10 +7035,10 @@ module mldsa_accel__core__keygen__ser_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__ser_word
+endmodule // mldsa_accel__inner__core__keygen__ser_word
 
 
-module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -6797,7 +7082,7 @@ module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__keygen__sk_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__keygen__sk_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -6806,7 +7091,7 @@ module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__keygen__sk_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__keygen__sk_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -6815,7 +7100,7 @@ module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__keygen__sk_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__keygen__sk_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -6824,7 +7109,7 @@ module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__keygen__sk_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__keygen__sk_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -6891,10 +7176,10 @@ module mldsa_accel__core__keygen__sk_buf(clock,byte_write,byte_address,byte_data
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__keygen__sk_buf
+endmodule // mldsa_accel__inner__core__keygen__sk_buf
 
 
-module mldsa_accel__core__keygen__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -6920,10 +7205,10 @@ module mldsa_accel__core__keygen__sk_buf__lanes__0(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__sk_buf__lanes__0
+endmodule // mldsa_accel__inner__core__keygen__sk_buf__lanes__0
 
 
-module mldsa_accel__core__keygen__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -6949,10 +7234,10 @@ module mldsa_accel__core__keygen__sk_buf__lanes__1(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__sk_buf__lanes__1
+endmodule // mldsa_accel__inner__core__keygen__sk_buf__lanes__1
 
 
-module mldsa_accel__core__keygen__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -6978,10 +7263,10 @@ module mldsa_accel__core__keygen__sk_buf__lanes__2(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__sk_buf__lanes__2
+endmodule // mldsa_accel__inner__core__keygen__sk_buf__lanes__2
 
 
-module mldsa_accel__core__keygen__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__keygen__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -7007,10 +7292,10 @@ module mldsa_accel__core__keygen__sk_buf__lanes__3(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__keygen__sk_buf__lanes__3
+endmodule // mldsa_accel__inner__core__keygen__sk_buf__lanes__3
 
 
-module mldsa_accel__core__keygen__sk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__keygen__sk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -7050,12 +7335,12 @@ module mldsa_accel__core__keygen__sk_packer(clock,reset,width,centred,offset,coe
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__keygen__sk_packer__acc acc(
+    mldsa_accel__inner__core__keygen__sk_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__keygen__sk_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__keygen__sk_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -7105,10 +7390,10 @@ module mldsa_accel__core__keygen__sk_packer(clock,reset,width,centred,offset,coe
         end
     end
     
-endmodule // mldsa_accel__core__keygen__sk_packer
+endmodule // mldsa_accel__inner__core__keygen__sk_packer
 
 
-module mldsa_accel__core__keygen__sk_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__keygen__sk_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [50:0] d;
@@ -7124,10 +7409,10 @@ module mldsa_accel__core__keygen__sk_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sk_packer__acc
+endmodule // mldsa_accel__inner__core__keygen__sk_packer__acc
 
 
-module mldsa_accel__core__keygen__sk_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__keygen__sk_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -7143,10 +7428,10 @@ module mldsa_accel__core__keygen__sk_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sk_packer__acc_bits
+endmodule // mldsa_accel__inner__core__keygen__sk_packer__acc_bits
 
 
-module mldsa_accel__core__keygen__sk_s_ptr(d,q,clock);
+module mldsa_accel__inner__core__keygen__sk_s_ptr(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -7162,10 +7447,10 @@ module mldsa_accel__core__keygen__sk_s_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sk_s_ptr
+endmodule // mldsa_accel__inner__core__keygen__sk_s_ptr
 
 
-module mldsa_accel__core__keygen__sk_t0_ptr(d,q,clock);
+module mldsa_accel__inner__core__keygen__sk_t0_ptr(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -7181,10 +7466,10 @@ module mldsa_accel__core__keygen__sk_t0_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sk_t0_ptr
+endmodule // mldsa_accel__inner__core__keygen__sk_t0_ptr
 
 
-module mldsa_accel__core__keygen__sk_words(d,q,clock);
+module mldsa_accel__inner__core__keygen__sk_words(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -7200,10 +7485,10 @@ module mldsa_accel__core__keygen__sk_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__sk_words
+endmodule // mldsa_accel__inner__core__keygen__sk_words
 
 
-module mldsa_accel__core__keygen__stopped(d,q,clock);
+module mldsa_accel__inner__core__keygen__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7219,10 +7504,10 @@ module mldsa_accel__core__keygen__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__stopped
+endmodule // mldsa_accel__inner__core__keygen__stopped
 
 
-module mldsa_accel__core__keygen__t0_base(d,q,clock);
+module mldsa_accel__inner__core__keygen__t0_base(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -7238,10 +7523,10 @@ module mldsa_accel__core__keygen__t0_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__t0_base
+endmodule // mldsa_accel__inner__core__keygen__t0_base
 
 
-module mldsa_accel__core__keygen__t0_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__keygen__t0_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -7281,12 +7566,12 @@ module mldsa_accel__core__keygen__t0_packer(clock,reset,width,centred,offset,coe
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__keygen__t0_packer__acc acc(
+    mldsa_accel__inner__core__keygen__t0_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__keygen__t0_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__keygen__t0_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -7336,10 +7621,10 @@ module mldsa_accel__core__keygen__t0_packer(clock,reset,width,centred,offset,coe
         end
     end
     
-endmodule // mldsa_accel__core__keygen__t0_packer
+endmodule // mldsa_accel__inner__core__keygen__t0_packer
 
 
-module mldsa_accel__core__keygen__t0_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__keygen__t0_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [50:0] d;
@@ -7355,10 +7640,10 @@ module mldsa_accel__core__keygen__t0_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__t0_packer__acc
+endmodule // mldsa_accel__inner__core__keygen__t0_packer__acc
 
 
-module mldsa_accel__core__keygen__t0_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__keygen__t0_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -7374,10 +7659,10 @@ module mldsa_accel__core__keygen__t0_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__t0_packer__acc_bits
+endmodule // mldsa_accel__inner__core__keygen__t0_packer__acc_bits
 
 
-module mldsa_accel__core__keygen__tr_count(d,q,clock);
+module mldsa_accel__inner__core__keygen__tr_count(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -7393,10 +7678,10 @@ module mldsa_accel__core__keygen__tr_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__tr_count
+endmodule // mldsa_accel__inner__core__keygen__tr_count
 
 
-module mldsa_accel__core__keygen__words_in(d,q,clock);
+module mldsa_accel__inner__core__keygen__words_in(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -7412,10 +7697,10 @@ module mldsa_accel__core__keygen__words_in(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__words_in
+endmodule // mldsa_accel__inner__core__keygen__words_in
 
 
-module mldsa_accel__core__keygen__xi__0(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7431,10 +7716,10 @@ module mldsa_accel__core__keygen__xi__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__0
+endmodule // mldsa_accel__inner__core__keygen__xi__0
 
 
-module mldsa_accel__core__keygen__xi__1(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7450,10 +7735,10 @@ module mldsa_accel__core__keygen__xi__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__1
+endmodule // mldsa_accel__inner__core__keygen__xi__1
 
 
-module mldsa_accel__core__keygen__xi__2(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7469,10 +7754,10 @@ module mldsa_accel__core__keygen__xi__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__2
+endmodule // mldsa_accel__inner__core__keygen__xi__2
 
 
-module mldsa_accel__core__keygen__xi__3(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7488,10 +7773,10 @@ module mldsa_accel__core__keygen__xi__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__3
+endmodule // mldsa_accel__inner__core__keygen__xi__3
 
 
-module mldsa_accel__core__keygen__xi__4(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7507,10 +7792,10 @@ module mldsa_accel__core__keygen__xi__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__4
+endmodule // mldsa_accel__inner__core__keygen__xi__4
 
 
-module mldsa_accel__core__keygen__xi__5(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7526,10 +7811,10 @@ module mldsa_accel__core__keygen__xi__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__5
+endmodule // mldsa_accel__inner__core__keygen__xi__5
 
 
-module mldsa_accel__core__keygen__xi__6(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7545,10 +7830,10 @@ module mldsa_accel__core__keygen__xi__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__6
+endmodule // mldsa_accel__inner__core__keygen__xi__6
 
 
-module mldsa_accel__core__keygen__xi__7(d,q,clock);
+module mldsa_accel__inner__core__keygen__xi__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7564,10 +7849,10 @@ module mldsa_accel__core__keygen__xi__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__keygen__xi__7
+endmodule // mldsa_accel__inner__core__keygen__xi__7
 
 
-module mldsa_accel__core__last_sign(d,q,clock);
+module mldsa_accel__inner__core__last_sign(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7583,10 +7868,10 @@ module mldsa_accel__core__last_sign(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__last_sign
+endmodule // mldsa_accel__inner__core__last_sign
 
 
-module mldsa_accel__core__last_verify(d,q,clock);
+module mldsa_accel__inner__core__last_verify(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7602,10 +7887,10 @@ module mldsa_accel__core__last_verify(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__last_verify
+endmodule // mldsa_accel__inner__core__last_verify
 
 
-module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready,row_in$0,row_in$1,row_in$2,row_in$3,row_in$4,row_in$5,row_in$6,row_in$7,row_in_valid,row_in_ready,row_out$0,row_out$1,row_out$2,row_out$3,row_out$4,row_out$5,row_out$6,row_out$7,row_out_valid);
+module mldsa_accel__inner__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,cycles,config_word,s_tdata,s_tvalid,s_tlast,s_tready,m_tdata,m_tvalid,m_tlast,m_tready,row_in$0,row_in$1,row_in$2,row_in$3,row_in$4,row_in$5,row_in$6,row_in$7,row_in_valid,row_in_ready,row_out$0,row_out$1,row_out$2,row_out$3,row_out$4,row_out$5,row_out$6,row_out$7,row_out_valid);
     
     // Module arguments
     input wire  clock;
@@ -8294,7 +8579,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
     reg  [3:0] v_sel$3;
     
     // Sub module instances
-    mldsa_accel__core__ntt__buf0 buf0(
+    mldsa_accel__inner__core__ntt__buf0 buf0(
         .clock(buf0$clock),
         .read_address$0(buf0$read_address$0),
         .read_address$1(buf0$read_address$1),
@@ -8337,7 +8622,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .write_enable$6(buf0$write_enable$6),
         .write_enable$7(buf0$write_enable$7)
     );
-    mldsa_accel__core__ntt__buf1 buf1(
+    mldsa_accel__inner__core__ntt__buf1 buf1(
         .clock(buf1$clock),
         .read_address$0(buf1$read_address$0),
         .read_address$1(buf1$read_address$1),
@@ -8380,7 +8665,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .write_enable$6(buf1$write_enable$6),
         .write_enable$7(buf1$write_enable$7)
     );
-    mldsa_accel__core__ntt__buf2 buf2(
+    mldsa_accel__inner__core__ntt__buf2 buf2(
         .clock(buf2$clock),
         .read_address$0(buf2$read_address$0),
         .read_address$1(buf2$read_address$1),
@@ -8423,7 +8708,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .write_enable$6(buf2$write_enable$6),
         .write_enable$7(buf2$write_enable$7)
     );
-    mldsa_accel__core__ntt__buf3 buf3(
+    mldsa_accel__inner__core__ntt__buf3 buf3(
         .clock(buf3$clock),
         .read_address$0(buf3$read_address$0),
         .read_address$1(buf3$read_address$1),
@@ -8466,27 +8751,27 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .write_enable$6(buf3$write_enable$6),
         .write_enable$7(buf3$write_enable$7)
     );
-    mldsa_accel__core__ntt__rom__0 rom$0(
+    mldsa_accel__inner__core__ntt__rom__0 rom$0(
         .address(rom$0$address),
         .clock(rom$0$clock),
         .data(rom$0$data)
     );
-    mldsa_accel__core__ntt__rom__1 rom$1(
+    mldsa_accel__inner__core__ntt__rom__1 rom$1(
         .address(rom$1$address),
         .clock(rom$1$clock),
         .data(rom$1$data)
     );
-    mldsa_accel__core__ntt__rom__2 rom$2(
+    mldsa_accel__inner__core__ntt__rom__2 rom$2(
         .address(rom$2$address),
         .clock(rom$2$clock),
         .data(rom$2$data)
     );
-    mldsa_accel__core__ntt__rom__3 rom$3(
+    mldsa_accel__inner__core__ntt__rom__3 rom$3(
         .address(rom$3$address),
         .clock(rom$3$clock),
         .data(rom$3$data)
     );
-    mldsa_accel__core__ntt__bf__0 bf$0(
+    mldsa_accel__inner__core__ntt__bf__0 bf$0(
         .clock(bf$0$clock),
         .u(bf$0$u),
         .v(bf$0$v),
@@ -8495,7 +8780,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .top(bf$0$top),
         .bot(bf$0$bot)
     );
-    mldsa_accel__core__ntt__bf__1 bf$1(
+    mldsa_accel__inner__core__ntt__bf__1 bf$1(
         .clock(bf$1$clock),
         .u(bf$1$u),
         .v(bf$1$v),
@@ -8504,7 +8789,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .top(bf$1$top),
         .bot(bf$1$bot)
     );
-    mldsa_accel__core__ntt__bf__2 bf$2(
+    mldsa_accel__inner__core__ntt__bf__2 bf$2(
         .clock(bf$2$clock),
         .u(bf$2$u),
         .v(bf$2$v),
@@ -8513,7 +8798,7 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .top(bf$2$top),
         .bot(bf$2$bot)
     );
-    mldsa_accel__core__ntt__bf__3 bf$3(
+    mldsa_accel__inner__core__ntt__bf__3 bf$3(
         .clock(bf$3$clock),
         .u(bf$3$u),
         .v(bf$3$v),
@@ -8522,382 +8807,382 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         .top(bf$3$top),
         .bot(bf$3$bot)
     );
-    mldsa_accel__core__ntt__xu__0 xu$0(
+    mldsa_accel__inner__core__ntt__xu__0 xu$0(
         .d(xu$0$d),
         .q(xu$0$q),
         .clock(xu$0$clock)
     );
-    mldsa_accel__core__ntt__xu__1 xu$1(
+    mldsa_accel__inner__core__ntt__xu__1 xu$1(
         .d(xu$1$d),
         .q(xu$1$q),
         .clock(xu$1$clock)
     );
-    mldsa_accel__core__ntt__xu__2 xu$2(
+    mldsa_accel__inner__core__ntt__xu__2 xu$2(
         .d(xu$2$d),
         .q(xu$2$q),
         .clock(xu$2$clock)
     );
-    mldsa_accel__core__ntt__xu__3 xu$3(
+    mldsa_accel__inner__core__ntt__xu__3 xu$3(
         .d(xu$3$d),
         .q(xu$3$q),
         .clock(xu$3$clock)
     );
-    mldsa_accel__core__ntt__xv__0 xv$0(
+    mldsa_accel__inner__core__ntt__xv__0 xv$0(
         .d(xv$0$d),
         .q(xv$0$q),
         .clock(xv$0$clock)
     );
-    mldsa_accel__core__ntt__xv__1 xv$1(
+    mldsa_accel__inner__core__ntt__xv__1 xv$1(
         .d(xv$1$d),
         .q(xv$1$q),
         .clock(xv$1$clock)
     );
-    mldsa_accel__core__ntt__xv__2 xv$2(
+    mldsa_accel__inner__core__ntt__xv__2 xv$2(
         .d(xv$2$d),
         .q(xv$2$q),
         .clock(xv$2$clock)
     );
-    mldsa_accel__core__ntt__xv__3 xv$3(
+    mldsa_accel__inner__core__ntt__xv__3 xv$3(
         .d(xv$3$d),
         .q(xv$3$q),
         .clock(xv$3$clock)
     );
-    mldsa_accel__core__ntt__xw__0 xw$0(
+    mldsa_accel__inner__core__ntt__xw__0 xw$0(
         .d(xw$0$d),
         .q(xw$0$q),
         .clock(xw$0$clock)
     );
-    mldsa_accel__core__ntt__xw__1 xw$1(
+    mldsa_accel__inner__core__ntt__xw__1 xw$1(
         .d(xw$1$d),
         .q(xw$1$q),
         .clock(xw$1$clock)
     );
-    mldsa_accel__core__ntt__xw__2 xw$2(
+    mldsa_accel__inner__core__ntt__xw__2 xw$2(
         .d(xw$2$d),
         .q(xw$2$q),
         .clock(xw$2$clock)
     );
-    mldsa_accel__core__ntt__xw__3 xw$3(
+    mldsa_accel__inner__core__ntt__xw__3 xw$3(
         .d(xw$3$d),
         .q(xw$3$q),
         .clock(xw$3$clock)
     );
-    mldsa_accel__core__ntt__xgs__0 xgs$0(
+    mldsa_accel__inner__core__ntt__xgs__0 xgs$0(
         .d(xgs$0$d),
         .q(xgs$0$q),
         .clock(xgs$0$clock)
     );
-    mldsa_accel__core__ntt__xgs__1 xgs$1(
+    mldsa_accel__inner__core__ntt__xgs__1 xgs$1(
         .d(xgs$1$d),
         .q(xgs$1$q),
         .clock(xgs$1$clock)
     );
-    mldsa_accel__core__ntt__xgs__2 xgs$2(
+    mldsa_accel__inner__core__ntt__xgs__2 xgs$2(
         .d(xgs$2$d),
         .q(xgs$2$q),
         .clock(xgs$2$clock)
     );
-    mldsa_accel__core__ntt__xgs__3 xgs$3(
+    mldsa_accel__inner__core__ntt__xgs__3 xgs$3(
         .d(xgs$3$d),
         .q(xgs$3$q),
         .clock(xgs$3$clock)
     );
-    mldsa_accel__core__ntt__state state(
+    mldsa_accel__inner__core__ntt__state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    mldsa_accel__core__ntt__kind kind(
+    mldsa_accel__inner__core__ntt__kind kind(
         .d(kind$d),
         .q(kind$q),
         .clock(kind$clock)
     );
-    mldsa_accel__core__ntt__accumulate accumulate(
+    mldsa_accel__inner__core__ntt__accumulate accumulate(
         .d(accumulate$d),
         .q(accumulate$q),
         .clock(accumulate$clock)
     );
-    mldsa_accel__core__ntt__slot_p slot_p(
+    mldsa_accel__inner__core__ntt__slot_p slot_p(
         .d(slot_p$d),
         .q(slot_p$q),
         .clock(slot_p$clock)
     );
-    mldsa_accel__core__ntt__slot_a slot_a(
+    mldsa_accel__inner__core__ntt__slot_a slot_a(
         .d(slot_a$d),
         .q(slot_a$q),
         .clock(slot_a$clock)
     );
-    mldsa_accel__core__ntt__slot_b slot_b(
+    mldsa_accel__inner__core__ntt__slot_b slot_b(
         .d(slot_b$d),
         .q(slot_b$q),
         .clock(slot_b$clock)
     );
-    mldsa_accel__core__ntt__layer layer(
+    mldsa_accel__inner__core__ntt__layer layer(
         .d(layer$d),
         .q(layer$q),
         .clock(layer$clock)
     );
-    mldsa_accel__core__ntt__cnt cnt(
+    mldsa_accel__inner__core__ntt__cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    mldsa_accel__core__ntt__tw_base tw_base(
+    mldsa_accel__inner__core__ntt__tw_base tw_base(
         .d(tw_base$d),
         .q(tw_base$q),
         .clock(tw_base$clock)
     );
-    mldsa_accel__core__ntt__tw_mask tw_mask(
+    mldsa_accel__inner__core__ntt__tw_mask tw_mask(
         .d(tw_mask$d),
         .q(tw_mask$q),
         .clock(tw_mask$clock)
     );
-    mldsa_accel__core__ntt__drain drain(
+    mldsa_accel__inner__core__ntt__drain drain(
         .d(drain$d),
         .q(drain$q),
         .clock(drain$clock)
     );
-    mldsa_accel__core__ntt__cycles_r cycles_r(
+    mldsa_accel__inner__core__ntt__cycles_r cycles_r(
         .d(cycles_r$d),
         .q(cycles_r$q),
         .clock(cycles_r$clock)
     );
-    mldsa_accel__core__ntt__done_r done_r(
+    mldsa_accel__inner__core__ntt__done_r done_r(
         .d(done_r$d),
         .q(done_r$q),
         .clock(done_r$clock)
     );
-    mldsa_accel__core__ntt__error_r error_r(
+    mldsa_accel__inner__core__ntt__error_r error_r(
         .d(error_r$d),
         .q(error_r$q),
         .clock(error_r$clock)
     );
-    mldsa_accel__core__ntt__primed primed(
+    mldsa_accel__inner__core__ntt__primed primed(
         .d(primed$d),
         .q(primed$q),
         .clock(primed$clock)
     );
-    mldsa_accel__core__ntt__pv__0 pv$0(
+    mldsa_accel__inner__core__ntt__pv__0 pv$0(
         .d(pv$0$d),
         .q(pv$0$q),
         .clock(pv$0$clock)
     );
-    mldsa_accel__core__ntt__pv__1 pv$1(
+    mldsa_accel__inner__core__ntt__pv__1 pv$1(
         .d(pv$1$d),
         .q(pv$1$q),
         .clock(pv$1$clock)
     );
-    mldsa_accel__core__ntt__pv__2 pv$2(
+    mldsa_accel__inner__core__ntt__pv__2 pv$2(
         .d(pv$2$d),
         .q(pv$2$q),
         .clock(pv$2$clock)
     );
-    mldsa_accel__core__ntt__pv__3 pv$3(
+    mldsa_accel__inner__core__ntt__pv__3 pv$3(
         .d(pv$3$d),
         .q(pv$3$q),
         .clock(pv$3$clock)
     );
-    mldsa_accel__core__ntt__pv__4 pv$4(
+    mldsa_accel__inner__core__ntt__pv__4 pv$4(
         .d(pv$4$d),
         .q(pv$4$q),
         .clock(pv$4$clock)
     );
-    mldsa_accel__core__ntt__pv__5 pv$5(
+    mldsa_accel__inner__core__ntt__pv__5 pv$5(
         .d(pv$5$d),
         .q(pv$5$q),
         .clock(pv$5$clock)
     );
-    mldsa_accel__core__ntt__pv__6 pv$6(
+    mldsa_accel__inner__core__ntt__pv__6 pv$6(
         .d(pv$6$d),
         .q(pv$6$q),
         .clock(pv$6$clock)
     );
-    mldsa_accel__core__ntt__pv__7 pv$7(
+    mldsa_accel__inner__core__ntt__pv__7 pv$7(
         .d(pv$7$d),
         .q(pv$7$q),
         .clock(pv$7$clock)
     );
-    mldsa_accel__core__ntt__pv__8 pv$8(
+    mldsa_accel__inner__core__ntt__pv__8 pv$8(
         .d(pv$8$d),
         .q(pv$8$q),
         .clock(pv$8$clock)
     );
-    mldsa_accel__core__ntt__pv__9 pv$9(
+    mldsa_accel__inner__core__ntt__pv__9 pv$9(
         .d(pv$9$d),
         .q(pv$9$q),
         .clock(pv$9$clock)
     );
-    mldsa_accel__core__ntt__pv__10 pv$10(
+    mldsa_accel__inner__core__ntt__pv__10 pv$10(
         .d(pv$10$d),
         .q(pv$10$q),
         .clock(pv$10$clock)
     );
-    mldsa_accel__core__ntt__pc__0 pc$0(
+    mldsa_accel__inner__core__ntt__pc__0 pc$0(
         .d(pc$0$d),
         .q(pc$0$q),
         .clock(pc$0$clock)
     );
-    mldsa_accel__core__ntt__pc__1 pc$1(
+    mldsa_accel__inner__core__ntt__pc__1 pc$1(
         .d(pc$1$d),
         .q(pc$1$q),
         .clock(pc$1$clock)
     );
-    mldsa_accel__core__ntt__pc__2 pc$2(
+    mldsa_accel__inner__core__ntt__pc__2 pc$2(
         .d(pc$2$d),
         .q(pc$2$q),
         .clock(pc$2$clock)
     );
-    mldsa_accel__core__ntt__pc__3 pc$3(
+    mldsa_accel__inner__core__ntt__pc__3 pc$3(
         .d(pc$3$d),
         .q(pc$3$q),
         .clock(pc$3$clock)
     );
-    mldsa_accel__core__ntt__pc__4 pc$4(
+    mldsa_accel__inner__core__ntt__pc__4 pc$4(
         .d(pc$4$d),
         .q(pc$4$q),
         .clock(pc$4$clock)
     );
-    mldsa_accel__core__ntt__pc__5 pc$5(
+    mldsa_accel__inner__core__ntt__pc__5 pc$5(
         .d(pc$5$d),
         .q(pc$5$q),
         .clock(pc$5$clock)
     );
-    mldsa_accel__core__ntt__pc__6 pc$6(
+    mldsa_accel__inner__core__ntt__pc__6 pc$6(
         .d(pc$6$d),
         .q(pc$6$q),
         .clock(pc$6$clock)
     );
-    mldsa_accel__core__ntt__pc__7 pc$7(
+    mldsa_accel__inner__core__ntt__pc__7 pc$7(
         .d(pc$7$d),
         .q(pc$7$q),
         .clock(pc$7$clock)
     );
-    mldsa_accel__core__ntt__pc__8 pc$8(
+    mldsa_accel__inner__core__ntt__pc__8 pc$8(
         .d(pc$8$d),
         .q(pc$8$q),
         .clock(pc$8$clock)
     );
-    mldsa_accel__core__ntt__pc__9 pc$9(
+    mldsa_accel__inner__core__ntt__pc__9 pc$9(
         .d(pc$9$d),
         .q(pc$9$q),
         .clock(pc$9$clock)
     );
-    mldsa_accel__core__ntt__pc__10 pc$10(
+    mldsa_accel__inner__core__ntt__pc__10 pc$10(
         .d(pc$10$d),
         .q(pc$10$q),
         .clock(pc$10$clock)
     );
-    mldsa_accel__core__ntt__pk__0 pk$0(
+    mldsa_accel__inner__core__ntt__pk__0 pk$0(
         .d(pk$0$d),
         .q(pk$0$q),
         .clock(pk$0$clock)
     );
-    mldsa_accel__core__ntt__pk__1 pk$1(
+    mldsa_accel__inner__core__ntt__pk__1 pk$1(
         .d(pk$1$d),
         .q(pk$1$q),
         .clock(pk$1$clock)
     );
-    mldsa_accel__core__ntt__pk__2 pk$2(
+    mldsa_accel__inner__core__ntt__pk__2 pk$2(
         .d(pk$2$d),
         .q(pk$2$q),
         .clock(pk$2$clock)
     );
-    mldsa_accel__core__ntt__pk__3 pk$3(
+    mldsa_accel__inner__core__ntt__pk__3 pk$3(
         .d(pk$3$d),
         .q(pk$3$q),
         .clock(pk$3$clock)
     );
-    mldsa_accel__core__ntt__pk__4 pk$4(
+    mldsa_accel__inner__core__ntt__pk__4 pk$4(
         .d(pk$4$d),
         .q(pk$4$q),
         .clock(pk$4$clock)
     );
-    mldsa_accel__core__ntt__pk__5 pk$5(
+    mldsa_accel__inner__core__ntt__pk__5 pk$5(
         .d(pk$5$d),
         .q(pk$5$q),
         .clock(pk$5$clock)
     );
-    mldsa_accel__core__ntt__pk__6 pk$6(
+    mldsa_accel__inner__core__ntt__pk__6 pk$6(
         .d(pk$6$d),
         .q(pk$6$q),
         .clock(pk$6$clock)
     );
-    mldsa_accel__core__ntt__pk__7 pk$7(
+    mldsa_accel__inner__core__ntt__pk__7 pk$7(
         .d(pk$7$d),
         .q(pk$7$q),
         .clock(pk$7$clock)
     );
-    mldsa_accel__core__ntt__pk__8 pk$8(
+    mldsa_accel__inner__core__ntt__pk__8 pk$8(
         .d(pk$8$d),
         .q(pk$8$q),
         .clock(pk$8$clock)
     );
-    mldsa_accel__core__ntt__pk__9 pk$9(
+    mldsa_accel__inner__core__ntt__pk__9 pk$9(
         .d(pk$9$d),
         .q(pk$9$q),
         .clock(pk$9$clock)
     );
-    mldsa_accel__core__ntt__pk__10 pk$10(
+    mldsa_accel__inner__core__ntt__pk__10 pk$10(
         .d(pk$10$d),
         .q(pk$10$q),
         .clock(pk$10$clock)
     );
-    mldsa_accel__core__ntt__pwb__0 pwb$0(
+    mldsa_accel__inner__core__ntt__pwb__0 pwb$0(
         .d(pwb$0$d),
         .q(pwb$0$q),
         .clock(pwb$0$clock)
     );
-    mldsa_accel__core__ntt__pwb__1 pwb$1(
+    mldsa_accel__inner__core__ntt__pwb__1 pwb$1(
         .d(pwb$1$d),
         .q(pwb$1$q),
         .clock(pwb$1$clock)
     );
-    mldsa_accel__core__ntt__pwb__2 pwb$2(
+    mldsa_accel__inner__core__ntt__pwb__2 pwb$2(
         .d(pwb$2$d),
         .q(pwb$2$q),
         .clock(pwb$2$clock)
     );
-    mldsa_accel__core__ntt__pwb__3 pwb$3(
+    mldsa_accel__inner__core__ntt__pwb__3 pwb$3(
         .d(pwb$3$d),
         .q(pwb$3$q),
         .clock(pwb$3$clock)
     );
-    mldsa_accel__core__ntt__pwb__4 pwb$4(
+    mldsa_accel__inner__core__ntt__pwb__4 pwb$4(
         .d(pwb$4$d),
         .q(pwb$4$q),
         .clock(pwb$4$clock)
     );
-    mldsa_accel__core__ntt__pwb__5 pwb$5(
+    mldsa_accel__inner__core__ntt__pwb__5 pwb$5(
         .d(pwb$5$d),
         .q(pwb$5$q),
         .clock(pwb$5$clock)
     );
-    mldsa_accel__core__ntt__pwb__6 pwb$6(
+    mldsa_accel__inner__core__ntt__pwb__6 pwb$6(
         .d(pwb$6$d),
         .q(pwb$6$q),
         .clock(pwb$6$clock)
     );
-    mldsa_accel__core__ntt__pwb__7 pwb$7(
+    mldsa_accel__inner__core__ntt__pwb__7 pwb$7(
         .d(pwb$7$d),
         .q(pwb$7$q),
         .clock(pwb$7$clock)
     );
-    mldsa_accel__core__ntt__pwb__8 pwb$8(
+    mldsa_accel__inner__core__ntt__pwb__8 pwb$8(
         .d(pwb$8$d),
         .q(pwb$8$q),
         .clock(pwb$8$clock)
     );
-    mldsa_accel__core__ntt__pwb__9 pwb$9(
+    mldsa_accel__inner__core__ntt__pwb__9 pwb$9(
         .d(pwb$9$d),
         .q(pwb$9$q),
         .clock(pwb$9$clock)
     );
-    mldsa_accel__core__ntt__pwb__10 pwb$10(
+    mldsa_accel__inner__core__ntt__pwb__10 pwb$10(
         .d(pwb$10$d),
         .q(pwb$10$q),
         .clock(pwb$10$clock)
     );
-    mldsa_accel__core__ntt__prb prb(
+    mldsa_accel__inner__core__ntt__prb prb(
         .d(prb$d),
         .q(prb$q),
         .clock(prb$clock)
@@ -10847,10 +11132,10 @@ module mldsa_accel__core__ntt(clock,reset,start,op,arg0,arg1,arg2,busy,done,erro
         end
     end
     
-endmodule // mldsa_accel__core__ntt
+endmodule // mldsa_accel__inner__core__ntt
 
 
-module mldsa_accel__core__ntt__accumulate(d,q,clock);
+module mldsa_accel__inner__core__ntt__accumulate(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10866,10 +11151,10 @@ module mldsa_accel__core__ntt__accumulate(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__accumulate
+endmodule // mldsa_accel__inner__core__ntt__accumulate
 
 
-module mldsa_accel__core__ntt__bf__0(clock,u,v,w,gs,top,bot);
+module mldsa_accel__inner__core__ntt__bf__0(clock,u,v,w,gs,top,bot);
     
     // Module arguments
     input wire  clock;
@@ -10967,108 +11252,108 @@ module mldsa_accel__core__ntt__bf__0(clock,u,v,w,gs,top,bot);
     reg  [24:0] ct_diff_p;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__0__mul mul(
+    mldsa_accel__inner__core__ntt__bf__0__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .r(mul$r)
     );
-    mldsa_accel__core__ntt__bf__0__u1 u1(
+    mldsa_accel__inner__core__ntt__bf__0__u1 u1(
         .d(u1$d),
         .q(u1$q),
         .clock(u1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__v1 v1(
+    mldsa_accel__inner__core__ntt__bf__0__v1 v1(
         .d(v1$d),
         .q(v1$q),
         .clock(v1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__w1 w1(
+    mldsa_accel__inner__core__ntt__bf__0__w1 w1(
         .d(w1$d),
         .q(w1$q),
         .clock(w1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs1 gs1(
+    mldsa_accel__inner__core__ntt__bf__0__gs1 gs1(
         .d(gs1$d),
         .q(gs1$q),
         .clock(gs1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__0 u_line$0(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__0 u_line$0(
         .d(u_line$0$d),
         .q(u_line$0$q),
         .clock(u_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__1 u_line$1(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__1 u_line$1(
         .d(u_line$1$d),
         .q(u_line$1$q),
         .clock(u_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__2 u_line$2(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__2 u_line$2(
         .d(u_line$2$d),
         .q(u_line$2$q),
         .clock(u_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__3 u_line$3(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__3 u_line$3(
         .d(u_line$3$d),
         .q(u_line$3$q),
         .clock(u_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__4 u_line$4(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__4 u_line$4(
         .d(u_line$4$d),
         .q(u_line$4$q),
         .clock(u_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__5 u_line$5(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__5 u_line$5(
         .d(u_line$5$d),
         .q(u_line$5$q),
         .clock(u_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__0__u_line__6 u_line$6(
+    mldsa_accel__inner__core__ntt__bf__0__u_line__6 u_line$6(
         .d(u_line$6$d),
         .q(u_line$6$q),
         .clock(u_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__0 gs_line$0(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__0 gs_line$0(
         .d(gs_line$0$d),
         .q(gs_line$0$q),
         .clock(gs_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__1 gs_line$1(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__1 gs_line$1(
         .d(gs_line$1$d),
         .q(gs_line$1$q),
         .clock(gs_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__2 gs_line$2(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__2 gs_line$2(
         .d(gs_line$2$d),
         .q(gs_line$2$q),
         .clock(gs_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__3 gs_line$3(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__3 gs_line$3(
         .d(gs_line$3$d),
         .q(gs_line$3$q),
         .clock(gs_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__4 gs_line$4(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__4 gs_line$4(
         .d(gs_line$4$d),
         .q(gs_line$4$q),
         .clock(gs_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__5 gs_line$5(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__5 gs_line$5(
         .d(gs_line$5$d),
         .q(gs_line$5$q),
         .clock(gs_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__0__gs_line__6 gs_line$6(
+    mldsa_accel__inner__core__ntt__bf__0__gs_line__6 gs_line$6(
         .d(gs_line$6$d),
         .q(gs_line$6$q),
         .clock(gs_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__0__top_r top_r(
+    mldsa_accel__inner__core__ntt__bf__0__top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    mldsa_accel__core__ntt__bf__0__bot_r bot_r(
+    mldsa_accel__inner__core__ntt__bf__0__bot_r bot_r(
         .d(bot_r$d),
         .q(bot_r$q),
         .clock(bot_r$clock)
@@ -11180,10 +11465,10 @@ module mldsa_accel__core__ntt__bf__0(clock,u,v,w,gs,top,bot);
         bot = bot_r$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__0
+endmodule // mldsa_accel__inner__core__ntt__bf__0
 
 
-module mldsa_accel__core__ntt__bf__0__bot_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__bot_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11199,10 +11484,10 @@ module mldsa_accel__core__ntt__bf__0__bot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__bot_r
+endmodule // mldsa_accel__inner__core__ntt__bf__0__bot_r
 
 
-module mldsa_accel__core__ntt__bf__0__gs1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11218,10 +11503,10 @@ module mldsa_accel__core__ntt__bf__0__gs1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs1
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11237,10 +11522,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__0
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11256,10 +11541,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__1
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11275,10 +11560,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__2
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11294,10 +11579,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__3
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11313,10 +11598,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__4
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11332,10 +11617,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__5
 
 
-module mldsa_accel__core__ntt__bf__0__gs_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__gs_line__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11351,10 +11636,10 @@ module mldsa_accel__core__ntt__bf__0__gs_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__gs_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__0__gs_line__6
 
 
-module mldsa_accel__core__ntt__bf__0__mul(clock,a,b,r);
+module mldsa_accel__inner__core__ntt__bf__0__mul(clock,a,b,r);
     
     // Module arguments
     input wire  clock;
@@ -11372,13 +11657,13 @@ module mldsa_accel__core__ntt__bf__0__mul(clock,a,b,r);
     wire  [22:0] reduce$r;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__0__mul__mul mul(
+    mldsa_accel__inner__core__ntt__bf__0__mul__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .p(mul$p)
     );
-    mldsa_accel__core__ntt__bf__0__mul__reduce reduce(
+    mldsa_accel__inner__core__ntt__bf__0__mul__reduce reduce(
         .clock(reduce$clock),
         .x(reduce$x),
         .r(reduce$r)
@@ -11394,10 +11679,10 @@ module mldsa_accel__core__ntt__bf__0__mul(clock,a,b,r);
         r = reduce$r;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__0__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul
 
 
-module mldsa_accel__core__ntt__bf__0__mul__mul(clock,a,b,p);
+module mldsa_accel__inner__core__ntt__bf__0__mul__mul(clock,a,b,p);
     
     // Module arguments
     input wire  clock;
@@ -11430,10 +11715,10 @@ module mldsa_accel__core__ntt__bf__0__mul__mul(clock,a,b,p);
        p_hi <= m_hi;
        p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
-endmodule // mldsa_accel__core__ntt__bf__0__mul__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul__mul
 
 
-module mldsa_accel__core__ntt__bf__0__mul__reduce(clock,x,r);
+module mldsa_accel__inner__core__ntt__bf__0__mul__reduce(clock,x,r);
     
     // Module arguments
     input wire  clock;
@@ -11459,17 +11744,17 @@ module mldsa_accel__core__ntt__bf__0__mul__reduce(clock,x,r);
     reg  [24:0] minus_q;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__0__mul__reduce__fold1 fold1(
+    mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold1 fold1(
         .d(fold1$d),
         .q(fold1$q),
         .clock(fold1$clock)
     );
-    mldsa_accel__core__ntt__bf__0__mul__reduce__fold3 fold3(
+    mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold3 fold3(
         .d(fold3$d),
         .q(fold3$q),
         .clock(fold3$clock)
     );
-    mldsa_accel__core__ntt__bf__0__mul__reduce__out out(
+    mldsa_accel__inner__core__ntt__bf__0__mul__reduce__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -11496,10 +11781,10 @@ module mldsa_accel__core__ntt__bf__0__mul__reduce(clock,x,r);
         r = out$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__0__mul__reduce
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul__reduce
 
 
-module mldsa_accel__core__ntt__bf__0__mul__reduce__fold1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold1(d,q,clock);
     
     // Module arguments
     input wire  [36:0] d;
@@ -11515,10 +11800,10 @@ module mldsa_accel__core__ntt__bf__0__mul__reduce__fold1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__mul__reduce__fold1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold1
 
 
-module mldsa_accel__core__ntt__bf__0__mul__reduce__fold3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold3(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -11534,10 +11819,10 @@ module mldsa_accel__core__ntt__bf__0__mul__reduce__fold3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__mul__reduce__fold3
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul__reduce__fold3
 
 
-module mldsa_accel__core__ntt__bf__0__mul__reduce__out(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__mul__reduce__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11553,10 +11838,10 @@ module mldsa_accel__core__ntt__bf__0__mul__reduce__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__mul__reduce__out
+endmodule // mldsa_accel__inner__core__ntt__bf__0__mul__reduce__out
 
 
-module mldsa_accel__core__ntt__bf__0__top_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__top_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11572,10 +11857,10 @@ module mldsa_accel__core__ntt__bf__0__top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__top_r
+endmodule // mldsa_accel__inner__core__ntt__bf__0__top_r
 
 
-module mldsa_accel__core__ntt__bf__0__u1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11591,10 +11876,10 @@ module mldsa_accel__core__ntt__bf__0__u1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u1
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11610,10 +11895,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__0
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11629,10 +11914,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__1
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11648,10 +11933,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__2
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11667,10 +11952,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__3
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__4(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11686,10 +11971,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__4
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__5(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11705,10 +11990,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__5
 
 
-module mldsa_accel__core__ntt__bf__0__u_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__u_line__6(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11724,10 +12009,10 @@ module mldsa_accel__core__ntt__bf__0__u_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__u_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__0__u_line__6
 
 
-module mldsa_accel__core__ntt__bf__0__v1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__v1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11743,10 +12028,10 @@ module mldsa_accel__core__ntt__bf__0__v1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__v1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__v1
 
 
-module mldsa_accel__core__ntt__bf__0__w1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__0__w1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -11762,10 +12047,10 @@ module mldsa_accel__core__ntt__bf__0__w1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__0__w1
+endmodule // mldsa_accel__inner__core__ntt__bf__0__w1
 
 
-module mldsa_accel__core__ntt__bf__1(clock,u,v,w,gs,top,bot);
+module mldsa_accel__inner__core__ntt__bf__1(clock,u,v,w,gs,top,bot);
     
     // Module arguments
     input wire  clock;
@@ -11863,108 +12148,108 @@ module mldsa_accel__core__ntt__bf__1(clock,u,v,w,gs,top,bot);
     reg  [24:0] ct_diff_p;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__1__mul mul(
+    mldsa_accel__inner__core__ntt__bf__1__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .r(mul$r)
     );
-    mldsa_accel__core__ntt__bf__1__u1 u1(
+    mldsa_accel__inner__core__ntt__bf__1__u1 u1(
         .d(u1$d),
         .q(u1$q),
         .clock(u1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__v1 v1(
+    mldsa_accel__inner__core__ntt__bf__1__v1 v1(
         .d(v1$d),
         .q(v1$q),
         .clock(v1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__w1 w1(
+    mldsa_accel__inner__core__ntt__bf__1__w1 w1(
         .d(w1$d),
         .q(w1$q),
         .clock(w1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs1 gs1(
+    mldsa_accel__inner__core__ntt__bf__1__gs1 gs1(
         .d(gs1$d),
         .q(gs1$q),
         .clock(gs1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__0 u_line$0(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__0 u_line$0(
         .d(u_line$0$d),
         .q(u_line$0$q),
         .clock(u_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__1 u_line$1(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__1 u_line$1(
         .d(u_line$1$d),
         .q(u_line$1$q),
         .clock(u_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__2 u_line$2(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__2 u_line$2(
         .d(u_line$2$d),
         .q(u_line$2$q),
         .clock(u_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__3 u_line$3(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__3 u_line$3(
         .d(u_line$3$d),
         .q(u_line$3$q),
         .clock(u_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__4 u_line$4(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__4 u_line$4(
         .d(u_line$4$d),
         .q(u_line$4$q),
         .clock(u_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__5 u_line$5(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__5 u_line$5(
         .d(u_line$5$d),
         .q(u_line$5$q),
         .clock(u_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__1__u_line__6 u_line$6(
+    mldsa_accel__inner__core__ntt__bf__1__u_line__6 u_line$6(
         .d(u_line$6$d),
         .q(u_line$6$q),
         .clock(u_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__0 gs_line$0(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__0 gs_line$0(
         .d(gs_line$0$d),
         .q(gs_line$0$q),
         .clock(gs_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__1 gs_line$1(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__1 gs_line$1(
         .d(gs_line$1$d),
         .q(gs_line$1$q),
         .clock(gs_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__2 gs_line$2(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__2 gs_line$2(
         .d(gs_line$2$d),
         .q(gs_line$2$q),
         .clock(gs_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__3 gs_line$3(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__3 gs_line$3(
         .d(gs_line$3$d),
         .q(gs_line$3$q),
         .clock(gs_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__4 gs_line$4(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__4 gs_line$4(
         .d(gs_line$4$d),
         .q(gs_line$4$q),
         .clock(gs_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__5 gs_line$5(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__5 gs_line$5(
         .d(gs_line$5$d),
         .q(gs_line$5$q),
         .clock(gs_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__1__gs_line__6 gs_line$6(
+    mldsa_accel__inner__core__ntt__bf__1__gs_line__6 gs_line$6(
         .d(gs_line$6$d),
         .q(gs_line$6$q),
         .clock(gs_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__1__top_r top_r(
+    mldsa_accel__inner__core__ntt__bf__1__top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    mldsa_accel__core__ntt__bf__1__bot_r bot_r(
+    mldsa_accel__inner__core__ntt__bf__1__bot_r bot_r(
         .d(bot_r$d),
         .q(bot_r$q),
         .clock(bot_r$clock)
@@ -12076,10 +12361,10 @@ module mldsa_accel__core__ntt__bf__1(clock,u,v,w,gs,top,bot);
         bot = bot_r$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__1
+endmodule // mldsa_accel__inner__core__ntt__bf__1
 
 
-module mldsa_accel__core__ntt__bf__1__bot_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__bot_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12095,10 +12380,10 @@ module mldsa_accel__core__ntt__bf__1__bot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__bot_r
+endmodule // mldsa_accel__inner__core__ntt__bf__1__bot_r
 
 
-module mldsa_accel__core__ntt__bf__1__gs1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12114,10 +12399,10 @@ module mldsa_accel__core__ntt__bf__1__gs1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs1
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12133,10 +12418,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__0
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12152,10 +12437,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__1
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12171,10 +12456,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__2
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12190,10 +12475,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__3
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12209,10 +12494,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__4
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12228,10 +12513,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__5
 
 
-module mldsa_accel__core__ntt__bf__1__gs_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__gs_line__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12247,10 +12532,10 @@ module mldsa_accel__core__ntt__bf__1__gs_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__gs_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__1__gs_line__6
 
 
-module mldsa_accel__core__ntt__bf__1__mul(clock,a,b,r);
+module mldsa_accel__inner__core__ntt__bf__1__mul(clock,a,b,r);
     
     // Module arguments
     input wire  clock;
@@ -12268,13 +12553,13 @@ module mldsa_accel__core__ntt__bf__1__mul(clock,a,b,r);
     wire  [22:0] reduce$r;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__1__mul__mul mul(
+    mldsa_accel__inner__core__ntt__bf__1__mul__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .p(mul$p)
     );
-    mldsa_accel__core__ntt__bf__1__mul__reduce reduce(
+    mldsa_accel__inner__core__ntt__bf__1__mul__reduce reduce(
         .clock(reduce$clock),
         .x(reduce$x),
         .r(reduce$r)
@@ -12290,10 +12575,10 @@ module mldsa_accel__core__ntt__bf__1__mul(clock,a,b,r);
         r = reduce$r;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__1__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul
 
 
-module mldsa_accel__core__ntt__bf__1__mul__mul(clock,a,b,p);
+module mldsa_accel__inner__core__ntt__bf__1__mul__mul(clock,a,b,p);
     
     // Module arguments
     input wire  clock;
@@ -12326,10 +12611,10 @@ module mldsa_accel__core__ntt__bf__1__mul__mul(clock,a,b,p);
        p_hi <= m_hi;
        p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
-endmodule // mldsa_accel__core__ntt__bf__1__mul__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul__mul
 
 
-module mldsa_accel__core__ntt__bf__1__mul__reduce(clock,x,r);
+module mldsa_accel__inner__core__ntt__bf__1__mul__reduce(clock,x,r);
     
     // Module arguments
     input wire  clock;
@@ -12355,17 +12640,17 @@ module mldsa_accel__core__ntt__bf__1__mul__reduce(clock,x,r);
     reg  [24:0] minus_q;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__1__mul__reduce__fold1 fold1(
+    mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold1 fold1(
         .d(fold1$d),
         .q(fold1$q),
         .clock(fold1$clock)
     );
-    mldsa_accel__core__ntt__bf__1__mul__reduce__fold3 fold3(
+    mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold3 fold3(
         .d(fold3$d),
         .q(fold3$q),
         .clock(fold3$clock)
     );
-    mldsa_accel__core__ntt__bf__1__mul__reduce__out out(
+    mldsa_accel__inner__core__ntt__bf__1__mul__reduce__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -12392,10 +12677,10 @@ module mldsa_accel__core__ntt__bf__1__mul__reduce(clock,x,r);
         r = out$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__1__mul__reduce
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul__reduce
 
 
-module mldsa_accel__core__ntt__bf__1__mul__reduce__fold1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold1(d,q,clock);
     
     // Module arguments
     input wire  [36:0] d;
@@ -12411,10 +12696,10 @@ module mldsa_accel__core__ntt__bf__1__mul__reduce__fold1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__mul__reduce__fold1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold1
 
 
-module mldsa_accel__core__ntt__bf__1__mul__reduce__fold3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold3(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -12430,10 +12715,10 @@ module mldsa_accel__core__ntt__bf__1__mul__reduce__fold3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__mul__reduce__fold3
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul__reduce__fold3
 
 
-module mldsa_accel__core__ntt__bf__1__mul__reduce__out(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__mul__reduce__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12449,10 +12734,10 @@ module mldsa_accel__core__ntt__bf__1__mul__reduce__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__mul__reduce__out
+endmodule // mldsa_accel__inner__core__ntt__bf__1__mul__reduce__out
 
 
-module mldsa_accel__core__ntt__bf__1__top_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__top_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12468,10 +12753,10 @@ module mldsa_accel__core__ntt__bf__1__top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__top_r
+endmodule // mldsa_accel__inner__core__ntt__bf__1__top_r
 
 
-module mldsa_accel__core__ntt__bf__1__u1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12487,10 +12772,10 @@ module mldsa_accel__core__ntt__bf__1__u1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u1
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12506,10 +12791,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__0
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12525,10 +12810,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__1
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12544,10 +12829,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__2
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12563,10 +12848,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__3
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__4(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12582,10 +12867,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__4
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__5(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12601,10 +12886,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__5
 
 
-module mldsa_accel__core__ntt__bf__1__u_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__u_line__6(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12620,10 +12905,10 @@ module mldsa_accel__core__ntt__bf__1__u_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__u_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__1__u_line__6
 
 
-module mldsa_accel__core__ntt__bf__1__v1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__v1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12639,10 +12924,10 @@ module mldsa_accel__core__ntt__bf__1__v1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__v1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__v1
 
 
-module mldsa_accel__core__ntt__bf__1__w1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__1__w1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12658,10 +12943,10 @@ module mldsa_accel__core__ntt__bf__1__w1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__1__w1
+endmodule // mldsa_accel__inner__core__ntt__bf__1__w1
 
 
-module mldsa_accel__core__ntt__bf__2(clock,u,v,w,gs,top,bot);
+module mldsa_accel__inner__core__ntt__bf__2(clock,u,v,w,gs,top,bot);
     
     // Module arguments
     input wire  clock;
@@ -12759,108 +13044,108 @@ module mldsa_accel__core__ntt__bf__2(clock,u,v,w,gs,top,bot);
     reg  [24:0] ct_diff_p;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__2__mul mul(
+    mldsa_accel__inner__core__ntt__bf__2__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .r(mul$r)
     );
-    mldsa_accel__core__ntt__bf__2__u1 u1(
+    mldsa_accel__inner__core__ntt__bf__2__u1 u1(
         .d(u1$d),
         .q(u1$q),
         .clock(u1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__v1 v1(
+    mldsa_accel__inner__core__ntt__bf__2__v1 v1(
         .d(v1$d),
         .q(v1$q),
         .clock(v1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__w1 w1(
+    mldsa_accel__inner__core__ntt__bf__2__w1 w1(
         .d(w1$d),
         .q(w1$q),
         .clock(w1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs1 gs1(
+    mldsa_accel__inner__core__ntt__bf__2__gs1 gs1(
         .d(gs1$d),
         .q(gs1$q),
         .clock(gs1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__0 u_line$0(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__0 u_line$0(
         .d(u_line$0$d),
         .q(u_line$0$q),
         .clock(u_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__1 u_line$1(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__1 u_line$1(
         .d(u_line$1$d),
         .q(u_line$1$q),
         .clock(u_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__2 u_line$2(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__2 u_line$2(
         .d(u_line$2$d),
         .q(u_line$2$q),
         .clock(u_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__3 u_line$3(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__3 u_line$3(
         .d(u_line$3$d),
         .q(u_line$3$q),
         .clock(u_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__4 u_line$4(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__4 u_line$4(
         .d(u_line$4$d),
         .q(u_line$4$q),
         .clock(u_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__5 u_line$5(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__5 u_line$5(
         .d(u_line$5$d),
         .q(u_line$5$q),
         .clock(u_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__2__u_line__6 u_line$6(
+    mldsa_accel__inner__core__ntt__bf__2__u_line__6 u_line$6(
         .d(u_line$6$d),
         .q(u_line$6$q),
         .clock(u_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__0 gs_line$0(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__0 gs_line$0(
         .d(gs_line$0$d),
         .q(gs_line$0$q),
         .clock(gs_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__1 gs_line$1(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__1 gs_line$1(
         .d(gs_line$1$d),
         .q(gs_line$1$q),
         .clock(gs_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__2 gs_line$2(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__2 gs_line$2(
         .d(gs_line$2$d),
         .q(gs_line$2$q),
         .clock(gs_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__3 gs_line$3(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__3 gs_line$3(
         .d(gs_line$3$d),
         .q(gs_line$3$q),
         .clock(gs_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__4 gs_line$4(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__4 gs_line$4(
         .d(gs_line$4$d),
         .q(gs_line$4$q),
         .clock(gs_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__5 gs_line$5(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__5 gs_line$5(
         .d(gs_line$5$d),
         .q(gs_line$5$q),
         .clock(gs_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__2__gs_line__6 gs_line$6(
+    mldsa_accel__inner__core__ntt__bf__2__gs_line__6 gs_line$6(
         .d(gs_line$6$d),
         .q(gs_line$6$q),
         .clock(gs_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__2__top_r top_r(
+    mldsa_accel__inner__core__ntt__bf__2__top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    mldsa_accel__core__ntt__bf__2__bot_r bot_r(
+    mldsa_accel__inner__core__ntt__bf__2__bot_r bot_r(
         .d(bot_r$d),
         .q(bot_r$q),
         .clock(bot_r$clock)
@@ -12972,10 +13257,10 @@ module mldsa_accel__core__ntt__bf__2(clock,u,v,w,gs,top,bot);
         bot = bot_r$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__2
+endmodule // mldsa_accel__inner__core__ntt__bf__2
 
 
-module mldsa_accel__core__ntt__bf__2__bot_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__bot_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -12991,10 +13276,10 @@ module mldsa_accel__core__ntt__bf__2__bot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__bot_r
+endmodule // mldsa_accel__inner__core__ntt__bf__2__bot_r
 
 
-module mldsa_accel__core__ntt__bf__2__gs1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13010,10 +13295,10 @@ module mldsa_accel__core__ntt__bf__2__gs1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs1
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13029,10 +13314,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__0
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13048,10 +13333,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__1
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13067,10 +13352,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__2
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13086,10 +13371,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__3
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13105,10 +13390,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__4
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13124,10 +13409,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__5
 
 
-module mldsa_accel__core__ntt__bf__2__gs_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__gs_line__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13143,10 +13428,10 @@ module mldsa_accel__core__ntt__bf__2__gs_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__gs_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__2__gs_line__6
 
 
-module mldsa_accel__core__ntt__bf__2__mul(clock,a,b,r);
+module mldsa_accel__inner__core__ntt__bf__2__mul(clock,a,b,r);
     
     // Module arguments
     input wire  clock;
@@ -13164,13 +13449,13 @@ module mldsa_accel__core__ntt__bf__2__mul(clock,a,b,r);
     wire  [22:0] reduce$r;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__2__mul__mul mul(
+    mldsa_accel__inner__core__ntt__bf__2__mul__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .p(mul$p)
     );
-    mldsa_accel__core__ntt__bf__2__mul__reduce reduce(
+    mldsa_accel__inner__core__ntt__bf__2__mul__reduce reduce(
         .clock(reduce$clock),
         .x(reduce$x),
         .r(reduce$r)
@@ -13186,10 +13471,10 @@ module mldsa_accel__core__ntt__bf__2__mul(clock,a,b,r);
         r = reduce$r;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__2__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul
 
 
-module mldsa_accel__core__ntt__bf__2__mul__mul(clock,a,b,p);
+module mldsa_accel__inner__core__ntt__bf__2__mul__mul(clock,a,b,p);
     
     // Module arguments
     input wire  clock;
@@ -13222,10 +13507,10 @@ module mldsa_accel__core__ntt__bf__2__mul__mul(clock,a,b,p);
        p_hi <= m_hi;
        p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
-endmodule // mldsa_accel__core__ntt__bf__2__mul__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul__mul
 
 
-module mldsa_accel__core__ntt__bf__2__mul__reduce(clock,x,r);
+module mldsa_accel__inner__core__ntt__bf__2__mul__reduce(clock,x,r);
     
     // Module arguments
     input wire  clock;
@@ -13251,17 +13536,17 @@ module mldsa_accel__core__ntt__bf__2__mul__reduce(clock,x,r);
     reg  [24:0] minus_q;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__2__mul__reduce__fold1 fold1(
+    mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold1 fold1(
         .d(fold1$d),
         .q(fold1$q),
         .clock(fold1$clock)
     );
-    mldsa_accel__core__ntt__bf__2__mul__reduce__fold3 fold3(
+    mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold3 fold3(
         .d(fold3$d),
         .q(fold3$q),
         .clock(fold3$clock)
     );
-    mldsa_accel__core__ntt__bf__2__mul__reduce__out out(
+    mldsa_accel__inner__core__ntt__bf__2__mul__reduce__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -13288,10 +13573,10 @@ module mldsa_accel__core__ntt__bf__2__mul__reduce(clock,x,r);
         r = out$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__2__mul__reduce
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul__reduce
 
 
-module mldsa_accel__core__ntt__bf__2__mul__reduce__fold1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold1(d,q,clock);
     
     // Module arguments
     input wire  [36:0] d;
@@ -13307,10 +13592,10 @@ module mldsa_accel__core__ntt__bf__2__mul__reduce__fold1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__mul__reduce__fold1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold1
 
 
-module mldsa_accel__core__ntt__bf__2__mul__reduce__fold3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold3(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -13326,10 +13611,10 @@ module mldsa_accel__core__ntt__bf__2__mul__reduce__fold3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__mul__reduce__fold3
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul__reduce__fold3
 
 
-module mldsa_accel__core__ntt__bf__2__mul__reduce__out(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__mul__reduce__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13345,10 +13630,10 @@ module mldsa_accel__core__ntt__bf__2__mul__reduce__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__mul__reduce__out
+endmodule // mldsa_accel__inner__core__ntt__bf__2__mul__reduce__out
 
 
-module mldsa_accel__core__ntt__bf__2__top_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__top_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13364,10 +13649,10 @@ module mldsa_accel__core__ntt__bf__2__top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__top_r
+endmodule // mldsa_accel__inner__core__ntt__bf__2__top_r
 
 
-module mldsa_accel__core__ntt__bf__2__u1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13383,10 +13668,10 @@ module mldsa_accel__core__ntt__bf__2__u1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u1
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13402,10 +13687,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__0
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13421,10 +13706,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__1
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13440,10 +13725,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__2
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13459,10 +13744,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__3
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__4(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13478,10 +13763,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__4
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__5(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13497,10 +13782,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__5
 
 
-module mldsa_accel__core__ntt__bf__2__u_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__u_line__6(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13516,10 +13801,10 @@ module mldsa_accel__core__ntt__bf__2__u_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__u_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__2__u_line__6
 
 
-module mldsa_accel__core__ntt__bf__2__v1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__v1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13535,10 +13820,10 @@ module mldsa_accel__core__ntt__bf__2__v1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__v1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__v1
 
 
-module mldsa_accel__core__ntt__bf__2__w1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__2__w1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13554,10 +13839,10 @@ module mldsa_accel__core__ntt__bf__2__w1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__2__w1
+endmodule // mldsa_accel__inner__core__ntt__bf__2__w1
 
 
-module mldsa_accel__core__ntt__bf__3(clock,u,v,w,gs,top,bot);
+module mldsa_accel__inner__core__ntt__bf__3(clock,u,v,w,gs,top,bot);
     
     // Module arguments
     input wire  clock;
@@ -13655,108 +13940,108 @@ module mldsa_accel__core__ntt__bf__3(clock,u,v,w,gs,top,bot);
     reg  [24:0] ct_diff_p;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__3__mul mul(
+    mldsa_accel__inner__core__ntt__bf__3__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .r(mul$r)
     );
-    mldsa_accel__core__ntt__bf__3__u1 u1(
+    mldsa_accel__inner__core__ntt__bf__3__u1 u1(
         .d(u1$d),
         .q(u1$q),
         .clock(u1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__v1 v1(
+    mldsa_accel__inner__core__ntt__bf__3__v1 v1(
         .d(v1$d),
         .q(v1$q),
         .clock(v1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__w1 w1(
+    mldsa_accel__inner__core__ntt__bf__3__w1 w1(
         .d(w1$d),
         .q(w1$q),
         .clock(w1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs1 gs1(
+    mldsa_accel__inner__core__ntt__bf__3__gs1 gs1(
         .d(gs1$d),
         .q(gs1$q),
         .clock(gs1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__0 u_line$0(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__0 u_line$0(
         .d(u_line$0$d),
         .q(u_line$0$q),
         .clock(u_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__1 u_line$1(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__1 u_line$1(
         .d(u_line$1$d),
         .q(u_line$1$q),
         .clock(u_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__2 u_line$2(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__2 u_line$2(
         .d(u_line$2$d),
         .q(u_line$2$q),
         .clock(u_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__3 u_line$3(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__3 u_line$3(
         .d(u_line$3$d),
         .q(u_line$3$q),
         .clock(u_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__4 u_line$4(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__4 u_line$4(
         .d(u_line$4$d),
         .q(u_line$4$q),
         .clock(u_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__5 u_line$5(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__5 u_line$5(
         .d(u_line$5$d),
         .q(u_line$5$q),
         .clock(u_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__3__u_line__6 u_line$6(
+    mldsa_accel__inner__core__ntt__bf__3__u_line__6 u_line$6(
         .d(u_line$6$d),
         .q(u_line$6$q),
         .clock(u_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__0 gs_line$0(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__0 gs_line$0(
         .d(gs_line$0$d),
         .q(gs_line$0$q),
         .clock(gs_line$0$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__1 gs_line$1(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__1 gs_line$1(
         .d(gs_line$1$d),
         .q(gs_line$1$q),
         .clock(gs_line$1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__2 gs_line$2(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__2 gs_line$2(
         .d(gs_line$2$d),
         .q(gs_line$2$q),
         .clock(gs_line$2$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__3 gs_line$3(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__3 gs_line$3(
         .d(gs_line$3$d),
         .q(gs_line$3$q),
         .clock(gs_line$3$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__4 gs_line$4(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__4 gs_line$4(
         .d(gs_line$4$d),
         .q(gs_line$4$q),
         .clock(gs_line$4$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__5 gs_line$5(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__5 gs_line$5(
         .d(gs_line$5$d),
         .q(gs_line$5$q),
         .clock(gs_line$5$clock)
     );
-    mldsa_accel__core__ntt__bf__3__gs_line__6 gs_line$6(
+    mldsa_accel__inner__core__ntt__bf__3__gs_line__6 gs_line$6(
         .d(gs_line$6$d),
         .q(gs_line$6$q),
         .clock(gs_line$6$clock)
     );
-    mldsa_accel__core__ntt__bf__3__top_r top_r(
+    mldsa_accel__inner__core__ntt__bf__3__top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    mldsa_accel__core__ntt__bf__3__bot_r bot_r(
+    mldsa_accel__inner__core__ntt__bf__3__bot_r bot_r(
         .d(bot_r$d),
         .q(bot_r$q),
         .clock(bot_r$clock)
@@ -13868,10 +14153,10 @@ module mldsa_accel__core__ntt__bf__3(clock,u,v,w,gs,top,bot);
         bot = bot_r$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__3
+endmodule // mldsa_accel__inner__core__ntt__bf__3
 
 
-module mldsa_accel__core__ntt__bf__3__bot_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__bot_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -13887,10 +14172,10 @@ module mldsa_accel__core__ntt__bf__3__bot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__bot_r
+endmodule // mldsa_accel__inner__core__ntt__bf__3__bot_r
 
 
-module mldsa_accel__core__ntt__bf__3__gs1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13906,10 +14191,10 @@ module mldsa_accel__core__ntt__bf__3__gs1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs1
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13925,10 +14210,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__0
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13944,10 +14229,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__1
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13963,10 +14248,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__2
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13982,10 +14267,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__3
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14001,10 +14286,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__4
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14020,10 +14305,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__5
 
 
-module mldsa_accel__core__ntt__bf__3__gs_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__gs_line__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14039,10 +14324,10 @@ module mldsa_accel__core__ntt__bf__3__gs_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__gs_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__3__gs_line__6
 
 
-module mldsa_accel__core__ntt__bf__3__mul(clock,a,b,r);
+module mldsa_accel__inner__core__ntt__bf__3__mul(clock,a,b,r);
     
     // Module arguments
     input wire  clock;
@@ -14060,13 +14345,13 @@ module mldsa_accel__core__ntt__bf__3__mul(clock,a,b,r);
     wire  [22:0] reduce$r;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__3__mul__mul mul(
+    mldsa_accel__inner__core__ntt__bf__3__mul__mul mul(
         .clock(mul$clock),
         .a(mul$a),
         .b(mul$b),
         .p(mul$p)
     );
-    mldsa_accel__core__ntt__bf__3__mul__reduce reduce(
+    mldsa_accel__inner__core__ntt__bf__3__mul__reduce reduce(
         .clock(reduce$clock),
         .x(reduce$x),
         .r(reduce$r)
@@ -14082,10 +14367,10 @@ module mldsa_accel__core__ntt__bf__3__mul(clock,a,b,r);
         r = reduce$r;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__3__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul
 
 
-module mldsa_accel__core__ntt__bf__3__mul__mul(clock,a,b,p);
+module mldsa_accel__inner__core__ntt__bf__3__mul__mul(clock,a,b,p);
     
     // Module arguments
     input wire  clock;
@@ -14118,10 +14403,10 @@ module mldsa_accel__core__ntt__bf__3__mul__mul(clock,a,b,p);
        p_hi <= m_hi;
        p <= {p_hi + {6'd0, p_lo[39:17]}, p_lo[16:0]};
     end
-endmodule // mldsa_accel__core__ntt__bf__3__mul__mul
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul__mul
 
 
-module mldsa_accel__core__ntt__bf__3__mul__reduce(clock,x,r);
+module mldsa_accel__inner__core__ntt__bf__3__mul__reduce(clock,x,r);
     
     // Module arguments
     input wire  clock;
@@ -14147,17 +14432,17 @@ module mldsa_accel__core__ntt__bf__3__mul__reduce(clock,x,r);
     reg  [24:0] minus_q;
     
     // Sub module instances
-    mldsa_accel__core__ntt__bf__3__mul__reduce__fold1 fold1(
+    mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold1 fold1(
         .d(fold1$d),
         .q(fold1$q),
         .clock(fold1$clock)
     );
-    mldsa_accel__core__ntt__bf__3__mul__reduce__fold3 fold3(
+    mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold3 fold3(
         .d(fold3$d),
         .q(fold3$q),
         .clock(fold3$clock)
     );
-    mldsa_accel__core__ntt__bf__3__mul__reduce__out out(
+    mldsa_accel__inner__core__ntt__bf__3__mul__reduce__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -14184,10 +14469,10 @@ module mldsa_accel__core__ntt__bf__3__mul__reduce(clock,x,r);
         r = out$q;
     end
     
-endmodule // mldsa_accel__core__ntt__bf__3__mul__reduce
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul__reduce
 
 
-module mldsa_accel__core__ntt__bf__3__mul__reduce__fold1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold1(d,q,clock);
     
     // Module arguments
     input wire  [36:0] d;
@@ -14203,10 +14488,10 @@ module mldsa_accel__core__ntt__bf__3__mul__reduce__fold1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__mul__reduce__fold1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold1
 
 
-module mldsa_accel__core__ntt__bf__3__mul__reduce__fold3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold3(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -14222,10 +14507,10 @@ module mldsa_accel__core__ntt__bf__3__mul__reduce__fold3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__mul__reduce__fold3
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul__reduce__fold3
 
 
-module mldsa_accel__core__ntt__bf__3__mul__reduce__out(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__mul__reduce__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14241,10 +14526,10 @@ module mldsa_accel__core__ntt__bf__3__mul__reduce__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__mul__reduce__out
+endmodule // mldsa_accel__inner__core__ntt__bf__3__mul__reduce__out
 
 
-module mldsa_accel__core__ntt__bf__3__top_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__top_r(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14260,10 +14545,10 @@ module mldsa_accel__core__ntt__bf__3__top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__top_r
+endmodule // mldsa_accel__inner__core__ntt__bf__3__top_r
 
 
-module mldsa_accel__core__ntt__bf__3__u1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14279,10 +14564,10 @@ module mldsa_accel__core__ntt__bf__3__u1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u1
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14298,10 +14583,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__0
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__0
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14317,10 +14602,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__1
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14336,10 +14621,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__2
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__2
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14355,10 +14640,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__3
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__3
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__4(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14374,10 +14659,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__4
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__4
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__5(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14393,10 +14678,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__5
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__5
 
 
-module mldsa_accel__core__ntt__bf__3__u_line__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__u_line__6(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14412,10 +14697,10 @@ module mldsa_accel__core__ntt__bf__3__u_line__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__u_line__6
+endmodule // mldsa_accel__inner__core__ntt__bf__3__u_line__6
 
 
-module mldsa_accel__core__ntt__bf__3__v1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__v1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14431,10 +14716,10 @@ module mldsa_accel__core__ntt__bf__3__v1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__v1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__v1
 
 
-module mldsa_accel__core__ntt__bf__3__w1(d,q,clock);
+module mldsa_accel__inner__core__ntt__bf__3__w1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14450,10 +14735,10 @@ module mldsa_accel__core__ntt__bf__3__w1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__bf__3__w1
+endmodule // mldsa_accel__inner__core__ntt__bf__3__w1
 
 
-module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
+module mldsa_accel__inner__core__ntt__buf0(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
     
     // Module arguments
     input wire  clock;
@@ -14557,7 +14842,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
     reg  banks$7$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__ntt__buf0__banks__0 banks$0(
+    mldsa_accel__inner__core__ntt__buf0__banks__0 banks$0(
         .read_address(banks$0$read_address),
         .read_clock(banks$0$read_clock),
         .read_data(banks$0$read_data),
@@ -14566,7 +14851,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$0$write_data),
         .write_enable(banks$0$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__1 banks$1(
+    mldsa_accel__inner__core__ntt__buf0__banks__1 banks$1(
         .read_address(banks$1$read_address),
         .read_clock(banks$1$read_clock),
         .read_data(banks$1$read_data),
@@ -14575,7 +14860,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$1$write_data),
         .write_enable(banks$1$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__2 banks$2(
+    mldsa_accel__inner__core__ntt__buf0__banks__2 banks$2(
         .read_address(banks$2$read_address),
         .read_clock(banks$2$read_clock),
         .read_data(banks$2$read_data),
@@ -14584,7 +14869,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$2$write_data),
         .write_enable(banks$2$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__3 banks$3(
+    mldsa_accel__inner__core__ntt__buf0__banks__3 banks$3(
         .read_address(banks$3$read_address),
         .read_clock(banks$3$read_clock),
         .read_data(banks$3$read_data),
@@ -14593,7 +14878,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$3$write_data),
         .write_enable(banks$3$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__4 banks$4(
+    mldsa_accel__inner__core__ntt__buf0__banks__4 banks$4(
         .read_address(banks$4$read_address),
         .read_clock(banks$4$read_clock),
         .read_data(banks$4$read_data),
@@ -14602,7 +14887,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$4$write_data),
         .write_enable(banks$4$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__5 banks$5(
+    mldsa_accel__inner__core__ntt__buf0__banks__5 banks$5(
         .read_address(banks$5$read_address),
         .read_clock(banks$5$read_clock),
         .read_data(banks$5$read_data),
@@ -14611,7 +14896,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$5$write_data),
         .write_enable(banks$5$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__6 banks$6(
+    mldsa_accel__inner__core__ntt__buf0__banks__6 banks$6(
         .read_address(banks$6$read_address),
         .read_clock(banks$6$read_clock),
         .read_data(banks$6$read_data),
@@ -14620,7 +14905,7 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         .write_data(banks$6$write_data),
         .write_enable(banks$6$write_enable)
     );
-    mldsa_accel__core__ntt__buf0__banks__7 banks$7(
+    mldsa_accel__inner__core__ntt__buf0__banks__7 banks$7(
         .read_address(banks$7$read_address),
         .read_clock(banks$7$read_clock),
         .read_data(banks$7$read_data),
@@ -14690,10 +14975,10 @@ module mldsa_accel__core__ntt__buf0(clock,read_address$0,read_address$1,read_add
         banks$7$write_enable = write_enable$7;
     end
     
-endmodule // mldsa_accel__core__ntt__buf0
+endmodule // mldsa_accel__inner__core__ntt__buf0
 
 
-module mldsa_accel__core__ntt__buf0__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14719,10 +15004,10 @@ module mldsa_accel__core__ntt__buf0__banks__0(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__0
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__0
 
 
-module mldsa_accel__core__ntt__buf0__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14748,10 +15033,10 @@ module mldsa_accel__core__ntt__buf0__banks__1(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__1
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__1
 
 
-module mldsa_accel__core__ntt__buf0__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14777,10 +15062,10 @@ module mldsa_accel__core__ntt__buf0__banks__2(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__2
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__2
 
 
-module mldsa_accel__core__ntt__buf0__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14806,10 +15091,10 @@ module mldsa_accel__core__ntt__buf0__banks__3(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__3
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__3
 
 
-module mldsa_accel__core__ntt__buf0__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14835,10 +15120,10 @@ module mldsa_accel__core__ntt__buf0__banks__4(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__4
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__4
 
 
-module mldsa_accel__core__ntt__buf0__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14864,10 +15149,10 @@ module mldsa_accel__core__ntt__buf0__banks__5(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__5
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__5
 
 
-module mldsa_accel__core__ntt__buf0__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14893,10 +15178,10 @@ module mldsa_accel__core__ntt__buf0__banks__6(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__6
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__6
 
 
-module mldsa_accel__core__ntt__buf0__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf0__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -14922,10 +15207,10 @@ module mldsa_accel__core__ntt__buf0__banks__7(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf0__banks__7
+endmodule // mldsa_accel__inner__core__ntt__buf0__banks__7
 
 
-module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
+module mldsa_accel__inner__core__ntt__buf1(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
     
     // Module arguments
     input wire  clock;
@@ -15029,7 +15314,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
     reg  banks$7$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__ntt__buf1__banks__0 banks$0(
+    mldsa_accel__inner__core__ntt__buf1__banks__0 banks$0(
         .read_address(banks$0$read_address),
         .read_clock(banks$0$read_clock),
         .read_data(banks$0$read_data),
@@ -15038,7 +15323,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$0$write_data),
         .write_enable(banks$0$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__1 banks$1(
+    mldsa_accel__inner__core__ntt__buf1__banks__1 banks$1(
         .read_address(banks$1$read_address),
         .read_clock(banks$1$read_clock),
         .read_data(banks$1$read_data),
@@ -15047,7 +15332,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$1$write_data),
         .write_enable(banks$1$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__2 banks$2(
+    mldsa_accel__inner__core__ntt__buf1__banks__2 banks$2(
         .read_address(banks$2$read_address),
         .read_clock(banks$2$read_clock),
         .read_data(banks$2$read_data),
@@ -15056,7 +15341,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$2$write_data),
         .write_enable(banks$2$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__3 banks$3(
+    mldsa_accel__inner__core__ntt__buf1__banks__3 banks$3(
         .read_address(banks$3$read_address),
         .read_clock(banks$3$read_clock),
         .read_data(banks$3$read_data),
@@ -15065,7 +15350,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$3$write_data),
         .write_enable(banks$3$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__4 banks$4(
+    mldsa_accel__inner__core__ntt__buf1__banks__4 banks$4(
         .read_address(banks$4$read_address),
         .read_clock(banks$4$read_clock),
         .read_data(banks$4$read_data),
@@ -15074,7 +15359,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$4$write_data),
         .write_enable(banks$4$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__5 banks$5(
+    mldsa_accel__inner__core__ntt__buf1__banks__5 banks$5(
         .read_address(banks$5$read_address),
         .read_clock(banks$5$read_clock),
         .read_data(banks$5$read_data),
@@ -15083,7 +15368,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$5$write_data),
         .write_enable(banks$5$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__6 banks$6(
+    mldsa_accel__inner__core__ntt__buf1__banks__6 banks$6(
         .read_address(banks$6$read_address),
         .read_clock(banks$6$read_clock),
         .read_data(banks$6$read_data),
@@ -15092,7 +15377,7 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         .write_data(banks$6$write_data),
         .write_enable(banks$6$write_enable)
     );
-    mldsa_accel__core__ntt__buf1__banks__7 banks$7(
+    mldsa_accel__inner__core__ntt__buf1__banks__7 banks$7(
         .read_address(banks$7$read_address),
         .read_clock(banks$7$read_clock),
         .read_data(banks$7$read_data),
@@ -15162,10 +15447,10 @@ module mldsa_accel__core__ntt__buf1(clock,read_address$0,read_address$1,read_add
         banks$7$write_enable = write_enable$7;
     end
     
-endmodule // mldsa_accel__core__ntt__buf1
+endmodule // mldsa_accel__inner__core__ntt__buf1
 
 
-module mldsa_accel__core__ntt__buf1__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15191,10 +15476,10 @@ module mldsa_accel__core__ntt__buf1__banks__0(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__0
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__0
 
 
-module mldsa_accel__core__ntt__buf1__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15220,10 +15505,10 @@ module mldsa_accel__core__ntt__buf1__banks__1(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__1
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__1
 
 
-module mldsa_accel__core__ntt__buf1__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15249,10 +15534,10 @@ module mldsa_accel__core__ntt__buf1__banks__2(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__2
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__2
 
 
-module mldsa_accel__core__ntt__buf1__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15278,10 +15563,10 @@ module mldsa_accel__core__ntt__buf1__banks__3(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__3
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__3
 
 
-module mldsa_accel__core__ntt__buf1__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15307,10 +15592,10 @@ module mldsa_accel__core__ntt__buf1__banks__4(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__4
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__4
 
 
-module mldsa_accel__core__ntt__buf1__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15336,10 +15621,10 @@ module mldsa_accel__core__ntt__buf1__banks__5(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__5
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__5
 
 
-module mldsa_accel__core__ntt__buf1__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15365,10 +15650,10 @@ module mldsa_accel__core__ntt__buf1__banks__6(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__6
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__6
 
 
-module mldsa_accel__core__ntt__buf1__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf1__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15394,10 +15679,10 @@ module mldsa_accel__core__ntt__buf1__banks__7(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf1__banks__7
+endmodule // mldsa_accel__inner__core__ntt__buf1__banks__7
 
 
-module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
+module mldsa_accel__inner__core__ntt__buf2(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
     
     // Module arguments
     input wire  clock;
@@ -15501,7 +15786,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
     reg  banks$7$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__ntt__buf2__banks__0 banks$0(
+    mldsa_accel__inner__core__ntt__buf2__banks__0 banks$0(
         .read_address(banks$0$read_address),
         .read_clock(banks$0$read_clock),
         .read_data(banks$0$read_data),
@@ -15510,7 +15795,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$0$write_data),
         .write_enable(banks$0$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__1 banks$1(
+    mldsa_accel__inner__core__ntt__buf2__banks__1 banks$1(
         .read_address(banks$1$read_address),
         .read_clock(banks$1$read_clock),
         .read_data(banks$1$read_data),
@@ -15519,7 +15804,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$1$write_data),
         .write_enable(banks$1$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__2 banks$2(
+    mldsa_accel__inner__core__ntt__buf2__banks__2 banks$2(
         .read_address(banks$2$read_address),
         .read_clock(banks$2$read_clock),
         .read_data(banks$2$read_data),
@@ -15528,7 +15813,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$2$write_data),
         .write_enable(banks$2$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__3 banks$3(
+    mldsa_accel__inner__core__ntt__buf2__banks__3 banks$3(
         .read_address(banks$3$read_address),
         .read_clock(banks$3$read_clock),
         .read_data(banks$3$read_data),
@@ -15537,7 +15822,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$3$write_data),
         .write_enable(banks$3$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__4 banks$4(
+    mldsa_accel__inner__core__ntt__buf2__banks__4 banks$4(
         .read_address(banks$4$read_address),
         .read_clock(banks$4$read_clock),
         .read_data(banks$4$read_data),
@@ -15546,7 +15831,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$4$write_data),
         .write_enable(banks$4$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__5 banks$5(
+    mldsa_accel__inner__core__ntt__buf2__banks__5 banks$5(
         .read_address(banks$5$read_address),
         .read_clock(banks$5$read_clock),
         .read_data(banks$5$read_data),
@@ -15555,7 +15840,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$5$write_data),
         .write_enable(banks$5$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__6 banks$6(
+    mldsa_accel__inner__core__ntt__buf2__banks__6 banks$6(
         .read_address(banks$6$read_address),
         .read_clock(banks$6$read_clock),
         .read_data(banks$6$read_data),
@@ -15564,7 +15849,7 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         .write_data(banks$6$write_data),
         .write_enable(banks$6$write_enable)
     );
-    mldsa_accel__core__ntt__buf2__banks__7 banks$7(
+    mldsa_accel__inner__core__ntt__buf2__banks__7 banks$7(
         .read_address(banks$7$read_address),
         .read_clock(banks$7$read_clock),
         .read_data(banks$7$read_data),
@@ -15634,10 +15919,10 @@ module mldsa_accel__core__ntt__buf2(clock,read_address$0,read_address$1,read_add
         banks$7$write_enable = write_enable$7;
     end
     
-endmodule // mldsa_accel__core__ntt__buf2
+endmodule // mldsa_accel__inner__core__ntt__buf2
 
 
-module mldsa_accel__core__ntt__buf2__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15663,10 +15948,10 @@ module mldsa_accel__core__ntt__buf2__banks__0(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__0
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__0
 
 
-module mldsa_accel__core__ntt__buf2__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15692,10 +15977,10 @@ module mldsa_accel__core__ntt__buf2__banks__1(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__1
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__1
 
 
-module mldsa_accel__core__ntt__buf2__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15721,10 +16006,10 @@ module mldsa_accel__core__ntt__buf2__banks__2(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__2
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__2
 
 
-module mldsa_accel__core__ntt__buf2__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15750,10 +16035,10 @@ module mldsa_accel__core__ntt__buf2__banks__3(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__3
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__3
 
 
-module mldsa_accel__core__ntt__buf2__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15779,10 +16064,10 @@ module mldsa_accel__core__ntt__buf2__banks__4(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__4
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__4
 
 
-module mldsa_accel__core__ntt__buf2__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15808,10 +16093,10 @@ module mldsa_accel__core__ntt__buf2__banks__5(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__5
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__5
 
 
-module mldsa_accel__core__ntt__buf2__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15837,10 +16122,10 @@ module mldsa_accel__core__ntt__buf2__banks__6(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__6
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__6
 
 
-module mldsa_accel__core__ntt__buf2__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf2__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -15866,10 +16151,10 @@ module mldsa_accel__core__ntt__buf2__banks__7(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf2__banks__7
+endmodule // mldsa_accel__inner__core__ntt__buf2__banks__7
 
 
-module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
+module mldsa_accel__inner__core__ntt__buf3(clock,read_address$0,read_address$1,read_address$2,read_address$3,read_address$4,read_address$5,read_address$6,read_address$7,read_data$0,read_data$1,read_data$2,read_data$3,read_data$4,read_data$5,read_data$6,read_data$7,write_address$0,write_address$1,write_address$2,write_address$3,write_address$4,write_address$5,write_address$6,write_address$7,write_data$0,write_data$1,write_data$2,write_data$3,write_data$4,write_data$5,write_data$6,write_data$7,write_enable$0,write_enable$1,write_enable$2,write_enable$3,write_enable$4,write_enable$5,write_enable$6,write_enable$7);
     
     // Module arguments
     input wire  clock;
@@ -15973,7 +16258,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
     reg  banks$7$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__ntt__buf3__banks__0 banks$0(
+    mldsa_accel__inner__core__ntt__buf3__banks__0 banks$0(
         .read_address(banks$0$read_address),
         .read_clock(banks$0$read_clock),
         .read_data(banks$0$read_data),
@@ -15982,7 +16267,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$0$write_data),
         .write_enable(banks$0$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__1 banks$1(
+    mldsa_accel__inner__core__ntt__buf3__banks__1 banks$1(
         .read_address(banks$1$read_address),
         .read_clock(banks$1$read_clock),
         .read_data(banks$1$read_data),
@@ -15991,7 +16276,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$1$write_data),
         .write_enable(banks$1$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__2 banks$2(
+    mldsa_accel__inner__core__ntt__buf3__banks__2 banks$2(
         .read_address(banks$2$read_address),
         .read_clock(banks$2$read_clock),
         .read_data(banks$2$read_data),
@@ -16000,7 +16285,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$2$write_data),
         .write_enable(banks$2$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__3 banks$3(
+    mldsa_accel__inner__core__ntt__buf3__banks__3 banks$3(
         .read_address(banks$3$read_address),
         .read_clock(banks$3$read_clock),
         .read_data(banks$3$read_data),
@@ -16009,7 +16294,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$3$write_data),
         .write_enable(banks$3$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__4 banks$4(
+    mldsa_accel__inner__core__ntt__buf3__banks__4 banks$4(
         .read_address(banks$4$read_address),
         .read_clock(banks$4$read_clock),
         .read_data(banks$4$read_data),
@@ -16018,7 +16303,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$4$write_data),
         .write_enable(banks$4$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__5 banks$5(
+    mldsa_accel__inner__core__ntt__buf3__banks__5 banks$5(
         .read_address(banks$5$read_address),
         .read_clock(banks$5$read_clock),
         .read_data(banks$5$read_data),
@@ -16027,7 +16312,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$5$write_data),
         .write_enable(banks$5$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__6 banks$6(
+    mldsa_accel__inner__core__ntt__buf3__banks__6 banks$6(
         .read_address(banks$6$read_address),
         .read_clock(banks$6$read_clock),
         .read_data(banks$6$read_data),
@@ -16036,7 +16321,7 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         .write_data(banks$6$write_data),
         .write_enable(banks$6$write_enable)
     );
-    mldsa_accel__core__ntt__buf3__banks__7 banks$7(
+    mldsa_accel__inner__core__ntt__buf3__banks__7 banks$7(
         .read_address(banks$7$read_address),
         .read_clock(banks$7$read_clock),
         .read_data(banks$7$read_data),
@@ -16106,10 +16391,10 @@ module mldsa_accel__core__ntt__buf3(clock,read_address$0,read_address$1,read_add
         banks$7$write_enable = write_enable$7;
     end
     
-endmodule // mldsa_accel__core__ntt__buf3
+endmodule // mldsa_accel__inner__core__ntt__buf3
 
 
-module mldsa_accel__core__ntt__buf3__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16135,10 +16420,10 @@ module mldsa_accel__core__ntt__buf3__banks__0(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__0
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__0
 
 
-module mldsa_accel__core__ntt__buf3__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16164,10 +16449,10 @@ module mldsa_accel__core__ntt__buf3__banks__1(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__1
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__1
 
 
-module mldsa_accel__core__ntt__buf3__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16193,10 +16478,10 @@ module mldsa_accel__core__ntt__buf3__banks__2(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__2
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__2
 
 
-module mldsa_accel__core__ntt__buf3__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16222,10 +16507,10 @@ module mldsa_accel__core__ntt__buf3__banks__3(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__3
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__3
 
 
-module mldsa_accel__core__ntt__buf3__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16251,10 +16536,10 @@ module mldsa_accel__core__ntt__buf3__banks__4(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__4
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__4
 
 
-module mldsa_accel__core__ntt__buf3__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16280,10 +16565,10 @@ module mldsa_accel__core__ntt__buf3__banks__5(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__5
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__5
 
 
-module mldsa_accel__core__ntt__buf3__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16309,10 +16594,10 @@ module mldsa_accel__core__ntt__buf3__banks__6(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__6
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__6
 
 
-module mldsa_accel__core__ntt__buf3__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__ntt__buf3__banks__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -16338,10 +16623,10 @@ module mldsa_accel__core__ntt__buf3__banks__7(read_address,read_clock,read_data,
        end
     end
                 
-endmodule // mldsa_accel__core__ntt__buf3__banks__7
+endmodule // mldsa_accel__inner__core__ntt__buf3__banks__7
 
 
-module mldsa_accel__core__ntt__cnt(d,q,clock);
+module mldsa_accel__inner__core__ntt__cnt(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16357,10 +16642,10 @@ module mldsa_accel__core__ntt__cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__cnt
+endmodule // mldsa_accel__inner__core__ntt__cnt
 
 
-module mldsa_accel__core__ntt__cycles_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__cycles_r(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -16376,10 +16661,10 @@ module mldsa_accel__core__ntt__cycles_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__cycles_r
+endmodule // mldsa_accel__inner__core__ntt__cycles_r
 
 
-module mldsa_accel__core__ntt__done_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__done_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16395,10 +16680,10 @@ module mldsa_accel__core__ntt__done_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__done_r
+endmodule // mldsa_accel__inner__core__ntt__done_r
 
 
-module mldsa_accel__core__ntt__drain(d,q,clock);
+module mldsa_accel__inner__core__ntt__drain(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -16414,10 +16699,10 @@ module mldsa_accel__core__ntt__drain(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__drain
+endmodule // mldsa_accel__inner__core__ntt__drain
 
 
-module mldsa_accel__core__ntt__error_r(d,q,clock);
+module mldsa_accel__inner__core__ntt__error_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16433,10 +16718,10 @@ module mldsa_accel__core__ntt__error_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__error_r
+endmodule // mldsa_accel__inner__core__ntt__error_r
 
 
-module mldsa_accel__core__ntt__kind(d,q,clock);
+module mldsa_accel__inner__core__ntt__kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16452,10 +16737,10 @@ module mldsa_accel__core__ntt__kind(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__kind
+endmodule // mldsa_accel__inner__core__ntt__kind
 
 
-module mldsa_accel__core__ntt__layer(d,q,clock);
+module mldsa_accel__inner__core__ntt__layer(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -16471,10 +16756,10 @@ module mldsa_accel__core__ntt__layer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__layer
+endmodule // mldsa_accel__inner__core__ntt__layer
 
 
-module mldsa_accel__core__ntt__pc__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16490,10 +16775,10 @@ module mldsa_accel__core__ntt__pc__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__0
+endmodule // mldsa_accel__inner__core__ntt__pc__0
 
 
-module mldsa_accel__core__ntt__pc__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__1(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16509,10 +16794,10 @@ module mldsa_accel__core__ntt__pc__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__1
+endmodule // mldsa_accel__inner__core__ntt__pc__1
 
 
-module mldsa_accel__core__ntt__pc__10(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__10(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16528,10 +16813,10 @@ module mldsa_accel__core__ntt__pc__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__10
+endmodule // mldsa_accel__inner__core__ntt__pc__10
 
 
-module mldsa_accel__core__ntt__pc__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__2(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16547,10 +16832,10 @@ module mldsa_accel__core__ntt__pc__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__2
+endmodule // mldsa_accel__inner__core__ntt__pc__2
 
 
-module mldsa_accel__core__ntt__pc__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__3(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16566,10 +16851,10 @@ module mldsa_accel__core__ntt__pc__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__3
+endmodule // mldsa_accel__inner__core__ntt__pc__3
 
 
-module mldsa_accel__core__ntt__pc__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__4(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16585,10 +16870,10 @@ module mldsa_accel__core__ntt__pc__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__4
+endmodule // mldsa_accel__inner__core__ntt__pc__4
 
 
-module mldsa_accel__core__ntt__pc__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__5(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16604,10 +16889,10 @@ module mldsa_accel__core__ntt__pc__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__5
+endmodule // mldsa_accel__inner__core__ntt__pc__5
 
 
-module mldsa_accel__core__ntt__pc__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__6(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16623,10 +16908,10 @@ module mldsa_accel__core__ntt__pc__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__6
+endmodule // mldsa_accel__inner__core__ntt__pc__6
 
 
-module mldsa_accel__core__ntt__pc__7(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__7(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16642,10 +16927,10 @@ module mldsa_accel__core__ntt__pc__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__7
+endmodule // mldsa_accel__inner__core__ntt__pc__7
 
 
-module mldsa_accel__core__ntt__pc__8(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__8(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16661,10 +16946,10 @@ module mldsa_accel__core__ntt__pc__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__8
+endmodule // mldsa_accel__inner__core__ntt__pc__8
 
 
-module mldsa_accel__core__ntt__pc__9(d,q,clock);
+module mldsa_accel__inner__core__ntt__pc__9(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -16680,10 +16965,10 @@ module mldsa_accel__core__ntt__pc__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pc__9
+endmodule // mldsa_accel__inner__core__ntt__pc__9
 
 
-module mldsa_accel__core__ntt__pk__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16699,10 +16984,10 @@ module mldsa_accel__core__ntt__pk__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__0
+endmodule // mldsa_accel__inner__core__ntt__pk__0
 
 
-module mldsa_accel__core__ntt__pk__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16718,10 +17003,10 @@ module mldsa_accel__core__ntt__pk__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__1
+endmodule // mldsa_accel__inner__core__ntt__pk__1
 
 
-module mldsa_accel__core__ntt__pk__10(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__10(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16737,10 +17022,10 @@ module mldsa_accel__core__ntt__pk__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__10
+endmodule // mldsa_accel__inner__core__ntt__pk__10
 
 
-module mldsa_accel__core__ntt__pk__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16756,10 +17041,10 @@ module mldsa_accel__core__ntt__pk__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__2
+endmodule // mldsa_accel__inner__core__ntt__pk__2
 
 
-module mldsa_accel__core__ntt__pk__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16775,10 +17060,10 @@ module mldsa_accel__core__ntt__pk__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__3
+endmodule // mldsa_accel__inner__core__ntt__pk__3
 
 
-module mldsa_accel__core__ntt__pk__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__4(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16794,10 +17079,10 @@ module mldsa_accel__core__ntt__pk__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__4
+endmodule // mldsa_accel__inner__core__ntt__pk__4
 
 
-module mldsa_accel__core__ntt__pk__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__5(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16813,10 +17098,10 @@ module mldsa_accel__core__ntt__pk__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__5
+endmodule // mldsa_accel__inner__core__ntt__pk__5
 
 
-module mldsa_accel__core__ntt__pk__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__6(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16832,10 +17117,10 @@ module mldsa_accel__core__ntt__pk__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__6
+endmodule // mldsa_accel__inner__core__ntt__pk__6
 
 
-module mldsa_accel__core__ntt__pk__7(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__7(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16851,10 +17136,10 @@ module mldsa_accel__core__ntt__pk__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__7
+endmodule // mldsa_accel__inner__core__ntt__pk__7
 
 
-module mldsa_accel__core__ntt__pk__8(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__8(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16870,10 +17155,10 @@ module mldsa_accel__core__ntt__pk__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__8
+endmodule // mldsa_accel__inner__core__ntt__pk__8
 
 
-module mldsa_accel__core__ntt__pk__9(d,q,clock);
+module mldsa_accel__inner__core__ntt__pk__9(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16889,10 +17174,10 @@ module mldsa_accel__core__ntt__pk__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pk__9
+endmodule // mldsa_accel__inner__core__ntt__pk__9
 
 
-module mldsa_accel__core__ntt__prb(d,q,clock);
+module mldsa_accel__inner__core__ntt__prb(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -16908,10 +17193,10 @@ module mldsa_accel__core__ntt__prb(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__prb
+endmodule // mldsa_accel__inner__core__ntt__prb
 
 
-module mldsa_accel__core__ntt__primed(d,q,clock);
+module mldsa_accel__inner__core__ntt__primed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16927,10 +17212,10 @@ module mldsa_accel__core__ntt__primed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__primed
+endmodule // mldsa_accel__inner__core__ntt__primed
 
 
-module mldsa_accel__core__ntt__pv__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16946,10 +17231,10 @@ module mldsa_accel__core__ntt__pv__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__0
+endmodule // mldsa_accel__inner__core__ntt__pv__0
 
 
-module mldsa_accel__core__ntt__pv__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16965,10 +17250,10 @@ module mldsa_accel__core__ntt__pv__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__1
+endmodule // mldsa_accel__inner__core__ntt__pv__1
 
 
-module mldsa_accel__core__ntt__pv__10(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16984,10 +17269,10 @@ module mldsa_accel__core__ntt__pv__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__10
+endmodule // mldsa_accel__inner__core__ntt__pv__10
 
 
-module mldsa_accel__core__ntt__pv__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17003,10 +17288,10 @@ module mldsa_accel__core__ntt__pv__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__2
+endmodule // mldsa_accel__inner__core__ntt__pv__2
 
 
-module mldsa_accel__core__ntt__pv__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17022,10 +17307,10 @@ module mldsa_accel__core__ntt__pv__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__3
+endmodule // mldsa_accel__inner__core__ntt__pv__3
 
 
-module mldsa_accel__core__ntt__pv__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17041,10 +17326,10 @@ module mldsa_accel__core__ntt__pv__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__4
+endmodule // mldsa_accel__inner__core__ntt__pv__4
 
 
-module mldsa_accel__core__ntt__pv__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17060,10 +17345,10 @@ module mldsa_accel__core__ntt__pv__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__5
+endmodule // mldsa_accel__inner__core__ntt__pv__5
 
 
-module mldsa_accel__core__ntt__pv__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17079,10 +17364,10 @@ module mldsa_accel__core__ntt__pv__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__6
+endmodule // mldsa_accel__inner__core__ntt__pv__6
 
 
-module mldsa_accel__core__ntt__pv__7(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17098,10 +17383,10 @@ module mldsa_accel__core__ntt__pv__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__7
+endmodule // mldsa_accel__inner__core__ntt__pv__7
 
 
-module mldsa_accel__core__ntt__pv__8(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17117,10 +17402,10 @@ module mldsa_accel__core__ntt__pv__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__8
+endmodule // mldsa_accel__inner__core__ntt__pv__8
 
 
-module mldsa_accel__core__ntt__pv__9(d,q,clock);
+module mldsa_accel__inner__core__ntt__pv__9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17136,10 +17421,10 @@ module mldsa_accel__core__ntt__pv__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pv__9
+endmodule // mldsa_accel__inner__core__ntt__pv__9
 
 
-module mldsa_accel__core__ntt__pwb__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17155,10 +17440,10 @@ module mldsa_accel__core__ntt__pwb__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__0
+endmodule // mldsa_accel__inner__core__ntt__pwb__0
 
 
-module mldsa_accel__core__ntt__pwb__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17174,10 +17459,10 @@ module mldsa_accel__core__ntt__pwb__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__1
+endmodule // mldsa_accel__inner__core__ntt__pwb__1
 
 
-module mldsa_accel__core__ntt__pwb__10(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__10(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17193,10 +17478,10 @@ module mldsa_accel__core__ntt__pwb__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__10
+endmodule // mldsa_accel__inner__core__ntt__pwb__10
 
 
-module mldsa_accel__core__ntt__pwb__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17212,10 +17497,10 @@ module mldsa_accel__core__ntt__pwb__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__2
+endmodule // mldsa_accel__inner__core__ntt__pwb__2
 
 
-module mldsa_accel__core__ntt__pwb__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17231,10 +17516,10 @@ module mldsa_accel__core__ntt__pwb__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__3
+endmodule // mldsa_accel__inner__core__ntt__pwb__3
 
 
-module mldsa_accel__core__ntt__pwb__4(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__4(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17250,10 +17535,10 @@ module mldsa_accel__core__ntt__pwb__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__4
+endmodule // mldsa_accel__inner__core__ntt__pwb__4
 
 
-module mldsa_accel__core__ntt__pwb__5(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__5(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17269,10 +17554,10 @@ module mldsa_accel__core__ntt__pwb__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__5
+endmodule // mldsa_accel__inner__core__ntt__pwb__5
 
 
-module mldsa_accel__core__ntt__pwb__6(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__6(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17288,10 +17573,10 @@ module mldsa_accel__core__ntt__pwb__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__6
+endmodule // mldsa_accel__inner__core__ntt__pwb__6
 
 
-module mldsa_accel__core__ntt__pwb__7(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__7(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17307,10 +17592,10 @@ module mldsa_accel__core__ntt__pwb__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__7
+endmodule // mldsa_accel__inner__core__ntt__pwb__7
 
 
-module mldsa_accel__core__ntt__pwb__8(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__8(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17326,10 +17611,10 @@ module mldsa_accel__core__ntt__pwb__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__8
+endmodule // mldsa_accel__inner__core__ntt__pwb__8
 
 
-module mldsa_accel__core__ntt__pwb__9(d,q,clock);
+module mldsa_accel__inner__core__ntt__pwb__9(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17345,10 +17630,10 @@ module mldsa_accel__core__ntt__pwb__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__pwb__9
+endmodule // mldsa_accel__inner__core__ntt__pwb__9
 
 
-module mldsa_accel__core__ntt__rom__0(address,clock,data);
+module mldsa_accel__inner__core__ntt__rom__0(address,clock,data);
     
     // Module arguments
     input wire  [7:0] address;
@@ -17494,10 +17779,10 @@ module mldsa_accel__core__ntt__rom__0(address,clock,data);
     always @(posedge clock) begin
        data <= mem[address];
     end
-endmodule // mldsa_accel__core__ntt__rom__0
+endmodule // mldsa_accel__inner__core__ntt__rom__0
 
 
-module mldsa_accel__core__ntt__rom__1(address,clock,data);
+module mldsa_accel__inner__core__ntt__rom__1(address,clock,data);
     
     // Module arguments
     input wire  [7:0] address;
@@ -17643,10 +17928,10 @@ module mldsa_accel__core__ntt__rom__1(address,clock,data);
     always @(posedge clock) begin
        data <= mem[address];
     end
-endmodule // mldsa_accel__core__ntt__rom__1
+endmodule // mldsa_accel__inner__core__ntt__rom__1
 
 
-module mldsa_accel__core__ntt__rom__2(address,clock,data);
+module mldsa_accel__inner__core__ntt__rom__2(address,clock,data);
     
     // Module arguments
     input wire  [7:0] address;
@@ -17792,10 +18077,10 @@ module mldsa_accel__core__ntt__rom__2(address,clock,data);
     always @(posedge clock) begin
        data <= mem[address];
     end
-endmodule // mldsa_accel__core__ntt__rom__2
+endmodule // mldsa_accel__inner__core__ntt__rom__2
 
 
-module mldsa_accel__core__ntt__rom__3(address,clock,data);
+module mldsa_accel__inner__core__ntt__rom__3(address,clock,data);
     
     // Module arguments
     input wire  [7:0] address;
@@ -17941,10 +18226,10 @@ module mldsa_accel__core__ntt__rom__3(address,clock,data);
     always @(posedge clock) begin
        data <= mem[address];
     end
-endmodule // mldsa_accel__core__ntt__rom__3
+endmodule // mldsa_accel__inner__core__ntt__rom__3
 
 
-module mldsa_accel__core__ntt__slot_a(d,q,clock);
+module mldsa_accel__inner__core__ntt__slot_a(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17960,10 +18245,10 @@ module mldsa_accel__core__ntt__slot_a(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__slot_a
+endmodule // mldsa_accel__inner__core__ntt__slot_a
 
 
-module mldsa_accel__core__ntt__slot_b(d,q,clock);
+module mldsa_accel__inner__core__ntt__slot_b(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17979,10 +18264,10 @@ module mldsa_accel__core__ntt__slot_b(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__slot_b
+endmodule // mldsa_accel__inner__core__ntt__slot_b
 
 
-module mldsa_accel__core__ntt__slot_p(d,q,clock);
+module mldsa_accel__inner__core__ntt__slot_p(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17998,10 +18283,10 @@ module mldsa_accel__core__ntt__slot_p(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__slot_p
+endmodule // mldsa_accel__inner__core__ntt__slot_p
 
 
-module mldsa_accel__core__ntt__state(d,q,clock);
+module mldsa_accel__inner__core__ntt__state(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -18017,10 +18302,10 @@ module mldsa_accel__core__ntt__state(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__state
+endmodule // mldsa_accel__inner__core__ntt__state
 
 
-module mldsa_accel__core__ntt__tw_base(d,q,clock);
+module mldsa_accel__inner__core__ntt__tw_base(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -18036,10 +18321,10 @@ module mldsa_accel__core__ntt__tw_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__tw_base
+endmodule // mldsa_accel__inner__core__ntt__tw_base
 
 
-module mldsa_accel__core__ntt__tw_mask(d,q,clock);
+module mldsa_accel__inner__core__ntt__tw_mask(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -18055,10 +18340,10 @@ module mldsa_accel__core__ntt__tw_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__tw_mask
+endmodule // mldsa_accel__inner__core__ntt__tw_mask
 
 
-module mldsa_accel__core__ntt__xgs__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__xgs__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18074,10 +18359,10 @@ module mldsa_accel__core__ntt__xgs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xgs__0
+endmodule // mldsa_accel__inner__core__ntt__xgs__0
 
 
-module mldsa_accel__core__ntt__xgs__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__xgs__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18093,10 +18378,10 @@ module mldsa_accel__core__ntt__xgs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xgs__1
+endmodule // mldsa_accel__inner__core__ntt__xgs__1
 
 
-module mldsa_accel__core__ntt__xgs__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__xgs__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18112,10 +18397,10 @@ module mldsa_accel__core__ntt__xgs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xgs__2
+endmodule // mldsa_accel__inner__core__ntt__xgs__2
 
 
-module mldsa_accel__core__ntt__xgs__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__xgs__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18131,10 +18416,10 @@ module mldsa_accel__core__ntt__xgs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xgs__3
+endmodule // mldsa_accel__inner__core__ntt__xgs__3
 
 
-module mldsa_accel__core__ntt__xu__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__xu__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18150,10 +18435,10 @@ module mldsa_accel__core__ntt__xu__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xu__0
+endmodule // mldsa_accel__inner__core__ntt__xu__0
 
 
-module mldsa_accel__core__ntt__xu__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__xu__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18169,10 +18454,10 @@ module mldsa_accel__core__ntt__xu__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xu__1
+endmodule // mldsa_accel__inner__core__ntt__xu__1
 
 
-module mldsa_accel__core__ntt__xu__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__xu__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18188,10 +18473,10 @@ module mldsa_accel__core__ntt__xu__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xu__2
+endmodule // mldsa_accel__inner__core__ntt__xu__2
 
 
-module mldsa_accel__core__ntt__xu__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__xu__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18207,10 +18492,10 @@ module mldsa_accel__core__ntt__xu__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xu__3
+endmodule // mldsa_accel__inner__core__ntt__xu__3
 
 
-module mldsa_accel__core__ntt__xv__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__xv__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18226,10 +18511,10 @@ module mldsa_accel__core__ntt__xv__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xv__0
+endmodule // mldsa_accel__inner__core__ntt__xv__0
 
 
-module mldsa_accel__core__ntt__xv__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__xv__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18245,10 +18530,10 @@ module mldsa_accel__core__ntt__xv__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xv__1
+endmodule // mldsa_accel__inner__core__ntt__xv__1
 
 
-module mldsa_accel__core__ntt__xv__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__xv__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18264,10 +18549,10 @@ module mldsa_accel__core__ntt__xv__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xv__2
+endmodule // mldsa_accel__inner__core__ntt__xv__2
 
 
-module mldsa_accel__core__ntt__xv__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__xv__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18283,10 +18568,10 @@ module mldsa_accel__core__ntt__xv__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xv__3
+endmodule // mldsa_accel__inner__core__ntt__xv__3
 
 
-module mldsa_accel__core__ntt__xw__0(d,q,clock);
+module mldsa_accel__inner__core__ntt__xw__0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18302,10 +18587,10 @@ module mldsa_accel__core__ntt__xw__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xw__0
+endmodule // mldsa_accel__inner__core__ntt__xw__0
 
 
-module mldsa_accel__core__ntt__xw__1(d,q,clock);
+module mldsa_accel__inner__core__ntt__xw__1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18321,10 +18606,10 @@ module mldsa_accel__core__ntt__xw__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xw__1
+endmodule // mldsa_accel__inner__core__ntt__xw__1
 
 
-module mldsa_accel__core__ntt__xw__2(d,q,clock);
+module mldsa_accel__inner__core__ntt__xw__2(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18340,10 +18625,10 @@ module mldsa_accel__core__ntt__xw__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xw__2
+endmodule // mldsa_accel__inner__core__ntt__xw__2
 
 
-module mldsa_accel__core__ntt__xw__3(d,q,clock);
+module mldsa_accel__inner__core__ntt__xw__3(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -18359,10 +18644,10 @@ module mldsa_accel__core__ntt__xw__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__ntt__xw__3
+endmodule // mldsa_accel__inner__core__ntt__xw__3
 
 
-module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,core_row_out$1,core_row_out$2,core_row_out$3,core_row_out$4,core_row_out$5,core_row_out$6,core_row_out$7,core_row_out_valid,core_row_in_ready,core_row_in$0,core_row_in$1,core_row_in$2,core_row_in$3,core_row_in$4,core_row_in$5,core_row_in$6,core_row_in$7,core_row_in_valid,coeff_write,coeff_slot,coeff_index,coeff_data);
+module mldsa_accel__inner__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,core_row_out$1,core_row_out$2,core_row_out$3,core_row_out$4,core_row_out$5,core_row_out$6,core_row_out$7,core_row_out_valid,core_row_in_ready,core_row_in$0,core_row_in$1,core_row_in$2,core_row_in$3,core_row_in$4,core_row_in$5,core_row_in$6,core_row_in$7,core_row_in_valid,coeff_write,coeff_slot,coeff_index,coeff_data);
     
     // Module arguments
     input wire  clock;
@@ -18816,7 +19101,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
     reg  [8:0] read_address;
     
     // Sub module instances
-    mldsa_accel__core__poly_memory__rams__0 rams$0(
+    mldsa_accel__inner__core__poly_memory__rams__0 rams$0(
         .read_address(rams$0$read_address),
         .read_clock(rams$0$read_clock),
         .read_data(rams$0$read_data),
@@ -18825,7 +19110,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$0$write_data),
         .write_enable(rams$0$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__1 rams$1(
+    mldsa_accel__inner__core__poly_memory__rams__1 rams$1(
         .read_address(rams$1$read_address),
         .read_clock(rams$1$read_clock),
         .read_data(rams$1$read_data),
@@ -18834,7 +19119,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$1$write_data),
         .write_enable(rams$1$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__2 rams$2(
+    mldsa_accel__inner__core__poly_memory__rams__2 rams$2(
         .read_address(rams$2$read_address),
         .read_clock(rams$2$read_clock),
         .read_data(rams$2$read_data),
@@ -18843,7 +19128,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$2$write_data),
         .write_enable(rams$2$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__3 rams$3(
+    mldsa_accel__inner__core__poly_memory__rams__3 rams$3(
         .read_address(rams$3$read_address),
         .read_clock(rams$3$read_clock),
         .read_data(rams$3$read_data),
@@ -18852,7 +19137,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$3$write_data),
         .write_enable(rams$3$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__4 rams$4(
+    mldsa_accel__inner__core__poly_memory__rams__4 rams$4(
         .read_address(rams$4$read_address),
         .read_clock(rams$4$read_clock),
         .read_data(rams$4$read_data),
@@ -18861,7 +19146,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$4$write_data),
         .write_enable(rams$4$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__5 rams$5(
+    mldsa_accel__inner__core__poly_memory__rams__5 rams$5(
         .read_address(rams$5$read_address),
         .read_clock(rams$5$read_clock),
         .read_data(rams$5$read_data),
@@ -18870,7 +19155,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$5$write_data),
         .write_enable(rams$5$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__6 rams$6(
+    mldsa_accel__inner__core__poly_memory__rams__6 rams$6(
         .read_address(rams$6$read_address),
         .read_clock(rams$6$read_clock),
         .read_data(rams$6$read_data),
@@ -18879,7 +19164,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$6$write_data),
         .write_enable(rams$6$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__7 rams$7(
+    mldsa_accel__inner__core__poly_memory__rams__7 rams$7(
         .read_address(rams$7$read_address),
         .read_clock(rams$7$read_clock),
         .read_data(rams$7$read_data),
@@ -18888,7 +19173,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$7$write_data),
         .write_enable(rams$7$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__8 rams$8(
+    mldsa_accel__inner__core__poly_memory__rams__8 rams$8(
         .read_address(rams$8$read_address),
         .read_clock(rams$8$read_clock),
         .read_data(rams$8$read_data),
@@ -18897,7 +19182,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$8$write_data),
         .write_enable(rams$8$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__9 rams$9(
+    mldsa_accel__inner__core__poly_memory__rams__9 rams$9(
         .read_address(rams$9$read_address),
         .read_clock(rams$9$read_clock),
         .read_data(rams$9$read_data),
@@ -18906,7 +19191,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$9$write_data),
         .write_enable(rams$9$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__10 rams$10(
+    mldsa_accel__inner__core__poly_memory__rams__10 rams$10(
         .read_address(rams$10$read_address),
         .read_clock(rams$10$read_clock),
         .read_data(rams$10$read_data),
@@ -18915,7 +19200,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$10$write_data),
         .write_enable(rams$10$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__11 rams$11(
+    mldsa_accel__inner__core__poly_memory__rams__11 rams$11(
         .read_address(rams$11$read_address),
         .read_clock(rams$11$read_clock),
         .read_data(rams$11$read_data),
@@ -18924,7 +19209,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$11$write_data),
         .write_enable(rams$11$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__12 rams$12(
+    mldsa_accel__inner__core__poly_memory__rams__12 rams$12(
         .read_address(rams$12$read_address),
         .read_clock(rams$12$read_clock),
         .read_data(rams$12$read_data),
@@ -18933,7 +19218,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$12$write_data),
         .write_enable(rams$12$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__13 rams$13(
+    mldsa_accel__inner__core__poly_memory__rams__13 rams$13(
         .read_address(rams$13$read_address),
         .read_clock(rams$13$read_clock),
         .read_data(rams$13$read_data),
@@ -18942,7 +19227,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$13$write_data),
         .write_enable(rams$13$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__14 rams$14(
+    mldsa_accel__inner__core__poly_memory__rams__14 rams$14(
         .read_address(rams$14$read_address),
         .read_clock(rams$14$read_clock),
         .read_data(rams$14$read_data),
@@ -18951,7 +19236,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$14$write_data),
         .write_enable(rams$14$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__15 rams$15(
+    mldsa_accel__inner__core__poly_memory__rams__15 rams$15(
         .read_address(rams$15$read_address),
         .read_clock(rams$15$read_clock),
         .read_data(rams$15$read_data),
@@ -18960,7 +19245,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$15$write_data),
         .write_enable(rams$15$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__16 rams$16(
+    mldsa_accel__inner__core__poly_memory__rams__16 rams$16(
         .read_address(rams$16$read_address),
         .read_clock(rams$16$read_clock),
         .read_data(rams$16$read_data),
@@ -18969,7 +19254,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$16$write_data),
         .write_enable(rams$16$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__17 rams$17(
+    mldsa_accel__inner__core__poly_memory__rams__17 rams$17(
         .read_address(rams$17$read_address),
         .read_clock(rams$17$read_clock),
         .read_data(rams$17$read_data),
@@ -18978,7 +19263,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$17$write_data),
         .write_enable(rams$17$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__18 rams$18(
+    mldsa_accel__inner__core__poly_memory__rams__18 rams$18(
         .read_address(rams$18$read_address),
         .read_clock(rams$18$read_clock),
         .read_data(rams$18$read_data),
@@ -18987,7 +19272,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$18$write_data),
         .write_enable(rams$18$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__19 rams$19(
+    mldsa_accel__inner__core__poly_memory__rams__19 rams$19(
         .read_address(rams$19$read_address),
         .read_clock(rams$19$read_clock),
         .read_data(rams$19$read_data),
@@ -18996,7 +19281,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$19$write_data),
         .write_enable(rams$19$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__20 rams$20(
+    mldsa_accel__inner__core__poly_memory__rams__20 rams$20(
         .read_address(rams$20$read_address),
         .read_clock(rams$20$read_clock),
         .read_data(rams$20$read_data),
@@ -19005,7 +19290,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$20$write_data),
         .write_enable(rams$20$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__21 rams$21(
+    mldsa_accel__inner__core__poly_memory__rams__21 rams$21(
         .read_address(rams$21$read_address),
         .read_clock(rams$21$read_clock),
         .read_data(rams$21$read_data),
@@ -19014,7 +19299,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$21$write_data),
         .write_enable(rams$21$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__22 rams$22(
+    mldsa_accel__inner__core__poly_memory__rams__22 rams$22(
         .read_address(rams$22$read_address),
         .read_clock(rams$22$read_clock),
         .read_data(rams$22$read_data),
@@ -19023,7 +19308,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$22$write_data),
         .write_enable(rams$22$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__23 rams$23(
+    mldsa_accel__inner__core__poly_memory__rams__23 rams$23(
         .read_address(rams$23$read_address),
         .read_clock(rams$23$read_clock),
         .read_data(rams$23$read_data),
@@ -19032,7 +19317,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$23$write_data),
         .write_enable(rams$23$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__24 rams$24(
+    mldsa_accel__inner__core__poly_memory__rams__24 rams$24(
         .read_address(rams$24$read_address),
         .read_clock(rams$24$read_clock),
         .read_data(rams$24$read_data),
@@ -19041,7 +19326,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$24$write_data),
         .write_enable(rams$24$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__25 rams$25(
+    mldsa_accel__inner__core__poly_memory__rams__25 rams$25(
         .read_address(rams$25$read_address),
         .read_clock(rams$25$read_clock),
         .read_data(rams$25$read_data),
@@ -19050,7 +19335,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$25$write_data),
         .write_enable(rams$25$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__26 rams$26(
+    mldsa_accel__inner__core__poly_memory__rams__26 rams$26(
         .read_address(rams$26$read_address),
         .read_clock(rams$26$read_clock),
         .read_data(rams$26$read_data),
@@ -19059,7 +19344,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$26$write_data),
         .write_enable(rams$26$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__27 rams$27(
+    mldsa_accel__inner__core__poly_memory__rams__27 rams$27(
         .read_address(rams$27$read_address),
         .read_clock(rams$27$read_clock),
         .read_data(rams$27$read_data),
@@ -19068,7 +19353,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$27$write_data),
         .write_enable(rams$27$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__28 rams$28(
+    mldsa_accel__inner__core__poly_memory__rams__28 rams$28(
         .read_address(rams$28$read_address),
         .read_clock(rams$28$read_clock),
         .read_data(rams$28$read_data),
@@ -19077,7 +19362,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$28$write_data),
         .write_enable(rams$28$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__29 rams$29(
+    mldsa_accel__inner__core__poly_memory__rams__29 rams$29(
         .read_address(rams$29$read_address),
         .read_clock(rams$29$read_clock),
         .read_data(rams$29$read_data),
@@ -19086,7 +19371,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$29$write_data),
         .write_enable(rams$29$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__30 rams$30(
+    mldsa_accel__inner__core__poly_memory__rams__30 rams$30(
         .read_address(rams$30$read_address),
         .read_clock(rams$30$read_clock),
         .read_data(rams$30$read_data),
@@ -19095,7 +19380,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$30$write_data),
         .write_enable(rams$30$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__31 rams$31(
+    mldsa_accel__inner__core__poly_memory__rams__31 rams$31(
         .read_address(rams$31$read_address),
         .read_clock(rams$31$read_clock),
         .read_data(rams$31$read_data),
@@ -19104,7 +19389,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$31$write_data),
         .write_enable(rams$31$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__32 rams$32(
+    mldsa_accel__inner__core__poly_memory__rams__32 rams$32(
         .read_address(rams$32$read_address),
         .read_clock(rams$32$read_clock),
         .read_data(rams$32$read_data),
@@ -19113,7 +19398,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$32$write_data),
         .write_enable(rams$32$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__33 rams$33(
+    mldsa_accel__inner__core__poly_memory__rams__33 rams$33(
         .read_address(rams$33$read_address),
         .read_clock(rams$33$read_clock),
         .read_data(rams$33$read_data),
@@ -19122,7 +19407,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$33$write_data),
         .write_enable(rams$33$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__34 rams$34(
+    mldsa_accel__inner__core__poly_memory__rams__34 rams$34(
         .read_address(rams$34$read_address),
         .read_clock(rams$34$read_clock),
         .read_data(rams$34$read_data),
@@ -19131,7 +19416,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$34$write_data),
         .write_enable(rams$34$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__35 rams$35(
+    mldsa_accel__inner__core__poly_memory__rams__35 rams$35(
         .read_address(rams$35$read_address),
         .read_clock(rams$35$read_clock),
         .read_data(rams$35$read_data),
@@ -19140,7 +19425,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$35$write_data),
         .write_enable(rams$35$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__36 rams$36(
+    mldsa_accel__inner__core__poly_memory__rams__36 rams$36(
         .read_address(rams$36$read_address),
         .read_clock(rams$36$read_clock),
         .read_data(rams$36$read_data),
@@ -19149,7 +19434,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$36$write_data),
         .write_enable(rams$36$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__37 rams$37(
+    mldsa_accel__inner__core__poly_memory__rams__37 rams$37(
         .read_address(rams$37$read_address),
         .read_clock(rams$37$read_clock),
         .read_data(rams$37$read_data),
@@ -19158,7 +19443,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$37$write_data),
         .write_enable(rams$37$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__38 rams$38(
+    mldsa_accel__inner__core__poly_memory__rams__38 rams$38(
         .read_address(rams$38$read_address),
         .read_clock(rams$38$read_clock),
         .read_data(rams$38$read_data),
@@ -19167,7 +19452,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$38$write_data),
         .write_enable(rams$38$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__39 rams$39(
+    mldsa_accel__inner__core__poly_memory__rams__39 rams$39(
         .read_address(rams$39$read_address),
         .read_clock(rams$39$read_clock),
         .read_data(rams$39$read_data),
@@ -19176,7 +19461,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$39$write_data),
         .write_enable(rams$39$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__40 rams$40(
+    mldsa_accel__inner__core__poly_memory__rams__40 rams$40(
         .read_address(rams$40$read_address),
         .read_clock(rams$40$read_clock),
         .read_data(rams$40$read_data),
@@ -19185,7 +19470,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$40$write_data),
         .write_enable(rams$40$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__41 rams$41(
+    mldsa_accel__inner__core__poly_memory__rams__41 rams$41(
         .read_address(rams$41$read_address),
         .read_clock(rams$41$read_clock),
         .read_data(rams$41$read_data),
@@ -19194,7 +19479,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$41$write_data),
         .write_enable(rams$41$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__42 rams$42(
+    mldsa_accel__inner__core__poly_memory__rams__42 rams$42(
         .read_address(rams$42$read_address),
         .read_clock(rams$42$read_clock),
         .read_data(rams$42$read_data),
@@ -19203,7 +19488,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$42$write_data),
         .write_enable(rams$42$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__43 rams$43(
+    mldsa_accel__inner__core__poly_memory__rams__43 rams$43(
         .read_address(rams$43$read_address),
         .read_clock(rams$43$read_clock),
         .read_data(rams$43$read_data),
@@ -19212,7 +19497,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$43$write_data),
         .write_enable(rams$43$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__44 rams$44(
+    mldsa_accel__inner__core__poly_memory__rams__44 rams$44(
         .read_address(rams$44$read_address),
         .read_clock(rams$44$read_clock),
         .read_data(rams$44$read_data),
@@ -19221,7 +19506,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$44$write_data),
         .write_enable(rams$44$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__45 rams$45(
+    mldsa_accel__inner__core__poly_memory__rams__45 rams$45(
         .read_address(rams$45$read_address),
         .read_clock(rams$45$read_clock),
         .read_data(rams$45$read_data),
@@ -19230,7 +19515,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$45$write_data),
         .write_enable(rams$45$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__46 rams$46(
+    mldsa_accel__inner__core__poly_memory__rams__46 rams$46(
         .read_address(rams$46$read_address),
         .read_clock(rams$46$read_clock),
         .read_data(rams$46$read_data),
@@ -19239,7 +19524,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$46$write_data),
         .write_enable(rams$46$write_enable)
     );
-    mldsa_accel__core__poly_memory__rams__47 rams$47(
+    mldsa_accel__inner__core__poly_memory__rams__47 rams$47(
         .read_address(rams$47$read_address),
         .read_clock(rams$47$read_clock),
         .read_data(rams$47$read_data),
@@ -19248,7 +19533,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(rams$47$write_data),
         .write_enable(rams$47$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__0 ring$0(
+    mldsa_accel__inner__core__poly_memory__ring__0 ring$0(
         .read_address(ring$0$read_address),
         .read_clock(ring$0$read_clock),
         .read_data(ring$0$read_data),
@@ -19257,7 +19542,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$0$write_data),
         .write_enable(ring$0$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__1 ring$1(
+    mldsa_accel__inner__core__poly_memory__ring__1 ring$1(
         .read_address(ring$1$read_address),
         .read_clock(ring$1$read_clock),
         .read_data(ring$1$read_data),
@@ -19266,7 +19551,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$1$write_data),
         .write_enable(ring$1$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__2 ring$2(
+    mldsa_accel__inner__core__poly_memory__ring__2 ring$2(
         .read_address(ring$2$read_address),
         .read_clock(ring$2$read_clock),
         .read_data(ring$2$read_data),
@@ -19275,7 +19560,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$2$write_data),
         .write_enable(ring$2$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__3 ring$3(
+    mldsa_accel__inner__core__poly_memory__ring__3 ring$3(
         .read_address(ring$3$read_address),
         .read_clock(ring$3$read_clock),
         .read_data(ring$3$read_data),
@@ -19284,7 +19569,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$3$write_data),
         .write_enable(ring$3$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__4 ring$4(
+    mldsa_accel__inner__core__poly_memory__ring__4 ring$4(
         .read_address(ring$4$read_address),
         .read_clock(ring$4$read_clock),
         .read_data(ring$4$read_data),
@@ -19293,7 +19578,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$4$write_data),
         .write_enable(ring$4$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__5 ring$5(
+    mldsa_accel__inner__core__poly_memory__ring__5 ring$5(
         .read_address(ring$5$read_address),
         .read_clock(ring$5$read_clock),
         .read_data(ring$5$read_data),
@@ -19302,7 +19587,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$5$write_data),
         .write_enable(ring$5$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__6 ring$6(
+    mldsa_accel__inner__core__poly_memory__ring__6 ring$6(
         .read_address(ring$6$read_address),
         .read_clock(ring$6$read_clock),
         .read_data(ring$6$read_data),
@@ -19311,7 +19596,7 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$6$write_data),
         .write_enable(ring$6$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring__7 ring$7(
+    mldsa_accel__inner__core__poly_memory__ring__7 ring$7(
         .read_address(ring$7$read_address),
         .read_clock(ring$7$read_clock),
         .read_data(ring$7$read_data),
@@ -19320,42 +19605,42 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         .write_data(ring$7$write_data),
         .write_enable(ring$7$write_enable)
     );
-    mldsa_accel__core__poly_memory__ring_write ring_write(
+    mldsa_accel__inner__core__poly_memory__ring_write ring_write(
         .d(ring_write$d),
         .q(ring_write$q),
         .clock(ring_write$clock)
     );
-    mldsa_accel__core__poly_memory__ring_bank ring_bank(
+    mldsa_accel__inner__core__poly_memory__ring_bank ring_bank(
         .d(ring_bank$d),
         .q(ring_bank$q),
         .clock(ring_bank$clock)
     );
-    mldsa_accel__core__poly_memory__ring_address ring_address(
+    mldsa_accel__inner__core__poly_memory__ring_address ring_address(
         .d(ring_address$d),
         .q(ring_address$q),
         .clock(ring_address$clock)
     );
-    mldsa_accel__core__poly_memory__ring_data ring_data(
+    mldsa_accel__inner__core__poly_memory__ring_data ring_data(
         .d(ring_data$d),
         .q(ring_data$q),
         .clock(ring_data$clock)
     );
-    mldsa_accel__core__poly_memory__write_row write_row(
+    mldsa_accel__inner__core__poly_memory__write_row write_row(
         .d(write_row$d),
         .q(write_row$q),
         .clock(write_row$clock)
     );
-    mldsa_accel__core__poly_memory__read_row read_row(
+    mldsa_accel__inner__core__poly_memory__read_row read_row(
         .d(read_row$d),
         .q(read_row$q),
         .clock(read_row$clock)
     );
-    mldsa_accel__core__poly_memory__read_valid read_valid(
+    mldsa_accel__inner__core__poly_memory__read_valid read_valid(
         .d(read_valid$d),
         .q(read_valid$q),
         .clock(read_valid$clock)
     );
-    mldsa_accel__core__poly_memory__read_page read_page(
+    mldsa_accel__inner__core__poly_memory__read_page read_page(
         .d(read_page$d),
         .q(read_page$q),
         .clock(read_page$clock)
@@ -19893,10 +20178,10 @@ module mldsa_accel__core__poly_memory(clock,store_poly,load_poly,core_row_out$0,
         end
     end
     
-endmodule // mldsa_accel__core__poly_memory
+endmodule // mldsa_accel__inner__core__poly_memory
 
 
-module mldsa_accel__core__poly_memory__rams__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -19922,10 +20207,10 @@ module mldsa_accel__core__poly_memory__rams__0(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__0
+endmodule // mldsa_accel__inner__core__poly_memory__rams__0
 
 
-module mldsa_accel__core__poly_memory__rams__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -19951,10 +20236,10 @@ module mldsa_accel__core__poly_memory__rams__1(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__1
+endmodule // mldsa_accel__inner__core__poly_memory__rams__1
 
 
-module mldsa_accel__core__poly_memory__rams__10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -19980,10 +20265,10 @@ module mldsa_accel__core__poly_memory__rams__10(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__10
+endmodule // mldsa_accel__inner__core__poly_memory__rams__10
 
 
-module mldsa_accel__core__poly_memory__rams__11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20009,10 +20294,10 @@ module mldsa_accel__core__poly_memory__rams__11(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__11
+endmodule // mldsa_accel__inner__core__poly_memory__rams__11
 
 
-module mldsa_accel__core__poly_memory__rams__12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20038,10 +20323,10 @@ module mldsa_accel__core__poly_memory__rams__12(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__12
+endmodule // mldsa_accel__inner__core__poly_memory__rams__12
 
 
-module mldsa_accel__core__poly_memory__rams__13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20067,10 +20352,10 @@ module mldsa_accel__core__poly_memory__rams__13(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__13
+endmodule // mldsa_accel__inner__core__poly_memory__rams__13
 
 
-module mldsa_accel__core__poly_memory__rams__14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20096,10 +20381,10 @@ module mldsa_accel__core__poly_memory__rams__14(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__14
+endmodule // mldsa_accel__inner__core__poly_memory__rams__14
 
 
-module mldsa_accel__core__poly_memory__rams__15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20125,10 +20410,10 @@ module mldsa_accel__core__poly_memory__rams__15(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__15
+endmodule // mldsa_accel__inner__core__poly_memory__rams__15
 
 
-module mldsa_accel__core__poly_memory__rams__16(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__16(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20154,10 +20439,10 @@ module mldsa_accel__core__poly_memory__rams__16(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__16
+endmodule // mldsa_accel__inner__core__poly_memory__rams__16
 
 
-module mldsa_accel__core__poly_memory__rams__17(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__17(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20183,10 +20468,10 @@ module mldsa_accel__core__poly_memory__rams__17(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__17
+endmodule // mldsa_accel__inner__core__poly_memory__rams__17
 
 
-module mldsa_accel__core__poly_memory__rams__18(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__18(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20212,10 +20497,10 @@ module mldsa_accel__core__poly_memory__rams__18(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__18
+endmodule // mldsa_accel__inner__core__poly_memory__rams__18
 
 
-module mldsa_accel__core__poly_memory__rams__19(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__19(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20241,10 +20526,10 @@ module mldsa_accel__core__poly_memory__rams__19(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__19
+endmodule // mldsa_accel__inner__core__poly_memory__rams__19
 
 
-module mldsa_accel__core__poly_memory__rams__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20270,10 +20555,10 @@ module mldsa_accel__core__poly_memory__rams__2(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__2
+endmodule // mldsa_accel__inner__core__poly_memory__rams__2
 
 
-module mldsa_accel__core__poly_memory__rams__20(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__20(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20299,10 +20584,10 @@ module mldsa_accel__core__poly_memory__rams__20(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__20
+endmodule // mldsa_accel__inner__core__poly_memory__rams__20
 
 
-module mldsa_accel__core__poly_memory__rams__21(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__21(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20328,10 +20613,10 @@ module mldsa_accel__core__poly_memory__rams__21(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__21
+endmodule // mldsa_accel__inner__core__poly_memory__rams__21
 
 
-module mldsa_accel__core__poly_memory__rams__22(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__22(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20357,10 +20642,10 @@ module mldsa_accel__core__poly_memory__rams__22(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__22
+endmodule // mldsa_accel__inner__core__poly_memory__rams__22
 
 
-module mldsa_accel__core__poly_memory__rams__23(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__23(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20386,10 +20671,10 @@ module mldsa_accel__core__poly_memory__rams__23(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__23
+endmodule // mldsa_accel__inner__core__poly_memory__rams__23
 
 
-module mldsa_accel__core__poly_memory__rams__24(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__24(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20415,10 +20700,10 @@ module mldsa_accel__core__poly_memory__rams__24(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__24
+endmodule // mldsa_accel__inner__core__poly_memory__rams__24
 
 
-module mldsa_accel__core__poly_memory__rams__25(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__25(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20444,10 +20729,10 @@ module mldsa_accel__core__poly_memory__rams__25(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__25
+endmodule // mldsa_accel__inner__core__poly_memory__rams__25
 
 
-module mldsa_accel__core__poly_memory__rams__26(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__26(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20473,10 +20758,10 @@ module mldsa_accel__core__poly_memory__rams__26(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__26
+endmodule // mldsa_accel__inner__core__poly_memory__rams__26
 
 
-module mldsa_accel__core__poly_memory__rams__27(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__27(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20502,10 +20787,10 @@ module mldsa_accel__core__poly_memory__rams__27(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__27
+endmodule // mldsa_accel__inner__core__poly_memory__rams__27
 
 
-module mldsa_accel__core__poly_memory__rams__28(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__28(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20531,10 +20816,10 @@ module mldsa_accel__core__poly_memory__rams__28(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__28
+endmodule // mldsa_accel__inner__core__poly_memory__rams__28
 
 
-module mldsa_accel__core__poly_memory__rams__29(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__29(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20560,10 +20845,10 @@ module mldsa_accel__core__poly_memory__rams__29(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__29
+endmodule // mldsa_accel__inner__core__poly_memory__rams__29
 
 
-module mldsa_accel__core__poly_memory__rams__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20589,10 +20874,10 @@ module mldsa_accel__core__poly_memory__rams__3(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__3
+endmodule // mldsa_accel__inner__core__poly_memory__rams__3
 
 
-module mldsa_accel__core__poly_memory__rams__30(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__30(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20618,10 +20903,10 @@ module mldsa_accel__core__poly_memory__rams__30(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__30
+endmodule // mldsa_accel__inner__core__poly_memory__rams__30
 
 
-module mldsa_accel__core__poly_memory__rams__31(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__31(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20647,10 +20932,10 @@ module mldsa_accel__core__poly_memory__rams__31(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__31
+endmodule // mldsa_accel__inner__core__poly_memory__rams__31
 
 
-module mldsa_accel__core__poly_memory__rams__32(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__32(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20676,10 +20961,10 @@ module mldsa_accel__core__poly_memory__rams__32(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__32
+endmodule // mldsa_accel__inner__core__poly_memory__rams__32
 
 
-module mldsa_accel__core__poly_memory__rams__33(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__33(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20705,10 +20990,10 @@ module mldsa_accel__core__poly_memory__rams__33(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__33
+endmodule // mldsa_accel__inner__core__poly_memory__rams__33
 
 
-module mldsa_accel__core__poly_memory__rams__34(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__34(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20734,10 +21019,10 @@ module mldsa_accel__core__poly_memory__rams__34(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__34
+endmodule // mldsa_accel__inner__core__poly_memory__rams__34
 
 
-module mldsa_accel__core__poly_memory__rams__35(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__35(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20763,10 +21048,10 @@ module mldsa_accel__core__poly_memory__rams__35(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__35
+endmodule // mldsa_accel__inner__core__poly_memory__rams__35
 
 
-module mldsa_accel__core__poly_memory__rams__36(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__36(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20792,10 +21077,10 @@ module mldsa_accel__core__poly_memory__rams__36(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__36
+endmodule // mldsa_accel__inner__core__poly_memory__rams__36
 
 
-module mldsa_accel__core__poly_memory__rams__37(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__37(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20821,10 +21106,10 @@ module mldsa_accel__core__poly_memory__rams__37(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__37
+endmodule // mldsa_accel__inner__core__poly_memory__rams__37
 
 
-module mldsa_accel__core__poly_memory__rams__38(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__38(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20850,10 +21135,10 @@ module mldsa_accel__core__poly_memory__rams__38(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__38
+endmodule // mldsa_accel__inner__core__poly_memory__rams__38
 
 
-module mldsa_accel__core__poly_memory__rams__39(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__39(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20879,10 +21164,10 @@ module mldsa_accel__core__poly_memory__rams__39(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__39
+endmodule // mldsa_accel__inner__core__poly_memory__rams__39
 
 
-module mldsa_accel__core__poly_memory__rams__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20908,10 +21193,10 @@ module mldsa_accel__core__poly_memory__rams__4(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__4
+endmodule // mldsa_accel__inner__core__poly_memory__rams__4
 
 
-module mldsa_accel__core__poly_memory__rams__40(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__40(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20937,10 +21222,10 @@ module mldsa_accel__core__poly_memory__rams__40(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__40
+endmodule // mldsa_accel__inner__core__poly_memory__rams__40
 
 
-module mldsa_accel__core__poly_memory__rams__41(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__41(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20966,10 +21251,10 @@ module mldsa_accel__core__poly_memory__rams__41(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__41
+endmodule // mldsa_accel__inner__core__poly_memory__rams__41
 
 
-module mldsa_accel__core__poly_memory__rams__42(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__42(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -20995,10 +21280,10 @@ module mldsa_accel__core__poly_memory__rams__42(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__42
+endmodule // mldsa_accel__inner__core__poly_memory__rams__42
 
 
-module mldsa_accel__core__poly_memory__rams__43(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__43(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21024,10 +21309,10 @@ module mldsa_accel__core__poly_memory__rams__43(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__43
+endmodule // mldsa_accel__inner__core__poly_memory__rams__43
 
 
-module mldsa_accel__core__poly_memory__rams__44(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__44(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21053,10 +21338,10 @@ module mldsa_accel__core__poly_memory__rams__44(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__44
+endmodule // mldsa_accel__inner__core__poly_memory__rams__44
 
 
-module mldsa_accel__core__poly_memory__rams__45(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__45(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21082,10 +21367,10 @@ module mldsa_accel__core__poly_memory__rams__45(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__45
+endmodule // mldsa_accel__inner__core__poly_memory__rams__45
 
 
-module mldsa_accel__core__poly_memory__rams__46(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__46(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21111,10 +21396,10 @@ module mldsa_accel__core__poly_memory__rams__46(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__46
+endmodule // mldsa_accel__inner__core__poly_memory__rams__46
 
 
-module mldsa_accel__core__poly_memory__rams__47(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__47(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21140,10 +21425,10 @@ module mldsa_accel__core__poly_memory__rams__47(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__47
+endmodule // mldsa_accel__inner__core__poly_memory__rams__47
 
 
-module mldsa_accel__core__poly_memory__rams__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21169,10 +21454,10 @@ module mldsa_accel__core__poly_memory__rams__5(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__5
+endmodule // mldsa_accel__inner__core__poly_memory__rams__5
 
 
-module mldsa_accel__core__poly_memory__rams__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21198,10 +21483,10 @@ module mldsa_accel__core__poly_memory__rams__6(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__6
+endmodule // mldsa_accel__inner__core__poly_memory__rams__6
 
 
-module mldsa_accel__core__poly_memory__rams__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21227,10 +21512,10 @@ module mldsa_accel__core__poly_memory__rams__7(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__7
+endmodule // mldsa_accel__inner__core__poly_memory__rams__7
 
 
-module mldsa_accel__core__poly_memory__rams__8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21256,10 +21541,10 @@ module mldsa_accel__core__poly_memory__rams__8(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__8
+endmodule // mldsa_accel__inner__core__poly_memory__rams__8
 
 
-module mldsa_accel__core__poly_memory__rams__9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__rams__9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21285,10 +21570,10 @@ module mldsa_accel__core__poly_memory__rams__9(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__rams__9
+endmodule // mldsa_accel__inner__core__poly_memory__rams__9
 
 
-module mldsa_accel__core__poly_memory__read_page(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__read_page(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -21304,10 +21589,10 @@ module mldsa_accel__core__poly_memory__read_page(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__read_page
+endmodule // mldsa_accel__inner__core__poly_memory__read_page
 
 
-module mldsa_accel__core__poly_memory__read_row(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__read_row(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -21323,10 +21608,10 @@ module mldsa_accel__core__poly_memory__read_row(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__read_row
+endmodule // mldsa_accel__inner__core__poly_memory__read_row
 
 
-module mldsa_accel__core__poly_memory__read_valid(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__read_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -21342,10 +21627,10 @@ module mldsa_accel__core__poly_memory__read_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__read_valid
+endmodule // mldsa_accel__inner__core__poly_memory__read_valid
 
 
-module mldsa_accel__core__poly_memory__ring__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21371,10 +21656,10 @@ module mldsa_accel__core__poly_memory__ring__0(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__0
+endmodule // mldsa_accel__inner__core__poly_memory__ring__0
 
 
-module mldsa_accel__core__poly_memory__ring__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21400,10 +21685,10 @@ module mldsa_accel__core__poly_memory__ring__1(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__1
+endmodule // mldsa_accel__inner__core__poly_memory__ring__1
 
 
-module mldsa_accel__core__poly_memory__ring__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21429,10 +21714,10 @@ module mldsa_accel__core__poly_memory__ring__2(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__2
+endmodule // mldsa_accel__inner__core__poly_memory__ring__2
 
 
-module mldsa_accel__core__poly_memory__ring__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21458,10 +21743,10 @@ module mldsa_accel__core__poly_memory__ring__3(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__3
+endmodule // mldsa_accel__inner__core__poly_memory__ring__3
 
 
-module mldsa_accel__core__poly_memory__ring__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21487,10 +21772,10 @@ module mldsa_accel__core__poly_memory__ring__4(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__4
+endmodule // mldsa_accel__inner__core__poly_memory__ring__4
 
 
-module mldsa_accel__core__poly_memory__ring__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21516,10 +21801,10 @@ module mldsa_accel__core__poly_memory__ring__5(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__5
+endmodule // mldsa_accel__inner__core__poly_memory__ring__5
 
 
-module mldsa_accel__core__poly_memory__ring__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21545,10 +21830,10 @@ module mldsa_accel__core__poly_memory__ring__6(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__6
+endmodule // mldsa_accel__inner__core__poly_memory__ring__6
 
 
-module mldsa_accel__core__poly_memory__ring__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__poly_memory__ring__7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -21574,10 +21859,10 @@ module mldsa_accel__core__poly_memory__ring__7(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__poly_memory__ring__7
+endmodule // mldsa_accel__inner__core__poly_memory__ring__7
 
 
-module mldsa_accel__core__poly_memory__ring_address(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__ring_address(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -21593,10 +21878,10 @@ module mldsa_accel__core__poly_memory__ring_address(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__ring_address
+endmodule // mldsa_accel__inner__core__poly_memory__ring_address
 
 
-module mldsa_accel__core__poly_memory__ring_bank(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__ring_bank(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -21612,10 +21897,10 @@ module mldsa_accel__core__poly_memory__ring_bank(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__ring_bank
+endmodule // mldsa_accel__inner__core__poly_memory__ring_bank
 
 
-module mldsa_accel__core__poly_memory__ring_data(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__ring_data(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -21631,10 +21916,10 @@ module mldsa_accel__core__poly_memory__ring_data(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__ring_data
+endmodule // mldsa_accel__inner__core__poly_memory__ring_data
 
 
-module mldsa_accel__core__poly_memory__ring_write(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__ring_write(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -21650,10 +21935,10 @@ module mldsa_accel__core__poly_memory__ring_write(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__ring_write
+endmodule // mldsa_accel__inner__core__poly_memory__ring_write
 
 
-module mldsa_accel__core__poly_memory__write_row(d,q,clock);
+module mldsa_accel__inner__core__poly_memory__write_row(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -21669,10 +21954,10 @@ module mldsa_accel__core__poly_memory__write_row(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__poly_memory__write_row
+endmodule // mldsa_accel__inner__core__poly_memory__write_row
 
 
-module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
+module mldsa_accel__inner__core__sign(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,attempts,s_data,s_valid,s_last,s_ready,m_data,m_valid,m_last,m_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -22489,7 +22774,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
     reg  [31:0] msg_last;
     
     // Sub module instances
-    mldsa_accel__core__sign__unpacker unpacker(
+    mldsa_accel__inner__core__sign__unpacker unpacker(
         .clock(unpacker$clock),
         .reset(unpacker$reset),
         .width(unpacker$width),
@@ -22506,7 +22791,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
     );
-    mldsa_accel__core__sign__matrix matrix(
+    mldsa_accel__inner__core__sign__matrix matrix(
         .clock(matrix$clock),
         .start(matrix$start),
         .halt(matrix$halt),
@@ -22542,7 +22827,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .row(matrix$row),
         .col(matrix$col)
     );
-    mldsa_accel__core__sign__decompose decompose(
+    mldsa_accel__inner__core__sign__decompose decompose(
         .clock(decompose$clock),
         .r(decompose$r),
         .wide(decompose$wide),
@@ -22551,42 +22836,42 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .r0(decompose$r0),
         .r1_hinted(decompose$r1_hinted)
     );
-    mldsa_accel__core__sign__subtract subtract(
+    mldsa_accel__inner__core__sign__subtract subtract(
         .clock(subtract$clock),
         .a(subtract$a),
         .b(subtract$b),
         .sub(subtract$sub),
         .r(subtract$r)
     );
-    mldsa_accel__core__sign__z_norm z_norm(
+    mldsa_accel__inner__core__sign__z_norm z_norm(
         .clock(z_norm$clock),
         .x(z_norm$x),
         .canonical(z_norm$canonical),
         .bound(z_norm$bound),
         .exceeds(z_norm$exceeds)
     );
-    mldsa_accel__core__sign__r0_norm r0_norm(
+    mldsa_accel__inner__core__sign__r0_norm r0_norm(
         .clock(r0_norm$clock),
         .x(r0_norm$x),
         .canonical(r0_norm$canonical),
         .bound(r0_norm$bound),
         .exceeds(r0_norm$exceeds)
     );
-    mldsa_accel__core__sign__ct0_norm ct0_norm(
+    mldsa_accel__inner__core__sign__ct0_norm ct0_norm(
         .clock(ct0_norm$clock),
         .x(ct0_norm$x),
         .canonical(ct0_norm$canonical),
         .bound(ct0_norm$bound),
         .exceeds(ct0_norm$exceeds)
     );
-    mldsa_accel__core__sign__make_hint make_hint(
+    mldsa_accel__inner__core__sign__make_hint make_hint(
         .clock(make_hint$clock),
         .a0(make_hint$a0),
         .a1(make_hint$a1),
         .wide(make_hint$wide),
         .hint(make_hint$hint)
     );
-    mldsa_accel__core__sign__hints hints(
+    mldsa_accel__inner__core__sign__hints hints(
         .clock(hints$clock),
         .reset(hints$reset),
         .k(hints$k),
@@ -22600,7 +22885,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .too_many(hints$too_many),
         .done(hints$done)
     );
-    mldsa_accel__core__sign__w1_packer w1_packer(
+    mldsa_accel__inner__core__sign__w1_packer w1_packer(
         .clock(w1_packer$clock),
         .reset(w1_packer$reset),
         .width(w1_packer$width),
@@ -22613,7 +22898,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .data_valid(w1_packer$data_valid),
         .data_ready(w1_packer$data_ready)
     );
-    mldsa_accel__core__sign__z_packer z_packer(
+    mldsa_accel__inner__core__sign__z_packer z_packer(
         .clock(z_packer$clock),
         .reset(z_packer$reset),
         .width(z_packer$width),
@@ -22626,7 +22911,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .data_valid(z_packer$data_valid),
         .data_ready(z_packer$data_ready)
     );
-    mldsa_accel__core__sign__sk_buf sk_buf(
+    mldsa_accel__inner__core__sign__sk_buf sk_buf(
         .clock(sk_buf$clock),
         .byte_write(sk_buf$byte_write),
         .byte_address(sk_buf$byte_address),
@@ -22637,7 +22922,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .read_address(sk_buf$read_address),
         .read_word(sk_buf$read_word)
     );
-    mldsa_accel__core__sign__sig_buf sig_buf(
+    mldsa_accel__inner__core__sign__sig_buf sig_buf(
         .clock(sig_buf$clock),
         .byte_write(sig_buf$byte_write),
         .byte_address(sig_buf$byte_address),
@@ -22648,7 +22933,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .read_address(sig_buf$read_address),
         .read_word(sig_buf$read_word)
     );
-    mldsa_accel__core__sign__w1_buf w1_buf(
+    mldsa_accel__inner__core__sign__w1_buf w1_buf(
         .clock(w1_buf$clock),
         .byte_write(w1_buf$byte_write),
         .byte_address(w1_buf$byte_address),
@@ -22659,7 +22944,7 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .read_address(w1_buf$read_address),
         .read_word(w1_buf$read_word)
     );
-    mldsa_accel__core__sign__w_mem w_mem(
+    mldsa_accel__inner__core__sign__w_mem w_mem(
         .read_address(w_mem$read_address),
         .read_clock(w_mem$read_clock),
         .read_data(w_mem$read_data),
@@ -22668,717 +22953,717 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         .write_data(w_mem$write_data),
         .write_enable(w_mem$write_enable)
     );
-    mldsa_accel__core__sign__rho__0 rho$0(
+    mldsa_accel__inner__core__sign__rho__0 rho$0(
         .d(rho$0$d),
         .q(rho$0$q),
         .clock(rho$0$clock)
     );
-    mldsa_accel__core__sign__rho__1 rho$1(
+    mldsa_accel__inner__core__sign__rho__1 rho$1(
         .d(rho$1$d),
         .q(rho$1$q),
         .clock(rho$1$clock)
     );
-    mldsa_accel__core__sign__rho__2 rho$2(
+    mldsa_accel__inner__core__sign__rho__2 rho$2(
         .d(rho$2$d),
         .q(rho$2$q),
         .clock(rho$2$clock)
     );
-    mldsa_accel__core__sign__rho__3 rho$3(
+    mldsa_accel__inner__core__sign__rho__3 rho$3(
         .d(rho$3$d),
         .q(rho$3$q),
         .clock(rho$3$clock)
     );
-    mldsa_accel__core__sign__rho__4 rho$4(
+    mldsa_accel__inner__core__sign__rho__4 rho$4(
         .d(rho$4$d),
         .q(rho$4$q),
         .clock(rho$4$clock)
     );
-    mldsa_accel__core__sign__rho__5 rho$5(
+    mldsa_accel__inner__core__sign__rho__5 rho$5(
         .d(rho$5$d),
         .q(rho$5$q),
         .clock(rho$5$clock)
     );
-    mldsa_accel__core__sign__rho__6 rho$6(
+    mldsa_accel__inner__core__sign__rho__6 rho$6(
         .d(rho$6$d),
         .q(rho$6$q),
         .clock(rho$6$clock)
     );
-    mldsa_accel__core__sign__rho__7 rho$7(
+    mldsa_accel__inner__core__sign__rho__7 rho$7(
         .d(rho$7$d),
         .q(rho$7$q),
         .clock(rho$7$clock)
     );
-    mldsa_accel__core__sign__key__0 key$0(
+    mldsa_accel__inner__core__sign__key__0 key$0(
         .d(key$0$d),
         .q(key$0$q),
         .clock(key$0$clock)
     );
-    mldsa_accel__core__sign__key__1 key$1(
+    mldsa_accel__inner__core__sign__key__1 key$1(
         .d(key$1$d),
         .q(key$1$q),
         .clock(key$1$clock)
     );
-    mldsa_accel__core__sign__key__2 key$2(
+    mldsa_accel__inner__core__sign__key__2 key$2(
         .d(key$2$d),
         .q(key$2$q),
         .clock(key$2$clock)
     );
-    mldsa_accel__core__sign__key__3 key$3(
+    mldsa_accel__inner__core__sign__key__3 key$3(
         .d(key$3$d),
         .q(key$3$q),
         .clock(key$3$clock)
     );
-    mldsa_accel__core__sign__key__4 key$4(
+    mldsa_accel__inner__core__sign__key__4 key$4(
         .d(key$4$d),
         .q(key$4$q),
         .clock(key$4$clock)
     );
-    mldsa_accel__core__sign__key__5 key$5(
+    mldsa_accel__inner__core__sign__key__5 key$5(
         .d(key$5$d),
         .q(key$5$q),
         .clock(key$5$clock)
     );
-    mldsa_accel__core__sign__key__6 key$6(
+    mldsa_accel__inner__core__sign__key__6 key$6(
         .d(key$6$d),
         .q(key$6$q),
         .clock(key$6$clock)
     );
-    mldsa_accel__core__sign__key__7 key$7(
+    mldsa_accel__inner__core__sign__key__7 key$7(
         .d(key$7$d),
         .q(key$7$q),
         .clock(key$7$clock)
     );
-    mldsa_accel__core__sign__rnd__0 rnd$0(
+    mldsa_accel__inner__core__sign__rnd__0 rnd$0(
         .d(rnd$0$d),
         .q(rnd$0$q),
         .clock(rnd$0$clock)
     );
-    mldsa_accel__core__sign__rnd__1 rnd$1(
+    mldsa_accel__inner__core__sign__rnd__1 rnd$1(
         .d(rnd$1$d),
         .q(rnd$1$q),
         .clock(rnd$1$clock)
     );
-    mldsa_accel__core__sign__rnd__2 rnd$2(
+    mldsa_accel__inner__core__sign__rnd__2 rnd$2(
         .d(rnd$2$d),
         .q(rnd$2$q),
         .clock(rnd$2$clock)
     );
-    mldsa_accel__core__sign__rnd__3 rnd$3(
+    mldsa_accel__inner__core__sign__rnd__3 rnd$3(
         .d(rnd$3$d),
         .q(rnd$3$q),
         .clock(rnd$3$clock)
     );
-    mldsa_accel__core__sign__rnd__4 rnd$4(
+    mldsa_accel__inner__core__sign__rnd__4 rnd$4(
         .d(rnd$4$d),
         .q(rnd$4$q),
         .clock(rnd$4$clock)
     );
-    mldsa_accel__core__sign__rnd__5 rnd$5(
+    mldsa_accel__inner__core__sign__rnd__5 rnd$5(
         .d(rnd$5$d),
         .q(rnd$5$q),
         .clock(rnd$5$clock)
     );
-    mldsa_accel__core__sign__rnd__6 rnd$6(
+    mldsa_accel__inner__core__sign__rnd__6 rnd$6(
         .d(rnd$6$d),
         .q(rnd$6$q),
         .clock(rnd$6$clock)
     );
-    mldsa_accel__core__sign__rnd__7 rnd$7(
+    mldsa_accel__inner__core__sign__rnd__7 rnd$7(
         .d(rnd$7$d),
         .q(rnd$7$q),
         .clock(rnd$7$clock)
     );
-    mldsa_accel__core__sign__mu__0 mu$0(
+    mldsa_accel__inner__core__sign__mu__0 mu$0(
         .d(mu$0$d),
         .q(mu$0$q),
         .clock(mu$0$clock)
     );
-    mldsa_accel__core__sign__mu__1 mu$1(
+    mldsa_accel__inner__core__sign__mu__1 mu$1(
         .d(mu$1$d),
         .q(mu$1$q),
         .clock(mu$1$clock)
     );
-    mldsa_accel__core__sign__mu__2 mu$2(
+    mldsa_accel__inner__core__sign__mu__2 mu$2(
         .d(mu$2$d),
         .q(mu$2$q),
         .clock(mu$2$clock)
     );
-    mldsa_accel__core__sign__mu__3 mu$3(
+    mldsa_accel__inner__core__sign__mu__3 mu$3(
         .d(mu$3$d),
         .q(mu$3$q),
         .clock(mu$3$clock)
     );
-    mldsa_accel__core__sign__mu__4 mu$4(
+    mldsa_accel__inner__core__sign__mu__4 mu$4(
         .d(mu$4$d),
         .q(mu$4$q),
         .clock(mu$4$clock)
     );
-    mldsa_accel__core__sign__mu__5 mu$5(
+    mldsa_accel__inner__core__sign__mu__5 mu$5(
         .d(mu$5$d),
         .q(mu$5$q),
         .clock(mu$5$clock)
     );
-    mldsa_accel__core__sign__mu__6 mu$6(
+    mldsa_accel__inner__core__sign__mu__6 mu$6(
         .d(mu$6$d),
         .q(mu$6$q),
         .clock(mu$6$clock)
     );
-    mldsa_accel__core__sign__mu__7 mu$7(
+    mldsa_accel__inner__core__sign__mu__7 mu$7(
         .d(mu$7$d),
         .q(mu$7$q),
         .clock(mu$7$clock)
     );
-    mldsa_accel__core__sign__mu__8 mu$8(
+    mldsa_accel__inner__core__sign__mu__8 mu$8(
         .d(mu$8$d),
         .q(mu$8$q),
         .clock(mu$8$clock)
     );
-    mldsa_accel__core__sign__mu__9 mu$9(
+    mldsa_accel__inner__core__sign__mu__9 mu$9(
         .d(mu$9$d),
         .q(mu$9$q),
         .clock(mu$9$clock)
     );
-    mldsa_accel__core__sign__mu__10 mu$10(
+    mldsa_accel__inner__core__sign__mu__10 mu$10(
         .d(mu$10$d),
         .q(mu$10$q),
         .clock(mu$10$clock)
     );
-    mldsa_accel__core__sign__mu__11 mu$11(
+    mldsa_accel__inner__core__sign__mu__11 mu$11(
         .d(mu$11$d),
         .q(mu$11$q),
         .clock(mu$11$clock)
     );
-    mldsa_accel__core__sign__mu__12 mu$12(
+    mldsa_accel__inner__core__sign__mu__12 mu$12(
         .d(mu$12$d),
         .q(mu$12$q),
         .clock(mu$12$clock)
     );
-    mldsa_accel__core__sign__mu__13 mu$13(
+    mldsa_accel__inner__core__sign__mu__13 mu$13(
         .d(mu$13$d),
         .q(mu$13$q),
         .clock(mu$13$clock)
     );
-    mldsa_accel__core__sign__mu__14 mu$14(
+    mldsa_accel__inner__core__sign__mu__14 mu$14(
         .d(mu$14$d),
         .q(mu$14$q),
         .clock(mu$14$clock)
     );
-    mldsa_accel__core__sign__mu__15 mu$15(
+    mldsa_accel__inner__core__sign__mu__15 mu$15(
         .d(mu$15$d),
         .q(mu$15$q),
         .clock(mu$15$clock)
     );
-    mldsa_accel__core__sign__rho_prime__0 rho_prime$0(
+    mldsa_accel__inner__core__sign__rho_prime__0 rho_prime$0(
         .d(rho_prime$0$d),
         .q(rho_prime$0$q),
         .clock(rho_prime$0$clock)
     );
-    mldsa_accel__core__sign__rho_prime__1 rho_prime$1(
+    mldsa_accel__inner__core__sign__rho_prime__1 rho_prime$1(
         .d(rho_prime$1$d),
         .q(rho_prime$1$q),
         .clock(rho_prime$1$clock)
     );
-    mldsa_accel__core__sign__rho_prime__2 rho_prime$2(
+    mldsa_accel__inner__core__sign__rho_prime__2 rho_prime$2(
         .d(rho_prime$2$d),
         .q(rho_prime$2$q),
         .clock(rho_prime$2$clock)
     );
-    mldsa_accel__core__sign__rho_prime__3 rho_prime$3(
+    mldsa_accel__inner__core__sign__rho_prime__3 rho_prime$3(
         .d(rho_prime$3$d),
         .q(rho_prime$3$q),
         .clock(rho_prime$3$clock)
     );
-    mldsa_accel__core__sign__rho_prime__4 rho_prime$4(
+    mldsa_accel__inner__core__sign__rho_prime__4 rho_prime$4(
         .d(rho_prime$4$d),
         .q(rho_prime$4$q),
         .clock(rho_prime$4$clock)
     );
-    mldsa_accel__core__sign__rho_prime__5 rho_prime$5(
+    mldsa_accel__inner__core__sign__rho_prime__5 rho_prime$5(
         .d(rho_prime$5$d),
         .q(rho_prime$5$q),
         .clock(rho_prime$5$clock)
     );
-    mldsa_accel__core__sign__rho_prime__6 rho_prime$6(
+    mldsa_accel__inner__core__sign__rho_prime__6 rho_prime$6(
         .d(rho_prime$6$d),
         .q(rho_prime$6$q),
         .clock(rho_prime$6$clock)
     );
-    mldsa_accel__core__sign__rho_prime__7 rho_prime$7(
+    mldsa_accel__inner__core__sign__rho_prime__7 rho_prime$7(
         .d(rho_prime$7$d),
         .q(rho_prime$7$q),
         .clock(rho_prime$7$clock)
     );
-    mldsa_accel__core__sign__rho_prime__8 rho_prime$8(
+    mldsa_accel__inner__core__sign__rho_prime__8 rho_prime$8(
         .d(rho_prime$8$d),
         .q(rho_prime$8$q),
         .clock(rho_prime$8$clock)
     );
-    mldsa_accel__core__sign__rho_prime__9 rho_prime$9(
+    mldsa_accel__inner__core__sign__rho_prime__9 rho_prime$9(
         .d(rho_prime$9$d),
         .q(rho_prime$9$q),
         .clock(rho_prime$9$clock)
     );
-    mldsa_accel__core__sign__rho_prime__10 rho_prime$10(
+    mldsa_accel__inner__core__sign__rho_prime__10 rho_prime$10(
         .d(rho_prime$10$d),
         .q(rho_prime$10$q),
         .clock(rho_prime$10$clock)
     );
-    mldsa_accel__core__sign__rho_prime__11 rho_prime$11(
+    mldsa_accel__inner__core__sign__rho_prime__11 rho_prime$11(
         .d(rho_prime$11$d),
         .q(rho_prime$11$q),
         .clock(rho_prime$11$clock)
     );
-    mldsa_accel__core__sign__rho_prime__12 rho_prime$12(
+    mldsa_accel__inner__core__sign__rho_prime__12 rho_prime$12(
         .d(rho_prime$12$d),
         .q(rho_prime$12$q),
         .clock(rho_prime$12$clock)
     );
-    mldsa_accel__core__sign__rho_prime__13 rho_prime$13(
+    mldsa_accel__inner__core__sign__rho_prime__13 rho_prime$13(
         .d(rho_prime$13$d),
         .q(rho_prime$13$q),
         .clock(rho_prime$13$clock)
     );
-    mldsa_accel__core__sign__rho_prime__14 rho_prime$14(
+    mldsa_accel__inner__core__sign__rho_prime__14 rho_prime$14(
         .d(rho_prime$14$d),
         .q(rho_prime$14$q),
         .clock(rho_prime$14$clock)
     );
-    mldsa_accel__core__sign__rho_prime__15 rho_prime$15(
+    mldsa_accel__inner__core__sign__rho_prime__15 rho_prime$15(
         .d(rho_prime$15$d),
         .q(rho_prime$15$q),
         .clock(rho_prime$15$clock)
     );
-    mldsa_accel__core__sign__phase phase(
+    mldsa_accel__inner__core__sign__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__sign__launched launched(
+    mldsa_accel__inner__core__sign__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__sign__mask_on mask_on(
+    mldsa_accel__inner__core__sign__mask_on mask_on(
         .d(mask_on$d),
         .q(mask_on$q),
         .clock(mask_on$clock)
     );
-    mldsa_accel__core__sign__mask_launched mask_launched(
+    mldsa_accel__inner__core__sign__mask_launched mask_launched(
         .d(mask_launched$d),
         .q(mask_launched$q),
         .clock(mask_launched$clock)
     );
-    mldsa_accel__core__sign__mask_col mask_col(
+    mldsa_accel__inner__core__sign__mask_col mask_col(
         .d(mask_col$d),
         .q(mask_col$q),
         .clock(mask_col$clock)
     );
-    mldsa_accel__core__sign__done_flag done_flag(
+    mldsa_accel__inner__core__sign__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__sign__error_flag error_flag(
+    mldsa_accel__inner__core__sign__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__sign__external external(
+    mldsa_accel__inner__core__sign__external external(
         .d(external$d),
         .q(external$q),
         .clock(external$clock)
     );
-    mldsa_accel__core__sign__k k(
+    mldsa_accel__inner__core__sign__k k(
         .d(k$d),
         .q(k$q),
         .clock(k$clock)
     );
-    mldsa_accel__core__sign__l l(
+    mldsa_accel__inner__core__sign__l l(
         .d(l$d),
         .q(l$q),
         .clock(l$clock)
     );
-    mldsa_accel__core__sign__wide wide(
+    mldsa_accel__inner__core__sign__wide wide(
         .d(wide$d),
         .q(wide$q),
         .clock(wide$clock)
     );
-    mldsa_accel__core__sign__tau tau(
+    mldsa_accel__inner__core__sign__tau tau(
         .d(tau$d),
         .q(tau$q),
         .clock(tau$clock)
     );
-    mldsa_accel__core__sign__omega omega(
+    mldsa_accel__inner__core__sign__omega omega(
         .d(omega$d),
         .q(omega$q),
         .clock(omega$clock)
     );
-    mldsa_accel__core__sign__eta eta(
+    mldsa_accel__inner__core__sign__eta eta(
         .d(eta$d),
         .q(eta$q),
         .clock(eta$clock)
     );
-    mldsa_accel__core__sign__eta_bits eta_bits(
+    mldsa_accel__inner__core__sign__eta_bits eta_bits(
         .d(eta_bits$d),
         .q(eta_bits$q),
         .clock(eta_bits$clock)
     );
-    mldsa_accel__core__sign__eta_max eta_max(
+    mldsa_accel__inner__core__sign__eta_max eta_max(
         .d(eta_max$d),
         .q(eta_max$q),
         .clock(eta_max$clock)
     );
-    mldsa_accel__core__sign__gamma1 gamma1(
+    mldsa_accel__inner__core__sign__gamma1 gamma1(
         .d(gamma1$d),
         .q(gamma1$q),
         .clock(gamma1$clock)
     );
-    mldsa_accel__core__sign__gamma1_bits gamma1_bits(
+    mldsa_accel__inner__core__sign__gamma1_bits gamma1_bits(
         .d(gamma1_bits$d),
         .q(gamma1_bits$q),
         .clock(gamma1_bits$clock)
     );
-    mldsa_accel__core__sign__z_bound z_bound(
+    mldsa_accel__inner__core__sign__z_bound z_bound(
         .d(z_bound$d),
         .q(z_bound$q),
         .clock(z_bound$clock)
     );
-    mldsa_accel__core__sign__r0_bound r0_bound(
+    mldsa_accel__inner__core__sign__r0_bound r0_bound(
         .d(r0_bound$d),
         .q(r0_bound$q),
         .clock(r0_bound$clock)
     );
-    mldsa_accel__core__sign__gamma2 gamma2(
+    mldsa_accel__inner__core__sign__gamma2 gamma2(
         .d(gamma2$d),
         .q(gamma2$q),
         .clock(gamma2$clock)
     );
-    mldsa_accel__core__sign__w1_bits w1_bits(
+    mldsa_accel__inner__core__sign__w1_bits w1_bits(
         .d(w1_bits$d),
         .q(w1_bits$q),
         .clock(w1_bits$clock)
     );
-    mldsa_accel__core__sign__ct_words ct_words(
+    mldsa_accel__inner__core__sign__ct_words ct_words(
         .d(ct_words$d),
         .q(ct_words$q),
         .clock(ct_words$clock)
     );
-    mldsa_accel__core__sign__s_words s_words(
+    mldsa_accel__inner__core__sign__s_words s_words(
         .d(s_words$d),
         .q(s_words$q),
         .clock(s_words$clock)
     );
-    mldsa_accel__core__sign__s2_base s2_base(
+    mldsa_accel__inner__core__sign__s2_base s2_base(
         .d(s2_base$d),
         .q(s2_base$q),
         .clock(s2_base$clock)
     );
-    mldsa_accel__core__sign__t0_base t0_base(
+    mldsa_accel__inner__core__sign__t0_base t0_base(
         .d(t0_base$d),
         .q(t0_base$q),
         .clock(t0_base$clock)
     );
-    mldsa_accel__core__sign__sk_words sk_words(
+    mldsa_accel__inner__core__sign__sk_words sk_words(
         .d(sk_words$d),
         .q(sk_words$q),
         .clock(sk_words$clock)
     );
-    mldsa_accel__core__sign__sig_last sig_last(
+    mldsa_accel__inner__core__sign__sig_last sig_last(
         .d(sig_last$d),
         .q(sig_last$q),
         .clock(sig_last$clock)
     );
-    mldsa_accel__core__sign__sig_last_mask sig_last_mask(
+    mldsa_accel__inner__core__sign__sig_last_mask sig_last_mask(
         .d(sig_last_mask$d),
         .q(sig_last_mask$q),
         .clock(sig_last_mask$clock)
     );
-    mldsa_accel__core__sign__w1_words w1_words(
+    mldsa_accel__inner__core__sign__w1_words w1_words(
         .d(w1_words$d),
         .q(w1_words$q),
         .clock(w1_words$clock)
     );
-    mldsa_accel__core__sign__hint_base hint_base(
+    mldsa_accel__inner__core__sign__hint_base hint_base(
         .d(hint_base$d),
         .q(hint_base$q),
         .clock(hint_base$clock)
     );
-    mldsa_accel__core__sign__mask_bytes mask_bytes(
+    mldsa_accel__inner__core__sign__mask_bytes mask_bytes(
         .d(mask_bytes$d),
         .q(mask_bytes$q),
         .clock(mask_bytes$clock)
     );
-    mldsa_accel__core__sign__msg_len msg_len(
+    mldsa_accel__inner__core__sign__msg_len msg_len(
         .d(msg_len$d),
         .q(msg_len$q),
         .clock(msg_len$clock)
     );
-    mldsa_accel__core__sign__in_words in_words(
+    mldsa_accel__inner__core__sign__in_words in_words(
         .d(in_words$d),
         .q(in_words$q),
         .clock(in_words$clock)
     );
-    mldsa_accel__core__sign__mu_end mu_end(
+    mldsa_accel__inner__core__sign__mu_end mu_end(
         .d(mu_end$d),
         .q(mu_end$q),
         .clock(mu_end$clock)
     );
-    mldsa_accel__core__sign__mu_last mu_last(
+    mldsa_accel__inner__core__sign__mu_last mu_last(
         .d(mu_last$d),
         .q(mu_last$q),
         .clock(mu_last$clock)
     );
-    mldsa_accel__core__sign__sk_last sk_last(
+    mldsa_accel__inner__core__sign__sk_last sk_last(
         .d(sk_last$d),
         .q(sk_last$q),
         .clock(sk_last$clock)
     );
-    mldsa_accel__core__sign__ct_last ct_last(
+    mldsa_accel__inner__core__sign__ct_last ct_last(
         .d(ct_last$d),
         .q(ct_last$q),
         .clock(ct_last$clock)
     );
-    mldsa_accel__core__sign__commit_end commit_end(
+    mldsa_accel__inner__core__sign__commit_end commit_end(
         .d(commit_end$d),
         .q(commit_end$q),
         .clock(commit_end$clock)
     );
-    mldsa_accel__core__sign__commit_last commit_last(
+    mldsa_accel__inner__core__sign__commit_last commit_last(
         .d(commit_last$d),
         .q(commit_last$q),
         .clock(commit_last$clock)
     );
-    mldsa_accel__core__sign__kappa kappa(
+    mldsa_accel__inner__core__sign__kappa kappa(
         .d(kappa$d),
         .q(kappa$q),
         .clock(kappa$clock)
     );
-    mldsa_accel__core__sign__attempt_count attempt_count(
+    mldsa_accel__inner__core__sign__attempt_count attempt_count(
         .d(attempt_count$d),
         .q(attempt_count$q),
         .clock(attempt_count$clock)
     );
-    mldsa_accel__core__sign__stage stage(
+    mldsa_accel__inner__core__sign__stage stage(
         .d(stage$d),
         .q(stage$q),
         .clock(stage$clock)
     );
-    mldsa_accel__core__sign__row row(
+    mldsa_accel__inner__core__sign__row row(
         .d(row$d),
         .q(row$q),
         .clock(row$clock)
     );
-    mldsa_accel__core__sign__col col(
+    mldsa_accel__inner__core__sign__col col(
         .d(col$d),
         .q(col$q),
         .clock(col$clock)
     );
-    mldsa_accel__core__sign__count count(
+    mldsa_accel__inner__core__sign__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__sign__pad pad(
+    mldsa_accel__inner__core__sign__pad pad(
         .d(pad$d),
         .q(pad$q),
         .clock(pad$clock)
     );
-    mldsa_accel__core__sign__words_in words_in(
+    mldsa_accel__inner__core__sign__words_in words_in(
         .d(words_in$d),
         .q(words_in$q),
         .clock(words_in$clock)
     );
-    mldsa_accel__core__sign__rd_ptr rd_ptr(
+    mldsa_accel__inner__core__sign__rd_ptr rd_ptr(
         .d(rd_ptr$d),
         .q(rd_ptr$q),
         .clock(rd_ptr$clock)
     );
-    mldsa_accel__core__sign__words_left words_left(
+    mldsa_accel__inner__core__sign__words_left words_left(
         .d(words_left$d),
         .q(words_left$q),
         .clock(words_left$clock)
     );
-    mldsa_accel__core__sign__s1_ptr s1_ptr(
+    mldsa_accel__inner__core__sign__s1_ptr s1_ptr(
         .d(s1_ptr$d),
         .q(s1_ptr$q),
         .clock(s1_ptr$clock)
     );
-    mldsa_accel__core__sign__s2_ptr s2_ptr(
+    mldsa_accel__inner__core__sign__s2_ptr s2_ptr(
         .d(s2_ptr$d),
         .q(s2_ptr$q),
         .clock(s2_ptr$clock)
     );
-    mldsa_accel__core__sign__t0_ptr t0_ptr(
+    mldsa_accel__inner__core__sign__t0_ptr t0_ptr(
         .d(t0_ptr$d),
         .q(t0_ptr$q),
         .clock(t0_ptr$clock)
     );
-    mldsa_accel__core__sign__w1_ptr w1_ptr(
+    mldsa_accel__inner__core__sign__w1_ptr w1_ptr(
         .d(w1_ptr$d),
         .q(w1_ptr$q),
         .clock(w1_ptr$clock)
     );
-    mldsa_accel__core__sign__sig_ptr sig_ptr(
+    mldsa_accel__inner__core__sign__sig_ptr sig_ptr(
         .d(sig_ptr$d),
         .q(sig_ptr$q),
         .clock(sig_ptr$clock)
     );
-    mldsa_accel__core__sign__out_index out_index(
+    mldsa_accel__inner__core__sign__out_index out_index(
         .d(out_index$d),
         .q(out_index$q),
         .clock(out_index$clock)
     );
-    mldsa_accel__core__sign__primed primed(
+    mldsa_accel__inner__core__sign__primed primed(
         .d(primed$d),
         .q(primed$q),
         .clock(primed$clock)
     );
-    mldsa_accel__core__sign__ser_word ser_word(
+    mldsa_accel__inner__core__sign__ser_word ser_word(
         .d(ser_word$d),
         .q(ser_word$q),
         .clock(ser_word$clock)
     );
-    mldsa_accel__core__sign__ser_left ser_left(
+    mldsa_accel__inner__core__sign__ser_left ser_left(
         .d(ser_left$d),
         .q(ser_left$q),
         .clock(ser_left$clock)
     );
-    mldsa_accel__core__sign__stopped stopped(
+    mldsa_accel__inner__core__sign__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__sign__reject reject(
+    mldsa_accel__inner__core__sign__reject reject(
         .d(reject$d),
         .q(reject$q),
         .clock(reject$clock)
     );
-    mldsa_accel__core__sign__sk_bad sk_bad(
+    mldsa_accel__inner__core__sign__sk_bad sk_bad(
         .d(sk_bad$d),
         .q(sk_bad$q),
         .clock(sk_bad$clock)
     );
-    mldsa_accel__core__sign__z_checking z_checking(
+    mldsa_accel__inner__core__sign__z_checking z_checking(
         .d(z_checking$d),
         .q(z_checking$q),
         .clock(z_checking$clock)
     );
-    mldsa_accel__core__sign__pipe__0 pipe$0(
+    mldsa_accel__inner__core__sign__pipe__0 pipe$0(
         .d(pipe$0$d),
         .q(pipe$0$q),
         .clock(pipe$0$clock)
     );
-    mldsa_accel__core__sign__pipe__1 pipe$1(
+    mldsa_accel__inner__core__sign__pipe__1 pipe$1(
         .d(pipe$1$d),
         .q(pipe$1$q),
         .clock(pipe$1$clock)
     );
-    mldsa_accel__core__sign__pipe__2 pipe$2(
+    mldsa_accel__inner__core__sign__pipe__2 pipe$2(
         .d(pipe$2$d),
         .q(pipe$2$q),
         .clock(pipe$2$clock)
     );
-    mldsa_accel__core__sign__pipe__3 pipe$3(
+    mldsa_accel__inner__core__sign__pipe__3 pipe$3(
         .d(pipe$3$d),
         .q(pipe$3$q),
         .clock(pipe$3$clock)
     );
-    mldsa_accel__core__sign__pipe__4 pipe$4(
+    mldsa_accel__inner__core__sign__pipe__4 pipe$4(
         .d(pipe$4$d),
         .q(pipe$4$q),
         .clock(pipe$4$clock)
     );
-    mldsa_accel__core__sign__pipe__5 pipe$5(
+    mldsa_accel__inner__core__sign__pipe__5 pipe$5(
         .d(pipe$5$d),
         .q(pipe$5$q),
         .clock(pipe$5$clock)
     );
-    mldsa_accel__core__sign__pipe__6 pipe$6(
+    mldsa_accel__inner__core__sign__pipe__6 pipe$6(
         .d(pipe$6$d),
         .q(pipe$6$q),
         .clock(pipe$6$clock)
     );
-    mldsa_accel__core__sign__store_word store_word(
+    mldsa_accel__inner__core__sign__store_word store_word(
         .d(store_word$d),
         .q(store_word$q),
         .clock(store_word$clock)
     );
-    mldsa_accel__core__sign__hold_valid hold_valid(
+    mldsa_accel__inner__core__sign__hold_valid hold_valid(
         .d(hold_valid$d),
         .q(hold_valid$q),
         .clock(hold_valid$clock)
     );
-    mldsa_accel__core__sign__w_s0 w_s0(
+    mldsa_accel__inner__core__sign__w_s0 w_s0(
         .d(w_s0$d),
         .q(w_s0$q),
         .clock(w_s0$clock)
     );
-    mldsa_accel__core__sign__addr_s0 addr_s0(
+    mldsa_accel__inner__core__sign__addr_s0 addr_s0(
         .d(addr_s0$d),
         .q(addr_s0$q),
         .clock(addr_s0$clock)
     );
-    mldsa_accel__core__sign__feed_word feed_word(
+    mldsa_accel__inner__core__sign__feed_word feed_word(
         .d(feed_word$d),
         .q(feed_word$q),
         .clock(feed_word$clock)
     );
-    mldsa_accel__core__sign__unpack_width unpack_width(
+    mldsa_accel__inner__core__sign__unpack_width unpack_width(
         .d(unpack_width$d),
         .q(unpack_width$q),
         .clock(unpack_width$clock)
     );
-    mldsa_accel__core__sign__unpack_offset unpack_offset(
+    mldsa_accel__inner__core__sign__unpack_offset unpack_offset(
         .d(unpack_offset$d),
         .q(unpack_offset$q),
         .clock(unpack_offset$clock)
     );
-    mldsa_accel__core__sign__unpack_max unpack_max(
+    mldsa_accel__inner__core__sign__unpack_max unpack_max(
         .d(unpack_max$d),
         .q(unpack_max$q),
         .clock(unpack_max$clock)
     );
-    mldsa_accel__core__sign__feed_valid feed_valid(
+    mldsa_accel__inner__core__sign__feed_valid feed_valid(
         .d(feed_valid$d),
         .q(feed_valid$q),
         .clock(feed_valid$clock)
     );
-    mldsa_accel__core__sign__feed_last feed_last(
+    mldsa_accel__inner__core__sign__feed_last feed_last(
         .d(feed_last$d),
         .q(feed_last$q),
         .clock(feed_last$clock)
     );
-    mldsa_accel__core__sign__addr_s1 addr_s1(
+    mldsa_accel__inner__core__sign__addr_s1 addr_s1(
         .d(addr_s1$d),
         .q(addr_s1$q),
         .clock(addr_s1$clock)
     );
-    mldsa_accel__core__sign__ct0_s1 ct0_s1(
+    mldsa_accel__inner__core__sign__ct0_s1 ct0_s1(
         .d(ct0_s1$d),
         .q(ct0_s1$q),
         .clock(ct0_s1$clock)
     );
-    mldsa_accel__core__sign__v_pipe__0 v_pipe$0(
+    mldsa_accel__inner__core__sign__v_pipe__0 v_pipe$0(
         .d(v_pipe$0$d),
         .q(v_pipe$0$q),
         .clock(v_pipe$0$clock)
     );
-    mldsa_accel__core__sign__v_pipe__1 v_pipe$1(
+    mldsa_accel__inner__core__sign__v_pipe__1 v_pipe$1(
         .d(v_pipe$1$d),
         .q(v_pipe$1$q),
         .clock(v_pipe$1$clock)
     );
-    mldsa_accel__core__sign__v_pipe__2 v_pipe$2(
+    mldsa_accel__inner__core__sign__v_pipe__2 v_pipe$2(
         .d(v_pipe$2$d),
         .q(v_pipe$2$q),
         .clock(v_pipe$2$clock)
     );
-    mldsa_accel__core__sign__a0 a0(
+    mldsa_accel__inner__core__sign__a0 a0(
         .d(a0$d),
         .q(a0$q),
         .clock(a0$clock)
     );
-    mldsa_accel__core__sign__a1 a1(
+    mldsa_accel__inner__core__sign__a1 a1(
         .d(a1$d),
         .q(a1$q),
         .clock(a1$clock)
@@ -25244,10 +25529,10 @@ module mldsa_accel__core__sign(clock,reset,start,parameter_set,external_mu,msg_b
         attempts = attempt_count$q;
     end
     
-endmodule // mldsa_accel__core__sign
+endmodule // mldsa_accel__inner__core__sign
 
 
-module mldsa_accel__core__sign__a0(d,q,clock);
+module mldsa_accel__inner__core__sign__a0(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -25263,10 +25548,10 @@ module mldsa_accel__core__sign__a0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__a0
+endmodule // mldsa_accel__inner__core__sign__a0
 
 
-module mldsa_accel__core__sign__a1(d,q,clock);
+module mldsa_accel__inner__core__sign__a1(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25282,10 +25567,10 @@ module mldsa_accel__core__sign__a1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__a1
+endmodule // mldsa_accel__inner__core__sign__a1
 
 
-module mldsa_accel__core__sign__addr_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__addr_s0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -25301,10 +25586,10 @@ module mldsa_accel__core__sign__addr_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__addr_s0
+endmodule // mldsa_accel__inner__core__sign__addr_s0
 
 
-module mldsa_accel__core__sign__addr_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__addr_s1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -25320,10 +25605,10 @@ module mldsa_accel__core__sign__addr_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__addr_s1
+endmodule // mldsa_accel__inner__core__sign__addr_s1
 
 
-module mldsa_accel__core__sign__attempt_count(d,q,clock);
+module mldsa_accel__inner__core__sign__attempt_count(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -25339,10 +25624,10 @@ module mldsa_accel__core__sign__attempt_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__attempt_count
+endmodule // mldsa_accel__inner__core__sign__attempt_count
 
 
-module mldsa_accel__core__sign__col(d,q,clock);
+module mldsa_accel__inner__core__sign__col(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -25358,10 +25643,10 @@ module mldsa_accel__core__sign__col(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__col
+endmodule // mldsa_accel__inner__core__sign__col
 
 
-module mldsa_accel__core__sign__commit_end(d,q,clock);
+module mldsa_accel__inner__core__sign__commit_end(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -25377,10 +25662,10 @@ module mldsa_accel__core__sign__commit_end(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__commit_end
+endmodule // mldsa_accel__inner__core__sign__commit_end
 
 
-module mldsa_accel__core__sign__commit_last(d,q,clock);
+module mldsa_accel__inner__core__sign__commit_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -25396,10 +25681,10 @@ module mldsa_accel__core__sign__commit_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__commit_last
+endmodule // mldsa_accel__inner__core__sign__commit_last
 
 
-module mldsa_accel__core__sign__count(d,q,clock);
+module mldsa_accel__inner__core__sign__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -25415,10 +25700,10 @@ module mldsa_accel__core__sign__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__count
+endmodule // mldsa_accel__inner__core__sign__count
 
 
-module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
+module mldsa_accel__inner__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
     
     // Module arguments
     input wire  clock;
@@ -25442,7 +25727,7 @@ module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
     reg  [24:0] high;
     
     // Sub module instances
-    mldsa_accel__core__sign__ct0_norm__out out(
+    mldsa_accel__inner__core__sign__ct0_norm__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -25467,10 +25752,10 @@ module mldsa_accel__core__sign__ct0_norm(clock,x,canonical,bound,exceeds);
         exceeds = out$q;
     end
     
-endmodule // mldsa_accel__core__sign__ct0_norm
+endmodule // mldsa_accel__inner__core__sign__ct0_norm
 
 
-module mldsa_accel__core__sign__ct0_norm__out(d,q,clock);
+module mldsa_accel__inner__core__sign__ct0_norm__out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25486,10 +25771,10 @@ module mldsa_accel__core__sign__ct0_norm__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ct0_norm__out
+endmodule // mldsa_accel__inner__core__sign__ct0_norm__out
 
 
-module mldsa_accel__core__sign__ct0_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__ct0_s1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -25505,10 +25790,10 @@ module mldsa_accel__core__sign__ct0_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ct0_s1
+endmodule // mldsa_accel__inner__core__sign__ct0_s1
 
 
-module mldsa_accel__core__sign__ct_last(d,q,clock);
+module mldsa_accel__inner__core__sign__ct_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -25524,10 +25809,10 @@ module mldsa_accel__core__sign__ct_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ct_last
+endmodule // mldsa_accel__inner__core__sign__ct_last
 
 
-module mldsa_accel__core__sign__ct_words(d,q,clock);
+module mldsa_accel__inner__core__sign__ct_words(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -25543,10 +25828,10 @@ module mldsa_accel__core__sign__ct_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ct_words
+endmodule // mldsa_accel__inner__core__sign__ct_words
 
 
-module mldsa_accel__core__sign__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
+module mldsa_accel__inner__core__sign__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
     
     // Module arguments
     input wire  clock;
@@ -25614,62 +25899,62 @@ module mldsa_accel__core__sign__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
     reg  [5:0] r1_down;
     
     // Sub module instances
-    mldsa_accel__core__sign__decompose__a_s0 a_s0(
+    mldsa_accel__inner__core__sign__decompose__a_s0 a_s0(
         .d(a_s0$d),
         .q(a_s0$q),
         .clock(a_s0$clock)
     );
-    mldsa_accel__core__sign__decompose__r_s0 r_s0(
+    mldsa_accel__inner__core__sign__decompose__r_s0 r_s0(
         .d(r_s0$d),
         .q(r_s0$q),
         .clock(r_s0$clock)
     );
-    mldsa_accel__core__sign__decompose__wide_s0 wide_s0(
+    mldsa_accel__inner__core__sign__decompose__wide_s0 wide_s0(
         .d(wide_s0$d),
         .q(wide_s0$q),
         .clock(wide_s0$clock)
     );
-    mldsa_accel__core__sign__decompose__hint_s0 hint_s0(
+    mldsa_accel__inner__core__sign__decompose__hint_s0 hint_s0(
         .d(hint_s0$d),
         .q(hint_s0$q),
         .clock(hint_s0$clock)
     );
-    mldsa_accel__core__sign__decompose__r1_s1 r1_s1(
+    mldsa_accel__inner__core__sign__decompose__r1_s1 r1_s1(
         .d(r1_s1$d),
         .q(r1_s1$q),
         .clock(r1_s1$clock)
     );
-    mldsa_accel__core__sign__decompose__r_s1 r_s1(
+    mldsa_accel__inner__core__sign__decompose__r_s1 r_s1(
         .d(r_s1$d),
         .q(r_s1$q),
         .clock(r_s1$clock)
     );
-    mldsa_accel__core__sign__decompose__wide_s1 wide_s1(
+    mldsa_accel__inner__core__sign__decompose__wide_s1 wide_s1(
         .d(wide_s1$d),
         .q(wide_s1$q),
         .clock(wide_s1$clock)
     );
-    mldsa_accel__core__sign__decompose__hint_s1 hint_s1(
+    mldsa_accel__inner__core__sign__decompose__hint_s1 hint_s1(
         .d(hint_s1$d),
         .q(hint_s1$q),
         .clock(hint_s1$clock)
     );
-    mldsa_accel__core__sign__decompose__r1_s2 r1_s2(
+    mldsa_accel__inner__core__sign__decompose__r1_s2 r1_s2(
         .d(r1_s2$d),
         .q(r1_s2$q),
         .clock(r1_s2$clock)
     );
-    mldsa_accel__core__sign__decompose__r0_s2 r0_s2(
+    mldsa_accel__inner__core__sign__decompose__r0_s2 r0_s2(
         .d(r0_s2$d),
         .q(r0_s2$q),
         .clock(r0_s2$clock)
     );
-    mldsa_accel__core__sign__decompose__hinted_s2 hinted_s2(
+    mldsa_accel__inner__core__sign__decompose__hinted_s2 hinted_s2(
         .d(hinted_s2$d),
         .q(hinted_s2$q),
         .clock(hinted_s2$clock)
     );
-    mldsa_accel__core__sign__decompose__r1_times_2gamma2 r1_times_2gamma2(
+    mldsa_accel__inner__core__sign__decompose__r1_times_2gamma2 r1_times_2gamma2(
         .address(r1_times_2gamma2$address),
         .data(r1_times_2gamma2$data)
     );
@@ -25757,10 +26042,10 @@ module mldsa_accel__core__sign__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
         r1_hinted = hinted_s2$q;
     end
     
-endmodule // mldsa_accel__core__sign__decompose
+endmodule // mldsa_accel__inner__core__sign__decompose
 
 
-module mldsa_accel__core__sign__decompose__a_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__a_s0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -25776,10 +26061,10 @@ module mldsa_accel__core__sign__decompose__a_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__a_s0
+endmodule // mldsa_accel__inner__core__sign__decompose__a_s0
 
 
-module mldsa_accel__core__sign__decompose__hint_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__hint_s0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25795,10 +26080,10 @@ module mldsa_accel__core__sign__decompose__hint_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__hint_s0
+endmodule // mldsa_accel__inner__core__sign__decompose__hint_s0
 
 
-module mldsa_accel__core__sign__decompose__hint_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__hint_s1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25814,10 +26099,10 @@ module mldsa_accel__core__sign__decompose__hint_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__hint_s1
+endmodule // mldsa_accel__inner__core__sign__decompose__hint_s1
 
 
-module mldsa_accel__core__sign__decompose__hinted_s2(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__hinted_s2(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25833,10 +26118,10 @@ module mldsa_accel__core__sign__decompose__hinted_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__hinted_s2
+endmodule // mldsa_accel__inner__core__sign__decompose__hinted_s2
 
 
-module mldsa_accel__core__sign__decompose__r0_s2(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__r0_s2(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -25852,10 +26137,10 @@ module mldsa_accel__core__sign__decompose__r0_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__r0_s2
+endmodule // mldsa_accel__inner__core__sign__decompose__r0_s2
 
 
-module mldsa_accel__core__sign__decompose__r1_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__r1_s1(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25871,10 +26156,10 @@ module mldsa_accel__core__sign__decompose__r1_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__r1_s1
+endmodule // mldsa_accel__inner__core__sign__decompose__r1_s1
 
 
-module mldsa_accel__core__sign__decompose__r1_s2(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__r1_s2(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25890,10 +26175,10 @@ module mldsa_accel__core__sign__decompose__r1_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__r1_s2
+endmodule // mldsa_accel__inner__core__sign__decompose__r1_s2
 
 
-module mldsa_accel__core__sign__decompose__r1_times_2gamma2(address,data);
+module mldsa_accel__inner__core__sign__decompose__r1_times_2gamma2(address,data);
     
     // Module arguments
     input wire  [6:0] address;
@@ -26033,10 +26318,10 @@ module mldsa_accel__core__sign__decompose__r1_times_2gamma2(address,data);
       default: data = 24'h0;
     endcase
             
-endmodule // mldsa_accel__core__sign__decompose__r1_times_2gamma2
+endmodule // mldsa_accel__inner__core__sign__decompose__r1_times_2gamma2
 
 
-module mldsa_accel__core__sign__decompose__r_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__r_s0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -26052,10 +26337,10 @@ module mldsa_accel__core__sign__decompose__r_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__r_s0
+endmodule // mldsa_accel__inner__core__sign__decompose__r_s0
 
 
-module mldsa_accel__core__sign__decompose__r_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__r_s1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -26071,10 +26356,10 @@ module mldsa_accel__core__sign__decompose__r_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__r_s1
+endmodule // mldsa_accel__inner__core__sign__decompose__r_s1
 
 
-module mldsa_accel__core__sign__decompose__wide_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__wide_s0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26090,10 +26375,10 @@ module mldsa_accel__core__sign__decompose__wide_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__wide_s0
+endmodule // mldsa_accel__inner__core__sign__decompose__wide_s0
 
 
-module mldsa_accel__core__sign__decompose__wide_s1(d,q,clock);
+module mldsa_accel__inner__core__sign__decompose__wide_s1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26109,10 +26394,10 @@ module mldsa_accel__core__sign__decompose__wide_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__decompose__wide_s1
+endmodule // mldsa_accel__inner__core__sign__decompose__wide_s1
 
 
-module mldsa_accel__core__sign__done_flag(d,q,clock);
+module mldsa_accel__inner__core__sign__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26128,10 +26413,10 @@ module mldsa_accel__core__sign__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__done_flag
+endmodule // mldsa_accel__inner__core__sign__done_flag
 
 
-module mldsa_accel__core__sign__error_flag(d,q,clock);
+module mldsa_accel__inner__core__sign__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26147,10 +26432,10 @@ module mldsa_accel__core__sign__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__error_flag
+endmodule // mldsa_accel__inner__core__sign__error_flag
 
 
-module mldsa_accel__core__sign__eta(d,q,clock);
+module mldsa_accel__inner__core__sign__eta(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -26166,10 +26451,10 @@ module mldsa_accel__core__sign__eta(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__eta
+endmodule // mldsa_accel__inner__core__sign__eta
 
 
-module mldsa_accel__core__sign__eta_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__eta_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -26185,10 +26470,10 @@ module mldsa_accel__core__sign__eta_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__eta_bits
+endmodule // mldsa_accel__inner__core__sign__eta_bits
 
 
-module mldsa_accel__core__sign__eta_max(d,q,clock);
+module mldsa_accel__inner__core__sign__eta_max(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -26204,10 +26489,10 @@ module mldsa_accel__core__sign__eta_max(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__eta_max
+endmodule // mldsa_accel__inner__core__sign__eta_max
 
 
-module mldsa_accel__core__sign__external(d,q,clock);
+module mldsa_accel__inner__core__sign__external(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26223,10 +26508,10 @@ module mldsa_accel__core__sign__external(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__external
+endmodule // mldsa_accel__inner__core__sign__external
 
 
-module mldsa_accel__core__sign__feed_last(d,q,clock);
+module mldsa_accel__inner__core__sign__feed_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26242,10 +26527,10 @@ module mldsa_accel__core__sign__feed_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__feed_last
+endmodule // mldsa_accel__inner__core__sign__feed_last
 
 
-module mldsa_accel__core__sign__feed_valid(d,q,clock);
+module mldsa_accel__inner__core__sign__feed_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26261,10 +26546,10 @@ module mldsa_accel__core__sign__feed_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__feed_valid
+endmodule // mldsa_accel__inner__core__sign__feed_valid
 
 
-module mldsa_accel__core__sign__feed_word(d,q,clock);
+module mldsa_accel__inner__core__sign__feed_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26280,10 +26565,10 @@ module mldsa_accel__core__sign__feed_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__feed_word
+endmodule // mldsa_accel__inner__core__sign__feed_word
 
 
-module mldsa_accel__core__sign__gamma1(d,q,clock);
+module mldsa_accel__inner__core__sign__gamma1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -26299,10 +26584,10 @@ module mldsa_accel__core__sign__gamma1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__gamma1
+endmodule // mldsa_accel__inner__core__sign__gamma1
 
 
-module mldsa_accel__core__sign__gamma1_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__gamma1_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -26318,10 +26603,10 @@ module mldsa_accel__core__sign__gamma1_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__gamma1_bits
+endmodule // mldsa_accel__inner__core__sign__gamma1_bits
 
 
-module mldsa_accel__core__sign__gamma2(d,q,clock);
+module mldsa_accel__inner__core__sign__gamma2(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -26337,10 +26622,10 @@ module mldsa_accel__core__sign__gamma2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__gamma2
+endmodule // mldsa_accel__inner__core__sign__gamma2
 
 
-module mldsa_accel__core__sign__hint_base(d,q,clock);
+module mldsa_accel__inner__core__sign__hint_base(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -26356,10 +26641,10 @@ module mldsa_accel__core__sign__hint_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hint_base
+endmodule // mldsa_accel__inner__core__sign__hint_base
 
 
-module mldsa_accel__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_ready,data,data_valid,data_ready,too_many,done);
+module mldsa_accel__inner__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_ready,data,data_valid,data_ready,too_many,done);
     
     // Module arguments
     input wire  clock;
@@ -26443,7 +26728,7 @@ module mldsa_accel__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_r
     reg  send;
     
     // Sub module instances
-    mldsa_accel__core__sign__hints__slots slots(
+    mldsa_accel__inner__core__sign__hints__slots slots(
         .read_address(slots$read_address),
         .read_clock(slots$read_clock),
         .read_data(slots$read_data),
@@ -26452,72 +26737,72 @@ module mldsa_accel__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_r
         .write_data(slots$write_data),
         .write_enable(slots$write_enable)
     );
-    mldsa_accel__core__sign__hints__counts__0 counts$0(
+    mldsa_accel__inner__core__sign__hints__counts__0 counts$0(
         .d(counts$0$d),
         .q(counts$0$q),
         .clock(counts$0$clock)
     );
-    mldsa_accel__core__sign__hints__counts__1 counts$1(
+    mldsa_accel__inner__core__sign__hints__counts__1 counts$1(
         .d(counts$1$d),
         .q(counts$1$q),
         .clock(counts$1$clock)
     );
-    mldsa_accel__core__sign__hints__counts__2 counts$2(
+    mldsa_accel__inner__core__sign__hints__counts__2 counts$2(
         .d(counts$2$d),
         .q(counts$2$q),
         .clock(counts$2$clock)
     );
-    mldsa_accel__core__sign__hints__counts__3 counts$3(
+    mldsa_accel__inner__core__sign__hints__counts__3 counts$3(
         .d(counts$3$d),
         .q(counts$3$q),
         .clock(counts$3$clock)
     );
-    mldsa_accel__core__sign__hints__counts__4 counts$4(
+    mldsa_accel__inner__core__sign__hints__counts__4 counts$4(
         .d(counts$4$d),
         .q(counts$4$q),
         .clock(counts$4$clock)
     );
-    mldsa_accel__core__sign__hints__counts__5 counts$5(
+    mldsa_accel__inner__core__sign__hints__counts__5 counts$5(
         .d(counts$5$d),
         .q(counts$5$q),
         .clock(counts$5$clock)
     );
-    mldsa_accel__core__sign__hints__counts__6 counts$6(
+    mldsa_accel__inner__core__sign__hints__counts__6 counts$6(
         .d(counts$6$d),
         .q(counts$6$q),
         .clock(counts$6$clock)
     );
-    mldsa_accel__core__sign__hints__counts__7 counts$7(
+    mldsa_accel__inner__core__sign__hints__counts__7 counts$7(
         .d(counts$7$d),
         .q(counts$7$q),
         .clock(counts$7$clock)
     );
-    mldsa_accel__core__sign__hints__phase phase(
+    mldsa_accel__inner__core__sign__hints__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__sign__hints__poly poly(
+    mldsa_accel__inner__core__sign__hints__poly poly(
         .d(poly$d),
         .q(poly$q),
         .clock(poly$clock)
     );
-    mldsa_accel__core__sign__hints__coeff coeff(
+    mldsa_accel__inner__core__sign__hints__coeff coeff(
         .d(coeff$d),
         .q(coeff$q),
         .clock(coeff$clock)
     );
-    mldsa_accel__core__sign__hints__count count(
+    mldsa_accel__inner__core__sign__hints__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__sign__hints__overflow overflow(
+    mldsa_accel__inner__core__sign__hints__overflow overflow(
         .d(overflow$d),
         .q(overflow$q),
         .clock(overflow$clock)
     );
-    mldsa_accel__core__sign__hints__out_ptr out_ptr(
+    mldsa_accel__inner__core__sign__hints__out_ptr out_ptr(
         .d(out_ptr$d),
         .q(out_ptr$q),
         .clock(out_ptr$clock)
@@ -26664,10 +26949,10 @@ module mldsa_accel__core__sign__hints(clock,reset,k,omega,hint,hint_valid,hint_r
         done = phase$q == HintPackPhase$Done;
     end
     
-endmodule // mldsa_accel__core__sign__hints
+endmodule // mldsa_accel__inner__core__sign__hints
 
 
-module mldsa_accel__core__sign__hints__coeff(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__coeff(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -26683,10 +26968,10 @@ module mldsa_accel__core__sign__hints__coeff(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__coeff
+endmodule // mldsa_accel__inner__core__sign__hints__coeff
 
 
-module mldsa_accel__core__sign__hints__count(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__count(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26702,10 +26987,10 @@ module mldsa_accel__core__sign__hints__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__count
+endmodule // mldsa_accel__inner__core__sign__hints__count
 
 
-module mldsa_accel__core__sign__hints__counts__0(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__0(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26721,10 +27006,10 @@ module mldsa_accel__core__sign__hints__counts__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__0
+endmodule // mldsa_accel__inner__core__sign__hints__counts__0
 
 
-module mldsa_accel__core__sign__hints__counts__1(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__1(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26740,10 +27025,10 @@ module mldsa_accel__core__sign__hints__counts__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__1
+endmodule // mldsa_accel__inner__core__sign__hints__counts__1
 
 
-module mldsa_accel__core__sign__hints__counts__2(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__2(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26759,10 +27044,10 @@ module mldsa_accel__core__sign__hints__counts__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__2
+endmodule // mldsa_accel__inner__core__sign__hints__counts__2
 
 
-module mldsa_accel__core__sign__hints__counts__3(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__3(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26778,10 +27063,10 @@ module mldsa_accel__core__sign__hints__counts__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__3
+endmodule // mldsa_accel__inner__core__sign__hints__counts__3
 
 
-module mldsa_accel__core__sign__hints__counts__4(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__4(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26797,10 +27082,10 @@ module mldsa_accel__core__sign__hints__counts__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__4
+endmodule // mldsa_accel__inner__core__sign__hints__counts__4
 
 
-module mldsa_accel__core__sign__hints__counts__5(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__5(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26816,10 +27101,10 @@ module mldsa_accel__core__sign__hints__counts__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__5
+endmodule // mldsa_accel__inner__core__sign__hints__counts__5
 
 
-module mldsa_accel__core__sign__hints__counts__6(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__6(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26835,10 +27120,10 @@ module mldsa_accel__core__sign__hints__counts__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__6
+endmodule // mldsa_accel__inner__core__sign__hints__counts__6
 
 
-module mldsa_accel__core__sign__hints__counts__7(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__counts__7(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26854,10 +27139,10 @@ module mldsa_accel__core__sign__hints__counts__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__counts__7
+endmodule // mldsa_accel__inner__core__sign__hints__counts__7
 
 
-module mldsa_accel__core__sign__hints__out_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__out_ptr(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -26873,10 +27158,10 @@ module mldsa_accel__core__sign__hints__out_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__out_ptr
+endmodule // mldsa_accel__inner__core__sign__hints__out_ptr
 
 
-module mldsa_accel__core__sign__hints__overflow(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__overflow(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26892,10 +27177,10 @@ module mldsa_accel__core__sign__hints__overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__overflow
+endmodule // mldsa_accel__inner__core__sign__hints__overflow
 
 
-module mldsa_accel__core__sign__hints__phase(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__phase(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -26917,10 +27202,10 @@ module mldsa_accel__core__sign__hints__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__phase
+endmodule // mldsa_accel__inner__core__sign__hints__phase
 
 
-module mldsa_accel__core__sign__hints__poly(d,q,clock);
+module mldsa_accel__inner__core__sign__hints__poly(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -26936,10 +27221,10 @@ module mldsa_accel__core__sign__hints__poly(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hints__poly
+endmodule // mldsa_accel__inner__core__sign__hints__poly
 
 
-module mldsa_accel__core__sign__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -26965,10 +27250,10 @@ module mldsa_accel__core__sign__hints__slots(read_address,read_clock,read_data,w
        end
     end
                 
-endmodule // mldsa_accel__core__sign__hints__slots
+endmodule // mldsa_accel__inner__core__sign__hints__slots
 
 
-module mldsa_accel__core__sign__hold_valid(d,q,clock);
+module mldsa_accel__inner__core__sign__hold_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26984,10 +27269,10 @@ module mldsa_accel__core__sign__hold_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__hold_valid
+endmodule // mldsa_accel__inner__core__sign__hold_valid
 
 
-module mldsa_accel__core__sign__in_words(d,q,clock);
+module mldsa_accel__inner__core__sign__in_words(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -27003,10 +27288,10 @@ module mldsa_accel__core__sign__in_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__in_words
+endmodule // mldsa_accel__inner__core__sign__in_words
 
 
-module mldsa_accel__core__sign__k(d,q,clock);
+module mldsa_accel__inner__core__sign__k(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27022,10 +27307,10 @@ module mldsa_accel__core__sign__k(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__k
+endmodule // mldsa_accel__inner__core__sign__k
 
 
-module mldsa_accel__core__sign__kappa(d,q,clock);
+module mldsa_accel__inner__core__sign__kappa(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27041,10 +27326,10 @@ module mldsa_accel__core__sign__kappa(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__kappa
+endmodule // mldsa_accel__inner__core__sign__kappa
 
 
-module mldsa_accel__core__sign__key__0(d,q,clock);
+module mldsa_accel__inner__core__sign__key__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27060,10 +27345,10 @@ module mldsa_accel__core__sign__key__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__0
+endmodule // mldsa_accel__inner__core__sign__key__0
 
 
-module mldsa_accel__core__sign__key__1(d,q,clock);
+module mldsa_accel__inner__core__sign__key__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27079,10 +27364,10 @@ module mldsa_accel__core__sign__key__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__1
+endmodule // mldsa_accel__inner__core__sign__key__1
 
 
-module mldsa_accel__core__sign__key__2(d,q,clock);
+module mldsa_accel__inner__core__sign__key__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27098,10 +27383,10 @@ module mldsa_accel__core__sign__key__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__2
+endmodule // mldsa_accel__inner__core__sign__key__2
 
 
-module mldsa_accel__core__sign__key__3(d,q,clock);
+module mldsa_accel__inner__core__sign__key__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27117,10 +27402,10 @@ module mldsa_accel__core__sign__key__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__3
+endmodule // mldsa_accel__inner__core__sign__key__3
 
 
-module mldsa_accel__core__sign__key__4(d,q,clock);
+module mldsa_accel__inner__core__sign__key__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27136,10 +27421,10 @@ module mldsa_accel__core__sign__key__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__4
+endmodule // mldsa_accel__inner__core__sign__key__4
 
 
-module mldsa_accel__core__sign__key__5(d,q,clock);
+module mldsa_accel__inner__core__sign__key__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27155,10 +27440,10 @@ module mldsa_accel__core__sign__key__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__5
+endmodule // mldsa_accel__inner__core__sign__key__5
 
 
-module mldsa_accel__core__sign__key__6(d,q,clock);
+module mldsa_accel__inner__core__sign__key__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27174,10 +27459,10 @@ module mldsa_accel__core__sign__key__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__6
+endmodule // mldsa_accel__inner__core__sign__key__6
 
 
-module mldsa_accel__core__sign__key__7(d,q,clock);
+module mldsa_accel__inner__core__sign__key__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27193,10 +27478,10 @@ module mldsa_accel__core__sign__key__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__key__7
+endmodule // mldsa_accel__inner__core__sign__key__7
 
 
-module mldsa_accel__core__sign__l(d,q,clock);
+module mldsa_accel__inner__core__sign__l(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27212,10 +27497,10 @@ module mldsa_accel__core__sign__l(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__l
+endmodule // mldsa_accel__inner__core__sign__l
 
 
-module mldsa_accel__core__sign__launched(d,q,clock);
+module mldsa_accel__inner__core__sign__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27231,10 +27516,10 @@ module mldsa_accel__core__sign__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__launched
+endmodule // mldsa_accel__inner__core__sign__launched
 
 
-module mldsa_accel__core__sign__make_hint(clock,a0,a1,wide,hint);
+module mldsa_accel__inner__core__sign__make_hint(clock,a0,a1,wide,hint);
     
     // Module arguments
     input wire  clock;
@@ -27258,7 +27543,7 @@ module mldsa_accel__core__sign__make_hint(clock,a0,a1,wide,hint);
     reg  [24:0] headroom;
     
     // Sub module instances
-    mldsa_accel__core__sign__make_hint__out out(
+    mldsa_accel__inner__core__sign__make_hint__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -27278,10 +27563,10 @@ module mldsa_accel__core__sign__make_hint(clock,a0,a1,wide,hint);
         hint = out$q;
     end
     
-endmodule // mldsa_accel__core__sign__make_hint
+endmodule // mldsa_accel__inner__core__sign__make_hint
 
 
-module mldsa_accel__core__sign__make_hint__out(d,q,clock);
+module mldsa_accel__inner__core__sign__make_hint__out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27297,10 +27582,10 @@ module mldsa_accel__core__sign__make_hint__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__make_hint__out
+endmodule // mldsa_accel__inner__core__sign__make_hint__out
 
 
-module mldsa_accel__core__sign__mask_bytes(d,q,clock);
+module mldsa_accel__inner__core__sign__mask_bytes(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -27316,10 +27601,10 @@ module mldsa_accel__core__sign__mask_bytes(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mask_bytes
+endmodule // mldsa_accel__inner__core__sign__mask_bytes
 
 
-module mldsa_accel__core__sign__mask_col(d,q,clock);
+module mldsa_accel__inner__core__sign__mask_col(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27335,10 +27620,10 @@ module mldsa_accel__core__sign__mask_col(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mask_col
+endmodule // mldsa_accel__inner__core__sign__mask_col
 
 
-module mldsa_accel__core__sign__mask_launched(d,q,clock);
+module mldsa_accel__inner__core__sign__mask_launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27354,10 +27639,10 @@ module mldsa_accel__core__sign__mask_launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mask_launched
+endmodule // mldsa_accel__inner__core__sign__mask_launched
 
 
-module mldsa_accel__core__sign__mask_on(d,q,clock);
+module mldsa_accel__inner__core__sign__mask_on(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27373,10 +27658,10 @@ module mldsa_accel__core__sign__mask_on(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mask_on
+endmodule // mldsa_accel__inner__core__sign__mask_on
 
 
-module mldsa_accel__core__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+module mldsa_accel__inner__core__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
     
     // Module arguments
     input wire  clock;
@@ -27463,7 +27748,7 @@ module mldsa_accel__core__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_in
     reg  produce;
     
     // Sub module instances
-    mldsa_accel__core__sign__matrix__rej_ntt rej_ntt(
+    mldsa_accel__inner__core__sign__matrix__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
         .reset(rej_ntt$reset),
         .word(rej_ntt$word),
@@ -27472,52 +27757,52 @@ module mldsa_accel__core__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_in
         .coeff(rej_ntt$coeff),
         .coeff_valid(rej_ntt$coeff_valid)
     );
-    mldsa_accel__core__sign__matrix__sampling sampling(
+    mldsa_accel__inner__core__sign__matrix__sampling sampling(
         .d(sampling$d),
         .q(sampling$q),
         .clock(sampling$clock)
     );
-    mldsa_accel__core__sign__matrix__launched launched(
+    mldsa_accel__inner__core__sign__matrix__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__sign__matrix__stopped stopped(
+    mldsa_accel__inner__core__sign__matrix__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__sign__matrix__row_r row_r(
+    mldsa_accel__inner__core__sign__matrix__row_r row_r(
         .d(row_r$d),
         .q(row_r$q),
         .clock(row_r$clock)
     );
-    mldsa_accel__core__sign__matrix__col_r col_r(
+    mldsa_accel__inner__core__sign__matrix__col_r col_r(
         .d(col_r$d),
         .q(col_r$q),
         .clock(col_r$clock)
     );
-    mldsa_accel__core__sign__matrix__count count(
+    mldsa_accel__inner__core__sign__matrix__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__sign__matrix__absorbed absorbed(
+    mldsa_accel__inner__core__sign__matrix__absorbed absorbed(
         .d(absorbed$d),
         .q(absorbed$q),
         .clock(absorbed$clock)
     );
-    mldsa_accel__core__sign__matrix__fill fill(
+    mldsa_accel__inner__core__sign__matrix__fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
     );
-    mldsa_accel__core__sign__matrix__write_slot_r write_slot_r(
+    mldsa_accel__inner__core__sign__matrix__write_slot_r write_slot_r(
         .d(write_slot_r$d),
         .q(write_slot_r$q),
         .clock(write_slot_r$clock)
     );
-    mldsa_accel__core__sign__matrix__read_slot_r read_slot_r(
+    mldsa_accel__inner__core__sign__matrix__read_slot_r read_slot_r(
         .d(read_slot_r$d),
         .q(read_slot_r$q),
         .clock(read_slot_r$clock)
@@ -27642,10 +27927,10 @@ module mldsa_accel__core__sign__matrix(clock,start,halt,hold,k,l,rho_word,rho_in
         col = col_r$q;
     end
     
-endmodule // mldsa_accel__core__sign__matrix
+endmodule // mldsa_accel__inner__core__sign__matrix
 
 
-module mldsa_accel__core__sign__matrix__absorbed(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__absorbed(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27661,10 +27946,10 @@ module mldsa_accel__core__sign__matrix__absorbed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__absorbed
+endmodule // mldsa_accel__inner__core__sign__matrix__absorbed
 
 
-module mldsa_accel__core__sign__matrix__col_r(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__col_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27680,10 +27965,10 @@ module mldsa_accel__core__sign__matrix__col_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__col_r
+endmodule // mldsa_accel__inner__core__sign__matrix__col_r
 
 
-module mldsa_accel__core__sign__matrix__count(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -27699,10 +27984,10 @@ module mldsa_accel__core__sign__matrix__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__count
+endmodule // mldsa_accel__inner__core__sign__matrix__count
 
 
-module mldsa_accel__core__sign__matrix__fill(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__fill(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -27718,10 +28003,10 @@ module mldsa_accel__core__sign__matrix__fill(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__fill
+endmodule // mldsa_accel__inner__core__sign__matrix__fill
 
 
-module mldsa_accel__core__sign__matrix__launched(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27737,10 +28022,10 @@ module mldsa_accel__core__sign__matrix__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__launched
+endmodule // mldsa_accel__inner__core__sign__matrix__launched
 
 
-module mldsa_accel__core__sign__matrix__read_slot_r(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__read_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -27756,10 +28041,10 @@ module mldsa_accel__core__sign__matrix__read_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__read_slot_r
+endmodule // mldsa_accel__inner__core__sign__matrix__read_slot_r
 
 
-module mldsa_accel__core__sign__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+module mldsa_accel__inner__core__sign__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
     
     // Module arguments
     input wire  clock;
@@ -27796,22 +28081,22 @@ module mldsa_accel__core__sign__matrix__rej_ntt(clock,reset,word,word_valid,word
     reg  [22:0] candidate;
     
     // Sub module instances
-    mldsa_accel__core__sign__matrix__rej_ntt__buffer buffer(
+    mldsa_accel__inner__core__sign__matrix__rej_ntt__buffer buffer(
         .d(buffer$d),
         .q(buffer$q),
         .clock(buffer$clock)
     );
-    mldsa_accel__core__sign__matrix__rej_ntt__count count(
+    mldsa_accel__inner__core__sign__matrix__rej_ntt__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__sign__matrix__rej_ntt__out out(
+    mldsa_accel__inner__core__sign__matrix__rej_ntt__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__sign__matrix__rej_ntt__out_valid out_valid(
+    mldsa_accel__inner__core__sign__matrix__rej_ntt__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
@@ -27867,10 +28152,10 @@ module mldsa_accel__core__sign__matrix__rej_ntt(clock,reset,word,word_valid,word
         coeff_valid = out_valid$q;
     end
     
-endmodule // mldsa_accel__core__sign__matrix__rej_ntt
+endmodule // mldsa_accel__inner__core__sign__matrix__rej_ntt
 
 
-module mldsa_accel__core__sign__matrix__rej_ntt__buffer(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__rej_ntt__buffer(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -27886,10 +28171,10 @@ module mldsa_accel__core__sign__matrix__rej_ntt__buffer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__rej_ntt__buffer
+endmodule // mldsa_accel__inner__core__sign__matrix__rej_ntt__buffer
 
 
-module mldsa_accel__core__sign__matrix__rej_ntt__count(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__rej_ntt__count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -27905,10 +28190,10 @@ module mldsa_accel__core__sign__matrix__rej_ntt__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__rej_ntt__count
+endmodule // mldsa_accel__inner__core__sign__matrix__rej_ntt__count
 
 
-module mldsa_accel__core__sign__matrix__rej_ntt__out(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__rej_ntt__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -27924,10 +28209,10 @@ module mldsa_accel__core__sign__matrix__rej_ntt__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__rej_ntt__out
+endmodule // mldsa_accel__inner__core__sign__matrix__rej_ntt__out
 
 
-module mldsa_accel__core__sign__matrix__rej_ntt__out_valid(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__rej_ntt__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27943,10 +28228,10 @@ module mldsa_accel__core__sign__matrix__rej_ntt__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__rej_ntt__out_valid
+endmodule // mldsa_accel__inner__core__sign__matrix__rej_ntt__out_valid
 
 
-module mldsa_accel__core__sign__matrix__row_r(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__row_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -27962,10 +28247,10 @@ module mldsa_accel__core__sign__matrix__row_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__row_r
+endmodule // mldsa_accel__inner__core__sign__matrix__row_r
 
 
-module mldsa_accel__core__sign__matrix__sampling(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__sampling(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27981,10 +28266,10 @@ module mldsa_accel__core__sign__matrix__sampling(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__sampling
+endmodule // mldsa_accel__inner__core__sign__matrix__sampling
 
 
-module mldsa_accel__core__sign__matrix__stopped(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28000,10 +28285,10 @@ module mldsa_accel__core__sign__matrix__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__stopped
+endmodule // mldsa_accel__inner__core__sign__matrix__stopped
 
 
-module mldsa_accel__core__sign__matrix__write_slot_r(d,q,clock);
+module mldsa_accel__inner__core__sign__matrix__write_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -28019,10 +28304,10 @@ module mldsa_accel__core__sign__matrix__write_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__matrix__write_slot_r
+endmodule // mldsa_accel__inner__core__sign__matrix__write_slot_r
 
 
-module mldsa_accel__core__sign__msg_len(d,q,clock);
+module mldsa_accel__inner__core__sign__msg_len(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -28038,10 +28323,10 @@ module mldsa_accel__core__sign__msg_len(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__msg_len
+endmodule // mldsa_accel__inner__core__sign__msg_len
 
 
-module mldsa_accel__core__sign__mu__0(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28057,10 +28342,10 @@ module mldsa_accel__core__sign__mu__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__0
+endmodule // mldsa_accel__inner__core__sign__mu__0
 
 
-module mldsa_accel__core__sign__mu__1(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28076,10 +28361,10 @@ module mldsa_accel__core__sign__mu__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__1
+endmodule // mldsa_accel__inner__core__sign__mu__1
 
 
-module mldsa_accel__core__sign__mu__10(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28095,10 +28380,10 @@ module mldsa_accel__core__sign__mu__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__10
+endmodule // mldsa_accel__inner__core__sign__mu__10
 
 
-module mldsa_accel__core__sign__mu__11(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28114,10 +28399,10 @@ module mldsa_accel__core__sign__mu__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__11
+endmodule // mldsa_accel__inner__core__sign__mu__11
 
 
-module mldsa_accel__core__sign__mu__12(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28133,10 +28418,10 @@ module mldsa_accel__core__sign__mu__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__12
+endmodule // mldsa_accel__inner__core__sign__mu__12
 
 
-module mldsa_accel__core__sign__mu__13(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28152,10 +28437,10 @@ module mldsa_accel__core__sign__mu__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__13
+endmodule // mldsa_accel__inner__core__sign__mu__13
 
 
-module mldsa_accel__core__sign__mu__14(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28171,10 +28456,10 @@ module mldsa_accel__core__sign__mu__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__14
+endmodule // mldsa_accel__inner__core__sign__mu__14
 
 
-module mldsa_accel__core__sign__mu__15(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28190,10 +28475,10 @@ module mldsa_accel__core__sign__mu__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__15
+endmodule // mldsa_accel__inner__core__sign__mu__15
 
 
-module mldsa_accel__core__sign__mu__2(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28209,10 +28494,10 @@ module mldsa_accel__core__sign__mu__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__2
+endmodule // mldsa_accel__inner__core__sign__mu__2
 
 
-module mldsa_accel__core__sign__mu__3(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28228,10 +28513,10 @@ module mldsa_accel__core__sign__mu__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__3
+endmodule // mldsa_accel__inner__core__sign__mu__3
 
 
-module mldsa_accel__core__sign__mu__4(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28247,10 +28532,10 @@ module mldsa_accel__core__sign__mu__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__4
+endmodule // mldsa_accel__inner__core__sign__mu__4
 
 
-module mldsa_accel__core__sign__mu__5(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28266,10 +28551,10 @@ module mldsa_accel__core__sign__mu__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__5
+endmodule // mldsa_accel__inner__core__sign__mu__5
 
 
-module mldsa_accel__core__sign__mu__6(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28285,10 +28570,10 @@ module mldsa_accel__core__sign__mu__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__6
+endmodule // mldsa_accel__inner__core__sign__mu__6
 
 
-module mldsa_accel__core__sign__mu__7(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28304,10 +28589,10 @@ module mldsa_accel__core__sign__mu__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__7
+endmodule // mldsa_accel__inner__core__sign__mu__7
 
 
-module mldsa_accel__core__sign__mu__8(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28323,10 +28608,10 @@ module mldsa_accel__core__sign__mu__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__8
+endmodule // mldsa_accel__inner__core__sign__mu__8
 
 
-module mldsa_accel__core__sign__mu__9(d,q,clock);
+module mldsa_accel__inner__core__sign__mu__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28342,10 +28627,10 @@ module mldsa_accel__core__sign__mu__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu__9
+endmodule // mldsa_accel__inner__core__sign__mu__9
 
 
-module mldsa_accel__core__sign__mu_end(d,q,clock);
+module mldsa_accel__inner__core__sign__mu_end(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -28361,10 +28646,10 @@ module mldsa_accel__core__sign__mu_end(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu_end
+endmodule // mldsa_accel__inner__core__sign__mu_end
 
 
-module mldsa_accel__core__sign__mu_last(d,q,clock);
+module mldsa_accel__inner__core__sign__mu_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -28380,10 +28665,10 @@ module mldsa_accel__core__sign__mu_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__mu_last
+endmodule // mldsa_accel__inner__core__sign__mu_last
 
 
-module mldsa_accel__core__sign__omega(d,q,clock);
+module mldsa_accel__inner__core__sign__omega(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -28399,10 +28684,10 @@ module mldsa_accel__core__sign__omega(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__omega
+endmodule // mldsa_accel__inner__core__sign__omega
 
 
-module mldsa_accel__core__sign__out_index(d,q,clock);
+module mldsa_accel__inner__core__sign__out_index(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -28418,10 +28703,10 @@ module mldsa_accel__core__sign__out_index(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__out_index
+endmodule // mldsa_accel__inner__core__sign__out_index
 
 
-module mldsa_accel__core__sign__pad(d,q,clock);
+module mldsa_accel__inner__core__sign__pad(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -28437,10 +28722,10 @@ module mldsa_accel__core__sign__pad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pad
+endmodule // mldsa_accel__inner__core__sign__pad
 
 
-module mldsa_accel__core__sign__phase(d,q,clock);
+module mldsa_accel__inner__core__sign__phase(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -28490,10 +28775,10 @@ module mldsa_accel__core__sign__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__phase
+endmodule // mldsa_accel__inner__core__sign__phase
 
 
-module mldsa_accel__core__sign__pipe__0(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28509,10 +28794,10 @@ module mldsa_accel__core__sign__pipe__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__0
+endmodule // mldsa_accel__inner__core__sign__pipe__0
 
 
-module mldsa_accel__core__sign__pipe__1(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28528,10 +28813,10 @@ module mldsa_accel__core__sign__pipe__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__1
+endmodule // mldsa_accel__inner__core__sign__pipe__1
 
 
-module mldsa_accel__core__sign__pipe__2(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28547,10 +28832,10 @@ module mldsa_accel__core__sign__pipe__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__2
+endmodule // mldsa_accel__inner__core__sign__pipe__2
 
 
-module mldsa_accel__core__sign__pipe__3(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28566,10 +28851,10 @@ module mldsa_accel__core__sign__pipe__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__3
+endmodule // mldsa_accel__inner__core__sign__pipe__3
 
 
-module mldsa_accel__core__sign__pipe__4(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28585,10 +28870,10 @@ module mldsa_accel__core__sign__pipe__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__4
+endmodule // mldsa_accel__inner__core__sign__pipe__4
 
 
-module mldsa_accel__core__sign__pipe__5(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28604,10 +28889,10 @@ module mldsa_accel__core__sign__pipe__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__5
+endmodule // mldsa_accel__inner__core__sign__pipe__5
 
 
-module mldsa_accel__core__sign__pipe__6(d,q,clock);
+module mldsa_accel__inner__core__sign__pipe__6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28623,10 +28908,10 @@ module mldsa_accel__core__sign__pipe__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__pipe__6
+endmodule // mldsa_accel__inner__core__sign__pipe__6
 
 
-module mldsa_accel__core__sign__primed(d,q,clock);
+module mldsa_accel__inner__core__sign__primed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28642,10 +28927,10 @@ module mldsa_accel__core__sign__primed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__primed
+endmodule // mldsa_accel__inner__core__sign__primed
 
 
-module mldsa_accel__core__sign__r0_bound(d,q,clock);
+module mldsa_accel__inner__core__sign__r0_bound(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -28661,10 +28946,10 @@ module mldsa_accel__core__sign__r0_bound(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__r0_bound
+endmodule // mldsa_accel__inner__core__sign__r0_bound
 
 
-module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
+module mldsa_accel__inner__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
     
     // Module arguments
     input wire  clock;
@@ -28688,7 +28973,7 @@ module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
     reg  [24:0] high;
     
     // Sub module instances
-    mldsa_accel__core__sign__r0_norm__out out(
+    mldsa_accel__inner__core__sign__r0_norm__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -28713,10 +28998,10 @@ module mldsa_accel__core__sign__r0_norm(clock,x,canonical,bound,exceeds);
         exceeds = out$q;
     end
     
-endmodule // mldsa_accel__core__sign__r0_norm
+endmodule // mldsa_accel__inner__core__sign__r0_norm
 
 
-module mldsa_accel__core__sign__r0_norm__out(d,q,clock);
+module mldsa_accel__inner__core__sign__r0_norm__out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28732,10 +29017,10 @@ module mldsa_accel__core__sign__r0_norm__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__r0_norm__out
+endmodule // mldsa_accel__inner__core__sign__r0_norm__out
 
 
-module mldsa_accel__core__sign__rd_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__rd_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -28751,10 +29036,10 @@ module mldsa_accel__core__sign__rd_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rd_ptr
+endmodule // mldsa_accel__inner__core__sign__rd_ptr
 
 
-module mldsa_accel__core__sign__reject(d,q,clock);
+module mldsa_accel__inner__core__sign__reject(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28770,10 +29055,10 @@ module mldsa_accel__core__sign__reject(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__reject
+endmodule // mldsa_accel__inner__core__sign__reject
 
 
-module mldsa_accel__core__sign__rho__0(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28789,10 +29074,10 @@ module mldsa_accel__core__sign__rho__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__0
+endmodule // mldsa_accel__inner__core__sign__rho__0
 
 
-module mldsa_accel__core__sign__rho__1(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28808,10 +29093,10 @@ module mldsa_accel__core__sign__rho__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__1
+endmodule // mldsa_accel__inner__core__sign__rho__1
 
 
-module mldsa_accel__core__sign__rho__2(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28827,10 +29112,10 @@ module mldsa_accel__core__sign__rho__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__2
+endmodule // mldsa_accel__inner__core__sign__rho__2
 
 
-module mldsa_accel__core__sign__rho__3(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28846,10 +29131,10 @@ module mldsa_accel__core__sign__rho__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__3
+endmodule // mldsa_accel__inner__core__sign__rho__3
 
 
-module mldsa_accel__core__sign__rho__4(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28865,10 +29150,10 @@ module mldsa_accel__core__sign__rho__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__4
+endmodule // mldsa_accel__inner__core__sign__rho__4
 
 
-module mldsa_accel__core__sign__rho__5(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28884,10 +29169,10 @@ module mldsa_accel__core__sign__rho__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__5
+endmodule // mldsa_accel__inner__core__sign__rho__5
 
 
-module mldsa_accel__core__sign__rho__6(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28903,10 +29188,10 @@ module mldsa_accel__core__sign__rho__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__6
+endmodule // mldsa_accel__inner__core__sign__rho__6
 
 
-module mldsa_accel__core__sign__rho__7(d,q,clock);
+module mldsa_accel__inner__core__sign__rho__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28922,10 +29207,10 @@ module mldsa_accel__core__sign__rho__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho__7
+endmodule // mldsa_accel__inner__core__sign__rho__7
 
 
-module mldsa_accel__core__sign__rho_prime__0(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28941,10 +29226,10 @@ module mldsa_accel__core__sign__rho_prime__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__0
+endmodule // mldsa_accel__inner__core__sign__rho_prime__0
 
 
-module mldsa_accel__core__sign__rho_prime__1(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28960,10 +29245,10 @@ module mldsa_accel__core__sign__rho_prime__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__1
+endmodule // mldsa_accel__inner__core__sign__rho_prime__1
 
 
-module mldsa_accel__core__sign__rho_prime__10(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28979,10 +29264,10 @@ module mldsa_accel__core__sign__rho_prime__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__10
+endmodule // mldsa_accel__inner__core__sign__rho_prime__10
 
 
-module mldsa_accel__core__sign__rho_prime__11(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -28998,10 +29283,10 @@ module mldsa_accel__core__sign__rho_prime__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__11
+endmodule // mldsa_accel__inner__core__sign__rho_prime__11
 
 
-module mldsa_accel__core__sign__rho_prime__12(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29017,10 +29302,10 @@ module mldsa_accel__core__sign__rho_prime__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__12
+endmodule // mldsa_accel__inner__core__sign__rho_prime__12
 
 
-module mldsa_accel__core__sign__rho_prime__13(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29036,10 +29321,10 @@ module mldsa_accel__core__sign__rho_prime__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__13
+endmodule // mldsa_accel__inner__core__sign__rho_prime__13
 
 
-module mldsa_accel__core__sign__rho_prime__14(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29055,10 +29340,10 @@ module mldsa_accel__core__sign__rho_prime__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__14
+endmodule // mldsa_accel__inner__core__sign__rho_prime__14
 
 
-module mldsa_accel__core__sign__rho_prime__15(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29074,10 +29359,10 @@ module mldsa_accel__core__sign__rho_prime__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__15
+endmodule // mldsa_accel__inner__core__sign__rho_prime__15
 
 
-module mldsa_accel__core__sign__rho_prime__2(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29093,10 +29378,10 @@ module mldsa_accel__core__sign__rho_prime__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__2
+endmodule // mldsa_accel__inner__core__sign__rho_prime__2
 
 
-module mldsa_accel__core__sign__rho_prime__3(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29112,10 +29397,10 @@ module mldsa_accel__core__sign__rho_prime__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__3
+endmodule // mldsa_accel__inner__core__sign__rho_prime__3
 
 
-module mldsa_accel__core__sign__rho_prime__4(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29131,10 +29416,10 @@ module mldsa_accel__core__sign__rho_prime__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__4
+endmodule // mldsa_accel__inner__core__sign__rho_prime__4
 
 
-module mldsa_accel__core__sign__rho_prime__5(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29150,10 +29435,10 @@ module mldsa_accel__core__sign__rho_prime__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__5
+endmodule // mldsa_accel__inner__core__sign__rho_prime__5
 
 
-module mldsa_accel__core__sign__rho_prime__6(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29169,10 +29454,10 @@ module mldsa_accel__core__sign__rho_prime__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__6
+endmodule // mldsa_accel__inner__core__sign__rho_prime__6
 
 
-module mldsa_accel__core__sign__rho_prime__7(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29188,10 +29473,10 @@ module mldsa_accel__core__sign__rho_prime__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__7
+endmodule // mldsa_accel__inner__core__sign__rho_prime__7
 
 
-module mldsa_accel__core__sign__rho_prime__8(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29207,10 +29492,10 @@ module mldsa_accel__core__sign__rho_prime__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__8
+endmodule // mldsa_accel__inner__core__sign__rho_prime__8
 
 
-module mldsa_accel__core__sign__rho_prime__9(d,q,clock);
+module mldsa_accel__inner__core__sign__rho_prime__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29226,10 +29511,10 @@ module mldsa_accel__core__sign__rho_prime__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rho_prime__9
+endmodule // mldsa_accel__inner__core__sign__rho_prime__9
 
 
-module mldsa_accel__core__sign__rnd__0(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29245,10 +29530,10 @@ module mldsa_accel__core__sign__rnd__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__0
+endmodule // mldsa_accel__inner__core__sign__rnd__0
 
 
-module mldsa_accel__core__sign__rnd__1(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29264,10 +29549,10 @@ module mldsa_accel__core__sign__rnd__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__1
+endmodule // mldsa_accel__inner__core__sign__rnd__1
 
 
-module mldsa_accel__core__sign__rnd__2(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29283,10 +29568,10 @@ module mldsa_accel__core__sign__rnd__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__2
+endmodule // mldsa_accel__inner__core__sign__rnd__2
 
 
-module mldsa_accel__core__sign__rnd__3(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29302,10 +29587,10 @@ module mldsa_accel__core__sign__rnd__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__3
+endmodule // mldsa_accel__inner__core__sign__rnd__3
 
 
-module mldsa_accel__core__sign__rnd__4(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29321,10 +29606,10 @@ module mldsa_accel__core__sign__rnd__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__4
+endmodule // mldsa_accel__inner__core__sign__rnd__4
 
 
-module mldsa_accel__core__sign__rnd__5(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29340,10 +29625,10 @@ module mldsa_accel__core__sign__rnd__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__5
+endmodule // mldsa_accel__inner__core__sign__rnd__5
 
 
-module mldsa_accel__core__sign__rnd__6(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29359,10 +29644,10 @@ module mldsa_accel__core__sign__rnd__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__6
+endmodule // mldsa_accel__inner__core__sign__rnd__6
 
 
-module mldsa_accel__core__sign__rnd__7(d,q,clock);
+module mldsa_accel__inner__core__sign__rnd__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29378,10 +29663,10 @@ module mldsa_accel__core__sign__rnd__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__rnd__7
+endmodule // mldsa_accel__inner__core__sign__rnd__7
 
 
-module mldsa_accel__core__sign__row(d,q,clock);
+module mldsa_accel__inner__core__sign__row(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -29397,10 +29682,10 @@ module mldsa_accel__core__sign__row(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__row
+endmodule // mldsa_accel__inner__core__sign__row
 
 
-module mldsa_accel__core__sign__s1_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__s1_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -29416,10 +29701,10 @@ module mldsa_accel__core__sign__s1_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__s1_ptr
+endmodule // mldsa_accel__inner__core__sign__s1_ptr
 
 
-module mldsa_accel__core__sign__s2_base(d,q,clock);
+module mldsa_accel__inner__core__sign__s2_base(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -29435,10 +29720,10 @@ module mldsa_accel__core__sign__s2_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__s2_base
+endmodule // mldsa_accel__inner__core__sign__s2_base
 
 
-module mldsa_accel__core__sign__s2_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__s2_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -29454,10 +29739,10 @@ module mldsa_accel__core__sign__s2_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__s2_ptr
+endmodule // mldsa_accel__inner__core__sign__s2_ptr
 
 
-module mldsa_accel__core__sign__s_words(d,q,clock);
+module mldsa_accel__inner__core__sign__s_words(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -29473,10 +29758,10 @@ module mldsa_accel__core__sign__s_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__s_words
+endmodule // mldsa_accel__inner__core__sign__s_words
 
 
-module mldsa_accel__core__sign__ser_left(d,q,clock);
+module mldsa_accel__inner__core__sign__ser_left(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -29492,10 +29777,10 @@ module mldsa_accel__core__sign__ser_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ser_left
+endmodule // mldsa_accel__inner__core__sign__ser_left
 
 
-module mldsa_accel__core__sign__ser_word(d,q,clock);
+module mldsa_accel__inner__core__sign__ser_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29511,10 +29796,10 @@ module mldsa_accel__core__sign__ser_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__ser_word
+endmodule // mldsa_accel__inner__core__sign__ser_word
 
 
-module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -29558,7 +29843,7 @@ module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__sign__sig_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__sign__sig_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -29567,7 +29852,7 @@ module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__sign__sig_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__sign__sig_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -29576,7 +29861,7 @@ module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__sign__sig_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__sign__sig_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -29585,7 +29870,7 @@ module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__sign__sig_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__sign__sig_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -29652,10 +29937,10 @@ module mldsa_accel__core__sign__sig_buf(clock,byte_write,byte_address,byte_data,
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__sign__sig_buf
+endmodule // mldsa_accel__inner__core__sign__sig_buf
 
 
-module mldsa_accel__core__sign__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -29681,10 +29966,10 @@ module mldsa_accel__core__sign__sig_buf__lanes__0(read_address,read_clock,read_d
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sig_buf__lanes__0
+endmodule // mldsa_accel__inner__core__sign__sig_buf__lanes__0
 
 
-module mldsa_accel__core__sign__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -29710,10 +29995,10 @@ module mldsa_accel__core__sign__sig_buf__lanes__1(read_address,read_clock,read_d
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sig_buf__lanes__1
+endmodule // mldsa_accel__inner__core__sign__sig_buf__lanes__1
 
 
-module mldsa_accel__core__sign__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -29739,10 +30024,10 @@ module mldsa_accel__core__sign__sig_buf__lanes__2(read_address,read_clock,read_d
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sig_buf__lanes__2
+endmodule // mldsa_accel__inner__core__sign__sig_buf__lanes__2
 
 
-module mldsa_accel__core__sign__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -29768,10 +30053,10 @@ module mldsa_accel__core__sign__sig_buf__lanes__3(read_address,read_clock,read_d
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sig_buf__lanes__3
+endmodule // mldsa_accel__inner__core__sign__sig_buf__lanes__3
 
 
-module mldsa_accel__core__sign__sig_last(d,q,clock);
+module mldsa_accel__inner__core__sign__sig_last(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -29787,10 +30072,10 @@ module mldsa_accel__core__sign__sig_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sig_last
+endmodule // mldsa_accel__inner__core__sign__sig_last
 
 
-module mldsa_accel__core__sign__sig_last_mask(d,q,clock);
+module mldsa_accel__inner__core__sign__sig_last_mask(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -29806,10 +30091,10 @@ module mldsa_accel__core__sign__sig_last_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sig_last_mask
+endmodule // mldsa_accel__inner__core__sign__sig_last_mask
 
 
-module mldsa_accel__core__sign__sig_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__sig_ptr(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -29825,10 +30110,10 @@ module mldsa_accel__core__sign__sig_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sig_ptr
+endmodule // mldsa_accel__inner__core__sign__sig_ptr
 
 
-module mldsa_accel__core__sign__sk_bad(d,q,clock);
+module mldsa_accel__inner__core__sign__sk_bad(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -29844,10 +30129,10 @@ module mldsa_accel__core__sign__sk_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sk_bad
+endmodule // mldsa_accel__inner__core__sign__sk_bad
 
 
-module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -29891,7 +30176,7 @@ module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,w
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__sign__sk_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__sign__sk_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -29900,7 +30185,7 @@ module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__sign__sk_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__sign__sk_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -29909,7 +30194,7 @@ module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__sign__sk_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__sign__sk_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -29918,7 +30203,7 @@ module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__sign__sk_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__sign__sk_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -29985,10 +30270,10 @@ module mldsa_accel__core__sign__sk_buf(clock,byte_write,byte_address,byte_data,w
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__sign__sk_buf
+endmodule // mldsa_accel__inner__core__sign__sk_buf
 
 
-module mldsa_accel__core__sign__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -30014,10 +30299,10 @@ module mldsa_accel__core__sign__sk_buf__lanes__0(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sk_buf__lanes__0
+endmodule // mldsa_accel__inner__core__sign__sk_buf__lanes__0
 
 
-module mldsa_accel__core__sign__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -30043,10 +30328,10 @@ module mldsa_accel__core__sign__sk_buf__lanes__1(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sk_buf__lanes__1
+endmodule // mldsa_accel__inner__core__sign__sk_buf__lanes__1
 
 
-module mldsa_accel__core__sign__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -30072,10 +30357,10 @@ module mldsa_accel__core__sign__sk_buf__lanes__2(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sk_buf__lanes__2
+endmodule // mldsa_accel__inner__core__sign__sk_buf__lanes__2
 
 
-module mldsa_accel__core__sign__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__sk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -30101,10 +30386,10 @@ module mldsa_accel__core__sign__sk_buf__lanes__3(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__sk_buf__lanes__3
+endmodule // mldsa_accel__inner__core__sign__sk_buf__lanes__3
 
 
-module mldsa_accel__core__sign__sk_last(d,q,clock);
+module mldsa_accel__inner__core__sign__sk_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -30120,10 +30405,10 @@ module mldsa_accel__core__sign__sk_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sk_last
+endmodule // mldsa_accel__inner__core__sign__sk_last
 
 
-module mldsa_accel__core__sign__sk_words(d,q,clock);
+module mldsa_accel__inner__core__sign__sk_words(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -30139,10 +30424,10 @@ module mldsa_accel__core__sign__sk_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__sk_words
+endmodule // mldsa_accel__inner__core__sign__sk_words
 
 
-module mldsa_accel__core__sign__stage(d,q,clock);
+module mldsa_accel__inner__core__sign__stage(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -30158,10 +30443,10 @@ module mldsa_accel__core__sign__stage(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__stage
+endmodule // mldsa_accel__inner__core__sign__stage
 
 
-module mldsa_accel__core__sign__stopped(d,q,clock);
+module mldsa_accel__inner__core__sign__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -30177,10 +30462,10 @@ module mldsa_accel__core__sign__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__stopped
+endmodule // mldsa_accel__inner__core__sign__stopped
 
 
-module mldsa_accel__core__sign__store_word(d,q,clock);
+module mldsa_accel__inner__core__sign__store_word(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -30196,10 +30481,10 @@ module mldsa_accel__core__sign__store_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__store_word
+endmodule // mldsa_accel__inner__core__sign__store_word
 
 
-module mldsa_accel__core__sign__subtract(clock,a,b,sub,r);
+module mldsa_accel__inner__core__sign__subtract(clock,a,b,sub,r);
     
     // Module arguments
     input wire  clock;
@@ -30223,7 +30508,7 @@ module mldsa_accel__core__sign__subtract(clock,a,b,sub,r);
     reg  [23:0] diff_lifted;
     
     // Sub module instances
-    mldsa_accel__core__sign__subtract__out out(
+    mldsa_accel__inner__core__sign__subtract__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -30254,10 +30539,10 @@ module mldsa_accel__core__sign__subtract(clock,a,b,sub,r);
         r = out$q;
     end
     
-endmodule // mldsa_accel__core__sign__subtract
+endmodule // mldsa_accel__inner__core__sign__subtract
 
 
-module mldsa_accel__core__sign__subtract__out(d,q,clock);
+module mldsa_accel__inner__core__sign__subtract__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -30273,10 +30558,10 @@ module mldsa_accel__core__sign__subtract__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__subtract__out
+endmodule // mldsa_accel__inner__core__sign__subtract__out
 
 
-module mldsa_accel__core__sign__t0_base(d,q,clock);
+module mldsa_accel__inner__core__sign__t0_base(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -30292,10 +30577,10 @@ module mldsa_accel__core__sign__t0_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__t0_base
+endmodule // mldsa_accel__inner__core__sign__t0_base
 
 
-module mldsa_accel__core__sign__t0_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__t0_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -30311,10 +30596,10 @@ module mldsa_accel__core__sign__t0_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__t0_ptr
+endmodule // mldsa_accel__inner__core__sign__t0_ptr
 
 
-module mldsa_accel__core__sign__tau(d,q,clock);
+module mldsa_accel__inner__core__sign__tau(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -30330,10 +30615,10 @@ module mldsa_accel__core__sign__tau(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__tau
+endmodule // mldsa_accel__inner__core__sign__tau
 
 
-module mldsa_accel__core__sign__unpack_max(d,q,clock);
+module mldsa_accel__inner__core__sign__unpack_max(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -30349,10 +30634,10 @@ module mldsa_accel__core__sign__unpack_max(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpack_max
+endmodule // mldsa_accel__inner__core__sign__unpack_max
 
 
-module mldsa_accel__core__sign__unpack_offset(d,q,clock);
+module mldsa_accel__inner__core__sign__unpack_offset(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -30368,10 +30653,10 @@ module mldsa_accel__core__sign__unpack_offset(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpack_offset
+endmodule // mldsa_accel__inner__core__sign__unpack_offset
 
 
-module mldsa_accel__core__sign__unpack_width(d,q,clock);
+module mldsa_accel__inner__core__sign__unpack_width(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -30387,10 +30672,10 @@ module mldsa_accel__core__sign__unpack_width(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpack_width
+endmodule // mldsa_accel__inner__core__sign__unpack_width
 
 
-module mldsa_accel__core__sign__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
+module mldsa_accel__inner__core__sign__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
     
     // Module arguments
     input wire  clock;
@@ -30454,42 +30739,42 @@ module mldsa_accel__core__sign__unpacker(clock,reset,width,centred,offset,max_va
     reg  [23:0] lifted_value;
     
     // Sub module instances
-    mldsa_accel__core__sign__unpacker__acc acc(
+    mldsa_accel__inner__core__sign__unpacker__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__sign__unpacker__acc_bits acc_bits(
+    mldsa_accel__inner__core__sign__unpacker__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
     );
-    mldsa_accel__core__sign__unpacker__spare spare(
+    mldsa_accel__inner__core__sign__unpacker__spare spare(
         .d(spare$d),
         .q(spare$q),
         .clock(spare$clock)
     );
-    mldsa_accel__core__sign__unpacker__spare_valid spare_valid(
+    mldsa_accel__inner__core__sign__unpacker__spare_valid spare_valid(
         .d(spare_valid$d),
         .q(spare_valid$q),
         .clock(spare_valid$clock)
     );
-    mldsa_accel__core__sign__unpacker__field_mask field_mask(
+    mldsa_accel__inner__core__sign__unpacker__field_mask field_mask(
         .d(field_mask$d),
         .q(field_mask$q),
         .clock(field_mask$clock)
     );
-    mldsa_accel__core__sign__unpacker__out out(
+    mldsa_accel__inner__core__sign__unpacker__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__sign__unpacker__out_valid out_valid(
+    mldsa_accel__inner__core__sign__unpacker__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
     );
-    mldsa_accel__core__sign__unpacker__out_bad out_bad(
+    mldsa_accel__inner__core__sign__unpacker__out_bad out_bad(
         .d(out_bad$d),
         .q(out_bad$q),
         .clock(out_bad$clock)
@@ -30570,10 +30855,10 @@ module mldsa_accel__core__sign__unpacker(clock,reset,width,centred,offset,max_va
         out_of_range = out_bad$q;
     end
     
-endmodule // mldsa_accel__core__sign__unpacker
+endmodule // mldsa_accel__inner__core__sign__unpacker
 
 
-module mldsa_accel__core__sign__unpacker__acc(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__acc(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -30589,10 +30874,10 @@ module mldsa_accel__core__sign__unpacker__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__acc
+endmodule // mldsa_accel__inner__core__sign__unpacker__acc
 
 
-module mldsa_accel__core__sign__unpacker__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -30608,10 +30893,10 @@ module mldsa_accel__core__sign__unpacker__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__acc_bits
+endmodule // mldsa_accel__inner__core__sign__unpacker__acc_bits
 
 
-module mldsa_accel__core__sign__unpacker__field_mask(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__field_mask(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -30627,10 +30912,10 @@ module mldsa_accel__core__sign__unpacker__field_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__field_mask
+endmodule // mldsa_accel__inner__core__sign__unpacker__field_mask
 
 
-module mldsa_accel__core__sign__unpacker__out(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -30646,10 +30931,10 @@ module mldsa_accel__core__sign__unpacker__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__out
+endmodule // mldsa_accel__inner__core__sign__unpacker__out
 
 
-module mldsa_accel__core__sign__unpacker__out_bad(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__out_bad(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -30665,10 +30950,10 @@ module mldsa_accel__core__sign__unpacker__out_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__out_bad
+endmodule // mldsa_accel__inner__core__sign__unpacker__out_bad
 
 
-module mldsa_accel__core__sign__unpacker__out_valid(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -30684,10 +30969,10 @@ module mldsa_accel__core__sign__unpacker__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__out_valid
+endmodule // mldsa_accel__inner__core__sign__unpacker__out_valid
 
 
-module mldsa_accel__core__sign__unpacker__spare(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__spare(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -30703,10 +30988,10 @@ module mldsa_accel__core__sign__unpacker__spare(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__spare
+endmodule // mldsa_accel__inner__core__sign__unpacker__spare
 
 
-module mldsa_accel__core__sign__unpacker__spare_valid(d,q,clock);
+module mldsa_accel__inner__core__sign__unpacker__spare_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -30722,10 +31007,10 @@ module mldsa_accel__core__sign__unpacker__spare_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__unpacker__spare_valid
+endmodule // mldsa_accel__inner__core__sign__unpacker__spare_valid
 
 
-module mldsa_accel__core__sign__v_pipe__0(d,q,clock);
+module mldsa_accel__inner__core__sign__v_pipe__0(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -30741,10 +31026,10 @@ module mldsa_accel__core__sign__v_pipe__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__v_pipe__0
+endmodule // mldsa_accel__inner__core__sign__v_pipe__0
 
 
-module mldsa_accel__core__sign__v_pipe__1(d,q,clock);
+module mldsa_accel__inner__core__sign__v_pipe__1(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -30760,10 +31045,10 @@ module mldsa_accel__core__sign__v_pipe__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__v_pipe__1
+endmodule // mldsa_accel__inner__core__sign__v_pipe__1
 
 
-module mldsa_accel__core__sign__v_pipe__2(d,q,clock);
+module mldsa_accel__inner__core__sign__v_pipe__2(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -30779,10 +31064,10 @@ module mldsa_accel__core__sign__v_pipe__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__v_pipe__2
+endmodule // mldsa_accel__inner__core__sign__v_pipe__2
 
 
-module mldsa_accel__core__sign__w1_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__w1_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -30798,10 +31083,10 @@ module mldsa_accel__core__sign__w1_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w1_bits
+endmodule // mldsa_accel__inner__core__sign__w1_bits
 
 
-module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -30845,7 +31130,7 @@ module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,w
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__sign__w1_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__sign__w1_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -30854,7 +31139,7 @@ module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__sign__w1_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__sign__w1_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -30863,7 +31148,7 @@ module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__sign__w1_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__sign__w1_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -30872,7 +31157,7 @@ module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,w
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__sign__w1_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__sign__w1_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -30939,10 +31224,10 @@ module mldsa_accel__core__sign__w1_buf(clock,byte_write,byte_address,byte_data,w
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__sign__w1_buf
+endmodule // mldsa_accel__inner__core__sign__w1_buf
 
 
-module mldsa_accel__core__sign__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -30968,10 +31253,10 @@ module mldsa_accel__core__sign__w1_buf__lanes__0(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__w1_buf__lanes__0
+endmodule // mldsa_accel__inner__core__sign__w1_buf__lanes__0
 
 
-module mldsa_accel__core__sign__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -30997,10 +31282,10 @@ module mldsa_accel__core__sign__w1_buf__lanes__1(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__w1_buf__lanes__1
+endmodule // mldsa_accel__inner__core__sign__w1_buf__lanes__1
 
 
-module mldsa_accel__core__sign__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -31026,10 +31311,10 @@ module mldsa_accel__core__sign__w1_buf__lanes__2(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__w1_buf__lanes__2
+endmodule // mldsa_accel__inner__core__sign__w1_buf__lanes__2
 
 
-module mldsa_accel__core__sign__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -31055,10 +31340,10 @@ module mldsa_accel__core__sign__w1_buf__lanes__3(read_address,read_clock,read_da
        end
     end
                 
-endmodule // mldsa_accel__core__sign__w1_buf__lanes__3
+endmodule // mldsa_accel__inner__core__sign__w1_buf__lanes__3
 
 
-module mldsa_accel__core__sign__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__sign__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -31098,12 +31383,12 @@ module mldsa_accel__core__sign__w1_packer(clock,reset,width,centred,offset,coeff
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__sign__w1_packer__acc acc(
+    mldsa_accel__inner__core__sign__w1_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__sign__w1_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__sign__w1_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -31153,10 +31438,10 @@ module mldsa_accel__core__sign__w1_packer(clock,reset,width,centred,offset,coeff
         end
     end
     
-endmodule // mldsa_accel__core__sign__w1_packer
+endmodule // mldsa_accel__inner__core__sign__w1_packer
 
 
-module mldsa_accel__core__sign__w1_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__sign__w1_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -31172,10 +31457,10 @@ module mldsa_accel__core__sign__w1_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w1_packer__acc
+endmodule // mldsa_accel__inner__core__sign__w1_packer__acc
 
 
-module mldsa_accel__core__sign__w1_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__w1_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -31191,10 +31476,10 @@ module mldsa_accel__core__sign__w1_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w1_packer__acc_bits
+endmodule // mldsa_accel__inner__core__sign__w1_packer__acc_bits
 
 
-module mldsa_accel__core__sign__w1_ptr(d,q,clock);
+module mldsa_accel__inner__core__sign__w1_ptr(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -31210,10 +31495,10 @@ module mldsa_accel__core__sign__w1_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w1_ptr
+endmodule // mldsa_accel__inner__core__sign__w1_ptr
 
 
-module mldsa_accel__core__sign__w1_words(d,q,clock);
+module mldsa_accel__inner__core__sign__w1_words(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -31229,10 +31514,10 @@ module mldsa_accel__core__sign__w1_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w1_words
+endmodule // mldsa_accel__inner__core__sign__w1_words
 
 
-module mldsa_accel__core__sign__w_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sign__w_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -31258,10 +31543,10 @@ module mldsa_accel__core__sign__w_mem(read_address,read_clock,read_data,write_ad
        end
     end
                 
-endmodule // mldsa_accel__core__sign__w_mem
+endmodule // mldsa_accel__inner__core__sign__w_mem
 
 
-module mldsa_accel__core__sign__w_s0(d,q,clock);
+module mldsa_accel__inner__core__sign__w_s0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -31277,10 +31562,10 @@ module mldsa_accel__core__sign__w_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__w_s0
+endmodule // mldsa_accel__inner__core__sign__w_s0
 
 
-module mldsa_accel__core__sign__wide(d,q,clock);
+module mldsa_accel__inner__core__sign__wide(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31296,10 +31581,10 @@ module mldsa_accel__core__sign__wide(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__wide
+endmodule // mldsa_accel__inner__core__sign__wide
 
 
-module mldsa_accel__core__sign__words_in(d,q,clock);
+module mldsa_accel__inner__core__sign__words_in(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -31315,10 +31600,10 @@ module mldsa_accel__core__sign__words_in(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__words_in
+endmodule // mldsa_accel__inner__core__sign__words_in
 
 
-module mldsa_accel__core__sign__words_left(d,q,clock);
+module mldsa_accel__inner__core__sign__words_left(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -31334,10 +31619,10 @@ module mldsa_accel__core__sign__words_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__words_left
+endmodule // mldsa_accel__inner__core__sign__words_left
 
 
-module mldsa_accel__core__sign__z_bound(d,q,clock);
+module mldsa_accel__inner__core__sign__z_bound(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -31353,10 +31638,10 @@ module mldsa_accel__core__sign__z_bound(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__z_bound
+endmodule // mldsa_accel__inner__core__sign__z_bound
 
 
-module mldsa_accel__core__sign__z_checking(d,q,clock);
+module mldsa_accel__inner__core__sign__z_checking(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31372,10 +31657,10 @@ module mldsa_accel__core__sign__z_checking(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__z_checking
+endmodule // mldsa_accel__inner__core__sign__z_checking
 
 
-module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
+module mldsa_accel__inner__core__sign__z_norm(clock,x,canonical,bound,exceeds);
     
     // Module arguments
     input wire  clock;
@@ -31399,7 +31684,7 @@ module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
     reg  [24:0] high;
     
     // Sub module instances
-    mldsa_accel__core__sign__z_norm__out out(
+    mldsa_accel__inner__core__sign__z_norm__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -31424,10 +31709,10 @@ module mldsa_accel__core__sign__z_norm(clock,x,canonical,bound,exceeds);
         exceeds = out$q;
     end
     
-endmodule // mldsa_accel__core__sign__z_norm
+endmodule // mldsa_accel__inner__core__sign__z_norm
 
 
-module mldsa_accel__core__sign__z_norm__out(d,q,clock);
+module mldsa_accel__inner__core__sign__z_norm__out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31443,10 +31728,10 @@ module mldsa_accel__core__sign__z_norm__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__z_norm__out
+endmodule // mldsa_accel__inner__core__sign__z_norm__out
 
 
-module mldsa_accel__core__sign__z_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__sign__z_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -31486,12 +31771,12 @@ module mldsa_accel__core__sign__z_packer(clock,reset,width,centred,offset,coeff,
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__sign__z_packer__acc acc(
+    mldsa_accel__inner__core__sign__z_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__sign__z_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__sign__z_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -31541,10 +31826,10 @@ module mldsa_accel__core__sign__z_packer(clock,reset,width,centred,offset,coeff,
         end
     end
     
-endmodule // mldsa_accel__core__sign__z_packer
+endmodule // mldsa_accel__inner__core__sign__z_packer
 
 
-module mldsa_accel__core__sign__z_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__sign__z_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [50:0] d;
@@ -31560,10 +31845,10 @@ module mldsa_accel__core__sign__z_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__z_packer__acc
+endmodule // mldsa_accel__inner__core__sign__z_packer__acc
 
 
-module mldsa_accel__core__sign__z_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__sign__z_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -31579,10 +31864,10 @@ module mldsa_accel__core__sign__z_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sign__z_packer__acc_bits
+endmodule // mldsa_accel__inner__core__sign__z_packer__acc_bits
 
 
-module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
+module mldsa_accel__inner__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -31646,7 +31931,7 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
     reg  own$out_ready;
     
     // Sub module instances
-    mldsa_accel__core__sponge__own own(
+    mldsa_accel__inner__core__sponge__own own(
         .clock(own$clock),
         .reset(own$reset),
         .start(own$start),
@@ -31719,10 +32004,10 @@ module mldsa_accel__core__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,e
         end
     end
     
-endmodule // mldsa_accel__core__sponge
+endmodule // mldsa_accel__inner__core__sponge
 
 
-module mldsa_accel__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+module mldsa_accel__inner__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -32001,7 +32286,7 @@ module mldsa_accel__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,d
     reg  [63:0] tail_lane;
     
     // Sub module instances
-    mldsa_accel__core__sponge__own__perm perm(
+    mldsa_accel__inner__core__sponge__own__perm perm(
         .clock(perm$clock),
         .start(perm$start),
         .load(perm$load),
@@ -32088,177 +32373,177 @@ module mldsa_accel__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,d
         .next_lanes$23(perm$next_lanes$23),
         .next_lanes$24(perm$next_lanes$24)
     );
-    mldsa_accel__core__sponge__own__clear_r clear_r(
+    mldsa_accel__inner__core__sponge__own__clear_r clear_r(
         .d(clear_r$d),
         .q(clear_r$q),
         .clock(clear_r$clock)
     );
-    mldsa_accel__core__sponge__own__phase phase(
+    mldsa_accel__inner__core__sponge__own__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__sponge__own__mode mode(
+    mldsa_accel__inner__core__sponge__own__mode mode(
         .d(mode$d),
         .q(mode$q),
         .clock(mode$clock)
     );
-    mldsa_accel__core__sponge__own__msg_left msg_left(
+    mldsa_accel__inner__core__sponge__own__msg_left msg_left(
         .d(msg_left$d),
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
-    mldsa_accel__core__sponge__own__msg_short msg_short(
+    mldsa_accel__inner__core__sponge__own__msg_short msg_short(
         .d(msg_short$d),
         .q(msg_short$q),
         .clock(msg_short$clock)
     );
-    mldsa_accel__core__sponge__own__msg_four msg_four(
+    mldsa_accel__inner__core__sponge__own__msg_four msg_four(
         .d(msg_four$d),
         .q(msg_four$q),
         .clock(msg_four$clock)
     );
-    mldsa_accel__core__sponge__own__out_left out_left(
+    mldsa_accel__inner__core__sponge__own__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
         .clock(out_left$clock)
     );
-    mldsa_accel__core__sponge__own__word_pos word_pos(
+    mldsa_accel__inner__core__sponge__own__word_pos word_pos(
         .d(word_pos$d),
         .q(word_pos$q),
         .clock(word_pos$clock)
     );
-    mldsa_accel__core__sponge__own__done_flag done_flag(
+    mldsa_accel__inner__core__sponge__own__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__sponge__own__error_flag error_flag(
+    mldsa_accel__inner__core__sponge__own__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__sponge__own__chain_lanes chain_lanes(
+    mldsa_accel__inner__core__sponge__own__chain_lanes chain_lanes(
         .d(chain_lanes$d),
         .q(chain_lanes$q),
         .clock(chain_lanes$clock)
     );
-    mldsa_accel__core__sponge__own__segment segment(
+    mldsa_accel__inner__core__sponge__own__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    mldsa_accel__core__sponge__own__segment_word segment_word(
+    mldsa_accel__inner__core__sponge__own__segment_word segment_word(
         .d(segment_word$d),
         .q(segment_word$q),
         .clock(segment_word$clock)
     );
-    mldsa_accel__core__sponge__own__hash_address hash_address(
+    mldsa_accel__inner__core__sponge__own__hash_address hash_address(
         .d(hash_address$d),
         .q(hash_address$q),
         .clock(hash_address$clock)
     );
-    mldsa_accel__core__sponge__own__steps_left steps_left(
+    mldsa_accel__inner__core__sponge__own__steps_left steps_left(
         .d(steps_left$d),
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
-    mldsa_accel__core__sponge__own__prf_step prf_step(
+    mldsa_accel__inner__core__sponge__own__prf_step prf_step(
         .d(prf_step$d),
         .q(prf_step$q),
         .clock(prf_step$clock)
     );
-    mldsa_accel__core__sponge__own__prf_fors prf_fors(
+    mldsa_accel__inner__core__sponge__own__prf_fors prf_fors(
         .d(prf_fors$d),
         .q(prf_fors$q),
         .clock(prf_fors$clock)
     );
-    mldsa_accel__core__sponge__own__chain_fuse chain_fuse(
+    mldsa_accel__inner__core__sponge__own__chain_fuse chain_fuse(
         .d(chain_fuse$d),
         .q(chain_fuse$q),
         .clock(chain_fuse$clock)
     );
-    mldsa_accel__core__sponge__own__chain_wait chain_wait(
+    mldsa_accel__inner__core__sponge__own__chain_wait chain_wait(
         .d(chain_wait$d),
         .q(chain_wait$q),
         .clock(chain_wait$clock)
     );
-    mldsa_accel__core__sponge__own__pk_seed__0 pk_seed$0(
+    mldsa_accel__inner__core__sponge__own__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
         .clock(pk_seed$0$clock)
     );
-    mldsa_accel__core__sponge__own__pk_seed__1 pk_seed$1(
+    mldsa_accel__inner__core__sponge__own__pk_seed__1 pk_seed$1(
         .d(pk_seed$1$d),
         .q(pk_seed$1$q),
         .clock(pk_seed$1$clock)
     );
-    mldsa_accel__core__sponge__own__pk_seed__2 pk_seed$2(
+    mldsa_accel__inner__core__sponge__own__pk_seed__2 pk_seed$2(
         .d(pk_seed$2$d),
         .q(pk_seed$2$q),
         .clock(pk_seed$2$clock)
     );
-    mldsa_accel__core__sponge__own__pk_seed__3 pk_seed$3(
+    mldsa_accel__inner__core__sponge__own__pk_seed__3 pk_seed$3(
         .d(pk_seed$3$d),
         .q(pk_seed$3$q),
         .clock(pk_seed$3$clock)
     );
-    mldsa_accel__core__sponge__own__adrs__0 adrs$0(
+    mldsa_accel__inner__core__sponge__own__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    mldsa_accel__core__sponge__own__adrs__1 adrs$1(
+    mldsa_accel__inner__core__sponge__own__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    mldsa_accel__core__sponge__own__adrs__2 adrs$2(
+    mldsa_accel__inner__core__sponge__own__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    mldsa_accel__core__sponge__own__adrs__3 adrs$3(
+    mldsa_accel__inner__core__sponge__own__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    mldsa_accel__core__sponge__own__tail__0 tail$0(
+    mldsa_accel__inner__core__sponge__own__tail__0 tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    mldsa_accel__core__sponge__own__tail__1 tail$1(
+    mldsa_accel__inner__core__sponge__own__tail__1 tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    mldsa_accel__core__sponge__own__tail__2 tail$2(
+    mldsa_accel__inner__core__sponge__own__tail__2 tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    mldsa_accel__core__sponge__own__tail__3 tail$3(
+    mldsa_accel__inner__core__sponge__own__tail__3 tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    mldsa_accel__core__sponge__own__tail__4 tail$4(
+    mldsa_accel__inner__core__sponge__own__tail__4 tail$4(
         .d(tail$4$d),
         .q(tail$4$q),
         .clock(tail$4$clock)
     );
-    mldsa_accel__core__sponge__own__tail__5 tail$5(
+    mldsa_accel__inner__core__sponge__own__tail__5 tail$5(
         .d(tail$5$d),
         .q(tail$5$q),
         .clock(tail$5$clock)
     );
-    mldsa_accel__core__sponge__own__tail_active tail_active(
+    mldsa_accel__inner__core__sponge__own__tail_active tail_active(
         .d(tail_active$d),
         .q(tail_active$q),
         .clock(tail_active$clock)
     );
-    mldsa_accel__core__sponge__own__tail_pos tail_pos(
+    mldsa_accel__inner__core__sponge__own__tail_pos tail_pos(
         .d(tail_pos$d),
         .q(tail_pos$q),
         .clock(tail_pos$clock)
@@ -33056,10 +33341,10 @@ module mldsa_accel__core__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,d
         end
     end
     
-endmodule // mldsa_accel__core__sponge__own
+endmodule // mldsa_accel__inner__core__sponge__own
 
 
-module mldsa_accel__core__sponge__own__adrs__0(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -33075,10 +33360,10 @@ module mldsa_accel__core__sponge__own__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__adrs__0
+endmodule // mldsa_accel__inner__core__sponge__own__adrs__0
 
 
-module mldsa_accel__core__sponge__own__adrs__1(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -33094,10 +33379,10 @@ module mldsa_accel__core__sponge__own__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__adrs__1
+endmodule // mldsa_accel__inner__core__sponge__own__adrs__1
 
 
-module mldsa_accel__core__sponge__own__adrs__2(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -33113,10 +33398,10 @@ module mldsa_accel__core__sponge__own__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__adrs__2
+endmodule // mldsa_accel__inner__core__sponge__own__adrs__2
 
 
-module mldsa_accel__core__sponge__own__adrs__3(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -33132,10 +33417,10 @@ module mldsa_accel__core__sponge__own__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__adrs__3
+endmodule // mldsa_accel__inner__core__sponge__own__adrs__3
 
 
-module mldsa_accel__core__sponge__own__chain_fuse(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__chain_fuse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33151,10 +33436,10 @@ module mldsa_accel__core__sponge__own__chain_fuse(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__chain_fuse
+endmodule // mldsa_accel__inner__core__sponge__own__chain_fuse
 
 
-module mldsa_accel__core__sponge__own__chain_lanes(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__chain_lanes(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -33170,10 +33455,10 @@ module mldsa_accel__core__sponge__own__chain_lanes(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__chain_lanes
+endmodule // mldsa_accel__inner__core__sponge__own__chain_lanes
 
 
-module mldsa_accel__core__sponge__own__chain_wait(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__chain_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33189,10 +33474,10 @@ module mldsa_accel__core__sponge__own__chain_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__chain_wait
+endmodule // mldsa_accel__inner__core__sponge__own__chain_wait
 
 
-module mldsa_accel__core__sponge__own__clear_r(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33209,10 +33494,10 @@ module mldsa_accel__core__sponge__own__clear_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__clear_r
+endmodule // mldsa_accel__inner__core__sponge__own__clear_r
 
 
-module mldsa_accel__core__sponge__own__done_flag(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33228,10 +33513,10 @@ module mldsa_accel__core__sponge__own__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__done_flag
+endmodule // mldsa_accel__inner__core__sponge__own__done_flag
 
 
-module mldsa_accel__core__sponge__own__error_flag(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33247,10 +33532,10 @@ module mldsa_accel__core__sponge__own__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__error_flag
+endmodule // mldsa_accel__inner__core__sponge__own__error_flag
 
 
-module mldsa_accel__core__sponge__own__hash_address(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__hash_address(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33266,10 +33551,10 @@ module mldsa_accel__core__sponge__own__hash_address(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__hash_address
+endmodule // mldsa_accel__inner__core__sponge__own__hash_address
 
 
-module mldsa_accel__core__sponge__own__mode(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__mode(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -33285,10 +33570,10 @@ module mldsa_accel__core__sponge__own__mode(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__mode
+endmodule // mldsa_accel__inner__core__sponge__own__mode
 
 
-module mldsa_accel__core__sponge__own__msg_four(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__msg_four(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33304,10 +33589,10 @@ module mldsa_accel__core__sponge__own__msg_four(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__msg_four
+endmodule // mldsa_accel__inner__core__sponge__own__msg_four
 
 
-module mldsa_accel__core__sponge__own__msg_left(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__msg_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33323,10 +33608,10 @@ module mldsa_accel__core__sponge__own__msg_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__msg_left
+endmodule // mldsa_accel__inner__core__sponge__own__msg_left
 
 
-module mldsa_accel__core__sponge__own__msg_short(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__msg_short(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33342,10 +33627,10 @@ module mldsa_accel__core__sponge__own__msg_short(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__msg_short
+endmodule // mldsa_accel__inner__core__sponge__own__msg_short
 
 
-module mldsa_accel__core__sponge__own__out_left(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__out_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -33361,10 +33646,10 @@ module mldsa_accel__core__sponge__own__out_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__out_left
+endmodule // mldsa_accel__inner__core__sponge__own__out_left
 
 
-module mldsa_accel__core__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
+module mldsa_accel__inner__core__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
     
     // Module arguments
     input wire  clock;
@@ -33599,147 +33884,147 @@ module mldsa_accel__core__sponge__own__perm(clock,start,load,load_lanes$0,load_l
     reg  load_now;
     
     // Sub module instances
-    mldsa_accel__core__sponge__own__perm__state__0 state$0(
+    mldsa_accel__inner__core__sponge__own__perm__state__0 state$0(
         .d(state$0$d),
         .q(state$0$q),
         .clock(state$0$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__1 state$1(
+    mldsa_accel__inner__core__sponge__own__perm__state__1 state$1(
         .d(state$1$d),
         .q(state$1$q),
         .clock(state$1$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__2 state$2(
+    mldsa_accel__inner__core__sponge__own__perm__state__2 state$2(
         .d(state$2$d),
         .q(state$2$q),
         .clock(state$2$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__3 state$3(
+    mldsa_accel__inner__core__sponge__own__perm__state__3 state$3(
         .d(state$3$d),
         .q(state$3$q),
         .clock(state$3$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__4 state$4(
+    mldsa_accel__inner__core__sponge__own__perm__state__4 state$4(
         .d(state$4$d),
         .q(state$4$q),
         .clock(state$4$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__5 state$5(
+    mldsa_accel__inner__core__sponge__own__perm__state__5 state$5(
         .d(state$5$d),
         .q(state$5$q),
         .clock(state$5$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__6 state$6(
+    mldsa_accel__inner__core__sponge__own__perm__state__6 state$6(
         .d(state$6$d),
         .q(state$6$q),
         .clock(state$6$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__7 state$7(
+    mldsa_accel__inner__core__sponge__own__perm__state__7 state$7(
         .d(state$7$d),
         .q(state$7$q),
         .clock(state$7$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__8 state$8(
+    mldsa_accel__inner__core__sponge__own__perm__state__8 state$8(
         .d(state$8$d),
         .q(state$8$q),
         .clock(state$8$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__9 state$9(
+    mldsa_accel__inner__core__sponge__own__perm__state__9 state$9(
         .d(state$9$d),
         .q(state$9$q),
         .clock(state$9$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__10 state$10(
+    mldsa_accel__inner__core__sponge__own__perm__state__10 state$10(
         .d(state$10$d),
         .q(state$10$q),
         .clock(state$10$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__11 state$11(
+    mldsa_accel__inner__core__sponge__own__perm__state__11 state$11(
         .d(state$11$d),
         .q(state$11$q),
         .clock(state$11$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__12 state$12(
+    mldsa_accel__inner__core__sponge__own__perm__state__12 state$12(
         .d(state$12$d),
         .q(state$12$q),
         .clock(state$12$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__13 state$13(
+    mldsa_accel__inner__core__sponge__own__perm__state__13 state$13(
         .d(state$13$d),
         .q(state$13$q),
         .clock(state$13$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__14 state$14(
+    mldsa_accel__inner__core__sponge__own__perm__state__14 state$14(
         .d(state$14$d),
         .q(state$14$q),
         .clock(state$14$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__15 state$15(
+    mldsa_accel__inner__core__sponge__own__perm__state__15 state$15(
         .d(state$15$d),
         .q(state$15$q),
         .clock(state$15$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__16 state$16(
+    mldsa_accel__inner__core__sponge__own__perm__state__16 state$16(
         .d(state$16$d),
         .q(state$16$q),
         .clock(state$16$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__17 state$17(
+    mldsa_accel__inner__core__sponge__own__perm__state__17 state$17(
         .d(state$17$d),
         .q(state$17$q),
         .clock(state$17$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__18 state$18(
+    mldsa_accel__inner__core__sponge__own__perm__state__18 state$18(
         .d(state$18$d),
         .q(state$18$q),
         .clock(state$18$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__19 state$19(
+    mldsa_accel__inner__core__sponge__own__perm__state__19 state$19(
         .d(state$19$d),
         .q(state$19$q),
         .clock(state$19$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__20 state$20(
+    mldsa_accel__inner__core__sponge__own__perm__state__20 state$20(
         .d(state$20$d),
         .q(state$20$q),
         .clock(state$20$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__21 state$21(
+    mldsa_accel__inner__core__sponge__own__perm__state__21 state$21(
         .d(state$21$d),
         .q(state$21$q),
         .clock(state$21$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__22 state$22(
+    mldsa_accel__inner__core__sponge__own__perm__state__22 state$22(
         .d(state$22$d),
         .q(state$22$q),
         .clock(state$22$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__23 state$23(
+    mldsa_accel__inner__core__sponge__own__perm__state__23 state$23(
         .d(state$23$d),
         .q(state$23$q),
         .clock(state$23$clock)
     );
-    mldsa_accel__core__sponge__own__perm__state__24 state$24(
+    mldsa_accel__inner__core__sponge__own__perm__state__24 state$24(
         .d(state$24$d),
         .q(state$24$q),
         .clock(state$24$clock)
     );
-    mldsa_accel__core__sponge__own__perm__running running(
+    mldsa_accel__inner__core__sponge__own__perm__running running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    mldsa_accel__core__sponge__own__perm__round round(
+    mldsa_accel__inner__core__sponge__own__perm__round round(
         .d(round$d),
         .q(round$q),
         .clock(round$clock)
     );
-    mldsa_accel__core__sponge__own__perm__reload_armed reload_armed(
+    mldsa_accel__inner__core__sponge__own__perm__reload_armed reload_armed(
         .d(reload_armed$d),
         .q(reload_armed$q),
         .clock(reload_armed$clock)
     );
-    mldsa_accel__core__sponge__own__perm__rounds rounds(
+    mldsa_accel__inner__core__sponge__own__perm__rounds rounds(
         .state_in$0(rounds$state_in$0),
         .state_in$1(rounds$state_in$1),
         .state_in$2(rounds$state_in$2),
@@ -34159,10 +34444,10 @@ module mldsa_accel__core__sponge__own__perm(clock,start,load,load_lanes$0,load_l
         end
     end
     
-endmodule // mldsa_accel__core__sponge__own__perm
+endmodule // mldsa_accel__inner__core__sponge__own__perm
 
 
-module mldsa_accel__core__sponge__own__perm__reload_armed(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__reload_armed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34178,10 +34463,10 @@ module mldsa_accel__core__sponge__own__perm__reload_armed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__reload_armed
+endmodule // mldsa_accel__inner__core__sponge__own__perm__reload_armed
 
 
-module mldsa_accel__core__sponge__own__perm__round(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__round(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -34197,10 +34482,10 @@ module mldsa_accel__core__sponge__own__perm__round(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__round
+endmodule // mldsa_accel__inner__core__sponge__own__perm__round
 
 
-module mldsa_accel__core__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
+module mldsa_accel__inner__core__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
     
     // Module arguments
     input wire  [63:0] state_in$0;
@@ -34607,10 +34892,10 @@ module mldsa_accel__core__sponge__own__perm__rounds(state_in$0,state_in$1,state_
         state_out$24 = lanes$49;
     end
     
-endmodule // mldsa_accel__core__sponge__own__perm__rounds
+endmodule // mldsa_accel__inner__core__sponge__own__perm__rounds
 
 
-module mldsa_accel__core__sponge__own__perm__running(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34627,10 +34912,10 @@ module mldsa_accel__core__sponge__own__perm__running(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__running
+endmodule // mldsa_accel__inner__core__sponge__own__perm__running
 
 
-module mldsa_accel__core__sponge__own__perm__state__0(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34646,10 +34931,10 @@ module mldsa_accel__core__sponge__own__perm__state__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__0
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__0
 
 
-module mldsa_accel__core__sponge__own__perm__state__1(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34665,10 +34950,10 @@ module mldsa_accel__core__sponge__own__perm__state__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__1
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__1
 
 
-module mldsa_accel__core__sponge__own__perm__state__10(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__10(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34684,10 +34969,10 @@ module mldsa_accel__core__sponge__own__perm__state__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__10
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__10
 
 
-module mldsa_accel__core__sponge__own__perm__state__11(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__11(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34703,10 +34988,10 @@ module mldsa_accel__core__sponge__own__perm__state__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__11
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__11
 
 
-module mldsa_accel__core__sponge__own__perm__state__12(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__12(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34722,10 +35007,10 @@ module mldsa_accel__core__sponge__own__perm__state__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__12
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__12
 
 
-module mldsa_accel__core__sponge__own__perm__state__13(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__13(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34741,10 +35026,10 @@ module mldsa_accel__core__sponge__own__perm__state__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__13
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__13
 
 
-module mldsa_accel__core__sponge__own__perm__state__14(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__14(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34760,10 +35045,10 @@ module mldsa_accel__core__sponge__own__perm__state__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__14
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__14
 
 
-module mldsa_accel__core__sponge__own__perm__state__15(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__15(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34779,10 +35064,10 @@ module mldsa_accel__core__sponge__own__perm__state__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__15
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__15
 
 
-module mldsa_accel__core__sponge__own__perm__state__16(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__16(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34798,10 +35083,10 @@ module mldsa_accel__core__sponge__own__perm__state__16(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__16
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__16
 
 
-module mldsa_accel__core__sponge__own__perm__state__17(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__17(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34817,10 +35102,10 @@ module mldsa_accel__core__sponge__own__perm__state__17(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__17
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__17
 
 
-module mldsa_accel__core__sponge__own__perm__state__18(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__18(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34836,10 +35121,10 @@ module mldsa_accel__core__sponge__own__perm__state__18(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__18
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__18
 
 
-module mldsa_accel__core__sponge__own__perm__state__19(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__19(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34855,10 +35140,10 @@ module mldsa_accel__core__sponge__own__perm__state__19(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__19
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__19
 
 
-module mldsa_accel__core__sponge__own__perm__state__2(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34874,10 +35159,10 @@ module mldsa_accel__core__sponge__own__perm__state__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__2
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__2
 
 
-module mldsa_accel__core__sponge__own__perm__state__20(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__20(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34893,10 +35178,10 @@ module mldsa_accel__core__sponge__own__perm__state__20(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__20
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__20
 
 
-module mldsa_accel__core__sponge__own__perm__state__21(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__21(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34912,10 +35197,10 @@ module mldsa_accel__core__sponge__own__perm__state__21(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__21
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__21
 
 
-module mldsa_accel__core__sponge__own__perm__state__22(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__22(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34931,10 +35216,10 @@ module mldsa_accel__core__sponge__own__perm__state__22(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__22
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__22
 
 
-module mldsa_accel__core__sponge__own__perm__state__23(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__23(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34950,10 +35235,10 @@ module mldsa_accel__core__sponge__own__perm__state__23(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__23
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__23
 
 
-module mldsa_accel__core__sponge__own__perm__state__24(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__24(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34969,10 +35254,10 @@ module mldsa_accel__core__sponge__own__perm__state__24(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__24
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__24
 
 
-module mldsa_accel__core__sponge__own__perm__state__3(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -34988,10 +35273,10 @@ module mldsa_accel__core__sponge__own__perm__state__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__3
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__3
 
 
-module mldsa_accel__core__sponge__own__perm__state__4(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35007,10 +35292,10 @@ module mldsa_accel__core__sponge__own__perm__state__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__4
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__4
 
 
-module mldsa_accel__core__sponge__own__perm__state__5(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35026,10 +35311,10 @@ module mldsa_accel__core__sponge__own__perm__state__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__5
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__5
 
 
-module mldsa_accel__core__sponge__own__perm__state__6(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__6(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35045,10 +35330,10 @@ module mldsa_accel__core__sponge__own__perm__state__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__6
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__6
 
 
-module mldsa_accel__core__sponge__own__perm__state__7(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__7(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35064,10 +35349,10 @@ module mldsa_accel__core__sponge__own__perm__state__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__7
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__7
 
 
-module mldsa_accel__core__sponge__own__perm__state__8(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__8(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35083,10 +35368,10 @@ module mldsa_accel__core__sponge__own__perm__state__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__8
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__8
 
 
-module mldsa_accel__core__sponge__own__perm__state__9(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__perm__state__9(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35102,10 +35387,10 @@ module mldsa_accel__core__sponge__own__perm__state__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__perm__state__9
+endmodule // mldsa_accel__inner__core__sponge__own__perm__state__9
 
 
-module mldsa_accel__core__sponge__own__phase(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -35131,10 +35416,10 @@ module mldsa_accel__core__sponge__own__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__phase
+endmodule // mldsa_accel__inner__core__sponge__own__phase
 
 
-module mldsa_accel__core__sponge__own__pk_seed__0(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__pk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35150,10 +35435,10 @@ module mldsa_accel__core__sponge__own__pk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__pk_seed__0
+endmodule // mldsa_accel__inner__core__sponge__own__pk_seed__0
 
 
-module mldsa_accel__core__sponge__own__pk_seed__1(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__pk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35169,10 +35454,10 @@ module mldsa_accel__core__sponge__own__pk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__pk_seed__1
+endmodule // mldsa_accel__inner__core__sponge__own__pk_seed__1
 
 
-module mldsa_accel__core__sponge__own__pk_seed__2(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__pk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35188,10 +35473,10 @@ module mldsa_accel__core__sponge__own__pk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__pk_seed__2
+endmodule // mldsa_accel__inner__core__sponge__own__pk_seed__2
 
 
-module mldsa_accel__core__sponge__own__pk_seed__3(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__pk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35207,10 +35492,10 @@ module mldsa_accel__core__sponge__own__pk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__pk_seed__3
+endmodule // mldsa_accel__inner__core__sponge__own__pk_seed__3
 
 
-module mldsa_accel__core__sponge__own__prf_fors(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__prf_fors(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35226,10 +35511,10 @@ module mldsa_accel__core__sponge__own__prf_fors(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__prf_fors
+endmodule // mldsa_accel__inner__core__sponge__own__prf_fors
 
 
-module mldsa_accel__core__sponge__own__prf_step(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__prf_step(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35245,10 +35530,10 @@ module mldsa_accel__core__sponge__own__prf_step(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__prf_step
+endmodule // mldsa_accel__inner__core__sponge__own__prf_step
 
 
-module mldsa_accel__core__sponge__own__segment(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -35264,10 +35549,10 @@ module mldsa_accel__core__sponge__own__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__segment
+endmodule // mldsa_accel__inner__core__sponge__own__segment
 
 
-module mldsa_accel__core__sponge__own__segment_word(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__segment_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -35283,10 +35568,10 @@ module mldsa_accel__core__sponge__own__segment_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__segment_word
+endmodule // mldsa_accel__inner__core__sponge__own__segment_word
 
 
-module mldsa_accel__core__sponge__own__steps_left(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__steps_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -35302,10 +35587,10 @@ module mldsa_accel__core__sponge__own__steps_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__steps_left
+endmodule // mldsa_accel__inner__core__sponge__own__steps_left
 
 
-module mldsa_accel__core__sponge__own__tail__0(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35321,10 +35606,10 @@ module mldsa_accel__core__sponge__own__tail__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__0
+endmodule // mldsa_accel__inner__core__sponge__own__tail__0
 
 
-module mldsa_accel__core__sponge__own__tail__1(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35340,10 +35625,10 @@ module mldsa_accel__core__sponge__own__tail__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__1
+endmodule // mldsa_accel__inner__core__sponge__own__tail__1
 
 
-module mldsa_accel__core__sponge__own__tail__2(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35359,10 +35644,10 @@ module mldsa_accel__core__sponge__own__tail__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__2
+endmodule // mldsa_accel__inner__core__sponge__own__tail__2
 
 
-module mldsa_accel__core__sponge__own__tail__3(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35378,10 +35663,10 @@ module mldsa_accel__core__sponge__own__tail__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__3
+endmodule // mldsa_accel__inner__core__sponge__own__tail__3
 
 
-module mldsa_accel__core__sponge__own__tail__4(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35397,10 +35682,10 @@ module mldsa_accel__core__sponge__own__tail__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__4
+endmodule // mldsa_accel__inner__core__sponge__own__tail__4
 
 
-module mldsa_accel__core__sponge__own__tail__5(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -35416,10 +35701,10 @@ module mldsa_accel__core__sponge__own__tail__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail__5
+endmodule // mldsa_accel__inner__core__sponge__own__tail__5
 
 
-module mldsa_accel__core__sponge__own__tail_active(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail_active(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35435,10 +35720,10 @@ module mldsa_accel__core__sponge__own__tail_active(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail_active
+endmodule // mldsa_accel__inner__core__sponge__own__tail_active
 
 
-module mldsa_accel__core__sponge__own__tail_pos(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__tail_pos(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -35454,10 +35739,10 @@ module mldsa_accel__core__sponge__own__tail_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__tail_pos
+endmodule // mldsa_accel__inner__core__sponge__own__tail_pos
 
 
-module mldsa_accel__core__sponge__own__word_pos(d,q,clock);
+module mldsa_accel__inner__core__sponge__own__word_pos(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -35473,10 +35758,10 @@ module mldsa_accel__core__sponge__own__word_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge__own__word_pos
+endmodule // mldsa_accel__inner__core__sponge__own__word_pos
 
 
-module mldsa_accel__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_data,out_valid,out_ready,empty);
+module mldsa_accel__inner__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_data,out_valid,out_ready,empty);
     
     // Module arguments
     input wire  clock;
@@ -35516,7 +35801,7 @@ module mldsa_accel__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_d
     reg  [4:0] next_read;
     
     // Sub module instances
-    mldsa_accel__core__sponge_out__ram ram(
+    mldsa_accel__inner__core__sponge_out__ram ram(
         .read_address(ram$read_address),
         .read_clock(ram$read_clock),
         .read_data(ram$read_data),
@@ -35525,17 +35810,17 @@ module mldsa_accel__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_d
         .write_data(ram$write_data),
         .write_enable(ram$write_enable)
     );
-    mldsa_accel__core__sponge_out__write_pointer write_pointer(
+    mldsa_accel__inner__core__sponge_out__write_pointer write_pointer(
         .d(write_pointer$d),
         .q(write_pointer$q),
         .clock(write_pointer$clock)
     );
-    mldsa_accel__core__sponge_out__read_pointer read_pointer(
+    mldsa_accel__inner__core__sponge_out__read_pointer read_pointer(
         .d(read_pointer$d),
         .q(read_pointer$q),
         .clock(read_pointer$clock)
     );
-    mldsa_accel__core__sponge_out__readable readable(
+    mldsa_accel__inner__core__sponge_out__readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
@@ -35579,10 +35864,10 @@ module mldsa_accel__core__sponge_out(clock,flush,in_data,in_valid,in_ready,out_d
         end
     end
     
-endmodule // mldsa_accel__core__sponge_out
+endmodule // mldsa_accel__inner__core__sponge_out
 
 
-module mldsa_accel__core__sponge_out__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__sponge_out__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [3:0] read_address;
@@ -35608,10 +35893,10 @@ module mldsa_accel__core__sponge_out__ram(read_address,read_clock,read_data,writ
        end
     end
                 
-endmodule // mldsa_accel__core__sponge_out__ram
+endmodule // mldsa_accel__inner__core__sponge_out__ram
 
 
-module mldsa_accel__core__sponge_out__read_pointer(d,q,clock);
+module mldsa_accel__inner__core__sponge_out__read_pointer(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -35627,10 +35912,10 @@ module mldsa_accel__core__sponge_out__read_pointer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge_out__read_pointer
+endmodule // mldsa_accel__inner__core__sponge_out__read_pointer
 
 
-module mldsa_accel__core__sponge_out__readable(d,q,clock);
+module mldsa_accel__inner__core__sponge_out__readable(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -35646,10 +35931,10 @@ module mldsa_accel__core__sponge_out__readable(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge_out__readable
+endmodule // mldsa_accel__inner__core__sponge_out__readable
 
 
-module mldsa_accel__core__sponge_out__write_pointer(d,q,clock);
+module mldsa_accel__inner__core__sponge_out__write_pointer(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -35665,10 +35950,10 @@ module mldsa_accel__core__sponge_out__write_pointer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__sponge_out__write_pointer
+endmodule // mldsa_accel__inner__core__sponge_out__write_pointer
 
 
-module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
+module mldsa_accel__inner__core__verify(clock,reset,start,parameter_set,external_mu,msg_bytes,abort_job,busy,done,error,verdict,s_data,s_valid,s_last,s_ready,sponge_reset,sponge_start,sponge_op,sponge_arg0,sponge_arg1,sponge_arg2,sponge_in_data,sponge_in_valid,sponge_in_last,sponge_out_ready,sponge_done,sponge_error,sponge_in_ready,sponge_out_data,sponge_out_valid,ntt_reset,ntt_start,ntt_op,ntt_arg0,ntt_arg1,ntt_arg2,ntt_s_tdata,ntt_s_tvalid,ntt_s_tlast,ntt_m_tready,ntt_done,ntt_error,ntt_s_tready,ntt_m_tdata,ntt_m_tvalid,pm_store_poly,pm_load_poly,pm_coeff_write,pm_coeff_slot,pm_coeff_index,pm_coeff_data,ball_start,ball_tau,ball_data,ball_data_valid,ball_read_index,ball_data_ready,ball_done,ball_coeff);
     
     // Module arguments
     input wire  clock;
@@ -36213,7 +36498,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
     reg  feed_take;
     
     // Sub module instances
-    mldsa_accel__core__verify__unpacker unpacker(
+    mldsa_accel__inner__core__verify__unpacker unpacker(
         .clock(unpacker$clock),
         .reset(unpacker$reset),
         .width(unpacker$width),
@@ -36230,7 +36515,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .coeff_valid(unpacker$coeff_valid),
         .out_of_range(unpacker$out_of_range)
     );
-    mldsa_accel__core__verify__hints hints(
+    mldsa_accel__inner__core__verify__hints hints(
         .clock(hints$clock),
         .reset(hints$reset),
         .k(hints$k),
@@ -36248,7 +36533,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .malformed(hints$malformed),
         .done(hints$done)
     );
-    mldsa_accel__core__verify__matrix matrix(
+    mldsa_accel__inner__core__verify__matrix matrix(
         .clock(matrix$clock),
         .start(matrix$start),
         .halt(matrix$halt),
@@ -36284,14 +36569,14 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .row(matrix$row),
         .col(matrix$col)
     );
-    mldsa_accel__core__verify__z_norm z_norm(
+    mldsa_accel__inner__core__verify__z_norm z_norm(
         .clock(z_norm$clock),
         .x(z_norm$x),
         .canonical(z_norm$canonical),
         .bound(z_norm$bound),
         .exceeds(z_norm$exceeds)
     );
-    mldsa_accel__core__verify__decompose decompose(
+    mldsa_accel__inner__core__verify__decompose decompose(
         .clock(decompose$clock),
         .r(decompose$r),
         .wide(decompose$wide),
@@ -36300,7 +36585,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .r0(decompose$r0),
         .r1_hinted(decompose$r1_hinted)
     );
-    mldsa_accel__core__verify__w1_packer w1_packer(
+    mldsa_accel__inner__core__verify__w1_packer w1_packer(
         .clock(w1_packer$clock),
         .reset(w1_packer$reset),
         .width(w1_packer$width),
@@ -36313,7 +36598,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .data_valid(w1_packer$data_valid),
         .data_ready(w1_packer$data_ready)
     );
-    mldsa_accel__core__verify__pk_buf pk_buf(
+    mldsa_accel__inner__core__verify__pk_buf pk_buf(
         .clock(pk_buf$clock),
         .byte_write(pk_buf$byte_write),
         .byte_address(pk_buf$byte_address),
@@ -36324,7 +36609,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .read_address(pk_buf$read_address),
         .read_word(pk_buf$read_word)
     );
-    mldsa_accel__core__verify__sig_buf sig_buf(
+    mldsa_accel__inner__core__verify__sig_buf sig_buf(
         .clock(sig_buf$clock),
         .byte_write(sig_buf$byte_write),
         .byte_address(sig_buf$byte_address),
@@ -36335,7 +36620,7 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .read_address(sig_buf$read_address),
         .read_word(sig_buf$read_word)
     );
-    mldsa_accel__core__verify__w1_buf w1_buf(
+    mldsa_accel__inner__core__verify__w1_buf w1_buf(
         .clock(w1_buf$clock),
         .byte_write(w1_buf$byte_write),
         .byte_address(w1_buf$byte_address),
@@ -36346,392 +36631,392 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         .read_address(w1_buf$read_address),
         .read_word(w1_buf$read_word)
     );
-    mldsa_accel__core__verify__rho__0 rho$0(
+    mldsa_accel__inner__core__verify__rho__0 rho$0(
         .d(rho$0$d),
         .q(rho$0$q),
         .clock(rho$0$clock)
     );
-    mldsa_accel__core__verify__rho__1 rho$1(
+    mldsa_accel__inner__core__verify__rho__1 rho$1(
         .d(rho$1$d),
         .q(rho$1$q),
         .clock(rho$1$clock)
     );
-    mldsa_accel__core__verify__rho__2 rho$2(
+    mldsa_accel__inner__core__verify__rho__2 rho$2(
         .d(rho$2$d),
         .q(rho$2$q),
         .clock(rho$2$clock)
     );
-    mldsa_accel__core__verify__rho__3 rho$3(
+    mldsa_accel__inner__core__verify__rho__3 rho$3(
         .d(rho$3$d),
         .q(rho$3$q),
         .clock(rho$3$clock)
     );
-    mldsa_accel__core__verify__rho__4 rho$4(
+    mldsa_accel__inner__core__verify__rho__4 rho$4(
         .d(rho$4$d),
         .q(rho$4$q),
         .clock(rho$4$clock)
     );
-    mldsa_accel__core__verify__rho__5 rho$5(
+    mldsa_accel__inner__core__verify__rho__5 rho$5(
         .d(rho$5$d),
         .q(rho$5$q),
         .clock(rho$5$clock)
     );
-    mldsa_accel__core__verify__rho__6 rho$6(
+    mldsa_accel__inner__core__verify__rho__6 rho$6(
         .d(rho$6$d),
         .q(rho$6$q),
         .clock(rho$6$clock)
     );
-    mldsa_accel__core__verify__rho__7 rho$7(
+    mldsa_accel__inner__core__verify__rho__7 rho$7(
         .d(rho$7$d),
         .q(rho$7$q),
         .clock(rho$7$clock)
     );
-    mldsa_accel__core__verify__mu__0 mu$0(
+    mldsa_accel__inner__core__verify__mu__0 mu$0(
         .d(mu$0$d),
         .q(mu$0$q),
         .clock(mu$0$clock)
     );
-    mldsa_accel__core__verify__mu__1 mu$1(
+    mldsa_accel__inner__core__verify__mu__1 mu$1(
         .d(mu$1$d),
         .q(mu$1$q),
         .clock(mu$1$clock)
     );
-    mldsa_accel__core__verify__mu__2 mu$2(
+    mldsa_accel__inner__core__verify__mu__2 mu$2(
         .d(mu$2$d),
         .q(mu$2$q),
         .clock(mu$2$clock)
     );
-    mldsa_accel__core__verify__mu__3 mu$3(
+    mldsa_accel__inner__core__verify__mu__3 mu$3(
         .d(mu$3$d),
         .q(mu$3$q),
         .clock(mu$3$clock)
     );
-    mldsa_accel__core__verify__mu__4 mu$4(
+    mldsa_accel__inner__core__verify__mu__4 mu$4(
         .d(mu$4$d),
         .q(mu$4$q),
         .clock(mu$4$clock)
     );
-    mldsa_accel__core__verify__mu__5 mu$5(
+    mldsa_accel__inner__core__verify__mu__5 mu$5(
         .d(mu$5$d),
         .q(mu$5$q),
         .clock(mu$5$clock)
     );
-    mldsa_accel__core__verify__mu__6 mu$6(
+    mldsa_accel__inner__core__verify__mu__6 mu$6(
         .d(mu$6$d),
         .q(mu$6$q),
         .clock(mu$6$clock)
     );
-    mldsa_accel__core__verify__mu__7 mu$7(
+    mldsa_accel__inner__core__verify__mu__7 mu$7(
         .d(mu$7$d),
         .q(mu$7$q),
         .clock(mu$7$clock)
     );
-    mldsa_accel__core__verify__mu__8 mu$8(
+    mldsa_accel__inner__core__verify__mu__8 mu$8(
         .d(mu$8$d),
         .q(mu$8$q),
         .clock(mu$8$clock)
     );
-    mldsa_accel__core__verify__mu__9 mu$9(
+    mldsa_accel__inner__core__verify__mu__9 mu$9(
         .d(mu$9$d),
         .q(mu$9$q),
         .clock(mu$9$clock)
     );
-    mldsa_accel__core__verify__mu__10 mu$10(
+    mldsa_accel__inner__core__verify__mu__10 mu$10(
         .d(mu$10$d),
         .q(mu$10$q),
         .clock(mu$10$clock)
     );
-    mldsa_accel__core__verify__mu__11 mu$11(
+    mldsa_accel__inner__core__verify__mu__11 mu$11(
         .d(mu$11$d),
         .q(mu$11$q),
         .clock(mu$11$clock)
     );
-    mldsa_accel__core__verify__mu__12 mu$12(
+    mldsa_accel__inner__core__verify__mu__12 mu$12(
         .d(mu$12$d),
         .q(mu$12$q),
         .clock(mu$12$clock)
     );
-    mldsa_accel__core__verify__mu__13 mu$13(
+    mldsa_accel__inner__core__verify__mu__13 mu$13(
         .d(mu$13$d),
         .q(mu$13$q),
         .clock(mu$13$clock)
     );
-    mldsa_accel__core__verify__mu__14 mu$14(
+    mldsa_accel__inner__core__verify__mu__14 mu$14(
         .d(mu$14$d),
         .q(mu$14$q),
         .clock(mu$14$clock)
     );
-    mldsa_accel__core__verify__mu__15 mu$15(
+    mldsa_accel__inner__core__verify__mu__15 mu$15(
         .d(mu$15$d),
         .q(mu$15$q),
         .clock(mu$15$clock)
     );
-    mldsa_accel__core__verify__phase phase(
+    mldsa_accel__inner__core__verify__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__verify__launched launched(
+    mldsa_accel__inner__core__verify__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__verify__done_flag done_flag(
+    mldsa_accel__inner__core__verify__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    mldsa_accel__core__verify__error_flag error_flag(
+    mldsa_accel__inner__core__verify__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    mldsa_accel__core__verify__verdict_flag verdict_flag(
+    mldsa_accel__inner__core__verify__verdict_flag verdict_flag(
         .d(verdict_flag$d),
         .q(verdict_flag$q),
         .clock(verdict_flag$clock)
     );
-    mldsa_accel__core__verify__external external(
+    mldsa_accel__inner__core__verify__external external(
         .d(external$d),
         .q(external$q),
         .clock(external$clock)
     );
-    mldsa_accel__core__verify__k k(
+    mldsa_accel__inner__core__verify__k k(
         .d(k$d),
         .q(k$q),
         .clock(k$clock)
     );
-    mldsa_accel__core__verify__l l(
+    mldsa_accel__inner__core__verify__l l(
         .d(l$d),
         .q(l$q),
         .clock(l$clock)
     );
-    mldsa_accel__core__verify__wide wide(
+    mldsa_accel__inner__core__verify__wide wide(
         .d(wide$d),
         .q(wide$q),
         .clock(wide$clock)
     );
-    mldsa_accel__core__verify__tau tau(
+    mldsa_accel__inner__core__verify__tau tau(
         .d(tau$d),
         .q(tau$q),
         .clock(tau$clock)
     );
-    mldsa_accel__core__verify__omega omega(
+    mldsa_accel__inner__core__verify__omega omega(
         .d(omega$d),
         .q(omega$q),
         .clock(omega$clock)
     );
-    mldsa_accel__core__verify__gamma1 gamma1(
+    mldsa_accel__inner__core__verify__gamma1 gamma1(
         .d(gamma1$d),
         .q(gamma1$q),
         .clock(gamma1$clock)
     );
-    mldsa_accel__core__verify__gamma1_bits gamma1_bits(
+    mldsa_accel__inner__core__verify__gamma1_bits gamma1_bits(
         .d(gamma1_bits$d),
         .q(gamma1_bits$q),
         .clock(gamma1_bits$clock)
     );
-    mldsa_accel__core__verify__z_bound z_bound(
+    mldsa_accel__inner__core__verify__z_bound z_bound(
         .d(z_bound$d),
         .q(z_bound$q),
         .clock(z_bound$clock)
     );
-    mldsa_accel__core__verify__w1_bits w1_bits(
+    mldsa_accel__inner__core__verify__w1_bits w1_bits(
         .d(w1_bits$d),
         .q(w1_bits$q),
         .clock(w1_bits$clock)
     );
-    mldsa_accel__core__verify__ct_words ct_words(
+    mldsa_accel__inner__core__verify__ct_words ct_words(
         .d(ct_words$d),
         .q(ct_words$q),
         .clock(ct_words$clock)
     );
-    mldsa_accel__core__verify__z_words z_words(
+    mldsa_accel__inner__core__verify__z_words z_words(
         .d(z_words$d),
         .q(z_words$q),
         .clock(z_words$clock)
     );
-    mldsa_accel__core__verify__hint_base hint_base(
+    mldsa_accel__inner__core__verify__hint_base hint_base(
         .d(hint_base$d),
         .q(hint_base$q),
         .clock(hint_base$clock)
     );
-    mldsa_accel__core__verify__hint_bytes hint_bytes(
+    mldsa_accel__inner__core__verify__hint_bytes hint_bytes(
         .d(hint_bytes$d),
         .q(hint_bytes$q),
         .clock(hint_bytes$clock)
     );
-    mldsa_accel__core__verify__hint_words hint_words(
+    mldsa_accel__inner__core__verify__hint_words hint_words(
         .d(hint_words$d),
         .q(hint_words$q),
         .clock(hint_words$clock)
     );
-    mldsa_accel__core__verify__pk_words pk_words(
+    mldsa_accel__inner__core__verify__pk_words pk_words(
         .d(pk_words$d),
         .q(pk_words$q),
         .clock(pk_words$clock)
     );
-    mldsa_accel__core__verify__sig_words sig_words(
+    mldsa_accel__inner__core__verify__sig_words sig_words(
         .d(sig_words$d),
         .q(sig_words$q),
         .clock(sig_words$clock)
     );
-    mldsa_accel__core__verify__w1_words w1_words(
+    mldsa_accel__inner__core__verify__w1_words w1_words(
         .d(w1_words$d),
         .q(w1_words$q),
         .clock(w1_words$clock)
     );
-    mldsa_accel__core__verify__msg_len msg_len(
+    mldsa_accel__inner__core__verify__msg_len msg_len(
         .d(msg_len$d),
         .q(msg_len$q),
         .clock(msg_len$clock)
     );
-    mldsa_accel__core__verify__in_words in_words(
+    mldsa_accel__inner__core__verify__in_words in_words(
         .d(in_words$d),
         .q(in_words$q),
         .clock(in_words$clock)
     );
-    mldsa_accel__core__verify__mu_end mu_end(
+    mldsa_accel__inner__core__verify__mu_end mu_end(
         .d(mu_end$d),
         .q(mu_end$q),
         .clock(mu_end$clock)
     );
-    mldsa_accel__core__verify__mu_last mu_last(
+    mldsa_accel__inner__core__verify__mu_last mu_last(
         .d(mu_last$d),
         .q(mu_last$q),
         .clock(mu_last$clock)
     );
-    mldsa_accel__core__verify__pk_last pk_last(
+    mldsa_accel__inner__core__verify__pk_last pk_last(
         .d(pk_last$d),
         .q(pk_last$q),
         .clock(pk_last$clock)
     );
-    mldsa_accel__core__verify__sig_last sig_last(
+    mldsa_accel__inner__core__verify__sig_last sig_last(
         .d(sig_last$d),
         .q(sig_last$q),
         .clock(sig_last$clock)
     );
-    mldsa_accel__core__verify__ct_last ct_last(
+    mldsa_accel__inner__core__verify__ct_last ct_last(
         .d(ct_last$d),
         .q(ct_last$q),
         .clock(ct_last$clock)
     );
-    mldsa_accel__core__verify__commit_end commit_end(
+    mldsa_accel__inner__core__verify__commit_end commit_end(
         .d(commit_end$d),
         .q(commit_end$q),
         .clock(commit_end$clock)
     );
-    mldsa_accel__core__verify__commit_last commit_last(
+    mldsa_accel__inner__core__verify__commit_last commit_last(
         .d(commit_last$d),
         .q(commit_last$q),
         .clock(commit_last$clock)
     );
-    mldsa_accel__core__verify__row row(
+    mldsa_accel__inner__core__verify__row row(
         .d(row$d),
         .q(row$q),
         .clock(row$clock)
     );
-    mldsa_accel__core__verify__col col(
+    mldsa_accel__inner__core__verify__col col(
         .d(col$d),
         .q(col$q),
         .clock(col$clock)
     );
-    mldsa_accel__core__verify__count count(
+    mldsa_accel__inner__core__verify__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__verify__words_in words_in(
+    mldsa_accel__inner__core__verify__words_in words_in(
         .d(words_in$d),
         .q(words_in$q),
         .clock(words_in$clock)
     );
-    mldsa_accel__core__verify__rd_ptr rd_ptr(
+    mldsa_accel__inner__core__verify__rd_ptr rd_ptr(
         .d(rd_ptr$d),
         .q(rd_ptr$q),
         .clock(rd_ptr$clock)
     );
-    mldsa_accel__core__verify__words_left words_left(
+    mldsa_accel__inner__core__verify__words_left words_left(
         .d(words_left$d),
         .q(words_left$q),
         .clock(words_left$clock)
     );
-    mldsa_accel__core__verify__z_ptr z_ptr(
+    mldsa_accel__inner__core__verify__z_ptr z_ptr(
         .d(z_ptr$d),
         .q(z_ptr$q),
         .clock(z_ptr$clock)
     );
-    mldsa_accel__core__verify__t_ptr t_ptr(
+    mldsa_accel__inner__core__verify__t_ptr t_ptr(
         .d(t_ptr$d),
         .q(t_ptr$q),
         .clock(t_ptr$clock)
     );
-    mldsa_accel__core__verify__w1_ptr w1_ptr(
+    mldsa_accel__inner__core__verify__w1_ptr w1_ptr(
         .d(w1_ptr$d),
         .q(w1_ptr$q),
         .clock(w1_ptr$clock)
     );
-    mldsa_accel__core__verify__ser_word ser_word(
+    mldsa_accel__inner__core__verify__ser_word ser_word(
         .d(ser_word$d),
         .q(ser_word$q),
         .clock(ser_word$clock)
     );
-    mldsa_accel__core__verify__ser_left ser_left(
+    mldsa_accel__inner__core__verify__ser_left ser_left(
         .d(ser_left$d),
         .q(ser_left$q),
         .clock(ser_left$clock)
     );
-    mldsa_accel__core__verify__stopped stopped(
+    mldsa_accel__inner__core__verify__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__verify__z_bad z_bad(
+    mldsa_accel__inner__core__verify__z_bad z_bad(
         .d(z_bad$d),
         .q(z_bad$q),
         .clock(z_bad$clock)
     );
-    mldsa_accel__core__verify__z_checking z_checking(
+    mldsa_accel__inner__core__verify__z_checking z_checking(
         .d(z_checking$d),
         .q(z_checking$q),
         .clock(z_checking$clock)
     );
-    mldsa_accel__core__verify__mismatch mismatch(
+    mldsa_accel__inner__core__verify__mismatch mismatch(
         .d(mismatch$d),
         .q(mismatch$q),
         .clock(mismatch$clock)
     );
-    mldsa_accel__core__verify__feed_word feed_word(
+    mldsa_accel__inner__core__verify__feed_word feed_word(
         .d(feed_word$d),
         .q(feed_word$q),
         .clock(feed_word$clock)
     );
-    mldsa_accel__core__verify__feed_valid feed_valid(
+    mldsa_accel__inner__core__verify__feed_valid feed_valid(
         .d(feed_valid$d),
         .q(feed_valid$q),
         .clock(feed_valid$clock)
     );
-    mldsa_accel__core__verify__feed_last feed_last(
+    mldsa_accel__inner__core__verify__feed_last feed_last(
         .d(feed_last$d),
         .q(feed_last$q),
         .clock(feed_last$clock)
     );
-    mldsa_accel__core__verify__word_differs word_differs(
+    mldsa_accel__inner__core__verify__word_differs word_differs(
         .d(word_differs$d),
         .q(word_differs$q),
         .clock(word_differs$clock)
     );
-    mldsa_accel__core__verify__pipe__0 pipe$0(
+    mldsa_accel__inner__core__verify__pipe__0 pipe$0(
         .d(pipe$0$d),
         .q(pipe$0$q),
         .clock(pipe$0$clock)
     );
-    mldsa_accel__core__verify__pipe__1 pipe$1(
+    mldsa_accel__inner__core__verify__pipe__1 pipe$1(
         .d(pipe$1$d),
         .q(pipe$1$q),
         .clock(pipe$1$clock)
     );
-    mldsa_accel__core__verify__pipe__2 pipe$2(
+    mldsa_accel__inner__core__verify__pipe__2 pipe$2(
         .d(pipe$2$d),
         .q(pipe$2$q),
         .clock(pipe$2$clock)
@@ -37943,10 +38228,10 @@ module mldsa_accel__core__verify(clock,reset,start,parameter_set,external_mu,msg
         verdict = verdict_flag$q & ~error_flag$q;
     end
     
-endmodule // mldsa_accel__core__verify
+endmodule // mldsa_accel__inner__core__verify
 
 
-module mldsa_accel__core__verify__col(d,q,clock);
+module mldsa_accel__inner__core__verify__col(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -37962,10 +38247,10 @@ module mldsa_accel__core__verify__col(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__col
+endmodule // mldsa_accel__inner__core__verify__col
 
 
-module mldsa_accel__core__verify__commit_end(d,q,clock);
+module mldsa_accel__inner__core__verify__commit_end(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -37981,10 +38266,10 @@ module mldsa_accel__core__verify__commit_end(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__commit_end
+endmodule // mldsa_accel__inner__core__verify__commit_end
 
 
-module mldsa_accel__core__verify__commit_last(d,q,clock);
+module mldsa_accel__inner__core__verify__commit_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -38000,10 +38285,10 @@ module mldsa_accel__core__verify__commit_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__commit_last
+endmodule // mldsa_accel__inner__core__verify__commit_last
 
 
-module mldsa_accel__core__verify__count(d,q,clock);
+module mldsa_accel__inner__core__verify__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -38019,10 +38304,10 @@ module mldsa_accel__core__verify__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__count
+endmodule // mldsa_accel__inner__core__verify__count
 
 
-module mldsa_accel__core__verify__ct_last(d,q,clock);
+module mldsa_accel__inner__core__verify__ct_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -38038,10 +38323,10 @@ module mldsa_accel__core__verify__ct_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__ct_last
+endmodule // mldsa_accel__inner__core__verify__ct_last
 
 
-module mldsa_accel__core__verify__ct_words(d,q,clock);
+module mldsa_accel__inner__core__verify__ct_words(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -38057,10 +38342,10 @@ module mldsa_accel__core__verify__ct_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__ct_words
+endmodule // mldsa_accel__inner__core__verify__ct_words
 
 
-module mldsa_accel__core__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
+module mldsa_accel__inner__core__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
     
     // Module arguments
     input wire  clock;
@@ -38128,62 +38413,62 @@ module mldsa_accel__core__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
     reg  [5:0] r1_down;
     
     // Sub module instances
-    mldsa_accel__core__verify__decompose__a_s0 a_s0(
+    mldsa_accel__inner__core__verify__decompose__a_s0 a_s0(
         .d(a_s0$d),
         .q(a_s0$q),
         .clock(a_s0$clock)
     );
-    mldsa_accel__core__verify__decompose__r_s0 r_s0(
+    mldsa_accel__inner__core__verify__decompose__r_s0 r_s0(
         .d(r_s0$d),
         .q(r_s0$q),
         .clock(r_s0$clock)
     );
-    mldsa_accel__core__verify__decompose__wide_s0 wide_s0(
+    mldsa_accel__inner__core__verify__decompose__wide_s0 wide_s0(
         .d(wide_s0$d),
         .q(wide_s0$q),
         .clock(wide_s0$clock)
     );
-    mldsa_accel__core__verify__decompose__hint_s0 hint_s0(
+    mldsa_accel__inner__core__verify__decompose__hint_s0 hint_s0(
         .d(hint_s0$d),
         .q(hint_s0$q),
         .clock(hint_s0$clock)
     );
-    mldsa_accel__core__verify__decompose__r1_s1 r1_s1(
+    mldsa_accel__inner__core__verify__decompose__r1_s1 r1_s1(
         .d(r1_s1$d),
         .q(r1_s1$q),
         .clock(r1_s1$clock)
     );
-    mldsa_accel__core__verify__decompose__r_s1 r_s1(
+    mldsa_accel__inner__core__verify__decompose__r_s1 r_s1(
         .d(r_s1$d),
         .q(r_s1$q),
         .clock(r_s1$clock)
     );
-    mldsa_accel__core__verify__decompose__wide_s1 wide_s1(
+    mldsa_accel__inner__core__verify__decompose__wide_s1 wide_s1(
         .d(wide_s1$d),
         .q(wide_s1$q),
         .clock(wide_s1$clock)
     );
-    mldsa_accel__core__verify__decompose__hint_s1 hint_s1(
+    mldsa_accel__inner__core__verify__decompose__hint_s1 hint_s1(
         .d(hint_s1$d),
         .q(hint_s1$q),
         .clock(hint_s1$clock)
     );
-    mldsa_accel__core__verify__decompose__r1_s2 r1_s2(
+    mldsa_accel__inner__core__verify__decompose__r1_s2 r1_s2(
         .d(r1_s2$d),
         .q(r1_s2$q),
         .clock(r1_s2$clock)
     );
-    mldsa_accel__core__verify__decompose__r0_s2 r0_s2(
+    mldsa_accel__inner__core__verify__decompose__r0_s2 r0_s2(
         .d(r0_s2$d),
         .q(r0_s2$q),
         .clock(r0_s2$clock)
     );
-    mldsa_accel__core__verify__decompose__hinted_s2 hinted_s2(
+    mldsa_accel__inner__core__verify__decompose__hinted_s2 hinted_s2(
         .d(hinted_s2$d),
         .q(hinted_s2$q),
         .clock(hinted_s2$clock)
     );
-    mldsa_accel__core__verify__decompose__r1_times_2gamma2 r1_times_2gamma2(
+    mldsa_accel__inner__core__verify__decompose__r1_times_2gamma2 r1_times_2gamma2(
         .address(r1_times_2gamma2$address),
         .data(r1_times_2gamma2$data)
     );
@@ -38271,10 +38556,10 @@ module mldsa_accel__core__verify__decompose(clock,r,wide,hint,r1,r0,r1_hinted);
         r1_hinted = hinted_s2$q;
     end
     
-endmodule // mldsa_accel__core__verify__decompose
+endmodule // mldsa_accel__inner__core__verify__decompose
 
 
-module mldsa_accel__core__verify__decompose__a_s0(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__a_s0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -38290,10 +38575,10 @@ module mldsa_accel__core__verify__decompose__a_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__a_s0
+endmodule // mldsa_accel__inner__core__verify__decompose__a_s0
 
 
-module mldsa_accel__core__verify__decompose__hint_s0(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__hint_s0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38309,10 +38594,10 @@ module mldsa_accel__core__verify__decompose__hint_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__hint_s0
+endmodule // mldsa_accel__inner__core__verify__decompose__hint_s0
 
 
-module mldsa_accel__core__verify__decompose__hint_s1(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__hint_s1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38328,10 +38613,10 @@ module mldsa_accel__core__verify__decompose__hint_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__hint_s1
+endmodule // mldsa_accel__inner__core__verify__decompose__hint_s1
 
 
-module mldsa_accel__core__verify__decompose__hinted_s2(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__hinted_s2(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -38347,10 +38632,10 @@ module mldsa_accel__core__verify__decompose__hinted_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__hinted_s2
+endmodule // mldsa_accel__inner__core__verify__decompose__hinted_s2
 
 
-module mldsa_accel__core__verify__decompose__r0_s2(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__r0_s2(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -38366,10 +38651,10 @@ module mldsa_accel__core__verify__decompose__r0_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__r0_s2
+endmodule // mldsa_accel__inner__core__verify__decompose__r0_s2
 
 
-module mldsa_accel__core__verify__decompose__r1_s1(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__r1_s1(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -38385,10 +38670,10 @@ module mldsa_accel__core__verify__decompose__r1_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__r1_s1
+endmodule // mldsa_accel__inner__core__verify__decompose__r1_s1
 
 
-module mldsa_accel__core__verify__decompose__r1_s2(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__r1_s2(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -38404,10 +38689,10 @@ module mldsa_accel__core__verify__decompose__r1_s2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__r1_s2
+endmodule // mldsa_accel__inner__core__verify__decompose__r1_s2
 
 
-module mldsa_accel__core__verify__decompose__r1_times_2gamma2(address,data);
+module mldsa_accel__inner__core__verify__decompose__r1_times_2gamma2(address,data);
     
     // Module arguments
     input wire  [6:0] address;
@@ -38547,10 +38832,10 @@ module mldsa_accel__core__verify__decompose__r1_times_2gamma2(address,data);
       default: data = 24'h0;
     endcase
             
-endmodule // mldsa_accel__core__verify__decompose__r1_times_2gamma2
+endmodule // mldsa_accel__inner__core__verify__decompose__r1_times_2gamma2
 
 
-module mldsa_accel__core__verify__decompose__r_s0(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__r_s0(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -38566,10 +38851,10 @@ module mldsa_accel__core__verify__decompose__r_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__r_s0
+endmodule // mldsa_accel__inner__core__verify__decompose__r_s0
 
 
-module mldsa_accel__core__verify__decompose__r_s1(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__r_s1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -38585,10 +38870,10 @@ module mldsa_accel__core__verify__decompose__r_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__r_s1
+endmodule // mldsa_accel__inner__core__verify__decompose__r_s1
 
 
-module mldsa_accel__core__verify__decompose__wide_s0(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__wide_s0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38604,10 +38889,10 @@ module mldsa_accel__core__verify__decompose__wide_s0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__wide_s0
+endmodule // mldsa_accel__inner__core__verify__decompose__wide_s0
 
 
-module mldsa_accel__core__verify__decompose__wide_s1(d,q,clock);
+module mldsa_accel__inner__core__verify__decompose__wide_s1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38623,10 +38908,10 @@ module mldsa_accel__core__verify__decompose__wide_s1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__decompose__wide_s1
+endmodule // mldsa_accel__inner__core__verify__decompose__wide_s1
 
 
-module mldsa_accel__core__verify__done_flag(d,q,clock);
+module mldsa_accel__inner__core__verify__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38642,10 +38927,10 @@ module mldsa_accel__core__verify__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__done_flag
+endmodule // mldsa_accel__inner__core__verify__done_flag
 
 
-module mldsa_accel__core__verify__error_flag(d,q,clock);
+module mldsa_accel__inner__core__verify__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38661,10 +38946,10 @@ module mldsa_accel__core__verify__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__error_flag
+endmodule // mldsa_accel__inner__core__verify__error_flag
 
 
-module mldsa_accel__core__verify__external(d,q,clock);
+module mldsa_accel__inner__core__verify__external(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38680,10 +38965,10 @@ module mldsa_accel__core__verify__external(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__external
+endmodule // mldsa_accel__inner__core__verify__external
 
 
-module mldsa_accel__core__verify__feed_last(d,q,clock);
+module mldsa_accel__inner__core__verify__feed_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38699,10 +38984,10 @@ module mldsa_accel__core__verify__feed_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__feed_last
+endmodule // mldsa_accel__inner__core__verify__feed_last
 
 
-module mldsa_accel__core__verify__feed_valid(d,q,clock);
+module mldsa_accel__inner__core__verify__feed_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38718,10 +39003,10 @@ module mldsa_accel__core__verify__feed_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__feed_valid
+endmodule // mldsa_accel__inner__core__verify__feed_valid
 
 
-module mldsa_accel__core__verify__feed_word(d,q,clock);
+module mldsa_accel__inner__core__verify__feed_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -38737,10 +39022,10 @@ module mldsa_accel__core__verify__feed_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__feed_word
+endmodule // mldsa_accel__inner__core__verify__feed_word
 
 
-module mldsa_accel__core__verify__gamma1(d,q,clock);
+module mldsa_accel__inner__core__verify__gamma1(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -38756,10 +39041,10 @@ module mldsa_accel__core__verify__gamma1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__gamma1
+endmodule // mldsa_accel__inner__core__verify__gamma1
 
 
-module mldsa_accel__core__verify__gamma1_bits(d,q,clock);
+module mldsa_accel__inner__core__verify__gamma1_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -38775,10 +39060,10 @@ module mldsa_accel__core__verify__gamma1_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__gamma1_bits
+endmodule // mldsa_accel__inner__core__verify__gamma1_bits
 
 
-module mldsa_accel__core__verify__hint_base(d,q,clock);
+module mldsa_accel__inner__core__verify__hint_base(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -38794,10 +39079,10 @@ module mldsa_accel__core__verify__hint_base(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hint_base
+endmodule // mldsa_accel__inner__core__verify__hint_base
 
 
-module mldsa_accel__core__verify__hint_bytes(d,q,clock);
+module mldsa_accel__inner__core__verify__hint_bytes(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -38813,10 +39098,10 @@ module mldsa_accel__core__verify__hint_bytes(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hint_bytes
+endmodule // mldsa_accel__inner__core__verify__hint_bytes
 
 
-module mldsa_accel__core__verify__hint_words(d,q,clock);
+module mldsa_accel__inner__core__verify__hint_words(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -38832,10 +39117,10 @@ module mldsa_accel__core__verify__hint_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hint_words
+endmodule // mldsa_accel__inner__core__verify__hint_words
 
 
-module mldsa_accel__core__verify__hints(clock,reset,k,omega,data,data_valid,data_last,data_ready,hint,hint_poly,hint_coeff,hint_valid,hint_ready,checked,malformed,done);
+module mldsa_accel__inner__core__verify__hints(clock,reset,k,omega,data,data_valid,data_last,data_ready,hint,hint_poly,hint_coeff,hint_valid,hint_ready,checked,malformed,done);
     
     // Module arguments
     input wire  clock;
@@ -38927,7 +39212,7 @@ module mldsa_accel__core__verify__hints(clock,reset,k,omega,data,data_valid,data
     reg  bit_now;
     
     // Sub module instances
-    mldsa_accel__core__verify__hints__slots slots(
+    mldsa_accel__inner__core__verify__hints__slots slots(
         .read_address(slots$read_address),
         .read_clock(slots$read_clock),
         .read_data(slots$read_data),
@@ -38936,77 +39221,77 @@ module mldsa_accel__core__verify__hints(clock,reset,k,omega,data,data_valid,data
         .write_data(slots$write_data),
         .write_enable(slots$write_enable)
     );
-    mldsa_accel__core__verify__hints__counts__0 counts$0(
+    mldsa_accel__inner__core__verify__hints__counts__0 counts$0(
         .d(counts$0$d),
         .q(counts$0$q),
         .clock(counts$0$clock)
     );
-    mldsa_accel__core__verify__hints__counts__1 counts$1(
+    mldsa_accel__inner__core__verify__hints__counts__1 counts$1(
         .d(counts$1$d),
         .q(counts$1$q),
         .clock(counts$1$clock)
     );
-    mldsa_accel__core__verify__hints__counts__2 counts$2(
+    mldsa_accel__inner__core__verify__hints__counts__2 counts$2(
         .d(counts$2$d),
         .q(counts$2$q),
         .clock(counts$2$clock)
     );
-    mldsa_accel__core__verify__hints__counts__3 counts$3(
+    mldsa_accel__inner__core__verify__hints__counts__3 counts$3(
         .d(counts$3$d),
         .q(counts$3$q),
         .clock(counts$3$clock)
     );
-    mldsa_accel__core__verify__hints__counts__4 counts$4(
+    mldsa_accel__inner__core__verify__hints__counts__4 counts$4(
         .d(counts$4$d),
         .q(counts$4$q),
         .clock(counts$4$clock)
     );
-    mldsa_accel__core__verify__hints__counts__5 counts$5(
+    mldsa_accel__inner__core__verify__hints__counts__5 counts$5(
         .d(counts$5$d),
         .q(counts$5$q),
         .clock(counts$5$clock)
     );
-    mldsa_accel__core__verify__hints__counts__6 counts$6(
+    mldsa_accel__inner__core__verify__hints__counts__6 counts$6(
         .d(counts$6$d),
         .q(counts$6$q),
         .clock(counts$6$clock)
     );
-    mldsa_accel__core__verify__hints__counts__7 counts$7(
+    mldsa_accel__inner__core__verify__hints__counts__7 counts$7(
         .d(counts$7$d),
         .q(counts$7$q),
         .clock(counts$7$clock)
     );
-    mldsa_accel__core__verify__hints__phase phase(
+    mldsa_accel__inner__core__verify__hints__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    mldsa_accel__core__verify__hints__pos pos(
+    mldsa_accel__inner__core__verify__hints__pos pos(
         .d(pos$d),
         .q(pos$q),
         .clock(pos$clock)
     );
-    mldsa_accel__core__verify__hints__prev prev(
+    mldsa_accel__inner__core__verify__hints__prev prev(
         .d(prev$d),
         .q(prev$q),
         .clock(prev$clock)
     );
-    mldsa_accel__core__verify__hints__last_count last_count(
+    mldsa_accel__inner__core__verify__hints__last_count last_count(
         .d(last_count$d),
         .q(last_count$q),
         .clock(last_count$clock)
     );
-    mldsa_accel__core__verify__hints__bad bad(
+    mldsa_accel__inner__core__verify__hints__bad bad(
         .d(bad$d),
         .q(bad$q),
         .clock(bad$clock)
     );
-    mldsa_accel__core__verify__hints__poly poly(
+    mldsa_accel__inner__core__verify__hints__poly poly(
         .d(poly$d),
         .q(poly$q),
         .clock(poly$clock)
     );
-    mldsa_accel__core__verify__hints__coeff coeff(
+    mldsa_accel__inner__core__verify__hints__coeff coeff(
         .d(coeff$d),
         .q(coeff$q),
         .clock(coeff$clock)
@@ -39206,10 +39491,10 @@ module mldsa_accel__core__verify__hints(clock,reset,k,omega,data,data_valid,data
         done = phase$q == HintUnpackPhase$Done;
     end
     
-endmodule // mldsa_accel__core__verify__hints
+endmodule // mldsa_accel__inner__core__verify__hints
 
 
-module mldsa_accel__core__verify__hints__bad(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__bad(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39225,10 +39510,10 @@ module mldsa_accel__core__verify__hints__bad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__bad
+endmodule // mldsa_accel__inner__core__verify__hints__bad
 
 
-module mldsa_accel__core__verify__hints__coeff(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__coeff(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -39244,10 +39529,10 @@ module mldsa_accel__core__verify__hints__coeff(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__coeff
+endmodule // mldsa_accel__inner__core__verify__hints__coeff
 
 
-module mldsa_accel__core__verify__hints__counts__0(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__0(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39263,10 +39548,10 @@ module mldsa_accel__core__verify__hints__counts__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__0
+endmodule // mldsa_accel__inner__core__verify__hints__counts__0
 
 
-module mldsa_accel__core__verify__hints__counts__1(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__1(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39282,10 +39567,10 @@ module mldsa_accel__core__verify__hints__counts__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__1
+endmodule // mldsa_accel__inner__core__verify__hints__counts__1
 
 
-module mldsa_accel__core__verify__hints__counts__2(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__2(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39301,10 +39586,10 @@ module mldsa_accel__core__verify__hints__counts__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__2
+endmodule // mldsa_accel__inner__core__verify__hints__counts__2
 
 
-module mldsa_accel__core__verify__hints__counts__3(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__3(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39320,10 +39605,10 @@ module mldsa_accel__core__verify__hints__counts__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__3
+endmodule // mldsa_accel__inner__core__verify__hints__counts__3
 
 
-module mldsa_accel__core__verify__hints__counts__4(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__4(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39339,10 +39624,10 @@ module mldsa_accel__core__verify__hints__counts__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__4
+endmodule // mldsa_accel__inner__core__verify__hints__counts__4
 
 
-module mldsa_accel__core__verify__hints__counts__5(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__5(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39358,10 +39643,10 @@ module mldsa_accel__core__verify__hints__counts__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__5
+endmodule // mldsa_accel__inner__core__verify__hints__counts__5
 
 
-module mldsa_accel__core__verify__hints__counts__6(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__6(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39377,10 +39662,10 @@ module mldsa_accel__core__verify__hints__counts__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__6
+endmodule // mldsa_accel__inner__core__verify__hints__counts__6
 
 
-module mldsa_accel__core__verify__hints__counts__7(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__counts__7(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39396,10 +39681,10 @@ module mldsa_accel__core__verify__hints__counts__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__counts__7
+endmodule // mldsa_accel__inner__core__verify__hints__counts__7
 
 
-module mldsa_accel__core__verify__hints__last_count(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__last_count(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39415,10 +39700,10 @@ module mldsa_accel__core__verify__hints__last_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__last_count
+endmodule // mldsa_accel__inner__core__verify__hints__last_count
 
 
-module mldsa_accel__core__verify__hints__phase(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__phase(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -39440,10 +39725,10 @@ module mldsa_accel__core__verify__hints__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__phase
+endmodule // mldsa_accel__inner__core__verify__hints__phase
 
 
-module mldsa_accel__core__verify__hints__poly(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__poly(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -39459,10 +39744,10 @@ module mldsa_accel__core__verify__hints__poly(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__poly
+endmodule // mldsa_accel__inner__core__verify__hints__poly
 
 
-module mldsa_accel__core__verify__hints__pos(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__pos(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -39478,10 +39763,10 @@ module mldsa_accel__core__verify__hints__pos(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__pos
+endmodule // mldsa_accel__inner__core__verify__hints__pos
 
 
-module mldsa_accel__core__verify__hints__prev(d,q,clock);
+module mldsa_accel__inner__core__verify__hints__prev(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -39497,10 +39782,10 @@ module mldsa_accel__core__verify__hints__prev(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__hints__prev
+endmodule // mldsa_accel__inner__core__verify__hints__prev
 
 
-module mldsa_accel__core__verify__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__hints__slots(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -39526,10 +39811,10 @@ module mldsa_accel__core__verify__hints__slots(read_address,read_clock,read_data
        end
     end
                 
-endmodule // mldsa_accel__core__verify__hints__slots
+endmodule // mldsa_accel__inner__core__verify__hints__slots
 
 
-module mldsa_accel__core__verify__in_words(d,q,clock);
+module mldsa_accel__inner__core__verify__in_words(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -39545,10 +39830,10 @@ module mldsa_accel__core__verify__in_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__in_words
+endmodule // mldsa_accel__inner__core__verify__in_words
 
 
-module mldsa_accel__core__verify__k(d,q,clock);
+module mldsa_accel__inner__core__verify__k(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -39564,10 +39849,10 @@ module mldsa_accel__core__verify__k(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__k
+endmodule // mldsa_accel__inner__core__verify__k
 
 
-module mldsa_accel__core__verify__l(d,q,clock);
+module mldsa_accel__inner__core__verify__l(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -39583,10 +39868,10 @@ module mldsa_accel__core__verify__l(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__l
+endmodule // mldsa_accel__inner__core__verify__l
 
 
-module mldsa_accel__core__verify__launched(d,q,clock);
+module mldsa_accel__inner__core__verify__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39602,10 +39887,10 @@ module mldsa_accel__core__verify__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__launched
+endmodule // mldsa_accel__inner__core__verify__launched
 
 
-module mldsa_accel__core__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
+module mldsa_accel__inner__core__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_index,sponge_launch,sponge_arg0,sponge_arg1,sponge_arg2,sponge_abort,sponge_owned,feed_data,feed_valid,feed_last,feed_room,squeeze_data,squeeze_valid,squeeze_ready,consume,produce_other,ring_ready,ring_full,read_slot,write_slot,coeff_write,coeff_index,coeff_data,entry_done,active,row,col);
     
     // Module arguments
     input wire  clock;
@@ -39692,7 +39977,7 @@ module mldsa_accel__core__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_
     reg  produce;
     
     // Sub module instances
-    mldsa_accel__core__verify__matrix__rej_ntt rej_ntt(
+    mldsa_accel__inner__core__verify__matrix__rej_ntt rej_ntt(
         .clock(rej_ntt$clock),
         .reset(rej_ntt$reset),
         .word(rej_ntt$word),
@@ -39701,52 +39986,52 @@ module mldsa_accel__core__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_
         .coeff(rej_ntt$coeff),
         .coeff_valid(rej_ntt$coeff_valid)
     );
-    mldsa_accel__core__verify__matrix__sampling sampling(
+    mldsa_accel__inner__core__verify__matrix__sampling sampling(
         .d(sampling$d),
         .q(sampling$q),
         .clock(sampling$clock)
     );
-    mldsa_accel__core__verify__matrix__launched launched(
+    mldsa_accel__inner__core__verify__matrix__launched launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
     );
-    mldsa_accel__core__verify__matrix__stopped stopped(
+    mldsa_accel__inner__core__verify__matrix__stopped stopped(
         .d(stopped$d),
         .q(stopped$q),
         .clock(stopped$clock)
     );
-    mldsa_accel__core__verify__matrix__row_r row_r(
+    mldsa_accel__inner__core__verify__matrix__row_r row_r(
         .d(row_r$d),
         .q(row_r$q),
         .clock(row_r$clock)
     );
-    mldsa_accel__core__verify__matrix__col_r col_r(
+    mldsa_accel__inner__core__verify__matrix__col_r col_r(
         .d(col_r$d),
         .q(col_r$q),
         .clock(col_r$clock)
     );
-    mldsa_accel__core__verify__matrix__count count(
+    mldsa_accel__inner__core__verify__matrix__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__verify__matrix__absorbed absorbed(
+    mldsa_accel__inner__core__verify__matrix__absorbed absorbed(
         .d(absorbed$d),
         .q(absorbed$q),
         .clock(absorbed$clock)
     );
-    mldsa_accel__core__verify__matrix__fill fill(
+    mldsa_accel__inner__core__verify__matrix__fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
     );
-    mldsa_accel__core__verify__matrix__write_slot_r write_slot_r(
+    mldsa_accel__inner__core__verify__matrix__write_slot_r write_slot_r(
         .d(write_slot_r$d),
         .q(write_slot_r$q),
         .clock(write_slot_r$clock)
     );
-    mldsa_accel__core__verify__matrix__read_slot_r read_slot_r(
+    mldsa_accel__inner__core__verify__matrix__read_slot_r read_slot_r(
         .d(read_slot_r$d),
         .q(read_slot_r$q),
         .clock(read_slot_r$clock)
@@ -39871,10 +40156,10 @@ module mldsa_accel__core__verify__matrix(clock,start,halt,hold,k,l,rho_word,rho_
         col = col_r$q;
     end
     
-endmodule // mldsa_accel__core__verify__matrix
+endmodule // mldsa_accel__inner__core__verify__matrix
 
 
-module mldsa_accel__core__verify__matrix__absorbed(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__absorbed(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -39890,10 +40175,10 @@ module mldsa_accel__core__verify__matrix__absorbed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__absorbed
+endmodule // mldsa_accel__inner__core__verify__matrix__absorbed
 
 
-module mldsa_accel__core__verify__matrix__col_r(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__col_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -39909,10 +40194,10 @@ module mldsa_accel__core__verify__matrix__col_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__col_r
+endmodule // mldsa_accel__inner__core__verify__matrix__col_r
 
 
-module mldsa_accel__core__verify__matrix__count(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__count(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -39928,10 +40213,10 @@ module mldsa_accel__core__verify__matrix__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__count
+endmodule // mldsa_accel__inner__core__verify__matrix__count
 
 
-module mldsa_accel__core__verify__matrix__fill(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__fill(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -39947,10 +40232,10 @@ module mldsa_accel__core__verify__matrix__fill(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__fill
+endmodule // mldsa_accel__inner__core__verify__matrix__fill
 
 
-module mldsa_accel__core__verify__matrix__launched(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__launched(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39966,10 +40251,10 @@ module mldsa_accel__core__verify__matrix__launched(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__launched
+endmodule // mldsa_accel__inner__core__verify__matrix__launched
 
 
-module mldsa_accel__core__verify__matrix__read_slot_r(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__read_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -39985,10 +40270,10 @@ module mldsa_accel__core__verify__matrix__read_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__read_slot_r
+endmodule // mldsa_accel__inner__core__verify__matrix__read_slot_r
 
 
-module mldsa_accel__core__verify__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
+module mldsa_accel__inner__core__verify__matrix__rej_ntt(clock,reset,word,word_valid,word_ready,coeff,coeff_valid);
     
     // Module arguments
     input wire  clock;
@@ -40025,22 +40310,22 @@ module mldsa_accel__core__verify__matrix__rej_ntt(clock,reset,word,word_valid,wo
     reg  [22:0] candidate;
     
     // Sub module instances
-    mldsa_accel__core__verify__matrix__rej_ntt__buffer buffer(
+    mldsa_accel__inner__core__verify__matrix__rej_ntt__buffer buffer(
         .d(buffer$d),
         .q(buffer$q),
         .clock(buffer$clock)
     );
-    mldsa_accel__core__verify__matrix__rej_ntt__count count(
+    mldsa_accel__inner__core__verify__matrix__rej_ntt__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    mldsa_accel__core__verify__matrix__rej_ntt__out out(
+    mldsa_accel__inner__core__verify__matrix__rej_ntt__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__verify__matrix__rej_ntt__out_valid out_valid(
+    mldsa_accel__inner__core__verify__matrix__rej_ntt__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
@@ -40096,10 +40381,10 @@ module mldsa_accel__core__verify__matrix__rej_ntt(clock,reset,word,word_valid,wo
         coeff_valid = out_valid$q;
     end
     
-endmodule // mldsa_accel__core__verify__matrix__rej_ntt
+endmodule // mldsa_accel__inner__core__verify__matrix__rej_ntt
 
 
-module mldsa_accel__core__verify__matrix__rej_ntt__buffer(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__rej_ntt__buffer(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -40115,10 +40400,10 @@ module mldsa_accel__core__verify__matrix__rej_ntt__buffer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__rej_ntt__buffer
+endmodule // mldsa_accel__inner__core__verify__matrix__rej_ntt__buffer
 
 
-module mldsa_accel__core__verify__matrix__rej_ntt__count(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__rej_ntt__count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -40134,10 +40419,10 @@ module mldsa_accel__core__verify__matrix__rej_ntt__count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__rej_ntt__count
+endmodule // mldsa_accel__inner__core__verify__matrix__rej_ntt__count
 
 
-module mldsa_accel__core__verify__matrix__rej_ntt__out(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__rej_ntt__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -40153,10 +40438,10 @@ module mldsa_accel__core__verify__matrix__rej_ntt__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__rej_ntt__out
+endmodule // mldsa_accel__inner__core__verify__matrix__rej_ntt__out
 
 
-module mldsa_accel__core__verify__matrix__rej_ntt__out_valid(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__rej_ntt__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40172,10 +40457,10 @@ module mldsa_accel__core__verify__matrix__rej_ntt__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__rej_ntt__out_valid
+endmodule // mldsa_accel__inner__core__verify__matrix__rej_ntt__out_valid
 
 
-module mldsa_accel__core__verify__matrix__row_r(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__row_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -40191,10 +40476,10 @@ module mldsa_accel__core__verify__matrix__row_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__row_r
+endmodule // mldsa_accel__inner__core__verify__matrix__row_r
 
 
-module mldsa_accel__core__verify__matrix__sampling(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__sampling(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40210,10 +40495,10 @@ module mldsa_accel__core__verify__matrix__sampling(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__sampling
+endmodule // mldsa_accel__inner__core__verify__matrix__sampling
 
 
-module mldsa_accel__core__verify__matrix__stopped(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40229,10 +40514,10 @@ module mldsa_accel__core__verify__matrix__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__stopped
+endmodule // mldsa_accel__inner__core__verify__matrix__stopped
 
 
-module mldsa_accel__core__verify__matrix__write_slot_r(d,q,clock);
+module mldsa_accel__inner__core__verify__matrix__write_slot_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -40248,10 +40533,10 @@ module mldsa_accel__core__verify__matrix__write_slot_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__matrix__write_slot_r
+endmodule // mldsa_accel__inner__core__verify__matrix__write_slot_r
 
 
-module mldsa_accel__core__verify__mismatch(d,q,clock);
+module mldsa_accel__inner__core__verify__mismatch(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40267,10 +40552,10 @@ module mldsa_accel__core__verify__mismatch(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mismatch
+endmodule // mldsa_accel__inner__core__verify__mismatch
 
 
-module mldsa_accel__core__verify__msg_len(d,q,clock);
+module mldsa_accel__inner__core__verify__msg_len(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -40286,10 +40571,10 @@ module mldsa_accel__core__verify__msg_len(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__msg_len
+endmodule // mldsa_accel__inner__core__verify__msg_len
 
 
-module mldsa_accel__core__verify__mu__0(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40305,10 +40590,10 @@ module mldsa_accel__core__verify__mu__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__0
+endmodule // mldsa_accel__inner__core__verify__mu__0
 
 
-module mldsa_accel__core__verify__mu__1(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40324,10 +40609,10 @@ module mldsa_accel__core__verify__mu__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__1
+endmodule // mldsa_accel__inner__core__verify__mu__1
 
 
-module mldsa_accel__core__verify__mu__10(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40343,10 +40628,10 @@ module mldsa_accel__core__verify__mu__10(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__10
+endmodule // mldsa_accel__inner__core__verify__mu__10
 
 
-module mldsa_accel__core__verify__mu__11(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40362,10 +40647,10 @@ module mldsa_accel__core__verify__mu__11(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__11
+endmodule // mldsa_accel__inner__core__verify__mu__11
 
 
-module mldsa_accel__core__verify__mu__12(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40381,10 +40666,10 @@ module mldsa_accel__core__verify__mu__12(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__12
+endmodule // mldsa_accel__inner__core__verify__mu__12
 
 
-module mldsa_accel__core__verify__mu__13(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40400,10 +40685,10 @@ module mldsa_accel__core__verify__mu__13(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__13
+endmodule // mldsa_accel__inner__core__verify__mu__13
 
 
-module mldsa_accel__core__verify__mu__14(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40419,10 +40704,10 @@ module mldsa_accel__core__verify__mu__14(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__14
+endmodule // mldsa_accel__inner__core__verify__mu__14
 
 
-module mldsa_accel__core__verify__mu__15(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40438,10 +40723,10 @@ module mldsa_accel__core__verify__mu__15(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__15
+endmodule // mldsa_accel__inner__core__verify__mu__15
 
 
-module mldsa_accel__core__verify__mu__2(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40457,10 +40742,10 @@ module mldsa_accel__core__verify__mu__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__2
+endmodule // mldsa_accel__inner__core__verify__mu__2
 
 
-module mldsa_accel__core__verify__mu__3(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40476,10 +40761,10 @@ module mldsa_accel__core__verify__mu__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__3
+endmodule // mldsa_accel__inner__core__verify__mu__3
 
 
-module mldsa_accel__core__verify__mu__4(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40495,10 +40780,10 @@ module mldsa_accel__core__verify__mu__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__4
+endmodule // mldsa_accel__inner__core__verify__mu__4
 
 
-module mldsa_accel__core__verify__mu__5(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40514,10 +40799,10 @@ module mldsa_accel__core__verify__mu__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__5
+endmodule // mldsa_accel__inner__core__verify__mu__5
 
 
-module mldsa_accel__core__verify__mu__6(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40533,10 +40818,10 @@ module mldsa_accel__core__verify__mu__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__6
+endmodule // mldsa_accel__inner__core__verify__mu__6
 
 
-module mldsa_accel__core__verify__mu__7(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40552,10 +40837,10 @@ module mldsa_accel__core__verify__mu__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__7
+endmodule // mldsa_accel__inner__core__verify__mu__7
 
 
-module mldsa_accel__core__verify__mu__8(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40571,10 +40856,10 @@ module mldsa_accel__core__verify__mu__8(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__8
+endmodule // mldsa_accel__inner__core__verify__mu__8
 
 
-module mldsa_accel__core__verify__mu__9(d,q,clock);
+module mldsa_accel__inner__core__verify__mu__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -40590,10 +40875,10 @@ module mldsa_accel__core__verify__mu__9(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu__9
+endmodule // mldsa_accel__inner__core__verify__mu__9
 
 
-module mldsa_accel__core__verify__mu_end(d,q,clock);
+module mldsa_accel__inner__core__verify__mu_end(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -40609,10 +40894,10 @@ module mldsa_accel__core__verify__mu_end(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu_end
+endmodule // mldsa_accel__inner__core__verify__mu_end
 
 
-module mldsa_accel__core__verify__mu_last(d,q,clock);
+module mldsa_accel__inner__core__verify__mu_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -40628,10 +40913,10 @@ module mldsa_accel__core__verify__mu_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__mu_last
+endmodule // mldsa_accel__inner__core__verify__mu_last
 
 
-module mldsa_accel__core__verify__omega(d,q,clock);
+module mldsa_accel__inner__core__verify__omega(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -40647,10 +40932,10 @@ module mldsa_accel__core__verify__omega(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__omega
+endmodule // mldsa_accel__inner__core__verify__omega
 
 
-module mldsa_accel__core__verify__phase(d,q,clock);
+module mldsa_accel__inner__core__verify__phase(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -40690,10 +40975,10 @@ module mldsa_accel__core__verify__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__phase
+endmodule // mldsa_accel__inner__core__verify__phase
 
 
-module mldsa_accel__core__verify__pipe__0(d,q,clock);
+module mldsa_accel__inner__core__verify__pipe__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40709,10 +40994,10 @@ module mldsa_accel__core__verify__pipe__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__pipe__0
+endmodule // mldsa_accel__inner__core__verify__pipe__0
 
 
-module mldsa_accel__core__verify__pipe__1(d,q,clock);
+module mldsa_accel__inner__core__verify__pipe__1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40728,10 +41013,10 @@ module mldsa_accel__core__verify__pipe__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__pipe__1
+endmodule // mldsa_accel__inner__core__verify__pipe__1
 
 
-module mldsa_accel__core__verify__pipe__2(d,q,clock);
+module mldsa_accel__inner__core__verify__pipe__2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40747,10 +41032,10 @@ module mldsa_accel__core__verify__pipe__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__pipe__2
+endmodule // mldsa_accel__inner__core__verify__pipe__2
 
 
-module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__verify__pk_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -40794,7 +41079,7 @@ module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__verify__pk_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__verify__pk_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -40803,7 +41088,7 @@ module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__verify__pk_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__verify__pk_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -40812,7 +41097,7 @@ module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__verify__pk_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__verify__pk_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -40821,7 +41106,7 @@ module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__verify__pk_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__verify__pk_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -40888,10 +41173,10 @@ module mldsa_accel__core__verify__pk_buf(clock,byte_write,byte_address,byte_data
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__verify__pk_buf
+endmodule // mldsa_accel__inner__core__verify__pk_buf
 
 
-module mldsa_accel__core__verify__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__pk_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -40917,10 +41202,10 @@ module mldsa_accel__core__verify__pk_buf__lanes__0(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__pk_buf__lanes__0
+endmodule // mldsa_accel__inner__core__verify__pk_buf__lanes__0
 
 
-module mldsa_accel__core__verify__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__pk_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -40946,10 +41231,10 @@ module mldsa_accel__core__verify__pk_buf__lanes__1(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__pk_buf__lanes__1
+endmodule // mldsa_accel__inner__core__verify__pk_buf__lanes__1
 
 
-module mldsa_accel__core__verify__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__pk_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -40975,10 +41260,10 @@ module mldsa_accel__core__verify__pk_buf__lanes__2(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__pk_buf__lanes__2
+endmodule // mldsa_accel__inner__core__verify__pk_buf__lanes__2
 
 
-module mldsa_accel__core__verify__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__pk_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -41004,10 +41289,10 @@ module mldsa_accel__core__verify__pk_buf__lanes__3(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__pk_buf__lanes__3
+endmodule // mldsa_accel__inner__core__verify__pk_buf__lanes__3
 
 
-module mldsa_accel__core__verify__pk_last(d,q,clock);
+module mldsa_accel__inner__core__verify__pk_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -41023,10 +41308,10 @@ module mldsa_accel__core__verify__pk_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__pk_last
+endmodule // mldsa_accel__inner__core__verify__pk_last
 
 
-module mldsa_accel__core__verify__pk_words(d,q,clock);
+module mldsa_accel__inner__core__verify__pk_words(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -41042,10 +41327,10 @@ module mldsa_accel__core__verify__pk_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__pk_words
+endmodule // mldsa_accel__inner__core__verify__pk_words
 
 
-module mldsa_accel__core__verify__rd_ptr(d,q,clock);
+module mldsa_accel__inner__core__verify__rd_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -41061,10 +41346,10 @@ module mldsa_accel__core__verify__rd_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rd_ptr
+endmodule // mldsa_accel__inner__core__verify__rd_ptr
 
 
-module mldsa_accel__core__verify__rho__0(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41080,10 +41365,10 @@ module mldsa_accel__core__verify__rho__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__0
+endmodule // mldsa_accel__inner__core__verify__rho__0
 
 
-module mldsa_accel__core__verify__rho__1(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41099,10 +41384,10 @@ module mldsa_accel__core__verify__rho__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__1
+endmodule // mldsa_accel__inner__core__verify__rho__1
 
 
-module mldsa_accel__core__verify__rho__2(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41118,10 +41403,10 @@ module mldsa_accel__core__verify__rho__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__2
+endmodule // mldsa_accel__inner__core__verify__rho__2
 
 
-module mldsa_accel__core__verify__rho__3(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41137,10 +41422,10 @@ module mldsa_accel__core__verify__rho__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__3
+endmodule // mldsa_accel__inner__core__verify__rho__3
 
 
-module mldsa_accel__core__verify__rho__4(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41156,10 +41441,10 @@ module mldsa_accel__core__verify__rho__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__4
+endmodule // mldsa_accel__inner__core__verify__rho__4
 
 
-module mldsa_accel__core__verify__rho__5(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41175,10 +41460,10 @@ module mldsa_accel__core__verify__rho__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__5
+endmodule // mldsa_accel__inner__core__verify__rho__5
 
 
-module mldsa_accel__core__verify__rho__6(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41194,10 +41479,10 @@ module mldsa_accel__core__verify__rho__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__6
+endmodule // mldsa_accel__inner__core__verify__rho__6
 
 
-module mldsa_accel__core__verify__rho__7(d,q,clock);
+module mldsa_accel__inner__core__verify__rho__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41213,10 +41498,10 @@ module mldsa_accel__core__verify__rho__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__rho__7
+endmodule // mldsa_accel__inner__core__verify__rho__7
 
 
-module mldsa_accel__core__verify__row(d,q,clock);
+module mldsa_accel__inner__core__verify__row(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -41232,10 +41517,10 @@ module mldsa_accel__core__verify__row(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__row
+endmodule // mldsa_accel__inner__core__verify__row
 
 
-module mldsa_accel__core__verify__ser_left(d,q,clock);
+module mldsa_accel__inner__core__verify__ser_left(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -41251,10 +41536,10 @@ module mldsa_accel__core__verify__ser_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__ser_left
+endmodule // mldsa_accel__inner__core__verify__ser_left
 
 
-module mldsa_accel__core__verify__ser_word(d,q,clock);
+module mldsa_accel__inner__core__verify__ser_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41270,10 +41555,10 @@ module mldsa_accel__core__verify__ser_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__ser_word
+endmodule // mldsa_accel__inner__core__verify__ser_word
 
 
-module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__verify__sig_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -41317,7 +41602,7 @@ module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_dat
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__verify__sig_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__verify__sig_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -41326,7 +41611,7 @@ module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_dat
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__verify__sig_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__verify__sig_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -41335,7 +41620,7 @@ module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_dat
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__verify__sig_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__verify__sig_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -41344,7 +41629,7 @@ module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_dat
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__verify__sig_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__verify__sig_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -41411,10 +41696,10 @@ module mldsa_accel__core__verify__sig_buf(clock,byte_write,byte_address,byte_dat
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__verify__sig_buf
+endmodule // mldsa_accel__inner__core__verify__sig_buf
 
 
-module mldsa_accel__core__verify__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__sig_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -41440,10 +41725,10 @@ module mldsa_accel__core__verify__sig_buf__lanes__0(read_address,read_clock,read
        end
     end
                 
-endmodule // mldsa_accel__core__verify__sig_buf__lanes__0
+endmodule // mldsa_accel__inner__core__verify__sig_buf__lanes__0
 
 
-module mldsa_accel__core__verify__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__sig_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -41469,10 +41754,10 @@ module mldsa_accel__core__verify__sig_buf__lanes__1(read_address,read_clock,read
        end
     end
                 
-endmodule // mldsa_accel__core__verify__sig_buf__lanes__1
+endmodule // mldsa_accel__inner__core__verify__sig_buf__lanes__1
 
 
-module mldsa_accel__core__verify__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__sig_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -41498,10 +41783,10 @@ module mldsa_accel__core__verify__sig_buf__lanes__2(read_address,read_clock,read
        end
     end
                 
-endmodule // mldsa_accel__core__verify__sig_buf__lanes__2
+endmodule // mldsa_accel__inner__core__verify__sig_buf__lanes__2
 
 
-module mldsa_accel__core__verify__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__sig_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -41527,10 +41812,10 @@ module mldsa_accel__core__verify__sig_buf__lanes__3(read_address,read_clock,read
        end
     end
                 
-endmodule // mldsa_accel__core__verify__sig_buf__lanes__3
+endmodule // mldsa_accel__inner__core__verify__sig_buf__lanes__3
 
 
-module mldsa_accel__core__verify__sig_last(d,q,clock);
+module mldsa_accel__inner__core__verify__sig_last(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -41546,10 +41831,10 @@ module mldsa_accel__core__verify__sig_last(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__sig_last
+endmodule // mldsa_accel__inner__core__verify__sig_last
 
 
-module mldsa_accel__core__verify__sig_words(d,q,clock);
+module mldsa_accel__inner__core__verify__sig_words(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -41565,10 +41850,10 @@ module mldsa_accel__core__verify__sig_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__sig_words
+endmodule // mldsa_accel__inner__core__verify__sig_words
 
 
-module mldsa_accel__core__verify__stopped(d,q,clock);
+module mldsa_accel__inner__core__verify__stopped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41584,10 +41869,10 @@ module mldsa_accel__core__verify__stopped(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__stopped
+endmodule // mldsa_accel__inner__core__verify__stopped
 
 
-module mldsa_accel__core__verify__t_ptr(d,q,clock);
+module mldsa_accel__inner__core__verify__t_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -41603,10 +41888,10 @@ module mldsa_accel__core__verify__t_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__t_ptr
+endmodule // mldsa_accel__inner__core__verify__t_ptr
 
 
-module mldsa_accel__core__verify__tau(d,q,clock);
+module mldsa_accel__inner__core__verify__tau(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -41622,10 +41907,10 @@ module mldsa_accel__core__verify__tau(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__tau
+endmodule // mldsa_accel__inner__core__verify__tau
 
 
-module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
+module mldsa_accel__inner__core__verify__unpacker(clock,reset,width,centred,offset,max_value,data,data_valid,data_ready,data_pair,pair_valid,pair_taken,coeff,coeff_valid,out_of_range);
     
     // Module arguments
     input wire  clock;
@@ -41689,42 +41974,42 @@ module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_
     reg  [23:0] lifted_value;
     
     // Sub module instances
-    mldsa_accel__core__verify__unpacker__acc acc(
+    mldsa_accel__inner__core__verify__unpacker__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__verify__unpacker__acc_bits acc_bits(
+    mldsa_accel__inner__core__verify__unpacker__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
     );
-    mldsa_accel__core__verify__unpacker__spare spare(
+    mldsa_accel__inner__core__verify__unpacker__spare spare(
         .d(spare$d),
         .q(spare$q),
         .clock(spare$clock)
     );
-    mldsa_accel__core__verify__unpacker__spare_valid spare_valid(
+    mldsa_accel__inner__core__verify__unpacker__spare_valid spare_valid(
         .d(spare_valid$d),
         .q(spare_valid$q),
         .clock(spare_valid$clock)
     );
-    mldsa_accel__core__verify__unpacker__field_mask field_mask(
+    mldsa_accel__inner__core__verify__unpacker__field_mask field_mask(
         .d(field_mask$d),
         .q(field_mask$q),
         .clock(field_mask$clock)
     );
-    mldsa_accel__core__verify__unpacker__out out(
+    mldsa_accel__inner__core__verify__unpacker__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
     );
-    mldsa_accel__core__verify__unpacker__out_valid out_valid(
+    mldsa_accel__inner__core__verify__unpacker__out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
         .clock(out_valid$clock)
     );
-    mldsa_accel__core__verify__unpacker__out_bad out_bad(
+    mldsa_accel__inner__core__verify__unpacker__out_bad out_bad(
         .d(out_bad$d),
         .q(out_bad$q),
         .clock(out_bad$clock)
@@ -41805,10 +42090,10 @@ module mldsa_accel__core__verify__unpacker(clock,reset,width,centred,offset,max_
         out_of_range = out_bad$q;
     end
     
-endmodule // mldsa_accel__core__verify__unpacker
+endmodule // mldsa_accel__inner__core__verify__unpacker
 
 
-module mldsa_accel__core__verify__unpacker__acc(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__acc(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41824,10 +42109,10 @@ module mldsa_accel__core__verify__unpacker__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__acc
+endmodule // mldsa_accel__inner__core__verify__unpacker__acc
 
 
-module mldsa_accel__core__verify__unpacker__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -41843,10 +42128,10 @@ module mldsa_accel__core__verify__unpacker__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__acc_bits
+endmodule // mldsa_accel__inner__core__verify__unpacker__acc_bits
 
 
-module mldsa_accel__core__verify__unpacker__field_mask(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__field_mask(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -41862,10 +42147,10 @@ module mldsa_accel__core__verify__unpacker__field_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__field_mask
+endmodule // mldsa_accel__inner__core__verify__unpacker__field_mask
 
 
-module mldsa_accel__core__verify__unpacker__out(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__out(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -41881,10 +42166,10 @@ module mldsa_accel__core__verify__unpacker__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__out
+endmodule // mldsa_accel__inner__core__verify__unpacker__out
 
 
-module mldsa_accel__core__verify__unpacker__out_bad(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__out_bad(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41900,10 +42185,10 @@ module mldsa_accel__core__verify__unpacker__out_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__out_bad
+endmodule // mldsa_accel__inner__core__verify__unpacker__out_bad
 
 
-module mldsa_accel__core__verify__unpacker__out_valid(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41919,10 +42204,10 @@ module mldsa_accel__core__verify__unpacker__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__out_valid
+endmodule // mldsa_accel__inner__core__verify__unpacker__out_valid
 
 
-module mldsa_accel__core__verify__unpacker__spare(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__spare(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -41938,10 +42223,10 @@ module mldsa_accel__core__verify__unpacker__spare(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__spare
+endmodule // mldsa_accel__inner__core__verify__unpacker__spare
 
 
-module mldsa_accel__core__verify__unpacker__spare_valid(d,q,clock);
+module mldsa_accel__inner__core__verify__unpacker__spare_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41957,10 +42242,10 @@ module mldsa_accel__core__verify__unpacker__spare_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__unpacker__spare_valid
+endmodule // mldsa_accel__inner__core__verify__unpacker__spare_valid
 
 
-module mldsa_accel__core__verify__verdict_flag(d,q,clock);
+module mldsa_accel__inner__core__verify__verdict_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41976,10 +42261,10 @@ module mldsa_accel__core__verify__verdict_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__verdict_flag
+endmodule // mldsa_accel__inner__core__verify__verdict_flag
 
 
-module mldsa_accel__core__verify__w1_bits(d,q,clock);
+module mldsa_accel__inner__core__verify__w1_bits(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -41995,10 +42280,10 @@ module mldsa_accel__core__verify__w1_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__w1_bits
+endmodule // mldsa_accel__inner__core__verify__w1_bits
 
 
-module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
+module mldsa_accel__inner__core__verify__w1_buf(clock,byte_write,byte_address,byte_data,word_write,word_address,word_data,read_address,read_word);
     
     // Module arguments
     input wire  clock;
@@ -42042,7 +42327,7 @@ module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data
     reg  lanes$3$write_enable;
     
     // Sub module instances
-    mldsa_accel__core__verify__w1_buf__lanes__0 lanes$0(
+    mldsa_accel__inner__core__verify__w1_buf__lanes__0 lanes$0(
         .read_address(lanes$0$read_address),
         .read_clock(lanes$0$read_clock),
         .read_data(lanes$0$read_data),
@@ -42051,7 +42336,7 @@ module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$0$write_data),
         .write_enable(lanes$0$write_enable)
     );
-    mldsa_accel__core__verify__w1_buf__lanes__1 lanes$1(
+    mldsa_accel__inner__core__verify__w1_buf__lanes__1 lanes$1(
         .read_address(lanes$1$read_address),
         .read_clock(lanes$1$read_clock),
         .read_data(lanes$1$read_data),
@@ -42060,7 +42345,7 @@ module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$1$write_data),
         .write_enable(lanes$1$write_enable)
     );
-    mldsa_accel__core__verify__w1_buf__lanes__2 lanes$2(
+    mldsa_accel__inner__core__verify__w1_buf__lanes__2 lanes$2(
         .read_address(lanes$2$read_address),
         .read_clock(lanes$2$read_clock),
         .read_data(lanes$2$read_data),
@@ -42069,7 +42354,7 @@ module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data
         .write_data(lanes$2$write_data),
         .write_enable(lanes$2$write_enable)
     );
-    mldsa_accel__core__verify__w1_buf__lanes__3 lanes$3(
+    mldsa_accel__inner__core__verify__w1_buf__lanes__3 lanes$3(
         .read_address(lanes$3$read_address),
         .read_clock(lanes$3$read_clock),
         .read_data(lanes$3$read_data),
@@ -42136,10 +42421,10 @@ module mldsa_accel__core__verify__w1_buf(clock,byte_write,byte_address,byte_data
         read_word = ((lanes$0$read_data) & 32'hffffffff) | (((lanes$1$read_data) & 32'hffffffff) << 32'h8) | (((lanes$2$read_data) & 32'hffffffff) << 32'h10) | (((lanes$3$read_data) & 32'hffffffff) << 32'h18);
     end
     
-endmodule // mldsa_accel__core__verify__w1_buf
+endmodule // mldsa_accel__inner__core__verify__w1_buf
 
 
-module mldsa_accel__core__verify__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__w1_buf__lanes__0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -42165,10 +42450,10 @@ module mldsa_accel__core__verify__w1_buf__lanes__0(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__w1_buf__lanes__0
+endmodule // mldsa_accel__inner__core__verify__w1_buf__lanes__0
 
 
-module mldsa_accel__core__verify__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__w1_buf__lanes__1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -42194,10 +42479,10 @@ module mldsa_accel__core__verify__w1_buf__lanes__1(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__w1_buf__lanes__1
+endmodule // mldsa_accel__inner__core__verify__w1_buf__lanes__1
 
 
-module mldsa_accel__core__verify__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__w1_buf__lanes__2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -42223,10 +42508,10 @@ module mldsa_accel__core__verify__w1_buf__lanes__2(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__w1_buf__lanes__2
+endmodule // mldsa_accel__inner__core__verify__w1_buf__lanes__2
 
 
-module mldsa_accel__core__verify__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module mldsa_accel__inner__core__verify__w1_buf__lanes__3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [7:0] read_address;
@@ -42252,10 +42537,10 @@ module mldsa_accel__core__verify__w1_buf__lanes__3(read_address,read_clock,read_
        end
     end
                 
-endmodule // mldsa_accel__core__verify__w1_buf__lanes__3
+endmodule // mldsa_accel__inner__core__verify__w1_buf__lanes__3
 
 
-module mldsa_accel__core__verify__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
+module mldsa_accel__inner__core__verify__w1_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);
     
     // Module arguments
     input wire  clock;
@@ -42295,12 +42580,12 @@ module mldsa_accel__core__verify__w1_packer(clock,reset,width,centred,offset,coe
     reg  [23:0] field;
     
     // Sub module instances
-    mldsa_accel__core__verify__w1_packer__acc acc(
+    mldsa_accel__inner__core__verify__w1_packer__acc acc(
         .d(acc$d),
         .q(acc$q),
         .clock(acc$clock)
     );
-    mldsa_accel__core__verify__w1_packer__acc_bits acc_bits(
+    mldsa_accel__inner__core__verify__w1_packer__acc_bits acc_bits(
         .d(acc_bits$d),
         .q(acc_bits$q),
         .clock(acc_bits$clock)
@@ -42350,10 +42635,10 @@ module mldsa_accel__core__verify__w1_packer(clock,reset,width,centred,offset,coe
         end
     end
     
-endmodule // mldsa_accel__core__verify__w1_packer
+endmodule // mldsa_accel__inner__core__verify__w1_packer
 
 
-module mldsa_accel__core__verify__w1_packer__acc(d,q,clock);
+module mldsa_accel__inner__core__verify__w1_packer__acc(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -42369,10 +42654,10 @@ module mldsa_accel__core__verify__w1_packer__acc(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__w1_packer__acc
+endmodule // mldsa_accel__inner__core__verify__w1_packer__acc
 
 
-module mldsa_accel__core__verify__w1_packer__acc_bits(d,q,clock);
+module mldsa_accel__inner__core__verify__w1_packer__acc_bits(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -42388,10 +42673,10 @@ module mldsa_accel__core__verify__w1_packer__acc_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__w1_packer__acc_bits
+endmodule // mldsa_accel__inner__core__verify__w1_packer__acc_bits
 
 
-module mldsa_accel__core__verify__w1_ptr(d,q,clock);
+module mldsa_accel__inner__core__verify__w1_ptr(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -42407,10 +42692,10 @@ module mldsa_accel__core__verify__w1_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__w1_ptr
+endmodule // mldsa_accel__inner__core__verify__w1_ptr
 
 
-module mldsa_accel__core__verify__w1_words(d,q,clock);
+module mldsa_accel__inner__core__verify__w1_words(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -42426,10 +42711,10 @@ module mldsa_accel__core__verify__w1_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__w1_words
+endmodule // mldsa_accel__inner__core__verify__w1_words
 
 
-module mldsa_accel__core__verify__wide(d,q,clock);
+module mldsa_accel__inner__core__verify__wide(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42445,10 +42730,10 @@ module mldsa_accel__core__verify__wide(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__wide
+endmodule // mldsa_accel__inner__core__verify__wide
 
 
-module mldsa_accel__core__verify__word_differs(d,q,clock);
+module mldsa_accel__inner__core__verify__word_differs(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42464,10 +42749,10 @@ module mldsa_accel__core__verify__word_differs(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__word_differs
+endmodule // mldsa_accel__inner__core__verify__word_differs
 
 
-module mldsa_accel__core__verify__words_in(d,q,clock);
+module mldsa_accel__inner__core__verify__words_in(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -42483,10 +42768,10 @@ module mldsa_accel__core__verify__words_in(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__words_in
+endmodule // mldsa_accel__inner__core__verify__words_in
 
 
-module mldsa_accel__core__verify__words_left(d,q,clock);
+module mldsa_accel__inner__core__verify__words_left(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -42502,10 +42787,10 @@ module mldsa_accel__core__verify__words_left(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__words_left
+endmodule // mldsa_accel__inner__core__verify__words_left
 
 
-module mldsa_accel__core__verify__z_bad(d,q,clock);
+module mldsa_accel__inner__core__verify__z_bad(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42521,10 +42806,10 @@ module mldsa_accel__core__verify__z_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_bad
+endmodule // mldsa_accel__inner__core__verify__z_bad
 
 
-module mldsa_accel__core__verify__z_bound(d,q,clock);
+module mldsa_accel__inner__core__verify__z_bound(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -42540,10 +42825,10 @@ module mldsa_accel__core__verify__z_bound(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_bound
+endmodule // mldsa_accel__inner__core__verify__z_bound
 
 
-module mldsa_accel__core__verify__z_checking(d,q,clock);
+module mldsa_accel__inner__core__verify__z_checking(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42559,10 +42844,10 @@ module mldsa_accel__core__verify__z_checking(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_checking
+endmodule // mldsa_accel__inner__core__verify__z_checking
 
 
-module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
+module mldsa_accel__inner__core__verify__z_norm(clock,x,canonical,bound,exceeds);
     
     // Module arguments
     input wire  clock;
@@ -42586,7 +42871,7 @@ module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
     reg  [24:0] high;
     
     // Sub module instances
-    mldsa_accel__core__verify__z_norm__out out(
+    mldsa_accel__inner__core__verify__z_norm__out out(
         .d(out$d),
         .q(out$q),
         .clock(out$clock)
@@ -42611,10 +42896,10 @@ module mldsa_accel__core__verify__z_norm(clock,x,canonical,bound,exceeds);
         exceeds = out$q;
     end
     
-endmodule // mldsa_accel__core__verify__z_norm
+endmodule // mldsa_accel__inner__core__verify__z_norm
 
 
-module mldsa_accel__core__verify__z_norm__out(d,q,clock);
+module mldsa_accel__inner__core__verify__z_norm__out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42630,10 +42915,10 @@ module mldsa_accel__core__verify__z_norm__out(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_norm__out
+endmodule // mldsa_accel__inner__core__verify__z_norm__out
 
 
-module mldsa_accel__core__verify__z_ptr(d,q,clock);
+module mldsa_accel__inner__core__verify__z_ptr(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -42649,10 +42934,10 @@ module mldsa_accel__core__verify__z_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_ptr
+endmodule // mldsa_accel__inner__core__verify__z_ptr
 
 
-module mldsa_accel__core__verify__z_words(d,q,clock);
+module mldsa_accel__inner__core__verify__z_words(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -42668,10 +42953,10 @@ module mldsa_accel__core__verify__z_words(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__core__verify__z_words
+endmodule // mldsa_accel__inner__core__verify__z_words
 
 
-module mldsa_accel__cycle_count(d,q,clock);
+module mldsa_accel__inner__cycle_count(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -42687,10 +42972,10 @@ module mldsa_accel__cycle_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__cycle_count
+endmodule // mldsa_accel__inner__cycle_count
 
 
-module mldsa_accel__handed(d,q,clock);
+module mldsa_accel__inner__handed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42706,10 +42991,10 @@ module mldsa_accel__handed(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__handed
+endmodule // mldsa_accel__inner__handed
 
 
-module mldsa_accel__held_word(d,q,clock);
+module mldsa_accel__inner__held_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -42725,10 +43010,10 @@ module mldsa_accel__held_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__held_word
+endmodule // mldsa_accel__inner__held_word
 
 
-module mldsa_accel__holding(d,q,clock);
+module mldsa_accel__inner__holding(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42744,10 +43029,10 @@ module mldsa_accel__holding(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__holding
+endmodule // mldsa_accel__inner__holding
 
 
-module mldsa_accel__loading(d,q,clock);
+module mldsa_accel__inner__loading(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42763,10 +43048,10 @@ module mldsa_accel__loading(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__loading
+endmodule // mldsa_accel__inner__loading
 
 
-module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
+module mldsa_accel__inner__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
     
     // Module arguments
     input wire  clock;
@@ -42889,67 +43174,67 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
     reg  [31:0] command_word;
     
     // Sub module instances
-    mldsa_accel__regs__aw_held aw_held(
+    mldsa_accel__inner__regs__aw_held aw_held(
         .d(aw_held$d),
         .q(aw_held$q),
         .clock(aw_held$clock)
     );
-    mldsa_accel__regs__aw_addr aw_addr(
+    mldsa_accel__inner__regs__aw_addr aw_addr(
         .d(aw_addr$d),
         .q(aw_addr$q),
         .clock(aw_addr$clock)
     );
-    mldsa_accel__regs__w_held w_held(
+    mldsa_accel__inner__regs__w_held w_held(
         .d(w_held$d),
         .q(w_held$q),
         .clock(w_held$clock)
     );
-    mldsa_accel__regs__w_data w_data(
+    mldsa_accel__inner__regs__w_data w_data(
         .d(w_data$d),
         .q(w_data$q),
         .clock(w_data$clock)
     );
-    mldsa_accel__regs__w_strb w_strb(
+    mldsa_accel__inner__regs__w_strb w_strb(
         .d(w_strb$d),
         .q(w_strb$q),
         .clock(w_strb$clock)
     );
-    mldsa_accel__regs__b_pending b_pending(
+    mldsa_accel__inner__regs__b_pending b_pending(
         .d(b_pending$d),
         .q(b_pending$q),
         .clock(b_pending$clock)
     );
-    mldsa_accel__regs__r_pending r_pending(
+    mldsa_accel__inner__regs__r_pending r_pending(
         .d(r_pending$d),
         .q(r_pending$q),
         .clock(r_pending$clock)
     );
-    mldsa_accel__regs__r_data r_data(
+    mldsa_accel__inner__regs__r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    mldsa_accel__regs__start_r start_r(
+    mldsa_accel__inner__regs__start_r start_r(
         .d(start_r$d),
         .q(start_r$q),
         .clock(start_r$clock)
     );
-    mldsa_accel__regs__op_r op_r(
+    mldsa_accel__inner__regs__op_r op_r(
         .d(op_r$d),
         .q(op_r$q),
         .clock(op_r$clock)
     );
-    mldsa_accel__regs__args__0 args$0(
+    mldsa_accel__inner__regs__args__0 args$0(
         .d(args$0$d),
         .q(args$0$q),
         .clock(args$0$clock)
     );
-    mldsa_accel__regs__args__1 args$1(
+    mldsa_accel__inner__regs__args__1 args$1(
         .d(args$1$d),
         .q(args$1$q),
         .clock(args$1$clock)
     );
-    mldsa_accel__regs__args__2 args$2(
+    mldsa_accel__inner__regs__args__2 args$2(
         .d(args$2$d),
         .q(args$2$q),
         .clock(args$2$clock)
@@ -43139,10 +43424,10 @@ module mldsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,
         end
     end
     
-endmodule // mldsa_accel__regs
+endmodule // mldsa_accel__inner__regs
 
 
-module mldsa_accel__regs__args__0(d,q,clock);
+module mldsa_accel__inner__regs__args__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43158,10 +43443,10 @@ module mldsa_accel__regs__args__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__args__0
+endmodule // mldsa_accel__inner__regs__args__0
 
 
-module mldsa_accel__regs__args__1(d,q,clock);
+module mldsa_accel__inner__regs__args__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43177,10 +43462,10 @@ module mldsa_accel__regs__args__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__args__1
+endmodule // mldsa_accel__inner__regs__args__1
 
 
-module mldsa_accel__regs__args__2(d,q,clock);
+module mldsa_accel__inner__regs__args__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43196,10 +43481,10 @@ module mldsa_accel__regs__args__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__args__2
+endmodule // mldsa_accel__inner__regs__args__2
 
 
-module mldsa_accel__regs__aw_addr(d,q,clock);
+module mldsa_accel__inner__regs__aw_addr(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -43215,10 +43500,10 @@ module mldsa_accel__regs__aw_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__aw_addr
+endmodule // mldsa_accel__inner__regs__aw_addr
 
 
-module mldsa_accel__regs__aw_held(d,q,clock);
+module mldsa_accel__inner__regs__aw_held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43234,10 +43519,10 @@ module mldsa_accel__regs__aw_held(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__aw_held
+endmodule // mldsa_accel__inner__regs__aw_held
 
 
-module mldsa_accel__regs__b_pending(d,q,clock);
+module mldsa_accel__inner__regs__b_pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43253,10 +43538,10 @@ module mldsa_accel__regs__b_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__b_pending
+endmodule // mldsa_accel__inner__regs__b_pending
 
 
-module mldsa_accel__regs__op_r(d,q,clock);
+module mldsa_accel__inner__regs__op_r(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -43272,10 +43557,10 @@ module mldsa_accel__regs__op_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__op_r
+endmodule // mldsa_accel__inner__regs__op_r
 
 
-module mldsa_accel__regs__r_data(d,q,clock);
+module mldsa_accel__inner__regs__r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43291,10 +43576,10 @@ module mldsa_accel__regs__r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__r_data
+endmodule // mldsa_accel__inner__regs__r_data
 
 
-module mldsa_accel__regs__r_pending(d,q,clock);
+module mldsa_accel__inner__regs__r_pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43310,10 +43595,10 @@ module mldsa_accel__regs__r_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__r_pending
+endmodule // mldsa_accel__inner__regs__r_pending
 
 
-module mldsa_accel__regs__start_r(d,q,clock);
+module mldsa_accel__inner__regs__start_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43329,10 +43614,10 @@ module mldsa_accel__regs__start_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__start_r
+endmodule // mldsa_accel__inner__regs__start_r
 
 
-module mldsa_accel__regs__w_data(d,q,clock);
+module mldsa_accel__inner__regs__w_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43348,10 +43633,10 @@ module mldsa_accel__regs__w_data(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__w_data
+endmodule // mldsa_accel__inner__regs__w_data
 
 
-module mldsa_accel__regs__w_held(d,q,clock);
+module mldsa_accel__inner__regs__w_held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43367,10 +43652,10 @@ module mldsa_accel__regs__w_held(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__w_held
+endmodule // mldsa_accel__inner__regs__w_held
 
 
-module mldsa_accel__regs__w_strb(d,q,clock);
+module mldsa_accel__inner__regs__w_strb(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -43386,10 +43671,10 @@ module mldsa_accel__regs__w_strb(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__regs__w_strb
+endmodule // mldsa_accel__inner__regs__w_strb
 
 
-module mldsa_accel__sending(d,q,clock);
+module mldsa_accel__inner__sending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43405,10 +43690,10 @@ module mldsa_accel__sending(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__sending
+endmodule // mldsa_accel__inner__sending
 
 
-module mldsa_accel__set_reg(d,q,clock);
+module mldsa_accel__inner__set_reg(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -43424,10 +43709,10 @@ module mldsa_accel__set_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__set_reg
+endmodule // mldsa_accel__inner__set_reg
 
 
-module mldsa_accel__top_done(d,q,clock);
+module mldsa_accel__inner__top_done(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43443,10 +43728,10 @@ module mldsa_accel__top_done(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__top_done
+endmodule // mldsa_accel__inner__top_done
 
 
-module mldsa_accel__top_error(d,q,clock);
+module mldsa_accel__inner__top_error(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43462,10 +43747,10 @@ module mldsa_accel__top_error(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__top_error
+endmodule // mldsa_accel__inner__top_error
 
 
-module mldsa_accel__trailer(d,q,clock);
+module mldsa_accel__inner__trailer(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43481,10 +43766,10 @@ module mldsa_accel__trailer(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__trailer
+endmodule // mldsa_accel__inner__trailer
 
 
-module mldsa_accel__verdict_word(d,q,clock);
+module mldsa_accel__inner__verdict_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -43500,10 +43785,10 @@ module mldsa_accel__verdict_word(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__verdict_word
+endmodule // mldsa_accel__inner__verdict_word
 
 
-module mldsa_accel__verifying(d,q,clock);
+module mldsa_accel__inner__verifying(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43519,10 +43804,10 @@ module mldsa_accel__verifying(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__verifying
+endmodule // mldsa_accel__inner__verifying
 
 
-module mldsa_accel__xi_count(d,q,clock);
+module mldsa_accel__inner__xi_count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -43538,4 +43823,4 @@ module mldsa_accel__xi_count(d,q,clock);
        q <= d;
     end
           
-endmodule // mldsa_accel__xi_count
+endmodule // mldsa_accel__inner__xi_count

@@ -1691,6 +1691,15 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  out_taken$d;
     wire  out_taken$q;
     reg  out_taken$clock;
+    reg  [31:0] pk_feed_word$d;
+    wire  [31:0] pk_feed_word$q;
+    reg  pk_feed_word$clock;
+    reg  pk_feed_valid$d;
+    wire  pk_feed_valid$q;
+    reg  pk_feed_valid$clock;
+    reg  pk_feed_last$d;
+    wire  pk_feed_last$q;
+    reg  pk_feed_last$clock;
     reg  [8:0] s_bytes_target$d;
     wire  [8:0] s_bytes_target$q;
     reg  s_bytes_target$clock;
@@ -1719,6 +1728,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
     reg  tr_port_free;
     reg  hash_take;
     reg  out_take;
+    reg  pk_feed_room;
     reg  [31:0] message_word;
     reg  [31:0] seed_word;
     reg  [15:0] s_index;
@@ -2218,6 +2228,21 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         .q(out_taken$q),
         .clock(out_taken$clock)
     );
+    mldsa_engine__keygen__pk_feed_word pk_feed_word(
+        .d(pk_feed_word$d),
+        .q(pk_feed_word$q),
+        .clock(pk_feed_word$clock)
+    );
+    mldsa_engine__keygen__pk_feed_valid pk_feed_valid(
+        .d(pk_feed_valid$d),
+        .q(pk_feed_valid$q),
+        .clock(pk_feed_valid$clock)
+    );
+    mldsa_engine__keygen__pk_feed_last pk_feed_last(
+        .d(pk_feed_last$d),
+        .q(pk_feed_last$q),
+        .clock(pk_feed_last$clock)
+    );
     mldsa_engine__keygen__s_bytes_target s_bytes_target(
         .d(s_bytes_target$d),
         .q(s_bytes_target$q),
@@ -2290,6 +2315,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         tr_count$clock = clock;
         pk_readable$clock = clock;
         hash_taken$clock = clock;
+        pk_feed_word$clock = clock;
+        pk_feed_valid$clock = clock;
+        pk_feed_last$clock = clock;
         out_taken$clock = clock;
         sampler$clock = clock;
         s_launched$clock = clock;
@@ -2331,6 +2359,9 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         tr_count$d = tr_count$q;
         pk_readable$d = pk_readable$q;
         hash_taken$d = hash_taken$q;
+        pk_feed_word$d = pk_feed_word$q;
+        pk_feed_valid$d = pk_feed_valid$q;
+        pk_feed_last$d = pk_feed_last$q;
         out_taken$d = out_taken$q;
         sampler$d = sampler$q;
         s_launched$d = s_launched$q;
@@ -2662,6 +2693,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
         end
         stream_take = 1'b0;
         hash_take = 1'b0;
+        pk_feed_room = 1'b0;
         out_take = 1'b0;
         stream_next = out_index$q;
         pk_buf$read_address = out_index$q[(32'h0)+:(10)];
@@ -3107,6 +3139,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             if (~hash_launched$q) begin
                 if (~s_word_valid$q) begin
                     hash_launched$d = 1'b1;
+                    pk_feed_valid$d = 1'b0;
                     sponge_start = 1'b1;
                     sponge_arg1 = ((pk_words$q) & 32'hffffffff) << 32'h2;
                     sponge_arg2 = 32'h40;
@@ -3119,11 +3152,20 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             end
             else begin
                 primed$d = 1'b1;
-                sponge_in_valid = stream_valid & ~hash_taken$q;
-                sponge_in_last = out_index$q + 32'h1 == pk_words$q;
-                sponge_in_data = pk_buf$read_word;
+                sponge_in_valid = pk_feed_valid$q;
+                sponge_in_last = pk_feed_last$q;
+                sponge_in_data = pk_feed_word$q;
+                if (sponge_in_ready) begin
+                    pk_feed_valid$d = 1'b0;
+                end
+                pk_feed_room = ~pk_feed_valid$q | sponge_in_ready;
                 m_valid = stream_valid & ~out_taken$q;
-                hash_take = sponge_in_valid & sponge_in_ready;
+                hash_take = stream_valid & ~hash_taken$q & pk_feed_room;
+                if (hash_take) begin
+                    pk_feed_word$d = pk_buf$read_word;
+                    pk_feed_valid$d = 1'b1;
+                    pk_feed_last$d = out_index$q + 32'h1 == pk_words$q;
+                end
                 out_take = m_valid & m_ready;
                 stream_take = (hash_taken$q | hash_take) & (out_taken$q | out_take);
                 if (stream_take) begin
@@ -3330,6 +3372,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
         end
         if (abort_job & (phase$q != KeyGenPhase$Idle)) begin
             done_flag$d = 1'b1;
@@ -3344,6 +3387,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
         end
         if (reset) begin
             sampler$d = SamplerPhase$Off;
@@ -3351,6 +3395,7 @@ module mldsa_engine__keygen(clock,reset,xi_write,xi_index,xi_word,start,paramete
             hashing$d = 1'b0;
             hash_launched$d = 1'b0;
             hash_finished$d = 1'b0;
+            pk_feed_valid$d = 1'b0;
             phase$d = KeyGenPhase$Idle;
             done_flag$d = 1'b0;
             error_flag$d = 1'b0;
@@ -4729,6 +4774,63 @@ module mldsa_engine__keygen__pk_buf__lanes__3(read_address,read_clock,read_data,
     end
                 
 endmodule // mldsa_engine__keygen__pk_buf__lanes__3
+
+
+module mldsa_engine__keygen__pk_feed_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__pk_feed_last
+
+
+module mldsa_engine__keygen__pk_feed_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__pk_feed_valid
+
+
+module mldsa_engine__keygen__pk_feed_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mldsa_engine__keygen__pk_feed_word
 
 
 module mldsa_engine__keygen__pk_packer(clock,reset,width,centred,offset,coeff,coeff_valid,coeff_ready,data,data_valid,data_ready);

@@ -190,6 +190,30 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     reg  [31:0] pk_root$7$d;
     wire  [31:0] pk_root$7$q;
     reg  pk_root$7$clock;
+    reg  root_equal$0$d;
+    wire  root_equal$0$q;
+    reg  root_equal$0$clock;
+    reg  root_equal$1$d;
+    wire  root_equal$1$q;
+    reg  root_equal$1$clock;
+    reg  root_equal$2$d;
+    wire  root_equal$2$q;
+    reg  root_equal$2$clock;
+    reg  root_equal$3$d;
+    wire  root_equal$3$q;
+    reg  root_equal$3$clock;
+    reg  root_equal$4$d;
+    wire  root_equal$4$q;
+    reg  root_equal$4$clock;
+    reg  root_equal$5$d;
+    wire  root_equal$5$q;
+    reg  root_equal$5$clock;
+    reg  root_equal$6$d;
+    wire  root_equal$6$q;
+    reg  root_equal$6$clock;
+    reg  root_equal$7$d;
+    wire  root_equal$7$q;
+    reg  root_equal$7$clock;
     reg  [3:0] phase$d;
     wire  [3:0] phase$q;
     reg  phase$clock;
@@ -261,7 +285,7 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
     reg  in_fire;
     reg  final_word;
     reg  [31:0] root_out;
-    reg  [31:0] pk_root_out;
+    reg  word_equal;
     reg  tree_fire;
     reg  passing;
     
@@ -426,6 +450,46 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         .d(pk_root$7$d),
         .q(pk_root$7$q),
         .clock(pk_root$7$clock)
+    );
+    slh_engine__root_equal__0 root_equal$0(
+        .d(root_equal$0$d),
+        .q(root_equal$0$q),
+        .clock(root_equal$0$clock)
+    );
+    slh_engine__root_equal__1 root_equal$1(
+        .d(root_equal$1$d),
+        .q(root_equal$1$q),
+        .clock(root_equal$1$clock)
+    );
+    slh_engine__root_equal__2 root_equal$2(
+        .d(root_equal$2$d),
+        .q(root_equal$2$q),
+        .clock(root_equal$2$clock)
+    );
+    slh_engine__root_equal__3 root_equal$3(
+        .d(root_equal$3$d),
+        .q(root_equal$3$q),
+        .clock(root_equal$3$clock)
+    );
+    slh_engine__root_equal__4 root_equal$4(
+        .d(root_equal$4$d),
+        .q(root_equal$4$q),
+        .clock(root_equal$4$clock)
+    );
+    slh_engine__root_equal__5 root_equal$5(
+        .d(root_equal$5$d),
+        .q(root_equal$5$q),
+        .clock(root_equal$5$clock)
+    );
+    slh_engine__root_equal__6 root_equal$6(
+        .d(root_equal$6$d),
+        .q(root_equal$6$q),
+        .clock(root_equal$6$clock)
+    );
+    slh_engine__root_equal__7 root_equal$7(
+        .d(root_equal$7$d),
+        .q(root_equal$7$q),
+        .clock(root_equal$7$clock)
     );
     slh_engine__phase phase(
         .d(phase$d),
@@ -594,34 +658,50 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         root$0$d = root$0$q;
         pk_root$0$clock = clock;
         pk_root$0$d = pk_root$0$q;
+        root_equal$0$clock = clock;
+        root_equal$0$d = root$0$q == pk_root$0$q;
         root$1$clock = clock;
         root$1$d = root$1$q;
         pk_root$1$clock = clock;
         pk_root$1$d = pk_root$1$q;
+        root_equal$1$clock = clock;
+        root_equal$1$d = root$1$q == pk_root$1$q;
         root$2$clock = clock;
         root$2$d = root$2$q;
         pk_root$2$clock = clock;
         pk_root$2$d = pk_root$2$q;
+        root_equal$2$clock = clock;
+        root_equal$2$d = root$2$q == pk_root$2$q;
         root$3$clock = clock;
         root$3$d = root$3$q;
         pk_root$3$clock = clock;
         pk_root$3$d = pk_root$3$q;
+        root_equal$3$clock = clock;
+        root_equal$3$d = root$3$q == pk_root$3$q;
         root$4$clock = clock;
         root$4$d = root$4$q;
         pk_root$4$clock = clock;
         pk_root$4$d = pk_root$4$q;
+        root_equal$4$clock = clock;
+        root_equal$4$d = root$4$q == pk_root$4$q;
         root$5$clock = clock;
         root$5$d = root$5$q;
         pk_root$5$clock = clock;
         pk_root$5$d = pk_root$5$q;
+        root_equal$5$clock = clock;
+        root_equal$5$d = root$5$q == pk_root$5$q;
         root$6$clock = clock;
         root$6$d = root$6$q;
         pk_root$6$clock = clock;
         pk_root$6$d = pk_root$6$q;
+        root_equal$6$clock = clock;
+        root_equal$6$d = root$6$q == pk_root$6$q;
         root$7$clock = clock;
         root$7$d = root$7$q;
         pk_root$7$clock = clock;
         pk_root$7$d = pk_root$7$q;
+        root_equal$7$clock = clock;
+        root_equal$7$d = root$7$q == pk_root$7$q;
         tree$clock = clock;
         position$clock = clock;
         position$load = 1'b0;
@@ -663,34 +743,34 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
         tree_fire = tree$out_valid & tree$out_ready;
         position$step = step$q;
         root_out = root$0$q;
-        pk_root_out = pk_root$0$q;
+        word_equal = root_equal$0$q;
         if (step$q == 1) begin
             root_out = root$1$q;
-            pk_root_out = pk_root$1$q;
+            word_equal = root_equal$1$q;
         end
         if (step$q == 2) begin
             root_out = root$2$q;
-            pk_root_out = pk_root$2$q;
+            word_equal = root_equal$2$q;
         end
         if (step$q == 3) begin
             root_out = root$3$q;
-            pk_root_out = pk_root$3$q;
+            word_equal = root_equal$3$q;
         end
         if (step$q == 4) begin
             root_out = root$4$q;
-            pk_root_out = pk_root$4$q;
+            word_equal = root_equal$4$q;
         end
         if (step$q == 5) begin
             root_out = root$5$q;
-            pk_root_out = pk_root$5$q;
+            word_equal = root_equal$5$q;
         end
         if (step$q == 6) begin
             root_out = root$6$q;
-            pk_root_out = pk_root$6$q;
+            word_equal = root_equal$6$q;
         end
         if (step$q == 7) begin
             root_out = root$7$q;
-            pk_root_out = pk_root$7$q;
+            word_equal = root_equal$7$q;
         end
         tree$adrs_word = position$address_word;
         tree$msg_word = root_out;
@@ -927,13 +1007,13 @@ module slh_engine(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,
                 begin
                     if (out_ready) begin
                         step$d = step$q + 32'h1;
-                        if (pk_root_out != root_out) begin
+                        if (~word_equal) begin
                             mismatch$d = 1'b1;
                         end
                         if (step$q == word_last$q) begin
                             phase$d = EnginePhase$Idle;
                             done_flag$d = 1'b1;
-                            verdict_flag$d = ~mismatch$q & (pk_root_out == root_out);
+                            verdict_flag$d = ~mismatch$q & word_equal;
                         end
                     end
                 end
@@ -2188,6 +2268,158 @@ module slh_engine__root__7(d,q,clock);
     end
           
 endmodule // slh_engine__root__7
+
+
+module slh_engine__root_equal__0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__0
+
+
+module slh_engine__root_equal__1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__1
+
+
+module slh_engine__root_equal__2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__2
+
+
+module slh_engine__root_equal__3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__3
+
+
+module slh_engine__root_equal__4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__4
+
+
+module slh_engine__root_equal__5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__5
+
+
+module slh_engine__root_equal__6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__6
+
+
+module slh_engine__root_equal__7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slh_engine__root_equal__7
 
 
 module slh_engine__root_taken(d,q,clock);

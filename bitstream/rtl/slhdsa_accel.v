@@ -70,6 +70,205 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     input wire  m_axis_tready;
     output reg  busy;
     
+    // Stub signals
+    reg  inner$aclk;
+    reg  inner$aresetn;
+    reg  [15:0] inner$s_axi_awaddr;
+    reg  inner$s_axi_awvalid;
+    wire  inner$s_axi_awready;
+    reg  [31:0] inner$s_axi_wdata;
+    reg  [3:0] inner$s_axi_wstrb;
+    reg  inner$s_axi_wvalid;
+    wire  inner$s_axi_wready;
+    wire  [1:0] inner$s_axi_bresp;
+    wire  inner$s_axi_bvalid;
+    reg  inner$s_axi_bready;
+    reg  [15:0] inner$s_axi_araddr;
+    reg  inner$s_axi_arvalid;
+    wire  inner$s_axi_arready;
+    wire  [31:0] inner$s_axi_rdata;
+    wire  [1:0] inner$s_axi_rresp;
+    wire  inner$s_axi_rvalid;
+    reg  inner$s_axi_rready;
+    reg  [31:0] inner$s_axis_tdata;
+    reg  inner$s_axis_tvalid;
+    reg  inner$s_axis_tlast;
+    reg  [3:0] inner$s_axis_tkeep;
+    wire  inner$s_axis_tready;
+    wire  [31:0] inner$m_axis_tdata;
+    wire  [3:0] inner$m_axis_tkeep;
+    wire  inner$m_axis_tvalid;
+    wire  inner$m_axis_tlast;
+    reg  inner$m_axis_tready;
+    wire  inner$busy;
+    wire  inner$sponge_port$reset;
+    wire  inner$sponge_port$start;
+    wire  [7:0] inner$sponge_port$op;
+    wire  [31:0] inner$sponge_port$arg0;
+    wire  [31:0] inner$sponge_port$arg1;
+    wire  [31:0] inner$sponge_port$arg2;
+    reg  inner$sponge_port$busy;
+    reg  inner$sponge_port$done;
+    reg  inner$sponge_port$error;
+    wire  [31:0] inner$sponge_port$in_data;
+    wire  inner$sponge_port$in_valid;
+    wire  inner$sponge_port$in_last;
+    reg  inner$sponge_port$in_ready;
+    reg  [31:0] inner$sponge_port$out_data;
+    reg  inner$sponge_port$out_valid;
+    reg  inner$sponge_port$out_last;
+    wire  inner$sponge_port$out_ready;
+    reg  inner$sponge_taken;
+    
+    // Sub module instances
+    slhdsa_accel__inner inner(
+        .aclk(inner$aclk),
+        .aresetn(inner$aresetn),
+        .s_axi_awaddr(inner$s_axi_awaddr),
+        .s_axi_awvalid(inner$s_axi_awvalid),
+        .s_axi_awready(inner$s_axi_awready),
+        .s_axi_wdata(inner$s_axi_wdata),
+        .s_axi_wstrb(inner$s_axi_wstrb),
+        .s_axi_wvalid(inner$s_axi_wvalid),
+        .s_axi_wready(inner$s_axi_wready),
+        .s_axi_bresp(inner$s_axi_bresp),
+        .s_axi_bvalid(inner$s_axi_bvalid),
+        .s_axi_bready(inner$s_axi_bready),
+        .s_axi_araddr(inner$s_axi_araddr),
+        .s_axi_arvalid(inner$s_axi_arvalid),
+        .s_axi_arready(inner$s_axi_arready),
+        .s_axi_rdata(inner$s_axi_rdata),
+        .s_axi_rresp(inner$s_axi_rresp),
+        .s_axi_rvalid(inner$s_axi_rvalid),
+        .s_axi_rready(inner$s_axi_rready),
+        .s_axis_tdata(inner$s_axis_tdata),
+        .s_axis_tvalid(inner$s_axis_tvalid),
+        .s_axis_tlast(inner$s_axis_tlast),
+        .s_axis_tkeep(inner$s_axis_tkeep),
+        .s_axis_tready(inner$s_axis_tready),
+        .m_axis_tdata(inner$m_axis_tdata),
+        .m_axis_tkeep(inner$m_axis_tkeep),
+        .m_axis_tvalid(inner$m_axis_tvalid),
+        .m_axis_tlast(inner$m_axis_tlast),
+        .m_axis_tready(inner$m_axis_tready),
+        .busy(inner$busy),
+        .sponge_port$reset(inner$sponge_port$reset),
+        .sponge_port$start(inner$sponge_port$start),
+        .sponge_port$op(inner$sponge_port$op),
+        .sponge_port$arg0(inner$sponge_port$arg0),
+        .sponge_port$arg1(inner$sponge_port$arg1),
+        .sponge_port$arg2(inner$sponge_port$arg2),
+        .sponge_port$busy(inner$sponge_port$busy),
+        .sponge_port$done(inner$sponge_port$done),
+        .sponge_port$error(inner$sponge_port$error),
+        .sponge_port$in_data(inner$sponge_port$in_data),
+        .sponge_port$in_valid(inner$sponge_port$in_valid),
+        .sponge_port$in_last(inner$sponge_port$in_last),
+        .sponge_port$in_ready(inner$sponge_port$in_ready),
+        .sponge_port$out_data(inner$sponge_port$out_data),
+        .sponge_port$out_valid(inner$sponge_port$out_valid),
+        .sponge_port$out_last(inner$sponge_port$out_last),
+        .sponge_port$out_ready(inner$sponge_port$out_ready),
+        .sponge_taken(inner$sponge_taken)
+    );
+    
+    // Update code
+    always @(*) begin
+        inner$aclk = aclk;
+        inner$aresetn = aresetn;
+        inner$s_axi_awaddr = s_axi_awaddr;
+        inner$s_axi_awvalid = s_axi_awvalid;
+        inner$s_axi_wdata = s_axi_wdata;
+        inner$s_axi_wstrb = s_axi_wstrb;
+        inner$s_axi_wvalid = s_axi_wvalid;
+        inner$s_axi_bready = s_axi_bready;
+        inner$s_axi_araddr = s_axi_araddr;
+        inner$s_axi_arvalid = s_axi_arvalid;
+        inner$s_axi_rready = s_axi_rready;
+        inner$s_axis_tdata = s_axis_tdata;
+        inner$s_axis_tvalid = s_axis_tvalid;
+        inner$s_axis_tlast = s_axis_tlast;
+        inner$s_axis_tkeep = s_axis_tkeep;
+        inner$m_axis_tready = m_axis_tready;
+        s_axi_awready = inner$s_axi_awready;
+        s_axi_wready = inner$s_axi_wready;
+        s_axi_bresp = inner$s_axi_bresp;
+        s_axi_bvalid = inner$s_axi_bvalid;
+        s_axi_arready = inner$s_axi_arready;
+        s_axi_rdata = inner$s_axi_rdata;
+        s_axi_rresp = inner$s_axi_rresp;
+        s_axi_rvalid = inner$s_axi_rvalid;
+        s_axis_tready = inner$s_axis_tready;
+        m_axis_tdata = inner$m_axis_tdata;
+        m_axis_tkeep = inner$m_axis_tkeep;
+        m_axis_tvalid = inner$m_axis_tvalid;
+        m_axis_tlast = inner$m_axis_tlast;
+        busy = inner$busy;
+        inner$sponge_taken = 1'b0;
+        inner$sponge_port$busy = 1'b0;
+        inner$sponge_port$done = 1'b0;
+        inner$sponge_port$error = 1'b0;
+        inner$sponge_port$in_ready = 1'b0;
+        inner$sponge_port$out_data = 32'h0;
+        inner$sponge_port$out_valid = 1'b0;
+        inner$sponge_port$out_last = 1'b0;
+    end
+    
+endmodule // slhdsa_accel
+
+
+module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken);
+    
+    // Module arguments
+    input wire  aclk;
+    input wire  aresetn;
+    input wire  [15:0] s_axi_awaddr;
+    input wire  s_axi_awvalid;
+    output reg  s_axi_awready;
+    input wire  [31:0] s_axi_wdata;
+    input wire  [3:0] s_axi_wstrb;
+    input wire  s_axi_wvalid;
+    output reg  s_axi_wready;
+    output reg  [1:0] s_axi_bresp;
+    output reg  s_axi_bvalid;
+    input wire  s_axi_bready;
+    input wire  [15:0] s_axi_araddr;
+    input wire  s_axi_arvalid;
+    output reg  s_axi_arready;
+    output reg  [31:0] s_axi_rdata;
+    output reg  [1:0] s_axi_rresp;
+    output reg  s_axi_rvalid;
+    input wire  s_axi_rready;
+    input wire  [31:0] s_axis_tdata;
+    input wire  s_axis_tvalid;
+    input wire  s_axis_tlast;
+    input wire  [3:0] s_axis_tkeep;
+    output reg  s_axis_tready;
+    output reg  [31:0] m_axis_tdata;
+    output reg  [3:0] m_axis_tkeep;
+    output reg  m_axis_tvalid;
+    output reg  m_axis_tlast;
+    input wire  m_axis_tready;
+    output reg  busy;
+    output wire  sponge_port$reset;
+    output wire  sponge_port$start;
+    output wire  [7:0] sponge_port$op;
+    output wire  [31:0] sponge_port$arg0;
+    output wire  [31:0] sponge_port$arg1;
+    output wire  [31:0] sponge_port$arg2;
+    input wire  sponge_port$busy;
+    input wire  sponge_port$done;
+    input wire  sponge_port$error;
+    output wire  [31:0] sponge_port$in_data;
+    output wire  sponge_port$in_valid;
+    output wire  sponge_port$in_last;
+    input wire  sponge_port$in_ready;
+    input wire  [31:0] sponge_port$out_data;
+    input wire  sponge_port$out_valid;
+    input wire  sponge_port$out_last;
+    output wire  sponge_port$out_ready;
+    input wire  sponge_taken;
+    
     // Constant declarations
     localparam  all_bytes = 4'hf;
     localparam  op_keygen = 8'h1;
@@ -182,23 +381,6 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     wire  core$verdict;
     wire  core$in_ready;
     wire  core$out_root;
-    wire  core$sponge_port$reset;
-    wire  core$sponge_port$start;
-    wire  [7:0] core$sponge_port$op;
-    wire  [31:0] core$sponge_port$arg0;
-    wire  [31:0] core$sponge_port$arg1;
-    wire  [31:0] core$sponge_port$arg2;
-    reg  core$sponge_port$busy;
-    reg  core$sponge_port$done;
-    reg  core$sponge_port$error;
-    wire  [31:0] core$sponge_port$in_data;
-    wire  core$sponge_port$in_valid;
-    wire  core$sponge_port$in_last;
-    reg  core$sponge_port$in_ready;
-    reg  [31:0] core$sponge_port$out_data;
-    reg  core$sponge_port$out_valid;
-    reg  core$sponge_port$out_last;
-    wire  core$sponge_port$out_ready;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
     reg  n_reg$clock;
@@ -268,7 +450,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     reg  [5:0] md_offset;
     
     // Sub module instances
-    slhdsa_accel__regs regs(
+    slhdsa_accel__inner__regs regs(
         .clock(regs$clock),
         .resetn(regs$resetn),
         .awaddr(regs$awaddr),
@@ -300,7 +482,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         .cycles(regs$cycles),
         .result(regs$result)
     );
-    slhdsa_accel__core core(
+    slhdsa_accel__inner__core core(
         .clock(core$clock),
         .reset(core$reset),
         .seed_write(core$seed_write),
@@ -335,120 +517,120 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         .verdict(core$verdict),
         .in_ready(core$in_ready),
         .out_root(core$out_root),
-        .sponge_port$reset(core$sponge_port$reset),
-        .sponge_port$start(core$sponge_port$start),
-        .sponge_port$op(core$sponge_port$op),
-        .sponge_port$arg0(core$sponge_port$arg0),
-        .sponge_port$arg1(core$sponge_port$arg1),
-        .sponge_port$arg2(core$sponge_port$arg2),
-        .sponge_port$busy(core$sponge_port$busy),
-        .sponge_port$done(core$sponge_port$done),
-        .sponge_port$error(core$sponge_port$error),
-        .sponge_port$in_data(core$sponge_port$in_data),
-        .sponge_port$in_valid(core$sponge_port$in_valid),
-        .sponge_port$in_last(core$sponge_port$in_last),
-        .sponge_port$in_ready(core$sponge_port$in_ready),
-        .sponge_port$out_data(core$sponge_port$out_data),
-        .sponge_port$out_valid(core$sponge_port$out_valid),
-        .sponge_port$out_last(core$sponge_port$out_last),
-        .sponge_port$out_ready(core$sponge_port$out_ready)
+        .sponge_port$reset(sponge_port$reset),
+        .sponge_port$start(sponge_port$start),
+        .sponge_port$op(sponge_port$op),
+        .sponge_port$arg0(sponge_port$arg0),
+        .sponge_port$arg1(sponge_port$arg1),
+        .sponge_port$arg2(sponge_port$arg2),
+        .sponge_port$busy(sponge_port$busy),
+        .sponge_port$done(sponge_port$done),
+        .sponge_port$error(sponge_port$error),
+        .sponge_port$in_data(sponge_port$in_data),
+        .sponge_port$in_valid(sponge_port$in_valid),
+        .sponge_port$in_last(sponge_port$in_last),
+        .sponge_port$in_ready(sponge_port$in_ready),
+        .sponge_port$out_data(sponge_port$out_data),
+        .sponge_port$out_valid(sponge_port$out_valid),
+        .sponge_port$out_last(sponge_port$out_last),
+        .sponge_port$out_ready(sponge_port$out_ready)
     );
-    slhdsa_accel__n_reg n_reg(
+    slhdsa_accel__inner__n_reg n_reg(
         .d(n_reg$d),
         .q(n_reg$q),
         .clock(n_reg$clock)
     );
-    slhdsa_accel__a_reg a_reg(
+    slhdsa_accel__inner__a_reg a_reg(
         .d(a_reg$d),
         .q(a_reg$q),
         .clock(a_reg$clock)
     );
-    slhdsa_accel__k_reg k_reg(
+    slhdsa_accel__inner__k_reg k_reg(
         .d(k_reg$d),
         .q(k_reg$q),
         .clock(k_reg$clock)
     );
-    slhdsa_accel__height_reg height_reg(
+    slhdsa_accel__inner__height_reg height_reg(
         .d(height_reg$d),
         .q(height_reg$q),
         .clock(height_reg$clock)
     );
-    slhdsa_accel__layers_reg layers_reg(
+    slhdsa_accel__inner__layers_reg layers_reg(
         .d(layers_reg$d),
         .q(layers_reg$q),
         .clock(layers_reg$clock)
     );
-    slhdsa_accel__operation operation(
+    slhdsa_accel__inner__operation operation(
         .d(operation$d),
         .q(operation$q),
         .clock(operation$clock)
     );
-    slhdsa_accel__keying keying(
+    slhdsa_accel__inner__keying keying(
         .d(keying$d),
         .q(keying$q),
         .clock(keying$clock)
     );
-    slhdsa_accel__loading loading(
+    slhdsa_accel__inner__loading loading(
         .d(loading$d),
         .q(loading$q),
         .clock(loading$clock)
     );
-    slhdsa_accel__position position(
+    slhdsa_accel__inner__position position(
         .d(position$d),
         .q(position$q),
         .clock(position$clock)
     );
-    slhdsa_accel__last_position last_position(
+    slhdsa_accel__inner__last_position last_position(
         .d(last_position$d),
         .q(last_position$q),
         .clock(last_position$clock)
     );
-    slhdsa_accel__tree_low tree_low(
+    slhdsa_accel__inner__tree_low tree_low(
         .d(tree_low$d),
         .q(tree_low$q),
         .clock(tree_low$clock)
     );
-    slhdsa_accel__tree_high tree_high(
+    slhdsa_accel__inner__tree_high tree_high(
         .d(tree_high$d),
         .q(tree_high$q),
         .clock(tree_high$clock)
     );
-    slhdsa_accel__leaf leaf(
+    slhdsa_accel__inner__leaf leaf(
         .d(leaf$d),
         .q(leaf$q),
         .clock(leaf$clock)
     );
-    slhdsa_accel__launch launch(
+    slhdsa_accel__inner__launch launch(
         .d(launch$d),
         .q(launch$q),
         .clock(launch$clock)
     );
-    slhdsa_accel__handed handed(
+    slhdsa_accel__inner__handed handed(
         .d(handed$d),
         .q(handed$q),
         .clock(handed$clock)
     );
-    slhdsa_accel__sending sending(
+    slhdsa_accel__inner__sending sending(
         .d(sending$d),
         .q(sending$q),
         .clock(sending$clock)
     );
-    slhdsa_accel__verdict_word verdict_word(
+    slhdsa_accel__inner__verdict_word verdict_word(
         .d(verdict_word$d),
         .q(verdict_word$q),
         .clock(verdict_word$clock)
     );
-    slhdsa_accel__top_done top_done(
+    slhdsa_accel__inner__top_done top_done(
         .d(top_done$d),
         .q(top_done$q),
         .clock(top_done$clock)
     );
-    slhdsa_accel__top_error top_error(
+    slhdsa_accel__inner__top_error top_error(
         .d(top_error$d),
         .q(top_error$q),
         .clock(top_error$clock)
     );
-    slhdsa_accel__cycle_count cycle_count(
+    slhdsa_accel__inner__cycle_count cycle_count(
         .d(cycle_count$d),
         .q(cycle_count$q),
         .clock(cycle_count$clock)
@@ -519,13 +701,6 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         launch$d = 1'b0;
         core$clock = aclk;
         core$reset = ~aresetn;
-        core$sponge_port$busy = 1'b0;
-        core$sponge_port$done = 1'b0;
-        core$sponge_port$error = 1'b0;
-        core$sponge_port$in_ready = 1'b0;
-        core$sponge_port$out_data = 32'h0;
-        core$sponge_port$out_valid = 1'b0;
-        core$sponge_port$out_last = 1'b0;
         core$start = 1'b0;
         core$abort_job = 1'b0;
         core$operation = operation$q;
@@ -669,7 +844,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
                     height_reg$d = height_table$5;
                     layers_reg$d = layers_table$5;
                 end
-                if (regs$arg0 > last_set) begin
+                if ((regs$arg0 > last_set) | sponge_taken) begin
                     loading$d = 1'b0;
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
@@ -732,10 +907,10 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         end
     end
     
-endmodule // slhdsa_accel
+endmodule // slhdsa_accel__inner
 
 
-module slhdsa_accel__a_reg(d,q,clock);
+module slhdsa_accel__inner__a_reg(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -751,10 +926,10 @@ module slhdsa_accel__a_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__a_reg
+endmodule // slhdsa_accel__inner__a_reg
 
 
-module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,md_word,start,operation,n_bytes,abort_job,out_ready,fors_height,trees,tree_height,layers,idx_tree,idx_leaf,root_write,root_index,root_word,in_data,in_valid,in_last,busy,done,error,out_data,out_valid,out_last,verdict,in_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
+module slhdsa_accel__inner__core(clock,reset,seed_write,seed_index,seed_word,md_write,md_index,md_word,start,operation,n_bytes,abort_job,out_ready,fors_height,trees,tree_height,layers,idx_tree,idx_leaf,root_write,root_index,root_word,in_data,in_valid,in_last,busy,done,error,out_data,out_valid,out_last,verdict,in_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -942,6 +1117,30 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
     reg  [31:0] pk_root$7$d;
     wire  [31:0] pk_root$7$q;
     reg  pk_root$7$clock;
+    reg  root_equal$0$d;
+    wire  root_equal$0$q;
+    reg  root_equal$0$clock;
+    reg  root_equal$1$d;
+    wire  root_equal$1$q;
+    reg  root_equal$1$clock;
+    reg  root_equal$2$d;
+    wire  root_equal$2$q;
+    reg  root_equal$2$clock;
+    reg  root_equal$3$d;
+    wire  root_equal$3$q;
+    reg  root_equal$3$clock;
+    reg  root_equal$4$d;
+    wire  root_equal$4$q;
+    reg  root_equal$4$clock;
+    reg  root_equal$5$d;
+    wire  root_equal$5$q;
+    reg  root_equal$5$clock;
+    reg  root_equal$6$d;
+    wire  root_equal$6$q;
+    reg  root_equal$6$clock;
+    reg  root_equal$7$d;
+    wire  root_equal$7$q;
+    reg  root_equal$7$clock;
     reg  [3:0] phase$d;
     wire  [3:0] phase$q;
     reg  phase$clock;
@@ -1013,12 +1212,12 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
     reg  in_fire;
     reg  final_word;
     reg  [31:0] root_out;
-    reg  [31:0] pk_root_out;
+    reg  word_equal;
     reg  tree_fire;
     reg  passing;
     
     // Sub module instances
-    slhdsa_accel__core__tree tree(
+    slhdsa_accel__inner__core__tree tree(
         .clock(tree$clock),
         .reset(tree$reset),
         .seed_write(tree$seed_write),
@@ -1076,7 +1275,7 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         .sponge_port$out_last(sponge_port$out_last),
         .sponge_port$out_ready(sponge_port$out_ready)
     );
-    slhdsa_accel__core__position position(
+    slhdsa_accel__inner__core__position position(
         .clock(position$clock),
         .load(position$load),
         .idx_tree(position$idx_tree),
@@ -1088,7 +1287,7 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         .leaf(position$leaf),
         .address_word(position$address_word)
     );
-    slhdsa_accel__core__indices indices(
+    slhdsa_accel__inner__core__indices indices(
         .clock(indices$clock),
         .write(indices$write),
         .word_index(indices$word_index),
@@ -1099,192 +1298,232 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         .last_bit(indices$last_bit),
         .complete(indices$complete)
     );
-    slhdsa_accel__core__root__0 root$0(
+    slhdsa_accel__inner__core__root__0 root$0(
         .d(root$0$d),
         .q(root$0$q),
         .clock(root$0$clock)
     );
-    slhdsa_accel__core__root__1 root$1(
+    slhdsa_accel__inner__core__root__1 root$1(
         .d(root$1$d),
         .q(root$1$q),
         .clock(root$1$clock)
     );
-    slhdsa_accel__core__root__2 root$2(
+    slhdsa_accel__inner__core__root__2 root$2(
         .d(root$2$d),
         .q(root$2$q),
         .clock(root$2$clock)
     );
-    slhdsa_accel__core__root__3 root$3(
+    slhdsa_accel__inner__core__root__3 root$3(
         .d(root$3$d),
         .q(root$3$q),
         .clock(root$3$clock)
     );
-    slhdsa_accel__core__root__4 root$4(
+    slhdsa_accel__inner__core__root__4 root$4(
         .d(root$4$d),
         .q(root$4$q),
         .clock(root$4$clock)
     );
-    slhdsa_accel__core__root__5 root$5(
+    slhdsa_accel__inner__core__root__5 root$5(
         .d(root$5$d),
         .q(root$5$q),
         .clock(root$5$clock)
     );
-    slhdsa_accel__core__root__6 root$6(
+    slhdsa_accel__inner__core__root__6 root$6(
         .d(root$6$d),
         .q(root$6$q),
         .clock(root$6$clock)
     );
-    slhdsa_accel__core__root__7 root$7(
+    slhdsa_accel__inner__core__root__7 root$7(
         .d(root$7$d),
         .q(root$7$q),
         .clock(root$7$clock)
     );
-    slhdsa_accel__core__pk_root__0 pk_root$0(
+    slhdsa_accel__inner__core__pk_root__0 pk_root$0(
         .d(pk_root$0$d),
         .q(pk_root$0$q),
         .clock(pk_root$0$clock)
     );
-    slhdsa_accel__core__pk_root__1 pk_root$1(
+    slhdsa_accel__inner__core__pk_root__1 pk_root$1(
         .d(pk_root$1$d),
         .q(pk_root$1$q),
         .clock(pk_root$1$clock)
     );
-    slhdsa_accel__core__pk_root__2 pk_root$2(
+    slhdsa_accel__inner__core__pk_root__2 pk_root$2(
         .d(pk_root$2$d),
         .q(pk_root$2$q),
         .clock(pk_root$2$clock)
     );
-    slhdsa_accel__core__pk_root__3 pk_root$3(
+    slhdsa_accel__inner__core__pk_root__3 pk_root$3(
         .d(pk_root$3$d),
         .q(pk_root$3$q),
         .clock(pk_root$3$clock)
     );
-    slhdsa_accel__core__pk_root__4 pk_root$4(
+    slhdsa_accel__inner__core__pk_root__4 pk_root$4(
         .d(pk_root$4$d),
         .q(pk_root$4$q),
         .clock(pk_root$4$clock)
     );
-    slhdsa_accel__core__pk_root__5 pk_root$5(
+    slhdsa_accel__inner__core__pk_root__5 pk_root$5(
         .d(pk_root$5$d),
         .q(pk_root$5$q),
         .clock(pk_root$5$clock)
     );
-    slhdsa_accel__core__pk_root__6 pk_root$6(
+    slhdsa_accel__inner__core__pk_root__6 pk_root$6(
         .d(pk_root$6$d),
         .q(pk_root$6$q),
         .clock(pk_root$6$clock)
     );
-    slhdsa_accel__core__pk_root__7 pk_root$7(
+    slhdsa_accel__inner__core__pk_root__7 pk_root$7(
         .d(pk_root$7$d),
         .q(pk_root$7$q),
         .clock(pk_root$7$clock)
     );
-    slhdsa_accel__core__phase phase(
+    slhdsa_accel__inner__core__root_equal__0 root_equal$0(
+        .d(root_equal$0$d),
+        .q(root_equal$0$q),
+        .clock(root_equal$0$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__1 root_equal$1(
+        .d(root_equal$1$d),
+        .q(root_equal$1$q),
+        .clock(root_equal$1$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__2 root_equal$2(
+        .d(root_equal$2$d),
+        .q(root_equal$2$q),
+        .clock(root_equal$2$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__3 root_equal$3(
+        .d(root_equal$3$d),
+        .q(root_equal$3$q),
+        .clock(root_equal$3$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__4 root_equal$4(
+        .d(root_equal$4$d),
+        .q(root_equal$4$q),
+        .clock(root_equal$4$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__5 root_equal$5(
+        .d(root_equal$5$d),
+        .q(root_equal$5$q),
+        .clock(root_equal$5$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__6 root_equal$6(
+        .d(root_equal$6$d),
+        .q(root_equal$6$q),
+        .clock(root_equal$6$clock)
+    );
+    slhdsa_accel__inner__core__root_equal__7 root_equal$7(
+        .d(root_equal$7$d),
+        .q(root_equal$7$q),
+        .clock(root_equal$7$clock)
+    );
+    slhdsa_accel__inner__core__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    slhdsa_accel__core__n_reg n_reg(
+    slhdsa_accel__inner__core__n_reg n_reg(
         .d(n_reg$d),
         .q(n_reg$q),
         .clock(n_reg$clock)
     );
-    slhdsa_accel__core__word_last word_last(
+    slhdsa_accel__inner__core__word_last word_last(
         .d(word_last$d),
         .q(word_last$q),
         .clock(word_last$clock)
     );
-    slhdsa_accel__core__sig_last sig_last(
+    slhdsa_accel__inner__core__sig_last sig_last(
         .d(sig_last$d),
         .q(sig_last$q),
         .clock(sig_last$clock)
     );
-    slhdsa_accel__core__fors_height_reg fors_height_reg(
+    slhdsa_accel__inner__core__fors_height_reg fors_height_reg(
         .d(fors_height_reg$d),
         .q(fors_height_reg$q),
         .clock(fors_height_reg$clock)
     );
-    slhdsa_accel__core__height height(
+    slhdsa_accel__inner__core__height height(
         .d(height$d),
         .q(height$q),
         .clock(height$clock)
     );
-    slhdsa_accel__core__last_tree last_tree(
+    slhdsa_accel__inner__core__last_tree last_tree(
         .d(last_tree$d),
         .q(last_tree$q),
         .clock(last_tree$clock)
     );
-    slhdsa_accel__core__tree_number tree_number(
+    slhdsa_accel__inner__core__tree_number tree_number(
         .d(tree_number$d),
         .q(tree_number$q),
         .clock(tree_number$clock)
     );
-    slhdsa_accel__core__z z(
+    slhdsa_accel__inner__core__z z(
         .d(z$d),
         .q(z$q),
         .clock(z$clock)
     );
-    slhdsa_accel__core__word word(
+    slhdsa_accel__inner__core__word word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
     );
-    slhdsa_accel__core__step step(
+    slhdsa_accel__inner__core__step step(
         .d(step$d),
         .q(step$q),
         .clock(step$clock)
     );
-    slhdsa_accel__core__last_layer last_layer(
+    slhdsa_accel__inner__core__last_layer last_layer(
         .d(last_layer$d),
         .q(last_layer$q),
         .clock(last_layer$clock)
     );
-    slhdsa_accel__core__mismatch mismatch(
+    slhdsa_accel__inner__core__mismatch mismatch(
         .d(mismatch$d),
         .q(mismatch$q),
         .clock(mismatch$clock)
     );
-    slhdsa_accel__core__fors_auth_last fors_auth_last(
+    slhdsa_accel__inner__core__fors_auth_last fors_auth_last(
         .d(fors_auth_last$d),
         .q(fors_auth_last$q),
         .clock(fors_auth_last$clock)
     );
-    slhdsa_accel__core__auth_last auth_last(
+    slhdsa_accel__inner__core__auth_last auth_last(
         .d(auth_last$d),
         .q(auth_last$q),
         .clock(auth_last$clock)
     );
-    slhdsa_accel__core__fors_stage fors_stage(
+    slhdsa_accel__inner__core__fors_stage fors_stage(
         .d(fors_stage$d),
         .q(fors_stage$q),
         .clock(fors_stage$clock)
     );
-    slhdsa_accel__core__signing signing(
+    slhdsa_accel__inner__core__signing signing(
         .d(signing$d),
         .q(signing$q),
         .clock(signing$clock)
     );
-    slhdsa_accel__core__keying keying(
+    slhdsa_accel__inner__core__keying keying(
         .d(keying$d),
         .q(keying$q),
         .clock(keying$clock)
     );
-    slhdsa_accel__core__root_taken root_taken(
+    slhdsa_accel__inner__core__root_taken root_taken(
         .d(root_taken$d),
         .q(root_taken$q),
         .clock(root_taken$clock)
     );
-    slhdsa_accel__core__verdict_flag verdict_flag(
+    slhdsa_accel__inner__core__verdict_flag verdict_flag(
         .d(verdict_flag$d),
         .q(verdict_flag$q),
         .clock(verdict_flag$clock)
     );
-    slhdsa_accel__core__done_flag done_flag(
+    slhdsa_accel__inner__core__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    slhdsa_accel__core__error_flag error_flag(
+    slhdsa_accel__inner__core__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
@@ -1346,34 +1585,50 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         root$0$d = root$0$q;
         pk_root$0$clock = clock;
         pk_root$0$d = pk_root$0$q;
+        root_equal$0$clock = clock;
+        root_equal$0$d = root$0$q == pk_root$0$q;
         root$1$clock = clock;
         root$1$d = root$1$q;
         pk_root$1$clock = clock;
         pk_root$1$d = pk_root$1$q;
+        root_equal$1$clock = clock;
+        root_equal$1$d = root$1$q == pk_root$1$q;
         root$2$clock = clock;
         root$2$d = root$2$q;
         pk_root$2$clock = clock;
         pk_root$2$d = pk_root$2$q;
+        root_equal$2$clock = clock;
+        root_equal$2$d = root$2$q == pk_root$2$q;
         root$3$clock = clock;
         root$3$d = root$3$q;
         pk_root$3$clock = clock;
         pk_root$3$d = pk_root$3$q;
+        root_equal$3$clock = clock;
+        root_equal$3$d = root$3$q == pk_root$3$q;
         root$4$clock = clock;
         root$4$d = root$4$q;
         pk_root$4$clock = clock;
         pk_root$4$d = pk_root$4$q;
+        root_equal$4$clock = clock;
+        root_equal$4$d = root$4$q == pk_root$4$q;
         root$5$clock = clock;
         root$5$d = root$5$q;
         pk_root$5$clock = clock;
         pk_root$5$d = pk_root$5$q;
+        root_equal$5$clock = clock;
+        root_equal$5$d = root$5$q == pk_root$5$q;
         root$6$clock = clock;
         root$6$d = root$6$q;
         pk_root$6$clock = clock;
         pk_root$6$d = pk_root$6$q;
+        root_equal$6$clock = clock;
+        root_equal$6$d = root$6$q == pk_root$6$q;
         root$7$clock = clock;
         root$7$d = root$7$q;
         pk_root$7$clock = clock;
         pk_root$7$d = pk_root$7$q;
+        root_equal$7$clock = clock;
+        root_equal$7$d = root$7$q == pk_root$7$q;
         tree$clock = clock;
         position$clock = clock;
         position$load = 1'b0;
@@ -1415,34 +1670,34 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         tree_fire = tree$out_valid & tree$out_ready;
         position$step = step$q;
         root_out = root$0$q;
-        pk_root_out = pk_root$0$q;
+        word_equal = root_equal$0$q;
         if (step$q == 1) begin
             root_out = root$1$q;
-            pk_root_out = pk_root$1$q;
+            word_equal = root_equal$1$q;
         end
         if (step$q == 2) begin
             root_out = root$2$q;
-            pk_root_out = pk_root$2$q;
+            word_equal = root_equal$2$q;
         end
         if (step$q == 3) begin
             root_out = root$3$q;
-            pk_root_out = pk_root$3$q;
+            word_equal = root_equal$3$q;
         end
         if (step$q == 4) begin
             root_out = root$4$q;
-            pk_root_out = pk_root$4$q;
+            word_equal = root_equal$4$q;
         end
         if (step$q == 5) begin
             root_out = root$5$q;
-            pk_root_out = pk_root$5$q;
+            word_equal = root_equal$5$q;
         end
         if (step$q == 6) begin
             root_out = root$6$q;
-            pk_root_out = pk_root$6$q;
+            word_equal = root_equal$6$q;
         end
         if (step$q == 7) begin
             root_out = root$7$q;
-            pk_root_out = pk_root$7$q;
+            word_equal = root_equal$7$q;
         end
         tree$adrs_word = position$address_word;
         tree$msg_word = root_out;
@@ -1679,13 +1934,13 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
                 begin
                     if (out_ready) begin
                         step$d = step$q + 32'h1;
-                        if (pk_root_out != root_out) begin
+                        if (~word_equal) begin
                             mismatch$d = 1'b1;
                         end
                         if (step$q == word_last$q) begin
                             phase$d = EnginePhase$Idle;
                             done_flag$d = 1'b1;
-                            verdict_flag$d = ~mismatch$q & (pk_root_out == root_out);
+                            verdict_flag$d = ~mismatch$q & word_equal;
                         end
                     end
                 end
@@ -1769,10 +2024,10 @@ module slhdsa_accel__core(clock,reset,seed_write,seed_index,seed_word,md_write,m
         verdict = verdict_flag$q;
     end
     
-endmodule // slhdsa_accel__core
+endmodule // slhdsa_accel__inner__core
 
 
-module slhdsa_accel__core__auth_last(d,q,clock);
+module slhdsa_accel__inner__core__auth_last(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1788,10 +2043,10 @@ module slhdsa_accel__core__auth_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__auth_last
+endmodule // slhdsa_accel__inner__core__auth_last
 
 
-module slhdsa_accel__core__done_flag(d,q,clock);
+module slhdsa_accel__inner__core__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1807,10 +2062,10 @@ module slhdsa_accel__core__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__done_flag
+endmodule // slhdsa_accel__inner__core__done_flag
 
 
-module slhdsa_accel__core__error_flag(d,q,clock);
+module slhdsa_accel__inner__core__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1826,10 +2081,10 @@ module slhdsa_accel__core__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__error_flag
+endmodule // slhdsa_accel__inner__core__error_flag
 
 
-module slhdsa_accel__core__fors_auth_last(d,q,clock);
+module slhdsa_accel__inner__core__fors_auth_last(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1845,10 +2100,10 @@ module slhdsa_accel__core__fors_auth_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__fors_auth_last
+endmodule // slhdsa_accel__inner__core__fors_auth_last
 
 
-module slhdsa_accel__core__fors_height_reg(d,q,clock);
+module slhdsa_accel__inner__core__fors_height_reg(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1864,10 +2119,10 @@ module slhdsa_accel__core__fors_height_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__fors_height_reg
+endmodule // slhdsa_accel__inner__core__fors_height_reg
 
 
-module slhdsa_accel__core__fors_stage(d,q,clock);
+module slhdsa_accel__inner__core__fors_stage(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1883,10 +2138,10 @@ module slhdsa_accel__core__fors_stage(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__fors_stage
+endmodule // slhdsa_accel__inner__core__fors_stage
 
 
-module slhdsa_accel__core__height(d,q,clock);
+module slhdsa_accel__inner__core__height(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1902,10 +2157,10 @@ module slhdsa_accel__core__height(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__height
+endmodule // slhdsa_accel__inner__core__height
 
 
-module slhdsa_accel__core__indices(clock,write,word_index,word,start,bits,index,last_bit,complete);
+module slhdsa_accel__inner__core__indices(clock,write,word_index,word,start,bits,index,last_bit,complete);
     
     // Module arguments
     input wire  clock;
@@ -1960,62 +2215,62 @@ module slhdsa_accel__core__indices(clock,write,word_index,word,start,bits,index,
     reg  [31:0] swapped;
     
     // Sub module instances
-    slhdsa_accel__core__indices__md__0 md$0(
+    slhdsa_accel__inner__core__indices__md__0 md$0(
         .d(md$0$d),
         .q(md$0$q),
         .clock(md$0$clock)
     );
-    slhdsa_accel__core__indices__md__1 md$1(
+    slhdsa_accel__inner__core__indices__md__1 md$1(
         .d(md$1$d),
         .q(md$1$q),
         .clock(md$1$clock)
     );
-    slhdsa_accel__core__indices__md__2 md$2(
+    slhdsa_accel__inner__core__indices__md__2 md$2(
         .d(md$2$d),
         .q(md$2$q),
         .clock(md$2$clock)
     );
-    slhdsa_accel__core__indices__md__3 md$3(
+    slhdsa_accel__inner__core__indices__md__3 md$3(
         .d(md$3$d),
         .q(md$3$q),
         .clock(md$3$clock)
     );
-    slhdsa_accel__core__indices__md__4 md$4(
+    slhdsa_accel__inner__core__indices__md__4 md$4(
         .d(md$4$d),
         .q(md$4$q),
         .clock(md$4$clock)
     );
-    slhdsa_accel__core__indices__md__5 md$5(
+    slhdsa_accel__inner__core__indices__md__5 md$5(
         .d(md$5$d),
         .q(md$5$q),
         .clock(md$5$clock)
     );
-    slhdsa_accel__core__indices__md__6 md$6(
+    slhdsa_accel__inner__core__indices__md__6 md$6(
         .d(md$6$d),
         .q(md$6$q),
         .clock(md$6$clock)
     );
-    slhdsa_accel__core__indices__md__7 md$7(
+    slhdsa_accel__inner__core__indices__md__7 md$7(
         .d(md$7$d),
         .q(md$7$q),
         .clock(md$7$clock)
     );
-    slhdsa_accel__core__indices__md__8 md$8(
+    slhdsa_accel__inner__core__indices__md__8 md$8(
         .d(md$8$d),
         .q(md$8$q),
         .clock(md$8$clock)
     );
-    slhdsa_accel__core__indices__md__9 md$9(
+    slhdsa_accel__inner__core__indices__md__9 md$9(
         .d(md$9$d),
         .q(md$9$q),
         .clock(md$9$clock)
     );
-    slhdsa_accel__core__indices__index_reg index_reg(
+    slhdsa_accel__inner__core__indices__index_reg index_reg(
         .d(index_reg$d),
         .q(index_reg$q),
         .clock(index_reg$clock)
     );
-    slhdsa_accel__core__indices__bits_left bits_left(
+    slhdsa_accel__inner__core__indices__bits_left bits_left(
         .d(bits_left$d),
         .q(bits_left$q),
         .clock(bits_left$clock)
@@ -2103,10 +2358,10 @@ module slhdsa_accel__core__indices(clock,write,word_index,word,start,bits,index,
         complete = bits_left$q == 32'h0;
     end
     
-endmodule // slhdsa_accel__core__indices
+endmodule // slhdsa_accel__inner__core__indices
 
 
-module slhdsa_accel__core__indices__bits_left(d,q,clock);
+module slhdsa_accel__inner__core__indices__bits_left(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2122,10 +2377,10 @@ module slhdsa_accel__core__indices__bits_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__bits_left
+endmodule // slhdsa_accel__inner__core__indices__bits_left
 
 
-module slhdsa_accel__core__indices__index_reg(d,q,clock);
+module slhdsa_accel__inner__core__indices__index_reg(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -2141,10 +2396,10 @@ module slhdsa_accel__core__indices__index_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__index_reg
+endmodule // slhdsa_accel__inner__core__indices__index_reg
 
 
-module slhdsa_accel__core__indices__md__0(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2160,10 +2415,10 @@ module slhdsa_accel__core__indices__md__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__0
+endmodule // slhdsa_accel__inner__core__indices__md__0
 
 
-module slhdsa_accel__core__indices__md__1(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2179,10 +2434,10 @@ module slhdsa_accel__core__indices__md__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__1
+endmodule // slhdsa_accel__inner__core__indices__md__1
 
 
-module slhdsa_accel__core__indices__md__2(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2198,10 +2453,10 @@ module slhdsa_accel__core__indices__md__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__2
+endmodule // slhdsa_accel__inner__core__indices__md__2
 
 
-module slhdsa_accel__core__indices__md__3(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2217,10 +2472,10 @@ module slhdsa_accel__core__indices__md__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__3
+endmodule // slhdsa_accel__inner__core__indices__md__3
 
 
-module slhdsa_accel__core__indices__md__4(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2236,10 +2491,10 @@ module slhdsa_accel__core__indices__md__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__4
+endmodule // slhdsa_accel__inner__core__indices__md__4
 
 
-module slhdsa_accel__core__indices__md__5(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2255,10 +2510,10 @@ module slhdsa_accel__core__indices__md__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__5
+endmodule // slhdsa_accel__inner__core__indices__md__5
 
 
-module slhdsa_accel__core__indices__md__6(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2274,10 +2529,10 @@ module slhdsa_accel__core__indices__md__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__6
+endmodule // slhdsa_accel__inner__core__indices__md__6
 
 
-module slhdsa_accel__core__indices__md__7(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2293,10 +2548,10 @@ module slhdsa_accel__core__indices__md__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__7
+endmodule // slhdsa_accel__inner__core__indices__md__7
 
 
-module slhdsa_accel__core__indices__md__8(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2312,10 +2567,10 @@ module slhdsa_accel__core__indices__md__8(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__8
+endmodule // slhdsa_accel__inner__core__indices__md__8
 
 
-module slhdsa_accel__core__indices__md__9(d,q,clock);
+module slhdsa_accel__inner__core__indices__md__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2331,10 +2586,10 @@ module slhdsa_accel__core__indices__md__9(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__indices__md__9
+endmodule // slhdsa_accel__inner__core__indices__md__9
 
 
-module slhdsa_accel__core__keying(d,q,clock);
+module slhdsa_accel__inner__core__keying(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2350,10 +2605,10 @@ module slhdsa_accel__core__keying(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__keying
+endmodule // slhdsa_accel__inner__core__keying
 
 
-module slhdsa_accel__core__last_layer(d,q,clock);
+module slhdsa_accel__inner__core__last_layer(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -2369,10 +2624,10 @@ module slhdsa_accel__core__last_layer(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__last_layer
+endmodule // slhdsa_accel__inner__core__last_layer
 
 
-module slhdsa_accel__core__last_tree(d,q,clock);
+module slhdsa_accel__inner__core__last_tree(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -2388,10 +2643,10 @@ module slhdsa_accel__core__last_tree(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__last_tree
+endmodule // slhdsa_accel__inner__core__last_tree
 
 
-module slhdsa_accel__core__mismatch(d,q,clock);
+module slhdsa_accel__inner__core__mismatch(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2407,10 +2662,10 @@ module slhdsa_accel__core__mismatch(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__mismatch
+endmodule // slhdsa_accel__inner__core__mismatch
 
 
-module slhdsa_accel__core__n_reg(d,q,clock);
+module slhdsa_accel__inner__core__n_reg(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -2426,10 +2681,10 @@ module slhdsa_accel__core__n_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__n_reg
+endmodule // slhdsa_accel__inner__core__n_reg
 
 
-module slhdsa_accel__core__phase(d,q,clock);
+module slhdsa_accel__inner__core__phase(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2462,10 +2717,10 @@ module slhdsa_accel__core__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__phase
+endmodule // slhdsa_accel__inner__core__phase
 
 
-module slhdsa_accel__core__pk_root__0(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2481,10 +2736,10 @@ module slhdsa_accel__core__pk_root__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__0
+endmodule // slhdsa_accel__inner__core__pk_root__0
 
 
-module slhdsa_accel__core__pk_root__1(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2500,10 +2755,10 @@ module slhdsa_accel__core__pk_root__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__1
+endmodule // slhdsa_accel__inner__core__pk_root__1
 
 
-module slhdsa_accel__core__pk_root__2(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2519,10 +2774,10 @@ module slhdsa_accel__core__pk_root__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__2
+endmodule // slhdsa_accel__inner__core__pk_root__2
 
 
-module slhdsa_accel__core__pk_root__3(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2538,10 +2793,10 @@ module slhdsa_accel__core__pk_root__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__3
+endmodule // slhdsa_accel__inner__core__pk_root__3
 
 
-module slhdsa_accel__core__pk_root__4(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2557,10 +2812,10 @@ module slhdsa_accel__core__pk_root__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__4
+endmodule // slhdsa_accel__inner__core__pk_root__4
 
 
-module slhdsa_accel__core__pk_root__5(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2576,10 +2831,10 @@ module slhdsa_accel__core__pk_root__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__5
+endmodule // slhdsa_accel__inner__core__pk_root__5
 
 
-module slhdsa_accel__core__pk_root__6(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2595,10 +2850,10 @@ module slhdsa_accel__core__pk_root__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__6
+endmodule // slhdsa_accel__inner__core__pk_root__6
 
 
-module slhdsa_accel__core__pk_root__7(d,q,clock);
+module slhdsa_accel__inner__core__pk_root__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2614,10 +2869,10 @@ module slhdsa_accel__core__pk_root__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__pk_root__7
+endmodule // slhdsa_accel__inner__core__pk_root__7
 
 
-module slhdsa_accel__core__position(clock,load,idx_tree,idx_leaf,advance,height,step,layer,leaf,address_word);
+module slhdsa_accel__inner__core__position(clock,load,idx_tree,idx_leaf,advance,height,step,layer,leaf,address_word);
     
     // Module arguments
     input wire  clock;
@@ -2655,17 +2910,17 @@ module slhdsa_accel__core__position(clock,load,idx_tree,idx_leaf,advance,height,
     reg  leaf_reg$clock;
     
     // Sub module instances
-    slhdsa_accel__core__position__layer_reg layer_reg(
+    slhdsa_accel__inner__core__position__layer_reg layer_reg(
         .d(layer_reg$d),
         .q(layer_reg$q),
         .clock(layer_reg$clock)
     );
-    slhdsa_accel__core__position__tree_reg tree_reg(
+    slhdsa_accel__inner__core__position__tree_reg tree_reg(
         .d(tree_reg$d),
         .q(tree_reg$q),
         .clock(tree_reg$clock)
     );
-    slhdsa_accel__core__position__leaf_reg leaf_reg(
+    slhdsa_accel__inner__core__position__leaf_reg leaf_reg(
         .d(leaf_reg$d),
         .q(leaf_reg$q),
         .clock(leaf_reg$clock)
@@ -2730,10 +2985,10 @@ module slhdsa_accel__core__position(clock,load,idx_tree,idx_leaf,advance,height,
         leaf = leaf_reg$q;
     end
     
-endmodule // slhdsa_accel__core__position
+endmodule // slhdsa_accel__inner__core__position
 
 
-module slhdsa_accel__core__position__layer_reg(d,q,clock);
+module slhdsa_accel__inner__core__position__layer_reg(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -2749,10 +3004,10 @@ module slhdsa_accel__core__position__layer_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__position__layer_reg
+endmodule // slhdsa_accel__inner__core__position__layer_reg
 
 
-module slhdsa_accel__core__position__leaf_reg(d,q,clock);
+module slhdsa_accel__inner__core__position__leaf_reg(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -2768,10 +3023,10 @@ module slhdsa_accel__core__position__leaf_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__position__leaf_reg
+endmodule // slhdsa_accel__inner__core__position__leaf_reg
 
 
-module slhdsa_accel__core__position__tree_reg(d,q,clock);
+module slhdsa_accel__inner__core__position__tree_reg(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -2787,10 +3042,10 @@ module slhdsa_accel__core__position__tree_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__position__tree_reg
+endmodule // slhdsa_accel__inner__core__position__tree_reg
 
 
-module slhdsa_accel__core__root__0(d,q,clock);
+module slhdsa_accel__inner__core__root__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2806,10 +3061,10 @@ module slhdsa_accel__core__root__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__0
+endmodule // slhdsa_accel__inner__core__root__0
 
 
-module slhdsa_accel__core__root__1(d,q,clock);
+module slhdsa_accel__inner__core__root__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2825,10 +3080,10 @@ module slhdsa_accel__core__root__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__1
+endmodule // slhdsa_accel__inner__core__root__1
 
 
-module slhdsa_accel__core__root__2(d,q,clock);
+module slhdsa_accel__inner__core__root__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2844,10 +3099,10 @@ module slhdsa_accel__core__root__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__2
+endmodule // slhdsa_accel__inner__core__root__2
 
 
-module slhdsa_accel__core__root__3(d,q,clock);
+module slhdsa_accel__inner__core__root__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2863,10 +3118,10 @@ module slhdsa_accel__core__root__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__3
+endmodule // slhdsa_accel__inner__core__root__3
 
 
-module slhdsa_accel__core__root__4(d,q,clock);
+module slhdsa_accel__inner__core__root__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2882,10 +3137,10 @@ module slhdsa_accel__core__root__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__4
+endmodule // slhdsa_accel__inner__core__root__4
 
 
-module slhdsa_accel__core__root__5(d,q,clock);
+module slhdsa_accel__inner__core__root__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2901,10 +3156,10 @@ module slhdsa_accel__core__root__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__5
+endmodule // slhdsa_accel__inner__core__root__5
 
 
-module slhdsa_accel__core__root__6(d,q,clock);
+module slhdsa_accel__inner__core__root__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2920,10 +3175,10 @@ module slhdsa_accel__core__root__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__6
+endmodule // slhdsa_accel__inner__core__root__6
 
 
-module slhdsa_accel__core__root__7(d,q,clock);
+module slhdsa_accel__inner__core__root__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2939,10 +3194,10 @@ module slhdsa_accel__core__root__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root__7
+endmodule // slhdsa_accel__inner__core__root__7
 
 
-module slhdsa_accel__core__root_taken(d,q,clock);
+module slhdsa_accel__inner__core__root_equal__0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2958,10 +3213,162 @@ module slhdsa_accel__core__root_taken(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__root_taken
+endmodule // slhdsa_accel__inner__core__root_equal__0
 
 
-module slhdsa_accel__core__sig_last(d,q,clock);
+module slhdsa_accel__inner__core__root_equal__1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__1
+
+
+module slhdsa_accel__inner__core__root_equal__2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__2
+
+
+module slhdsa_accel__inner__core__root_equal__3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__3
+
+
+module slhdsa_accel__inner__core__root_equal__4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__4
+
+
+module slhdsa_accel__inner__core__root_equal__5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__5
+
+
+module slhdsa_accel__inner__core__root_equal__6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__6
+
+
+module slhdsa_accel__inner__core__root_equal__7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_equal__7
+
+
+module slhdsa_accel__inner__core__root_taken(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__core__root_taken
+
+
+module slhdsa_accel__inner__core__sig_last(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -2977,10 +3384,10 @@ module slhdsa_accel__core__sig_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__sig_last
+endmodule // slhdsa_accel__inner__core__sig_last
 
 
-module slhdsa_accel__core__signing(d,q,clock);
+module slhdsa_accel__inner__core__signing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2996,10 +3403,10 @@ module slhdsa_accel__core__signing(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__signing
+endmodule // slhdsa_accel__inner__core__signing
 
 
-module slhdsa_accel__core__step(d,q,clock);
+module slhdsa_accel__inner__core__step(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3015,10 +3422,10 @@ module slhdsa_accel__core__step(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__step
+endmodule // slhdsa_accel__inner__core__step
 
 
-module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
+module slhdsa_accel__inner__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,tree_height,leaf_index,fors,fors_tree,start_roots,fors_trees,climb,auth_write,auth_index,auth_word,sig_write,sig_index,sig_word,node_write,node_index,node_word,sign,msg_write,msg_index,msg_word,abort_job,busy,done,error,out_data,out_valid,out_last,out_ready,out_root,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -3241,7 +3648,7 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
     reg  [3:0] out_word_next;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots wots(
+    slhdsa_accel__inner__core__tree__wots wots(
         .clock(wots$clock),
         .reset(wots$reset),
         .seed_write(wots$seed_write),
@@ -3295,7 +3702,7 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
         .sponge_port$out_last(sponge_port$out_last),
         .sponge_port$out_ready(sponge_port$out_ready)
     );
-    slhdsa_accel__core__tree__levels levels(
+    slhdsa_accel__inner__core__tree__levels levels(
         .read_address(levels$read_address),
         .read_clock(levels$read_clock),
         .read_data(levels$read_data),
@@ -3304,7 +3711,7 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
         .write_data(levels$write_data),
         .write_enable(levels$write_enable)
     );
-    slhdsa_accel__core__tree__auth auth(
+    slhdsa_accel__inner__core__tree__auth auth(
         .read_address(auth$read_address),
         .read_clock(auth$read_clock),
         .read_data(auth$read_data),
@@ -3313,97 +3720,97 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
         .write_data(auth$write_data),
         .write_enable(auth$write_enable)
     );
-    slhdsa_accel__core__tree__phase phase(
+    slhdsa_accel__inner__core__tree__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    slhdsa_accel__core__tree__n_reg n_reg(
+    slhdsa_accel__inner__core__tree__n_reg n_reg(
         .d(n_reg$d),
         .q(n_reg$q),
         .clock(n_reg$clock)
     );
-    slhdsa_accel__core__tree__height height(
+    slhdsa_accel__inner__core__tree__height height(
         .d(height$d),
         .q(height$q),
         .clock(height$clock)
     );
-    slhdsa_accel__core__tree__target target(
+    slhdsa_accel__inner__core__tree__target target(
         .d(target$d),
         .q(target$q),
         .clock(target$clock)
     );
-    slhdsa_accel__core__tree__leaf leaf(
+    slhdsa_accel__inner__core__tree__leaf leaf(
         .d(leaf$d),
         .q(leaf$q),
         .clock(leaf$clock)
     );
-    slhdsa_accel__core__tree__z z(
+    slhdsa_accel__inner__core__tree__z z(
         .d(z$d),
         .q(z$q),
         .clock(z$clock)
     );
-    slhdsa_accel__core__tree__j j(
+    slhdsa_accel__inner__core__tree__j j(
         .d(j$d),
         .q(j$q),
         .clock(j$clock)
     );
-    slhdsa_accel__core__tree__path path(
+    slhdsa_accel__inner__core__tree__path path(
         .d(path$d),
         .q(path$q),
         .clock(path$clock)
     );
-    slhdsa_accel__core__tree__fors_mode fors_mode(
+    slhdsa_accel__inner__core__tree__fors_mode fors_mode(
         .d(fors_mode$d),
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
-    slhdsa_accel__core__tree__climbing climbing(
+    slhdsa_accel__inner__core__tree__climbing climbing(
         .d(climbing$d),
         .q(climbing$q),
         .clock(climbing$clock)
     );
-    slhdsa_accel__core__tree__root_base root_base(
+    slhdsa_accel__inner__core__tree__root_base root_base(
         .d(root_base$d),
         .q(root_base$q),
         .clock(root_base$clock)
     );
-    slhdsa_accel__core__tree__trees trees(
+    slhdsa_accel__inner__core__tree__trees trees(
         .d(trees$d),
         .q(trees$q),
         .clock(trees$clock)
     );
-    slhdsa_accel__core__tree__word word(
+    slhdsa_accel__inner__core__tree__word word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
     );
-    slhdsa_accel__core__tree__word_last word_last(
+    slhdsa_accel__inner__core__tree__word_last word_last(
         .d(word_last$d),
         .q(word_last$q),
         .clock(word_last$clock)
     );
-    slhdsa_accel__core__tree__out_slot out_slot(
+    slhdsa_accel__inner__core__tree__out_slot out_slot(
         .d(out_slot$d),
         .q(out_slot$q),
         .clock(out_slot$clock)
     );
-    slhdsa_accel__core__tree__out_word out_word(
+    slhdsa_accel__inner__core__tree__out_word out_word(
         .d(out_word$d),
         .q(out_word$q),
         .clock(out_word$clock)
     );
-    slhdsa_accel__core__tree__signing signing(
+    slhdsa_accel__inner__core__tree__signing signing(
         .d(signing$d),
         .q(signing$q),
         .clock(signing$clock)
     );
-    slhdsa_accel__core__tree__done_flag done_flag(
+    slhdsa_accel__inner__core__tree__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    slhdsa_accel__core__tree__error_flag error_flag(
+    slhdsa_accel__inner__core__tree__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
@@ -3769,10 +4176,10 @@ module slhdsa_accel__core__tree(clock,reset,seed_write,seed_index,seed_word,adrs
         error = error_flag$q;
     end
     
-endmodule // slhdsa_accel__core__tree
+endmodule // slhdsa_accel__inner__core__tree
 
 
-module slhdsa_accel__core__tree__auth(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module slhdsa_accel__inner__core__tree__auth(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -3798,10 +4205,10 @@ module slhdsa_accel__core__tree__auth(read_address,read_clock,read_data,write_ad
        end
     end
                 
-endmodule // slhdsa_accel__core__tree__auth
+endmodule // slhdsa_accel__inner__core__tree__auth
 
 
-module slhdsa_accel__core__tree__climbing(d,q,clock);
+module slhdsa_accel__inner__core__tree__climbing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3817,10 +4224,10 @@ module slhdsa_accel__core__tree__climbing(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__climbing
+endmodule // slhdsa_accel__inner__core__tree__climbing
 
 
-module slhdsa_accel__core__tree__done_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3836,10 +4243,10 @@ module slhdsa_accel__core__tree__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__done_flag
+endmodule // slhdsa_accel__inner__core__tree__done_flag
 
 
-module slhdsa_accel__core__tree__error_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3855,10 +4262,10 @@ module slhdsa_accel__core__tree__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__error_flag
+endmodule // slhdsa_accel__inner__core__tree__error_flag
 
 
-module slhdsa_accel__core__tree__fors_mode(d,q,clock);
+module slhdsa_accel__inner__core__tree__fors_mode(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3874,10 +4281,10 @@ module slhdsa_accel__core__tree__fors_mode(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__fors_mode
+endmodule // slhdsa_accel__inner__core__tree__fors_mode
 
 
-module slhdsa_accel__core__tree__height(d,q,clock);
+module slhdsa_accel__inner__core__tree__height(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3893,10 +4300,10 @@ module slhdsa_accel__core__tree__height(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__height
+endmodule // slhdsa_accel__inner__core__tree__height
 
 
-module slhdsa_accel__core__tree__j(d,q,clock);
+module slhdsa_accel__inner__core__tree__j(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -3912,10 +4319,10 @@ module slhdsa_accel__core__tree__j(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__j
+endmodule // slhdsa_accel__inner__core__tree__j
 
 
-module slhdsa_accel__core__tree__leaf(d,q,clock);
+module slhdsa_accel__inner__core__tree__leaf(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -3931,10 +4338,10 @@ module slhdsa_accel__core__tree__leaf(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__leaf
+endmodule // slhdsa_accel__inner__core__tree__leaf
 
 
-module slhdsa_accel__core__tree__levels(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module slhdsa_accel__inner__core__tree__levels(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [6:0] read_address;
@@ -3960,10 +4367,10 @@ module slhdsa_accel__core__tree__levels(read_address,read_clock,read_data,write_
        end
     end
                 
-endmodule // slhdsa_accel__core__tree__levels
+endmodule // slhdsa_accel__inner__core__tree__levels
 
 
-module slhdsa_accel__core__tree__n_reg(d,q,clock);
+module slhdsa_accel__inner__core__tree__n_reg(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -3979,10 +4386,10 @@ module slhdsa_accel__core__tree__n_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__n_reg
+endmodule // slhdsa_accel__inner__core__tree__n_reg
 
 
-module slhdsa_accel__core__tree__out_slot(d,q,clock);
+module slhdsa_accel__inner__core__tree__out_slot(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3998,10 +4405,10 @@ module slhdsa_accel__core__tree__out_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__out_slot
+endmodule // slhdsa_accel__inner__core__tree__out_slot
 
 
-module slhdsa_accel__core__tree__out_word(d,q,clock);
+module slhdsa_accel__inner__core__tree__out_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4017,10 +4424,10 @@ module slhdsa_accel__core__tree__out_word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__out_word
+endmodule // slhdsa_accel__inner__core__tree__out_word
 
 
-module slhdsa_accel__core__tree__path(d,q,clock);
+module slhdsa_accel__inner__core__tree__path(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -4036,10 +4443,10 @@ module slhdsa_accel__core__tree__path(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__path
+endmodule // slhdsa_accel__inner__core__tree__path
 
 
-module slhdsa_accel__core__tree__phase(d,q,clock);
+module slhdsa_accel__inner__core__tree__phase(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4067,10 +4474,10 @@ module slhdsa_accel__core__tree__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__phase
+endmodule // slhdsa_accel__inner__core__tree__phase
 
 
-module slhdsa_accel__core__tree__root_base(d,q,clock);
+module slhdsa_accel__inner__core__tree__root_base(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -4086,10 +4493,10 @@ module slhdsa_accel__core__tree__root_base(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__root_base
+endmodule // slhdsa_accel__inner__core__tree__root_base
 
 
-module slhdsa_accel__core__tree__signing(d,q,clock);
+module slhdsa_accel__inner__core__tree__signing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4105,10 +4512,10 @@ module slhdsa_accel__core__tree__signing(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__signing
+endmodule // slhdsa_accel__inner__core__tree__signing
 
 
-module slhdsa_accel__core__tree__target(d,q,clock);
+module slhdsa_accel__inner__core__tree__target(d,q,clock);
     
     // Module arguments
     input wire  [19:0] d;
@@ -4124,10 +4531,10 @@ module slhdsa_accel__core__tree__target(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__target
+endmodule // slhdsa_accel__inner__core__tree__target
 
 
-module slhdsa_accel__core__tree__trees(d,q,clock);
+module slhdsa_accel__inner__core__tree__trees(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -4143,10 +4550,10 @@ module slhdsa_accel__core__tree__trees(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__trees
+endmodule // slhdsa_accel__inner__core__tree__trees
 
 
-module slhdsa_accel__core__tree__word(d,q,clock);
+module slhdsa_accel__inner__core__tree__word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4162,10 +4569,10 @@ module slhdsa_accel__core__tree__word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__word
+endmodule // slhdsa_accel__inner__core__tree__word
 
 
-module slhdsa_accel__core__tree__word_last(d,q,clock);
+module slhdsa_accel__inner__core__tree__word_last(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4181,10 +4588,10 @@ module slhdsa_accel__core__tree__word_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__word_last
+endmodule // slhdsa_accel__inner__core__tree__word_last
 
 
-module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,fors,fors_trees,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
+module slhdsa_accel__inner__core__tree__wots(clock,reset,seed_write,seed_index,seed_word,adrs_write,adrs_index,adrs_word,start,n_bytes,node_write,node_index,node_word,start_node,node_height,node_tree_index,sign_leaf,msg_write,msg_index,msg_word,from_sig,sig_write,sig_index,sig_word,fors,fors_trees,abort_job,busy,done,error,out_data,out_valid,out_last,out_sig,out_ready,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -4585,7 +4992,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
     reg  primed;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge sponge(
+    slhdsa_accel__inner__core__tree__wots__sponge sponge(
         .clock(sponge$clock),
         .reset(sponge$reset),
         .start(sponge$start),
@@ -4622,7 +5029,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .port$out_last(sponge_port$out_last),
         .port$out_ready(sponge_port$out_ready)
     );
-    slhdsa_accel__core__tree__wots__ends_low ends_low(
+    slhdsa_accel__inner__core__tree__wots__ends_low ends_low(
         .read_address(ends_low$read_address),
         .read_clock(ends_low$read_clock),
         .read_data(ends_low$read_data),
@@ -4631,7 +5038,7 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .write_data(ends_low$write_data),
         .write_enable(ends_low$write_enable)
     );
-    slhdsa_accel__core__tree__wots__ends_high ends_high(
+    slhdsa_accel__inner__core__tree__wots__ends_high ends_high(
         .read_address(ends_high$read_address),
         .read_clock(ends_high$read_clock),
         .read_data(ends_high$read_data),
@@ -4640,422 +5047,422 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         .write_data(ends_high$write_data),
         .write_enable(ends_high$write_enable)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__0 pk_seed$0(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
         .clock(pk_seed$0$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__1 pk_seed$1(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__1 pk_seed$1(
         .d(pk_seed$1$d),
         .q(pk_seed$1$q),
         .clock(pk_seed$1$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__2 pk_seed$2(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__2 pk_seed$2(
         .d(pk_seed$2$d),
         .q(pk_seed$2$q),
         .clock(pk_seed$2$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__3 pk_seed$3(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__3 pk_seed$3(
         .d(pk_seed$3$d),
         .q(pk_seed$3$q),
         .clock(pk_seed$3$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__4 pk_seed$4(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__4 pk_seed$4(
         .d(pk_seed$4$d),
         .q(pk_seed$4$q),
         .clock(pk_seed$4$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__5 pk_seed$5(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__5 pk_seed$5(
         .d(pk_seed$5$d),
         .q(pk_seed$5$q),
         .clock(pk_seed$5$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__6 pk_seed$6(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__6 pk_seed$6(
         .d(pk_seed$6$d),
         .q(pk_seed$6$q),
         .clock(pk_seed$6$clock)
     );
-    slhdsa_accel__core__tree__wots__pk_seed__7 pk_seed$7(
+    slhdsa_accel__inner__core__tree__wots__pk_seed__7 pk_seed$7(
         .d(pk_seed$7$d),
         .q(pk_seed$7$q),
         .clock(pk_seed$7$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__0 sk_seed$0(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__0 sk_seed$0(
         .d(sk_seed$0$d),
         .q(sk_seed$0$q),
         .clock(sk_seed$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__1 sk_seed$1(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__1 sk_seed$1(
         .d(sk_seed$1$d),
         .q(sk_seed$1$q),
         .clock(sk_seed$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__2 sk_seed$2(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__2 sk_seed$2(
         .d(sk_seed$2$d),
         .q(sk_seed$2$q),
         .clock(sk_seed$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__3 sk_seed$3(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__3 sk_seed$3(
         .d(sk_seed$3$d),
         .q(sk_seed$3$q),
         .clock(sk_seed$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__4 sk_seed$4(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__4 sk_seed$4(
         .d(sk_seed$4$d),
         .q(sk_seed$4$q),
         .clock(sk_seed$4$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__5 sk_seed$5(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__5 sk_seed$5(
         .d(sk_seed$5$d),
         .q(sk_seed$5$q),
         .clock(sk_seed$5$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__6 sk_seed$6(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__6 sk_seed$6(
         .d(sk_seed$6$d),
         .q(sk_seed$6$q),
         .clock(sk_seed$6$clock)
     );
-    slhdsa_accel__core__tree__wots__sk_seed__7 sk_seed$7(
+    slhdsa_accel__inner__core__tree__wots__sk_seed__7 sk_seed$7(
         .d(sk_seed$7$d),
         .q(sk_seed$7$q),
         .clock(sk_seed$7$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__0 adrs$0(
+    slhdsa_accel__inner__core__tree__wots__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__1 adrs$1(
+    slhdsa_accel__inner__core__tree__wots__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__2 adrs$2(
+    slhdsa_accel__inner__core__tree__wots__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__3 adrs$3(
+    slhdsa_accel__inner__core__tree__wots__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__4 adrs$4(
+    slhdsa_accel__inner__core__tree__wots__adrs__4 adrs$4(
         .d(adrs$4$d),
         .q(adrs$4$q),
         .clock(adrs$4$clock)
     );
-    slhdsa_accel__core__tree__wots__adrs__5 adrs$5(
+    slhdsa_accel__inner__core__tree__wots__adrs__5 adrs$5(
         .d(adrs$5$d),
         .q(adrs$5$q),
         .clock(adrs$5$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__0 secret$0(
+    slhdsa_accel__inner__core__tree__wots__secret__0 secret$0(
         .d(secret$0$d),
         .q(secret$0$q),
         .clock(secret$0$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__1 secret$1(
+    slhdsa_accel__inner__core__tree__wots__secret__1 secret$1(
         .d(secret$1$d),
         .q(secret$1$q),
         .clock(secret$1$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__2 secret$2(
+    slhdsa_accel__inner__core__tree__wots__secret__2 secret$2(
         .d(secret$2$d),
         .q(secret$2$q),
         .clock(secret$2$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__3 secret$3(
+    slhdsa_accel__inner__core__tree__wots__secret__3 secret$3(
         .d(secret$3$d),
         .q(secret$3$q),
         .clock(secret$3$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__4 secret$4(
+    slhdsa_accel__inner__core__tree__wots__secret__4 secret$4(
         .d(secret$4$d),
         .q(secret$4$q),
         .clock(secret$4$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__5 secret$5(
+    slhdsa_accel__inner__core__tree__wots__secret__5 secret$5(
         .d(secret$5$d),
         .q(secret$5$q),
         .clock(secret$5$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__6 secret$6(
+    slhdsa_accel__inner__core__tree__wots__secret__6 secret$6(
         .d(secret$6$d),
         .q(secret$6$q),
         .clock(secret$6$clock)
     );
-    slhdsa_accel__core__tree__wots__secret__7 secret$7(
+    slhdsa_accel__inner__core__tree__wots__secret__7 secret$7(
         .d(secret$7$d),
         .q(secret$7$q),
         .clock(secret$7$clock)
     );
-    slhdsa_accel__core__tree__wots__message__0 message$0(
+    slhdsa_accel__inner__core__tree__wots__message__0 message$0(
         .d(message$0$d),
         .q(message$0$q),
         .clock(message$0$clock)
     );
-    slhdsa_accel__core__tree__wots__message__1 message$1(
+    slhdsa_accel__inner__core__tree__wots__message__1 message$1(
         .d(message$1$d),
         .q(message$1$q),
         .clock(message$1$clock)
     );
-    slhdsa_accel__core__tree__wots__message__2 message$2(
+    slhdsa_accel__inner__core__tree__wots__message__2 message$2(
         .d(message$2$d),
         .q(message$2$q),
         .clock(message$2$clock)
     );
-    slhdsa_accel__core__tree__wots__message__3 message$3(
+    slhdsa_accel__inner__core__tree__wots__message__3 message$3(
         .d(message$3$d),
         .q(message$3$q),
         .clock(message$3$clock)
     );
-    slhdsa_accel__core__tree__wots__message__4 message$4(
+    slhdsa_accel__inner__core__tree__wots__message__4 message$4(
         .d(message$4$d),
         .q(message$4$q),
         .clock(message$4$clock)
     );
-    slhdsa_accel__core__tree__wots__message__5 message$5(
+    slhdsa_accel__inner__core__tree__wots__message__5 message$5(
         .d(message$5$d),
         .q(message$5$q),
         .clock(message$5$clock)
     );
-    slhdsa_accel__core__tree__wots__message__6 message$6(
+    slhdsa_accel__inner__core__tree__wots__message__6 message$6(
         .d(message$6$d),
         .q(message$6$q),
         .clock(message$6$clock)
     );
-    slhdsa_accel__core__tree__wots__message__7 message$7(
+    slhdsa_accel__inner__core__tree__wots__message__7 message$7(
         .d(message$7$d),
         .q(message$7$q),
         .clock(message$7$clock)
     );
-    slhdsa_accel__core__tree__wots__signing signing(
+    slhdsa_accel__inner__core__tree__wots__signing signing(
         .d(signing$d),
         .q(signing$q),
         .clock(signing$clock)
     );
-    slhdsa_accel__core__tree__wots__verifying verifying(
+    slhdsa_accel__inner__core__tree__wots__verifying verifying(
         .d(verifying$d),
         .q(verifying$q),
         .clock(verifying$clock)
     );
-    slhdsa_accel__core__tree__wots__checksum checksum(
+    slhdsa_accel__inner__core__tree__wots__checksum checksum(
         .d(checksum$d),
         .q(checksum$q),
         .clock(checksum$clock)
     );
-    slhdsa_accel__core__tree__wots__len1 len1(
+    slhdsa_accel__inner__core__tree__wots__len1 len1(
         .d(len1$d),
         .q(len1$q),
         .clock(len1$clock)
     );
-    slhdsa_accel__core__tree__wots__children__0 children$0(
+    slhdsa_accel__inner__core__tree__wots__children__0 children$0(
         .d(children$0$d),
         .q(children$0$q),
         .clock(children$0$clock)
     );
-    slhdsa_accel__core__tree__wots__children__1 children$1(
+    slhdsa_accel__inner__core__tree__wots__children__1 children$1(
         .d(children$1$d),
         .q(children$1$q),
         .clock(children$1$clock)
     );
-    slhdsa_accel__core__tree__wots__children__2 children$2(
+    slhdsa_accel__inner__core__tree__wots__children__2 children$2(
         .d(children$2$d),
         .q(children$2$q),
         .clock(children$2$clock)
     );
-    slhdsa_accel__core__tree__wots__children__3 children$3(
+    slhdsa_accel__inner__core__tree__wots__children__3 children$3(
         .d(children$3$d),
         .q(children$3$q),
         .clock(children$3$clock)
     );
-    slhdsa_accel__core__tree__wots__children__4 children$4(
+    slhdsa_accel__inner__core__tree__wots__children__4 children$4(
         .d(children$4$d),
         .q(children$4$q),
         .clock(children$4$clock)
     );
-    slhdsa_accel__core__tree__wots__children__5 children$5(
+    slhdsa_accel__inner__core__tree__wots__children__5 children$5(
         .d(children$5$d),
         .q(children$5$q),
         .clock(children$5$clock)
     );
-    slhdsa_accel__core__tree__wots__children__6 children$6(
+    slhdsa_accel__inner__core__tree__wots__children__6 children$6(
         .d(children$6$d),
         .q(children$6$q),
         .clock(children$6$clock)
     );
-    slhdsa_accel__core__tree__wots__children__7 children$7(
+    slhdsa_accel__inner__core__tree__wots__children__7 children$7(
         .d(children$7$d),
         .q(children$7$q),
         .clock(children$7$clock)
     );
-    slhdsa_accel__core__tree__wots__children__8 children$8(
+    slhdsa_accel__inner__core__tree__wots__children__8 children$8(
         .d(children$8$d),
         .q(children$8$q),
         .clock(children$8$clock)
     );
-    slhdsa_accel__core__tree__wots__children__9 children$9(
+    slhdsa_accel__inner__core__tree__wots__children__9 children$9(
         .d(children$9$d),
         .q(children$9$q),
         .clock(children$9$clock)
     );
-    slhdsa_accel__core__tree__wots__children__10 children$10(
+    slhdsa_accel__inner__core__tree__wots__children__10 children$10(
         .d(children$10$d),
         .q(children$10$q),
         .clock(children$10$clock)
     );
-    slhdsa_accel__core__tree__wots__children__11 children$11(
+    slhdsa_accel__inner__core__tree__wots__children__11 children$11(
         .d(children$11$d),
         .q(children$11$q),
         .clock(children$11$clock)
     );
-    slhdsa_accel__core__tree__wots__children__12 children$12(
+    slhdsa_accel__inner__core__tree__wots__children__12 children$12(
         .d(children$12$d),
         .q(children$12$q),
         .clock(children$12$clock)
     );
-    slhdsa_accel__core__tree__wots__children__13 children$13(
+    slhdsa_accel__inner__core__tree__wots__children__13 children$13(
         .d(children$13$d),
         .q(children$13$q),
         .clock(children$13$clock)
     );
-    slhdsa_accel__core__tree__wots__children__14 children$14(
+    slhdsa_accel__inner__core__tree__wots__children__14 children$14(
         .d(children$14$d),
         .q(children$14$q),
         .clock(children$14$clock)
     );
-    slhdsa_accel__core__tree__wots__children__15 children$15(
+    slhdsa_accel__inner__core__tree__wots__children__15 children$15(
         .d(children$15$d),
         .q(children$15$q),
         .clock(children$15$clock)
     );
-    slhdsa_accel__core__tree__wots__height height(
+    slhdsa_accel__inner__core__tree__wots__height height(
         .d(height$d),
         .q(height$q),
         .clock(height$clock)
     );
-    slhdsa_accel__core__tree__wots__tree_index tree_index(
+    slhdsa_accel__inner__core__tree__wots__tree_index tree_index(
         .d(tree_index$d),
         .q(tree_index$q),
         .clock(tree_index$clock)
     );
-    slhdsa_accel__core__tree__wots__node_bytes node_bytes(
+    slhdsa_accel__inner__core__tree__wots__node_bytes node_bytes(
         .d(node_bytes$d),
         .q(node_bytes$q),
         .clock(node_bytes$clock)
     );
-    slhdsa_accel__core__tree__wots__children_last children_last(
+    slhdsa_accel__inner__core__tree__wots__children_last children_last(
         .d(children_last$d),
         .q(children_last$q),
         .clock(children_last$clock)
     );
-    slhdsa_accel__core__tree__wots__phase phase(
+    slhdsa_accel__inner__core__tree__wots__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    slhdsa_accel__core__tree__wots__request request(
+    slhdsa_accel__inner__core__tree__wots__request request(
         .d(request$d),
         .q(request$q),
         .clock(request$clock)
     );
-    slhdsa_accel__core__tree__wots__sending sending(
+    slhdsa_accel__inner__core__tree__wots__sending sending(
         .d(sending$d),
         .q(sending$q),
         .clock(sending$clock)
     );
-    slhdsa_accel__core__tree__wots__segment segment(
+    slhdsa_accel__inner__core__tree__wots__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    slhdsa_accel__core__tree__wots__word word(
+    slhdsa_accel__inner__core__tree__wots__word word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
     );
-    slhdsa_accel__core__tree__wots__chain chain(
+    slhdsa_accel__inner__core__tree__wots__chain chain(
         .d(chain$d),
         .q(chain$q),
         .clock(chain$clock)
     );
-    slhdsa_accel__core__tree__wots__last_chain last_chain(
+    slhdsa_accel__inner__core__tree__wots__last_chain last_chain(
         .d(last_chain$d),
         .q(last_chain$q),
         .clock(last_chain$clock)
     );
-    slhdsa_accel__core__tree__wots__seed_last seed_last(
+    slhdsa_accel__inner__core__tree__wots__seed_last seed_last(
         .d(seed_last$d),
         .q(seed_last$q),
         .clock(seed_last$clock)
     );
-    slhdsa_accel__core__tree__wots__ends_last ends_last(
+    slhdsa_accel__inner__core__tree__wots__ends_last ends_last(
         .d(ends_last$d),
         .q(ends_last$q),
         .clock(ends_last$clock)
     );
-    slhdsa_accel__core__tree__wots__fors_prefix fors_prefix(
+    slhdsa_accel__inner__core__tree__wots__fors_prefix fors_prefix(
         .d(fors_prefix$d),
         .q(fors_prefix$q),
         .clock(fors_prefix$clock)
     );
-    slhdsa_accel__core__tree__wots__compress_bytes compress_bytes(
+    slhdsa_accel__inner__core__tree__wots__compress_bytes compress_bytes(
         .d(compress_bytes$d),
         .q(compress_bytes$q),
         .clock(compress_bytes$clock)
     );
-    slhdsa_accel__core__tree__wots__n_reg n_reg(
+    slhdsa_accel__inner__core__tree__wots__n_reg n_reg(
         .d(n_reg$d),
         .q(n_reg$q),
         .clock(n_reg$clock)
     );
-    slhdsa_accel__core__tree__wots__secret_word secret_word(
+    slhdsa_accel__inner__core__tree__wots__secret_word secret_word(
         .d(secret_word$d),
         .q(secret_word$q),
         .clock(secret_word$clock)
     );
-    slhdsa_accel__core__tree__wots__write_ptr write_ptr(
+    slhdsa_accel__inner__core__tree__wots__write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    slhdsa_accel__core__tree__wots__read_ptr read_ptr(
+    slhdsa_accel__inner__core__tree__wots__read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    slhdsa_accel__core__tree__wots__ends_stage ends_stage(
+    slhdsa_accel__inner__core__tree__wots__ends_stage ends_stage(
         .d(ends_stage$d),
         .q(ends_stage$q),
         .clock(ends_stage$clock)
     );
-    slhdsa_accel__core__tree__wots__prime prime(
+    slhdsa_accel__inner__core__tree__wots__prime prime(
         .d(prime$d),
         .q(prime$q),
         .clock(prime$clock)
     );
-    slhdsa_accel__core__tree__wots__fors_mode fors_mode(
+    slhdsa_accel__inner__core__tree__wots__fors_mode fors_mode(
         .d(fors_mode$d),
         .q(fors_mode$q),
         .clock(fors_mode$clock)
     );
-    slhdsa_accel__core__tree__wots__from_child from_child(
+    slhdsa_accel__inner__core__tree__wots__from_child from_child(
         .d(from_child$d),
         .q(from_child$q),
         .clock(from_child$clock)
     );
-    slhdsa_accel__core__tree__wots__done_flag done_flag(
+    slhdsa_accel__inner__core__tree__wots__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__error_flag error_flag(
+    slhdsa_accel__inner__core__tree__wots__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__digit digit(
+    slhdsa_accel__inner__core__tree__wots__digit digit(
         .d(digit$d),
         .q(digit$q),
         .clock(digit$clock)
@@ -5938,10 +6345,10 @@ module slhdsa_accel__core__tree__wots(clock,reset,seed_write,seed_index,seed_wor
         error = error_flag$q;
     end
     
-endmodule // slhdsa_accel__core__tree__wots
+endmodule // slhdsa_accel__inner__core__tree__wots
 
 
-module slhdsa_accel__core__tree__wots__adrs__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5957,10 +6364,10 @@ module slhdsa_accel__core__tree__wots__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__0
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__0
 
 
-module slhdsa_accel__core__tree__wots__adrs__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5976,10 +6383,10 @@ module slhdsa_accel__core__tree__wots__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__1
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__1
 
 
-module slhdsa_accel__core__tree__wots__adrs__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5995,10 +6402,10 @@ module slhdsa_accel__core__tree__wots__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__2
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__2
 
 
-module slhdsa_accel__core__tree__wots__adrs__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6014,10 +6421,10 @@ module slhdsa_accel__core__tree__wots__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__3
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__3
 
 
-module slhdsa_accel__core__tree__wots__adrs__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6033,10 +6440,10 @@ module slhdsa_accel__core__tree__wots__adrs__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__4
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__4
 
 
-module slhdsa_accel__core__tree__wots__adrs__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__adrs__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6052,10 +6459,10 @@ module slhdsa_accel__core__tree__wots__adrs__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__adrs__5
+endmodule // slhdsa_accel__inner__core__tree__wots__adrs__5
 
 
-module slhdsa_accel__core__tree__wots__chain(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__chain(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -6071,10 +6478,10 @@ module slhdsa_accel__core__tree__wots__chain(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__chain
+endmodule // slhdsa_accel__inner__core__tree__wots__chain
 
 
-module slhdsa_accel__core__tree__wots__checksum(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__checksum(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -6090,10 +6497,10 @@ module slhdsa_accel__core__tree__wots__checksum(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__checksum
+endmodule // slhdsa_accel__inner__core__tree__wots__checksum
 
 
-module slhdsa_accel__core__tree__wots__children__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6109,10 +6516,10 @@ module slhdsa_accel__core__tree__wots__children__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__0
+endmodule // slhdsa_accel__inner__core__tree__wots__children__0
 
 
-module slhdsa_accel__core__tree__wots__children__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6128,10 +6535,10 @@ module slhdsa_accel__core__tree__wots__children__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__1
+endmodule // slhdsa_accel__inner__core__tree__wots__children__1
 
 
-module slhdsa_accel__core__tree__wots__children__10(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6147,10 +6554,10 @@ module slhdsa_accel__core__tree__wots__children__10(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__10
+endmodule // slhdsa_accel__inner__core__tree__wots__children__10
 
 
-module slhdsa_accel__core__tree__wots__children__11(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6166,10 +6573,10 @@ module slhdsa_accel__core__tree__wots__children__11(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__11
+endmodule // slhdsa_accel__inner__core__tree__wots__children__11
 
 
-module slhdsa_accel__core__tree__wots__children__12(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6185,10 +6592,10 @@ module slhdsa_accel__core__tree__wots__children__12(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__12
+endmodule // slhdsa_accel__inner__core__tree__wots__children__12
 
 
-module slhdsa_accel__core__tree__wots__children__13(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6204,10 +6611,10 @@ module slhdsa_accel__core__tree__wots__children__13(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__13
+endmodule // slhdsa_accel__inner__core__tree__wots__children__13
 
 
-module slhdsa_accel__core__tree__wots__children__14(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6223,10 +6630,10 @@ module slhdsa_accel__core__tree__wots__children__14(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__14
+endmodule // slhdsa_accel__inner__core__tree__wots__children__14
 
 
-module slhdsa_accel__core__tree__wots__children__15(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6242,10 +6649,10 @@ module slhdsa_accel__core__tree__wots__children__15(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__15
+endmodule // slhdsa_accel__inner__core__tree__wots__children__15
 
 
-module slhdsa_accel__core__tree__wots__children__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6261,10 +6668,10 @@ module slhdsa_accel__core__tree__wots__children__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__2
+endmodule // slhdsa_accel__inner__core__tree__wots__children__2
 
 
-module slhdsa_accel__core__tree__wots__children__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6280,10 +6687,10 @@ module slhdsa_accel__core__tree__wots__children__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__3
+endmodule // slhdsa_accel__inner__core__tree__wots__children__3
 
 
-module slhdsa_accel__core__tree__wots__children__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6299,10 +6706,10 @@ module slhdsa_accel__core__tree__wots__children__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__4
+endmodule // slhdsa_accel__inner__core__tree__wots__children__4
 
 
-module slhdsa_accel__core__tree__wots__children__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6318,10 +6725,10 @@ module slhdsa_accel__core__tree__wots__children__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__5
+endmodule // slhdsa_accel__inner__core__tree__wots__children__5
 
 
-module slhdsa_accel__core__tree__wots__children__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6337,10 +6744,10 @@ module slhdsa_accel__core__tree__wots__children__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__6
+endmodule // slhdsa_accel__inner__core__tree__wots__children__6
 
 
-module slhdsa_accel__core__tree__wots__children__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6356,10 +6763,10 @@ module slhdsa_accel__core__tree__wots__children__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__7
+endmodule // slhdsa_accel__inner__core__tree__wots__children__7
 
 
-module slhdsa_accel__core__tree__wots__children__8(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6375,10 +6782,10 @@ module slhdsa_accel__core__tree__wots__children__8(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__8
+endmodule // slhdsa_accel__inner__core__tree__wots__children__8
 
 
-module slhdsa_accel__core__tree__wots__children__9(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6394,10 +6801,10 @@ module slhdsa_accel__core__tree__wots__children__9(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children__9
+endmodule // slhdsa_accel__inner__core__tree__wots__children__9
 
 
-module slhdsa_accel__core__tree__wots__children_last(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__children_last(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -6413,10 +6820,10 @@ module slhdsa_accel__core__tree__wots__children_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__children_last
+endmodule // slhdsa_accel__inner__core__tree__wots__children_last
 
 
-module slhdsa_accel__core__tree__wots__compress_bytes(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__compress_bytes(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -6432,10 +6839,10 @@ module slhdsa_accel__core__tree__wots__compress_bytes(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__compress_bytes
+endmodule // slhdsa_accel__inner__core__tree__wots__compress_bytes
 
 
-module slhdsa_accel__core__tree__wots__digit(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__digit(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -6451,10 +6858,10 @@ module slhdsa_accel__core__tree__wots__digit(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__digit
+endmodule // slhdsa_accel__inner__core__tree__wots__digit
 
 
-module slhdsa_accel__core__tree__wots__done_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6470,10 +6877,10 @@ module slhdsa_accel__core__tree__wots__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__done_flag
+endmodule // slhdsa_accel__inner__core__tree__wots__done_flag
 
 
-module slhdsa_accel__core__tree__wots__ends_high(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module slhdsa_accel__inner__core__tree__wots__ends_high(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -6499,10 +6906,10 @@ module slhdsa_accel__core__tree__wots__ends_high(read_address,read_clock,read_da
        end
     end
                 
-endmodule // slhdsa_accel__core__tree__wots__ends_high
+endmodule // slhdsa_accel__inner__core__tree__wots__ends_high
 
 
-module slhdsa_accel__core__tree__wots__ends_last(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__ends_last(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -6518,10 +6925,10 @@ module slhdsa_accel__core__tree__wots__ends_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__ends_last
+endmodule // slhdsa_accel__inner__core__tree__wots__ends_last
 
 
-module slhdsa_accel__core__tree__wots__ends_low(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module slhdsa_accel__inner__core__tree__wots__ends_low(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [9:0] read_address;
@@ -6547,10 +6954,10 @@ module slhdsa_accel__core__tree__wots__ends_low(read_address,read_clock,read_dat
        end
     end
                 
-endmodule // slhdsa_accel__core__tree__wots__ends_low
+endmodule // slhdsa_accel__inner__core__tree__wots__ends_low
 
 
-module slhdsa_accel__core__tree__wots__ends_stage(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__ends_stage(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6566,10 +6973,10 @@ module slhdsa_accel__core__tree__wots__ends_stage(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__ends_stage
+endmodule // slhdsa_accel__inner__core__tree__wots__ends_stage
 
 
-module slhdsa_accel__core__tree__wots__error_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6585,10 +6992,10 @@ module slhdsa_accel__core__tree__wots__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__error_flag
+endmodule // slhdsa_accel__inner__core__tree__wots__error_flag
 
 
-module slhdsa_accel__core__tree__wots__fors_mode(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__fors_mode(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6604,10 +7011,10 @@ module slhdsa_accel__core__tree__wots__fors_mode(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__fors_mode
+endmodule // slhdsa_accel__inner__core__tree__wots__fors_mode
 
 
-module slhdsa_accel__core__tree__wots__fors_prefix(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__fors_prefix(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6623,10 +7030,10 @@ module slhdsa_accel__core__tree__wots__fors_prefix(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__fors_prefix
+endmodule // slhdsa_accel__inner__core__tree__wots__fors_prefix
 
 
-module slhdsa_accel__core__tree__wots__from_child(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__from_child(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6642,10 +7049,10 @@ module slhdsa_accel__core__tree__wots__from_child(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__from_child
+endmodule // slhdsa_accel__inner__core__tree__wots__from_child
 
 
-module slhdsa_accel__core__tree__wots__height(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__height(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -6661,10 +7068,10 @@ module slhdsa_accel__core__tree__wots__height(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__height
+endmodule // slhdsa_accel__inner__core__tree__wots__height
 
 
-module slhdsa_accel__core__tree__wots__last_chain(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__last_chain(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -6680,10 +7087,10 @@ module slhdsa_accel__core__tree__wots__last_chain(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__last_chain
+endmodule // slhdsa_accel__inner__core__tree__wots__last_chain
 
 
-module slhdsa_accel__core__tree__wots__len1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__len1(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -6699,10 +7106,10 @@ module slhdsa_accel__core__tree__wots__len1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__len1
+endmodule // slhdsa_accel__inner__core__tree__wots__len1
 
 
-module slhdsa_accel__core__tree__wots__message__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6718,10 +7125,10 @@ module slhdsa_accel__core__tree__wots__message__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__0
+endmodule // slhdsa_accel__inner__core__tree__wots__message__0
 
 
-module slhdsa_accel__core__tree__wots__message__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6737,10 +7144,10 @@ module slhdsa_accel__core__tree__wots__message__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__1
+endmodule // slhdsa_accel__inner__core__tree__wots__message__1
 
 
-module slhdsa_accel__core__tree__wots__message__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6756,10 +7163,10 @@ module slhdsa_accel__core__tree__wots__message__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__2
+endmodule // slhdsa_accel__inner__core__tree__wots__message__2
 
 
-module slhdsa_accel__core__tree__wots__message__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6775,10 +7182,10 @@ module slhdsa_accel__core__tree__wots__message__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__3
+endmodule // slhdsa_accel__inner__core__tree__wots__message__3
 
 
-module slhdsa_accel__core__tree__wots__message__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6794,10 +7201,10 @@ module slhdsa_accel__core__tree__wots__message__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__4
+endmodule // slhdsa_accel__inner__core__tree__wots__message__4
 
 
-module slhdsa_accel__core__tree__wots__message__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6813,10 +7220,10 @@ module slhdsa_accel__core__tree__wots__message__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__5
+endmodule // slhdsa_accel__inner__core__tree__wots__message__5
 
 
-module slhdsa_accel__core__tree__wots__message__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6832,10 +7239,10 @@ module slhdsa_accel__core__tree__wots__message__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__6
+endmodule // slhdsa_accel__inner__core__tree__wots__message__6
 
 
-module slhdsa_accel__core__tree__wots__message__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__message__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6851,10 +7258,10 @@ module slhdsa_accel__core__tree__wots__message__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__message__7
+endmodule // slhdsa_accel__inner__core__tree__wots__message__7
 
 
-module slhdsa_accel__core__tree__wots__n_reg(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__n_reg(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -6870,10 +7277,10 @@ module slhdsa_accel__core__tree__wots__n_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__n_reg
+endmodule // slhdsa_accel__inner__core__tree__wots__n_reg
 
 
-module slhdsa_accel__core__tree__wots__node_bytes(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__node_bytes(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -6889,10 +7296,10 @@ module slhdsa_accel__core__tree__wots__node_bytes(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__node_bytes
+endmodule // slhdsa_accel__inner__core__tree__wots__node_bytes
 
 
-module slhdsa_accel__core__tree__wots__phase(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__phase(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -6913,10 +7320,10 @@ module slhdsa_accel__core__tree__wots__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__phase
+endmodule // slhdsa_accel__inner__core__tree__wots__phase
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6932,10 +7339,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__0
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__0
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6951,10 +7358,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__1
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__1
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6970,10 +7377,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__2
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__2
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6989,10 +7396,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__3
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__3
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7008,10 +7415,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__4
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__4
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7027,10 +7434,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__5
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__5
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7046,10 +7453,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__6
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__6
 
 
-module slhdsa_accel__core__tree__wots__pk_seed__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__pk_seed__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7065,10 +7472,10 @@ module slhdsa_accel__core__tree__wots__pk_seed__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__pk_seed__7
+endmodule // slhdsa_accel__inner__core__tree__wots__pk_seed__7
 
 
-module slhdsa_accel__core__tree__wots__prime(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__prime(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -7084,10 +7491,10 @@ module slhdsa_accel__core__tree__wots__prime(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__prime
+endmodule // slhdsa_accel__inner__core__tree__wots__prime
 
 
-module slhdsa_accel__core__tree__wots__read_ptr(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__read_ptr(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -7103,10 +7510,10 @@ module slhdsa_accel__core__tree__wots__read_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__read_ptr
+endmodule // slhdsa_accel__inner__core__tree__wots__read_ptr
 
 
-module slhdsa_accel__core__tree__wots__request(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__request(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -7131,10 +7538,10 @@ module slhdsa_accel__core__tree__wots__request(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__request
+endmodule // slhdsa_accel__inner__core__tree__wots__request
 
 
-module slhdsa_accel__core__tree__wots__secret__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7150,10 +7557,10 @@ module slhdsa_accel__core__tree__wots__secret__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__0
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__0
 
 
-module slhdsa_accel__core__tree__wots__secret__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7169,10 +7576,10 @@ module slhdsa_accel__core__tree__wots__secret__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__1
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__1
 
 
-module slhdsa_accel__core__tree__wots__secret__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7188,10 +7595,10 @@ module slhdsa_accel__core__tree__wots__secret__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__2
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__2
 
 
-module slhdsa_accel__core__tree__wots__secret__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7207,10 +7614,10 @@ module slhdsa_accel__core__tree__wots__secret__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__3
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__3
 
 
-module slhdsa_accel__core__tree__wots__secret__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7226,10 +7633,10 @@ module slhdsa_accel__core__tree__wots__secret__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__4
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__4
 
 
-module slhdsa_accel__core__tree__wots__secret__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7245,10 +7652,10 @@ module slhdsa_accel__core__tree__wots__secret__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__5
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__5
 
 
-module slhdsa_accel__core__tree__wots__secret__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7264,10 +7671,10 @@ module slhdsa_accel__core__tree__wots__secret__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__6
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__6
 
 
-module slhdsa_accel__core__tree__wots__secret__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7283,10 +7690,10 @@ module slhdsa_accel__core__tree__wots__secret__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret__7
+endmodule // slhdsa_accel__inner__core__tree__wots__secret__7
 
 
-module slhdsa_accel__core__tree__wots__secret_word(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__secret_word(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -7302,10 +7709,10 @@ module slhdsa_accel__core__tree__wots__secret_word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__secret_word
+endmodule // slhdsa_accel__inner__core__tree__wots__secret_word
 
 
-module slhdsa_accel__core__tree__wots__seed_last(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__seed_last(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -7321,10 +7728,10 @@ module slhdsa_accel__core__tree__wots__seed_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__seed_last
+endmodule // slhdsa_accel__inner__core__tree__wots__seed_last
 
 
-module slhdsa_accel__core__tree__wots__segment(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -7340,10 +7747,10 @@ module slhdsa_accel__core__tree__wots__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__segment
+endmodule // slhdsa_accel__inner__core__tree__wots__segment
 
 
-module slhdsa_accel__core__tree__wots__sending(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7359,10 +7766,10 @@ module slhdsa_accel__core__tree__wots__sending(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sending
+endmodule // slhdsa_accel__inner__core__tree__wots__sending
 
 
-module slhdsa_accel__core__tree__wots__signing(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__signing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7378,10 +7785,10 @@ module slhdsa_accel__core__tree__wots__signing(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__signing
+endmodule // slhdsa_accel__inner__core__tree__wots__signing
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7397,10 +7804,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__0
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__0
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7416,10 +7823,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__1
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__1
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7435,10 +7842,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__2
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__2
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7454,10 +7861,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__3
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__3
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7473,10 +7880,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__4
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__4
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7492,10 +7899,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__5
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__5
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7511,10 +7918,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__6
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__6
 
 
-module slhdsa_accel__core__tree__wots__sk_seed__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sk_seed__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7530,10 +7937,10 @@ module slhdsa_accel__core__tree__wots__sk_seed__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sk_seed__7
+endmodule // slhdsa_accel__inner__core__tree__wots__sk_seed__7
 
 
-module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
+module slhdsa_accel__inner__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready,port$reset,port$start,port$op,port$arg0,port$arg1,port$arg2,port$busy,port$done,port$error,port$in_data,port$in_valid,port$in_last,port$in_ready,port$out_data,port$out_valid,port$out_last,port$out_ready);
     
     // Module arguments
     input wire  clock;
@@ -7597,7 +8004,7 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
     reg  own$out_ready;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge__own own(
+    slhdsa_accel__inner__core__tree__wots__sponge__own own(
         .clock(own$clock),
         .reset(own$reset),
         .start(own$start),
@@ -7670,10 +8077,10 @@ module slhdsa_accel__core__tree__wots__sponge(clock,reset,start,op,arg0,arg1,arg
         end
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge
 
 
-module slhdsa_accel__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+module slhdsa_accel__inner__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg1,arg2,busy,done,error,core_config,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -7952,7 +8359,7 @@ module slhdsa_accel__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg
     reg  [63:0] tail_lane;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge__own__perm perm(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm perm(
         .clock(perm$clock),
         .start(perm$start),
         .load(perm$load),
@@ -8039,177 +8446,177 @@ module slhdsa_accel__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg
         .next_lanes$23(perm$next_lanes$23),
         .next_lanes$24(perm$next_lanes$24)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__clear_r clear_r(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__clear_r clear_r(
         .d(clear_r$d),
         .q(clear_r$q),
         .clock(clear_r$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__phase phase(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__mode mode(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__mode mode(
         .d(mode$d),
         .q(mode$q),
         .clock(mode$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__msg_left msg_left(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__msg_left msg_left(
         .d(msg_left$d),
         .q(msg_left$q),
         .clock(msg_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__msg_short msg_short(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__msg_short msg_short(
         .d(msg_short$d),
         .q(msg_short$q),
         .clock(msg_short$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__msg_four msg_four(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__msg_four msg_four(
         .d(msg_four$d),
         .q(msg_four$q),
         .clock(msg_four$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__out_left out_left(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__out_left out_left(
         .d(out_left$d),
         .q(out_left$q),
         .clock(out_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__word_pos word_pos(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__word_pos word_pos(
         .d(word_pos$d),
         .q(word_pos$q),
         .clock(word_pos$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__done_flag done_flag(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__error_flag error_flag(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__chain_lanes chain_lanes(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__chain_lanes chain_lanes(
         .d(chain_lanes$d),
         .q(chain_lanes$q),
         .clock(chain_lanes$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__segment segment(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__segment_word segment_word(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__segment_word segment_word(
         .d(segment_word$d),
         .q(segment_word$q),
         .clock(segment_word$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__hash_address hash_address(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__hash_address hash_address(
         .d(hash_address$d),
         .q(hash_address$q),
         .clock(hash_address$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__steps_left steps_left(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__steps_left steps_left(
         .d(steps_left$d),
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__prf_step prf_step(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__prf_step prf_step(
         .d(prf_step$d),
         .q(prf_step$q),
         .clock(prf_step$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__prf_fors prf_fors(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__prf_fors prf_fors(
         .d(prf_fors$d),
         .q(prf_fors$q),
         .clock(prf_fors$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__chain_fuse chain_fuse(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__chain_fuse chain_fuse(
         .d(chain_fuse$d),
         .q(chain_fuse$q),
         .clock(chain_fuse$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__chain_wait chain_wait(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__chain_wait chain_wait(
         .d(chain_wait$d),
         .q(chain_wait$q),
         .clock(chain_wait$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0 pk_seed$0(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__0 pk_seed$0(
         .d(pk_seed$0$d),
         .q(pk_seed$0$q),
         .clock(pk_seed$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1 pk_seed$1(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__1 pk_seed$1(
         .d(pk_seed$1$d),
         .q(pk_seed$1$q),
         .clock(pk_seed$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2 pk_seed$2(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__2 pk_seed$2(
         .d(pk_seed$2$d),
         .q(pk_seed$2$q),
         .clock(pk_seed$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3 pk_seed$3(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__3 pk_seed$3(
         .d(pk_seed$3$d),
         .q(pk_seed$3$q),
         .clock(pk_seed$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__adrs__0 adrs$0(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__adrs__1 adrs$1(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__adrs__2 adrs$2(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__adrs__3 adrs$3(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__0 tail$0(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__0 tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__1 tail$1(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__1 tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__2 tail$2(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__2 tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__3 tail$3(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__3 tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__4 tail$4(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__4 tail$4(
         .d(tail$4$d),
         .q(tail$4$q),
         .clock(tail$4$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail__5 tail$5(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail__5 tail$5(
         .d(tail$5$d),
         .q(tail$5$q),
         .clock(tail$5$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail_active tail_active(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail_active tail_active(
         .d(tail_active$d),
         .q(tail_active$q),
         .clock(tail_active$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__tail_pos tail_pos(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__tail_pos tail_pos(
         .d(tail_pos$d),
         .q(tail_pos$q),
         .clock(tail_pos$clock)
@@ -9007,10 +9414,10 @@ module slhdsa_accel__core__tree__wots__sponge__own(clock,reset,start,op,arg0,arg
         end
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge__own
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__adrs__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9026,10 +9433,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__0
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__adrs__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9045,10 +9452,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__1
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__adrs__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9064,10 +9471,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__2
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__adrs__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9083,10 +9490,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__adrs__3
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__adrs__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__chain_fuse(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__chain_fuse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9102,10 +9509,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__chain_fuse(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_fuse
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__chain_fuse
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__chain_lanes(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__chain_lanes(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -9121,10 +9528,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__chain_lanes(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_lanes
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__chain_lanes
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__chain_wait(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__chain_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9140,10 +9547,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__chain_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__chain_wait
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__chain_wait
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__clear_r(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__clear_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9160,10 +9567,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__clear_r(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__clear_r
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__clear_r
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__done_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9179,10 +9586,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__done_flag
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__done_flag
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__error_flag(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9198,10 +9605,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__error_flag
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__error_flag
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__hash_address(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__hash_address(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9217,10 +9624,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__hash_address(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__hash_address
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__hash_address
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__mode(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__mode(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -9236,10 +9643,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__mode(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__mode
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__mode
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__msg_four(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__msg_four(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9255,10 +9662,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__msg_four(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_four
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__msg_four
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__msg_left(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__msg_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9274,10 +9681,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__msg_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_left
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__msg_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__msg_short(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__msg_short(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9293,10 +9700,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__msg_short(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__msg_short
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__msg_short
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__out_left(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__out_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9312,10 +9719,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__out_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__out_left
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__out_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm(clock,start,load,load_lanes$0,load_lanes$1,load_lanes$2,load_lanes$3,load_lanes$4,load_lanes$5,load_lanes$6,load_lanes$7,load_lanes$8,load_lanes$9,load_lanes$10,load_lanes$11,load_lanes$12,load_lanes$13,load_lanes$14,load_lanes$15,load_lanes$16,load_lanes$17,load_lanes$18,load_lanes$19,load_lanes$20,load_lanes$21,load_lanes$22,load_lanes$23,load_lanes$24,clear,xor_enable,xor_word_index,xor_word,reload,busy,reloading,lanes$0,lanes$1,lanes$2,lanes$3,lanes$4,lanes$5,lanes$6,lanes$7,lanes$8,lanes$9,lanes$10,lanes$11,lanes$12,lanes$13,lanes$14,lanes$15,lanes$16,lanes$17,lanes$18,lanes$19,lanes$20,lanes$21,lanes$22,lanes$23,lanes$24,next_lanes$0,next_lanes$1,next_lanes$2,next_lanes$3,next_lanes$4,next_lanes$5,next_lanes$6,next_lanes$7,next_lanes$8,next_lanes$9,next_lanes$10,next_lanes$11,next_lanes$12,next_lanes$13,next_lanes$14,next_lanes$15,next_lanes$16,next_lanes$17,next_lanes$18,next_lanes$19,next_lanes$20,next_lanes$21,next_lanes$22,next_lanes$23,next_lanes$24);
     
     // Module arguments
     input wire  clock;
@@ -9550,147 +9957,147 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm(clock,start,load,load_l
     reg  load_now;
     
     // Sub module instances
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__0 state$0(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__0 state$0(
         .d(state$0$d),
         .q(state$0$q),
         .clock(state$0$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__1 state$1(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__1 state$1(
         .d(state$1$d),
         .q(state$1$q),
         .clock(state$1$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__2 state$2(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__2 state$2(
         .d(state$2$d),
         .q(state$2$q),
         .clock(state$2$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__3 state$3(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__3 state$3(
         .d(state$3$d),
         .q(state$3$q),
         .clock(state$3$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__4 state$4(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__4 state$4(
         .d(state$4$d),
         .q(state$4$q),
         .clock(state$4$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__5 state$5(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__5 state$5(
         .d(state$5$d),
         .q(state$5$q),
         .clock(state$5$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__6 state$6(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__6 state$6(
         .d(state$6$d),
         .q(state$6$q),
         .clock(state$6$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__7 state$7(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__7 state$7(
         .d(state$7$d),
         .q(state$7$q),
         .clock(state$7$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__8 state$8(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__8 state$8(
         .d(state$8$d),
         .q(state$8$q),
         .clock(state$8$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__9 state$9(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__9 state$9(
         .d(state$9$d),
         .q(state$9$q),
         .clock(state$9$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__10 state$10(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__10 state$10(
         .d(state$10$d),
         .q(state$10$q),
         .clock(state$10$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__11 state$11(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__11 state$11(
         .d(state$11$d),
         .q(state$11$q),
         .clock(state$11$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__12 state$12(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__12 state$12(
         .d(state$12$d),
         .q(state$12$q),
         .clock(state$12$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__13 state$13(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__13 state$13(
         .d(state$13$d),
         .q(state$13$q),
         .clock(state$13$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__14 state$14(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__14 state$14(
         .d(state$14$d),
         .q(state$14$q),
         .clock(state$14$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__15 state$15(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__15 state$15(
         .d(state$15$d),
         .q(state$15$q),
         .clock(state$15$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__16 state$16(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__16 state$16(
         .d(state$16$d),
         .q(state$16$q),
         .clock(state$16$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__17 state$17(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__17 state$17(
         .d(state$17$d),
         .q(state$17$q),
         .clock(state$17$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__18 state$18(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__18 state$18(
         .d(state$18$d),
         .q(state$18$q),
         .clock(state$18$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__19 state$19(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__19 state$19(
         .d(state$19$d),
         .q(state$19$q),
         .clock(state$19$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__20 state$20(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__20 state$20(
         .d(state$20$d),
         .q(state$20$q),
         .clock(state$20$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__21 state$21(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__21 state$21(
         .d(state$21$d),
         .q(state$21$q),
         .clock(state$21$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__22 state$22(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__22 state$22(
         .d(state$22$d),
         .q(state$22$q),
         .clock(state$22$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__23 state$23(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__23 state$23(
         .d(state$23$d),
         .q(state$23$q),
         .clock(state$23$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__state__24 state$24(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__24 state$24(
         .d(state$24$d),
         .q(state$24$q),
         .clock(state$24$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__running running(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__running running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__round round(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__round round(
         .d(round$d),
         .q(round$q),
         .clock(round$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed reload_armed(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__reload_armed reload_armed(
         .d(reload_armed$d),
         .q(reload_armed$q),
         .clock(reload_armed$clock)
     );
-    slhdsa_accel__core__tree__wots__sponge__own__perm__rounds rounds(
+    slhdsa_accel__inner__core__tree__wots__sponge__own__perm__rounds rounds(
         .state_in$0(rounds$state_in$0),
         .state_in$1(rounds$state_in$1),
         .state_in$2(rounds$state_in$2),
@@ -10110,10 +10517,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm(clock,start,load,load_l
         end
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__reload_armed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10129,10 +10536,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed(d,q,clock
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__reload_armed
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__reload_armed
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__round(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__round(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -10148,10 +10555,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__round(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__round
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__round
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__rounds(state_in$0,state_in$1,state_in$2,state_in$3,state_in$4,state_in$5,state_in$6,state_in$7,state_in$8,state_in$9,state_in$10,state_in$11,state_in$12,state_in$13,state_in$14,state_in$15,state_in$16,state_in$17,state_in$18,state_in$19,state_in$20,state_in$21,state_in$22,state_in$23,state_in$24,round_index,state_out$0,state_out$1,state_out$2,state_out$3,state_out$4,state_out$5,state_out$6,state_out$7,state_out$8,state_out$9,state_out$10,state_out$11,state_out$12,state_out$13,state_out$14,state_out$15,state_out$16,state_out$17,state_out$18,state_out$19,state_out$20,state_out$21,state_out$22,state_out$23,state_out$24);
     
     // Module arguments
     input wire  [63:0] state_in$0;
@@ -10778,10 +11185,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__rounds(state_in$0,stat
         state_out$24 = lanes$74;
     end
     
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__rounds
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__rounds
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__running(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__running(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10798,10 +11205,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__running(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__running
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__running
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10817,10 +11224,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__0
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10836,10 +11243,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__1
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__10(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__10(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10855,10 +11262,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__10(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__10
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__10
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__11(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__11(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10874,10 +11281,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__11(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__11
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__11
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__12(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__12(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10893,10 +11300,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__12(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__12
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__12
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__13(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__13(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10912,10 +11319,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__13(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__13
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__13
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__14(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__14(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10931,10 +11338,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__14(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__14
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__14
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__15(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__15(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10950,10 +11357,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__15(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__15
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__15
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__16(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__16(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10969,10 +11376,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__16(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__16
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__16
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__17(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__17(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -10988,10 +11395,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__17(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__17
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__17
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__18(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__18(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11007,10 +11414,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__18(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__18
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__18
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__19(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__19(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11026,10 +11433,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__19(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__19
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__19
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11045,10 +11452,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__2
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__20(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__20(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11064,10 +11471,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__20(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__20
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__20
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__21(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__21(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11083,10 +11490,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__21(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__21
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__21
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__22(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__22(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11102,10 +11509,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__22(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__22
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__22
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__23(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__23(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11121,10 +11528,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__23(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__23
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__23
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__24(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__24(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11140,10 +11547,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__24(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__24
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__24
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11159,10 +11566,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__3
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11178,10 +11585,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__4
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__4
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11197,10 +11604,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__5
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__5
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__6(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__6(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11216,10 +11623,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__6(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__6
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__6
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__7(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__7(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11235,10 +11642,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__7(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__7
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__7
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__8(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__8(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11254,10 +11661,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__8(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__8
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__8
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__perm__state__9(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__9(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11273,10 +11680,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__perm__state__9(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__perm__state__9
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__perm__state__9
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__phase(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -11302,10 +11709,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__phase
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__phase
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11321,10 +11728,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__0
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11340,10 +11747,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__1
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11359,10 +11766,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__2
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11378,10 +11785,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__pk_seed__3
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__pk_seed__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__prf_fors(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__prf_fors(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11397,10 +11804,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__prf_fors(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__prf_fors
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__prf_fors
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__prf_step(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__prf_step(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11416,10 +11823,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__prf_step(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__prf_step
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__prf_step
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__segment(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -11435,10 +11842,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__segment
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__segment
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__segment_word(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__segment_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11454,10 +11861,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__segment_word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__segment_word
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__segment_word
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__steps_left(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__steps_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -11473,10 +11880,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__steps_left(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__steps_left
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__steps_left
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__0(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11492,10 +11899,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__0
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__0
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__1(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11511,10 +11918,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__1
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__1
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__2(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11530,10 +11937,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__2
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__2
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__3(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11549,10 +11956,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__3(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__3
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__3
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__4(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11568,10 +11975,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__4(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__4
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__4
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail__5(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -11587,10 +11994,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail__5(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail__5
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail__5
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail_active(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail_active(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11606,10 +12013,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail_active(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail_active
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail_active
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__tail_pos(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__tail_pos(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11625,10 +12032,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__tail_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__tail_pos
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__tail_pos
 
 
-module slhdsa_accel__core__tree__wots__sponge__own__word_pos(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__sponge__own__word_pos(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -11644,10 +12051,10 @@ module slhdsa_accel__core__tree__wots__sponge__own__word_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__sponge__own__word_pos
+endmodule // slhdsa_accel__inner__core__tree__wots__sponge__own__word_pos
 
 
-module slhdsa_accel__core__tree__wots__tree_index(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__tree_index(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -11663,10 +12070,10 @@ module slhdsa_accel__core__tree__wots__tree_index(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__tree_index
+endmodule // slhdsa_accel__inner__core__tree__wots__tree_index
 
 
-module slhdsa_accel__core__tree__wots__verifying(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__verifying(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11682,10 +12089,10 @@ module slhdsa_accel__core__tree__wots__verifying(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__verifying
+endmodule // slhdsa_accel__inner__core__tree__wots__verifying
 
 
-module slhdsa_accel__core__tree__wots__word(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__word(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -11701,10 +12108,10 @@ module slhdsa_accel__core__tree__wots__word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__word
+endmodule // slhdsa_accel__inner__core__tree__wots__word
 
 
-module slhdsa_accel__core__tree__wots__write_ptr(d,q,clock);
+module slhdsa_accel__inner__core__tree__wots__write_ptr(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -11720,10 +12127,10 @@ module slhdsa_accel__core__tree__wots__write_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__wots__write_ptr
+endmodule // slhdsa_accel__inner__core__tree__wots__write_ptr
 
 
-module slhdsa_accel__core__tree__z(d,q,clock);
+module slhdsa_accel__inner__core__tree__z(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11739,10 +12146,10 @@ module slhdsa_accel__core__tree__z(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree__z
+endmodule // slhdsa_accel__inner__core__tree__z
 
 
-module slhdsa_accel__core__tree_number(d,q,clock);
+module slhdsa_accel__inner__core__tree_number(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -11758,10 +12165,10 @@ module slhdsa_accel__core__tree_number(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__tree_number
+endmodule // slhdsa_accel__inner__core__tree_number
 
 
-module slhdsa_accel__core__verdict_flag(d,q,clock);
+module slhdsa_accel__inner__core__verdict_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11777,10 +12184,10 @@ module slhdsa_accel__core__verdict_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__verdict_flag
+endmodule // slhdsa_accel__inner__core__verdict_flag
 
 
-module slhdsa_accel__core__word(d,q,clock);
+module slhdsa_accel__inner__core__word(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -11796,10 +12203,10 @@ module slhdsa_accel__core__word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__word
+endmodule // slhdsa_accel__inner__core__word
 
 
-module slhdsa_accel__core__word_last(d,q,clock);
+module slhdsa_accel__inner__core__word_last(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11815,10 +12222,10 @@ module slhdsa_accel__core__word_last(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__word_last
+endmodule // slhdsa_accel__inner__core__word_last
 
 
-module slhdsa_accel__core__z(d,q,clock);
+module slhdsa_accel__inner__core__z(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11834,10 +12241,10 @@ module slhdsa_accel__core__z(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__core__z
+endmodule // slhdsa_accel__inner__core__z
 
 
-module slhdsa_accel__cycle_count(d,q,clock);
+module slhdsa_accel__inner__cycle_count(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -11853,10 +12260,10 @@ module slhdsa_accel__cycle_count(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__cycle_count
+endmodule // slhdsa_accel__inner__cycle_count
 
 
-module slhdsa_accel__handed(d,q,clock);
+module slhdsa_accel__inner__handed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11872,10 +12279,10 @@ module slhdsa_accel__handed(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__handed
+endmodule // slhdsa_accel__inner__handed
 
 
-module slhdsa_accel__height_reg(d,q,clock);
+module slhdsa_accel__inner__height_reg(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -11891,10 +12298,10 @@ module slhdsa_accel__height_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__height_reg
+endmodule // slhdsa_accel__inner__height_reg
 
 
-module slhdsa_accel__k_reg(d,q,clock);
+module slhdsa_accel__inner__k_reg(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -11910,10 +12317,10 @@ module slhdsa_accel__k_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__k_reg
+endmodule // slhdsa_accel__inner__k_reg
 
 
-module slhdsa_accel__keying(d,q,clock);
+module slhdsa_accel__inner__keying(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11929,10 +12336,10 @@ module slhdsa_accel__keying(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__keying
+endmodule // slhdsa_accel__inner__keying
 
 
-module slhdsa_accel__last_position(d,q,clock);
+module slhdsa_accel__inner__last_position(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -11948,10 +12355,10 @@ module slhdsa_accel__last_position(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__last_position
+endmodule // slhdsa_accel__inner__last_position
 
 
-module slhdsa_accel__launch(d,q,clock);
+module slhdsa_accel__inner__launch(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -11967,10 +12374,10 @@ module slhdsa_accel__launch(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__launch
+endmodule // slhdsa_accel__inner__launch
 
 
-module slhdsa_accel__layers_reg(d,q,clock);
+module slhdsa_accel__inner__layers_reg(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -11986,10 +12393,10 @@ module slhdsa_accel__layers_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__layers_reg
+endmodule // slhdsa_accel__inner__layers_reg
 
 
-module slhdsa_accel__leaf(d,q,clock);
+module slhdsa_accel__inner__leaf(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -12005,10 +12412,10 @@ module slhdsa_accel__leaf(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__leaf
+endmodule // slhdsa_accel__inner__leaf
 
 
-module slhdsa_accel__loading(d,q,clock);
+module slhdsa_accel__inner__loading(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12024,10 +12431,10 @@ module slhdsa_accel__loading(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__loading
+endmodule // slhdsa_accel__inner__loading
 
 
-module slhdsa_accel__n_reg(d,q,clock);
+module slhdsa_accel__inner__n_reg(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -12043,10 +12450,10 @@ module slhdsa_accel__n_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__n_reg
+endmodule // slhdsa_accel__inner__n_reg
 
 
-module slhdsa_accel__operation(d,q,clock);
+module slhdsa_accel__inner__operation(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -12062,10 +12469,10 @@ module slhdsa_accel__operation(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__operation
+endmodule // slhdsa_accel__inner__operation
 
 
-module slhdsa_accel__position(d,q,clock);
+module slhdsa_accel__inner__position(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -12081,10 +12488,10 @@ module slhdsa_accel__position(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__position
+endmodule // slhdsa_accel__inner__position
 
 
-module slhdsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
+module slhdsa_accel__inner__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,start,op,arg0,arg1,arg2,busy,done,error,core_config,cycles,result);
     
     // Module arguments
     input wire  clock;
@@ -12207,67 +12614,67 @@ module slhdsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid
     reg  [31:0] command_word;
     
     // Sub module instances
-    slhdsa_accel__regs__aw_held aw_held(
+    slhdsa_accel__inner__regs__aw_held aw_held(
         .d(aw_held$d),
         .q(aw_held$q),
         .clock(aw_held$clock)
     );
-    slhdsa_accel__regs__aw_addr aw_addr(
+    slhdsa_accel__inner__regs__aw_addr aw_addr(
         .d(aw_addr$d),
         .q(aw_addr$q),
         .clock(aw_addr$clock)
     );
-    slhdsa_accel__regs__w_held w_held(
+    slhdsa_accel__inner__regs__w_held w_held(
         .d(w_held$d),
         .q(w_held$q),
         .clock(w_held$clock)
     );
-    slhdsa_accel__regs__w_data w_data(
+    slhdsa_accel__inner__regs__w_data w_data(
         .d(w_data$d),
         .q(w_data$q),
         .clock(w_data$clock)
     );
-    slhdsa_accel__regs__w_strb w_strb(
+    slhdsa_accel__inner__regs__w_strb w_strb(
         .d(w_strb$d),
         .q(w_strb$q),
         .clock(w_strb$clock)
     );
-    slhdsa_accel__regs__b_pending b_pending(
+    slhdsa_accel__inner__regs__b_pending b_pending(
         .d(b_pending$d),
         .q(b_pending$q),
         .clock(b_pending$clock)
     );
-    slhdsa_accel__regs__r_pending r_pending(
+    slhdsa_accel__inner__regs__r_pending r_pending(
         .d(r_pending$d),
         .q(r_pending$q),
         .clock(r_pending$clock)
     );
-    slhdsa_accel__regs__r_data r_data(
+    slhdsa_accel__inner__regs__r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    slhdsa_accel__regs__start_r start_r(
+    slhdsa_accel__inner__regs__start_r start_r(
         .d(start_r$d),
         .q(start_r$q),
         .clock(start_r$clock)
     );
-    slhdsa_accel__regs__op_r op_r(
+    slhdsa_accel__inner__regs__op_r op_r(
         .d(op_r$d),
         .q(op_r$q),
         .clock(op_r$clock)
     );
-    slhdsa_accel__regs__args__0 args$0(
+    slhdsa_accel__inner__regs__args__0 args$0(
         .d(args$0$d),
         .q(args$0$q),
         .clock(args$0$clock)
     );
-    slhdsa_accel__regs__args__1 args$1(
+    slhdsa_accel__inner__regs__args__1 args$1(
         .d(args$1$d),
         .q(args$1$q),
         .clock(args$1$clock)
     );
-    slhdsa_accel__regs__args__2 args$2(
+    slhdsa_accel__inner__regs__args__2 args$2(
         .d(args$2$d),
         .q(args$2$q),
         .clock(args$2$clock)
@@ -12457,10 +12864,10 @@ module slhdsa_accel__regs(clock,resetn,awaddr,awvalid,awready,wdata,wstrb,wvalid
         end
     end
     
-endmodule // slhdsa_accel__regs
+endmodule // slhdsa_accel__inner__regs
 
 
-module slhdsa_accel__regs__args__0(d,q,clock);
+module slhdsa_accel__inner__regs__args__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12476,10 +12883,10 @@ module slhdsa_accel__regs__args__0(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__args__0
+endmodule // slhdsa_accel__inner__regs__args__0
 
 
-module slhdsa_accel__regs__args__1(d,q,clock);
+module slhdsa_accel__inner__regs__args__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12495,10 +12902,10 @@ module slhdsa_accel__regs__args__1(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__args__1
+endmodule // slhdsa_accel__inner__regs__args__1
 
 
-module slhdsa_accel__regs__args__2(d,q,clock);
+module slhdsa_accel__inner__regs__args__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12514,10 +12921,10 @@ module slhdsa_accel__regs__args__2(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__args__2
+endmodule // slhdsa_accel__inner__regs__args__2
 
 
-module slhdsa_accel__regs__aw_addr(d,q,clock);
+module slhdsa_accel__inner__regs__aw_addr(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12533,10 +12940,10 @@ module slhdsa_accel__regs__aw_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__aw_addr
+endmodule // slhdsa_accel__inner__regs__aw_addr
 
 
-module slhdsa_accel__regs__aw_held(d,q,clock);
+module slhdsa_accel__inner__regs__aw_held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12552,10 +12959,10 @@ module slhdsa_accel__regs__aw_held(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__aw_held
+endmodule // slhdsa_accel__inner__regs__aw_held
 
 
-module slhdsa_accel__regs__b_pending(d,q,clock);
+module slhdsa_accel__inner__regs__b_pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12571,10 +12978,10 @@ module slhdsa_accel__regs__b_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__b_pending
+endmodule // slhdsa_accel__inner__regs__b_pending
 
 
-module slhdsa_accel__regs__op_r(d,q,clock);
+module slhdsa_accel__inner__regs__op_r(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -12590,10 +12997,10 @@ module slhdsa_accel__regs__op_r(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__op_r
+endmodule // slhdsa_accel__inner__regs__op_r
 
 
-module slhdsa_accel__regs__r_data(d,q,clock);
+module slhdsa_accel__inner__regs__r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12609,10 +13016,10 @@ module slhdsa_accel__regs__r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__r_data
+endmodule // slhdsa_accel__inner__regs__r_data
 
 
-module slhdsa_accel__regs__r_pending(d,q,clock);
+module slhdsa_accel__inner__regs__r_pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12628,10 +13035,10 @@ module slhdsa_accel__regs__r_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__r_pending
+endmodule // slhdsa_accel__inner__regs__r_pending
 
 
-module slhdsa_accel__regs__start_r(d,q,clock);
+module slhdsa_accel__inner__regs__start_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12647,10 +13054,10 @@ module slhdsa_accel__regs__start_r(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__start_r
+endmodule // slhdsa_accel__inner__regs__start_r
 
 
-module slhdsa_accel__regs__w_data(d,q,clock);
+module slhdsa_accel__inner__regs__w_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12666,10 +13073,10 @@ module slhdsa_accel__regs__w_data(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__w_data
+endmodule // slhdsa_accel__inner__regs__w_data
 
 
-module slhdsa_accel__regs__w_held(d,q,clock);
+module slhdsa_accel__inner__regs__w_held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12685,10 +13092,10 @@ module slhdsa_accel__regs__w_held(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__w_held
+endmodule // slhdsa_accel__inner__regs__w_held
 
 
-module slhdsa_accel__regs__w_strb(d,q,clock);
+module slhdsa_accel__inner__regs__w_strb(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -12704,10 +13111,10 @@ module slhdsa_accel__regs__w_strb(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__regs__w_strb
+endmodule // slhdsa_accel__inner__regs__w_strb
 
 
-module slhdsa_accel__sending(d,q,clock);
+module slhdsa_accel__inner__sending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12723,10 +13130,10 @@ module slhdsa_accel__sending(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__sending
+endmodule // slhdsa_accel__inner__sending
 
 
-module slhdsa_accel__top_done(d,q,clock);
+module slhdsa_accel__inner__top_done(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12742,10 +13149,10 @@ module slhdsa_accel__top_done(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__top_done
+endmodule // slhdsa_accel__inner__top_done
 
 
-module slhdsa_accel__top_error(d,q,clock);
+module slhdsa_accel__inner__top_error(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12761,10 +13168,10 @@ module slhdsa_accel__top_error(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__top_error
+endmodule // slhdsa_accel__inner__top_error
 
 
-module slhdsa_accel__tree_high(d,q,clock);
+module slhdsa_accel__inner__tree_high(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12780,10 +13187,10 @@ module slhdsa_accel__tree_high(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__tree_high
+endmodule // slhdsa_accel__inner__tree_high
 
 
-module slhdsa_accel__tree_low(d,q,clock);
+module slhdsa_accel__inner__tree_low(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12799,10 +13206,10 @@ module slhdsa_accel__tree_low(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__tree_low
+endmodule // slhdsa_accel__inner__tree_low
 
 
-module slhdsa_accel__verdict_word(d,q,clock);
+module slhdsa_accel__inner__verdict_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -12818,4 +13225,4 @@ module slhdsa_accel__verdict_word(d,q,clock);
        q <= d;
     end
           
-endmodule // slhdsa_accel__verdict_word
+endmodule // slhdsa_accel__inner__verdict_word

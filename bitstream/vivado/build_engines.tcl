@@ -1,5 +1,5 @@
-# ZedBoard (xc7z020) PL design, configuration "engines": the ML-DSA and SLH-DSA engines (whole operations).
-# PS7 + the accelerator tops mldsa_accel, slhdsa_accel, each with its own AXI DMA
+# ZedBoard (xc7z020) PL design, configuration "engines": the ML-DSA and SLH-DSA engines (whole operations) on one shared sponge.
+# PS7 + the accelerator tops engines_accel, each with its own AXI DMA
 # (PG021, simple mode). The other configurations (build_primitives.tcl) hold the other
 # tops; every top keeps its address, and the firmware uses what it finds.
 #
@@ -54,8 +54,7 @@ if {$board ne ""} {
 
 # The accelerator tops (exported by `hdl export`) and the LED pins.
 add_files -norecurse [list \
-    [file join $repo bitstream rtl mldsa_accel.v] \
-    [file join $repo bitstream rtl slhdsa_accel.v]]
+    [file join $repo bitstream rtl engines_accel.v]]
 add_files -fileset constrs_1 -norecurse [file join $repo constraints zedboard.xdc]
 update_compile_order -fileset sources_1
 
@@ -139,7 +138,7 @@ set ic_rstn [get_bd_pins rst_fclk0/interconnect_aresetn]
 
 # Accelerators (module references: Vivado infers s_axi, s_axis, m_axis,
 # the aclk clock and the aresetn reset from the port names).
-foreach top {mldsa_accel slhdsa_accel} {
+foreach top {engines_accel} {
     create_bd_cell -type module -reference $top ${top}_0
     # The HDL declares the contract's FCLK0; the clock net carries Vivado's
     # rounding of it.
@@ -148,7 +147,7 @@ foreach top {mldsa_accel slhdsa_accel} {
 
 # One AXI DMA per accelerator: simple mode, 32-bit streams and memory
 # ports, no data realignment (the driver's buffers are word-aligned).
-foreach dma {mldsa_dma slhdsa_dma} {
+foreach dma {engines_dma} {
     create_bd_cell -type ip -vlnv xilinx.com:ip:axi_dma $dma
     set_property -dict [list \
         CONFIG.c_include_sg {0} \
@@ -165,27 +164,21 @@ foreach dma {mldsa_dma slhdsa_dma} {
         CONFIG.c_s2mm_burst_size {16} \
     ] [get_bd_cells $dma]
 }
-connect_bd_intf_net [get_bd_intf_pins mldsa_dma/M_AXIS_MM2S] [get_bd_intf_pins mldsa_accel_0/s_axis]
-connect_bd_intf_net [get_bd_intf_pins mldsa_accel_0/m_axis] [get_bd_intf_pins mldsa_dma/S_AXIS_S2MM]
-connect_bd_intf_net [get_bd_intf_pins slhdsa_dma/M_AXIS_MM2S] [get_bd_intf_pins slhdsa_accel_0/s_axis]
-connect_bd_intf_net [get_bd_intf_pins slhdsa_accel_0/m_axis] [get_bd_intf_pins slhdsa_dma/S_AXIS_S2MM]
+connect_bd_intf_net [get_bd_intf_pins engines_dma/M_AXIS_MM2S] [get_bd_intf_pins engines_accel_0/s_axis]
+connect_bd_intf_net [get_bd_intf_pins engines_accel_0/m_axis] [get_bd_intf_pins engines_dma/S_AXIS_S2MM]
 
 # Control: GP0 -> the accelerators, then the DMA register blocks.
 set ctrl_ic [create_bd_cell -type ip -vlnv xilinx.com:ip:axi_interconnect ctrl_ic]
-set_property -dict [list CONFIG.NUM_SI {1} CONFIG.NUM_MI {4}] $ctrl_ic
+set_property -dict [list CONFIG.NUM_SI {1} CONFIG.NUM_MI {2}] $ctrl_ic
 connect_bd_intf_net [get_bd_intf_pins ps7/M_AXI_GP0] [get_bd_intf_pins ctrl_ic/S00_AXI]
-connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M00_AXI] [get_bd_intf_pins mldsa_accel_0/s_axi]
-connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M01_AXI] [get_bd_intf_pins slhdsa_accel_0/s_axi]
-connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M02_AXI] [get_bd_intf_pins mldsa_dma/S_AXI_LITE]
-connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M03_AXI] [get_bd_intf_pins slhdsa_dma/S_AXI_LITE]
+connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M00_AXI] [get_bd_intf_pins engines_accel_0/s_axi]
+connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M01_AXI] [get_bd_intf_pins engines_dma/S_AXI_LITE]
 
 # Data: the DMAs' memory ports -> HP0 -> DDR.
 set data_ic [create_bd_cell -type ip -vlnv xilinx.com:ip:axi_interconnect data_ic]
-set_property -dict [list CONFIG.NUM_SI {4} CONFIG.NUM_MI {1}] $data_ic
-connect_bd_intf_net [get_bd_intf_pins mldsa_dma/M_AXI_MM2S] [get_bd_intf_pins data_ic/S00_AXI]
-connect_bd_intf_net [get_bd_intf_pins mldsa_dma/M_AXI_S2MM] [get_bd_intf_pins data_ic/S01_AXI]
-connect_bd_intf_net [get_bd_intf_pins slhdsa_dma/M_AXI_MM2S] [get_bd_intf_pins data_ic/S02_AXI]
-connect_bd_intf_net [get_bd_intf_pins slhdsa_dma/M_AXI_S2MM] [get_bd_intf_pins data_ic/S03_AXI]
+set_property -dict [list CONFIG.NUM_SI {2} CONFIG.NUM_MI {1}] $data_ic
+connect_bd_intf_net [get_bd_intf_pins engines_dma/M_AXI_MM2S] [get_bd_intf_pins data_ic/S00_AXI]
+connect_bd_intf_net [get_bd_intf_pins engines_dma/M_AXI_S2MM] [get_bd_intf_pins data_ic/S01_AXI]
 connect_bd_intf_net [get_bd_intf_pins data_ic/M00_AXI] [get_bd_intf_pins ps7/S_AXI_HP0]
 
 # One clock (FCLK_CLK0) and its synchronised resets everywhere.
@@ -199,17 +192,17 @@ foreach ic {ctrl_ic data_ic} {
         connect_bd_net $periph_rstn $pin
     }
 }
-foreach dma {mldsa_dma slhdsa_dma} {
+foreach dma {engines_dma} {
     connect_bd_net $clk [get_bd_pins $dma/s_axi_lite_aclk] [get_bd_pins $dma/m_axi_mm2s_aclk] \
         [get_bd_pins $dma/m_axi_s2mm_aclk]
     connect_bd_net $periph_rstn [get_bd_pins $dma/axi_resetn]
 }
-foreach top {mldsa_accel_0 slhdsa_accel_0} {
+foreach top {engines_accel_0} {
     connect_bd_net $clk [get_bd_pins $top/aclk]
     connect_bd_net $periph_rstn [get_bd_pins $top/aresetn]
 }
 
-# Status LEDs (constraints/zedboard.xdc pins all four): each core's busy
+# Status LEDs (constraints/zedboard.xdc pins them all): each top's busy
 # output; the LEDs of the cores in another configuration stay off.
 create_bd_port -dir O ntt_busy_led
 create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant ntt_busy_led_off
@@ -219,10 +212,8 @@ create_bd_port -dir O keccak_busy_led
 create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant keccak_busy_led_off
 set_property -dict [list CONFIG.CONST_WIDTH {1} CONFIG.CONST_VAL {0}] [get_bd_cells keccak_busy_led_off]
 connect_bd_net [get_bd_pins keccak_busy_led_off/dout] [get_bd_ports keccak_busy_led]
-create_bd_port -dir O mldsa_busy_led
-connect_bd_net [get_bd_pins mldsa_accel_0/busy] [get_bd_ports mldsa_busy_led]
-create_bd_port -dir O slhdsa_busy_led
-connect_bd_net [get_bd_pins slhdsa_accel_0/busy] [get_bd_ports slhdsa_busy_led]
+create_bd_port -dir O engines_busy_led
+connect_bd_net [get_bd_pins engines_accel_0/busy] [get_bd_ports engines_busy_led]
 
 # Addresses from ps_pl_contract::regmap, 64 KiB each (CTRL_WINDOW_BYTES);
 # then the DMA masters get DDR through HP0 by automatic assignment.
@@ -234,25 +225,17 @@ proc map_slave {intf offset range} {
         create_bd_addr_seg -range $range -offset $offset $space $seg SEG_[string map {/ _} $intf]
     }
 }
-map_slave mldsa_accel_0/s_axi 0x43C20000 0x00010000
-map_slave slhdsa_accel_0/s_axi 0x43C30000 0x00010000
-map_slave mldsa_dma/S_AXI_LITE 0x40420000 0x00010000
-map_slave slhdsa_dma/S_AXI_LITE 0x40430000 0x00010000
+map_slave engines_accel_0/s_axi 0x43C20000 0x00010000
+map_slave engines_dma/S_AXI_LITE 0x40420000 0x00010000
 assign_bd_address
 foreach seg [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data]] {
     puts "build.tcl: [get_property NAME $seg] at [get_property OFFSET $seg] range [get_property RANGE $seg]"
 }
-if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*mldsa_accel_0*"}]] != 0x43C20000} {
-    error "build.tcl: mldsa_accel_0 is not at 0x43C20000 (ps_pl_contract::regmap)"
+if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*engines_accel_0*"}]] != 0x43C20000} {
+    error "build.tcl: engines_accel_0 is not at 0x43C20000 (ps_pl_contract::regmap)"
 }
-if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*slhdsa_accel_0*"}]] != 0x43C30000} {
-    error "build.tcl: slhdsa_accel_0 is not at 0x43C30000 (ps_pl_contract::regmap)"
-}
-if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*mldsa_dma*"}]] != 0x40420000} {
-    error "build.tcl: mldsa_dma is not at 0x40420000 (ps_pl_contract::regmap)"
-}
-if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*slhdsa_dma*"}]] != 0x40430000} {
-    error "build.tcl: slhdsa_dma is not at 0x40430000 (ps_pl_contract::regmap)"
+if {[get_property OFFSET [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ "*engines_dma*"}]] != 0x40420000} {
+    error "build.tcl: engines_dma is not at 0x40420000 (ps_pl_contract::regmap)"
 }
 
 if {[catch {validate_bd_design} msg]} {

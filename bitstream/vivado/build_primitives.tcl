@@ -209,20 +209,16 @@ foreach top {ntt_accel_0 keccak_accel_0} {
     connect_bd_net $periph_rstn [get_bd_pins $top/aresetn]
 }
 
-# Status LEDs (constraints/zedboard.xdc pins all four): each core's busy
+# Status LEDs (constraints/zedboard.xdc pins them all): each top's busy
 # output; the LEDs of the cores in another configuration stay off.
 create_bd_port -dir O ntt_busy_led
 connect_bd_net [get_bd_pins ntt_accel_0/busy] [get_bd_ports ntt_busy_led]
 create_bd_port -dir O keccak_busy_led
 connect_bd_net [get_bd_pins keccak_accel_0/busy] [get_bd_ports keccak_busy_led]
-create_bd_port -dir O mldsa_busy_led
-create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant mldsa_busy_led_off
-set_property -dict [list CONFIG.CONST_WIDTH {1} CONFIG.CONST_VAL {0}] [get_bd_cells mldsa_busy_led_off]
-connect_bd_net [get_bd_pins mldsa_busy_led_off/dout] [get_bd_ports mldsa_busy_led]
-create_bd_port -dir O slhdsa_busy_led
-create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant slhdsa_busy_led_off
-set_property -dict [list CONFIG.CONST_WIDTH {1} CONFIG.CONST_VAL {0}] [get_bd_cells slhdsa_busy_led_off]
-connect_bd_net [get_bd_pins slhdsa_busy_led_off/dout] [get_bd_ports slhdsa_busy_led]
+create_bd_port -dir O engines_busy_led
+create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant engines_busy_led_off
+set_property -dict [list CONFIG.CONST_WIDTH {1} CONFIG.CONST_VAL {0}] [get_bd_cells engines_busy_led_off]
+connect_bd_net [get_bd_pins engines_busy_led_off/dout] [get_bd_ports engines_busy_led]
 
 # Addresses from ps_pl_contract::regmap, 64 KiB each (CTRL_WINDOW_BYTES);
 # then the DMA masters get DDR through HP0 by automatic assignment.
