@@ -69,71 +69,46 @@ impl<T: AccelTop> PlTop for AccelBench<T> {
     }
 }
 
-impl<P: PlTop + ?Sized> PlTop for Box<P> {
-    fn cycles(&self) -> u64 {
-        (**self).cycles()
-    }
-    fn write(&mut self, offset: u32, value: u32) -> Result<(), AxiTimeout> {
-        (**self).write(offset, value)
-    }
-    fn read(&mut self, offset: u32) -> Result<u32, AxiTimeout> {
-        (**self).read(offset)
-    }
-    fn run(&mut self, max: u64) -> u64 {
-        (**self).run(max)
-    }
-    fn push_input(&mut self, words: &[StreamWord]) {
-        (**self).push_input(words)
-    }
-    fn input_drained(&self) -> bool {
-        (**self).input_drained()
-    }
-    fn drop_input(&mut self) {
-        (**self).drop_input()
-    }
-    fn pop_output(&mut self) -> Option<StreamWord> {
-        (**self).pop_output()
-    }
-    fn drop_output(&mut self) {
-        (**self).drop_output()
-    }
-    fn set_sink_ready(&mut self, ready: bool) {
-        (**self).set_sink_ready(ready)
-    }
+/// `PlTop` for a pointer to a `PlTop` (`Box`, `&mut`): every call passed
+/// through.
+macro_rules! forward_pl_top {
+    ($($pointer:ty),*) => {$(
+        impl<P: PlTop + ?Sized> PlTop for $pointer {
+            fn cycles(&self) -> u64 {
+                (**self).cycles()
+            }
+            fn write(&mut self, offset: u32, value: u32) -> Result<(), AxiTimeout> {
+                (**self).write(offset, value)
+            }
+            fn read(&mut self, offset: u32) -> Result<u32, AxiTimeout> {
+                (**self).read(offset)
+            }
+            fn run(&mut self, max: u64) -> u64 {
+                (**self).run(max)
+            }
+            fn push_input(&mut self, words: &[StreamWord]) {
+                (**self).push_input(words)
+            }
+            fn input_drained(&self) -> bool {
+                (**self).input_drained()
+            }
+            fn drop_input(&mut self) {
+                (**self).drop_input()
+            }
+            fn pop_output(&mut self) -> Option<StreamWord> {
+                (**self).pop_output()
+            }
+            fn drop_output(&mut self) {
+                (**self).drop_output()
+            }
+            fn set_sink_ready(&mut self, ready: bool) {
+                (**self).set_sink_ready(ready)
+            }
+        }
+    )*};
 }
 
-impl<P: PlTop + ?Sized> PlTop for &mut P {
-    fn cycles(&self) -> u64 {
-        (**self).cycles()
-    }
-    fn write(&mut self, offset: u32, value: u32) -> Result<(), AxiTimeout> {
-        (**self).write(offset, value)
-    }
-    fn read(&mut self, offset: u32) -> Result<u32, AxiTimeout> {
-        (**self).read(offset)
-    }
-    fn run(&mut self, max: u64) -> u64 {
-        (**self).run(max)
-    }
-    fn push_input(&mut self, words: &[StreamWord]) {
-        (**self).push_input(words)
-    }
-    fn input_drained(&self) -> bool {
-        (**self).input_drained()
-    }
-    fn drop_input(&mut self) {
-        (**self).drop_input()
-    }
-    fn pop_output(&mut self) -> Option<StreamWord> {
-        (**self).pop_output()
-    }
-    fn drop_output(&mut self) {
-        (**self).drop_output()
-    }
-    fn set_sink_ready(&mut self, ready: bool) {
-        (**self).set_sink_ready(ready)
-    }
-}
+forward_pl_top!(Box<P>, &mut P);
 
 /// One request at the bus, as the tests make it: `input` queued on the
 /// stream, the sink ready, `args` written to `ARG0`, `ARG1`, …, then the
