@@ -1,9 +1,11 @@
 //! [`EnginesAccel`] at the bus: each engine behind its half of the window
 //! as on its own top, and one operation at a time on the shared sponge.
 
-use super::pl_top::{beats, bus_request};
+use super::pl_top::bus_request;
 use super::{AccelBench, AxiTimeout, EnginesAccel, PlTop, SlhDsaAccel, StreamWord};
 use crate::mldsa::keygen::SHARED_ACVP_KEYGEN_CLOCKS;
+use crate::mldsa::verilator_check::tests::pqc_keygen;
+use crate::verilated::tests::{bytes_of, checked_payload, xi_words};
 use crate::verilated::VerilatedTop;
 use crate::verilator::verilator_required;
 use ps_pl_contract::regmap::{ctrl, mldsa as mreg, slhdsa as sreg, ENGINE_BLOCK_BYTES};
@@ -66,14 +68,6 @@ fn engines_accel_runs_the_slhdsa_script_as_slhdsa_accel() {
     assert_eq!(got, want);
 }
 
-fn xi_words(xi: &[u8]) -> Vec<StreamWord> {
-    beats(
-        xi.chunks_exact(4)
-            .map(|w| u32::from_le_bytes(w.try_into().unwrap())),
-        7,
-    )
-}
-
 /// The ACVP key generation of ML-DSA-44 in the lower half: pqc's pk ‖ sk
 /// (and the check word), in the shared sponge's clocks.
 fn mldsa_keygen_is_right(top: &mut dyn PlTop) {
@@ -82,20 +76,13 @@ fn mldsa_keygen_is_right(top: &mut dyn PlTop) {
         top,
         mreg::OP_KEYGEN,
         &[mreg::SET_44],
-        &xi_words(&case.keygen.seed),
+        &xi_words(&case.keygen.seed, 7),
         1_000_000,
     );
     assert_eq!(status, ctrl::STATUS_DONE, "ML-DSA keygen");
-    let (check, payload) = out.split_last().unwrap();
     assert_eq!(
-        check.data,
-        mreg::output_check(payload.iter().map(|w| w.data))
-    );
-    let bytes: Vec<u8> = payload.iter().flat_map(|w| w.data.to_le_bytes()).collect();
-    let xi = case.keygen.seed;
-    assert_eq!(
-        bytes,
-        crate::mldsa::verilator_check::tests::pqc_keygen(0, &xi)
+        bytes_of(&checked_payload(out)),
+        pqc_keygen(0, &case.keygen.seed)
     );
     // ξ's 8 words, the engine, the check word's 2 clocks.
     let want = SHARED_ACVP_KEYGEN_CLOCKS[0] + mreg::KEYGEN_INPUT_WORDS + 2;
@@ -148,7 +135,7 @@ fn one_operation_at_a_time(top: &mut dyn PlTop) {
 
     // An SLH-DSA start during an ML-DSA key generation is refused.
     let case = &pqc_selftest::vectors::ML_DSA[0];
-    top.push_input(&xi_words(&case.keygen.seed));
+    top.push_input(&xi_words(&case.keygen.seed, 7));
     top.set_sink_ready(true);
     start(top, 0, mreg::OP_KEYGEN, mreg::SET_44);
     for _ in 0..100 {
@@ -164,14 +151,9 @@ fn one_operation_at_a_time(top: &mut dyn PlTop) {
     }
     assert_eq!(status(top, 0), ctrl::STATUS_DONE);
     let out: Vec<StreamWord> = std::iter::from_fn(|| top.pop_output()).collect();
-    let bytes: Vec<u8> = out[..out.len() - 1]
-        .iter()
-        .flat_map(|w| w.data.to_le_bytes())
-        .collect();
-    let xi = case.keygen.seed;
     assert_eq!(
-        bytes,
-        crate::mldsa::verilator_check::tests::pqc_keygen(0, &xi)
+        bytes_of(&checked_payload(out)),
+        pqc_keygen(0, &case.keygen.seed)
     );
 
     // An ML-DSA start while the SLH-DSA engine waits for its input is

@@ -216,4 +216,4 @@ impl PlTop for VerilatedTop {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

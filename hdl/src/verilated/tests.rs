@@ -107,7 +107,7 @@ fn mldsa_request_with(
     bus_request(top, op, &args, input, 10_000_000)
 }
 
-fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
+pub(crate) fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
     beats(
         xi.chunks_exact(4)
             .map(|w| u32::from_le_bytes(w.try_into().unwrap())),
@@ -120,7 +120,7 @@ fn xi_words(xi: &[u8; 32], last_at: usize) -> Vec<StreamWord> {
 /// word only, and returns the words before it with `TLAST` on the final
 /// one (as the stream was before the check word). An empty output (an
 /// error) stays empty.
-fn checked_payload(out: Vec<StreamWord>) -> Vec<StreamWord> {
+pub(crate) fn checked_payload(out: Vec<StreamWord>) -> Vec<StreamWord> {
     use ps_pl_contract::regmap::mldsa as mreg;
     let Some((check, payload)) = out.split_last() else {
         return out;
@@ -142,7 +142,7 @@ fn checked_payload(out: Vec<StreamWord>) -> Vec<StreamWord> {
     payload
 }
 
-fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
+pub(crate) fn bytes_of(words: &[StreamWord]) -> Vec<u8> {
     words.iter().flat_map(|w| w.data.to_le_bytes()).collect()
 }
 
