@@ -208,36 +208,23 @@ pub(crate) trait OutsideSpongeJob: Block {
     fn job_clock(&mut self) -> &mut Signal<In, Clock>;
 }
 
-/// A job on an engine outside it (tests): the job built with its outside
-/// select and an engine of `R` rounds a clock with the kept chain and the
-/// squeeze tail (the configuration the engines are to share), wired as a
-/// block above would wire them. Simulation only: no Verilog of its own.
+/// An engine that serves a job's [`SpongePort`] (tests): the shared
+/// sponge, or the SLH-DSA-SHA2 hash engine, which takes the same requests.
 #[cfg(test)]
-#[derive(LogicBlock)]
-pub(crate) struct OnSharedSponge<J: OutsideSpongeJob, const R: usize> {
-    pub clock: Signal<In, Clock>,
-    pub job: J,
-    pub engine: SpongeEngine<R>,
+pub(crate) trait PortEngine: Block {
+    /// The engine as the block above the jobs builds it.
+    fn for_jobs() -> Self;
+    /// Drives the engine from `port` and `port` from the engine.
+    fn serve(&mut self, clock: Clock, port: &mut SpongePort);
 }
 
+/// Wires an engine with [`SpongeEngine`]'s request and stream ports to a
+/// job's [`SpongePort`] (tests).
 #[cfg(test)]
-impl<J: OutsideSpongeJob, const R: usize> Default for OnSharedSponge<J, R> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            job: J::on_outside_sponge(),
-            engine: SpongeEngine::with_kept_chain_and_squeeze_tail(),
-        }
-    }
-}
-
-#[cfg(test)]
-impl<J: OutsideSpongeJob, const R: usize> Logic for OnSharedSponge<J, R> {
-    fn update(&mut self) {
-        let clock = self.clock.val();
-        self.job.job_clock().next = clock;
-        self.engine.clock.next = clock;
-        let (engine, port) = (&mut self.engine, self.job.sponge_port());
+macro_rules! serve_sponge_port {
+    ($engine:expr, $port:expr, $clock:expr) => {{
+        let (engine, port) = ($engine, $port);
+        engine.clock.next = $clock;
         engine.reset.next = port.reset.val();
         engine.start.next = port.start.val();
         engine.op.next = port.op.val();
@@ -255,5 +242,55 @@ impl<J: OutsideSpongeJob, const R: usize> Logic for OnSharedSponge<J, R> {
         port.out_data.next = engine.out_data.val();
         port.out_valid.next = engine.out_valid.val();
         port.out_last.next = engine.out_last.val();
+    }};
+}
+#[cfg(test)]
+pub(crate) use serve_sponge_port;
+
+#[cfg(test)]
+impl<const R: usize> PortEngine for SpongeEngine<R> {
+    /// The configuration the engines share: kept chains, squeeze tail.
+    fn for_jobs() -> Self {
+        SpongeEngine::with_kept_chain_and_squeeze_tail()
+    }
+    fn serve(&mut self, clock: Clock, port: &mut SpongePort) {
+        serve_sponge_port!(self, port, clock);
+    }
+}
+
+/// A job on an engine outside it (tests): the job built with its outside
+/// select and `E` built as the block above the jobs builds it, wired as
+/// that block would wire them. Simulation only: no Verilog of its own.
+#[cfg(test)]
+#[derive(LogicBlock)]
+pub(crate) struct OnOutsideEngine<J: OutsideSpongeJob, E: PortEngine> {
+    pub clock: Signal<In, Clock>,
+    pub job: J,
+    pub engine: E,
+}
+
+/// A job on the sponge the engines share (R rounds a clock, kept chains
+/// and the squeeze tail).
+#[cfg(test)]
+pub(crate) type OnSharedSponge<J, const R: usize> = OnOutsideEngine<J, SpongeEngine<R>>;
+
+#[cfg(test)]
+impl<J: OutsideSpongeJob, E: PortEngine> Default for OnOutsideEngine<J, E> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            job: J::on_outside_sponge(),
+            engine: E::for_jobs(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<J: OutsideSpongeJob, E: PortEngine> Logic for OnOutsideEngine<J, E> {
+    fn update(&mut self) {
+        let clock = self.clock.val();
+        self.job.job_clock().next = clock;
+        let port = self.job.sponge_port();
+        self.engine.serve(clock, port);
     }
 }

@@ -419,8 +419,8 @@ fn sha2_cores_yosys_validate() {
     yosys_validate("sha512_core", &generate_verilog(&uut)).unwrap();
 }
 
-/// Every design of [`super::designs`] (both cores and the chain engine
-/// `sha256_chain`) is at or under [`CELL_DELAY_BUDGET_NS`] of cell delay on
+/// Every design of [`super::designs`] (both cores and the hash engine
+/// `sha256_tweak`) is at or under [`CELL_DELAY_BUDGET_NS`] of cell delay on
 /// its worst path in the yosys timing estimate (the flow of `hdl timing`:
 /// `synth_xilinx -abc9`, `sta` with the `cells_sim.v` delays).
 ///

@@ -94,14 +94,16 @@ fn sha512_core_rtl_equals_rust_hdl_clock_for_clock() {
     cross_check::<64>("sha512_core", 2_000, 5125);
 }
 
-/// The chain engine: random good requests (every n, s = 0 included, at
-/// full speed and with stalling streams), bad requests and aborts, recorded
-/// on the rust-hdl model and replayed on the Verilated RTL.
+/// The hash engine: random good requests (chains of every n, s = 0
+/// included, kept chains with their PRF, H and T_l; at full speed and with
+/// stalling streams), bad requests and aborts, recorded on the rust-hdl
+/// model and replayed on the Verilated RTL.
 #[test]
-fn sha256_chain_rtl_equals_rust_hdl_clock_for_clock() {
-    use super::chain::Sha256ChainEngine;
-    use super::chain_tests::{Bench, Request, INPUTS as CHAIN_IN, OUTPUTS as CHAIN_OUT};
-    if !verilator_required("sha256_chain_rtl_equals_rust_hdl_clock_for_clock") {
+fn sha256_tweak_rtl_equals_rust_hdl_clock_for_clock() {
+    use super::tweak::Sha256TweakEngine;
+    use super::tweak_tests::{Bench, Request, INPUTS as CHAIN_IN, OUTPUTS as CHAIN_OUT};
+    use crate::keccak::sponge::{KEPT_FORS, KEPT_PRF_FIRST};
+    if !verilator_required("sha256_tweak_rtl_equals_rust_hdl_clock_for_clock") {
         return;
     }
     let mut bench = Bench::new(11);
@@ -115,15 +117,28 @@ fn sha256_chain_rtl_equals_rust_hdl_clock_for_clock() {
         bench.pace = if k % 2 == 0 { 8 } else { 3 };
         let abort_at = (k % 4 == 3).then_some(20 + u64::from(rng.next_u32() % 150));
         if k % 6 == 5 {
-            req.n = 20;
+            req.arg0 = 20;
         }
         let r = bench.run(&req, abort_at);
         finished += usize::from(!r.error);
+        // Kept chains on the prefix a good chain left, and H / T_l.
+        let x = &bytes[n + 32..];
+        let flags = [0, KEPT_PRF_FIRST, KEPT_PRF_FIRST | KEPT_FORS][k as usize % 3];
+        let r = bench.run(&Request::kept(x, k, flags, k % 4, k % 3), abort_at);
+        finished += usize::from(!r.error);
+        let m: Vec<u8> = (0..4 * (1 + k as usize * 7))
+            .map(|_| rng.next_u32() as u8)
+            .collect();
+        let r = bench.run(
+            &Request::tweak(&bytes[..16], &adrs, &m),
+            abort_at.map(|a| a + 60),
+        );
+        finished += usize::from(!r.error);
     }
-    assert!(finished >= 6, "only {finished} chains finished");
+    assert!(finished >= 18, "only {finished} requests finished");
     let got = verilated_outputs(
-        Sha256ChainEngine::default(),
-        "sha256_chain",
+        Sha256TweakEngine::default(),
+        "sha256_tweak",
         &CHAIN_IN,
         &CHAIN_OUT,
         &bench.rows,
@@ -131,6 +146,6 @@ fn sha256_chain_rtl_equals_rust_hdl_clock_for_clock() {
     .unwrap();
     assert_eq!(got.len(), bench.lines.len());
     for (i, (g, e)) in got.iter().zip(&bench.lines).enumerate() {
-        assert_eq!(g, e, "sha256_chain: clock {i}");
+        assert_eq!(g, e, "sha256_tweak: clock {i}");
     }
 }

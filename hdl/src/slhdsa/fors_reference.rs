@@ -9,7 +9,7 @@ use super::xmss_tree_tests::fors_reference;
 use crate::ntt::sim::Lcg;
 use pqc::keccak::SoftKeccak;
 use pqc::slhdsa::address::AddressType;
-use pqc::slhdsa::{HashEngine, Params};
+use pqc::slhdsa::{HashEngine, HashFamily, Params};
 
 /// FIPS 205 Algorithm 4 (base_2b): k integers of a bits from md, most
 /// significant bit first.
@@ -66,9 +66,17 @@ pub(crate) fn digest_parts(
     let n = p.n;
     let (pk_seed, pk_root) = (&sk[2 * n..3 * n], &sk[3 * n..4 * n]);
     let mut digest = vec![0; p.m()];
-    let mut keccak = SoftKeccak;
-    let mut engine = pqc::slhdsa::ShakeEngine::new(&mut keccak, pk_seed, &sk[..n]);
-    engine.h_msg(&sig[..n], pk_root, m_prime, &mut digest);
+    match p.family {
+        HashFamily::Shake => {
+            let mut keccak = SoftKeccak;
+            let mut engine = pqc::slhdsa::ShakeEngine::new(&mut keccak, pk_seed, &sk[..n]);
+            engine.h_msg(&sig[..n], pk_root, m_prime, &mut digest);
+        }
+        HashFamily::Sha2 => {
+            let mut engine = pqc::slhdsa::Sha2Engine::new(p, pk_seed, &sk[..n]);
+            engine.h_msg(&sig[..n], pk_root, m_prime, &mut digest);
+        }
+    }
     let parts = pqc::slhdsa::MessageDigest::split(p, &digest);
     (parts.md().to_vec(), parts.idx_tree, parts.idx_leaf)
 }

@@ -17,7 +17,9 @@ use super::job_bench::{
 use super::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use super::wots_leaf_tests::{wots_digits, wots_signature};
 use super::xmss_tree_tests::reference as tree_reference;
-use crate::keccak::select::{OnSharedSponge, OutsideSpongeJob, SpongePort};
+use crate::keccak::select::{
+    OnOutsideEngine, OnSharedSponge, OutsideSpongeJob, PortEngine, SpongePort,
+};
 use crate::ntt::sim::Lcg;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::address::{AddressType, Adrs};
@@ -117,7 +119,8 @@ impl<const R: usize> OutsideSpongeJob for SlhDsaEngine<R> {
 pub(super) type SharedEngine =
     OnSharedSponge<SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK>, SPONGE_ROUNDS_PER_CLOCK>;
 
-impl Job for SharedEngine {
+/// The engine on any engine behind its port: the rows of the engine's own.
+impl<E: PortEngine> Job for OnOutsideEngine<SlhDsaEngine<SPONGE_ROUNDS_PER_CLOCK>, E> {
     const ADDRESSED: bool = false;
     fn inputs() -> Vec<&'static str> {
         SlhDsaEngine::<SPONGE_ROUNDS_PER_CLOCK>::inputs()
