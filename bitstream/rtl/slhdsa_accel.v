@@ -284,7 +284,8 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  root_start = 6'b10000;
     localparam  md_start = 6'b11000;
     localparam  indices_start = 6'b100010;
-    localparam  last_set = 32'h5;
+    localparam  set_base = 32'h0;
+    localparam  last_index = 32'h5;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -448,6 +449,7 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     reg  header_end;
     reg  drop_root;
     reg  [5:0] md_offset;
+    reg  [31:0] set_index;
     
     // Sub module instances
     slhdsa_accel__inner__regs regs(
@@ -714,6 +716,7 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         core$in_data = s_axis_tdata;
         core$in_valid = s_axis_tvalid & handed$q;
         core$in_last = s_axis_tlast;
+        set_index = regs$arg0 - set_base;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
         core$seed_index = ((position$q[(32'h0)+:(3)]) & 4'hf) | (((~position$q[(32'h3)+:(1)]) & 4'hf) << 32'h3);
@@ -802,49 +805,49 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
                 end
-                if (regs$arg0 == 0) begin
+                if (set_index == 0) begin
                     n_reg$d = n_table$0;
                     a_reg$d = a_table$0;
                     k_reg$d = k_table$0;
                     height_reg$d = height_table$0;
                     layers_reg$d = layers_table$0;
                 end
-                if (regs$arg0 == 1) begin
+                if (set_index == 1) begin
                     n_reg$d = n_table$1;
                     a_reg$d = a_table$1;
                     k_reg$d = k_table$1;
                     height_reg$d = height_table$1;
                     layers_reg$d = layers_table$1;
                 end
-                if (regs$arg0 == 2) begin
+                if (set_index == 2) begin
                     n_reg$d = n_table$2;
                     a_reg$d = a_table$2;
                     k_reg$d = k_table$2;
                     height_reg$d = height_table$2;
                     layers_reg$d = layers_table$2;
                 end
-                if (regs$arg0 == 3) begin
+                if (set_index == 3) begin
                     n_reg$d = n_table$3;
                     a_reg$d = a_table$3;
                     k_reg$d = k_table$3;
                     height_reg$d = height_table$3;
                     layers_reg$d = layers_table$3;
                 end
-                if (regs$arg0 == 4) begin
+                if (set_index == 4) begin
                     n_reg$d = n_table$4;
                     a_reg$d = a_table$4;
                     k_reg$d = k_table$4;
                     height_reg$d = height_table$4;
                     layers_reg$d = layers_table$4;
                 end
-                if (regs$arg0 == 5) begin
+                if (set_index == 5) begin
                     n_reg$d = n_table$5;
                     a_reg$d = a_table$5;
                     k_reg$d = k_table$5;
                     height_reg$d = height_table$5;
                     layers_reg$d = layers_table$5;
                 end
-                if ((regs$arg0 > last_set) | sponge_taken) begin
+                if ((set_index > last_index) | sponge_taken) begin
                     loading$d = 1'b0;
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;

@@ -354,9 +354,19 @@ pub mod slhdsa {
         "SLH-DSA-SHAKE-256f",
     ];
 
+    /// The SLH-DSA-SHA2 sets of security category 1, at `ARG0` =
+    /// [`SHA2_SET_BASE`] + index, taken only by an engine with
+    /// [`CONFIG_SHA2`] (its hashes on SHA-256; categories 3 and 5 need
+    /// SHA-512, which no engine has). Same header and streams as [`SETS`].
+    pub const SHA2_SETS: [&str; 2] = ["SLH-DSA-SHA2-128s", "SLH-DSA-SHA2-128f"];
+    /// `ARG0` of [`SHA2_SETS`]\[0\]: after [`SETS`].
+    pub const SHA2_SET_BASE: u32 = SETS.len() as u32;
+
     /// A bound on any job's `CYCLES`, for the drivers' waits: the longest
-    /// job, SLH-DSA-SHAKE-256s signing, takes 138,257,947 PL clocks at the
-    /// bus (`hdl` asserts every set's count under this bound).
+    /// job, SLH-DSA-SHA2-128s signing on SHA-256, takes 172,287,009 PL
+    /// clocks at the bus, SHAKE-256s signing 138,257,947 (`hdl` asserts
+    /// every SHAKE set's count under this bound, and measures the SHA2
+    /// sets' against it).
     pub const MAX_JOB_CYCLES: u64 = 1 << 28;
 
     /// Words of each n-byte value in the header (n ≤ 32).
@@ -383,8 +393,12 @@ pub mod slhdsa {
     pub const CONFIG_SIGN: u32 = super::mldsa::CONFIG_SIGN;
     /// See [`CONFIG_KEYGEN`].
     pub const CONFIG_VERIFY: u32 = super::mldsa::CONFIG_VERIFY;
+    /// `CONFIG` bit: the engine takes [`SHA2_SETS`] (and then not [`SETS`]
+    /// unless its rounds field is non-zero).
+    pub const CONFIG_SHA2: u32 = 1 << 3;
     /// `CONFIG` bits \[12:8\]: Keccak rounds per clock of the engine's
-    /// sponge ([`crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK`]).
+    /// sponge ([`crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK`]; 0: no
+    /// sponge, no SHAKE set).
     pub const CONFIG_ROUNDS_SHIFT: u32 = 8;
     /// Mask of the field at [`CONFIG_ROUNDS_SHIFT`].
     pub const CONFIG_ROUNDS_MASK: u32 = 0x1F;

@@ -5,7 +5,7 @@
 use super::ctrl::ADDR_BITS;
 use super::engines_top::EnginesAccel;
 use super::mldsa_top::MlDsaAccel;
-use super::slhdsa_top::SlhDsaAccel;
+use super::slhdsa_top::{SlhDsaAccel, SlhDsaSha2Accel};
 use super::top::{KeccakAccel, NttAccel};
 use crate::keccak::bench::Bench;
 use rust_hdl::prelude::*;
@@ -144,6 +144,7 @@ accel_top!(NttAccel);
 accel_top!(KeccakAccel);
 accel_top!(MlDsaAccel);
 accel_top!(SlhDsaAccel);
+accel_top!(SlhDsaSha2Accel);
 accel_top!(EnginesAccel);
 
 /// How the two halves of an AXI4-Lite write are presented (for the tests of

@@ -7,7 +7,8 @@
 //!   module reference.
 //! - [`mldsa_top`]: [`MlDsaAccel`], the ML-DSA engine (whole operations).
 //! - [`slhdsa_top`]: [`SlhDsaAccel`], the SLH-DSA engine (whole operations,
-//!   SHAKE sets).
+//!   SHAKE sets), and [`SlhDsaSha2Accel`], the same on SHA-256 for the
+//!   SHA2 sets of category 1.
 //! - [`engines_top`]: [`EnginesAccel`], both engines on one shared sponge
 //!   behind one AXI4-Lite slave and one stream pair.
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
@@ -37,7 +38,7 @@ pub use bench::{AccelBench, AccelTop, AxiTimeout, StreamWord, WriteOrder};
 pub use engines_top::EnginesAccel;
 pub use mldsa_top::MlDsaAccel;
 pub use pl_top::PlTop;
-pub use slhdsa_top::SlhDsaAccel;
+pub use slhdsa_top::{SlhDsaAccel, SlhDsaSha2Accel};
 pub use top::{KeccakAccel, NttAccel};
 
 use crate::export::{raw_verilog, Design};
@@ -57,6 +58,10 @@ pub const MLDSA_ACCEL: &str = "mldsa_accel";
 
 /// Module name and file stem of the SLH-DSA engine top (`bitstream/rtl/slhdsa_accel.v`).
 pub const SLHDSA_ACCEL: &str = "slhdsa_accel";
+
+/// Module name and file stem of the SLH-DSA engine top of the SHA2 sets
+/// on SHA-256 (`bitstream/rtl/slhdsa_sha2_accel.v`).
+pub const SLHDSA_SHA2_ACCEL: &str = "slhdsa_sha2_accel";
 
 /// Module name and file stem of the top of both engines on one sponge
 /// (`bitstream/rtl/engines_accel.v`).
@@ -88,6 +93,12 @@ pub fn designs() -> Vec<Design> {
             name: SLHDSA_ACCEL,
             description: "PL top: SLH-DSA engine (SHAKE sets: keygen, sign, verify on one tree job) behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(SlhDsaAccel::default()),
+            vcd: None,
+        },
+        Design {
+            name: SLHDSA_SHA2_ACCEL,
+            description: "PL top: SLH-DSA engine of the SHA2 sets of category 1 (SHA2-128s, 128f) on the SHA-256 hash engine, behind AXI4-Lite control, AXI4-Stream data",
+            verilog: || raw_verilog(SlhDsaSha2Accel::default()),
             vcd: None,
         },
         Design {

@@ -23,10 +23,26 @@
 //! While `sponge_taken` is high (the other engine of
 //! [`super::EnginesAccel`] holds the shared sponge) a start is refused the
 //! same way.
+//!
+//! [`SlhDsaSha2Accel`] is the same block for the SLH-DSA-SHA2 sets of
+//! security category 1 (`ARG0` = `SHA2_SET_BASE` + 0 for SHA2-128s, + 1
+//! for SHA2-128f; `CONFIG_SHA2`): its engine's jobs hash on
+//! [`Sha256TweakEngine`] behind their sponge port, which takes the
+//! sponge's requests and computes them with SHA-256 (FIPS 205 §11.2.1).
+//! The SHA2 sets have the n, a, k, h′ and d of SHAKE-128s and -128f, so
+//! they take those sets' table entries. At the bus
+//! (`verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus`),
+//! SHA2-128f takes 342,203 cycles to generate a key, 8,228,658 to sign
+//! and 499,003 to verify the ACVP signature (2.74 ms, 65.8 ms and 3.99 ms
+//! at 125 MHz; SHAKE-128f on the two-round sponge: 59,448, 1,494,469,
+//! 104,412): a SHA-256 compression is 66 clocks where a permutation is
+//! 12. SHA2-128s (`PQC_FULL=1`): 21,908,891, 172,287,009 and 186,420.
+//! No PL configuration builds it yet.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::{pl_top, pl_top_around};
 use crate::keccak::select::SpongePort;
+use crate::sha2::Sha256TweakEngine;
 use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
 use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::slhdsa::SlhDsaEngine;
@@ -38,17 +54,33 @@ use rust_hdl::prelude::*;
 // starts at PK.seed, position 8).
 const _: () = assert!(reg::VALUE_WORDS == 8 && reg::MD_WORDS == 10 && reg::INDEX_WORDS == 3);
 const _: () = assert!(reg::KEYGEN_INPUT_WORDS == 16 && reg::SIGN_INPUT_WORDS == 37);
-const _: () = assert!(reg::SETS.len() == 6);
+const _: () = assert!(reg::SETS.len() == 6 && reg::SHA2_SET_BASE == 6);
 
 /// The parameter set of `ARG0` value `set` (the contract's names, `pqc`'s
-/// values).
+/// values): [`reg::SETS`], then [`reg::SHA2_SETS`].
 pub fn set_params(set: usize) -> &'static Params {
-    params::by_name(reg::SETS[set]).expect("a FIPS 205 set name")
+    let name = match set.checked_sub(reg::SETS.len()) {
+        None => reg::SETS[set],
+        Some(i) => reg::SHA2_SETS[i],
+    };
+    params::by_name(name).expect("a FIPS 205 set name")
 }
 
-/// One constant per set, from its parameters.
+/// One constant per SHAKE set, from its parameters (a SHA2 set takes
+/// the entry of the SHAKE set with its parameters).
 fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>; 6] {
     core::array::from_fn(|i| Constant::new((value(set_params(i)) as u64).into()))
+}
+
+/// `CONFIG` of a block: its operations, the rounds a clock of its sponge
+/// (0 for none) and whether it takes the SHA2 sets.
+const fn config(rounds: usize, sha2: bool) -> u64 {
+    let sha2_bit = if sha2 { reg::CONFIG_SHA2 } else { 0 };
+    (reg::CONFIG_KEYGEN
+        | reg::CONFIG_SIGN
+        | reg::CONFIG_VERIFY
+        | sha2_bit
+        | ((rounds as u32) << reg::CONFIG_ROUNDS_SHIFT)) as u64
 }
 
 pl_top! {
@@ -72,19 +104,18 @@ pl_top! {
         engine_keygen: Constant<Bits<2>> = Constant::new(OP_KEYGEN.into()),
         engine_sign: Constant<Bits<2>> = Constant::new(OP_SIGN.into()),
         engine_verify: Constant<Bits<2>> = Constant::new(OP_VERIFY.into()),
-        config_word: Constant<Bits<32>> = Constant::new(
-            ((reg::CONFIG_KEYGEN
-                | reg::CONFIG_SIGN
-                | reg::CONFIG_VERIFY
-                | ((SPONGE_ROUNDS_PER_CLOCK as u32) << reg::CONFIG_ROUNDS_SHIFT)) as u64)
-                .into(),
-        ),
+        config_word: Constant<Bits<32>> =
+            Constant::new(config(SPONGE_ROUNDS_PER_CLOCK, false).into()),
         verdict_valid: Constant<Bits<32>> = Constant::new((reg::VERDICT_VALID as u64).into()),
         verdict_invalid: Constant<Bits<32>> = Constant::new((reg::VERDICT_INVALID as u64).into()),
         root_start: Constant<Bits<6>> = Constant::new(16.into()),
         md_start: Constant<Bits<6>> = Constant::new(24.into()),
         indices_start: Constant<Bits<6>> = Constant::new(34.into()),
-        last_set: Constant<Bits<32>> = Constant::new(5.into()),
+        /// The `ARG0` values the block takes, `set_base` to `set_base +
+        /// last_index`: the SHAKE sets, or on SHA-256 the SHA2 sets
+        /// (whose table entries are those of SHAKE-128s and -128f).
+        set_base: Constant<Bits<32>> = Constant::new(0.into()),
+        last_index: Constant<Bits<32>> = Constant::new(5.into()),
         n_table: [Constant<Bits<6>>; 6] = table(|p| p.n),
         a_table: [Constant<Bits<4>>; 6] = table(|p| p.a),
         k_table: [Constant<Bits<6>>; 6] = table(|p| p.k),
@@ -115,6 +146,7 @@ pl_top! {
         header_end: Signal<Local, Bit> = Default::default(),
         drop_root: Signal<Local, Bit> = Default::default(),
         md_offset: Signal<Local, Bits<6>> = Default::default(),
+        set_index: Signal<Local, Bits<32>> = Default::default(),
     }
 }
 
@@ -124,7 +156,39 @@ pl_top_around! {
     SlhDsaAccel around SlhDsaBlock = SlhDsaBlock::default()
 }
 
+pl_top_around! {
+    /// The SLH-DSA engine of the SLH-DSA-SHA2 sets of security category 1
+    /// ([`reg::SHA2_SETS`]; `CONFIG_SHA2`, no sponge): the engine's jobs
+    /// hash on the SHA-256 engine ([`Sha256TweakEngine`]) behind their
+    /// sponge port. The SHAKE sets are refused. Tested and exported; no
+    /// PL configuration builds it yet.
+    SlhDsaSha2Accel around SlhDsaBlock = SlhDsaBlock::on_sha256(),
+    hashing on hash: Sha256TweakEngine = Sha256TweakEngine::default()
+}
+
 impl SlhDsaBlock {
+    /// The block of [`SlhDsaSha2Accel`]: the SHA2 sets, on an outside
+    /// engine that is SHA-256.
+    pub fn on_sha256() -> Self {
+        for i in 0..reg::SHA2_SETS.len() {
+            let (sha2, shake) = (set_params(reg::SETS.len() + i), set_params(i));
+            let shape = |p: &Params| (p.n, p.a, p.k, p.hp, p.d);
+            assert_eq!(
+                shape(sha2),
+                shape(shake),
+                "{} takes {}'s entry",
+                sha2.name,
+                shake.name
+            );
+        }
+        Self {
+            config_word: Constant::new(config(0, true).into()),
+            set_base: Constant::new(u64::from(reg::SHA2_SET_BASE).into()),
+            last_index: Constant::new((reg::SHA2_SETS.len() as u64 - 1).into()),
+            ..Self::with_outside_sponge()
+        }
+    }
+
     /// The block whose engine hashes on a sponge outside it, behind
     /// `sponge_port` (the shared configuration,
     /// `SpongeEngine::with_kept_chain_and_squeeze_tail`), as in
@@ -205,6 +269,8 @@ impl Logic for SlhDsaBlock {
         self.core.in_data.next = self.s_axis_tdata.val();
         self.core.in_valid.next = self.s_axis_tvalid.val() & self.handed.q.val();
         self.core.in_last.next = self.s_axis_tlast.val();
+        // Below `set_base` it wraps past `last_index`.
+        self.set_index.next = self.regs.arg0.val() - self.set_base.val();
         self.any_busy.next =
             self.loading.q.val() | self.launch.q.val() | self.handed.q.val() | self.sending.q.val();
 
@@ -298,7 +364,7 @@ impl Logic for SlhDsaBlock {
                     self.top_error.d.next = true;
                 }
                 for i in 0..6 {
-                    if self.regs.arg0.val().index() == i {
+                    if self.set_index.val().index() == i {
                         self.n_reg.d.next = self.n_table[i].val();
                         self.a_reg.d.next = self.a_table[i].val();
                         self.k_reg.d.next = self.k_table[i].val();
@@ -306,7 +372,7 @@ impl Logic for SlhDsaBlock {
                         self.layers_reg.d.next = self.layers_table[i].val();
                     }
                 }
-                if (self.regs.arg0.val() > self.last_set.val()) | self.sponge_taken.val() {
+                if (self.set_index.val() > self.last_index.val()) | self.sponge_taken.val() {
                     self.loading.d.next = false;
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;

@@ -10,12 +10,13 @@
 
 use super::pl_top::{beats, bus_request};
 use super::slhdsa_top::set_params;
-use super::{AccelBench, PlTop, SlhDsaAccel, StreamWord};
+use super::{AccelBench, PlTop, SlhDsaAccel, SlhDsaSha2Accel, StreamWord};
 use crate::slhdsa::engine::{keygen_clocks, sign_clocks};
 use crate::slhdsa::fors_reference::digest_parts;
 use crate::verilated::VerilatedTop;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::Params;
+use pqc_selftest::selftest::SlhDsaSet;
 use ps_pl_contract::regmap::{ctrl, slhdsa as reg};
 use sha3::{Digest, Sha3_256};
 
@@ -186,10 +187,11 @@ fn slhdsa_accel_refuses_aborts_and_generates_the_acvp_key() {
     );
 }
 
-/// The ACVP sigGen case of SHAKE-128f: `pqc`'s signature (whose SHA3-256
+/// The ACVP sigGen case of `vectors`: `pqc`'s signature (whose SHA3-256
 /// the case records), and the request of its digest.
-fn acvp_signature(p: &Params) -> (Vec<u8>, Vec<u8>, u64, u32) {
-    let sg = &pqc_selftest::vectors::SLH_DSA[0].siggen;
+fn acvp_signature(p: &Params, vectors: &SlhDsaSet) -> (Vec<u8>, Vec<u8>, u64, u32) {
+    assert_eq!(vectors.name, p.name);
+    let sg = &vectors.siggen;
     let mut sig = vec![0; p.sig_bytes()];
     pqc::slhdsa::slh_sign(p, sg.sk, sg.message, sg.context, None, &mut sig).unwrap();
     let digest: [u8; 32] = Sha3_256::digest(&sig).into();
@@ -202,14 +204,15 @@ fn acvp_signature(p: &Params) -> (Vec<u8>, Vec<u8>, u64, u32) {
 /// Signs the digest of `sig` for set `set` on `top` and checks that the
 /// output, with R, is `sig`, and the verdict OKAY; verifies `sig` (OKAY),
 /// a forged copy (FAIL, no error) and `sig` one word short (an error).
-/// Returns the signing CYCLES.
+/// Signing may take `limit` clocks, verification a quarter. Returns the
+/// signing CYCLES.
 fn sign_and_verify(
     top: &mut dyn PlTop,
     set: u32,
-    sk: &[u8],
-    sig: &[u8],
+    (sk, sig): (&[u8], &[u8]),
     md: &[u8],
     idx: (u64, u32),
+    limit: u64,
 ) -> u32 {
     let p = set_params(set as usize);
     let n = p.n;
@@ -222,7 +225,6 @@ fn sign_and_verify(
         idx_leaf: idx.1,
     };
     let words = request.words(reg::OP_SIGN, &[]);
-    let limit = 2 * sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64);
     let (out, status, cycles) = request_all(top, reg::OP_SIGN, set, &words, limit);
     assert_eq!(status, ctrl::STATUS_DONE, "{}: sign", p.name);
     let (verdict, body) = out.split_last().unwrap();
@@ -294,17 +296,34 @@ fn verilated_slhdsa_accel_runs_the_acvp_shake_128f_operations_at_the_bus() {
     assert_eq!(verilated, script(&mut AccelBench::<SlhDsaAccel>::new()));
 
     let p = set_params(SET_128F as usize);
-    let sg = &pqc_selftest::vectors::SLH_DSA[0].siggen;
-    let (sig, md, idx_tree, idx_leaf) = acvp_signature(p);
-    let cycles = sign_and_verify(&mut top, SET_128F, sg.sk, &sig, &md, (idx_tree, idx_leaf));
+    let vectors = &pqc_selftest::vectors::SLH_DSA[0];
+    let (sig, md, idx_tree, idx_leaf) = acvp_signature(p, vectors);
     let header = reg::SIGN_INPUT_WORDS as u64;
     let engine = sign_clocks(16, p.a as u32, p.k, p.hp as u32, p.d as u64);
+    let idx = (idx_tree, idx_leaf);
+    let cycles = sign_and_verify(
+        &mut top,
+        SET_128F,
+        (vectors.siggen.sk, &sig),
+        &md,
+        idx,
+        2 * engine,
+    );
     // The accepted start and the header words, the engine's start and
     // count, a clock to see its done, the verdict word.
     assert_eq!(u64::from(cycles), 1 + header + engine + 2);
     eprintln!("SLH-DSA-SHAKE-128f sign at the bus: {cycles} cycles");
 
-    let sv = &pqc_selftest::vectors::SLH_DSA[0].sigver_invalid;
+    short_acvp_sigver_is_an_error(&mut top, SET_128F, vectors);
+}
+
+/// The ACVP sigVer case of `vectors` that is invalid, one byte short: its
+/// whole words are a truncated stream, which the engine ends with an
+/// error and no verdict.
+fn short_acvp_sigver_is_an_error(top: &mut dyn PlTop, set: u32, vectors: &SlhDsaSet) {
+    let p = set_params(set as usize);
+    let sv = &vectors.sigver_invalid;
+    assert_eq!(sv.signature.len(), p.sig_bytes() - 1, "tcId {}", sv.tc_id);
     let header = [0, sv.context.len() as u8];
     let sk_like = [&[0u8; 32][..], sv.pk].concat();
     let mut padded_sig = sv.signature.to_vec();
@@ -321,7 +340,7 @@ fn verilated_slhdsa_accel_runs_the_acvp_shake_128f_operations_at_the_bus() {
     };
     let whole = (sv.signature.len() - 16) / 4 * 4;
     let words = request.words(reg::OP_VERIFY, &sv.signature[16..16 + whole]);
-    let (out, status, _) = request_all(&mut top, reg::OP_VERIFY, SET_128F, &words, 1_000_000);
+    let (out, status, _) = request_all(top, reg::OP_VERIFY, set, &words, 10_000_000);
     assert_eq!(
         status,
         ctrl::STATUS_DONE | ctrl::STATUS_ERROR,
@@ -336,8 +355,7 @@ fn verilated_slhdsa_accel_runs_the_acvp_shake_128f_operations_at_the_bus() {
 /// a message (which the engine's signature equals, R from `pqc`), its
 /// verification, a forged one and a short one; the CYCLES of each
 /// signature against `sign_clocks`.
-fn sign_and_verify_sets(sets: &[u32]) {
-    let mut top = VerilatedTop::slhdsa(false).unwrap();
+fn sign_and_verify_sets(mut top: VerilatedTop, sets: &[u32]) {
     for &set in sets {
         let p = set_params(set as usize);
         let n = p.n;
@@ -357,15 +375,22 @@ fn sign_and_verify_sets(sets: &[u32]) {
             idx_leaf: 0,
         };
         let words = keygen.words(reg::OP_KEYGEN, &[]);
-        let limit = 2 * keygen_clocks(n, p.hp as u32);
+        // The engine's counts on the sponge; on SHA-256 they are measured.
+        let shake = set < reg::SHA2_SET_BASE;
+        let limit = match shake {
+            true => 2 * keygen_clocks(n, p.hp as u32),
+            false => reg::MAX_JOB_CYCLES,
+        };
         let (out, status, keygen_cycles) =
             request_all(&mut top, reg::OP_KEYGEN, set, &words, limit);
         assert_eq!(status, ctrl::STATUS_DONE, "{}: keygen", p.name);
         assert_eq!(bytes_of(&out), pk[n..], "{}: PK.root", p.name);
-        assert_eq!(
-            u64::from(keygen_cycles),
-            1 + reg::KEYGEN_INPUT_WORDS as u64 + keygen_clocks(n, p.hp as u32) + 1
-        );
+        if shake {
+            assert_eq!(
+                u64::from(keygen_cycles),
+                1 + reg::KEYGEN_INPUT_WORDS as u64 + keygen_clocks(n, p.hp as u32) + 1
+            );
+        }
         eprintln!("{} keygen at the bus: {keygen_cycles} cycles", p.name);
 
         let message = b"SLH-DSA engine at the bus";
@@ -373,12 +398,19 @@ fn sign_and_verify_sets(sets: &[u32]) {
         pqc::slhdsa::slh_sign(p, &sk, message, b"", None, &mut sig).unwrap();
         let (md, idx_tree, idx_leaf) = digest_parts(p, &sk, &sig, &[&[0, 0], message]);
         let idx = (idx_tree, idx_leaf);
-        let cycles = sign_and_verify(&mut top, set, &sk, &sig, &md, idx);
         let engine = sign_clocks(n, p.a as u32, p.k, p.hp as u32, p.d as u64);
-        assert_eq!(
-            u64::from(cycles),
-            1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2
-        );
+        let limit = if shake {
+            2 * engine
+        } else {
+            reg::MAX_JOB_CYCLES
+        };
+        let cycles = sign_and_verify(&mut top, set, (&sk, &sig), &md, idx, limit);
+        if shake {
+            assert_eq!(
+                u64::from(cycles),
+                1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2
+            );
+        }
         assert!(u64::from(cycles) < reg::MAX_JOB_CYCLES);
         eprintln!("{} sign at the bus: {cycles} cycles", p.name);
     }
@@ -390,7 +422,7 @@ fn verilated_slhdsa_accel_signs_and_verifies_the_fast_shake_sets() {
     if !verilator_required("verilated slhdsa_accel, the f sets") {
         return;
     }
-    sign_and_verify_sets(&[1, 3, 5]);
+    sign_and_verify_sets(VerilatedTop::slhdsa(false).unwrap(), &[1, 3, 5]);
 }
 
 /// The small SHAKE sets (128s, 192s, 256s): about 245 million clocks.
@@ -400,7 +432,7 @@ fn verilated_slhdsa_accel_signs_and_verifies_the_small_shake_sets() {
     if !verilator_required("verilated slhdsa_accel, the s sets") {
         return;
     }
-    sign_and_verify_sets(&[0, 2, 4]);
+    sign_and_verify_sets(VerilatedTop::slhdsa(false).unwrap(), &[0, 2, 4]);
 }
 
 /// Every set's longest job at the bus (signing: the header, the engine's
@@ -414,4 +446,106 @@ fn every_sets_signing_fits_the_contracts_cycle_bound() {
         let at_bus = 1 + reg::SIGN_INPUT_WORDS as u64 + engine + 2;
         assert!(at_bus < reg::MAX_JOB_CYCLES, "{}: {at_bus}", p.name);
     }
+}
+
+/// `ARG0` of SLH-DSA-SHA2-128f.
+const SET_SHA2_128F: u32 = reg::SHA2_SET_BASE + 1;
+
+/// The SHA2 top at the bus: the identification registers; the SHAKE
+/// sets and those past the SHA2 sets refused with DONE | ERROR; the ACVP
+/// SLH-DSA-SHA2-128f key generation. Returns a transcript: outputs,
+/// STATUS and CYCLES.
+fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
+    let mut log = vec![];
+    for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
+        log.push(u64::from(top.read(off as u32).unwrap()));
+    }
+    let vectors = &pqc_selftest::vectors::SLH_DSA[1];
+    assert_eq!(vectors.name, reg::SHA2_SETS[1]);
+    let kg = &vectors.keygen;
+    let request = Request {
+        sk_seed: kg.sk_seed,
+        pk_seed: kg.pk_seed,
+        pk_root: &[],
+        md: &[],
+        idx_tree: 0,
+        idx_leaf: 0,
+    };
+    let words = request.words(reg::OP_KEYGEN, &[]);
+    let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
+    for set in [0, SET_128F, 5, SET_SHA2_128F + 1, u32::MAX] {
+        let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, set, &words, 100_000);
+        assert!(out.is_empty(), "set {set}: output");
+        assert_eq!(status, error, "set {set}");
+        log.extend([u64::from(status), u64::from(cycles)]);
+    }
+    let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, SET_SHA2_128F, &words, 2_000_000);
+    assert_eq!(status, ctrl::STATUS_DONE, "keygen");
+    assert_eq!(bytes_of(&out), kg.pk[16..], "tcId {}: PK.root", kg.tc_id);
+    assert!(out.iter().take(out.len() - 1).all(|w| !w.last) && out.last().unwrap().last);
+    eprintln!("SLH-DSA-SHA2-128f keygen at the bus: {cycles} cycles");
+    log.extend(
+        out.iter()
+            .map(|w| u64::from(w.data) << 1 | u64::from(w.last)),
+    );
+    log.extend([u64::from(status), u64::from(cycles), top.cycles()]);
+    log
+}
+
+/// The rust-hdl SHA2 top: identification (CONFIG: the three operations,
+/// the SHA2 sets, no sponge), refusals and the ACVP SHA2-128f key
+/// generation at the bus.
+#[test]
+fn slhdsa_sha2_accel_refuses_the_shake_sets_and_generates_the_acvp_key() {
+    let mut top = AccelBench::<SlhDsaSha2Accel>::new();
+    let log = sha2_script(&mut top);
+    assert_eq!(log[0], u64::from(reg::ID));
+    assert_eq!(
+        log[2],
+        u64::from(reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY | reg::CONFIG_SHA2)
+    );
+}
+
+/// The exported SHA2 top under Verilator: the same transcript as the
+/// rust-hdl model, clock for clock; the whole ACVP SLH-DSA-SHA2-128f
+/// signature (its SHA3-256 with R from `pqc`), its verification, a forged
+/// one and a short one; the ACVP sigVer case that is invalid; then
+/// key generation, signing and verification of `pqc`'s keys and
+/// signature of a message.
+#[test]
+fn verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus() {
+    if !verilator_required("verilated slhdsa_sha2_accel") {
+        return;
+    }
+    let mut top = VerilatedTop::slhdsa_sha2(false).unwrap();
+    let verilated = sha2_script(&mut top);
+    assert_eq!(
+        verilated,
+        sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new())
+    );
+
+    let p = set_params(SET_SHA2_128F as usize);
+    let vectors = &pqc_selftest::vectors::SLH_DSA[1];
+    let (sig, md, idx_tree, idx_leaf) = acvp_signature(p, vectors);
+    let idx = (idx_tree, idx_leaf);
+    let sk = vectors.siggen.sk;
+    let limit = reg::MAX_JOB_CYCLES;
+    let cycles = sign_and_verify(&mut top, SET_SHA2_128F, (sk, &sig), &md, idx, limit);
+    eprintln!("SLH-DSA-SHA2-128f sign at the bus: {cycles} cycles");
+    short_acvp_sigver_is_an_error(&mut top, SET_SHA2_128F, vectors);
+    sign_and_verify_sets(top, &[SET_SHA2_128F]);
+}
+
+/// SLH-DSA-SHA2-128s on the Verilated SHA2 top: key generation, signing
+/// and verification of `pqc`'s keys and signature.
+#[test]
+#[ignore = "about 200 million clocks of Verilator simulation; PQC_FULL=1 runs it"]
+fn verilated_slhdsa_sha2_accel_signs_and_verifies_sha2_128s() {
+    if !verilator_required("verilated slhdsa_sha2_accel, 128s") {
+        return;
+    }
+    sign_and_verify_sets(
+        VerilatedTop::slhdsa_sha2(false).unwrap(),
+        &[reg::SHA2_SET_BASE],
+    );
 }

@@ -135,20 +135,24 @@ macro_rules! pl_top {
 pub(crate) use pl_top;
 
 /// Stamps a PL top of its own around an engine's block (a [`pl_top!`]
-/// with a `sponge_port` to an outside sponge and a `sponge_taken` input,
-/// built here with its own sponge): every port passed through, the
-/// outside sponge's answers tied to zero, `sponge_taken` low. So the
-/// exported top has only the ports every top has, and the block can sit
-/// in a top that gives it a shared sponge (`super::EnginesAccel`).
+/// with a `sponge_port` to an outside sponge and a `sponge_taken` input):
+/// every port passed through, `sponge_taken` low, and the outside
+/// sponge's answers tied to zero (a block built with its own sponge) or,
+/// with `hashing on`, the port wired to an engine that takes the sponge's
+/// requests (`crate::sha2::Sha256TweakEngine`). So the exported top has
+/// only the ports every top has, and the block can sit in a top that
+/// gives it a shared sponge (`super::EnginesAccel`).
 macro_rules! pl_top_around {
     (
         $(#[$meta:meta])*
         $name:ident around $inner:ty = $init:expr
+        $(, hashing on $hash:ident: $hash_ty:ty = $hash_init:expr)?
     ) => {
         pl_top! {
             $(#[$meta])*
             $name {
                 inner: $inner = $init,
+                $($hash: $hash_ty = $hash_init,)?
             }
         }
 
@@ -193,6 +197,28 @@ macro_rules! pl_top_around {
                 self.inner.sponge_port.out_data.next = 0.into();
                 self.inner.sponge_port.out_valid.next = false;
                 self.inner.sponge_port.out_last.next = false;
+                // The hash engine's answers (later assignments win).
+                $(
+                    self.$hash.clock.next = self.aclk.val();
+                    self.$hash.abort_job.next = false;
+                    self.$hash.reset.next = self.inner.sponge_port.reset.val();
+                    self.$hash.start.next = self.inner.sponge_port.start.val();
+                    self.$hash.op.next = self.inner.sponge_port.op.val();
+                    self.$hash.arg0.next = self.inner.sponge_port.arg0.val();
+                    self.$hash.arg1.next = self.inner.sponge_port.arg1.val();
+                    self.$hash.arg2.next = self.inner.sponge_port.arg2.val();
+                    self.$hash.in_data.next = self.inner.sponge_port.in_data.val();
+                    self.$hash.in_valid.next = self.inner.sponge_port.in_valid.val();
+                    self.$hash.in_last.next = self.inner.sponge_port.in_last.val();
+                    self.$hash.out_ready.next = self.inner.sponge_port.out_ready.val();
+                    self.inner.sponge_port.busy.next = self.$hash.busy.val();
+                    self.inner.sponge_port.done.next = self.$hash.done.val();
+                    self.inner.sponge_port.error.next = self.$hash.error.val();
+                    self.inner.sponge_port.in_ready.next = self.$hash.in_ready.val();
+                    self.inner.sponge_port.out_data.next = self.$hash.out_data.val();
+                    self.inner.sponge_port.out_valid.next = self.$hash.out_valid.val();
+                    self.inner.sponge_port.out_last.next = self.$hash.out_last.val();
+                )?
             }
         }
     };

@@ -10,7 +10,7 @@ pub mod library;
 
 use crate::axi::{
     AxiTimeout, PlTop, StreamWord, ENGINES_ACCEL, KECCAK_ACCEL, MLDSA_ACCEL, NTT_ACCEL,
-    SLHDSA_ACCEL,
+    SLHDSA_ACCEL, SLHDSA_SHA2_ACCEL,
 };
 use crate::export::Design;
 use libloading::Library;
@@ -127,6 +127,12 @@ impl VerilatedTop {
     /// The SLH-DSA engine top (`slhdsa_accel`).
     pub fn slhdsa(trace: bool) -> Result<Self, String> {
         Self::new(&design(SLHDSA_ACCEL), trace)
+    }
+
+    /// The SLH-DSA engine top of the SHA2 sets on SHA-256
+    /// (`slhdsa_sha2_accel`).
+    pub fn slhdsa_sha2(trace: bool) -> Result<Self, String> {
+        Self::new(&design(SLHDSA_SHA2_ACCEL), trace)
     }
 
     /// Both engines on one sponge (`engines_accel`).
