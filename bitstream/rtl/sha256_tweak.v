@@ -181,6 +181,24 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
     reg  [11:0] words_left$d;
     wire  [11:0] words_left$q;
     reg  words_left$clock;
+    reg  have_words$d;
+    wire  have_words$q;
+    reg  have_words$clock;
+    reg  [31:0] adrsc$0$d;
+    wire  [31:0] adrsc$0$q;
+    reg  adrsc$0$clock;
+    reg  [31:0] adrsc$1$d;
+    wire  [31:0] adrsc$1$q;
+    reg  adrsc$1$clock;
+    reg  [31:0] adrsc$2$d;
+    wire  [31:0] adrsc$2$q;
+    reg  adrsc$2$clock;
+    reg  [31:0] adrsc$3$d;
+    wire  [31:0] adrsc$3$q;
+    reg  adrsc$3$clock;
+    reg  [31:0] adrsc$4$d;
+    wire  [31:0] adrsc$4$q;
+    reg  adrsc$4$clock;
     reg  [31:0] hold$d;
     wire  [31:0] hold$q;
     reg  hold$clock;
@@ -211,6 +229,9 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
     reg  [31:0] tweak_length_bits$d;
     wire  [31:0] tweak_length_bits$q;
     reg  tweak_length_bits$clock;
+    reg  last_word$d;
+    wire  last_word$q;
+    reg  last_word$clock;
     reg  core_reset$d;
     wire  core_reset$q;
     reg  core_reset$clock;
@@ -513,6 +534,36 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         .q(words_left$q),
         .clock(words_left$clock)
     );
+    sha256_tweak__have_words have_words(
+        .d(have_words$d),
+        .q(have_words$q),
+        .clock(have_words$clock)
+    );
+    sha256_tweak__adrsc__0 adrsc$0(
+        .d(adrsc$0$d),
+        .q(adrsc$0$q),
+        .clock(adrsc$0$clock)
+    );
+    sha256_tweak__adrsc__1 adrsc$1(
+        .d(adrsc$1$d),
+        .q(adrsc$1$q),
+        .clock(adrsc$1$clock)
+    );
+    sha256_tweak__adrsc__2 adrsc$2(
+        .d(adrsc$2$d),
+        .q(adrsc$2$q),
+        .clock(adrsc$2$clock)
+    );
+    sha256_tweak__adrsc__3 adrsc$3(
+        .d(adrsc$3$d),
+        .q(adrsc$3$q),
+        .clock(adrsc$3$clock)
+    );
+    sha256_tweak__adrsc__4 adrsc$4(
+        .d(adrsc$4$d),
+        .q(adrsc$4$q),
+        .clock(adrsc$4$clock)
+    );
     sha256_tweak__hold hold(
         .d(hold$d),
         .q(hold$q),
@@ -563,6 +614,11 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         .q(tweak_length_bits$q),
         .clock(tweak_length_bits$clock)
     );
+    sha256_tweak__last_word last_word(
+        .d(last_word$d),
+        .q(last_word$q),
+        .clock(last_word$clock)
+    );
     sha256_tweak__core_reset core_reset(
         .d(core_reset$d),
         .q(core_reset$q),
@@ -599,6 +655,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         seeding$clock = clock;
         feed$clock = clock;
         words_left$clock = clock;
+        have_words$clock = clock;
         hold$clock = clock;
         hold_valid$clock = clock;
         fetch_left$clock = clock;
@@ -609,6 +666,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         first_block$clock = clock;
         go$clock = clock;
         tweak_length_bits$clock = clock;
+        last_word$clock = clock;
         core_reset$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
@@ -629,6 +687,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         seeding$d = seeding$q;
         feed$d = feed$q;
         words_left$d = words_left$q;
+        have_words$d = have_words$q;
         hold$d = hold$q;
         hold_valid$d = hold_valid$q;
         fetch_left$d = fetch_left$q;
@@ -639,9 +698,20 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         first_block$d = first_block$q;
         go$d = go$q;
         tweak_length_bits$d = tweak_length_bits$q;
+        last_word$d = last_word$q;
         core_reset$d = core_reset$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
+        adrsc$0$clock = clock;
+        adrsc$0$d = adrsc$0$q;
+        adrsc$1$clock = clock;
+        adrsc$1$d = adrsc$1$q;
+        adrsc$2$clock = clock;
+        adrsc$2$d = adrsc$2$q;
+        adrsc$3$clock = clock;
+        adrsc$3$d = adrsc$3$q;
+        adrsc$4$clock = clock;
+        adrsc$4$d = adrsc$4$q;
         seed$0$clock = clock;
         seed$0$d = seed$0$q;
         adrs$0$clock = clock;
@@ -913,21 +983,9 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         t_pad = 1'b0;
         t_len = 1'b0;
         if (first_block$q & (count$q < 32'h5)) begin
-            t_word = msg$0;
-            if (count$q == 1) begin
-                t_word = msg$1;
-            end
-            if (count$q == 2) begin
-                t_word = msg$2;
-            end
-            if (count$q == 3) begin
-                t_word = msg$3;
-            end
-            if (count$q == 4) begin
-                t_word = msg$4;
-            end
+            t_word = adrsc$0$q;
         end
-        else if (words_left$q != 32'h0) begin
+        else if (have_words$q) begin
             t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | (hold$q >> 32'h10);
             t_valid = hold_valid$q;
             t_takes_stream = 1'b1;
@@ -953,7 +1011,8 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         begin_load = 1'b0;
         in_ready = 1'b0;
         out_valid = 1'b0;
-        out_last = ((nw$q) & 5'h1f) == count$q + 32'h1;
+        out_last = last_word$q;
+        last_word$d = 1'b0;
         busy = phase$q != Phase$Idle;
         done = done_flag$q;
         error = error_flag$q;
@@ -1002,6 +1061,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                             tweak$d = 1'b1;
                             words_left$d = message_bytes[(32'h2)+:(12)];
                             fetch_left$d = message_bytes[(32'h2)+:(12)];
+                            have_words$d = 1'b1;
                             hold_valid$d = 1'b0;
                             tweak_length_bits$d = (arg1 + 32'h26) << 32'h3;
                             if ((arg0 == 32'h1) & (arg2 == 32'h10) & (arg1[(32'h0)+:(2)] == 32'h0) & (arg1 >= 32'h34) & (arg1 < 32'h4000)) begin
@@ -1253,6 +1313,11 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                         seeding$d = 1'b0;
                         state_kept$d = 1'b1;
                         if (tweak$q) begin
+                            adrsc$0$d = msg$0;
+                            adrsc$1$d = msg$1;
+                            adrsc$2$d = msg$2;
+                            adrsc$3$d = msg$3;
+                            adrsc$4$d = msg$4;
                             go$d = 1'b1;
                             first_block$d = 1'b1;
                             pad_done$d = 1'b0;
@@ -1277,6 +1342,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                     if (hold_taken) begin
                         prev_half$d = hold$q[(32'h0)+:(16)];
                         words_left$d = words_left$q - 32'h1;
+                        have_words$d = words_left$q != 32'h1;
                         hold_valid$d = 1'b0;
                     end
                     if (in_ready & in_valid) begin
@@ -1301,6 +1367,10 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                     end
                     if (t_taken) begin
                         count$d = count$q + 32'h1;
+                        adrsc$0$d = adrsc$1$q;
+                        adrsc$1$d = adrsc$2$q;
+                        adrsc$2$d = adrsc$3$q;
+                        adrsc$3$d = adrsc$4$q;
                         if (t_pad) begin
                             pad_done$d = 1'b1;
                             if (count$q < 32'he) begin
@@ -1360,7 +1430,9 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
             Phase$Output:
                 begin
                     out_valid = 1'b1;
+                    last_word$d = last_word$q;
                     if (out_ready) begin
+                        last_word$d = ((nw$q) & 5'h1f) == count$q + 32'h2;
                         tmp$0$d = tmp$1$q;
                         tmp$1$d = tmp$2$q;
                         tmp$2$d = tmp$3$q;
@@ -1570,6 +1642,101 @@ module sha256_tweak__adrs__7(d,q,clock);
     end
           
 endmodule // sha256_tweak__adrs__7
+
+
+module sha256_tweak__adrsc__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc__0
+
+
+module sha256_tweak__adrsc__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc__1
+
+
+module sha256_tweak__adrsc__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc__2
+
+
+module sha256_tweak__adrsc__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc__3
+
+
+module sha256_tweak__adrsc__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc__4
 
 
 module sha256_tweak__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
@@ -3266,6 +3433,25 @@ module sha256_tweak__hash_address(d,q,clock);
 endmodule // sha256_tweak__hash_address
 
 
+module sha256_tweak__have_words(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__have_words
+
+
 module sha256_tweak__hold(d,q,clock);
     
     // Module arguments
@@ -3321,6 +3507,25 @@ module sha256_tweak__kept_nw(d,q,clock);
     end
           
 endmodule // sha256_tweak__kept_nw
+
+
+module sha256_tweak__last_word(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__last_word
 
 
 module sha256_tweak__length_here(d,q,clock);

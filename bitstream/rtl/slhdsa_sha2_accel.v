@@ -455,6 +455,24 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
     reg  [11:0] words_left$d;
     wire  [11:0] words_left$q;
     reg  words_left$clock;
+    reg  have_words$d;
+    wire  have_words$q;
+    reg  have_words$clock;
+    reg  [31:0] adrsc$0$d;
+    wire  [31:0] adrsc$0$q;
+    reg  adrsc$0$clock;
+    reg  [31:0] adrsc$1$d;
+    wire  [31:0] adrsc$1$q;
+    reg  adrsc$1$clock;
+    reg  [31:0] adrsc$2$d;
+    wire  [31:0] adrsc$2$q;
+    reg  adrsc$2$clock;
+    reg  [31:0] adrsc$3$d;
+    wire  [31:0] adrsc$3$q;
+    reg  adrsc$3$clock;
+    reg  [31:0] adrsc$4$d;
+    wire  [31:0] adrsc$4$q;
+    reg  adrsc$4$clock;
     reg  [31:0] hold$d;
     wire  [31:0] hold$q;
     reg  hold$clock;
@@ -485,6 +503,9 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
     reg  [31:0] tweak_length_bits$d;
     wire  [31:0] tweak_length_bits$q;
     reg  tweak_length_bits$clock;
+    reg  last_word$d;
+    wire  last_word$q;
+    reg  last_word$clock;
     reg  core_reset$d;
     wire  core_reset$q;
     reg  core_reset$clock;
@@ -787,6 +808,36 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         .q(words_left$q),
         .clock(words_left$clock)
     );
+    slhdsa_sha2_accel__hash__have_words have_words(
+        .d(have_words$d),
+        .q(have_words$q),
+        .clock(have_words$clock)
+    );
+    slhdsa_sha2_accel__hash__adrsc__0 adrsc$0(
+        .d(adrsc$0$d),
+        .q(adrsc$0$q),
+        .clock(adrsc$0$clock)
+    );
+    slhdsa_sha2_accel__hash__adrsc__1 adrsc$1(
+        .d(adrsc$1$d),
+        .q(adrsc$1$q),
+        .clock(adrsc$1$clock)
+    );
+    slhdsa_sha2_accel__hash__adrsc__2 adrsc$2(
+        .d(adrsc$2$d),
+        .q(adrsc$2$q),
+        .clock(adrsc$2$clock)
+    );
+    slhdsa_sha2_accel__hash__adrsc__3 adrsc$3(
+        .d(adrsc$3$d),
+        .q(adrsc$3$q),
+        .clock(adrsc$3$clock)
+    );
+    slhdsa_sha2_accel__hash__adrsc__4 adrsc$4(
+        .d(adrsc$4$d),
+        .q(adrsc$4$q),
+        .clock(adrsc$4$clock)
+    );
     slhdsa_sha2_accel__hash__hold hold(
         .d(hold$d),
         .q(hold$q),
@@ -837,6 +888,11 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         .q(tweak_length_bits$q),
         .clock(tweak_length_bits$clock)
     );
+    slhdsa_sha2_accel__hash__last_word last_word(
+        .d(last_word$d),
+        .q(last_word$q),
+        .clock(last_word$clock)
+    );
     slhdsa_sha2_accel__hash__core_reset core_reset(
         .d(core_reset$d),
         .q(core_reset$q),
@@ -873,6 +929,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         seeding$clock = clock;
         feed$clock = clock;
         words_left$clock = clock;
+        have_words$clock = clock;
         hold$clock = clock;
         hold_valid$clock = clock;
         fetch_left$clock = clock;
@@ -883,6 +940,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         first_block$clock = clock;
         go$clock = clock;
         tweak_length_bits$clock = clock;
+        last_word$clock = clock;
         core_reset$clock = clock;
         done_flag$clock = clock;
         error_flag$clock = clock;
@@ -903,6 +961,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         seeding$d = seeding$q;
         feed$d = feed$q;
         words_left$d = words_left$q;
+        have_words$d = have_words$q;
         hold$d = hold$q;
         hold_valid$d = hold_valid$q;
         fetch_left$d = fetch_left$q;
@@ -913,9 +972,20 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         first_block$d = first_block$q;
         go$d = go$q;
         tweak_length_bits$d = tweak_length_bits$q;
+        last_word$d = last_word$q;
         core_reset$d = core_reset$q;
         done_flag$d = done_flag$q;
         error_flag$d = error_flag$q;
+        adrsc$0$clock = clock;
+        adrsc$0$d = adrsc$0$q;
+        adrsc$1$clock = clock;
+        adrsc$1$d = adrsc$1$q;
+        adrsc$2$clock = clock;
+        adrsc$2$d = adrsc$2$q;
+        adrsc$3$clock = clock;
+        adrsc$3$d = adrsc$3$q;
+        adrsc$4$clock = clock;
+        adrsc$4$d = adrsc$4$q;
         seed$0$clock = clock;
         seed$0$d = seed$0$q;
         adrs$0$clock = clock;
@@ -1187,21 +1257,9 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         t_pad = 1'b0;
         t_len = 1'b0;
         if (first_block$q & (count$q < 32'h5)) begin
-            t_word = msg$0;
-            if (count$q == 1) begin
-                t_word = msg$1;
-            end
-            if (count$q == 2) begin
-                t_word = msg$2;
-            end
-            if (count$q == 3) begin
-                t_word = msg$3;
-            end
-            if (count$q == 4) begin
-                t_word = msg$4;
-            end
+            t_word = adrsc$0$q;
         end
-        else if (words_left$q != 32'h0) begin
+        else if (have_words$q) begin
             t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | (hold$q >> 32'h10);
             t_valid = hold_valid$q;
             t_takes_stream = 1'b1;
@@ -1227,7 +1285,8 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         begin_load = 1'b0;
         in_ready = 1'b0;
         out_valid = 1'b0;
-        out_last = ((nw$q) & 5'h1f) == count$q + 32'h1;
+        out_last = last_word$q;
+        last_word$d = 1'b0;
         busy = phase$q != Phase$Idle;
         done = done_flag$q;
         error = error_flag$q;
@@ -1276,6 +1335,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                             tweak$d = 1'b1;
                             words_left$d = message_bytes[(32'h2)+:(12)];
                             fetch_left$d = message_bytes[(32'h2)+:(12)];
+                            have_words$d = 1'b1;
                             hold_valid$d = 1'b0;
                             tweak_length_bits$d = (arg1 + 32'h26) << 32'h3;
                             if ((arg0 == 32'h1) & (arg2 == 32'h10) & (arg1[(32'h0)+:(2)] == 32'h0) & (arg1 >= 32'h34) & (arg1 < 32'h4000)) begin
@@ -1527,6 +1587,11 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                         seeding$d = 1'b0;
                         state_kept$d = 1'b1;
                         if (tweak$q) begin
+                            adrsc$0$d = msg$0;
+                            adrsc$1$d = msg$1;
+                            adrsc$2$d = msg$2;
+                            adrsc$3$d = msg$3;
+                            adrsc$4$d = msg$4;
                             go$d = 1'b1;
                             first_block$d = 1'b1;
                             pad_done$d = 1'b0;
@@ -1551,6 +1616,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                     if (hold_taken) begin
                         prev_half$d = hold$q[(32'h0)+:(16)];
                         words_left$d = words_left$q - 32'h1;
+                        have_words$d = words_left$q != 32'h1;
                         hold_valid$d = 1'b0;
                     end
                     if (in_ready & in_valid) begin
@@ -1575,6 +1641,10 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                     end
                     if (t_taken) begin
                         count$d = count$q + 32'h1;
+                        adrsc$0$d = adrsc$1$q;
+                        adrsc$1$d = adrsc$2$q;
+                        adrsc$2$d = adrsc$3$q;
+                        adrsc$3$d = adrsc$4$q;
                         if (t_pad) begin
                             pad_done$d = 1'b1;
                             if (count$q < 32'he) begin
@@ -1634,7 +1704,9 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
             Phase$Output:
                 begin
                     out_valid = 1'b1;
+                    last_word$d = last_word$q;
                     if (out_ready) begin
+                        last_word$d = ((nw$q) & 5'h1f) == count$q + 32'h2;
                         tmp$0$d = tmp$1$q;
                         tmp$1$d = tmp$2$q;
                         tmp$2$d = tmp$3$q;
@@ -1844,6 +1916,101 @@ module slhdsa_sha2_accel__hash__adrs__7(d,q,clock);
     end
           
 endmodule // slhdsa_sha2_accel__hash__adrs__7
+
+
+module slhdsa_sha2_accel__hash__adrsc__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc__0
+
+
+module slhdsa_sha2_accel__hash__adrsc__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc__1
+
+
+module slhdsa_sha2_accel__hash__adrsc__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc__2
+
+
+module slhdsa_sha2_accel__hash__adrsc__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc__3
+
+
+module slhdsa_sha2_accel__hash__adrsc__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc__4
 
 
 module slhdsa_sha2_accel__hash__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
@@ -3540,6 +3707,25 @@ module slhdsa_sha2_accel__hash__hash_address(d,q,clock);
 endmodule // slhdsa_sha2_accel__hash__hash_address
 
 
+module slhdsa_sha2_accel__hash__have_words(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__have_words
+
+
 module slhdsa_sha2_accel__hash__hold(d,q,clock);
     
     // Module arguments
@@ -3595,6 +3781,25 @@ module slhdsa_sha2_accel__hash__kept_nw(d,q,clock);
     end
           
 endmodule // slhdsa_sha2_accel__hash__kept_nw
+
+
+module slhdsa_sha2_accel__hash__last_word(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__last_word
 
 
 module slhdsa_sha2_accel__hash__length_here(d,q,clock);

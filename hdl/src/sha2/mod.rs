@@ -43,16 +43,18 @@
 //!
 //! `sha256_tweak` (the hash engine with its core): 74 clocks a chain
 //! step, 1 + (n/2 + 8) + 74 + 74·s + n/4 clocks a chain of s ≥ 1 steps,
-//! 1 + (n/4 + 8) + 74 + 67·b + 7 + n/4 an H or T_l of b blocks; 3,810 LUT
-//! / 1,667 FF / 0 DSP (3,275 / 1,519 as the chain engine alone, before
-//! the kept prefix, the PRF and H / T_l); sta cell delay 4.05 ns, 8.55 ns
+//! 1 + (n/4 + 8) + 74 + 67·b + 7 + n/4 an H or T_l of b blocks; 3,904 LUT
+//! / 1,829 FF / 0 DSP (3,275 / 1,519 as the chain engine alone, before
+//! the kept prefix, the PRF and H / T_l); sta cell delay 3.66 ns, 6.81 ns
 //! estimated, worst path from the message-word count through the message
 //! word select into the core's h + K + W adder (the chain engine alone:
-//! 3.31 ns, inside the core). In `slhdsa_sha2_accel` the stream comes
-//! through the one-word register `hold`: before it, the path from the
-//! leaf job's stream word through that select into the adder measured
-//! 5.20 ns and 11.05 ns estimated; with it the top measures 3.71 ns and
-//! 7.76 ns (from the kept ADRS through the select). An SLH-DSA-SHA2-128f verification
+//! 3.31 ns, inside the core). In `slhdsa_sha2_accel` (3.54 ns, 7.59 ns
+//! estimated) four registers keep the leaf job's logic off the core's
+//! adder and the job's off the engine's counters: the stream word `hold`,
+//! the flag `have_words`, the ADRSc words `adrsc` and the output's
+//! `last_word`. Without them the top measured 5.20 ns and 11.05 ns
+//! estimated (the job's stream word through the select into the adder),
+//! then 3.71 / 7.76, 3.79 / 8.29 and 3.60 / 8.10 ns as each went in. An SLH-DSA-SHA2-128f verification
 //! of the ACVP signature takes 498,971 clocks on it, against 104,380 on
 //! the two-round sponge: one compression is 66 clocks where a permutation
 //! is 12.

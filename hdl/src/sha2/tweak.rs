@@ -273,6 +273,11 @@ pub struct Sha256TweakEngine {
     /// of the last stream word, the 0x80 word given, the length goes in
     /// this block, the length was given, the first block, start the core.
     words_left: DFF<Bits<12>>,
+    /// `words_left` is not zero, registered (it selects the core's word).
+    have_words: DFF<Bit>,
+    /// ADRSc's first five words, shifted out into the first block (so
+    /// the core's word does not hang on the ADRS select).
+    adrsc: [DFF<Bits<32>>; 5],
     /// The next message word from the stream (big-endian), registered so
     /// that the core's input does not hang on the stream's source; words
     /// still to take from the stream.
@@ -286,6 +291,9 @@ pub struct Sha256TweakEngine {
     first_block: DFF<Bit>,
     go: DFF<Bit>,
     tweak_length_bits: DFF<Bits<32>>,
+    /// The output word now is the last, registered (it ends the jobs'
+    /// requests).
+    last_word: DFF<Bit>,
     /// The core's reset, registered.
     core_reset: DFF<Bit>,
     done_flag: DFF<Bit>,
@@ -384,6 +392,8 @@ impl Default for Sha256TweakEngine {
             tmp: Default::default(),
             feed: Default::default(),
             words_left: Default::default(),
+            have_words: Default::default(),
+            adrsc: Default::default(),
             hold: Default::default(),
             hold_valid: Default::default(),
             fetch_left: Default::default(),
@@ -394,6 +404,7 @@ impl Default for Sha256TweakEngine {
             first_block: Default::default(),
             go: Default::default(),
             tweak_length_bits: Default::default(),
+            last_word: Default::default(),
             core_reset: Default::default(),
             done_flag: Default::default(),
             error_flag: Default::default(),
@@ -458,6 +469,7 @@ impl Logic for Sha256TweakEngine {
             seeding,
             feed,
             words_left,
+            have_words,
             hold,
             hold_valid,
             fetch_left,
@@ -468,10 +480,15 @@ impl Logic for Sha256TweakEngine {
             first_block,
             go,
             tweak_length_bits,
+            last_word,
             core_reset,
             done_flag,
             error_flag
         );
+        for i in 0..5 {
+            self.adrsc[i].clock.next = self.clock.val();
+            self.adrsc[i].d.next = self.adrsc[i].q.val();
+        }
         for i in 0..8 {
             self.seed[i].clock.next = self.clock.val();
             self.seed[i].d.next = self.seed[i].q.val();
@@ -599,13 +616,8 @@ impl Logic for Sha256TweakEngine {
         self.t_pad.next = false;
         self.t_len.next = false;
         if self.first_block.q.val() & (self.count.q.val() < 5) {
-            self.t_word.next = self.msg[0].val();
-            for k in 1..5 {
-                if self.count.q.val().index() == k {
-                    self.t_word.next = self.msg[k].val();
-                }
-            }
-        } else if self.words_left.q.val() != 0 {
+            self.t_word.next = self.adrsc[0].q.val();
+        } else if self.have_words.q.val() {
             self.t_word.next =
                 (bit_cast::<32, 16>(self.prev_half.q.val()) << 16) | (self.hold.q.val() >> 16);
             self.t_valid.next = self.hold_valid.q.val();
@@ -636,7 +648,9 @@ impl Logic for Sha256TweakEngine {
 
         self.in_ready.next = false;
         self.out_valid.next = false;
-        self.out_last.next = bit_cast::<5, 4>(self.nw.q.val()) == self.count.q.val() + 1;
+        self.out_last.next = self.last_word.q.val();
+        // n/4 ≥ 4 words: the first is never the last.
+        self.last_word.d.next = false;
         self.busy.next = self.phase.q.val() != Phase::Idle;
         self.done.next = self.done_flag.q.val();
         self.error.next = self.error_flag.q.val();
@@ -692,6 +706,7 @@ impl Logic for Sha256TweakEngine {
                         self.tweak.d.next = true;
                         self.words_left.d.next = self.message_bytes.val().get_bits::<12>(2);
                         self.fetch_left.d.next = self.message_bytes.val().get_bits::<12>(2);
+                        self.have_words.d.next = true;
                         self.hold_valid.d.next = false;
                         self.tweak_length_bits.d.next = (self.arg1.val() + 38) << 3;
                         if (self.arg0.val() == 1)
@@ -827,6 +842,9 @@ impl Logic for Sha256TweakEngine {
                     self.seeding.d.next = false;
                     self.state_kept.d.next = true;
                     if self.tweak.q.val() {
+                        for k in 0..5 {
+                            self.adrsc[k].d.next = self.msg[k].val();
+                        }
                         self.go.d.next = true;
                         self.first_block.d.next = true;
                         self.pad_done.d.next = false;
@@ -852,6 +870,7 @@ impl Logic for Sha256TweakEngine {
                 if self.hold_taken.val() {
                     self.prev_half.d.next = self.hold.q.val().get_bits::<16>(0);
                     self.words_left.d.next = self.words_left.q.val() - 1;
+                    self.have_words.d.next = self.words_left.q.val() != 1;
                     self.hold_valid.d.next = false;
                 }
                 if self.in_ready.val() & self.in_valid.val() {
@@ -878,6 +897,9 @@ impl Logic for Sha256TweakEngine {
                 }
                 if self.t_taken.val() {
                     self.count.d.next = self.count.q.val() + 1;
+                    for k in 0..4 {
+                        self.adrsc[k].d.next = self.adrsc[k + 1].q.val();
+                    }
                     if self.t_pad.val() {
                         self.pad_done.d.next = true;
                         if self.count.q.val() < 14 {
@@ -925,7 +947,10 @@ impl Logic for Sha256TweakEngine {
             }
             Phase::Output => {
                 self.out_valid.next = true;
+                self.last_word.d.next = self.last_word.q.val();
                 if self.out_ready.val() {
+                    self.last_word.d.next =
+                        bit_cast::<5, 4>(self.nw.q.val()) == self.count.q.val() + 2;
                     for i in 0..7 {
                         self.tmp[i].d.next = self.tmp[i + 1].q.val();
                     }
