@@ -170,6 +170,7 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
     reg  slhdsa$sponge_port$out_last;
     wire  slhdsa$sponge_port$out_ready;
     reg  slhdsa$sponge_taken;
+    wire  slhdsa$hash_sha2;
     reg  sponge$clock;
     reg  sponge$reset;
     reg  sponge$start;
@@ -189,6 +190,25 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
     wire  sponge$out_valid;
     wire  sponge$out_last;
     reg  sponge$out_ready;
+    reg  sha256$clock;
+    reg  sha256$reset;
+    reg  sha256$start;
+    reg  sha256$abort_job;
+    reg  [7:0] sha256$op;
+    reg  [31:0] sha256$arg0;
+    reg  [31:0] sha256$arg1;
+    reg  [31:0] sha256$arg2;
+    wire  sha256$busy;
+    wire  sha256$done;
+    wire  sha256$error;
+    reg  [31:0] sha256$in_data;
+    reg  sha256$in_valid;
+    reg  sha256$in_last;
+    wire  sha256$in_ready;
+    wire  [31:0] sha256$out_data;
+    wire  sha256$out_valid;
+    wire  sha256$out_last;
+    reg  sha256$out_ready;
     reg  write_pending$d;
     wire  write_pending$q;
     reg  write_pending$clock;
@@ -200,6 +220,7 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
     reg  slh_held$clock;
     
     // Local signals
+    reg  slh_sha2;
     reg  slh_owns;
     reg  write_to_slh;
     reg  read_to_slh;
@@ -307,7 +328,8 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         .sponge_port$out_valid(slhdsa$sponge_port$out_valid),
         .sponge_port$out_last(slhdsa$sponge_port$out_last),
         .sponge_port$out_ready(slhdsa$sponge_port$out_ready),
-        .sponge_taken(slhdsa$sponge_taken)
+        .sponge_taken(slhdsa$sponge_taken),
+        .hash_sha2(slhdsa$hash_sha2)
     );
     engines_accel__sponge sponge(
         .clock(sponge$clock),
@@ -329,6 +351,27 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         .out_valid(sponge$out_valid),
         .out_last(sponge$out_last),
         .out_ready(sponge$out_ready)
+    );
+    engines_accel__sha256 sha256(
+        .clock(sha256$clock),
+        .reset(sha256$reset),
+        .start(sha256$start),
+        .abort_job(sha256$abort_job),
+        .op(sha256$op),
+        .arg0(sha256$arg0),
+        .arg1(sha256$arg1),
+        .arg2(sha256$arg2),
+        .busy(sha256$busy),
+        .done(sha256$done),
+        .error(sha256$error),
+        .in_data(sha256$in_data),
+        .in_valid(sha256$in_valid),
+        .in_last(sha256$in_last),
+        .in_ready(sha256$in_ready),
+        .out_data(sha256$out_data),
+        .out_valid(sha256$out_valid),
+        .out_last(sha256$out_last),
+        .out_ready(sha256$out_ready)
     );
     engines_accel__write_pending write_pending(
         .d(write_pending$d),
@@ -444,7 +487,20 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         sponge$in_valid = mldsa$sponge_port$in_valid;
         sponge$in_last = mldsa$sponge_port$in_last;
         sponge$out_ready = mldsa$sponge_port$out_ready;
-        if (slh_owns) begin
+        slh_sha2 = slhdsa$hash_sha2;
+        sha256$clock = aclk;
+        sha256$abort_job = 1'b0;
+        sha256$reset = ~aresetn | slhdsa$sponge_port$reset;
+        sha256$start = slhdsa$sponge_port$start & slh_sha2;
+        sha256$op = slhdsa$sponge_port$op;
+        sha256$arg0 = slhdsa$sponge_port$arg0;
+        sha256$arg1 = slhdsa$sponge_port$arg1;
+        sha256$arg2 = slhdsa$sponge_port$arg2;
+        sha256$in_data = slhdsa$sponge_port$in_data;
+        sha256$in_valid = slhdsa$sponge_port$in_valid & slh_sha2;
+        sha256$in_last = slhdsa$sponge_port$in_last;
+        sha256$out_ready = slhdsa$sponge_port$out_ready & slh_sha2;
+        if (slh_owns & ~slh_sha2) begin
             sponge$reset = ~aresetn | slhdsa$sponge_port$reset;
             sponge$start = slhdsa$sponge_port$start;
             sponge$op = slhdsa$sponge_port$op;
@@ -470,6 +526,15 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         slhdsa$sponge_port$in_ready = sponge$in_ready & slh_owns;
         slhdsa$sponge_port$out_valid = sponge$out_valid & slh_owns;
         slhdsa$sponge_port$out_last = sponge$out_last & slh_owns;
+        if (slh_sha2) begin
+            slhdsa$sponge_port$out_data = sha256$out_data;
+            slhdsa$sponge_port$busy = sha256$busy;
+            slhdsa$sponge_port$done = sha256$done;
+            slhdsa$sponge_port$error = sha256$error;
+            slhdsa$sponge_port$in_ready = sha256$in_ready;
+            slhdsa$sponge_port$out_valid = sha256$out_valid;
+            slhdsa$sponge_port$out_last = sha256$out_last;
+        end
         if (~aresetn) begin
             write_pending$d = 1'b0;
             read_pending$d = 1'b0;
@@ -44108,6 +44173,4186 @@ module engines_accel__read_pending(d,q,clock);
 endmodule // engines_accel__read_pending
 
 
+module engines_accel__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  abort_job;
+    input wire  [7:0] op;
+    input wire  [31:0] arg0;
+    input wire  [31:0] arg1;
+    input wire  [31:0] arg2;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    input wire  in_last;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    output reg  out_last;
+    input wire  out_ready;
+    
+    // Constant declarations
+    localparam  pad_word = 32'h80000000;
+    localparam  length16 = 32'h330;
+    localparam  length24 = 32'h370;
+    localparam  length32 = 32'h3b0;
+    localparam  op_sponge = 8'h1;
+    localparam  op_chain = 8'h2;
+    localparam  op_kept = 8'h10;
+    localparam  op_abort = 8'hff;
+    
+    // Enums
+    localparam Phase$Idle = 0;
+    localparam Phase$Input = 1;
+    localparam Phase$Drain = 2;
+    localparam Phase$Compress = 3;
+    localparam Phase$Capture = 4;
+    localparam Phase$Load = 5;
+    localparam Phase$Absorb = 6;
+    localparam Phase$Output = 7;
+    
+    // Stub signals
+    reg  core$clock;
+    reg  core$reset;
+    reg  core$start;
+    reg  core$init_from_iv;
+    reg  core$load_state;
+    reg  [31:0] core$word_in;
+    reg  core$word_valid;
+    wire  core$word_ready;
+    reg  [2:0] core$out_index;
+    wire  [31:0] core$out_word;
+    wire  core$busy;
+    wire  core$done;
+    reg  [2:0] phase$d;
+    wire  [2:0] phase$q;
+    reg  phase$clock;
+    reg  [3:0] nw$d;
+    wire  [3:0] nw$q;
+    reg  nw$clock;
+    reg  tweak$d;
+    wire  tweak$q;
+    reg  tweak$clock;
+    reg  [31:0] hash_address$d;
+    wire  [31:0] hash_address$q;
+    reg  hash_address$clock;
+    reg  [31:0] first$d;
+    wire  [31:0] first$q;
+    reg  first$clock;
+    reg  [31:0] steps_left$d;
+    wire  [31:0] steps_left$q;
+    reg  steps_left$clock;
+    reg  prf_block$d;
+    wire  prf_block$q;
+    reg  prf_block$clock;
+    reg  prf_fors$d;
+    wire  prf_fors$q;
+    reg  prf_fors$clock;
+    reg  prefix_valid$d;
+    wire  prefix_valid$q;
+    reg  prefix_valid$clock;
+    reg  [3:0] kept_nw$d;
+    wire  [3:0] kept_nw$q;
+    reg  kept_nw$clock;
+    reg  state_kept$d;
+    wire  state_kept$q;
+    reg  state_kept$clock;
+    reg  [1:0] segment$d;
+    wire  [1:0] segment$q;
+    reg  segment$clock;
+    reg  [3:0] segment_word$d;
+    wire  [3:0] segment_word$q;
+    reg  segment_word$clock;
+    reg  [4:0] count$d;
+    wire  [4:0] count$q;
+    reg  count$clock;
+    reg  seeding$d;
+    wire  seeding$q;
+    reg  seeding$clock;
+    reg  [31:0] seed$0$d;
+    wire  [31:0] seed$0$q;
+    reg  seed$0$clock;
+    reg  [31:0] seed$1$d;
+    wire  [31:0] seed$1$q;
+    reg  seed$1$clock;
+    reg  [31:0] seed$2$d;
+    wire  [31:0] seed$2$q;
+    reg  seed$2$clock;
+    reg  [31:0] seed$3$d;
+    wire  [31:0] seed$3$q;
+    reg  seed$3$clock;
+    reg  [31:0] seed$4$d;
+    wire  [31:0] seed$4$q;
+    reg  seed$4$clock;
+    reg  [31:0] seed$5$d;
+    wire  [31:0] seed$5$q;
+    reg  seed$5$clock;
+    reg  [31:0] seed$6$d;
+    wire  [31:0] seed$6$q;
+    reg  seed$6$clock;
+    reg  [31:0] seed$7$d;
+    wire  [31:0] seed$7$q;
+    reg  seed$7$clock;
+    reg  [31:0] adrs$0$d;
+    wire  [31:0] adrs$0$q;
+    reg  adrs$0$clock;
+    reg  [31:0] adrs$1$d;
+    wire  [31:0] adrs$1$q;
+    reg  adrs$1$clock;
+    reg  [31:0] adrs$2$d;
+    wire  [31:0] adrs$2$q;
+    reg  adrs$2$clock;
+    reg  [31:0] adrs$3$d;
+    wire  [31:0] adrs$3$q;
+    reg  adrs$3$clock;
+    reg  [31:0] adrs$4$d;
+    wire  [31:0] adrs$4$q;
+    reg  adrs$4$clock;
+    reg  [31:0] adrs$5$d;
+    wire  [31:0] adrs$5$q;
+    reg  adrs$5$clock;
+    reg  [31:0] adrs$6$d;
+    wire  [31:0] adrs$6$q;
+    reg  adrs$6$clock;
+    reg  [31:0] adrs$7$d;
+    wire  [31:0] adrs$7$q;
+    reg  adrs$7$clock;
+    reg  [31:0] tmp$0$d;
+    wire  [31:0] tmp$0$q;
+    reg  tmp$0$clock;
+    reg  [31:0] tmp$1$d;
+    wire  [31:0] tmp$1$q;
+    reg  tmp$1$clock;
+    reg  [31:0] tmp$2$d;
+    wire  [31:0] tmp$2$q;
+    reg  tmp$2$clock;
+    reg  [31:0] tmp$3$d;
+    wire  [31:0] tmp$3$q;
+    reg  tmp$3$clock;
+    reg  [31:0] tmp$4$d;
+    wire  [31:0] tmp$4$q;
+    reg  tmp$4$clock;
+    reg  [31:0] tmp$5$d;
+    wire  [31:0] tmp$5$q;
+    reg  tmp$5$clock;
+    reg  [31:0] tmp$6$d;
+    wire  [31:0] tmp$6$q;
+    reg  tmp$6$clock;
+    reg  [31:0] tmp$7$d;
+    wire  [31:0] tmp$7$q;
+    reg  tmp$7$clock;
+    reg  [31:0] feed$d;
+    wire  [31:0] feed$q;
+    reg  feed$clock;
+    reg  [11:0] words_left$d;
+    wire  [11:0] words_left$q;
+    reg  words_left$clock;
+    reg  have_words$d;
+    wire  have_words$q;
+    reg  have_words$clock;
+    reg  [31:0] adrsc$0$d;
+    wire  [31:0] adrsc$0$q;
+    reg  adrsc$0$clock;
+    reg  [31:0] adrsc$1$d;
+    wire  [31:0] adrsc$1$q;
+    reg  adrsc$1$clock;
+    reg  [31:0] adrsc$2$d;
+    wire  [31:0] adrsc$2$q;
+    reg  adrsc$2$clock;
+    reg  [31:0] adrsc$3$d;
+    wire  [31:0] adrsc$3$q;
+    reg  adrsc$3$clock;
+    reg  [31:0] adrsc$4$d;
+    wire  [31:0] adrsc$4$q;
+    reg  adrsc$4$clock;
+    reg  [31:0] hold$d;
+    wire  [31:0] hold$q;
+    reg  hold$clock;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  [11:0] fetch_left$d;
+    wire  [11:0] fetch_left$q;
+    reg  fetch_left$clock;
+    reg  [15:0] prev_half$d;
+    wire  [15:0] prev_half$q;
+    reg  prev_half$clock;
+    reg  pad_done$d;
+    wire  pad_done$q;
+    reg  pad_done$clock;
+    reg  length_here$d;
+    wire  length_here$q;
+    reg  length_here$clock;
+    reg  final_block$d;
+    wire  final_block$q;
+    reg  final_block$clock;
+    reg  adrsc_phase$d;
+    wire  adrsc_phase$q;
+    reg  adrsc_phase$clock;
+    reg  at_length$d;
+    wire  at_length$q;
+    reg  at_length$clock;
+    reg  go$d;
+    wire  go$q;
+    reg  go$clock;
+    reg  [31:0] tweak_length_bits$d;
+    wire  [31:0] tweak_length_bits$q;
+    reg  tweak_length_bits$clock;
+    reg  last_word$d;
+    wire  last_word$q;
+    reg  last_word$clock;
+    reg  core_reset$d;
+    wire  core_reset$q;
+    reg  core_reset$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  error_flag$d;
+    wire  error_flag$q;
+    reg  error_flag$clock;
+    
+    // Local signals
+    reg  is16;
+    reg  is32;
+    reg  n_good;
+    reg  [31:0] in_word;
+    reg  [3:0] segment_words;
+    reg  last_in_word;
+    reg  [32:0] chain_end;
+    reg  [31:0] a$0;
+    reg  [31:0] a$1;
+    reg  [31:0] a$2;
+    reg  [31:0] a$3;
+    reg  [31:0] a$4;
+    reg  [31:0] a$5;
+    reg  [31:0] a$6;
+    reg  [31:0] a$7;
+    reg  [31:0] type_byte;
+    reg  [31:0] text$0;
+    reg  [31:0] text$1;
+    reg  [31:0] text$2;
+    reg  [31:0] text$3;
+    reg  [31:0] text$4;
+    reg  [31:0] text$5;
+    reg  [31:0] text$6;
+    reg  [31:0] text$7;
+    reg  [31:0] text$8;
+    reg  [31:0] msg$0;
+    reg  [31:0] msg$1;
+    reg  [31:0] msg$2;
+    reg  [31:0] msg$3;
+    reg  [31:0] msg$4;
+    reg  [31:0] msg$5;
+    reg  [31:0] msg$6;
+    reg  [31:0] msg$7;
+    reg  [31:0] msg$8;
+    reg  [31:0] msg$9;
+    reg  [31:0] msg$10;
+    reg  [31:0] msg$11;
+    reg  [31:0] msg$12;
+    reg  [31:0] msg$13;
+    reg  [31:0] msg$14;
+    reg  [31:0] msg$15;
+    reg  [31:0] block$0;
+    reg  [31:0] block$1;
+    reg  [31:0] block$2;
+    reg  [31:0] block$3;
+    reg  [31:0] block$4;
+    reg  [31:0] block$5;
+    reg  [31:0] block$6;
+    reg  [31:0] block$7;
+    reg  [31:0] block$8;
+    reg  [31:0] block$9;
+    reg  [31:0] block$10;
+    reg  [31:0] block$11;
+    reg  [31:0] block$12;
+    reg  [31:0] block$13;
+    reg  [31:0] block$14;
+    reg  [31:0] block$15;
+    reg  [31:0] block_next;
+    reg  [31:0] length_bits;
+    reg  [31:0] t_word;
+    reg  t_valid;
+    reg  t_takes_stream;
+    reg  hold_taken;
+    reg  t_taken;
+    reg  begin_load;
+    reg  [31:0] message_bytes;
+    reg  abort_now;
+    reg  input_done;
+    reg  t_pad;
+    reg  t_len;
+    
+    // Sub module instances
+    engines_accel__sha256__core core(
+        .clock(core$clock),
+        .reset(core$reset),
+        .start(core$start),
+        .init_from_iv(core$init_from_iv),
+        .load_state(core$load_state),
+        .word_in(core$word_in),
+        .word_valid(core$word_valid),
+        .word_ready(core$word_ready),
+        .out_index(core$out_index),
+        .out_word(core$out_word),
+        .busy(core$busy),
+        .done(core$done)
+    );
+    engines_accel__sha256__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    engines_accel__sha256__nw nw(
+        .d(nw$d),
+        .q(nw$q),
+        .clock(nw$clock)
+    );
+    engines_accel__sha256__tweak tweak(
+        .d(tweak$d),
+        .q(tweak$q),
+        .clock(tweak$clock)
+    );
+    engines_accel__sha256__hash_address hash_address(
+        .d(hash_address$d),
+        .q(hash_address$q),
+        .clock(hash_address$clock)
+    );
+    engines_accel__sha256__first first(
+        .d(first$d),
+        .q(first$q),
+        .clock(first$clock)
+    );
+    engines_accel__sha256__steps_left steps_left(
+        .d(steps_left$d),
+        .q(steps_left$q),
+        .clock(steps_left$clock)
+    );
+    engines_accel__sha256__prf_block prf_block(
+        .d(prf_block$d),
+        .q(prf_block$q),
+        .clock(prf_block$clock)
+    );
+    engines_accel__sha256__prf_fors prf_fors(
+        .d(prf_fors$d),
+        .q(prf_fors$q),
+        .clock(prf_fors$clock)
+    );
+    engines_accel__sha256__prefix_valid prefix_valid(
+        .d(prefix_valid$d),
+        .q(prefix_valid$q),
+        .clock(prefix_valid$clock)
+    );
+    engines_accel__sha256__kept_nw kept_nw(
+        .d(kept_nw$d),
+        .q(kept_nw$q),
+        .clock(kept_nw$clock)
+    );
+    engines_accel__sha256__state_kept state_kept(
+        .d(state_kept$d),
+        .q(state_kept$q),
+        .clock(state_kept$clock)
+    );
+    engines_accel__sha256__segment segment(
+        .d(segment$d),
+        .q(segment$q),
+        .clock(segment$clock)
+    );
+    engines_accel__sha256__segment_word segment_word(
+        .d(segment_word$d),
+        .q(segment_word$q),
+        .clock(segment_word$clock)
+    );
+    engines_accel__sha256__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    engines_accel__sha256__seeding seeding(
+        .d(seeding$d),
+        .q(seeding$q),
+        .clock(seeding$clock)
+    );
+    engines_accel__sha256__seed__0 seed$0(
+        .d(seed$0$d),
+        .q(seed$0$q),
+        .clock(seed$0$clock)
+    );
+    engines_accel__sha256__seed__1 seed$1(
+        .d(seed$1$d),
+        .q(seed$1$q),
+        .clock(seed$1$clock)
+    );
+    engines_accel__sha256__seed__2 seed$2(
+        .d(seed$2$d),
+        .q(seed$2$q),
+        .clock(seed$2$clock)
+    );
+    engines_accel__sha256__seed__3 seed$3(
+        .d(seed$3$d),
+        .q(seed$3$q),
+        .clock(seed$3$clock)
+    );
+    engines_accel__sha256__seed__4 seed$4(
+        .d(seed$4$d),
+        .q(seed$4$q),
+        .clock(seed$4$clock)
+    );
+    engines_accel__sha256__seed__5 seed$5(
+        .d(seed$5$d),
+        .q(seed$5$q),
+        .clock(seed$5$clock)
+    );
+    engines_accel__sha256__seed__6 seed$6(
+        .d(seed$6$d),
+        .q(seed$6$q),
+        .clock(seed$6$clock)
+    );
+    engines_accel__sha256__seed__7 seed$7(
+        .d(seed$7$d),
+        .q(seed$7$q),
+        .clock(seed$7$clock)
+    );
+    engines_accel__sha256__adrs__0 adrs$0(
+        .d(adrs$0$d),
+        .q(adrs$0$q),
+        .clock(adrs$0$clock)
+    );
+    engines_accel__sha256__adrs__1 adrs$1(
+        .d(adrs$1$d),
+        .q(adrs$1$q),
+        .clock(adrs$1$clock)
+    );
+    engines_accel__sha256__adrs__2 adrs$2(
+        .d(adrs$2$d),
+        .q(adrs$2$q),
+        .clock(adrs$2$clock)
+    );
+    engines_accel__sha256__adrs__3 adrs$3(
+        .d(adrs$3$d),
+        .q(adrs$3$q),
+        .clock(adrs$3$clock)
+    );
+    engines_accel__sha256__adrs__4 adrs$4(
+        .d(adrs$4$d),
+        .q(adrs$4$q),
+        .clock(adrs$4$clock)
+    );
+    engines_accel__sha256__adrs__5 adrs$5(
+        .d(adrs$5$d),
+        .q(adrs$5$q),
+        .clock(adrs$5$clock)
+    );
+    engines_accel__sha256__adrs__6 adrs$6(
+        .d(adrs$6$d),
+        .q(adrs$6$q),
+        .clock(adrs$6$clock)
+    );
+    engines_accel__sha256__adrs__7 adrs$7(
+        .d(adrs$7$d),
+        .q(adrs$7$q),
+        .clock(adrs$7$clock)
+    );
+    engines_accel__sha256__tmp__0 tmp$0(
+        .d(tmp$0$d),
+        .q(tmp$0$q),
+        .clock(tmp$0$clock)
+    );
+    engines_accel__sha256__tmp__1 tmp$1(
+        .d(tmp$1$d),
+        .q(tmp$1$q),
+        .clock(tmp$1$clock)
+    );
+    engines_accel__sha256__tmp__2 tmp$2(
+        .d(tmp$2$d),
+        .q(tmp$2$q),
+        .clock(tmp$2$clock)
+    );
+    engines_accel__sha256__tmp__3 tmp$3(
+        .d(tmp$3$d),
+        .q(tmp$3$q),
+        .clock(tmp$3$clock)
+    );
+    engines_accel__sha256__tmp__4 tmp$4(
+        .d(tmp$4$d),
+        .q(tmp$4$q),
+        .clock(tmp$4$clock)
+    );
+    engines_accel__sha256__tmp__5 tmp$5(
+        .d(tmp$5$d),
+        .q(tmp$5$q),
+        .clock(tmp$5$clock)
+    );
+    engines_accel__sha256__tmp__6 tmp$6(
+        .d(tmp$6$d),
+        .q(tmp$6$q),
+        .clock(tmp$6$clock)
+    );
+    engines_accel__sha256__tmp__7 tmp$7(
+        .d(tmp$7$d),
+        .q(tmp$7$q),
+        .clock(tmp$7$clock)
+    );
+    engines_accel__sha256__feed feed(
+        .d(feed$d),
+        .q(feed$q),
+        .clock(feed$clock)
+    );
+    engines_accel__sha256__words_left words_left(
+        .d(words_left$d),
+        .q(words_left$q),
+        .clock(words_left$clock)
+    );
+    engines_accel__sha256__have_words have_words(
+        .d(have_words$d),
+        .q(have_words$q),
+        .clock(have_words$clock)
+    );
+    engines_accel__sha256__adrsc__0 adrsc$0(
+        .d(adrsc$0$d),
+        .q(adrsc$0$q),
+        .clock(adrsc$0$clock)
+    );
+    engines_accel__sha256__adrsc__1 adrsc$1(
+        .d(adrsc$1$d),
+        .q(adrsc$1$q),
+        .clock(adrsc$1$clock)
+    );
+    engines_accel__sha256__adrsc__2 adrsc$2(
+        .d(adrsc$2$d),
+        .q(adrsc$2$q),
+        .clock(adrsc$2$clock)
+    );
+    engines_accel__sha256__adrsc__3 adrsc$3(
+        .d(adrsc$3$d),
+        .q(adrsc$3$q),
+        .clock(adrsc$3$clock)
+    );
+    engines_accel__sha256__adrsc__4 adrsc$4(
+        .d(adrsc$4$d),
+        .q(adrsc$4$q),
+        .clock(adrsc$4$clock)
+    );
+    engines_accel__sha256__hold hold(
+        .d(hold$d),
+        .q(hold$q),
+        .clock(hold$clock)
+    );
+    engines_accel__sha256__hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    engines_accel__sha256__fetch_left fetch_left(
+        .d(fetch_left$d),
+        .q(fetch_left$q),
+        .clock(fetch_left$clock)
+    );
+    engines_accel__sha256__prev_half prev_half(
+        .d(prev_half$d),
+        .q(prev_half$q),
+        .clock(prev_half$clock)
+    );
+    engines_accel__sha256__pad_done pad_done(
+        .d(pad_done$d),
+        .q(pad_done$q),
+        .clock(pad_done$clock)
+    );
+    engines_accel__sha256__length_here length_here(
+        .d(length_here$d),
+        .q(length_here$q),
+        .clock(length_here$clock)
+    );
+    engines_accel__sha256__final_block final_block(
+        .d(final_block$d),
+        .q(final_block$q),
+        .clock(final_block$clock)
+    );
+    engines_accel__sha256__adrsc_phase adrsc_phase(
+        .d(adrsc_phase$d),
+        .q(adrsc_phase$q),
+        .clock(adrsc_phase$clock)
+    );
+    engines_accel__sha256__at_length at_length(
+        .d(at_length$d),
+        .q(at_length$q),
+        .clock(at_length$clock)
+    );
+    engines_accel__sha256__go go(
+        .d(go$d),
+        .q(go$q),
+        .clock(go$clock)
+    );
+    engines_accel__sha256__tweak_length_bits tweak_length_bits(
+        .d(tweak_length_bits$d),
+        .q(tweak_length_bits$q),
+        .clock(tweak_length_bits$clock)
+    );
+    engines_accel__sha256__last_word last_word(
+        .d(last_word$d),
+        .q(last_word$q),
+        .clock(last_word$clock)
+    );
+    engines_accel__sha256__core_reset core_reset(
+        .d(core_reset$d),
+        .q(core_reset$q),
+        .clock(core_reset$clock)
+    );
+    engines_accel__sha256__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    engines_accel__sha256__error_flag error_flag(
+        .d(error_flag$d),
+        .q(error_flag$q),
+        .clock(error_flag$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        core$clock = clock;
+        phase$clock = clock;
+        nw$clock = clock;
+        tweak$clock = clock;
+        hash_address$clock = clock;
+        first$clock = clock;
+        steps_left$clock = clock;
+        prf_block$clock = clock;
+        prf_fors$clock = clock;
+        prefix_valid$clock = clock;
+        kept_nw$clock = clock;
+        state_kept$clock = clock;
+        segment$clock = clock;
+        segment_word$clock = clock;
+        count$clock = clock;
+        seeding$clock = clock;
+        feed$clock = clock;
+        words_left$clock = clock;
+        have_words$clock = clock;
+        hold$clock = clock;
+        hold_valid$clock = clock;
+        fetch_left$clock = clock;
+        prev_half$clock = clock;
+        pad_done$clock = clock;
+        length_here$clock = clock;
+        final_block$clock = clock;
+        adrsc_phase$clock = clock;
+        at_length$clock = clock;
+        go$clock = clock;
+        tweak_length_bits$clock = clock;
+        last_word$clock = clock;
+        core_reset$clock = clock;
+        done_flag$clock = clock;
+        error_flag$clock = clock;
+        phase$d = phase$q;
+        nw$d = nw$q;
+        tweak$d = tweak$q;
+        hash_address$d = hash_address$q;
+        first$d = first$q;
+        steps_left$d = steps_left$q;
+        prf_block$d = prf_block$q;
+        prf_fors$d = prf_fors$q;
+        prefix_valid$d = prefix_valid$q;
+        kept_nw$d = kept_nw$q;
+        state_kept$d = state_kept$q;
+        segment$d = segment$q;
+        segment_word$d = segment_word$q;
+        count$d = count$q;
+        seeding$d = seeding$q;
+        feed$d = feed$q;
+        words_left$d = words_left$q;
+        have_words$d = have_words$q;
+        hold$d = hold$q;
+        hold_valid$d = hold_valid$q;
+        fetch_left$d = fetch_left$q;
+        prev_half$d = prev_half$q;
+        pad_done$d = pad_done$q;
+        length_here$d = length_here$q;
+        final_block$d = final_block$q;
+        adrsc_phase$d = adrsc_phase$q;
+        at_length$d = at_length$q;
+        go$d = go$q;
+        tweak_length_bits$d = tweak_length_bits$q;
+        last_word$d = last_word$q;
+        core_reset$d = core_reset$q;
+        done_flag$d = done_flag$q;
+        error_flag$d = error_flag$q;
+        adrsc$0$clock = clock;
+        adrsc$0$d = adrsc$0$q;
+        adrsc$1$clock = clock;
+        adrsc$1$d = adrsc$1$q;
+        adrsc$2$clock = clock;
+        adrsc$2$d = adrsc$2$q;
+        adrsc$3$clock = clock;
+        adrsc$3$d = adrsc$3$q;
+        adrsc$4$clock = clock;
+        adrsc$4$d = adrsc$4$q;
+        seed$0$clock = clock;
+        seed$0$d = seed$0$q;
+        adrs$0$clock = clock;
+        adrs$0$d = adrs$0$q;
+        tmp$0$clock = clock;
+        tmp$0$d = tmp$0$q;
+        seed$1$clock = clock;
+        seed$1$d = seed$1$q;
+        adrs$1$clock = clock;
+        adrs$1$d = adrs$1$q;
+        tmp$1$clock = clock;
+        tmp$1$d = tmp$1$q;
+        seed$2$clock = clock;
+        seed$2$d = seed$2$q;
+        adrs$2$clock = clock;
+        adrs$2$d = adrs$2$q;
+        tmp$2$clock = clock;
+        tmp$2$d = tmp$2$q;
+        seed$3$clock = clock;
+        seed$3$d = seed$3$q;
+        adrs$3$clock = clock;
+        adrs$3$d = adrs$3$q;
+        tmp$3$clock = clock;
+        tmp$3$d = tmp$3$q;
+        seed$4$clock = clock;
+        seed$4$d = seed$4$q;
+        adrs$4$clock = clock;
+        adrs$4$d = adrs$4$q;
+        tmp$4$clock = clock;
+        tmp$4$d = tmp$4$q;
+        seed$5$clock = clock;
+        seed$5$d = seed$5$q;
+        adrs$5$clock = clock;
+        adrs$5$d = adrs$5$q;
+        tmp$5$clock = clock;
+        tmp$5$d = tmp$5$q;
+        seed$6$clock = clock;
+        seed$6$d = seed$6$q;
+        adrs$6$clock = clock;
+        adrs$6$d = adrs$6$q;
+        tmp$6$clock = clock;
+        tmp$6$d = tmp$6$q;
+        seed$7$clock = clock;
+        seed$7$d = seed$7$q;
+        adrs$7$clock = clock;
+        adrs$7$d = adrs$7$q;
+        tmp$7$clock = clock;
+        tmp$7$d = tmp$7$q;
+        is16 = nw$q == 32'h4;
+        is32 = nw$q == 32'h8;
+        n_good = (arg0[(32'h0)+:(8)] == 32'h10) | (arg0[(32'h0)+:(8)] == 32'h18) | (arg0[(32'h0)+:(8)] == 32'h20);
+        in_word = (((in_data[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((in_data[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((in_data[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((in_data[(32'h18)+:(8)]) & 32'hffffffff);
+        out_data = (((tmp$0$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((tmp$0$q[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((tmp$0$q[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((tmp$0$q[(32'h18)+:(8)]) & 32'hffffffff);
+        segment_words = nw$q;
+        if (segment$q == 32'h1) begin
+            segment_words = 32'h8;
+        end
+        last_in_word = (segment$q == 32'h2) & (segment_word$q + 32'h1 == segment_words);
+        input_done = last_in_word | (tweak$q & (segment$q == 32'h1) & (segment_word$q == 32'h7));
+        chain_end = ((arg1) & 33'h1ffffffff) + ((arg2) & 33'h1ffffffff);
+        message_bytes = arg1 - 32'h30;
+        abort_now = abort_job | (start & (op == op_abort));
+        a$0 = adrs$0$q;
+        if (tweak$q) begin
+            a$0 = tmp$0$q;
+        end
+        a$1 = adrs$1$q;
+        if (tweak$q) begin
+            a$1 = tmp$1$q;
+        end
+        a$2 = adrs$2$q;
+        if (tweak$q) begin
+            a$2 = tmp$2$q;
+        end
+        a$3 = adrs$3$q;
+        if (tweak$q) begin
+            a$3 = tmp$3$q;
+        end
+        a$4 = adrs$4$q;
+        if (tweak$q) begin
+            a$4 = tmp$4$q;
+        end
+        a$5 = adrs$5$q;
+        if (tweak$q) begin
+            a$5 = tmp$5$q;
+        end
+        a$6 = adrs$6$q;
+        if (tweak$q) begin
+            a$6 = tmp$6$q;
+        end
+        a$7 = adrs$7$q;
+        if (tweak$q) begin
+            a$7 = tmp$7$q;
+        end
+        type_byte = ((a$4[(32'h0)+:(8)]) & 32'hffffffff);
+        if (prf_block$q) begin
+            type_byte = 32'h5;
+            if (prf_fors$q) begin
+                type_byte = 32'h6;
+            end
+        end
+        text$0 = tmp$0$q;
+        text$1 = tmp$1$q;
+        text$2 = tmp$2$q;
+        text$3 = tmp$3$q;
+        text$4 = tmp$4$q;
+        text$5 = tmp$5$q;
+        text$6 = 32'h0;
+        text$7 = 32'h0;
+        text$8 = 32'h0;
+        length_bits = length24;
+        if (is16) begin
+            text$4 = pad_word;
+            text$5 = 32'h0;
+            length_bits = length16;
+        end
+        else if (is32) begin
+            text$6 = tmp$6$q;
+            text$7 = tmp$7$q;
+            text$8 = pad_word;
+            length_bits = length32;
+        end
+        else begin
+            text$6 = pad_word;
+        end
+        msg$0 = (a$0 << 32'h18) | (a$2 >> 32'h8);
+        msg$1 = (a$2 << 32'h18) | (a$3 >> 32'h8);
+        msg$2 = (a$3 << 32'h18) | (type_byte << 32'h10) | (a$5 >> 32'h10);
+        msg$3 = (a$5 << 32'h10) | (a$6 >> 32'h10);
+        msg$4 = (a$6 << 32'h10) | (hash_address$q >> 32'h10);
+        msg$5 = (hash_address$q << 32'h10) | (text$0 >> 32'h10);
+        msg$6 = (text$0 << 32'h10) | (text$1 >> 32'h10);
+        msg$7 = (text$1 << 32'h10) | (text$2 >> 32'h10);
+        msg$8 = (text$2 << 32'h10) | (text$3 >> 32'h10);
+        msg$9 = (text$3 << 32'h10) | (text$4 >> 32'h10);
+        msg$10 = (text$4 << 32'h10) | (text$5 >> 32'h10);
+        msg$11 = (text$5 << 32'h10) | (text$6 >> 32'h10);
+        msg$12 = (text$6 << 32'h10) | (text$7 >> 32'h10);
+        msg$13 = (text$7 << 32'h10) | (text$8 >> 32'h10);
+        msg$14 = 32'h0;
+        msg$15 = length_bits;
+        block$0 = msg$0;
+        if (seeding$q) begin
+            block$0 = 32'h0;
+        end
+        block$1 = msg$1;
+        if (seeding$q) begin
+            block$1 = 32'h0;
+        end
+        block$2 = msg$2;
+        if (seeding$q) begin
+            block$2 = 32'h0;
+        end
+        block$3 = msg$3;
+        if (seeding$q) begin
+            block$3 = 32'h0;
+        end
+        block$4 = msg$4;
+        if (seeding$q) begin
+            block$4 = 32'h0;
+        end
+        block$5 = msg$5;
+        if (seeding$q) begin
+            block$5 = 32'h0;
+        end
+        block$6 = msg$6;
+        if (seeding$q) begin
+            block$6 = 32'h0;
+        end
+        block$7 = msg$7;
+        if (seeding$q) begin
+            block$7 = 32'h0;
+        end
+        block$8 = msg$8;
+        if (seeding$q) begin
+            block$8 = 32'h0;
+        end
+        block$9 = msg$9;
+        if (seeding$q) begin
+            block$9 = 32'h0;
+        end
+        block$10 = msg$10;
+        if (seeding$q) begin
+            block$10 = 32'h0;
+        end
+        block$11 = msg$11;
+        if (seeding$q) begin
+            block$11 = 32'h0;
+        end
+        block$12 = msg$12;
+        if (seeding$q) begin
+            block$12 = 32'h0;
+        end
+        block$13 = msg$13;
+        if (seeding$q) begin
+            block$13 = 32'h0;
+        end
+        block$14 = msg$14;
+        if (seeding$q) begin
+            block$14 = 32'h0;
+        end
+        block$15 = msg$15;
+        if (seeding$q) begin
+            block$15 = 32'h0;
+        end
+        if (seeding$q) begin
+            block$0 = seed$0$q;
+            block$1 = seed$1$q;
+            block$2 = seed$2$q;
+            block$3 = seed$3$q;
+            if (~is16) begin
+                block$4 = seed$4$q;
+                block$5 = seed$5$q;
+            end
+            if (is32) begin
+                block$6 = seed$6$q;
+                block$7 = seed$7$q;
+            end
+        end
+        block_next = seed$0$q;
+        if (count$q == 0) begin
+            block_next = block$1;
+        end
+        if (count$q == 1) begin
+            block_next = block$2;
+        end
+        if (count$q == 2) begin
+            block_next = block$3;
+        end
+        if (count$q == 3) begin
+            block_next = block$4;
+        end
+        if (count$q == 4) begin
+            block_next = block$5;
+        end
+        if (count$q == 5) begin
+            block_next = block$6;
+        end
+        if (count$q == 6) begin
+            block_next = block$7;
+        end
+        if (count$q == 7) begin
+            block_next = block$8;
+        end
+        if (count$q == 8) begin
+            block_next = block$9;
+        end
+        if (count$q == 9) begin
+            block_next = block$10;
+        end
+        if (count$q == 10) begin
+            block_next = block$11;
+        end
+        if (count$q == 11) begin
+            block_next = block$12;
+        end
+        if (count$q == 12) begin
+            block_next = block$13;
+        end
+        if (count$q == 13) begin
+            block_next = block$14;
+        end
+        if (count$q == 14) begin
+            block_next = block$15;
+        end
+        t_word = 32'h0;
+        t_valid = 1'b1;
+        t_takes_stream = 1'b0;
+        t_pad = 1'b0;
+        t_len = 1'b0;
+        if (adrsc_phase$q) begin
+            t_word = adrsc$0$q;
+        end
+        else if (have_words$q) begin
+            t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | (hold$q >> 32'h10);
+            t_valid = hold_valid$q;
+            t_takes_stream = 1'b1;
+        end
+        else if (~pad_done$q) begin
+            t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | 64'h8000;
+            t_pad = 1'b1;
+        end
+        else if (at_length$q) begin
+            t_word = tweak_length_bits$q;
+            t_len = 1'b1;
+        end
+        t_taken = (phase$q == Phase$Absorb) & (count$q < 32'h10) & core$word_ready & t_valid;
+        hold_taken = t_taken & t_takes_stream;
+        core$reset = core_reset$q;
+        core$start = 1'b0;
+        core$init_from_iv = seeding$q;
+        core$load_state = 1'b0;
+        core$word_in = feed$q;
+        core$word_valid = 1'b1;
+        core$out_index = 32'h0;
+        core_reset$d = 1'b0;
+        begin_load = 1'b0;
+        in_ready = 1'b0;
+        out_valid = 1'b0;
+        out_last = last_word$q;
+        last_word$d = 1'b0;
+        busy = phase$q != Phase$Idle;
+        done = done_flag$q;
+        error = error_flag$q;
+        case (phase$q)
+            Phase$Idle:
+                begin
+                    if (start) begin
+                        done_flag$d = 1'b0;
+                        error_flag$d = 1'b0;
+                        nw$d = arg0[(32'h2)+:(4)];
+                        hash_address$d = arg1;
+                        first$d = arg1;
+                        steps_left$d = arg2;
+                        segment$d = 32'h0;
+                        segment_word$d = 32'h0;
+                        tweak$d = 1'b0;
+                        prf_block$d = 1'b0;
+                        prf_fors$d = 1'b0;
+                        done_flag$d = 1'b1;
+                        error_flag$d = 1'b1;
+                        if (op == op_chain) begin
+                            if (n_good & (arg0[(32'h8)+:(24)] == 32'h0) & ~chain_end[32'h20]) begin
+                                done_flag$d = 1'b0;
+                                error_flag$d = 1'b0;
+                                prefix_valid$d = 1'b0;
+                                state_kept$d = 1'b0;
+                                phase$d = Phase$Input;
+                            end
+                        end
+                        else if (op == op_kept) begin
+                            segment$d = 32'h2;
+                            prf_block$d = arg0[32'h10];
+                            prf_fors$d = arg0[32'h11];
+                            if (arg0[32'h10] & ~arg0[32'h11]) begin
+                                hash_address$d = 32'h0;
+                            end
+                            if (n_good & ~chain_end[32'h20] & prefix_valid$q & (arg0[(32'h2)+:(4)] == kept_nw$q)) begin
+                                done_flag$d = 1'b0;
+                                error_flag$d = 1'b0;
+                                adrs$6$d = ((arg0[(32'h8)+:(8)]) & 32'hffffffff);
+                                phase$d = Phase$Input;
+                            end
+                        end
+                        else if (op == op_sponge) begin
+                            nw$d = 32'h4;
+                            tweak$d = 1'b1;
+                            words_left$d = message_bytes[(32'h2)+:(12)];
+                            fetch_left$d = message_bytes[(32'h2)+:(12)];
+                            have_words$d = 1'b1;
+                            hold_valid$d = 1'b0;
+                            tweak_length_bits$d = (arg1 + 32'h26) << 32'h3;
+                            if ((arg0 == 32'h1) & (arg2 == 32'h10) & (arg1[(32'h0)+:(2)] == 32'h0) & (arg1 >= 32'h34) & (arg1 < 32'h4000)) begin
+                                done_flag$d = 1'b0;
+                                error_flag$d = 1'b0;
+                                state_kept$d = 1'b0;
+                                phase$d = Phase$Input;
+                            end
+                        end
+                    end
+                end
+            Phase$Input:
+                begin
+                    in_ready = 1'b1;
+                    if (in_valid) begin
+                        if (in_last & ~last_in_word) begin
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            prefix_valid$d = 1'b0;
+                            state_kept$d = 1'b0;
+                            phase$d = Phase$Idle;
+                        end
+                        else if (~in_last & last_in_word) begin
+                            error_flag$d = 1'b1;
+                            prefix_valid$d = 1'b0;
+                            state_kept$d = 1'b0;
+                            phase$d = Phase$Drain;
+                        end
+                        else begin
+                            if (segment_word$q == 0) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$0$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$0$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$0$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$0$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 1) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$1$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$1$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$1$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$1$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 2) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$2$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$2$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$2$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$2$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 3) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$3$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$3$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$3$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$3$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 4) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$4$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$4$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$4$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$4$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 5) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$5$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$5$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$5$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$5$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 6) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$6$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$6$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$6$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$6$d = in_word;
+                                end
+                            end
+                            if (segment_word$q == 7) begin
+                                if (segment$q == 32'h0) begin
+                                    seed$7$d = in_word;
+                                end
+                                if (segment$q == 32'h1) begin
+                                    if (tweak$q) begin
+                                        tmp$7$d = in_word;
+                                    end
+                                    else begin
+                                        adrs$7$d = in_word;
+                                    end
+                                end
+                                if (segment$q == 32'h2) begin
+                                    tmp$7$d = in_word;
+                                end
+                            end
+                            segment_word$d = segment_word$q + 32'h1;
+                            if (segment_word$q + 32'h1 == segment_words) begin
+                                segment_word$d = 32'h0;
+                                segment$d = segment$q + 32'h1;
+                            end
+                            if (input_done) begin
+                                count$d = 32'h0;
+                                if (tweak$q) begin
+                                    hash_address$d = in_word;
+                                    prev_half$d = in_word[(32'h0)+:(16)];
+                                    seeding$d = 1'b1;
+                                    feed$d = seed$0$q;
+                                    phase$d = Phase$Compress;
+                                end
+                                else begin
+                                    prefix_valid$d = 1'b1;
+                                    kept_nw$d = nw$q;
+                                    if ((steps_left$q == 32'h0) & ~prf_block$q) begin
+                                        phase$d = Phase$Output;
+                                    end
+                                    else if (state_kept$q) begin
+                                        feed$d = msg$0;
+                                        phase$d = Phase$Compress;
+                                    end
+                                    else begin
+                                        seeding$d = 1'b1;
+                                        feed$d = seed$0$q;
+                                        phase$d = Phase$Compress;
+                                    end
+                                end
+                            end
+                        end
+                    end
+                end
+            Phase$Drain:
+                begin
+                    in_ready = 1'b1;
+                    if (in_valid & in_last) begin
+                        done_flag$d = 1'b1;
+                        phase$d = Phase$Idle;
+                    end
+                end
+            Phase$Compress:
+                begin
+                    if (count$q == 32'h0) begin
+                        core$start = 1'b1;
+                    end
+                    if (count$q < 32'h10) begin
+                        count$d = count$q + 32'h1;
+                        feed$d = block_next;
+                    end
+                    if (core$done) begin
+                        if (seeding$q) begin
+                            count$d = 32'h1;
+                            seed$0$d = seed$1$q;
+                            seed$1$d = seed$2$q;
+                            seed$2$d = seed$3$q;
+                            seed$3$d = seed$4$q;
+                            seed$4$d = seed$5$q;
+                            seed$5$d = seed$6$q;
+                            seed$6$d = seed$7$q;
+                            seed$7$d = core$out_word;
+                            phase$d = Phase$Capture;
+                        end
+                        else begin
+                            begin_load = 1'b1;
+                            if (prf_block$q) begin
+                                prf_block$d = 1'b0;
+                                hash_address$d = first$q;
+                            end
+                            else begin
+                                hash_address$d = hash_address$q + 32'h1;
+                                steps_left$d = steps_left$q - 32'h1;
+                            end
+                        end
+                    end
+                end
+            Phase$Capture:
+                begin
+                    core$out_index = count$q[(32'h0)+:(3)];
+                    seed$0$d = seed$1$q;
+                    seed$1$d = seed$2$q;
+                    seed$2$d = seed$3$q;
+                    seed$3$d = seed$4$q;
+                    seed$4$d = seed$5$q;
+                    seed$5$d = seed$6$q;
+                    seed$6$d = seed$7$q;
+                    seed$7$d = core$out_word;
+                    count$d = count$q + 32'h1;
+                    if (count$q == 32'h7) begin
+                        count$d = 32'h0;
+                        seeding$d = 1'b0;
+                        state_kept$d = 1'b1;
+                        if (tweak$q) begin
+                            adrsc$0$d = msg$0;
+                            adrsc$1$d = msg$1;
+                            adrsc$2$d = msg$2;
+                            adrsc$3$d = msg$3;
+                            adrsc$4$d = msg$4;
+                            go$d = 1'b1;
+                            adrsc_phase$d = 1'b1;
+                            at_length$d = 1'b0;
+                            pad_done$d = 1'b0;
+                            length_here$d = 1'b0;
+                            final_block$d = 1'b0;
+                            phase$d = Phase$Absorb;
+                        end
+                        else begin
+                            feed$d = msg$0;
+                            phase$d = Phase$Compress;
+                        end
+                    end
+                end
+            Phase$Absorb:
+                begin
+                    core$start = go$q;
+                    go$d = 1'b0;
+                    core$word_in = t_word;
+                    core$word_valid = t_valid & (count$q < 32'h10);
+                    in_ready = (fetch_left$q != 32'h0) & (~hold_valid$q | hold_taken);
+                    feed$d = seed$0$q;
+                    if (hold_taken) begin
+                        prev_half$d = hold$q[(32'h0)+:(16)];
+                        words_left$d = words_left$q - 32'h1;
+                        have_words$d = words_left$q != 32'h1;
+                        hold_valid$d = 1'b0;
+                    end
+                    if (in_ready & in_valid) begin
+                        hold$d = in_word;
+                        hold_valid$d = 1'b1;
+                        fetch_left$d = fetch_left$q - 32'h1;
+                        if (in_last & (fetch_left$q != 32'h1)) begin
+                            core_reset$d = 1'b1;
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            prefix_valid$d = 1'b0;
+                            state_kept$d = 1'b0;
+                            phase$d = Phase$Idle;
+                        end
+                        if (~in_last & (fetch_left$q == 32'h1)) begin
+                            core_reset$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            prefix_valid$d = 1'b0;
+                            state_kept$d = 1'b0;
+                            phase$d = Phase$Drain;
+                        end
+                    end
+                    if (t_taken) begin
+                        count$d = count$q + 32'h1;
+                        adrsc$0$d = adrsc$1$q;
+                        adrsc$1$d = adrsc$2$q;
+                        adrsc$2$d = adrsc$3$q;
+                        adrsc$3$d = adrsc$4$q;
+                        if (count$q == 32'h4) begin
+                            adrsc_phase$d = 1'b0;
+                        end
+                        if (count$q == 32'he) begin
+                            at_length$d = length_here$q;
+                        end
+                        if (t_pad) begin
+                            pad_done$d = 1'b1;
+                            if (count$q < 32'he) begin
+                                length_here$d = 1'b1;
+                            end
+                        end
+                        if (t_len) begin
+                            final_block$d = 1'b1;
+                            at_length$d = 1'b0;
+                        end
+                    end
+                    if (core$done) begin
+                        if (final_block$q) begin
+                            begin_load = 1'b1;
+                        end
+                        else begin
+                            count$d = 32'h0;
+                            go$d = 1'b1;
+                            if (pad_done$q) begin
+                                length_here$d = 1'b1;
+                            end
+                        end
+                    end
+                end
+            Phase$Load:
+                begin
+                    core$load_state = 1'b1;
+                    seed$0$d = seed$1$q;
+                    tmp$0$d = tmp$1$q;
+                    seed$1$d = seed$2$q;
+                    tmp$1$d = tmp$2$q;
+                    seed$2$d = seed$3$q;
+                    tmp$2$d = tmp$3$q;
+                    seed$3$d = seed$4$q;
+                    tmp$3$d = tmp$4$q;
+                    seed$4$d = seed$5$q;
+                    tmp$4$d = tmp$5$q;
+                    seed$5$d = seed$6$q;
+                    tmp$5$d = tmp$6$q;
+                    seed$6$d = seed$7$q;
+                    tmp$6$d = tmp$7$q;
+                    seed$7$d = seed$0$q;
+                    tmp$7$d = core$out_word;
+                    feed$d = seed$1$q;
+                    count$d = count$q + 32'h1;
+                    if (count$q == 32'h7) begin
+                        count$d = 32'h0;
+                        feed$d = msg$0;
+                        if (tweak$q | (steps_left$q == 32'h0)) begin
+                            phase$d = Phase$Output;
+                        end
+                        else begin
+                            phase$d = Phase$Compress;
+                        end
+                    end
+                end
+            Phase$Output:
+                begin
+                    out_valid = 1'b1;
+                    last_word$d = last_word$q;
+                    if (out_ready) begin
+                        last_word$d = ((nw$q) & 5'h1f) == count$q + 32'h2;
+                        tmp$0$d = tmp$1$q;
+                        tmp$1$d = tmp$2$q;
+                        tmp$2$d = tmp$3$q;
+                        tmp$3$d = tmp$4$q;
+                        tmp$4$d = tmp$5$q;
+                        tmp$5$d = tmp$6$q;
+                        tmp$6$d = tmp$7$q;
+                        count$d = count$q + 32'h1;
+                        if (out_last) begin
+                            done_flag$d = 1'b1;
+                            phase$d = Phase$Idle;
+                        end
+                    end
+                end
+        endcase
+        if (begin_load) begin
+            core$load_state = 1'b1;
+            core$word_in = feed$q;
+            seed$0$d = seed$1$q;
+            tmp$0$d = tmp$1$q;
+            seed$1$d = seed$2$q;
+            tmp$1$d = tmp$2$q;
+            seed$2$d = seed$3$q;
+            tmp$2$d = tmp$3$q;
+            seed$3$d = seed$4$q;
+            tmp$3$d = tmp$4$q;
+            seed$4$d = seed$5$q;
+            tmp$4$d = tmp$5$q;
+            seed$5$d = seed$6$q;
+            tmp$5$d = tmp$6$q;
+            seed$6$d = seed$7$q;
+            tmp$6$d = tmp$7$q;
+            seed$7$d = seed$0$q;
+            tmp$7$d = core$out_word;
+            feed$d = seed$1$q;
+            count$d = 32'h1;
+            phase$d = Phase$Load;
+        end
+        if (abort_now) begin
+            core_reset$d = 1'b1;
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            prefix_valid$d = 1'b0;
+            state_kept$d = 1'b0;
+            phase$d = Phase$Idle;
+        end
+        if (reset) begin
+            core_reset$d = 1'b1;
+            done_flag$d = 1'b0;
+            error_flag$d = 1'b0;
+            prefix_valid$d = 1'b0;
+            state_kept$d = 1'b0;
+            phase$d = Phase$Idle;
+        end
+    end
+    
+endmodule // engines_accel__sha256
+
+
+module engines_accel__sha256__adrs__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__0
+
+
+module engines_accel__sha256__adrs__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__1
+
+
+module engines_accel__sha256__adrs__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__2
+
+
+module engines_accel__sha256__adrs__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__3
+
+
+module engines_accel__sha256__adrs__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__4
+
+
+module engines_accel__sha256__adrs__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__5
+
+
+module engines_accel__sha256__adrs__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__6
+
+
+module engines_accel__sha256__adrs__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrs__7
+
+
+module engines_accel__sha256__adrsc__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc__0
+
+
+module engines_accel__sha256__adrsc__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc__1
+
+
+module engines_accel__sha256__adrsc__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc__2
+
+
+module engines_accel__sha256__adrsc__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc__3
+
+
+module engines_accel__sha256__adrsc__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc__4
+
+
+module engines_accel__sha256__adrsc_phase(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__adrsc_phase
+
+
+module engines_accel__sha256__at_length(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__at_length
+
+
+module engines_accel__sha256__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  init_from_iv;
+    input wire  load_state;
+    input wire  [31:0] word_in;
+    input wire  word_valid;
+    output reg  word_ready;
+    input wire  [2:0] out_index;
+    output reg  [31:0] out_word;
+    output reg  busy;
+    output reg  done;
+    
+    // Constant declarations
+    localparam  iv$0 = 32'h6a09e667;
+    localparam  iv$1 = 32'hbb67ae85;
+    localparam  iv$2 = 32'h3c6ef372;
+    localparam  iv$3 = 32'ha54ff53a;
+    localparam  iv$4 = 32'h510e527f;
+    localparam  iv$5 = 32'h9b05688c;
+    localparam  iv$6 = 32'h1f83d9ab;
+    localparam  iv$7 = 32'h5be0cd19;
+    localparam  rot_right$0 = 32'h2;
+    localparam  rot_right$1 = 32'hd;
+    localparam  rot_right$2 = 32'h16;
+    localparam  rot_right$3 = 32'h6;
+    localparam  rot_right$4 = 32'hb;
+    localparam  rot_right$5 = 32'h19;
+    localparam  rot_right$6 = 32'h7;
+    localparam  rot_right$7 = 32'h12;
+    localparam  rot_right$8 = 32'h11;
+    localparam  rot_right$9 = 32'h13;
+    localparam  rot_left$0 = 32'h1e;
+    localparam  rot_left$1 = 32'h13;
+    localparam  rot_left$2 = 32'ha;
+    localparam  rot_left$3 = 32'h1a;
+    localparam  rot_left$4 = 32'h15;
+    localparam  rot_left$5 = 32'h7;
+    localparam  rot_left$6 = 32'h19;
+    localparam  rot_left$7 = 32'he;
+    localparam  rot_left$8 = 32'hf;
+    localparam  rot_left$9 = 32'hd;
+    localparam  shift_right$0 = 32'h3;
+    localparam  shift_right$1 = 32'ha;
+    localparam  half = 32'h20;
+    localparam  lo_mask = 32'hffffffff;
+    localparam  half_carry = 32'h0;
+    localparam  one = 32'h1;
+    localparam  last_round = 7'b1000000;
+    localparam  final_count = 7'b1000001;
+    
+    // Stub signals
+    reg  [31:0] cv$0$d;
+    wire  [31:0] cv$0$q;
+    reg  cv$0$clock;
+    reg  [31:0] cv$1$d;
+    wire  [31:0] cv$1$q;
+    reg  cv$1$clock;
+    reg  [31:0] cv$2$d;
+    wire  [31:0] cv$2$q;
+    reg  cv$2$clock;
+    reg  [31:0] cv$3$d;
+    wire  [31:0] cv$3$q;
+    reg  cv$3$clock;
+    reg  [31:0] cv$4$d;
+    wire  [31:0] cv$4$q;
+    reg  cv$4$clock;
+    reg  [31:0] cv$5$d;
+    wire  [31:0] cv$5$q;
+    reg  cv$5$clock;
+    reg  [31:0] cv$6$d;
+    wire  [31:0] cv$6$q;
+    reg  cv$6$clock;
+    reg  [31:0] cv$7$d;
+    wire  [31:0] cv$7$q;
+    reg  cv$7$clock;
+    reg  [31:0] v$0$d;
+    wire  [31:0] v$0$q;
+    reg  v$0$clock;
+    reg  [31:0] v$1$d;
+    wire  [31:0] v$1$q;
+    reg  v$1$clock;
+    reg  [31:0] v$2$d;
+    wire  [31:0] v$2$q;
+    reg  v$2$clock;
+    reg  [31:0] v$3$d;
+    wire  [31:0] v$3$q;
+    reg  v$3$clock;
+    reg  [31:0] v$4$d;
+    wire  [31:0] v$4$q;
+    reg  v$4$clock;
+    reg  [31:0] v$5$d;
+    wire  [31:0] v$5$q;
+    reg  v$5$clock;
+    reg  [31:0] v$6$d;
+    wire  [31:0] v$6$q;
+    reg  v$6$clock;
+    reg  [31:0] v$7$d;
+    wire  [31:0] v$7$q;
+    reg  v$7$clock;
+    reg  [31:0] sched$0$d;
+    wire  [31:0] sched$0$q;
+    reg  sched$0$clock;
+    reg  [31:0] sched$1$d;
+    wire  [31:0] sched$1$q;
+    reg  sched$1$clock;
+    reg  [31:0] sched$2$d;
+    wire  [31:0] sched$2$q;
+    reg  sched$2$clock;
+    reg  [31:0] sched$3$d;
+    wire  [31:0] sched$3$q;
+    reg  sched$3$clock;
+    reg  [31:0] sched$4$d;
+    wire  [31:0] sched$4$q;
+    reg  sched$4$clock;
+    reg  [31:0] sched$5$d;
+    wire  [31:0] sched$5$q;
+    reg  sched$5$clock;
+    reg  [31:0] sched$6$d;
+    wire  [31:0] sched$6$q;
+    reg  sched$6$clock;
+    reg  [31:0] sched$7$d;
+    wire  [31:0] sched$7$q;
+    reg  sched$7$clock;
+    reg  [31:0] sched$8$d;
+    wire  [31:0] sched$8$q;
+    reg  sched$8$clock;
+    reg  [31:0] sched$9$d;
+    wire  [31:0] sched$9$q;
+    reg  sched$9$clock;
+    reg  [31:0] sched$10$d;
+    wire  [31:0] sched$10$q;
+    reg  sched$10$clock;
+    reg  [31:0] sched$11$d;
+    wire  [31:0] sched$11$q;
+    reg  sched$11$clock;
+    reg  [31:0] sched$12$d;
+    wire  [31:0] sched$12$q;
+    reg  sched$12$clock;
+    reg  [31:0] sched$13$d;
+    wire  [31:0] sched$13$q;
+    reg  sched$13$clock;
+    reg  [31:0] sched$14$d;
+    wire  [31:0] sched$14$q;
+    reg  sched$14$clock;
+    reg  [31:0] w_next$d;
+    wire  [31:0] w_next$q;
+    reg  w_next$clock;
+    reg  [31:0] p$d;
+    wire  [31:0] p$q;
+    reg  p$clock;
+    reg  [31:0] k$d;
+    wire  [31:0] k$q;
+    reg  k$clock;
+    reg  [6:0] k_rom$address;
+    wire  [31:0] k_rom$data;
+    reg  running$d;
+    wire  running$q;
+    reg  running$clock;
+    reg  [6:0] count$d;
+    wire  [6:0] count$q;
+    reg  count$clock;
+    reg  done_r$d;
+    wire  done_r$q;
+    reg  done_r$clock;
+    
+    // Local signals
+    reg  taken;
+    reg  advance;
+    reg  [6:0] count_next;
+    reg  [31:0] init$0;
+    reg  [31:0] init$1;
+    reg  [31:0] init$2;
+    reg  [31:0] init$3;
+    reg  [31:0] init$4;
+    reg  [31:0] init$5;
+    reg  [31:0] init$6;
+    reg  [31:0] init$7;
+    reg  [31:0] w_cur;
+    reg  [31:0] h_sel;
+    reg  [31:0] p_next;
+    reg  [31:0] big_sigma0;
+    reg  [31:0] big_sigma1;
+    reg  [31:0] ch;
+    reg  [31:0] maj;
+    reg  [31:0] s1;
+    reg  [31:0] c1;
+    reg  [31:0] se;
+    reg  [31:0] ce;
+    reg  [31:0] s2;
+    reg  [31:0] c2;
+    reg  [31:0] sa;
+    reg  [31:0] ca;
+    reg  [31:0] e_lo;
+    reg  [31:0] e_hi0;
+    reg  [31:0] e_hi1;
+    reg  [31:0] a_lo;
+    reg  [31:0] a_hi0;
+    reg  [31:0] a_hi1;
+    reg  [31:0] new_a;
+    reg  [31:0] new_e;
+    reg  [31:0] small_sigma0;
+    reg  [31:0] small_sigma1;
+    reg  [31:0] w_sched;
+    
+    // Sub module instances
+    engines_accel__sha256__core__cv__0 cv$0(
+        .d(cv$0$d),
+        .q(cv$0$q),
+        .clock(cv$0$clock)
+    );
+    engines_accel__sha256__core__cv__1 cv$1(
+        .d(cv$1$d),
+        .q(cv$1$q),
+        .clock(cv$1$clock)
+    );
+    engines_accel__sha256__core__cv__2 cv$2(
+        .d(cv$2$d),
+        .q(cv$2$q),
+        .clock(cv$2$clock)
+    );
+    engines_accel__sha256__core__cv__3 cv$3(
+        .d(cv$3$d),
+        .q(cv$3$q),
+        .clock(cv$3$clock)
+    );
+    engines_accel__sha256__core__cv__4 cv$4(
+        .d(cv$4$d),
+        .q(cv$4$q),
+        .clock(cv$4$clock)
+    );
+    engines_accel__sha256__core__cv__5 cv$5(
+        .d(cv$5$d),
+        .q(cv$5$q),
+        .clock(cv$5$clock)
+    );
+    engines_accel__sha256__core__cv__6 cv$6(
+        .d(cv$6$d),
+        .q(cv$6$q),
+        .clock(cv$6$clock)
+    );
+    engines_accel__sha256__core__cv__7 cv$7(
+        .d(cv$7$d),
+        .q(cv$7$q),
+        .clock(cv$7$clock)
+    );
+    engines_accel__sha256__core__v__0 v$0(
+        .d(v$0$d),
+        .q(v$0$q),
+        .clock(v$0$clock)
+    );
+    engines_accel__sha256__core__v__1 v$1(
+        .d(v$1$d),
+        .q(v$1$q),
+        .clock(v$1$clock)
+    );
+    engines_accel__sha256__core__v__2 v$2(
+        .d(v$2$d),
+        .q(v$2$q),
+        .clock(v$2$clock)
+    );
+    engines_accel__sha256__core__v__3 v$3(
+        .d(v$3$d),
+        .q(v$3$q),
+        .clock(v$3$clock)
+    );
+    engines_accel__sha256__core__v__4 v$4(
+        .d(v$4$d),
+        .q(v$4$q),
+        .clock(v$4$clock)
+    );
+    engines_accel__sha256__core__v__5 v$5(
+        .d(v$5$d),
+        .q(v$5$q),
+        .clock(v$5$clock)
+    );
+    engines_accel__sha256__core__v__6 v$6(
+        .d(v$6$d),
+        .q(v$6$q),
+        .clock(v$6$clock)
+    );
+    engines_accel__sha256__core__v__7 v$7(
+        .d(v$7$d),
+        .q(v$7$q),
+        .clock(v$7$clock)
+    );
+    engines_accel__sha256__core__sched__0 sched$0(
+        .d(sched$0$d),
+        .q(sched$0$q),
+        .clock(sched$0$clock)
+    );
+    engines_accel__sha256__core__sched__1 sched$1(
+        .d(sched$1$d),
+        .q(sched$1$q),
+        .clock(sched$1$clock)
+    );
+    engines_accel__sha256__core__sched__2 sched$2(
+        .d(sched$2$d),
+        .q(sched$2$q),
+        .clock(sched$2$clock)
+    );
+    engines_accel__sha256__core__sched__3 sched$3(
+        .d(sched$3$d),
+        .q(sched$3$q),
+        .clock(sched$3$clock)
+    );
+    engines_accel__sha256__core__sched__4 sched$4(
+        .d(sched$4$d),
+        .q(sched$4$q),
+        .clock(sched$4$clock)
+    );
+    engines_accel__sha256__core__sched__5 sched$5(
+        .d(sched$5$d),
+        .q(sched$5$q),
+        .clock(sched$5$clock)
+    );
+    engines_accel__sha256__core__sched__6 sched$6(
+        .d(sched$6$d),
+        .q(sched$6$q),
+        .clock(sched$6$clock)
+    );
+    engines_accel__sha256__core__sched__7 sched$7(
+        .d(sched$7$d),
+        .q(sched$7$q),
+        .clock(sched$7$clock)
+    );
+    engines_accel__sha256__core__sched__8 sched$8(
+        .d(sched$8$d),
+        .q(sched$8$q),
+        .clock(sched$8$clock)
+    );
+    engines_accel__sha256__core__sched__9 sched$9(
+        .d(sched$9$d),
+        .q(sched$9$q),
+        .clock(sched$9$clock)
+    );
+    engines_accel__sha256__core__sched__10 sched$10(
+        .d(sched$10$d),
+        .q(sched$10$q),
+        .clock(sched$10$clock)
+    );
+    engines_accel__sha256__core__sched__11 sched$11(
+        .d(sched$11$d),
+        .q(sched$11$q),
+        .clock(sched$11$clock)
+    );
+    engines_accel__sha256__core__sched__12 sched$12(
+        .d(sched$12$d),
+        .q(sched$12$q),
+        .clock(sched$12$clock)
+    );
+    engines_accel__sha256__core__sched__13 sched$13(
+        .d(sched$13$d),
+        .q(sched$13$q),
+        .clock(sched$13$clock)
+    );
+    engines_accel__sha256__core__sched__14 sched$14(
+        .d(sched$14$d),
+        .q(sched$14$q),
+        .clock(sched$14$clock)
+    );
+    engines_accel__sha256__core__w_next w_next(
+        .d(w_next$d),
+        .q(w_next$q),
+        .clock(w_next$clock)
+    );
+    engines_accel__sha256__core__p p(
+        .d(p$d),
+        .q(p$q),
+        .clock(p$clock)
+    );
+    engines_accel__sha256__core__k k(
+        .d(k$d),
+        .q(k$q),
+        .clock(k$clock)
+    );
+    engines_accel__sha256__core__k_rom k_rom(
+        .address(k_rom$address),
+        .data(k_rom$data)
+    );
+    engines_accel__sha256__core__running running(
+        .d(running$d),
+        .q(running$q),
+        .clock(running$clock)
+    );
+    engines_accel__sha256__core__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    engines_accel__sha256__core__done_r done_r(
+        .d(done_r$d),
+        .q(done_r$q),
+        .clock(done_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        cv$0$clock = clock;
+        cv$0$d = cv$0$q;
+        v$0$clock = clock;
+        v$0$d = v$0$q;
+        init$0 = cv$0$q;
+        if (init_from_iv) begin
+            init$0 = iv$0;
+        end
+        cv$1$clock = clock;
+        cv$1$d = cv$1$q;
+        v$1$clock = clock;
+        v$1$d = v$1$q;
+        init$1 = cv$1$q;
+        if (init_from_iv) begin
+            init$1 = iv$1;
+        end
+        cv$2$clock = clock;
+        cv$2$d = cv$2$q;
+        v$2$clock = clock;
+        v$2$d = v$2$q;
+        init$2 = cv$2$q;
+        if (init_from_iv) begin
+            init$2 = iv$2;
+        end
+        cv$3$clock = clock;
+        cv$3$d = cv$3$q;
+        v$3$clock = clock;
+        v$3$d = v$3$q;
+        init$3 = cv$3$q;
+        if (init_from_iv) begin
+            init$3 = iv$3;
+        end
+        cv$4$clock = clock;
+        cv$4$d = cv$4$q;
+        v$4$clock = clock;
+        v$4$d = v$4$q;
+        init$4 = cv$4$q;
+        if (init_from_iv) begin
+            init$4 = iv$4;
+        end
+        cv$5$clock = clock;
+        cv$5$d = cv$5$q;
+        v$5$clock = clock;
+        v$5$d = v$5$q;
+        init$5 = cv$5$q;
+        if (init_from_iv) begin
+            init$5 = iv$5;
+        end
+        cv$6$clock = clock;
+        cv$6$d = cv$6$q;
+        v$6$clock = clock;
+        v$6$d = v$6$q;
+        init$6 = cv$6$q;
+        if (init_from_iv) begin
+            init$6 = iv$6;
+        end
+        cv$7$clock = clock;
+        cv$7$d = cv$7$q;
+        v$7$clock = clock;
+        v$7$d = v$7$q;
+        init$7 = cv$7$q;
+        if (init_from_iv) begin
+            init$7 = iv$7;
+        end
+        sched$0$clock = clock;
+        sched$0$d = sched$0$q;
+        sched$1$clock = clock;
+        sched$1$d = sched$1$q;
+        sched$2$clock = clock;
+        sched$2$d = sched$2$q;
+        sched$3$clock = clock;
+        sched$3$d = sched$3$q;
+        sched$4$clock = clock;
+        sched$4$d = sched$4$q;
+        sched$5$clock = clock;
+        sched$5$d = sched$5$q;
+        sched$6$clock = clock;
+        sched$6$d = sched$6$q;
+        sched$7$clock = clock;
+        sched$7$d = sched$7$q;
+        sched$8$clock = clock;
+        sched$8$d = sched$8$q;
+        sched$9$clock = clock;
+        sched$9$d = sched$9$q;
+        sched$10$clock = clock;
+        sched$10$d = sched$10$q;
+        sched$11$clock = clock;
+        sched$11$d = sched$11$q;
+        sched$12$clock = clock;
+        sched$12$d = sched$12$q;
+        sched$13$clock = clock;
+        sched$13$d = sched$13$q;
+        sched$14$clock = clock;
+        sched$14$d = sched$14$q;
+        w_next$clock = clock;
+        p$clock = clock;
+        k$clock = clock;
+        running$clock = clock;
+        count$clock = clock;
+        done_r$clock = clock;
+        w_next$d = w_next$q;
+        p$d = p$q;
+        k$d = k$q;
+        running$d = running$q;
+        count$d = count$q;
+        done_r$d = done_r$q;
+        big_sigma0 = ((v$0$q >> rot_right$0) | (v$0$q << rot_left$0)) ^ ((v$0$q >> rot_right$1) | (v$0$q << rot_left$1)) ^ ((v$0$q >> rot_right$2) | (v$0$q << rot_left$2));
+        big_sigma1 = ((v$4$q >> rot_right$3) | (v$4$q << rot_left$3)) ^ ((v$4$q >> rot_right$4) | (v$4$q << rot_left$4)) ^ ((v$4$q >> rot_right$5) | (v$4$q << rot_left$5));
+        ch = (v$4$q & v$5$q) | (~v$4$q & v$6$q);
+        maj = (v$0$q & v$1$q) | (v$0$q & v$2$q) | (v$1$q & v$2$q);
+        s1 = p$q ^ big_sigma1 ^ ch;
+        c1 = ((p$q & big_sigma1) | (p$q & ch) | (big_sigma1 & ch)) << 32'h1;
+        se = s1 ^ c1 ^ v$3$q;
+        ce = ((s1 & c1) | (s1 & v$3$q) | (c1 & v$3$q)) << 32'h1;
+        s2 = s1 ^ c1 ^ big_sigma0;
+        c2 = ((s1 & c1) | (s1 & big_sigma0) | (c1 & big_sigma0)) << 32'h1;
+        sa = s2 ^ c2 ^ maj;
+        ca = ((s2 & c2) | (s2 & maj) | (c2 & maj)) << 32'h1;
+        e_lo = (se & lo_mask) + (ce & lo_mask);
+        e_hi0 = (se >> half) + (ce >> half);
+        e_hi1 = (se >> half) + (ce >> half) + one;
+        new_e = (e_lo & lo_mask) | (e_hi0 << half);
+        if (|(e_lo & half_carry)) begin
+            new_e = (e_lo & lo_mask) | (e_hi1 << half);
+        end
+        a_lo = (sa & lo_mask) + (ca & lo_mask);
+        a_hi0 = (sa >> half) + (ca >> half);
+        a_hi1 = (sa >> half) + (ca >> half) + one;
+        new_a = (a_lo & lo_mask) | (a_hi0 << half);
+        if (|(a_lo & half_carry)) begin
+            new_a = (a_lo & lo_mask) | (a_hi1 << half);
+        end
+        small_sigma0 = ((sched$1$q >> rot_right$6) | (sched$1$q << rot_left$6)) ^ ((sched$1$q >> rot_right$7) | (sched$1$q << rot_left$7)) ^ (sched$1$q >> shift_right$0);
+        small_sigma1 = ((sched$14$q >> rot_right$8) | (sched$14$q << rot_left$8)) ^ ((sched$14$q >> rot_right$9) | (sched$14$q << rot_left$9)) ^ (sched$14$q >> shift_right$1);
+        w_sched = small_sigma1 + sched$9$q + small_sigma0 + sched$0$q;
+        taken = start & ~running$q & ~reset;
+        advance = running$q & ~reset & ((count$q >= 32'h10) | word_valid);
+        word_ready = taken | (running$q & ~reset & (count$q < 32'h10));
+        w_cur = w_next$q;
+        if (count$q < 32'h10) begin
+            w_cur = word_in;
+        end
+        h_sel = v$6$q;
+        if (taken) begin
+            h_sel = init$7;
+        end
+        else if (count$q == 32'h0) begin
+            h_sel = v$7$q;
+        end
+        p_next = h_sel + k$q + w_cur;
+        count_next = count$q;
+        done_r$d = 1'b0;
+        if (reset) begin
+            running$d = 1'b0;
+            count_next = 32'h0;
+            sched$0$d = 32'h0;
+            sched$1$d = 32'h0;
+            sched$9$d = 32'h0;
+            sched$14$d = 32'h0;
+        end
+        else if (advance) begin
+            count_next = count$q + 32'h1;
+            if ((count$q != 32'h0) & (count$q <= last_round)) begin
+                v$0$d = new_a;
+                v$1$d = v$0$q;
+                v$2$d = v$1$q;
+                v$3$d = v$2$q;
+                v$4$d = new_e;
+                v$5$d = v$4$q;
+                v$6$d = v$5$q;
+                v$7$d = v$6$q;
+            end
+            if (count$q < last_round) begin
+                p$d = p_next;
+                sched$0$d = sched$1$q;
+                sched$1$d = sched$2$q;
+                sched$2$d = sched$3$q;
+                sched$3$d = sched$4$q;
+                sched$4$d = sched$5$q;
+                sched$5$d = sched$6$q;
+                sched$6$d = sched$7$q;
+                sched$7$d = sched$8$q;
+                sched$8$d = sched$9$q;
+                sched$9$d = sched$10$q;
+                sched$10$d = sched$11$q;
+                sched$11$d = sched$12$q;
+                sched$12$d = sched$13$q;
+                sched$13$d = sched$14$q;
+                sched$14$d = w_cur;
+                w_next$d = w_sched;
+            end
+            if (count$q == final_count) begin
+                cv$0$d = cv$0$q + v$0$q;
+                cv$1$d = cv$1$q + v$1$q;
+                cv$2$d = cv$2$q + v$2$q;
+                cv$3$d = cv$3$q + v$3$q;
+                cv$4$d = cv$4$q + v$4$q;
+                cv$5$d = cv$5$q + v$5$q;
+                cv$6$d = cv$6$q + v$6$q;
+                cv$7$d = cv$7$q + v$7$q;
+                running$d = 1'b0;
+                done_r$d = 1'b1;
+                count_next = 32'h0;
+            end
+        end
+        else if (taken) begin
+            v$0$d = init$0;
+            cv$0$d = init$0;
+            v$1$d = init$1;
+            cv$1$d = init$1;
+            v$2$d = init$2;
+            cv$2$d = init$2;
+            v$3$d = init$3;
+            cv$3$d = init$3;
+            v$4$d = init$4;
+            cv$4$d = init$4;
+            v$5$d = init$5;
+            cv$5$d = init$5;
+            v$6$d = init$6;
+            cv$6$d = init$6;
+            v$7$d = init$7;
+            cv$7$d = init$7;
+            running$d = 1'b1;
+            if (word_valid) begin
+                count_next = 32'h1;
+                p$d = p_next;
+                sched$0$d = sched$1$q;
+                sched$1$d = sched$2$q;
+                sched$2$d = sched$3$q;
+                sched$3$d = sched$4$q;
+                sched$4$d = sched$5$q;
+                sched$5$d = sched$6$q;
+                sched$6$d = sched$7$q;
+                sched$7$d = sched$8$q;
+                sched$8$d = sched$9$q;
+                sched$9$d = sched$10$q;
+                sched$10$d = sched$11$q;
+                sched$11$d = sched$12$q;
+                sched$12$d = sched$13$q;
+                sched$13$d = sched$14$q;
+                sched$14$d = w_cur;
+            end
+        end
+        else if (~running$q & load_state) begin
+            cv$0$d = cv$1$q;
+            cv$1$d = cv$2$q;
+            cv$2$d = cv$3$q;
+            cv$3$d = cv$4$q;
+            cv$4$d = cv$5$q;
+            cv$5$d = cv$6$q;
+            cv$6$d = cv$7$q;
+            cv$7$d = word_in;
+        end
+        count$d = count_next;
+        k_rom$address = count_next;
+        k$d = k_rom$data;
+        busy = running$q;
+        done = done_r$q;
+        out_word = cv$0$q;
+        case (out_index)
+            0:
+                begin
+                    out_word = cv$0$q;
+                end
+            1:
+                begin
+                    out_word = cv$1$q;
+                end
+            2:
+                begin
+                    out_word = cv$2$q;
+                end
+            3:
+                begin
+                    out_word = cv$3$q;
+                end
+            4:
+                begin
+                    out_word = cv$4$q;
+                end
+            5:
+                begin
+                    out_word = cv$5$q;
+                end
+            6:
+                begin
+                    out_word = cv$6$q;
+                end
+            7:
+                begin
+                    out_word = cv$7$q;
+                end
+            default:
+                begin
+                end
+        endcase
+    end
+    
+endmodule // engines_accel__sha256__core
+
+
+module engines_accel__sha256__core__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__count
+
+
+module engines_accel__sha256__core__cv__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__0
+
+
+module engines_accel__sha256__core__cv__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__1
+
+
+module engines_accel__sha256__core__cv__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__2
+
+
+module engines_accel__sha256__core__cv__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__3
+
+
+module engines_accel__sha256__core__cv__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__4
+
+
+module engines_accel__sha256__core__cv__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__5
+
+
+module engines_accel__sha256__core__cv__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__6
+
+
+module engines_accel__sha256__core__cv__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__cv__7
+
+
+module engines_accel__sha256__core__done_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__done_r
+
+
+module engines_accel__sha256__core__k(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__k
+
+
+module engines_accel__sha256__core__k_rom(address,data);
+    
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [31:0] data;
+    
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 32'h428a2f98;
+      7'b1: data = 32'h71374491;
+      7'b10: data = 32'hb5c0fbcf;
+      7'b11: data = 32'he9b5dba5;
+      7'b100: data = 32'h3956c25b;
+      7'b101: data = 32'h59f111f1;
+      7'b110: data = 32'h923f82a4;
+      7'b111: data = 32'hab1c5ed5;
+      7'b1000: data = 32'hd807aa98;
+      7'b1001: data = 32'h12835b01;
+      7'b1010: data = 32'h243185be;
+      7'b1011: data = 32'h550c7dc3;
+      7'b1100: data = 32'h72be5d74;
+      7'b1101: data = 32'h80deb1fe;
+      7'b1110: data = 32'h9bdc06a7;
+      7'b1111: data = 32'hc19bf174;
+      7'b10000: data = 32'he49b69c1;
+      7'b10001: data = 32'hefbe4786;
+      7'b10010: data = 32'hfc19dc6;
+      7'b10011: data = 32'h240ca1cc;
+      7'b10100: data = 32'h2de92c6f;
+      7'b10101: data = 32'h4a7484aa;
+      7'b10110: data = 32'h5cb0a9dc;
+      7'b10111: data = 32'h76f988da;
+      7'b11000: data = 32'h983e5152;
+      7'b11001: data = 32'ha831c66d;
+      7'b11010: data = 32'hb00327c8;
+      7'b11011: data = 32'hbf597fc7;
+      7'b11100: data = 32'hc6e00bf3;
+      7'b11101: data = 32'hd5a79147;
+      7'b11110: data = 32'h6ca6351;
+      7'b11111: data = 32'h14292967;
+      7'b100000: data = 32'h27b70a85;
+      7'b100001: data = 32'h2e1b2138;
+      7'b100010: data = 32'h4d2c6dfc;
+      7'b100011: data = 32'h53380d13;
+      7'b100100: data = 32'h650a7354;
+      7'b100101: data = 32'h766a0abb;
+      7'b100110: data = 32'h81c2c92e;
+      7'b100111: data = 32'h92722c85;
+      7'b101000: data = 32'ha2bfe8a1;
+      7'b101001: data = 32'ha81a664b;
+      7'b101010: data = 32'hc24b8b70;
+      7'b101011: data = 32'hc76c51a3;
+      7'b101100: data = 32'hd192e819;
+      7'b101101: data = 32'hd6990624;
+      7'b101110: data = 32'hf40e3585;
+      7'b101111: data = 32'h106aa070;
+      7'b110000: data = 32'h19a4c116;
+      7'b110001: data = 32'h1e376c08;
+      7'b110010: data = 32'h2748774c;
+      7'b110011: data = 32'h34b0bcb5;
+      7'b110100: data = 32'h391c0cb3;
+      7'b110101: data = 32'h4ed8aa4a;
+      7'b110110: data = 32'h5b9cca4f;
+      7'b110111: data = 32'h682e6ff3;
+      7'b111000: data = 32'h748f82ee;
+      7'b111001: data = 32'h78a5636f;
+      7'b111010: data = 32'h84c87814;
+      7'b111011: data = 32'h8cc70208;
+      7'b111100: data = 32'h90befffa;
+      7'b111101: data = 32'ha4506ceb;
+      7'b111110: data = 32'hbef9a3f7;
+      7'b111111: data = 32'hc67178f2;
+      default: data = 32'h0;
+    endcase
+            
+endmodule // engines_accel__sha256__core__k_rom
+
+
+module engines_accel__sha256__core__p(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__p
+
+
+module engines_accel__sha256__core__running(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    (* max_fanout = 64 *)
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__running
+
+
+module engines_accel__sha256__core__sched__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__0
+
+
+module engines_accel__sha256__core__sched__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__1
+
+
+module engines_accel__sha256__core__sched__10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__10
+
+
+module engines_accel__sha256__core__sched__11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__11
+
+
+module engines_accel__sha256__core__sched__12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__12
+
+
+module engines_accel__sha256__core__sched__13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__13
+
+
+module engines_accel__sha256__core__sched__14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__14
+
+
+module engines_accel__sha256__core__sched__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__2
+
+
+module engines_accel__sha256__core__sched__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__3
+
+
+module engines_accel__sha256__core__sched__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__4
+
+
+module engines_accel__sha256__core__sched__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__5
+
+
+module engines_accel__sha256__core__sched__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__6
+
+
+module engines_accel__sha256__core__sched__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__7
+
+
+module engines_accel__sha256__core__sched__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__8
+
+
+module engines_accel__sha256__core__sched__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__sched__9
+
+
+module engines_accel__sha256__core__v__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__0
+
+
+module engines_accel__sha256__core__v__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__1
+
+
+module engines_accel__sha256__core__v__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__2
+
+
+module engines_accel__sha256__core__v__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__3
+
+
+module engines_accel__sha256__core__v__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__4
+
+
+module engines_accel__sha256__core__v__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__5
+
+
+module engines_accel__sha256__core__v__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__6
+
+
+module engines_accel__sha256__core__v__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__v__7
+
+
+module engines_accel__sha256__core__w_next(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core__w_next
+
+
+module engines_accel__sha256__core_reset(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__core_reset
+
+
+module engines_accel__sha256__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__count
+
+
+module engines_accel__sha256__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__done_flag
+
+
+module engines_accel__sha256__error_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__error_flag
+
+
+module engines_accel__sha256__feed(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__feed
+
+
+module engines_accel__sha256__fetch_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__fetch_left
+
+
+module engines_accel__sha256__final_block(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__final_block
+
+
+module engines_accel__sha256__first(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__first
+
+
+module engines_accel__sha256__go(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__go
+
+
+module engines_accel__sha256__hash_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__hash_address
+
+
+module engines_accel__sha256__have_words(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__have_words
+
+
+module engines_accel__sha256__hold(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__hold
+
+
+module engines_accel__sha256__hold_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__hold_valid
+
+
+module engines_accel__sha256__kept_nw(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__kept_nw
+
+
+module engines_accel__sha256__last_word(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__last_word
+
+
+module engines_accel__sha256__length_here(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__length_here
+
+
+module engines_accel__sha256__nw(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__nw
+
+
+module engines_accel__sha256__pad_done(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__pad_done
+
+
+module engines_accel__sha256__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam Phase$Idle = 0;
+    localparam Phase$Input = 1;
+    localparam Phase$Drain = 2;
+    localparam Phase$Compress = 3;
+    localparam Phase$Capture = 4;
+    localparam Phase$Load = 5;
+    localparam Phase$Absorb = 6;
+    localparam Phase$Output = 7;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__phase
+
+
+module engines_accel__sha256__prefix_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__prefix_valid
+
+
+module engines_accel__sha256__prev_half(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__prev_half
+
+
+module engines_accel__sha256__prf_block(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__prf_block
+
+
+module engines_accel__sha256__prf_fors(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__prf_fors
+
+
+module engines_accel__sha256__seed__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__0
+
+
+module engines_accel__sha256__seed__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__1
+
+
+module engines_accel__sha256__seed__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__2
+
+
+module engines_accel__sha256__seed__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__3
+
+
+module engines_accel__sha256__seed__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__4
+
+
+module engines_accel__sha256__seed__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__5
+
+
+module engines_accel__sha256__seed__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__6
+
+
+module engines_accel__sha256__seed__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seed__7
+
+
+module engines_accel__sha256__seeding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__seeding
+
+
+module engines_accel__sha256__segment(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__segment
+
+
+module engines_accel__sha256__segment_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__segment_word
+
+
+module engines_accel__sha256__state_kept(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__state_kept
+
+
+module engines_accel__sha256__steps_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__steps_left
+
+
+module engines_accel__sha256__tmp__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__0
+
+
+module engines_accel__sha256__tmp__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__1
+
+
+module engines_accel__sha256__tmp__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__2
+
+
+module engines_accel__sha256__tmp__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__3
+
+
+module engines_accel__sha256__tmp__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__4
+
+
+module engines_accel__sha256__tmp__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__5
+
+
+module engines_accel__sha256__tmp__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__6
+
+
+module engines_accel__sha256__tmp__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tmp__7
+
+
+module engines_accel__sha256__tweak(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tweak
+
+
+module engines_accel__sha256__tweak_length_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__tweak_length_bits
+
+
+module engines_accel__sha256__words_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha256__words_left
+
+
 module engines_accel__slh_held(d,q,clock);
     
     // Module arguments
@@ -44127,7 +48372,7 @@ module engines_accel__slh_held(d,q,clock);
 endmodule // engines_accel__slh_held
 
 
-module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken);
+module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken,hash_sha2);
     
     // Module arguments
     input wire  aclk;
@@ -44178,6 +48423,7 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     input wire  sponge_port$out_last;
     output wire  sponge_port$out_ready;
     input wire  sponge_taken;
+    output reg  hash_sha2;
     
     // Constant declarations
     localparam  all_bytes = 4'hf;
@@ -44188,14 +48434,16 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  engine_keygen = 2'b10;
     localparam  engine_sign = 2'b1;
     localparam  engine_verify = 2'b0;
-    localparam  config_word = 32'h207;
+    localparam  config_word = 32'h20f;
     localparam  verdict_valid = 32'h4f4b4159;
     localparam  verdict_invalid = 32'h4641494c;
     localparam  root_start = 6'b10000;
     localparam  md_start = 6'b11000;
     localparam  indices_start = 6'b100010;
     localparam  set_base = 32'h0;
-    localparam  last_index = 32'h5;
+    localparam  last_index = 32'h7;
+    localparam  sha2_from = 32'h6;
+    localparam  only_sha2 = 1'b0;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -44292,6 +48540,9 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     wire  core$verdict;
     wire  core$in_ready;
     wire  core$out_root;
+    reg  sha2_reg$d;
+    wire  sha2_reg$q;
+    reg  sha2_reg$clock;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
     reg  n_reg$clock;
@@ -44360,6 +48611,8 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     reg  drop_root;
     reg  [5:0] md_offset;
     reg  [31:0] set_index;
+    reg  sha2_set;
+    reg  [31:0] table_index;
     
     // Sub module instances
     engines_accel__slhdsa__regs regs(
@@ -44446,6 +48699,11 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
         .sponge_port$out_valid(sponge_port$out_valid),
         .sponge_port$out_last(sponge_port$out_last),
         .sponge_port$out_ready(sponge_port$out_ready)
+    );
+    engines_accel__slhdsa__sha2_reg sha2_reg(
+        .d(sha2_reg$d),
+        .q(sha2_reg$q),
+        .clock(sha2_reg$clock)
     );
     engines_accel__slhdsa__n_reg n_reg(
         .d(n_reg$d),
@@ -44590,6 +48848,7 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
         top_done$clock = aclk;
         top_error$clock = aclk;
         cycle_count$clock = aclk;
+        sha2_reg$clock = aclk;
         n_reg$d = n_reg$q;
         a_reg$d = a_reg$q;
         k_reg$d = k_reg$q;
@@ -44610,6 +48869,7 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
         top_done$d = top_done$q;
         top_error$d = top_error$q;
         cycle_count$d = cycle_count$q;
+        sha2_reg$d = sha2_reg$q;
         launch$d = 1'b0;
         core$clock = aclk;
         core$reset = ~aresetn;
@@ -44627,6 +48887,12 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
         core$in_valid = s_axis_tvalid & handed$q;
         core$in_last = s_axis_tlast;
         set_index = regs$arg0 - set_base;
+        sha2_set = only_sha2 | (set_index >= sha2_from);
+        table_index = set_index;
+        if (sha2_set & ~only_sha2) begin
+            table_index = set_index - sha2_from;
+        end
+        hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
         core$seed_index = ((position$q[(32'h0)+:(3)]) & 4'hf) | (((~position$q[(32'h3)+:(1)]) & 4'hf) << 32'h3);
@@ -44715,42 +48981,43 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
                 end
-                if (set_index == 0) begin
+                sha2_reg$d = sha2_set;
+                if (table_index == 0) begin
                     n_reg$d = n_table$0;
                     a_reg$d = a_table$0;
                     k_reg$d = k_table$0;
                     height_reg$d = height_table$0;
                     layers_reg$d = layers_table$0;
                 end
-                if (set_index == 1) begin
+                if (table_index == 1) begin
                     n_reg$d = n_table$1;
                     a_reg$d = a_table$1;
                     k_reg$d = k_table$1;
                     height_reg$d = height_table$1;
                     layers_reg$d = layers_table$1;
                 end
-                if (set_index == 2) begin
+                if (table_index == 2) begin
                     n_reg$d = n_table$2;
                     a_reg$d = a_table$2;
                     k_reg$d = k_table$2;
                     height_reg$d = height_table$2;
                     layers_reg$d = layers_table$2;
                 end
-                if (set_index == 3) begin
+                if (table_index == 3) begin
                     n_reg$d = n_table$3;
                     a_reg$d = a_table$3;
                     k_reg$d = k_table$3;
                     height_reg$d = height_table$3;
                     layers_reg$d = layers_table$3;
                 end
-                if (set_index == 4) begin
+                if (table_index == 4) begin
                     n_reg$d = n_table$4;
                     a_reg$d = a_table$4;
                     k_reg$d = k_table$4;
                     height_reg$d = height_table$4;
                     layers_reg$d = layers_table$4;
                 end
-                if (set_index == 5) begin
+                if (table_index == 5) begin
                     n_reg$d = n_table$5;
                     a_reg$d = a_table$5;
                     k_reg$d = k_table$5;
@@ -57044,6 +61311,25 @@ module engines_accel__slhdsa__sending(d,q,clock);
     end
           
 endmodule // engines_accel__slhdsa__sending
+
+
+module engines_accel__slhdsa__sha2_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__slhdsa__sha2_reg
 
 
 module engines_accel__slhdsa__top_done(d,q,clock);

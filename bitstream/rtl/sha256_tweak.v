@@ -220,9 +220,12 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
     reg  final_block$d;
     wire  final_block$q;
     reg  final_block$clock;
-    reg  first_block$d;
-    wire  first_block$q;
-    reg  first_block$clock;
+    reg  adrsc_phase$d;
+    wire  adrsc_phase$q;
+    reg  adrsc_phase$clock;
+    reg  at_length$d;
+    wire  at_length$q;
+    reg  at_length$clock;
     reg  go$d;
     wire  go$q;
     reg  go$clock;
@@ -599,10 +602,15 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         .q(final_block$q),
         .clock(final_block$clock)
     );
-    sha256_tweak__first_block first_block(
-        .d(first_block$d),
-        .q(first_block$q),
-        .clock(first_block$clock)
+    sha256_tweak__adrsc_phase adrsc_phase(
+        .d(adrsc_phase$d),
+        .q(adrsc_phase$q),
+        .clock(adrsc_phase$clock)
+    );
+    sha256_tweak__at_length at_length(
+        .d(at_length$d),
+        .q(at_length$q),
+        .clock(at_length$clock)
     );
     sha256_tweak__go go(
         .d(go$d),
@@ -663,7 +671,8 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         pad_done$clock = clock;
         length_here$clock = clock;
         final_block$clock = clock;
-        first_block$clock = clock;
+        adrsc_phase$clock = clock;
+        at_length$clock = clock;
         go$clock = clock;
         tweak_length_bits$clock = clock;
         last_word$clock = clock;
@@ -695,7 +704,8 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         pad_done$d = pad_done$q;
         length_here$d = length_here$q;
         final_block$d = final_block$q;
-        first_block$d = first_block$q;
+        adrsc_phase$d = adrsc_phase$q;
+        at_length$d = at_length$q;
         go$d = go$q;
         tweak_length_bits$d = tweak_length_bits$q;
         last_word$d = last_word$q;
@@ -982,7 +992,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         t_takes_stream = 1'b0;
         t_pad = 1'b0;
         t_len = 1'b0;
-        if (first_block$q & (count$q < 32'h5)) begin
+        if (adrsc_phase$q) begin
             t_word = adrsc$0$q;
         end
         else if (have_words$q) begin
@@ -994,7 +1004,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
             t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | 64'h8000;
             t_pad = 1'b1;
         end
-        else if (length_here$q & (count$q == 32'hf)) begin
+        else if (at_length$q) begin
             t_word = tweak_length_bits$q;
             t_len = 1'b1;
         end
@@ -1319,7 +1329,8 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                             adrsc$3$d = msg$3;
                             adrsc$4$d = msg$4;
                             go$d = 1'b1;
-                            first_block$d = 1'b1;
+                            adrsc_phase$d = 1'b1;
+                            at_length$d = 1'b0;
                             pad_done$d = 1'b0;
                             length_here$d = 1'b0;
                             final_block$d = 1'b0;
@@ -1371,6 +1382,12 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                         adrsc$1$d = adrsc$2$q;
                         adrsc$2$d = adrsc$3$q;
                         adrsc$3$d = adrsc$4$q;
+                        if (count$q == 32'h4) begin
+                            adrsc_phase$d = 1'b0;
+                        end
+                        if (count$q == 32'he) begin
+                            at_length$d = length_here$q;
+                        end
                         if (t_pad) begin
                             pad_done$d = 1'b1;
                             if (count$q < 32'he) begin
@@ -1379,6 +1396,7 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                         end
                         if (t_len) begin
                             final_block$d = 1'b1;
+                            at_length$d = 1'b0;
                         end
                     end
                     if (core$done) begin
@@ -1388,7 +1406,6 @@ module sha256_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
                         else begin
                             count$d = 32'h0;
                             go$d = 1'b1;
-                            first_block$d = 1'b0;
                             if (pad_done$q) begin
                                 length_here$d = 1'b1;
                             end
@@ -1737,6 +1754,44 @@ module sha256_tweak__adrsc__4(d,q,clock);
     end
           
 endmodule // sha256_tweak__adrsc__4
+
+
+module sha256_tweak__adrsc_phase(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__adrsc_phase
+
+
+module sha256_tweak__at_length(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sha256_tweak__at_length
 
 
 module sha256_tweak__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
@@ -3374,25 +3429,6 @@ module sha256_tweak__first(d,q,clock);
     end
           
 endmodule // sha256_tweak__first
-
-
-module sha256_tweak__first_block(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sha256_tweak__first_block
 
 
 module sha256_tweak__go(d,q,clock);

@@ -119,6 +119,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
     reg  inner$sponge_port$out_last;
     wire  inner$sponge_port$out_ready;
     reg  inner$sponge_taken;
+    wire  inner$hash_sha2;
     
     // Sub module instances
     slhdsa_accel__inner inner(
@@ -169,7 +170,8 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
         .sponge_port$out_valid(inner$sponge_port$out_valid),
         .sponge_port$out_last(inner$sponge_port$out_last),
         .sponge_port$out_ready(inner$sponge_port$out_ready),
-        .sponge_taken(inner$sponge_taken)
+        .sponge_taken(inner$sponge_taken),
+        .hash_sha2(inner$hash_sha2)
     );
     
     // Update code
@@ -217,7 +219,7 @@ module slhdsa_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_
 endmodule // slhdsa_accel
 
 
-module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken);
+module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken,hash_sha2);
     
     // Module arguments
     input wire  aclk;
@@ -268,6 +270,7 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     input wire  sponge_port$out_last;
     output wire  sponge_port$out_ready;
     input wire  sponge_taken;
+    output reg  hash_sha2;
     
     // Constant declarations
     localparam  all_bytes = 4'hf;
@@ -286,6 +289,8 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  indices_start = 6'b100010;
     localparam  set_base = 32'h0;
     localparam  last_index = 32'h5;
+    localparam  sha2_from = 32'h6;
+    localparam  only_sha2 = 1'b0;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -382,6 +387,9 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     wire  core$verdict;
     wire  core$in_ready;
     wire  core$out_root;
+    reg  sha2_reg$d;
+    wire  sha2_reg$q;
+    reg  sha2_reg$clock;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
     reg  n_reg$clock;
@@ -450,6 +458,8 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     reg  drop_root;
     reg  [5:0] md_offset;
     reg  [31:0] set_index;
+    reg  sha2_set;
+    reg  [31:0] table_index;
     
     // Sub module instances
     slhdsa_accel__inner__regs regs(
@@ -536,6 +546,11 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         .sponge_port$out_valid(sponge_port$out_valid),
         .sponge_port$out_last(sponge_port$out_last),
         .sponge_port$out_ready(sponge_port$out_ready)
+    );
+    slhdsa_accel__inner__sha2_reg sha2_reg(
+        .d(sha2_reg$d),
+        .q(sha2_reg$q),
+        .clock(sha2_reg$clock)
     );
     slhdsa_accel__inner__n_reg n_reg(
         .d(n_reg$d),
@@ -680,6 +695,7 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         top_done$clock = aclk;
         top_error$clock = aclk;
         cycle_count$clock = aclk;
+        sha2_reg$clock = aclk;
         n_reg$d = n_reg$q;
         a_reg$d = a_reg$q;
         k_reg$d = k_reg$q;
@@ -700,6 +716,7 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         top_done$d = top_done$q;
         top_error$d = top_error$q;
         cycle_count$d = cycle_count$q;
+        sha2_reg$d = sha2_reg$q;
         launch$d = 1'b0;
         core$clock = aclk;
         core$reset = ~aresetn;
@@ -717,6 +734,12 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         core$in_valid = s_axis_tvalid & handed$q;
         core$in_last = s_axis_tlast;
         set_index = regs$arg0 - set_base;
+        sha2_set = only_sha2 | (set_index >= sha2_from);
+        table_index = set_index;
+        if (sha2_set & ~only_sha2) begin
+            table_index = set_index - sha2_from;
+        end
+        hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
         core$seed_index = ((position$q[(32'h0)+:(3)]) & 4'hf) | (((~position$q[(32'h3)+:(1)]) & 4'hf) << 32'h3);
@@ -805,42 +828,43 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
                 end
-                if (set_index == 0) begin
+                sha2_reg$d = sha2_set;
+                if (table_index == 0) begin
                     n_reg$d = n_table$0;
                     a_reg$d = a_table$0;
                     k_reg$d = k_table$0;
                     height_reg$d = height_table$0;
                     layers_reg$d = layers_table$0;
                 end
-                if (set_index == 1) begin
+                if (table_index == 1) begin
                     n_reg$d = n_table$1;
                     a_reg$d = a_table$1;
                     k_reg$d = k_table$1;
                     height_reg$d = height_table$1;
                     layers_reg$d = layers_table$1;
                 end
-                if (set_index == 2) begin
+                if (table_index == 2) begin
                     n_reg$d = n_table$2;
                     a_reg$d = a_table$2;
                     k_reg$d = k_table$2;
                     height_reg$d = height_table$2;
                     layers_reg$d = layers_table$2;
                 end
-                if (set_index == 3) begin
+                if (table_index == 3) begin
                     n_reg$d = n_table$3;
                     a_reg$d = a_table$3;
                     k_reg$d = k_table$3;
                     height_reg$d = height_table$3;
                     layers_reg$d = layers_table$3;
                 end
-                if (set_index == 4) begin
+                if (table_index == 4) begin
                     n_reg$d = n_table$4;
                     a_reg$d = a_table$4;
                     k_reg$d = k_table$4;
                     height_reg$d = height_table$4;
                     layers_reg$d = layers_table$4;
                 end
-                if (set_index == 5) begin
+                if (table_index == 5) begin
                     n_reg$d = n_table$5;
                     a_reg$d = a_table$5;
                     k_reg$d = k_table$5;
@@ -13134,6 +13158,25 @@ module slhdsa_accel__inner__sending(d,q,clock);
     end
           
 endmodule // slhdsa_accel__inner__sending
+
+
+module slhdsa_accel__inner__sha2_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_accel__inner__sha2_reg
 
 
 module slhdsa_accel__inner__top_done(d,q,clock);

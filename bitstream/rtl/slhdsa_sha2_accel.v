@@ -119,6 +119,7 @@ module slhdsa_sha2_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s
     reg  inner$sponge_port$out_last;
     wire  inner$sponge_port$out_ready;
     reg  inner$sponge_taken;
+    wire  inner$hash_sha2;
     reg  hash$clock;
     reg  hash$reset;
     reg  hash$start;
@@ -188,7 +189,8 @@ module slhdsa_sha2_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s
         .sponge_port$out_valid(inner$sponge_port$out_valid),
         .sponge_port$out_last(inner$sponge_port$out_last),
         .sponge_port$out_ready(inner$sponge_port$out_ready),
-        .sponge_taken(inner$sponge_taken)
+        .sponge_taken(inner$sponge_taken),
+        .hash_sha2(inner$hash_sha2)
     );
     slhdsa_sha2_accel__hash hash(
         .clock(hash$clock),
@@ -494,9 +496,12 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
     reg  final_block$d;
     wire  final_block$q;
     reg  final_block$clock;
-    reg  first_block$d;
-    wire  first_block$q;
-    reg  first_block$clock;
+    reg  adrsc_phase$d;
+    wire  adrsc_phase$q;
+    reg  adrsc_phase$clock;
+    reg  at_length$d;
+    wire  at_length$q;
+    reg  at_length$clock;
     reg  go$d;
     wire  go$q;
     reg  go$clock;
@@ -873,10 +878,15 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         .q(final_block$q),
         .clock(final_block$clock)
     );
-    slhdsa_sha2_accel__hash__first_block first_block(
-        .d(first_block$d),
-        .q(first_block$q),
-        .clock(first_block$clock)
+    slhdsa_sha2_accel__hash__adrsc_phase adrsc_phase(
+        .d(adrsc_phase$d),
+        .q(adrsc_phase$q),
+        .clock(adrsc_phase$clock)
+    );
+    slhdsa_sha2_accel__hash__at_length at_length(
+        .d(at_length$d),
+        .q(at_length$q),
+        .clock(at_length$clock)
     );
     slhdsa_sha2_accel__hash__go go(
         .d(go$d),
@@ -937,7 +947,8 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         pad_done$clock = clock;
         length_here$clock = clock;
         final_block$clock = clock;
-        first_block$clock = clock;
+        adrsc_phase$clock = clock;
+        at_length$clock = clock;
         go$clock = clock;
         tweak_length_bits$clock = clock;
         last_word$clock = clock;
@@ -969,7 +980,8 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         pad_done$d = pad_done$q;
         length_here$d = length_here$q;
         final_block$d = final_block$q;
-        first_block$d = first_block$q;
+        adrsc_phase$d = adrsc_phase$q;
+        at_length$d = at_length$q;
         go$d = go$q;
         tweak_length_bits$d = tweak_length_bits$q;
         last_word$d = last_word$q;
@@ -1256,7 +1268,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
         t_takes_stream = 1'b0;
         t_pad = 1'b0;
         t_len = 1'b0;
-        if (first_block$q & (count$q < 32'h5)) begin
+        if (adrsc_phase$q) begin
             t_word = adrsc$0$q;
         end
         else if (have_words$q) begin
@@ -1268,7 +1280,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
             t_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | 64'h8000;
             t_pad = 1'b1;
         end
-        else if (length_here$q & (count$q == 32'hf)) begin
+        else if (at_length$q) begin
             t_word = tweak_length_bits$q;
             t_len = 1'b1;
         end
@@ -1593,7 +1605,8 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                             adrsc$3$d = msg$3;
                             adrsc$4$d = msg$4;
                             go$d = 1'b1;
-                            first_block$d = 1'b1;
+                            adrsc_phase$d = 1'b1;
+                            at_length$d = 1'b0;
                             pad_done$d = 1'b0;
                             length_here$d = 1'b0;
                             final_block$d = 1'b0;
@@ -1645,6 +1658,12 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                         adrsc$1$d = adrsc$2$q;
                         adrsc$2$d = adrsc$3$q;
                         adrsc$3$d = adrsc$4$q;
+                        if (count$q == 32'h4) begin
+                            adrsc_phase$d = 1'b0;
+                        end
+                        if (count$q == 32'he) begin
+                            at_length$d = length_here$q;
+                        end
                         if (t_pad) begin
                             pad_done$d = 1'b1;
                             if (count$q < 32'he) begin
@@ -1653,6 +1672,7 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                         end
                         if (t_len) begin
                             final_block$d = 1'b1;
+                            at_length$d = 1'b0;
                         end
                     end
                     if (core$done) begin
@@ -1662,7 +1682,6 @@ module slhdsa_sha2_accel__hash(clock,reset,start,abort_job,op,arg0,arg1,arg2,bus
                         else begin
                             count$d = 32'h0;
                             go$d = 1'b1;
-                            first_block$d = 1'b0;
                             if (pad_done$q) begin
                                 length_here$d = 1'b1;
                             end
@@ -2011,6 +2030,44 @@ module slhdsa_sha2_accel__hash__adrsc__4(d,q,clock);
     end
           
 endmodule // slhdsa_sha2_accel__hash__adrsc__4
+
+
+module slhdsa_sha2_accel__hash__adrsc_phase(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__adrsc_phase
+
+
+module slhdsa_sha2_accel__hash__at_length(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__hash__at_length
 
 
 module slhdsa_sha2_accel__hash__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
@@ -3650,25 +3707,6 @@ module slhdsa_sha2_accel__hash__first(d,q,clock);
 endmodule // slhdsa_sha2_accel__hash__first
 
 
-module slhdsa_sha2_accel__hash__first_block(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // slhdsa_sha2_accel__hash__first_block
-
-
 module slhdsa_sha2_accel__hash__go(d,q,clock);
     
     // Module arguments
@@ -4420,7 +4458,7 @@ module slhdsa_sha2_accel__hash__words_left(d,q,clock);
 endmodule // slhdsa_sha2_accel__hash__words_left
 
 
-module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken);
+module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi_wdata,s_axi_wstrb,s_axi_wvalid,s_axi_wready,s_axi_bresp,s_axi_bvalid,s_axi_bready,s_axi_araddr,s_axi_arvalid,s_axi_arready,s_axi_rdata,s_axi_rresp,s_axi_rvalid,s_axi_rready,s_axis_tdata,s_axis_tvalid,s_axis_tlast,s_axis_tkeep,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tlast,m_axis_tready,busy,sponge_port$reset,sponge_port$start,sponge_port$op,sponge_port$arg0,sponge_port$arg1,sponge_port$arg2,sponge_port$busy,sponge_port$done,sponge_port$error,sponge_port$in_data,sponge_port$in_valid,sponge_port$in_last,sponge_port$in_ready,sponge_port$out_data,sponge_port$out_valid,sponge_port$out_last,sponge_port$out_ready,sponge_taken,hash_sha2);
     
     // Module arguments
     input wire  aclk;
@@ -4471,6 +4509,7 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
     input wire  sponge_port$out_last;
     output wire  sponge_port$out_ready;
     input wire  sponge_taken;
+    output reg  hash_sha2;
     
     // Constant declarations
     localparam  all_bytes = 4'hf;
@@ -4489,6 +4528,8 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
     localparam  indices_start = 6'b100010;
     localparam  set_base = 32'h6;
     localparam  last_index = 32'h1;
+    localparam  sha2_from = 32'h6;
+    localparam  only_sha2 = 1'b1;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -4585,6 +4626,9 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
     wire  core$verdict;
     wire  core$in_ready;
     wire  core$out_root;
+    reg  sha2_reg$d;
+    wire  sha2_reg$q;
+    reg  sha2_reg$clock;
     reg  [5:0] n_reg$d;
     wire  [5:0] n_reg$q;
     reg  n_reg$clock;
@@ -4653,6 +4697,8 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
     reg  drop_root;
     reg  [5:0] md_offset;
     reg  [31:0] set_index;
+    reg  sha2_set;
+    reg  [31:0] table_index;
     
     // Sub module instances
     slhdsa_sha2_accel__inner__regs regs(
@@ -4739,6 +4785,11 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
         .sponge_port$out_valid(sponge_port$out_valid),
         .sponge_port$out_last(sponge_port$out_last),
         .sponge_port$out_ready(sponge_port$out_ready)
+    );
+    slhdsa_sha2_accel__inner__sha2_reg sha2_reg(
+        .d(sha2_reg$d),
+        .q(sha2_reg$q),
+        .clock(sha2_reg$clock)
     );
     slhdsa_sha2_accel__inner__n_reg n_reg(
         .d(n_reg$d),
@@ -4883,6 +4934,7 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
         top_done$clock = aclk;
         top_error$clock = aclk;
         cycle_count$clock = aclk;
+        sha2_reg$clock = aclk;
         n_reg$d = n_reg$q;
         a_reg$d = a_reg$q;
         k_reg$d = k_reg$q;
@@ -4903,6 +4955,7 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
         top_done$d = top_done$q;
         top_error$d = top_error$q;
         cycle_count$d = cycle_count$q;
+        sha2_reg$d = sha2_reg$q;
         launch$d = 1'b0;
         core$clock = aclk;
         core$reset = ~aresetn;
@@ -4920,6 +4973,12 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
         core$in_valid = s_axis_tvalid & handed$q;
         core$in_last = s_axis_tlast;
         set_index = regs$arg0 - set_base;
+        sha2_set = only_sha2 | (set_index >= sha2_from);
+        table_index = set_index;
+        if (sha2_set & ~only_sha2) begin
+            table_index = set_index - sha2_from;
+        end
+        hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
         core$seed_index = ((position$q[(32'h0)+:(3)]) & 4'hf) | (((~position$q[(32'h3)+:(1)]) & 4'hf) << 32'h3);
@@ -5008,42 +5067,43 @@ module slhdsa_sha2_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_aw
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;
                 end
-                if (set_index == 0) begin
+                sha2_reg$d = sha2_set;
+                if (table_index == 0) begin
                     n_reg$d = n_table$0;
                     a_reg$d = a_table$0;
                     k_reg$d = k_table$0;
                     height_reg$d = height_table$0;
                     layers_reg$d = layers_table$0;
                 end
-                if (set_index == 1) begin
+                if (table_index == 1) begin
                     n_reg$d = n_table$1;
                     a_reg$d = a_table$1;
                     k_reg$d = k_table$1;
                     height_reg$d = height_table$1;
                     layers_reg$d = layers_table$1;
                 end
-                if (set_index == 2) begin
+                if (table_index == 2) begin
                     n_reg$d = n_table$2;
                     a_reg$d = a_table$2;
                     k_reg$d = k_table$2;
                     height_reg$d = height_table$2;
                     layers_reg$d = layers_table$2;
                 end
-                if (set_index == 3) begin
+                if (table_index == 3) begin
                     n_reg$d = n_table$3;
                     a_reg$d = a_table$3;
                     k_reg$d = k_table$3;
                     height_reg$d = height_table$3;
                     layers_reg$d = layers_table$3;
                 end
-                if (set_index == 4) begin
+                if (table_index == 4) begin
                     n_reg$d = n_table$4;
                     a_reg$d = a_table$4;
                     k_reg$d = k_table$4;
                     height_reg$d = height_table$4;
                     layers_reg$d = layers_table$4;
                 end
-                if (set_index == 5) begin
+                if (table_index == 5) begin
                     n_reg$d = n_table$5;
                     a_reg$d = a_table$5;
                     k_reg$d = k_table$5;
@@ -17337,6 +17397,25 @@ module slhdsa_sha2_accel__inner__sending(d,q,clock);
     end
           
 endmodule // slhdsa_sha2_accel__inner__sending
+
+
+module slhdsa_sha2_accel__inner__sha2_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // slhdsa_sha2_accel__inner__sha2_reg
 
 
 module slhdsa_sha2_accel__inner__top_done(d,q,clock);

@@ -33,7 +33,7 @@ impl CosimSet {
     pub fn covers(self, scheme: Scheme, _op: Operation) -> Result<(), &'static str> {
         match scheme {
             Scheme::SlhDsa(p) if !p.name.contains("SHAKE") => {
-                Err("no SHA-2 engine in a built configuration: its top, slhdsa_sha2_accel, is not built yet")
+                Err("no SHA-2 primitive core to offload to; the engine runs the set (CONFIG_SHA2), but the driver does not offer it yet")
             }
             _ if self == Self::None => Err("co-simulation not run for this report"),
             Scheme::MlDsa(_) | Scheme::SlhDsa(_) => Ok(()),

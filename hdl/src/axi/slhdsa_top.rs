@@ -37,7 +37,9 @@
 //! at 125 MHz; SHAKE-128f on the two-round sponge: 59,448, 1,494,469,
 //! 104,412): a SHA-256 compression is 66 clocks where a permutation is
 //! 12. SHA2-128s (`PQC_FULL=1`): 21,908,891, 172,287,009 and 186,420.
-//! No PL configuration builds it yet.
+//! No PL configuration builds this top: the built `engines_accel` has the
+//! block that takes both the SHAKE and the SHA2 sets
+//! ([`SlhDsaBlock::on_sponge_and_sha256`]), with the same counts.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::{pl_top, pl_top_around};
@@ -116,6 +118,16 @@ pl_top! {
         /// (whose table entries are those of SHAKE-128s and -128f).
         set_base: Constant<Bits<32>> = Constant::new(0.into()),
         last_index: Constant<Bits<32>> = Constant::new(5.into()),
+        /// Indices from `sha2_from` on are SHA2 sets: they take the table
+        /// entry `index − sha2_from` and raise `hash_sha2` (past
+        /// `last_index`: no SHA2 set). With `only_sha2` every index is a
+        /// SHA2 set and takes its own entry.
+        sha2_from: Constant<Bits<32>> = Constant::new(6.into()),
+        only_sha2: Constant<Bit> = Constant::new(false),
+        /// The request running is of a SHA2 set: the block's hashes go to
+        /// the SHA-256 engine (held from the accepted start to the next).
+        pub(crate) hash_sha2: Signal<Out, Bit> = Default::default(),
+        sha2_reg: DFF<Bit> = Default::default(),
         n_table: [Constant<Bits<6>>; 6] = table(|p| p.n),
         a_table: [Constant<Bits<4>>; 6] = table(|p| p.a),
         k_table: [Constant<Bits<6>>; 6] = table(|p| p.k),
@@ -147,6 +159,8 @@ pl_top! {
         drop_root: Signal<Local, Bit> = Default::default(),
         md_offset: Signal<Local, Bits<6>> = Default::default(),
         set_index: Signal<Local, Bits<32>> = Default::default(),
+        sha2_set: Signal<Local, Bit> = Default::default(),
+        table_index: Signal<Local, Bits<32>> = Default::default(),
     }
 }
 
@@ -185,7 +199,23 @@ impl SlhDsaBlock {
             config_word: Constant::new(config(0, true).into()),
             set_base: Constant::new(u64::from(reg::SHA2_SET_BASE).into()),
             last_index: Constant::new((reg::SHA2_SETS.len() as u64 - 1).into()),
+            only_sha2: Constant::new(true),
             ..Self::with_outside_sponge()
+        }
+    }
+
+    /// The block of [`super::EnginesAccel`]: the SHAKE sets on the shared
+    /// sponge and the SHA2 sets on the SHA-256 engine, both outside it
+    /// behind `sponge_port` (`hash_sha2` says which).
+    pub fn on_sponge_and_sha256() -> Self {
+        let sets = reg::SETS.len() + reg::SHA2_SETS.len();
+        Self {
+            config_word: Constant::new(config(SPONGE_ROUNDS_PER_CLOCK, true).into()),
+            set_base: Constant::new(0.into()),
+            last_index: Constant::new((sets as u64 - 1).into()),
+            sha2_from: Constant::new(u64::from(reg::SHA2_SET_BASE).into()),
+            only_sha2: Constant::new(false),
+            ..Self::on_sha256()
         }
     }
 
@@ -247,7 +277,8 @@ impl Logic for SlhDsaBlock {
             verdict_word,
             top_done,
             top_error,
-            cycle_count
+            cycle_count,
+            sha2_reg
         );
         self.launch.d.next = false;
         self.core.clock.next = self.aclk.val();
@@ -271,6 +302,12 @@ impl Logic for SlhDsaBlock {
         self.core.in_last.next = self.s_axis_tlast.val();
         // Below `set_base` it wraps past `last_index`.
         self.set_index.next = self.regs.arg0.val() - self.set_base.val();
+        self.sha2_set.next = self.only_sha2.val() | (self.set_index.val() >= self.sha2_from.val());
+        self.table_index.next = self.set_index.val();
+        if self.sha2_set.val() & !self.only_sha2.val() {
+            self.table_index.next = self.set_index.val() - self.sha2_from.val();
+        }
+        self.hash_sha2.next = self.sha2_reg.q.val();
         self.any_busy.next =
             self.loading.q.val() | self.launch.q.val() | self.handed.q.val() | self.sending.q.val();
 
@@ -363,8 +400,9 @@ impl Logic for SlhDsaBlock {
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;
                 }
+                self.sha2_reg.d.next = self.sha2_set.val();
                 for i in 0..6 {
-                    if self.set_index.val().index() == i {
+                    if self.table_index.val().index() == i {
                         self.n_reg.d.next = self.n_table[i].val();
                         self.a_reg.d.next = self.a_table[i].val();
                         self.k_reg.d.next = self.k_table[i].val();

@@ -116,7 +116,7 @@ pub(super) fn script(top: &mut dyn PlTop) -> Vec<u64> {
     let last = Some(keygen_words.len() - 1);
     let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
     for (op, set, last_at) in [
-        (reg::OP_KEYGEN, 6, last),
+        (reg::OP_KEYGEN, 8, last),
         (0x07, SET_128F, last),
         (reg::OP_KEYGEN, SET_128F, Some(3)),
         (reg::OP_KEYGEN, SET_128F, None),
@@ -450,12 +450,14 @@ fn every_sets_signing_fits_the_contracts_cycle_bound() {
 
 /// `ARG0` of SLH-DSA-SHA2-128f.
 const SET_SHA2_128F: u32 = reg::SHA2_SET_BASE + 1;
+/// Sets the SHA2 top refuses: the SHAKE sets, past the SHA2 sets.
+const SHA2_TOP_REFUSES: [u32; 5] = [0, SET_128F, 5, SET_SHA2_128F + 1, u32::MAX];
 
-/// The SHA2 top at the bus: the identification registers; the SHAKE
-/// sets and those past the SHA2 sets refused with DONE | ERROR; the ACVP
+/// A top with the SHA2 sets at the bus: the identification registers;
+/// the sets `refused` refused with DONE | ERROR; the ACVP
 /// SLH-DSA-SHA2-128f key generation. Returns a transcript: outputs,
 /// STATUS and CYCLES.
-fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
+pub(super) fn sha2_script(top: &mut dyn PlTop, refused: &[u32]) -> Vec<u64> {
     let mut log = vec![];
     for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
         log.push(u64::from(top.read(off as u32).unwrap()));
@@ -473,7 +475,7 @@ fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
     };
     let words = request.words(reg::OP_KEYGEN, &[]);
     let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
-    for set in [0, SET_128F, 5, SET_SHA2_128F + 1, u32::MAX] {
+    for &set in refused {
         let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, set, &words, 100_000);
         assert!(out.is_empty(), "set {set}: output");
         assert_eq!(status, error, "set {set}");
@@ -498,7 +500,7 @@ fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
 #[test]
 fn slhdsa_sha2_accel_refuses_the_shake_sets_and_generates_the_acvp_key() {
     let mut top = AccelBench::<SlhDsaSha2Accel>::new();
-    let log = sha2_script(&mut top);
+    let log = sha2_script(&mut top, &SHA2_TOP_REFUSES);
     assert_eq!(log[0], u64::from(reg::ID));
     assert_eq!(
         log[2],
@@ -518,22 +520,26 @@ fn verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus() {
         return;
     }
     let mut top = VerilatedTop::slhdsa_sha2(false).unwrap();
-    let verilated = sha2_script(&mut top);
-    assert_eq!(
-        verilated,
-        sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new())
-    );
+    let verilated = sha2_script(&mut top, &SHA2_TOP_REFUSES);
+    let model = sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new(), &SHA2_TOP_REFUSES);
+    assert_eq!(verilated, model);
+    acvp_sha2_128f_operations(&mut top);
+    sign_and_verify_sets(top, &[SET_SHA2_128F]);
+}
 
+/// The whole ACVP SLH-DSA-SHA2-128f signature on `top` (its SHA3-256
+/// with R from `pqc`), its verification, a forged one and a short one;
+/// the ACVP sigVer case that is invalid.
+pub(super) fn acvp_sha2_128f_operations(top: &mut dyn PlTop) {
     let p = set_params(SET_SHA2_128F as usize);
     let vectors = &pqc_selftest::vectors::SLH_DSA[1];
     let (sig, md, idx_tree, idx_leaf) = acvp_signature(p, vectors);
     let idx = (idx_tree, idx_leaf);
     let sk = vectors.siggen.sk;
     let limit = reg::MAX_JOB_CYCLES;
-    let cycles = sign_and_verify(&mut top, SET_SHA2_128F, (sk, &sig), &md, idx, limit);
+    let cycles = sign_and_verify(top, SET_SHA2_128F, (sk, &sig), &md, idx, limit);
     eprintln!("SLH-DSA-SHA2-128f sign at the bus: {cycles} cycles");
-    short_acvp_sigver_is_an_error(&mut top, SET_SHA2_128F, vectors);
-    sign_and_verify_sets(top, &[SET_SHA2_128F]);
+    short_acvp_sigver_is_an_error(top, SET_SHA2_128F, vectors);
 }
 
 /// SLH-DSA-SHA2-128s on the Verilated SHA2 top: key generation, signing

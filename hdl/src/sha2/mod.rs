@@ -18,9 +18,10 @@
 //! with their PRF, and the SHAKE256 requests of H and T_l, which it
 //! computes with SHA-256), so the SLH-DSA engine runs on it unchanged
 //! behind its sponge port (`slhdsa::sha2_tests`: the ACVP SHA2-128f keyGen
-//! root and the verification of its sigGen signature), and the PL top
+//! root and the verification of its sigGen signature). The PL top
 //! `slhdsa_sha2_accel` ([`crate::axi::SlhDsaSha2Accel`]) puts them
-//! together at the bus. A chain step is 74 clocks (one compression and
+//! together at the bus, and the built `engines_accel` has the engine
+//! beside its shared sponge for the SHA2 sets. A chain step is 74 clocks (one compression and
 //! the 8-clock state reload, which also reads the digest). Categories 3
 //! and 5 need SHA-512 for H and T_l there, which no engine takes yet.
 //!

@@ -288,7 +288,10 @@ pub struct Sha256TweakEngine {
     pad_done: DFF<Bit>,
     length_here: DFF<Bit>,
     final_block: DFF<Bit>,
-    first_block: DFF<Bit>,
+    /// The first block's ADRSc words are going in; the next word is the
+    /// length (registered, so the core's word does not hang on `count`).
+    adrsc_phase: DFF<Bit>,
+    at_length: DFF<Bit>,
     go: DFF<Bit>,
     tweak_length_bits: DFF<Bits<32>>,
     /// The output word now is the last, registered (it ends the jobs'
@@ -401,7 +404,8 @@ impl Default for Sha256TweakEngine {
             pad_done: Default::default(),
             length_here: Default::default(),
             final_block: Default::default(),
-            first_block: Default::default(),
+            adrsc_phase: Default::default(),
+            at_length: Default::default(),
             go: Default::default(),
             tweak_length_bits: Default::default(),
             last_word: Default::default(),
@@ -477,7 +481,8 @@ impl Logic for Sha256TweakEngine {
             pad_done,
             length_here,
             final_block,
-            first_block,
+            adrsc_phase,
+            at_length,
             go,
             tweak_length_bits,
             last_word,
@@ -615,7 +620,7 @@ impl Logic for Sha256TweakEngine {
         self.t_takes_stream.next = false;
         self.t_pad.next = false;
         self.t_len.next = false;
-        if self.first_block.q.val() & (self.count.q.val() < 5) {
+        if self.adrsc_phase.q.val() {
             self.t_word.next = self.adrsc[0].q.val();
         } else if self.have_words.q.val() {
             self.t_word.next =
@@ -625,7 +630,7 @@ impl Logic for Sha256TweakEngine {
         } else if !self.pad_done.q.val() {
             self.t_word.next = (bit_cast::<32, 16>(self.prev_half.q.val()) << 16) | 0x8000_u64;
             self.t_pad.next = true;
-        } else if self.length_here.q.val() & (self.count.q.val() == 15) {
+        } else if self.at_length.q.val() {
             self.t_word.next = self.tweak_length_bits.q.val();
             self.t_len.next = true;
         }
@@ -846,7 +851,8 @@ impl Logic for Sha256TweakEngine {
                             self.adrsc[k].d.next = self.msg[k].val();
                         }
                         self.go.d.next = true;
-                        self.first_block.d.next = true;
+                        self.adrsc_phase.d.next = true;
+                        self.at_length.d.next = false;
                         self.pad_done.d.next = false;
                         self.length_here.d.next = false;
                         self.final_block.d.next = false;
@@ -900,6 +906,14 @@ impl Logic for Sha256TweakEngine {
                     for k in 0..4 {
                         self.adrsc[k].d.next = self.adrsc[k + 1].q.val();
                     }
+                    if self.count.q.val() == 4 {
+                        self.adrsc_phase.d.next = false;
+                    }
+                    // Word 15 is the length if the 0x80 word is in this
+                    // block at 13 or before, or was in the one before.
+                    if self.count.q.val() == 14 {
+                        self.at_length.d.next = self.length_here.q.val();
+                    }
                     if self.t_pad.val() {
                         self.pad_done.d.next = true;
                         if self.count.q.val() < 14 {
@@ -908,6 +922,7 @@ impl Logic for Sha256TweakEngine {
                     }
                     if self.t_len.val() {
                         self.final_block.d.next = true;
+                        self.at_length.d.next = false;
                     }
                 }
                 if self.core.done.val() {
@@ -916,7 +931,6 @@ impl Logic for Sha256TweakEngine {
                     } else {
                         self.count.d.next = 0.into();
                         self.go.d.next = true;
-                        self.first_block.d.next = false;
                         if self.pad_done.q.val() {
                             self.length_here.d.next = true;
                         }
