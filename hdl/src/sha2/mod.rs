@@ -44,18 +44,17 @@
 //!
 //! `sha256_tweak` (the hash engine with its core): 74 clocks a chain
 //! step, 1 + (n/2 + 8) + 74 + 74·s + n/4 clocks a chain of s ≥ 1 steps,
-//! 1 + (n/4 + 8) + 74 + 67·b + 7 + n/4 an H or T_l of b blocks; 3,904 LUT
-//! / 1,829 FF / 0 DSP (3,275 / 1,519 as the chain engine alone, before
-//! the kept prefix, the PRF and H / T_l); sta cell delay 3.66 ns, 6.81 ns
-//! estimated, worst path from the message-word count through the message
-//! word select into the core's h + K + W adder (the chain engine alone:
-//! 3.31 ns, inside the core). In `slhdsa_sha2_accel` (3.54 ns, 7.59 ns
-//! estimated) four registers keep the leaf job's logic off the core's
-//! adder and the job's off the engine's counters: the stream word `hold`,
-//! the flag `have_words`, the ADRSc words `adrsc` and the output's
-//! `last_word`. Without them the top measured 5.20 ns and 11.05 ns
-//! estimated (the job's stream word through the select into the adder),
-//! then 3.71 / 7.76, 3.79 / 8.29 and 3.60 / 8.10 ns as each went in. An SLH-DSA-SHA2-128f verification
+//! 1 + (n/4 + 8) + 74 + 67·b + 7 + n/4 an H or T_l of b blocks; 3,856 LUT
+//! / 1,830 FF / 0 DSP (3,275 / 1,519 as the chain engine alone, before
+//! the kept prefix, the PRF and H / T_l); sta cell delay 3.31 ns, 6.01 ns
+//! estimated, worst path inside the core. The core's message word reads
+//! registers only: the stream word `hold`, the ADRSc words `adrsc`, and
+//! the flags `adrsc_phase`, `have_words` and `at_length` that select
+//! among them; `out_last` is registered too (`last_word`). Without them
+//! `slhdsa_sha2_accel` measured 5.20 ns and 11.05 ns estimated (the leaf
+//! job's stream word through the select into the h + K + W adder), then
+//! 3.71 / 7.76, 3.79 / 8.29, 3.60 / 8.10 and 3.54 / 7.59 ns as each went
+//! in, and 3.52 / 6.22 ns with all. An SLH-DSA-SHA2-128f verification
 //! of the ACVP signature takes 498,971 clocks on it, against 104,380 on
 //! the two-round sponge: one compression is 66 clocks where a permutation
 //! is 12.
