@@ -290,14 +290,7 @@ fn unpack(words: &[u32]) -> Vec<u8> {
 fn check_chain(bench: &mut Bench, rng: &mut Lcg, n: usize, first: u32, steps: u32) {
     let (req, expected) = random_chain(rng, n, first, steps);
     let what = format!("n = {n}, i = {first}, s = {steps}");
-    let r = bench.run(&req, None);
-    assert!(!r.error, "{what}: error");
-    assert_eq!(r.consumed, req.words.len(), "{what}: words taken");
-    assert_eq!(unpack(&r.words), expected, "{what}: output");
-    assert_eq!(r.last_at, Some(n / 4 - 1), "{what}: out_last");
-    if bench.pace >= 8 {
-        assert_eq!(r.cycles, chain_clocks(n, steps), "{what}: clocks");
-    }
+    check(bench, &req, &expected, chain_clocks(n, steps), &what);
 }
 
 /// Random PK.seed/ADRS/X and random (i, s) with i + s ≤ 15 (w = 16) for
