@@ -402,6 +402,46 @@ pub mod slhdsa {
     pub const CONFIG_ROUNDS_SHIFT: u32 = 8;
     /// Mask of the field at [`CONFIG_ROUNDS_SHIFT`].
     pub const CONFIG_ROUNDS_MASK: u32 = 0x1F;
+
+    /// `CONFIG` of an engine that runs all three operations, with a
+    /// sponge of `rounds_per_clock` Keccak rounds a clock (0: none) and,
+    /// with `sha2`, the SHA-256 hash engine.
+    pub const fn config(rounds_per_clock: u32, sha2: bool) -> u32 {
+        let sha2_bit = if sha2 { CONFIG_SHA2 } else { 0 };
+        CONFIG_KEYGEN
+            | CONFIG_SIGN
+            | CONFIG_VERIFY
+            | sha2_bit
+            | (rounds_per_clock & CONFIG_ROUNDS_MASK) << CONFIG_ROUNDS_SHIFT
+    }
+
+    /// `CONFIG` of the built engines configuration's SLH-DSA engine
+    /// (`hdl::axi::EnginesAccel`): the shared sponge and the SHA-256 hash
+    /// engine, so [`SETS`] and [`SHA2_SETS`].
+    pub const ENGINES_CONFIG: u32 = config(crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK, true);
+
+    /// The set an engine with `CONFIG` = `config` runs at `ARG0` = `arg`
+    /// (its FIPS 205 name), or `None` where it answers `STATUS_ERROR`:
+    /// [`SETS`] need a sponge (a non-zero rounds field), [`SHA2_SETS`]
+    /// need [`CONFIG_SHA2`].
+    pub fn set_name(arg: u32, config: u32) -> Option<&'static str> {
+        let shake = (config >> CONFIG_ROUNDS_SHIFT) & CONFIG_ROUNDS_MASK != 0;
+        let sha2 = config & CONFIG_SHA2 != 0;
+        let index = usize::try_from(arg).ok()?;
+        match index.checked_sub(SETS.len()) {
+            None => shake.then_some(SETS[index]),
+            Some(i) => SHA2_SETS.get(i).copied().filter(|_| sha2),
+        }
+    }
+
+    /// `ARG0` of the set named `name` on an engine with `CONFIG` =
+    /// `config`, or `None` if that engine does not run it (the inverse of
+    /// [`set_name`]).
+    pub fn set_arg(name: &str, config: u32) -> Option<u32> {
+        let args = 0..(SETS.len() + SHA2_SETS.len()) as u32;
+        args.into_iter()
+            .find(|&arg| set_name(arg, config) == Some(name))
+    }
 }
 
 #[cfg(test)]
@@ -433,6 +473,34 @@ mod tests {
         assert_ne!(keccak::ID, 0);
         assert_ne!(mldsa::ID, 0);
         assert_ne!(slhdsa::ID, 0);
+    }
+
+    #[test]
+    fn slhdsa_sets_follow_the_engine_config() {
+        use slhdsa::*;
+        let shake_only = config(2, false);
+        let sha2_only = config(0, true);
+        assert_eq!(set_name(0, shake_only), Some("SLH-DSA-SHAKE-128s"));
+        assert_eq!(set_name(5, shake_only), Some("SLH-DSA-SHAKE-256f"));
+        assert_eq!(set_name(SHA2_SET_BASE, shake_only), None);
+        assert_eq!(set_name(0, sha2_only), None);
+        assert_eq!(set_name(SHA2_SET_BASE, sha2_only), Some(SHA2_SETS[0]));
+        assert_eq!(set_name(SHA2_SET_BASE + 1, sha2_only), Some(SHA2_SETS[1]));
+        for config in [shake_only, sha2_only, ENGINES_CONFIG, CONFIG_KEYGEN] {
+            assert_eq!(set_name(SHA2_SET_BASE + 2, config), None);
+            assert_eq!(set_name(u32::MAX, config), None);
+            for arg in 0..SHA2_SET_BASE + 2 {
+                let name = set_name(arg, config);
+                assert_eq!(name.and_then(|n| set_arg(n, config)), name.map(|_| arg));
+            }
+        }
+        assert_eq!(set_arg("SLH-DSA-SHA2-128f", ENGINES_CONFIG), Some(7));
+        assert_eq!(set_arg("SLH-DSA-SHAKE-192f", ENGINES_CONFIG), Some(3));
+        assert_eq!(set_arg("SLH-DSA-SHA2-192f", ENGINES_CONFIG), None);
+        assert_eq!(set_arg("SLH-DSA-SHAKE-128s", sha2_only), None);
+        // An engine without a sponge field (rounds 0) runs no SHAKE set.
+        assert_eq!(set_arg("SLH-DSA-SHAKE-128s", CONFIG_KEYGEN), None);
+        assert_eq!(ENGINES_CONFIG & 0xF, 0xF);
     }
 
     #[test]

@@ -272,13 +272,21 @@ pub fn run_slh_engine_tier(
     let ops = bench::EngineOps::from_config(config);
     let mut ok = true;
     let ran = platform.with_slhdsa_engine(&mut |timing, engine| {
+        let _ = write!(out, "bench: SLH-DSA engine, {} rows of", ops.names());
+        let mut sets = 0;
+        for p in bench::slh_engine_sets(config) {
+            let _ = write!(out, "{}{}", if sets == 0 { " " } else { ", " }, p.name);
+            sets += 1;
+        }
+        if sets == 0 {
+            let _ = write!(out, " no set");
+        }
         let _ = writeln!(
             out,
-            "bench: SLH-DSA engine, {} rows of the SHAKE sets (CONFIG {config:#x}; SHA2 sets: no engine; software after a fault), {} iterations per row",
-            ops.names(),
+            " (the table's sets its CONFIG {config:#x} offers; software after a fault), {} iterations per row",
             iterations.slhdsa
         );
-        ok = bench::run_slh_engine_table(out, timing, engine, iterations, ops);
+        ok = bench::run_slh_engine_table(out, timing, engine, iterations, config);
         bench::print_accel_line(
             out,
             "SLH-DSA engine",
@@ -988,19 +996,27 @@ mod tests {
         assert!(!log.contains("no ML-DSA engine"));
     }
 
-    /// The probe of a PL with the SLH-DSA engine only (keygen, sign and
-    /// verify, as `hdl::axi::SlhDsaAccel` reports).
+    /// The probe of a PL with the SLH-DSA engine only, with the CONFIG of
+    /// the engines configuration's (every operation, the SHAKE and the
+    /// SHA2-128 sets, as `hdl::axi::EnginesAccel` reports).
     fn slh_engine_probe() -> Probe {
         Probe {
             mldsa: CoreStatus::Absent { id: 0 },
             slhdsa: CoreStatus::Present {
-                config: sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY,
+                config: sreg::ENGINES_CONFIG,
             },
             ..engine_probe()
         }
     }
 
-    const SLH_ENGINE_SETS: [&str; 2] = ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHAKE-128s"];
+    /// The benchmark table's sets, all of which the engines
+    /// configuration runs.
+    const SLH_ENGINE_SETS: [&str; 4] = [
+        "SLH-DSA-SHAKE-128f",
+        "SLH-DSA-SHA2-128f",
+        "SLH-DSA-SHAKE-128s",
+        "SLH-DSA-SHA2-128s",
+    ];
 
     /// Runs the SLH-DSA tier on the model with `fault` injected from the
     /// first job and `config` as CONFIG: (status, log, the model).
@@ -1023,26 +1039,29 @@ mod tests {
         (status, log, platform.pl)
     }
 
-    const ALL_SLH_OPS: u32 = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY;
+    const ALL_SLH_OPS: u32 = sreg::ENGINES_CONFIG;
 
-    /// Keygen, sign and verify of the benchmark's SHAKE sets on `HwSlhDsa`
-    /// over the model: one row each, ok (keys, signature and verdict equal
-    /// software's), every call one job on the engine; no SHA2 row.
+    /// Keygen, sign and verify of the benchmark's sets (SHAKE and SHA2) on
+    /// `HwSlhDsa` over the model of the engines configuration: one row
+    /// each, ok (keys, signature and verdict equal software's), every call
+    /// one job on the engine.
     #[test]
-    fn slh_engine_rows_for_the_shake_sets_run_on_the_engine_model() {
+    fn slh_engine_rows_for_every_table_set_run_on_the_engine_model() {
         let (status, log, pl) = run_slh_model(None, ALL_SLH_OPS);
         assert_eq!(status, 0, "{log}");
         assert!(log.starts_with(
-            "bench: SLH-DSA engine, keygen, sign and verify rows of the SHAKE sets (CONFIG 0x7; SHA2 sets: no engine; software after a fault), 1 iterations per row\n"
+            "bench: SLH-DSA engine, keygen, sign and verify rows of SLH-DSA-SHAKE-128f, SLH-DSA-SHA2-128f, SLH-DSA-SHAKE-128s, SLH-DSA-SHA2-128s (the table's sets its CONFIG 0x20f offers; software after a fault), 1 iterations per row\n"
         ), "{log}");
         for alg in SLH_ENGINE_SETS {
             for op in ["keygen", "sign", "verify"] {
                 assert!(engine_row(&log, alg, op).ends_with("| ok     |"), "{log}");
             }
         }
-        assert_eq!(engine_rows(&log), 6, "{log}");
+        assert_eq!(engine_rows(&log), 12, "{log}");
         assert!(
-            log.contains("accel: SLH-DSA engine: 6 calls in hw, 0 in sw, 6 jobs, 0 failed jobs, "),
+            log.contains(
+                "accel: SLH-DSA engine: 12 calls in hw, 0 in sw, 12 jobs, 0 failed jobs, "
+            ),
             "{log}"
         );
         assert!(log.ends_with(", in use, first fault: none\n"), "{log}");
@@ -1062,7 +1081,7 @@ mod tests {
             }
         }
         assert!(
-            log.contains("accel: SLH-DSA engine: 0 calls in hw, 6 in sw, "),
+            log.contains("accel: SLH-DSA engine: 0 calls in hw, 12 in sw, "),
             "{log}"
         );
         assert!(
@@ -1072,22 +1091,70 @@ mod tests {
     }
 
     /// An engine whose CONFIG lacks verify: keygen and sign rows only, and
-    /// no OP_VERIFY is issued (4 jobs).
+    /// no OP_VERIFY is issued (8 jobs).
     #[test]
     fn an_slh_engine_without_verify_gets_keygen_and_sign_rows() {
-        let config = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN;
+        let config = sreg::ENGINES_CONFIG & !sreg::CONFIG_VERIFY;
         let (status, log, _) = run_slh_model(None, config);
         assert_eq!(status, 0, "{log}");
         assert!(
             log.starts_with("bench: SLH-DSA engine, keygen and sign rows"),
             "{log}"
         );
-        assert_eq!(engine_rows(&log), 4, "{log}");
+        assert_eq!(engine_rows(&log), 8, "{log}");
         assert!(!log.contains("| verify | engine"), "{log}");
         assert!(
-            log.contains("accel: SLH-DSA engine: 4 calls in hw, 0 in sw, 4 jobs, "),
+            log.contains("accel: SLH-DSA engine: 8 calls in hw, 0 in sw, 8 jobs, "),
             "{log}"
         );
+    }
+
+    /// The rows follow the sets the CONFIG offers: a SHAKE-only engine
+    /// (`slhdsa_accel`) gets the SHAKE rows, a SHA2-only one
+    /// (`slhdsa_sha2_accel`) the SHA2 rows, one with neither a sponge nor
+    /// `CONFIG_SHA2` no row; every call of a row on the engine.
+    #[test]
+    fn slh_engine_rows_are_the_sets_the_config_offers() {
+        let ops = sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY;
+        for (config, sets, named) in [
+            (
+                sreg::config(2, false),
+                [0, 2],
+                "SLH-DSA-SHAKE-128f, SLH-DSA-SHAKE-128s",
+            ),
+            (
+                sreg::config(0, true),
+                [1, 3],
+                "SLH-DSA-SHA2-128f, SLH-DSA-SHA2-128s",
+            ),
+        ] {
+            let (status, log, _) = run_slh_model(None, config);
+            assert_eq!(status, 0, "{log}");
+            assert!(
+                log.starts_with(&format!(
+                    "bench: SLH-DSA engine, keygen, sign and verify rows of {named} ("
+                )),
+                "{log}"
+            );
+            assert_eq!(engine_rows(&log), 6, "{log}");
+            for set in sets {
+                for op in ["keygen", "sign", "verify"] {
+                    let row = engine_row(&log, SLH_ENGINE_SETS[set], op);
+                    assert!(row.ends_with("| ok     |"), "{log}");
+                }
+            }
+            assert!(
+                log.contains("accel: SLH-DSA engine: 6 calls in hw, 0 in sw, 6 jobs, "),
+                "{log}"
+            );
+        }
+        let (status, log, _) = run_slh_model(None, ops);
+        assert_eq!(status, 0, "{log}");
+        assert!(
+            log.starts_with("bench: SLH-DSA engine, keygen, sign and verify rows of no set ("),
+            "{log}"
+        );
+        assert_eq!(engine_rows(&log), 0, "{log}");
     }
 
     /// A software "SLH-DSA engine" whose signatures of `wrong_sig` have a

@@ -15,6 +15,7 @@ use pqc_selftest::bench_inputs::{
 };
 pub use pqc_selftest::bench_inputs::{Iterations, SLH_TABLE};
 use ps_pl_contract::regmap::mldsa as mldsa_regs;
+use ps_pl_contract::regmap::slhdsa as slhdsa_regs;
 
 /// The build's iteration counts (environment variables
 /// `PS_APP_BENCH_MLDSA_ITERATIONS`, default 10, and
@@ -606,22 +607,32 @@ pub fn run_engine_table(
     ok
 }
 
-/// The SLH-DSA engine table: per SHAKE set of [`SLH_TABLE`], keygen, sign
-/// and verify on the engine (`pqc`'s `*_on` functions, which hash the
-/// message on the CPU), each when the engine runs it (`ops`), on the
-/// inputs of the software rows. A row is ok only if every call succeeded
-/// and the keys, the deterministic signature of [`MESSAGE`] and the
-/// verdict equal software's. Returns whether every row was ok.
+/// The sets of [`SLH_TABLE`] that an SLH-DSA engine with `CONFIG` =
+/// `config` runs (the contract's `set_arg`).
+pub fn slh_engine_sets(config: u32) -> impl Iterator<Item = &'static Params> {
+    SLH_TABLE
+        .into_iter()
+        .filter(move |p| slhdsa_regs::set_arg(p.name, config).is_some())
+}
+
+/// The SLH-DSA engine table: per set of [`SLH_TABLE`] that the engine's
+/// `CONFIG` offers ([`slh_engine_sets`]), keygen, sign and verify on the
+/// engine (`pqc`'s `*_on` functions, which hash the message on the CPU),
+/// each when the engine runs it, on the inputs of the software rows. A
+/// row is ok only if every call succeeded and the keys, the deterministic
+/// signature of [`MESSAGE`] and the verdict equal software's. Returns
+/// whether every row was ok.
 pub fn run_slh_engine_table(
     out: &mut dyn Write,
     platform: &mut dyn Platform,
     engine: &mut dyn SlhDsaEngine,
     iterations: Iterations,
-    ops: EngineOps,
+    config: u32,
 ) -> bool {
+    let ops = EngineOps::from_config(config);
     let mut ok = true;
     print_header(out);
-    for p in SLH_TABLE.iter().filter(|p| p.family == HashFamily::Shake) {
+    for p in slh_engine_sets(config) {
         for row in slhdsa_engine_rows(platform, p, iterations.slhdsa, engine, ops) {
             print_row(out, &row);
             ok &= row.ok;

@@ -1221,6 +1221,13 @@ fn on_slh_engine<T>(
     Ok((out, counts))
 }
 
+/// Whether the simulated SLH-DSA engine runs `p`: the set its `CONFIG`
+/// offers (read through the driver, as the firmware does).
+pub fn slh_engine_offers(pl: &Pl, p: &pqc::slhdsa::Params) -> Result<bool, String> {
+    let mut arena = Arena::new(SLHDSA_BUFFER_BYTES);
+    Ok(pl.slhdsa(&mut arena)?.offers(p))
+}
+
 /// An SLH-DSA operation of the workload (the keys, message and signature
 /// of the other tiers' rows; pure SLH-DSA, empty context, deterministic)
 /// on the SLH-DSA engine (driver backend `HwSlhDsa`: R and H_msg on the

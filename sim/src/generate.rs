@@ -8,6 +8,7 @@ use crate::cosim::{self, Config, Pl};
 use crate::progress::Progress;
 use crate::report::{self, AccelFigure, Model, Report, SoftwareSource};
 use crate::workload::{self, Operation, PlCalls, Scheme};
+use ps_pl_contract::regmap::slhdsa::ENGINES_CONFIG;
 
 /// Which operations the co-simulation runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +33,11 @@ impl CosimSet {
     /// Whether `op` of `scheme` is simulated; otherwise why not.
     pub fn covers(self, scheme: Scheme, _op: Operation) -> Result<(), &'static str> {
         match scheme {
-            Scheme::SlhDsa(p) if !p.name.contains("SHAKE") => {
-                Err("no SHA-2 primitive core to offload to; the engine runs the set (CONFIG_SHA2), but the driver does not offer it yet")
+            Scheme::SlhDsa(p) if p.family != pqc::slhdsa::HashFamily::Shake => {
+                match ps_pl_contract::regmap::slhdsa::set_arg(p.name, ENGINES_CONFIG) {
+                    Some(_) => Err("no SHA-2 primitive core to offload to; the engine tier runs the set (SHA-256 hash engine)"),
+                    None => Err("no SHA-2 primitive core to offload to, and no engine: categories 3 and 5 need SHA-512"),
+                }
             }
             _ if self == Self::None => Err("co-simulation not run for this report"),
             Scheme::MlDsa(_) | Scheme::SlhDsa(_) => Ok(()),
@@ -228,12 +232,12 @@ pub fn build(opts: &Options) -> Result<Report, String> {
         e.accel = Some(figure);
     }
     // The engine tier: whole operations on a PL engine (keygen, sign and
-    // verify of ML-DSA and of the SLH-DSA SHAKE sets, on the workload of
-    // the other tiers).
+    // verify of ML-DSA and of the SLH-DSA sets the engines configuration
+    // offers, on the workload of the other tiers).
     if let Some(pl) = &pl {
         for e in &mut r.entries {
             if let Some(p) = pqc::slhdsa::params::by_name(&e.algorithm) {
-                if p.family != pqc::slhdsa::HashFamily::Shake {
+                if !cosim::slh_engine_offers(pl, p)? {
                     continue;
                 }
                 let Some(op) = Operation::ALL.into_iter().find(|o| o.name() == e.operation) else {
@@ -535,10 +539,18 @@ mod tests {
     fn every_shake_set_is_co_simulated_and_sha2_says_why_not() {
         let sha2 = Scheme::from_name("SLH-DSA-SHA2-128f").unwrap();
         let ml = Scheme::from_name("ML-DSA-44").unwrap();
-        assert!(CosimSet::Default
+        let why = CosimSet::Default
             .covers(sha2, Operation::Keygen)
-            .unwrap_err()
-            .contains("SHA-2"));
+            .unwrap_err();
+        assert!(
+            why.contains("SHA-2") && why.contains("engine tier runs"),
+            "{why}"
+        );
+        let sha2_192 = Scheme::from_name("SLH-DSA-SHA2-192s").unwrap();
+        let why = CosimSet::Default
+            .covers(sha2_192, Operation::Sign)
+            .unwrap_err();
+        assert!(why.contains("SHA-512"), "{why}");
         for name in ["128s", "128f", "192s", "192f", "256s", "256f"] {
             let s = Scheme::from_name(&format!("SLH-DSA-SHAKE-{name}")).unwrap();
             for op in Operation::ALL {

@@ -120,7 +120,7 @@ impl Pl {
                 result: 0,
                 config: match which {
                     Which::MlDsa => mreg::CONFIG_KEYGEN | mreg::CONFIG_SIGN | mreg::CONFIG_VERIFY,
-                    Which::SlhDsa => sreg::CONFIG_KEYGEN | sreg::CONFIG_SIGN | sreg::CONFIG_VERIFY,
+                    Which::SlhDsa => sreg::ENGINES_CONFIG,
                     Which::Ntt | Which::Keccak => 4,
                 },
                 job: None,
@@ -470,15 +470,13 @@ impl Core {
 
     /// An SLH-DSA request once its whole stream is in: PK.root, SIG_FORS ‖
     /// SIG_HT with the verdict word, or the verdict word, from `pqc`
-    /// (`OnBackend`); an unknown set or operation, or a verification stream
+    /// (`OnBackend`); a set its CONFIG does not offer (`sreg::set_name`),
+    /// an unknown operation, or a verification stream
     /// of the wrong length, ends with `STATUS_ERROR` and no output, as on
     /// the engine. With [`Fault::BadOutput`] the output is one word short.
     fn step_slhdsa(&mut self, op: u32) {
         use pqc::slhdsa::{params, MessageDigest, OnBackend, SlhDsaOperations};
-        let Some(p) = sreg::SETS
-            .get(self.args[0] as usize)
-            .and_then(|name| params::by_name(name))
-        else {
+        let Some(p) = sreg::set_name(self.args[0], self.config).and_then(params::by_name) else {
             return self.finish(true, 1);
         };
         let n = p.n;

@@ -21,8 +21,11 @@
 //! - A VALID verification stands; an INVALID one is confirmed in software,
 //!   and a signature the software accepts is recorded as a fault (the
 //!   engine can never turn a valid signature into a rejected one).
-//! - The SHA2 sets, and streams longer than the DMA buffers, run in
-//!   software.
+//! - A set the engine's `CONFIG` does not offer
+//!   (`regmap::slhdsa::set_arg`: the SHAKE sets need its sponge, the
+//!   SHA2-128 sets `CONFIG_SHA2`; SHA2-192/256 no engine runs), an
+//!   operation it was built without, and streams longer than the DMA
+//!   buffers run in software.
 
 use super::{AccelError, AccelStats, Control, DmaPort, Engine};
 use crate::bus::RegisterBus;
@@ -34,15 +37,6 @@ use ps_pl_contract::regmap::slhdsa as op;
 
 /// Bytes of each n-byte value in the header.
 const VALUE_BYTES: usize = 4 * op::VALUE_WORDS;
-
-/// The engine's code for a parameter set (`ARG0`); `None` for a set it
-/// does not run (the SHA2 sets).
-fn set_code(p: &Params) -> Option<u32> {
-    op::SETS
-        .iter()
-        .position(|name| *name == p.name)
-        .map(|i| i as u32)
-}
 
 /// Writes the header fields into `src` from byte `at`: `values` each
 /// padded to 32 bytes, then (with a digest) md padded to 40 bytes,
@@ -109,10 +103,20 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
         self.engine.stats()
     }
 
-    /// Whether a job of `p` with `src` bytes in and `dst` bytes out can
-    /// run on the engine; counts the call as software if not.
-    fn fits(&mut self, p: &Params, src: usize, dst: usize) -> Option<u32> {
-        let code = set_code(p);
+    /// Whether the engine runs `p` (identifying it on first use): its
+    /// `CONFIG` offers the set (`regmap::slhdsa::set_arg`).
+    pub fn offers(&mut self, p: &Params) -> bool {
+        self.engine.supports(0) && op::set_arg(p.name, self.engine.config).is_some()
+    }
+
+    /// The set's `ARG0` if a job of `p` needing the `CONFIG` bit
+    /// `operation`, with `src` bytes in and `dst` bytes out, can run on
+    /// the engine; counts the call as software if not.
+    fn fits(&mut self, p: &Params, operation: u32, src: usize, dst: usize) -> Option<u32> {
+        let code = match self.engine.supports(operation) {
+            true => op::set_arg(p.name, self.engine.config),
+            false => None,
+        };
         if code.is_none()
             || src > self.engine.port.source_capacity()
             || dst > self.engine.port.destination_capacity()
@@ -130,7 +134,7 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> SlhDsaO
     fn pk_root(&mut self, p: &Params, sk_seed: &[u8], pk_seed: &[u8], root: &mut [u8]) {
         let n = p.n;
         let src = 4 * op::KEYGEN_INPUT_WORDS;
-        let done = self.fits(p, src, n).and_then(|set| {
+        let done = self.fits(p, op::CONFIG_KEYGEN, src, n).and_then(|set| {
             self.engine.run(|ctrl, port| {
                 let len = put_header(port.source(), &[sk_seed, pk_seed], None);
                 ctrl.start(op::OP_KEYGEN, [set, 0, 0]);
@@ -156,7 +160,7 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> SlhDsaO
     ) {
         let src = 4 * op::SIGN_INPUT_WORDS;
         let out_len = body.len() + 4;
-        let done = self.fits(p, src, out_len).and_then(|set| {
+        let done = self.fits(p, op::CONFIG_SIGN, src, out_len).and_then(|set| {
             self.engine.run(|ctrl, port| {
                 let values = [sk_seed, pk_seed, pk_root];
                 let len = put_header(port.source(), &values, Some(digest));
@@ -189,17 +193,19 @@ impl<B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap> SlhDsaO
         body: &[u8],
     ) -> bool {
         let header = 4 * op::VERIFY_HEADER_WORDS;
-        let accepted = self.fits(p, header + body.len(), 4).and_then(|set| {
-            self.engine.run(|ctrl, port| {
-                let at = put_header(port.source(), &[pk_seed, pk_root], Some(digest));
-                port.source()[at..at + body.len()].copy_from_slice(body);
-                ctrl.start(op::OP_VERIFY, [set, 0, 0]);
-                let out = port.transfer(at + body.len(), 4)?;
-                let valid = verdict(out, 0)?;
-                ctrl.wait(op::OP_VERIFY)?;
-                Ok(valid)
-            })
-        });
+        let accepted = self
+            .fits(p, op::CONFIG_VERIFY, header + body.len(), 4)
+            .and_then(|set| {
+                self.engine.run(|ctrl, port| {
+                    let at = put_header(port.source(), &[pk_seed, pk_root], Some(digest));
+                    port.source()[at..at + body.len()].copy_from_slice(body);
+                    ctrl.start(op::OP_VERIFY, [set, 0, 0]);
+                    let out = port.transfer(at + body.len(), 4)?;
+                    let valid = verdict(out, 0)?;
+                    ctrl.wait(op::OP_VERIFY)?;
+                    Ok(valid)
+                })
+            });
         if accepted == Some(true) {
             return true;
         }

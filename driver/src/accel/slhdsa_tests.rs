@@ -1,6 +1,7 @@
 //! [`super::HwSlhDsa`] on the behavioural model: keys, signatures and
-//! verdicts equal to `pqc`'s software for SHAKE sets, one job each, the
-//! SHA2 sets in software; every fault falls back to the right result and
+//! verdicts equal to `pqc`'s software for the sets the engine's CONFIG
+//! offers, one job each, the others in software; every fault falls back
+//! to the right result and
 //! the engine is kept, a persistent one abandons it, a wrong ID means
 //! software from the first call.
 
@@ -30,8 +31,9 @@ fn keys(p: &Params, seed: u8) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// Key generation, signing and verification (valid, forged) on the model
-/// for SHAKE-128f and SHAKE-192f give `pqc`'s results in one job each;
-/// SHA2-128f runs in software. The contract's buffer is the largest
+/// of the engines configuration (`ENGINES_CONFIG`) for SHAKE-128f,
+/// SHAKE-192f and SHA2-128f give `pqc`'s results in one job each;
+/// SHA2-192f (no SHA-512 on any engine) runs in software. The contract's buffer is the largest
 /// stream of any set: SLH-DSA-*-256f's verification input (its header and
 /// the signature without R).
 #[test]
@@ -58,10 +60,13 @@ fn hw_slhdsa_equals_software() {
     let pl = Pl::new();
     let mut m = arena();
     let mut hw = model::slhdsa(&pl, &mut m);
-    for (i, p) in [&params::SHAKE_128F, &params::SHAKE_192F, &params::SHA2_128F]
-        .into_iter()
-        .enumerate()
-    {
+    let sets = [
+        &params::SHAKE_128F,
+        &params::SHAKE_192F,
+        &params::SHA2_128F,
+        &params::SHA2_192F,
+    ];
+    for (i, p) in sets.into_iter().enumerate() {
         let n = p.n;
         let (sk, pk) = keys(p, 11 + i as u8);
         let (mut sk_hw, mut pk_hw) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
@@ -85,9 +90,9 @@ fn hw_slhdsa_equals_software() {
         assert!(slhdsa::slh_verify_on(&mut hw, p, &pk, b"message", b"", &sig).is_err());
     }
     let stats = hw.stats();
-    // Two SHAKE sets on the engine (4 jobs each: key, signature, two
-    // verifications); SHA2 in software.
-    assert_eq!((stats.hw_calls, stats.sw_calls, stats.jobs), (8, 4, 8));
+    // Three sets on the engine (4 jobs each: key, signature, two
+    // verifications); SHA2-192f in software.
+    assert_eq!((stats.hw_calls, stats.sw_calls, stats.jobs), (12, 4, 12));
     // The rejected verification was confirmed in software: no fault.
     assert_eq!(hw.fault(), None);
 }
@@ -167,5 +172,61 @@ fn hw_slhdsa_abandons_a_broken_engine() {
             "{fault:?}"
         );
         assert_eq!(stats.sw_calls, 10, "{fault:?}");
+    }
+}
+
+/// The backend offers what the engine's CONFIG says (the contract's
+/// `set_arg`): a SHAKE-only engine (`slhdsa_accel`) runs SHAKE-128f and
+/// not SHA2-128f, a SHA2-only one (`slhdsa_sha2_accel`) the reverse, and
+/// an engine built without signing is never sent `OP_SIGN`. Every result
+/// equals software's, and no job is refused (no fault).
+#[test]
+fn hw_slhdsa_offers_the_sets_and_operations_its_config_has() {
+    use ps_pl_contract::regmap::slhdsa as sreg;
+    let shake_only = sreg::config(2, false);
+    let sha2_only = sreg::config(0, true);
+    let no_sign = sreg::ENGINES_CONFIG & !sreg::CONFIG_SIGN;
+    let shake = &params::SHAKE_128F;
+    let sha2 = &params::SHA2_128F;
+    for (config, p, on_engine) in [
+        (shake_only, shake, [true; 3]),
+        (shake_only, sha2, [false; 3]),
+        (sha2_only, shake, [false; 3]),
+        (sha2_only, sha2, [true; 3]),
+        (no_sign, sha2, [true, false, true]),
+    ] {
+        let pl = Pl::new();
+        pl.borrow_mut().set_config(Which::SlhDsa, config);
+        let mut m = arena();
+        let mut hw = model::slhdsa(&pl, &mut m);
+        assert_eq!(hw.offers(p), sreg::set_arg(p.name, config).is_some());
+        let (sk, pk) = keys(p, 3);
+        let n = p.n;
+        let (mut sk_hw, mut pk_hw) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
+        let seeds = (&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]);
+        slhdsa::slh_keygen_internal_on(
+            &mut hw, p, seeds.0, seeds.1, seeds.2, &mut sk_hw, &mut pk_hw,
+        )
+        .unwrap();
+        assert_eq!((&sk_hw, &pk_hw), (&sk, &pk), "{config:#x} {}", p.name);
+        let (mut sig, mut sig_hw) = (vec![0; p.sig_bytes()], vec![0; p.sig_bytes()]);
+        slhdsa::slh_sign(p, &sk, b"m", b"", None, &mut sig).unwrap();
+        slhdsa::slh_sign_on(&mut hw, p, &sk, b"m", b"", None, &mut sig_hw).unwrap();
+        assert!(sig_hw == sig, "{config:#x} {}: signature", p.name);
+        slhdsa::slh_verify_on(&mut hw, p, &pk, b"m", b"", &sig).unwrap();
+        let jobs = on_engine.iter().filter(|&&on| on).count() as u64;
+        let stats = hw.stats();
+        assert_eq!(
+            (
+                stats.hw_calls,
+                stats.sw_calls,
+                stats.jobs,
+                stats.failed_jobs
+            ),
+            (jobs, 3 - jobs, jobs, 0),
+            "{config:#x} {}",
+            p.name
+        );
+        assert_eq!(hw.fault(), None, "{config:#x} {}", p.name);
     }
 }

@@ -74,15 +74,10 @@ fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>
     core::array::from_fn(|i| Constant::new((value(set_params(i)) as u64).into()))
 }
 
-/// `CONFIG` of a block: its operations, the rounds a clock of its sponge
-/// (0 for none) and whether it takes the SHA2 sets.
+/// `CONFIG` of a block (the contract's [`reg::config`]): the rounds a
+/// clock of its sponge (0 for none) and whether it takes the SHA2 sets.
 const fn config(rounds: usize, sha2: bool) -> u64 {
-    let sha2_bit = if sha2 { reg::CONFIG_SHA2 } else { 0 };
-    (reg::CONFIG_KEYGEN
-        | reg::CONFIG_SIGN
-        | reg::CONFIG_VERIFY
-        | sha2_bit
-        | ((rounds as u32) << reg::CONFIG_ROUNDS_SHIFT)) as u64
+    reg::config(rounds as u32, sha2) as u64
 }
 
 pl_top! {

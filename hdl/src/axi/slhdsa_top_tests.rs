@@ -175,16 +175,8 @@ fn slhdsa_accel_refuses_aborts_and_generates_the_acvp_key() {
     let log = script(&mut top);
     assert_eq!(log[0], u64::from(reg::ID));
     assert_eq!(log[1], u64::from(ctrl::VERSION_VALUE));
-    assert_eq!(
-        log[2],
-        u64::from(
-            reg::CONFIG_KEYGEN
-                | reg::CONFIG_SIGN
-                | reg::CONFIG_VERIFY
-                | (ps_pl_contract::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK
-                    << reg::CONFIG_ROUNDS_SHIFT)
-        )
-    );
+    let rounds = ps_pl_contract::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK;
+    assert_eq!(log[2], u64::from(reg::config(rounds, false)));
 }
 
 /// The ACVP sigGen case of `vectors`: `pqc`'s signature (whose SHA3-256
@@ -450,18 +442,28 @@ fn every_sets_signing_fits_the_contracts_cycle_bound() {
 
 /// `ARG0` of SLH-DSA-SHA2-128f.
 const SET_SHA2_128F: u32 = reg::SHA2_SET_BASE + 1;
-/// Sets the SHA2 top refuses: the SHAKE sets, past the SHA2 sets.
-const SHA2_TOP_REFUSES: [u32; 5] = [0, SET_128F, 5, SET_SHA2_128F + 1, u32::MAX];
+/// `ARG0` values the contract says an engine with `CONFIG` = `config`
+/// refuses ([`reg::set_name`] is `None`): those of the known sets it does
+/// not run, the first past them, and the largest.
+fn refused_sets(config: u32) -> Vec<u32> {
+    let past = reg::SHA2_SET_BASE + reg::SHA2_SETS.len() as u32;
+    (0..=past)
+        .chain([u32::MAX])
+        .filter(|&arg| reg::set_name(arg, config).is_none())
+        .collect()
+}
 
 /// A top with the SHA2 sets at the bus: the identification registers;
-/// the sets `refused` refused with DONE | ERROR; the ACVP
-/// SLH-DSA-SHA2-128f key generation. Returns a transcript: outputs,
-/// STATUS and CYCLES.
-pub(super) fn sha2_script(top: &mut dyn PlTop, refused: &[u32]) -> Vec<u64> {
+/// every set its CONFIG does not offer ([`refused_sets`]) refused with
+/// DONE | ERROR; the ACVP SLH-DSA-SHA2-128f key generation. Returns a
+/// transcript: outputs, STATUS and CYCLES.
+pub(super) fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
     let mut log = vec![];
     for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
         log.push(u64::from(top.read(off as u32).unwrap()));
     }
+    let refused = refused_sets(log[2] as u32);
+    assert!(refused.contains(&u32::MAX) && !refused.contains(&SET_SHA2_128F));
     let vectors = &pqc_selftest::vectors::SLH_DSA[1];
     assert_eq!(vectors.name, reg::SHA2_SETS[1]);
     let kg = &vectors.keygen;
@@ -475,7 +477,7 @@ pub(super) fn sha2_script(top: &mut dyn PlTop, refused: &[u32]) -> Vec<u64> {
     };
     let words = request.words(reg::OP_KEYGEN, &[]);
     let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
-    for &set in refused {
+    for set in refused {
         let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, set, &words, 100_000);
         assert!(out.is_empty(), "set {set}: output");
         assert_eq!(status, error, "set {set}");
@@ -500,12 +502,11 @@ pub(super) fn sha2_script(top: &mut dyn PlTop, refused: &[u32]) -> Vec<u64> {
 #[test]
 fn slhdsa_sha2_accel_refuses_the_shake_sets_and_generates_the_acvp_key() {
     let mut top = AccelBench::<SlhDsaSha2Accel>::new();
-    let log = sha2_script(&mut top, &SHA2_TOP_REFUSES);
+    let log = sha2_script(&mut top);
     assert_eq!(log[0], u64::from(reg::ID));
-    assert_eq!(
-        log[2],
-        u64::from(reg::CONFIG_KEYGEN | reg::CONFIG_SIGN | reg::CONFIG_VERIFY | reg::CONFIG_SHA2)
-    );
+    assert_eq!(log[2], u64::from(reg::config(0, true)));
+    // The refusals: the six SHAKE sets, the first past the SHA2 sets, 2^32 − 1.
+    assert_eq!(refused_sets(log[2] as u32).len(), 8);
 }
 
 /// The exported SHA2 top under Verilator: the same transcript as the
@@ -520,8 +521,8 @@ fn verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus() {
         return;
     }
     let mut top = VerilatedTop::slhdsa_sha2(false).unwrap();
-    let verilated = sha2_script(&mut top, &SHA2_TOP_REFUSES);
-    let model = sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new(), &SHA2_TOP_REFUSES);
+    let verilated = sha2_script(&mut top);
+    let model = sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new());
     assert_eq!(verilated, model);
     acvp_sha2_128f_operations(&mut top);
     sign_and_verify_sets(top, &[SET_SHA2_128F]);
