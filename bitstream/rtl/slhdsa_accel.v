@@ -287,40 +287,62 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  root_start = 6'b10000;
     localparam  md_start = 6'b11000;
     localparam  indices_start = 6'b100010;
-    localparam  set_base = 32'h0;
-    localparam  last_index = 32'h5;
-    localparam  sha2_from = 32'h6;
-    localparam  only_sha2 = 1'b0;
+    localparam  offered$0 = 1'b1;
+    localparam  offered$1 = 1'b1;
+    localparam  offered$2 = 1'b1;
+    localparam  offered$3 = 1'b1;
+    localparam  offered$4 = 1'b1;
+    localparam  offered$5 = 1'b1;
+    localparam  offered$6 = 1'b0;
+    localparam  offered$7 = 1'b0;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
     localparam  n_table$3 = 6'b11000;
     localparam  n_table$4 = 6'b100000;
     localparam  n_table$5 = 6'b100000;
+    localparam  n_table$6 = 6'b10000;
+    localparam  n_table$7 = 6'b10000;
     localparam  a_table$0 = 4'hc;
     localparam  a_table$1 = 4'h6;
     localparam  a_table$2 = 4'he;
     localparam  a_table$3 = 4'h8;
     localparam  a_table$4 = 4'he;
     localparam  a_table$5 = 4'h9;
+    localparam  a_table$6 = 4'hc;
+    localparam  a_table$7 = 4'h6;
     localparam  k_table$0 = 6'b1110;
     localparam  k_table$1 = 6'b100001;
     localparam  k_table$2 = 6'b10001;
     localparam  k_table$3 = 6'b100001;
     localparam  k_table$4 = 6'b10110;
     localparam  k_table$5 = 6'b100011;
+    localparam  k_table$6 = 6'b1110;
+    localparam  k_table$7 = 6'b100001;
     localparam  height_table$0 = 4'h9;
     localparam  height_table$1 = 4'h3;
     localparam  height_table$2 = 4'h9;
     localparam  height_table$3 = 4'h3;
     localparam  height_table$4 = 4'h8;
     localparam  height_table$5 = 4'h4;
+    localparam  height_table$6 = 4'h9;
+    localparam  height_table$7 = 4'h3;
     localparam  layers_table$0 = 5'b111;
     localparam  layers_table$1 = 5'b10110;
     localparam  layers_table$2 = 5'b111;
     localparam  layers_table$3 = 5'b10110;
     localparam  layers_table$4 = 5'b1000;
     localparam  layers_table$5 = 5'b10001;
+    localparam  layers_table$6 = 5'b111;
+    localparam  layers_table$7 = 5'b10110;
+    localparam  sha2_table$0 = 1'b0;
+    localparam  sha2_table$1 = 1'b0;
+    localparam  sha2_table$2 = 1'b0;
+    localparam  sha2_table$3 = 1'b0;
+    localparam  sha2_table$4 = 1'b0;
+    localparam  sha2_table$5 = 1'b0;
+    localparam  sha2_table$6 = 1'b1;
+    localparam  sha2_table$7 = 1'b1;
     
     // Stub signals
     reg  regs$clock;
@@ -457,9 +479,8 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     reg  header_end;
     reg  drop_root;
     reg  [5:0] md_offset;
-    reg  [31:0] set_index;
+    reg  arg_offered;
     reg  sha2_set;
-    reg  [31:0] table_index;
     
     // Sub module instances
     slhdsa_accel__inner__regs regs(
@@ -733,11 +754,39 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
         core$in_data = s_axis_tdata;
         core$in_valid = s_axis_tvalid & handed$q;
         core$in_last = s_axis_tlast;
-        set_index = regs$arg0 - set_base;
-        sha2_set = only_sha2 | (set_index >= sha2_from);
-        table_index = set_index;
-        if (sha2_set & ~only_sha2) begin
-            table_index = set_index - sha2_from;
+        arg_offered = 1'b0;
+        sha2_set = 1'b0;
+        if (regs$arg0 == 0) begin
+            arg_offered = offered$0;
+            sha2_set = sha2_table$0;
+        end
+        if (regs$arg0 == 1) begin
+            arg_offered = offered$1;
+            sha2_set = sha2_table$1;
+        end
+        if (regs$arg0 == 2) begin
+            arg_offered = offered$2;
+            sha2_set = sha2_table$2;
+        end
+        if (regs$arg0 == 3) begin
+            arg_offered = offered$3;
+            sha2_set = sha2_table$3;
+        end
+        if (regs$arg0 == 4) begin
+            arg_offered = offered$4;
+            sha2_set = sha2_table$4;
+        end
+        if (regs$arg0 == 5) begin
+            arg_offered = offered$5;
+            sha2_set = sha2_table$5;
+        end
+        if (regs$arg0 == 6) begin
+            arg_offered = offered$6;
+            sha2_set = sha2_table$6;
+        end
+        if (regs$arg0 == 7) begin
+            arg_offered = offered$7;
+            sha2_set = sha2_table$7;
         end
         hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
@@ -829,49 +878,63 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
                     top_error$d = 1'b1;
                 end
                 sha2_reg$d = sha2_set;
-                if (table_index == 0) begin
+                if (regs$arg0 == 0) begin
                     n_reg$d = n_table$0;
                     a_reg$d = a_table$0;
                     k_reg$d = k_table$0;
                     height_reg$d = height_table$0;
                     layers_reg$d = layers_table$0;
                 end
-                if (table_index == 1) begin
+                if (regs$arg0 == 1) begin
                     n_reg$d = n_table$1;
                     a_reg$d = a_table$1;
                     k_reg$d = k_table$1;
                     height_reg$d = height_table$1;
                     layers_reg$d = layers_table$1;
                 end
-                if (table_index == 2) begin
+                if (regs$arg0 == 2) begin
                     n_reg$d = n_table$2;
                     a_reg$d = a_table$2;
                     k_reg$d = k_table$2;
                     height_reg$d = height_table$2;
                     layers_reg$d = layers_table$2;
                 end
-                if (table_index == 3) begin
+                if (regs$arg0 == 3) begin
                     n_reg$d = n_table$3;
                     a_reg$d = a_table$3;
                     k_reg$d = k_table$3;
                     height_reg$d = height_table$3;
                     layers_reg$d = layers_table$3;
                 end
-                if (table_index == 4) begin
+                if (regs$arg0 == 4) begin
                     n_reg$d = n_table$4;
                     a_reg$d = a_table$4;
                     k_reg$d = k_table$4;
                     height_reg$d = height_table$4;
                     layers_reg$d = layers_table$4;
                 end
-                if (table_index == 5) begin
+                if (regs$arg0 == 5) begin
                     n_reg$d = n_table$5;
                     a_reg$d = a_table$5;
                     k_reg$d = k_table$5;
                     height_reg$d = height_table$5;
                     layers_reg$d = layers_table$5;
                 end
-                if ((set_index > last_index) | sponge_taken) begin
+                if (regs$arg0 == 6) begin
+                    n_reg$d = n_table$6;
+                    a_reg$d = a_table$6;
+                    k_reg$d = k_table$6;
+                    height_reg$d = height_table$6;
+                    layers_reg$d = layers_table$6;
+                end
+                if (regs$arg0 == 7) begin
+                    n_reg$d = n_table$7;
+                    a_reg$d = a_table$7;
+                    k_reg$d = k_table$7;
+                    height_reg$d = height_table$7;
+                    layers_reg$d = layers_table$7;
+                end
+                if (~arg_offered | sponge_taken) begin
                     loading$d = 1'b0;
                     top_done$d = 1'b1;
                     top_error$d = 1'b1;

@@ -29,8 +29,10 @@
 //! for SHA2-128f; `CONFIG_SHA2`): its engine's jobs hash on
 //! [`Sha256TweakEngine`] behind their sponge port, which takes the
 //! sponge's requests and computes them with SHA-256 (FIPS 205 §11.2.1).
-//! The SHA2 sets have the n, a, k, h′ and d of SHAKE-128s and -128f, so
-//! they take those sets' table entries. At the bus
+//! The block decodes `ARG0` by tables with an entry per value: its set's
+//! n, a, k, h′ and d, whether it is a SHA2 set, and whether the block's
+//! CONFIG offers it (the contract's `set_name`); any other value is
+//! refused. At the bus
 //! (`verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus`),
 //! SHA2-128f takes 342,203 cycles to generate a key, 8,228,658 to sign
 //! and 499,003 to verify the ACVP signature (2.74 ms, 65.8 ms and 3.99 ms
@@ -48,7 +50,7 @@ use crate::sha2::Sha256TweakEngine;
 use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
 use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::slhdsa::SlhDsaEngine;
-use pqc::slhdsa::{params, Params};
+use pqc::slhdsa::{params, HashFamily, Params};
 use ps_pl_contract::regmap::{self, slhdsa as reg};
 use rust_hdl::prelude::*;
 
@@ -68,10 +70,20 @@ pub fn set_params(set: usize) -> &'static Params {
     params::by_name(name).expect("a FIPS 205 set name")
 }
 
-/// One constant per SHAKE set, from its parameters (a SHA2 set takes
-/// the entry of the SHAKE set with its parameters).
-fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>; 6] {
+/// `ARG0` values with a set: [`reg::SETS`], then [`reg::SHA2_SETS`].
+const ARGS: usize = reg::SETS.len() + reg::SHA2_SETS.len();
+// The decode loops over `0..8` (hdl_gen takes literal bounds).
+const _: () = assert!(ARGS == 8);
+
+/// One constant per `ARG0` value, from its set's parameters.
+fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>; ARGS] {
     core::array::from_fn(|i| Constant::new((value(set_params(i)) as u64).into()))
+}
+
+/// Per `ARG0` value, whether a block of `CONFIG` = `config` takes it (the
+/// contract's [`reg::set_name`]).
+fn offered_args(config: u64) -> [Constant<Bit>; ARGS] {
+    core::array::from_fn(|arg| Constant::new(reg::set_name(arg as u32, config as u32).is_some()))
 }
 
 /// `CONFIG` of a block (the contract's [`reg::config`]): the rounds a
@@ -108,26 +120,22 @@ pl_top! {
         root_start: Constant<Bits<6>> = Constant::new(16.into()),
         md_start: Constant<Bits<6>> = Constant::new(24.into()),
         indices_start: Constant<Bits<6>> = Constant::new(34.into()),
-        /// The `ARG0` values the block takes, `set_base` to `set_base +
-        /// last_index`: the SHAKE sets, or on SHA-256 the SHA2 sets
-        /// (whose table entries are those of SHAKE-128s and -128f).
-        set_base: Constant<Bits<32>> = Constant::new(0.into()),
-        last_index: Constant<Bits<32>> = Constant::new(5.into()),
-        /// Indices from `sha2_from` on are SHA2 sets: they take the table
-        /// entry `index − sha2_from` and raise `hash_sha2` (past
-        /// `last_index`: no SHA2 set). With `only_sha2` every index is a
-        /// SHA2 set and takes its own entry.
-        sha2_from: Constant<Bits<32>> = Constant::new(6.into()),
-        only_sha2: Constant<Bit> = Constant::new(false),
+        /// Per `ARG0` value, whether the block takes it: what its CONFIG
+        /// offers by the contract (any other value is refused).
+        offered: [Constant<Bit>; ARGS] = offered_args(config(SPONGE_ROUNDS_PER_CLOCK, false)),
         /// The request running is of a SHA2 set: the block's hashes go to
         /// the SHA-256 engine (held from the accepted start to the next).
         pub(crate) hash_sha2: Signal<Out, Bit> = Default::default(),
         sha2_reg: DFF<Bit> = Default::default(),
-        n_table: [Constant<Bits<6>>; 6] = table(|p| p.n),
-        a_table: [Constant<Bits<4>>; 6] = table(|p| p.a),
-        k_table: [Constant<Bits<6>>; 6] = table(|p| p.k),
-        height_table: [Constant<Bits<4>>; 6] = table(|p| p.hp),
-        layers_table: [Constant<Bits<5>>; 6] = table(|p| p.d),
+        n_table: [Constant<Bits<6>>; ARGS] = table(|p| p.n),
+        a_table: [Constant<Bits<4>>; ARGS] = table(|p| p.a),
+        k_table: [Constant<Bits<6>>; ARGS] = table(|p| p.k),
+        height_table: [Constant<Bits<4>>; ARGS] = table(|p| p.hp),
+        layers_table: [Constant<Bits<5>>; ARGS] = table(|p| p.d),
+        /// Per `ARG0` value: a SHA2 set, whose hashes go to the SHA-256
+        /// engine (`hash_sha2`).
+        sha2_table: [Constant<Bit>; ARGS] =
+            core::array::from_fn(|i| Constant::new(set_params(i).family == HashFamily::Sha2)),
         n_reg: DFF<Bits<6>> = Default::default(),
         a_reg: DFF<Bits<4>> = Default::default(),
         k_reg: DFF<Bits<6>> = Default::default(),
@@ -153,9 +161,8 @@ pl_top! {
         header_end: Signal<Local, Bit> = Default::default(),
         drop_root: Signal<Local, Bit> = Default::default(),
         md_offset: Signal<Local, Bits<6>> = Default::default(),
-        set_index: Signal<Local, Bits<32>> = Default::default(),
+        arg_offered: Signal<Local, Bit> = Default::default(),
         sha2_set: Signal<Local, Bit> = Default::default(),
-        table_index: Signal<Local, Bits<32>> = Default::default(),
     }
 }
 
@@ -179,22 +186,9 @@ impl SlhDsaBlock {
     /// The block of [`SlhDsaSha2Accel`]: the SHA2 sets, on an outside
     /// engine that is SHA-256.
     pub fn on_sha256() -> Self {
-        for i in 0..reg::SHA2_SETS.len() {
-            let (sha2, shake) = (set_params(reg::SETS.len() + i), set_params(i));
-            let shape = |p: &Params| (p.n, p.a, p.k, p.hp, p.d);
-            assert_eq!(
-                shape(sha2),
-                shape(shake),
-                "{} takes {}'s entry",
-                sha2.name,
-                shake.name
-            );
-        }
         Self {
             config_word: Constant::new(config(0, true).into()),
-            set_base: Constant::new(u64::from(reg::SHA2_SET_BASE).into()),
-            last_index: Constant::new((reg::SHA2_SETS.len() as u64 - 1).into()),
-            only_sha2: Constant::new(true),
+            offered: offered_args(config(0, true)),
             ..Self::with_outside_sponge()
         }
     }
@@ -203,14 +197,10 @@ impl SlhDsaBlock {
     /// sponge and the SHA2 sets on the SHA-256 engine, both outside it
     /// behind `sponge_port` (`hash_sha2` says which).
     pub fn on_sponge_and_sha256() -> Self {
-        let sets = reg::SETS.len() + reg::SHA2_SETS.len();
         Self {
             config_word: Constant::new(config(SPONGE_ROUNDS_PER_CLOCK, true).into()),
-            set_base: Constant::new(0.into()),
-            last_index: Constant::new((sets as u64 - 1).into()),
-            sha2_from: Constant::new(u64::from(reg::SHA2_SET_BASE).into()),
-            only_sha2: Constant::new(false),
-            ..Self::on_sha256()
+            offered: offered_args(config(SPONGE_ROUNDS_PER_CLOCK, true)),
+            ..Self::with_outside_sponge()
         }
     }
 
@@ -295,12 +285,14 @@ impl Logic for SlhDsaBlock {
         self.core.in_data.next = self.s_axis_tdata.val();
         self.core.in_valid.next = self.s_axis_tvalid.val() & self.handed.q.val();
         self.core.in_last.next = self.s_axis_tlast.val();
-        // Below `set_base` it wraps past `last_index`.
-        self.set_index.next = self.regs.arg0.val() - self.set_base.val();
-        self.sha2_set.next = self.only_sha2.val() | (self.set_index.val() >= self.sha2_from.val());
-        self.table_index.next = self.set_index.val();
-        if self.sha2_set.val() & !self.only_sha2.val() {
-            self.table_index.next = self.set_index.val() - self.sha2_from.val();
+        // Past the tables: not offered.
+        self.arg_offered.next = false;
+        self.sha2_set.next = false;
+        for i in 0..8 {
+            if self.regs.arg0.val().index() == i {
+                self.arg_offered.next = self.offered[i].val();
+                self.sha2_set.next = self.sha2_table[i].val();
+            }
         }
         self.hash_sha2.next = self.sha2_reg.q.val();
         self.any_busy.next =
@@ -396,8 +388,8 @@ impl Logic for SlhDsaBlock {
                     self.top_error.d.next = true;
                 }
                 self.sha2_reg.d.next = self.sha2_set.val();
-                for i in 0..6 {
-                    if self.table_index.val().index() == i {
+                for i in 0..8 {
+                    if self.regs.arg0.val().index() == i {
                         self.n_reg.d.next = self.n_table[i].val();
                         self.a_reg.d.next = self.a_table[i].val();
                         self.k_reg.d.next = self.k_table[i].val();
@@ -405,7 +397,7 @@ impl Logic for SlhDsaBlock {
                         self.layers_reg.d.next = self.layers_table[i].val();
                     }
                 }
-                if (self.set_index.val() > self.last_index.val()) | self.sponge_taken.val() {
+                if !self.arg_offered.val() | self.sponge_taken.val() {
                     self.loading.d.next = false;
                     self.top_done.d.next = true;
                     self.top_error.d.next = true;
