@@ -30,6 +30,29 @@ fn keys(p: &Params, seed: u8) -> (Vec<u8>, Vec<u8>) {
     (sk, pk)
 }
 
+/// Key generation from the seeds of `sk`, the signature of "message" and
+/// its verification on `hw`, each equal to `pqc`'s software (`what`
+/// names the case); returns the signature.
+fn equal_to_software(
+    hw: &mut model::ModelSlhDsa<'_>,
+    p: &Params,
+    (sk, pk): (&[u8], &[u8]),
+    what: &str,
+) -> Vec<u8> {
+    let n = p.n;
+    let (mut sk_hw, mut pk_hw) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
+    let seeds = (&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]);
+    slhdsa::slh_keygen_internal_on(hw, p, seeds.0, seeds.1, seeds.2, &mut sk_hw, &mut pk_hw)
+        .unwrap();
+    assert_eq!((&sk_hw[..], &pk_hw[..]), (sk, pk), "{what}: keys");
+    let (mut sig, mut sig_hw) = (vec![0; p.sig_bytes()], vec![0; p.sig_bytes()]);
+    slhdsa::slh_sign(p, sk, b"message", b"", None, &mut sig).unwrap();
+    slhdsa::slh_sign_on(hw, p, sk, b"message", b"", None, &mut sig_hw).unwrap();
+    assert!(sig_hw == sig, "{what}: signature");
+    slhdsa::slh_verify_on(hw, p, pk, b"message", b"", &sig).unwrap();
+    sig
+}
+
 /// Key generation, signing and verification (valid, forged) on the model
 /// of the engines configuration (`ENGINES_CONFIG`) for SHAKE-128f,
 /// SHAKE-192f and SHA2-128f give `pqc`'s results in one job each;
@@ -67,26 +90,9 @@ fn hw_slhdsa_equals_software() {
         &params::SHA2_192F,
     ];
     for (i, p) in sets.into_iter().enumerate() {
-        let n = p.n;
         let (sk, pk) = keys(p, 11 + i as u8);
-        let (mut sk_hw, mut pk_hw) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
-        slhdsa::slh_keygen_internal_on(
-            &mut hw,
-            p,
-            &sk[..n],
-            &sk[n..2 * n],
-            &sk[2 * n..3 * n],
-            &mut sk_hw,
-            &mut pk_hw,
-        )
-        .unwrap();
-        assert_eq!((&sk_hw, &pk_hw), (&sk, &pk), "{}: keys", p.name);
-        let (mut sig, mut sig_hw) = (vec![0; p.sig_bytes()], vec![0; p.sig_bytes()]);
-        slhdsa::slh_sign(p, &sk, b"message", b"", None, &mut sig).unwrap();
-        slhdsa::slh_sign_on(&mut hw, p, &sk, b"message", b"", None, &mut sig_hw).unwrap();
-        assert!(sig_hw == sig, "{}: signature", p.name);
-        slhdsa::slh_verify_on(&mut hw, p, &pk, b"message", b"", &sig).unwrap();
-        sig[n + 7] ^= 0x10;
+        let mut sig = equal_to_software(&mut hw, p, (&sk, &pk), p.name);
+        sig[p.n + 7] ^= 0x10;
         assert!(slhdsa::slh_verify_on(&mut hw, p, &pk, b"message", b"", &sig).is_err());
     }
     let stats = hw.stats();
@@ -201,19 +207,7 @@ fn hw_slhdsa_offers_the_sets_and_operations_its_config_has() {
         let mut hw = model::slhdsa(&pl, &mut m);
         assert_eq!(hw.offers(p), sreg::set_arg(p.name, config).is_some());
         let (sk, pk) = keys(p, 3);
-        let n = p.n;
-        let (mut sk_hw, mut pk_hw) = (vec![0; p.sk_bytes()], vec![0; p.pk_bytes()]);
-        let seeds = (&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]);
-        slhdsa::slh_keygen_internal_on(
-            &mut hw, p, seeds.0, seeds.1, seeds.2, &mut sk_hw, &mut pk_hw,
-        )
-        .unwrap();
-        assert_eq!((&sk_hw, &pk_hw), (&sk, &pk), "{config:#x} {}", p.name);
-        let (mut sig, mut sig_hw) = (vec![0; p.sig_bytes()], vec![0; p.sig_bytes()]);
-        slhdsa::slh_sign(p, &sk, b"m", b"", None, &mut sig).unwrap();
-        slhdsa::slh_sign_on(&mut hw, p, &sk, b"m", b"", None, &mut sig_hw).unwrap();
-        assert!(sig_hw == sig, "{config:#x} {}: signature", p.name);
-        slhdsa::slh_verify_on(&mut hw, p, &pk, b"m", b"", &sig).unwrap();
+        equal_to_software(&mut hw, p, (&sk, &pk), &format!("{config:#x} {}", p.name));
         let jobs = on_engine.iter().filter(|&&on| on).count() as u64;
         let stats = hw.stats();
         assert_eq!(
