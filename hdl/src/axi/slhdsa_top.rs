@@ -186,21 +186,23 @@ impl SlhDsaBlock {
     /// The block of [`SlhDsaSha2Accel`]: the SHA2 sets, on an outside
     /// engine that is SHA-256.
     pub fn on_sha256() -> Self {
-        Self {
-            config_word: Constant::new(config(0, true).into()),
-            offered: offered_args(config(0, true)),
-            ..Self::with_outside_sponge()
-        }
+        Self::with_outside_sponge().with_config(config(0, true))
     }
 
     /// The block of [`super::EnginesAccel`]: the SHAKE sets on the shared
     /// sponge and the SHA2 sets on the SHA-256 engine, both outside it
     /// behind `sponge_port` (`hash_sha2` says which).
     pub fn on_sponge_and_sha256() -> Self {
+        Self::with_outside_sponge().with_config(config(SPONGE_ROUNDS_PER_CLOCK, true))
+    }
+
+    /// The block with CONFIG = `config` and the sets it offers (the
+    /// contract's `set_name`): the two always agree.
+    fn with_config(self, config: u64) -> Self {
         Self {
-            config_word: Constant::new(config(SPONGE_ROUNDS_PER_CLOCK, true).into()),
-            offered: offered_args(config(SPONGE_ROUNDS_PER_CLOCK, true)),
-            ..Self::with_outside_sponge()
+            config_word: Constant::new(config.into()),
+            offered: offered_args(config),
+            ..self
         }
     }
 
