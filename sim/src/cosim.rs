@@ -1221,11 +1221,16 @@ fn on_slh_engine<T>(
     Ok((out, counts))
 }
 
-/// Whether the simulated SLH-DSA engine runs `p`: the set its `CONFIG`
-/// offers (read through the driver, as the firmware does).
-pub fn slh_engine_offers(pl: &Pl, p: &pqc::slhdsa::Params) -> Result<bool, String> {
+/// The SLH-DSA sets the simulated engine runs, in `pqc`'s order: those
+/// its `CONFIG` offers (read through the driver, as the firmware does).
+pub fn slh_engine_sets(pl: &Pl) -> Result<Vec<&'static pqc::slhdsa::Params>, String> {
     let mut arena = Arena::new(SLHDSA_BUFFER_BYTES);
-    Ok(pl.slhdsa(&mut arena)?.offers(p))
+    let mut hw = pl.slhdsa(&mut arena)?;
+    Ok(pqc::slhdsa::params::ALL
+        .iter()
+        .copied()
+        .filter(|p| hw.offers(p))
+        .collect())
 }
 
 /// An SLH-DSA operation of the workload (the keys, message and signature

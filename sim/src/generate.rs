@@ -235,9 +235,10 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     // verify of ML-DSA and of the SLH-DSA sets the engines configuration
     // offers, on the workload of the other tiers).
     if let Some(pl) = &pl {
+        let slh_offered = cosim::slh_engine_sets(pl)?;
         for e in &mut r.entries {
             if let Some(p) = pqc::slhdsa::params::by_name(&e.algorithm) {
-                if !cosim::slh_engine_offers(pl, p)? {
+                if !slh_offered.contains(&p) {
                     continue;
                 }
                 let Some(op) = Operation::ALL.into_iter().find(|o| o.name() == e.operation) else {

@@ -106,17 +106,23 @@ impl<'a, B: RegisterBus, D: RegisterBus, C: CacheMaintenance, M: AddressMap>
     /// Whether the engine runs `p` (identifying it on first use): its
     /// `CONFIG` offers the set (`regmap::slhdsa::set_arg`).
     pub fn offers(&mut self, p: &Params) -> bool {
-        self.engine.supports(0) && op::set_arg(p.name, self.engine.config).is_some()
+        self.set_arg(p, 0).is_some()
+    }
+
+    /// `ARG0` of `p` if the engine is in use, its `CONFIG` has every bit
+    /// of `operations` and offers the set (identifying it on first use).
+    fn set_arg(&mut self, p: &Params, operations: u32) -> Option<u32> {
+        if !self.engine.supports(operations) {
+            return None;
+        }
+        op::set_arg(p.name, self.engine.config)
     }
 
     /// The set's `ARG0` if a job of `p` needing the `CONFIG` bit
     /// `operation`, with `src` bytes in and `dst` bytes out, can run on
     /// the engine; counts the call as software if not.
     fn fits(&mut self, p: &Params, operation: u32, src: usize, dst: usize) -> Option<u32> {
-        let code = match self.engine.supports(operation) {
-            true => op::set_arg(p.name, self.engine.config),
-            false => None,
-        };
+        let code = self.set_arg(p, operation);
         if code.is_none()
             || src > self.engine.port.source_capacity()
             || dst > self.engine.port.destination_capacity()
