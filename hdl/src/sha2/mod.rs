@@ -72,6 +72,12 @@ pub mod core;
 #[cfg(test)]
 mod tests;
 pub mod tweak;
+pub mod tweak512;
+#[cfg(test)]
+mod tweak512_tests;
+#[cfg(test)]
+mod tweak_bench;
+pub mod tweak_router;
 #[cfg(test)]
 mod tweak_tests;
 #[cfg(test)]
@@ -79,6 +85,8 @@ mod verilator_check;
 
 pub use self::core::{Sha256Core, Sha2Core, Sha512Core};
 pub use self::tweak::Sha256TweakEngine;
+pub use self::tweak512::Sha512TweakEngine;
+pub use self::tweak_router::Sha2TweakEngine;
 
 use crate::export::{raw_verilog, Design};
 
@@ -156,6 +164,18 @@ pub fn designs() -> Vec<Design> {
             name: "sha256_tweak",
             description: "SLH-DSA-SHA2 category-1 hash engine on the SHA-256 core: WOTS+ chains (74 clocks a step), kept-prefix chains with PRF, H and T_l",
             verilog: || raw_verilog(Sha256TweakEngine::default()),
+            vcd: None,
+        },
+        Design {
+            name: "sha512_tweak",
+            description: "SLH-DSA-SHA2 categories 3 and 5: H and T_l on the SHA-512 core (98 clocks a block)",
+            verilog: || raw_verilog(Sha512TweakEngine::default()),
+            vcd: None,
+        },
+        Design {
+            name: "sha2_tweak",
+            description: "SLH-DSA-SHA2 hash engine of every category: the SHA-256 engine and the SHA-512 H / T_l engine behind one port",
+            verilog: || raw_verilog(Sha2TweakEngine::default()),
             vcd: None,
         },
     ]

@@ -7,53 +7,17 @@
 use super::tweak::{
     chain_clocks, kept_clocks, tweak_clocks, Sha256TweakEngine, CLOCKS_PER_STEP, TWEAK_N,
 };
+use super::tweak_bench::{Bench, Request, TweakPorts};
 use crate::keccak::select::{serve_sponge_port, PortEngine, SpongePort};
-use crate::keccak::sponge::{KEPT_CHAIN_SHIFT, KEPT_FORS, KEPT_PRF_FIRST, OP_WOTS_CHAIN_KEPT};
-use crate::ntt::sim::{settle, tick, Lcg};
+use crate::keccak::sponge::{KEPT_FORS, KEPT_PRF_FIRST};
+use crate::ntt::sim::Lcg;
 use pqc::slhdsa::address::{AddressType, Adrs};
 use pqc::slhdsa::{HashEngine, Params, Sha2Engine};
 use ps_pl_contract::regmap::keccak as regs;
 use rust_hdl::prelude::*;
 
-/// Clocks after which a request that has not finished counts as hung.
-const HANG_LIMIT: u64 = 20_000;
-
-/// Input ports in the order of a recorded row.
-pub(crate) const INPUTS: [&str; 11] = [
-    "reset",
-    "start",
-    "abort_job",
-    "op",
-    "arg0",
-    "arg1",
-    "arg2",
-    "in_data",
-    "in_valid",
-    "in_last",
-    "out_ready",
-];
-/// Output ports in the order of a recorded line.
-pub(crate) const OUTPUTS: [&str; 7] = [
-    "busy",
-    "done",
-    "error",
-    "in_ready",
-    "out_data",
-    "out_valid",
-    "out_last",
-];
-
-/// One request: op, arguments and the input stream.
-#[derive(Clone, Debug)]
-pub(crate) struct Request {
-    pub op: u32,
-    pub arg0: u32,
-    pub arg1: u32,
-    pub arg2: u32,
-    pub words: Vec<u32>,
-    /// Index of the word sent with `in_last` (`None`: never).
-    pub last_at: Option<usize>,
-}
+/// The SHA-256 engine at the test bench.
+type Bench256 = Bench<Sha256TweakEngine>;
 
 /// The engine behind an SLH-DSA job's sponge port, as a sponge would be:
 /// the jobs send their aborts as `OP_ABORT`.
@@ -67,194 +31,7 @@ impl PortEngine for Sha256TweakEngine {
     }
 }
 
-/// Little-endian words of `bytes` (a multiple of 4 long).
-fn pack(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-impl Request {
-    pub fn chain(pk_seed: &[u8], adrs: &[u8; 32], x: &[u8], first: u32, steps: u32) -> Self {
-        let mut bytes = pk_seed.to_vec();
-        bytes.extend_from_slice(adrs);
-        bytes.extend_from_slice(x);
-        Self::with_stream(regs::OP_WOTS_CHAIN, x.len() as u32, first, steps, &bytes)
-    }
-
-    /// A kept-prefix chain of X (`flags`: [`KEPT_PRF_FIRST`], [`KEPT_FORS`]).
-    pub fn kept(x: &[u8], chain: u32, flags: u32, first: u32, steps: u32) -> Self {
-        let arg0 = x.len() as u32 | chain << KEPT_CHAIN_SHIFT | flags;
-        Self::with_stream(OP_WOTS_CHAIN_KEPT, arg0, first, steps, x)
-    }
-
-    /// H or T_l of `m` as the SHAKE jobs ask for it: SHAKE256 of PK.seed ‖
-    /// ADRS ‖ M, n bytes out.
-    pub fn tweak(pk_seed: &[u8], adrs: &[u8; 32], m: &[u8]) -> Self {
-        let mut bytes = pk_seed.to_vec();
-        bytes.extend_from_slice(adrs);
-        bytes.extend_from_slice(m);
-        let len = bytes.len() as u32;
-        Self::with_stream(
-            regs::OP_SPONGE,
-            regs::MODE_SHAKE256,
-            len,
-            pk_seed.len() as u32,
-            &bytes,
-        )
-    }
-
-    fn with_stream(op: u32, arg0: u32, arg1: u32, arg2: u32, bytes: &[u8]) -> Self {
-        let words = pack(bytes);
-        Self {
-            op,
-            arg0,
-            arg1,
-            arg2,
-            last_at: Some(words.len() - 1),
-            words,
-        }
-    }
-}
-
-#[derive(Debug, Default)]
-pub(crate) struct Response {
-    pub words: Vec<u32>,
-    pub last_at: Option<usize>,
-    pub consumed: usize,
-    pub error: bool,
-    /// Clocks from the `start` clock to the first clock with `done` high.
-    pub cycles: u64,
-}
-
-/// A clock-by-clock driver that records each clock's inputs and outputs.
-pub(crate) struct Bench {
-    pub uut: Sha256TweakEngine,
-    pub rows: Vec<Vec<u64>>,
-    pub lines: Vec<String>,
-    rng: Lcg,
-    /// Stream pacing: a word is offered / taken in a clock with probability
-    /// `pace`/8 (8: full speed).
-    pub pace: u32,
-}
-
-impl Bench {
-    pub fn new(seed: u64) -> Self {
-        let mut uut = Sha256TweakEngine::default();
-        uut.connect_all();
-        settle(&mut uut);
-        let mut bench = Self {
-            uut,
-            rows: Vec::new(),
-            lines: Vec::new(),
-            rng: Lcg::new(seed),
-            pace: 8,
-        };
-        bench.uut.reset.next = true;
-        bench.clock();
-        bench.uut.reset.next = false;
-        bench
-    }
-
-    fn pick(&mut self) -> bool {
-        self.pace >= 8 || self.rng.next_u32() % 8 < self.pace
-    }
-
-    /// Records the inputs, clocks once, records the outputs.
-    pub fn clock(&mut self) {
-        // Inputs set with `.next` show in `.val()` only after a settle.
-        settle(&mut self.uut);
-        let u = &self.uut;
-        self.rows.push(vec![
-            u64::from(u.reset.val()),
-            u64::from(u.start.val()),
-            u64::from(u.abort_job.val()),
-            u.op.val().to_u64(),
-            u.arg0.val().to_u64(),
-            u.arg1.val().to_u64(),
-            u.arg2.val().to_u64(),
-            u.in_data.val().to_u64(),
-            u64::from(u.in_valid.val()),
-            u64::from(u.in_last.val()),
-            u64::from(u.out_ready.val()),
-        ]);
-        tick(&mut self.uut, |u| &mut u.clock);
-        let u = &self.uut;
-        let out = [
-            u64::from(u.busy.val()),
-            u64::from(u.done.val()),
-            u64::from(u.error.val()),
-            u64::from(u.in_ready.val()),
-            u.out_data.val().to_u64(),
-            u64::from(u.out_valid.val()),
-            u64::from(u.out_last.val()),
-        ];
-        let v: Vec<String> = out.iter().map(|x| format!("{x:x}")).collect();
-        self.lines.push(v.join(" "));
-    }
-
-    /// Puts `req`'s op and arguments on the ports with `start`.
-    pub fn set_request(&mut self, req: &Request) {
-        self.uut.start.next = true;
-        self.uut.op.next = u64::from(req.op).into();
-        self.uut.arg0.next = u64::from(req.arg0).into();
-        self.uut.arg1.next = u64::from(req.arg1).into();
-        self.uut.arg2.next = u64::from(req.arg2).into();
-    }
-
-    /// Runs `req`; `abort_at` raises `abort_job` in that clock after the start.
-    pub fn run(&mut self, req: &Request, abort_at: Option<u64>) -> Response {
-        assert!(!self.uut.busy.val(), "run called while busy");
-        let mut r = Response::default();
-        self.set_request(req);
-        self.uut.in_valid.next = false;
-        self.uut.out_ready.next = false;
-        self.clock();
-        self.uut.start.next = false;
-        r.cycles = 1;
-        loop {
-            if self.uut.done.val() {
-                break;
-            }
-            assert!(r.cycles < HANG_LIMIT, "engine hung: {req:?}");
-            let offer = r.consumed < req.words.len() && self.pick();
-            self.uut.in_valid.next = offer;
-            self.uut.in_data.next = req
-                .words
-                .get(r.consumed)
-                .copied()
-                .map_or(0, u64::from)
-                .into();
-            self.uut.in_last.next = req.last_at == Some(r.consumed);
-            self.uut.out_ready.next = self.pick();
-            self.uut.abort_job.next = abort_at == Some(r.cycles);
-            settle(&mut self.uut);
-            let took = offer && self.uut.in_ready.val();
-            let gave = self.uut.out_valid.val() && self.uut.out_ready.val();
-            if gave {
-                if self.uut.out_last.val() {
-                    r.last_at = Some(r.words.len());
-                }
-                r.words.push(self.uut.out_data.val().to_u64() as u32);
-            }
-            self.clock();
-            r.cycles += 1;
-            if took {
-                r.consumed += 1;
-            }
-        }
-        self.uut.in_valid.next = false;
-        self.uut.in_last.next = false;
-        self.uut.out_ready.next = false;
-        self.uut.abort_job.next = false;
-        r.error = self.uut.error.val();
-        assert!(!self.uut.busy.val(), "done while busy");
-        r
-    }
-}
-
-fn params(n: usize) -> &'static Params {
+pub(crate) fn params(n: usize) -> &'static Params {
     match n {
         16 => &pqc::slhdsa::params::SHA2_128S,
         24 => &pqc::slhdsa::params::SHA2_192S,
@@ -262,7 +39,7 @@ fn params(n: usize) -> &'static Params {
     }
 }
 
-fn bytes(rng: &mut Lcg, len: usize) -> Vec<u8> {
+pub(crate) fn bytes(rng: &mut Lcg, len: usize) -> Vec<u8> {
     (0..len).map(|_| rng.next_u32() as u8).collect()
 }
 
@@ -283,11 +60,11 @@ fn random_chain(rng: &mut Lcg, n: usize, first: u32, steps: u32) -> (Request, Ve
     (Request::chain(&pk_seed, &adrs, &x, first, steps), out)
 }
 
-fn unpack(words: &[u32]) -> Vec<u8> {
+pub(crate) fn unpack(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn check_chain(bench: &mut Bench, rng: &mut Lcg, n: usize, first: u32, steps: u32) {
+fn check_chain(bench: &mut Bench256, rng: &mut Lcg, n: usize, first: u32, steps: u32) {
     let (req, expected) = random_chain(rng, n, first, steps);
     let what = format!("n = {n}, i = {first}, s = {steps}");
     check(bench, &req, &expected, chain_clocks(n, steps), &what);
@@ -299,7 +76,7 @@ fn check_chain(bench: &mut Bench, rng: &mut Lcg, n: usize, first: u32, steps: u3
 /// is exact.
 #[test]
 fn sha256_tweak_chain_matches_pqc_sha2_chain() {
-    let mut bench = Bench::new(1);
+    let mut bench = Bench256::new(1);
     let mut rng = Lcg::new(205);
     for n in [16, 24, 32] {
         for _ in 0..6 {
@@ -317,7 +94,7 @@ fn sha256_tweak_chain_matches_pqc_sha2_chain() {
 /// The same with streams that stall at random on both sides.
 #[test]
 fn sha256_tweak_chain_waits_for_slow_streams() {
-    let mut bench = Bench::new(2);
+    let mut bench = Bench256::new(2);
     let mut rng = Lcg::new(206);
     for (k, n) in [16, 24, 32, 16, 24, 32].into_iter().enumerate() {
         bench.pace = 1 + (k as u32 % 4) * 2;
@@ -332,7 +109,7 @@ fn sha256_tweak_chain_waits_for_slow_streams() {
 #[test]
 fn sha256_tweak_chain_step_takes_74_clocks() {
     assert_eq!(CLOCKS_PER_STEP, 74);
-    let mut bench = Bench::new(3);
+    let mut bench = Bench256::new(3);
     let mut rng = Lcg::new(207);
     for n in [16, 24, 32] {
         let mut last = None;
@@ -351,7 +128,7 @@ fn sha256_tweak_chain_step_takes_74_clocks() {
 /// the engine ready for a good request.
 #[test]
 fn sha256_tweak_chain_rejects_bad_requests() {
-    let mut bench = Bench::new(4);
+    let mut bench = Bench256::new(4);
     let mut rng = Lcg::new(208);
     let (good, _) = random_chain(&mut rng, 16, 0, 1);
     // n outside {16, 24, 32} and i + s ≥ 2^32: refused at once.
@@ -402,7 +179,7 @@ fn sha256_tweak_chain_rejects_bad_requests() {
 /// the next request is right.
 #[test]
 fn sha256_tweak_chain_aborts_from_any_phase() {
-    let mut bench = Bench::new(5);
+    let mut bench = Bench256::new(5);
     let mut rng = Lcg::new(209);
     let n = 16;
     let s = 2u32;
@@ -426,38 +203,40 @@ fn sha256_tweak_chain_aborts_from_any_phase() {
         check_chain(&mut bench, &mut rng, 32, 0, 2);
     }
     // Abort while idle: done and error, nothing else.
-    bench.uut.abort_job.next = true;
+    bench.inputs.abort_job = true;
     bench.clock();
-    bench.uut.abort_job.next = false;
-    assert!(bench.uut.done.val() && bench.uut.error.val() && !bench.uut.busy.val());
+    bench.inputs.abort_job = false;
+    let o = bench.outputs();
+    assert!(o.done && o.error && !o.busy);
     check_chain(&mut bench, &mut rng, 24, 5, 4);
 }
 
 /// A reset in the middle of a chain returns to idle with the flags low.
 #[test]
 fn sha256_tweak_chain_resets_from_a_step() {
-    let mut bench = Bench::new(6);
+    let mut bench = Bench256::new(6);
     let mut rng = Lcg::new(210);
     let (req, _) = random_chain(&mut rng, 32, 0, 3);
     bench.set_request(&req);
     bench.clock();
-    bench.uut.start.next = false;
+    bench.inputs.start = false;
     for (i, &w) in req.words.iter().enumerate() {
-        bench.uut.in_valid.next = true;
-        bench.uut.in_data.next = u64::from(w).into();
-        bench.uut.in_last.next = i + 1 == req.words.len();
+        bench.inputs.in_valid = true;
+        bench.inputs.in_data = w;
+        bench.inputs.in_last = i + 1 == req.words.len();
         bench.clock();
     }
-    bench.uut.in_last.next = false;
-    bench.uut.in_valid.next = false;
+    bench.inputs.in_last = false;
+    bench.inputs.in_valid = false;
     for _ in 0..200 {
         bench.clock();
     }
-    assert!(bench.uut.busy.val());
-    bench.uut.reset.next = true;
+    assert!(bench.outputs().busy);
+    bench.inputs.reset = true;
     bench.clock();
-    bench.uut.reset.next = false;
-    assert!(!bench.uut.busy.val() && !bench.uut.done.val() && !bench.uut.error.val());
+    bench.inputs.reset = false;
+    let o = bench.outputs();
+    assert!(!o.busy && !o.done && !o.error);
     check_chain(&mut bench, &mut rng, 32, 7, 2);
 }
 
@@ -470,7 +249,7 @@ fn sha256_tweak_yosys_validate() {
 
 /// A key pair's WOTS_HASH address with random layer, tree and key pair
 /// (type, chain and hash zero), or its FORS_TREE address.
-fn random_adrs(rng: &mut Lcg, fors: bool) -> Adrs {
+pub(crate) fn random_adrs(rng: &mut Lcg, fors: bool) -> Adrs {
     let mut adrs = Adrs([0; 32]);
     adrs.set_layer(rng.next_u32() % 22);
     adrs.set_tree(u64::from(rng.next_u32()) << 8 | u64::from(rng.next_u32() % 256));
@@ -483,7 +262,13 @@ fn random_adrs(rng: &mut Lcg, fors: bool) -> Adrs {
 
 /// Runs `req` and checks its output against `expected` and, at full
 /// stream speed, its clocks against `clocks`.
-fn check(bench: &mut Bench, req: &Request, expected: &[u8], clocks: u64, what: &str) {
+pub(crate) fn check<E: TweakPorts>(
+    bench: &mut Bench<E>,
+    req: &Request,
+    expected: &[u8],
+    clocks: u64,
+    what: &str,
+) {
     let r = bench.run(req, None);
     assert!(!r.error, "{what}: error");
     assert_eq!(r.consumed, req.words.len(), "{what}: words taken");
@@ -501,7 +286,7 @@ fn check(bench: &mut Bench, req: &Request, expected: &[u8], clocks: u64, what: &
 /// each equal to `pqc`'s PRF and chain. The first kept request after the
 /// prefix computes the PK.seed block; the clock counts are exact.
 fn kept_chains_match_pqc(pace: u32, seed: u64) {
-    let mut bench = Bench::new(seed);
+    let mut bench = Bench256::new(seed);
     bench.pace = pace;
     let mut rng = Lcg::new(seed + 300);
     for n in [16, 24, 32] {
@@ -609,7 +394,7 @@ fn random_tweak(rng: &mut Lcg, pk_seed: &[u8], m_words: usize) -> (Request, Vec<
 /// exactly [`tweak_clocks`]; then a kept chain runs on the PK.seed state
 /// an `OP_SPONGE` left, with no PK.seed block.
 fn tweaks_match_pqc(pace: u32, seed: u64) {
-    let mut bench = Bench::new(seed);
+    let mut bench = Bench256::new(seed);
     bench.pace = pace;
     let mut rng = Lcg::new(seed + 400);
     let pk_seed = bytes(&mut rng, TWEAK_N);
@@ -657,11 +442,11 @@ fn sha256_tweak_h_and_t_wait_for_slow_streams() {
 /// absorbs, end with `error`; good requests then run right.
 #[test]
 fn sha256_tweak_rejects_bad_requests() {
-    let mut bench = Bench::new(41);
+    let mut bench = Bench256::new(41);
     let mut rng = Lcg::new(441);
     let pk_seed = bytes(&mut rng, TWEAK_N);
     let (good, expected) = random_tweak(&mut rng, &pk_seed, 20);
-    let refused = |bench: &mut Bench, req: &Request, what: &str| {
+    let refused = |bench: &mut Bench256, req: &Request, what: &str| {
         let r = bench.run(req, None);
         assert!(r.error, "{what}: no error");
         assert_eq!((r.consumed, r.words.len(), r.cycles), (0, 0, 1), "{what}");
@@ -759,8 +544,9 @@ fn sha256_tweak_rejects_bad_requests() {
         ..good.clone()
     });
     bench.clock();
-    bench.uut.start.next = false;
-    assert!(bench.uut.done.val() && bench.uut.error.val() && !bench.uut.busy.val());
+    bench.inputs.start = false;
+    let o = bench.outputs();
+    assert!(o.done && o.error && !o.busy);
     check(
         &mut bench,
         &good,

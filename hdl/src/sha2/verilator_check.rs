@@ -101,12 +101,12 @@ fn sha512_core_rtl_equals_rust_hdl_clock_for_clock() {
 #[test]
 fn sha256_tweak_rtl_equals_rust_hdl_clock_for_clock() {
     use super::tweak::Sha256TweakEngine;
-    use super::tweak_tests::{Bench, Request, INPUTS as CHAIN_IN, OUTPUTS as CHAIN_OUT};
+    use super::tweak_bench::{Bench, Request, INPUTS as CHAIN_IN, OUTPUTS as CHAIN_OUT};
     use crate::keccak::sponge::{KEPT_FORS, KEPT_PRF_FIRST};
     if !verilator_required("sha256_tweak_rtl_equals_rust_hdl_clock_for_clock") {
         return;
     }
-    let mut bench = Bench::new(11);
+    let mut bench = Bench::<Sha256TweakEngine>::new(11);
     let mut rng = Lcg::new(2051);
     let mut finished = 0;
     for k in 0..12u32 {
@@ -148,4 +148,79 @@ fn sha256_tweak_rtl_equals_rust_hdl_clock_for_clock() {
     for (i, (g, e)) in got.iter().zip(&bench.lines).enumerate() {
         assert_eq!(g, e, "sha256_tweak: clock {i}");
     }
+}
+
+/// Records good SHA-512 H / T_l requests of n = 24 and 32 (at full speed
+/// and with stalling streams), refused ones, and aborts on a bench of
+/// `E`, for the Verilator cross-checks; with `chains`, a chain before
+/// each, which the router gives to its SHA-256 engine.
+fn record_sha512_requests<E: super::tweak_bench::TweakPorts>(
+    seed: u64,
+    chains: bool,
+) -> super::tweak_bench::Bench<E> {
+    use super::tweak_bench::{Bench, Request};
+    let mut bench = Bench::<E>::new(seed);
+    let mut rng = Lcg::new(seed + 1000);
+    let mut finished = 0;
+    for k in 0..10u32 {
+        let n = [24usize, 32][k as usize % 2];
+        let m_words = n / 2 + 9 * k as usize;
+        let bytes: Vec<u8> = (0..n + 32 + 4 * m_words)
+            .map(|_| rng.next_u32() as u8)
+            .collect();
+        let adrs: [u8; 32] = bytes[n..n + 32].try_into().unwrap();
+        bench.pace = if k % 3 == 1 { 3 } else { 8 };
+        if chains {
+            let x = &bytes[n + 32..2 * n + 32];
+            let r = bench.run(&Request::chain(&bytes[..n], &adrs, x, k % 4, 1), None);
+            finished += usize::from(!r.error);
+        }
+        let mut req = Request::tweak(&bytes[..n], &adrs, &bytes[n + 32..]);
+        if k % 5 == 4 {
+            req.arg2 = 20;
+        }
+        let abort_at = (k % 4 == 3).then_some(10 + u64::from(rng.next_u32() % 250));
+        let r = bench.run(&req, abort_at);
+        finished += usize::from(!r.error);
+    }
+    assert!(finished >= 6, "only {finished} requests finished");
+    bench
+}
+
+fn replay<E: super::tweak_bench::TweakPorts>(
+    uut: E,
+    name: &str,
+    bench: &super::tweak_bench::Bench<E>,
+) {
+    use super::tweak_bench::{INPUTS, OUTPUTS};
+    let got = verilated_outputs(uut, name, &INPUTS, &OUTPUTS, &bench.rows).unwrap();
+    assert_eq!(got.len(), bench.lines.len());
+    for (i, (g, e)) in got.iter().zip(&bench.lines).enumerate() {
+        assert_eq!(g, e, "{name}: clock {i}");
+    }
+}
+
+/// The SHA-512 H / T_l engine: random good requests of n = 24 and 32,
+/// refused ones and aborts, recorded on the rust-hdl model and replayed on
+/// the Verilated RTL.
+#[test]
+fn sha512_tweak_rtl_equals_rust_hdl_clock_for_clock() {
+    use super::Sha512TweakEngine;
+    if !verilator_required("sha512_tweak_rtl_equals_rust_hdl_clock_for_clock") {
+        return;
+    }
+    let bench = record_sha512_requests::<Sha512TweakEngine>(71, false);
+    replay(Sha512TweakEngine::default(), "sha512_tweak", &bench);
+}
+
+/// The router with both engines: chains (SHA-256) and H / T_l (SHA-512)
+/// in turn, refused requests and aborts, clock for clock.
+#[test]
+fn sha2_tweak_rtl_equals_rust_hdl_clock_for_clock() {
+    use super::Sha2TweakEngine;
+    if !verilator_required("sha2_tweak_rtl_equals_rust_hdl_clock_for_clock") {
+        return;
+    }
+    let bench = record_sha512_requests::<Sha2TweakEngine>(72, true);
+    replay(Sha2TweakEngine::default(), "sha2_tweak", &bench);
 }
