@@ -190,25 +190,25 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
     wire  sponge$out_valid;
     wire  sponge$out_last;
     reg  sponge$out_ready;
-    reg  sha256$clock;
-    reg  sha256$reset;
-    reg  sha256$start;
-    reg  sha256$abort_job;
-    reg  [7:0] sha256$op;
-    reg  [31:0] sha256$arg0;
-    reg  [31:0] sha256$arg1;
-    reg  [31:0] sha256$arg2;
-    wire  sha256$busy;
-    wire  sha256$done;
-    wire  sha256$error;
-    reg  [31:0] sha256$in_data;
-    reg  sha256$in_valid;
-    reg  sha256$in_last;
-    wire  sha256$in_ready;
-    wire  [31:0] sha256$out_data;
-    wire  sha256$out_valid;
-    wire  sha256$out_last;
-    reg  sha256$out_ready;
+    reg  sha2$clock;
+    reg  sha2$reset;
+    reg  sha2$start;
+    reg  sha2$abort_job;
+    reg  [7:0] sha2$op;
+    reg  [31:0] sha2$arg0;
+    reg  [31:0] sha2$arg1;
+    reg  [31:0] sha2$arg2;
+    wire  sha2$busy;
+    wire  sha2$done;
+    wire  sha2$error;
+    reg  [31:0] sha2$in_data;
+    reg  sha2$in_valid;
+    reg  sha2$in_last;
+    wire  sha2$in_ready;
+    wire  [31:0] sha2$out_data;
+    wire  sha2$out_valid;
+    wire  sha2$out_last;
+    reg  sha2$out_ready;
     reg  write_pending$d;
     wire  write_pending$q;
     reg  write_pending$clock;
@@ -352,26 +352,26 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         .out_last(sponge$out_last),
         .out_ready(sponge$out_ready)
     );
-    engines_accel__sha256 sha256(
-        .clock(sha256$clock),
-        .reset(sha256$reset),
-        .start(sha256$start),
-        .abort_job(sha256$abort_job),
-        .op(sha256$op),
-        .arg0(sha256$arg0),
-        .arg1(sha256$arg1),
-        .arg2(sha256$arg2),
-        .busy(sha256$busy),
-        .done(sha256$done),
-        .error(sha256$error),
-        .in_data(sha256$in_data),
-        .in_valid(sha256$in_valid),
-        .in_last(sha256$in_last),
-        .in_ready(sha256$in_ready),
-        .out_data(sha256$out_data),
-        .out_valid(sha256$out_valid),
-        .out_last(sha256$out_last),
-        .out_ready(sha256$out_ready)
+    engines_accel__sha2 sha2(
+        .clock(sha2$clock),
+        .reset(sha2$reset),
+        .start(sha2$start),
+        .abort_job(sha2$abort_job),
+        .op(sha2$op),
+        .arg0(sha2$arg0),
+        .arg1(sha2$arg1),
+        .arg2(sha2$arg2),
+        .busy(sha2$busy),
+        .done(sha2$done),
+        .error(sha2$error),
+        .in_data(sha2$in_data),
+        .in_valid(sha2$in_valid),
+        .in_last(sha2$in_last),
+        .in_ready(sha2$in_ready),
+        .out_data(sha2$out_data),
+        .out_valid(sha2$out_valid),
+        .out_last(sha2$out_last),
+        .out_ready(sha2$out_ready)
     );
     engines_accel__write_pending write_pending(
         .d(write_pending$d),
@@ -488,18 +488,18 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         sponge$in_last = mldsa$sponge_port$in_last;
         sponge$out_ready = mldsa$sponge_port$out_ready;
         slh_sha2 = slhdsa$hash_sha2;
-        sha256$clock = aclk;
-        sha256$abort_job = 1'b0;
-        sha256$reset = ~aresetn | slhdsa$sponge_port$reset;
-        sha256$start = slhdsa$sponge_port$start & slh_sha2;
-        sha256$op = slhdsa$sponge_port$op;
-        sha256$arg0 = slhdsa$sponge_port$arg0;
-        sha256$arg1 = slhdsa$sponge_port$arg1;
-        sha256$arg2 = slhdsa$sponge_port$arg2;
-        sha256$in_data = slhdsa$sponge_port$in_data;
-        sha256$in_valid = slhdsa$sponge_port$in_valid & slh_sha2;
-        sha256$in_last = slhdsa$sponge_port$in_last;
-        sha256$out_ready = slhdsa$sponge_port$out_ready & slh_sha2;
+        sha2$clock = aclk;
+        sha2$abort_job = 1'b0;
+        sha2$reset = ~aresetn | slhdsa$sponge_port$reset;
+        sha2$start = slhdsa$sponge_port$start & slh_sha2;
+        sha2$op = slhdsa$sponge_port$op;
+        sha2$arg0 = slhdsa$sponge_port$arg0;
+        sha2$arg1 = slhdsa$sponge_port$arg1;
+        sha2$arg2 = slhdsa$sponge_port$arg2;
+        sha2$in_data = slhdsa$sponge_port$in_data;
+        sha2$in_valid = slhdsa$sponge_port$in_valid & slh_sha2;
+        sha2$in_last = slhdsa$sponge_port$in_last;
+        sha2$out_ready = slhdsa$sponge_port$out_ready & slh_sha2;
         if (slh_owns & ~slh_sha2) begin
             sponge$reset = ~aresetn | slhdsa$sponge_port$reset;
             sponge$start = slhdsa$sponge_port$start;
@@ -527,13 +527,13 @@ module engines_accel(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready,s_axi
         slhdsa$sponge_port$out_valid = sponge$out_valid & slh_owns;
         slhdsa$sponge_port$out_last = sponge$out_last & slh_owns;
         if (slh_sha2) begin
-            slhdsa$sponge_port$out_data = sha256$out_data;
-            slhdsa$sponge_port$busy = sha256$busy;
-            slhdsa$sponge_port$done = sha256$done;
-            slhdsa$sponge_port$error = sha256$error;
-            slhdsa$sponge_port$in_ready = sha256$in_ready;
-            slhdsa$sponge_port$out_valid = sha256$out_valid;
-            slhdsa$sponge_port$out_last = sha256$out_last;
+            slhdsa$sponge_port$out_data = sha2$out_data;
+            slhdsa$sponge_port$busy = sha2$busy;
+            slhdsa$sponge_port$done = sha2$done;
+            slhdsa$sponge_port$error = sha2$error;
+            slhdsa$sponge_port$in_ready = sha2$in_ready;
+            slhdsa$sponge_port$out_valid = sha2$out_valid;
+            slhdsa$sponge_port$out_last = sha2$out_last;
         end
         if (~aresetn) begin
             write_pending$d = 1'b0;
@@ -44173,7 +44173,207 @@ module engines_accel__read_pending(d,q,clock);
 endmodule // engines_accel__read_pending
 
 
-module engines_accel__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+module engines_accel__sha2(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  abort_job;
+    input wire  [7:0] op;
+    input wire  [31:0] arg0;
+    input wire  [31:0] arg1;
+    input wire  [31:0] arg2;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    input wire  in_last;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    output reg  out_last;
+    input wire  out_ready;
+    
+    // Constant declarations
+    localparam  op_sponge = 8'h1;
+    localparam  op_abort = 8'hff;
+    
+    // Stub signals
+    reg  sha256$clock;
+    reg  sha256$reset;
+    reg  sha256$start;
+    reg  sha256$abort_job;
+    reg  [7:0] sha256$op;
+    reg  [31:0] sha256$arg0;
+    reg  [31:0] sha256$arg1;
+    reg  [31:0] sha256$arg2;
+    wire  sha256$busy;
+    wire  sha256$done;
+    wire  sha256$error;
+    reg  [31:0] sha256$in_data;
+    reg  sha256$in_valid;
+    reg  sha256$in_last;
+    wire  sha256$in_ready;
+    wire  [31:0] sha256$out_data;
+    wire  sha256$out_valid;
+    wire  sha256$out_last;
+    reg  sha256$out_ready;
+    reg  sha512$clock;
+    reg  sha512$reset;
+    reg  sha512$start;
+    reg  sha512$abort_job;
+    reg  [7:0] sha512$op;
+    reg  [31:0] sha512$arg0;
+    reg  [31:0] sha512$arg1;
+    reg  [31:0] sha512$arg2;
+    wire  sha512$busy;
+    wire  sha512$done;
+    wire  sha512$error;
+    reg  [31:0] sha512$in_data;
+    reg  sha512$in_valid;
+    reg  sha512$in_last;
+    wire  sha512$in_ready;
+    wire  [31:0] sha512$out_data;
+    wire  sha512$out_valid;
+    wire  sha512$out_last;
+    reg  sha512$out_ready;
+    reg  route512$d;
+    wire  route512$q;
+    reg  route512$clock;
+    
+    // Local signals
+    reg  to512;
+    reg  take;
+    reg  abort_now;
+    
+    // Sub module instances
+    engines_accel__sha2__sha256 sha256(
+        .clock(sha256$clock),
+        .reset(sha256$reset),
+        .start(sha256$start),
+        .abort_job(sha256$abort_job),
+        .op(sha256$op),
+        .arg0(sha256$arg0),
+        .arg1(sha256$arg1),
+        .arg2(sha256$arg2),
+        .busy(sha256$busy),
+        .done(sha256$done),
+        .error(sha256$error),
+        .in_data(sha256$in_data),
+        .in_valid(sha256$in_valid),
+        .in_last(sha256$in_last),
+        .in_ready(sha256$in_ready),
+        .out_data(sha256$out_data),
+        .out_valid(sha256$out_valid),
+        .out_last(sha256$out_last),
+        .out_ready(sha256$out_ready)
+    );
+    engines_accel__sha2__sha512 sha512(
+        .clock(sha512$clock),
+        .reset(sha512$reset),
+        .start(sha512$start),
+        .abort_job(sha512$abort_job),
+        .op(sha512$op),
+        .arg0(sha512$arg0),
+        .arg1(sha512$arg1),
+        .arg2(sha512$arg2),
+        .busy(sha512$busy),
+        .done(sha512$done),
+        .error(sha512$error),
+        .in_data(sha512$in_data),
+        .in_valid(sha512$in_valid),
+        .in_last(sha512$in_last),
+        .in_ready(sha512$in_ready),
+        .out_data(sha512$out_data),
+        .out_valid(sha512$out_valid),
+        .out_last(sha512$out_last),
+        .out_ready(sha512$out_ready)
+    );
+    engines_accel__sha2__route512 route512(
+        .d(route512$d),
+        .q(route512$q),
+        .clock(route512$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sha256$clock = clock;
+        sha512$clock = clock;
+        route512$clock = clock;
+        route512$d = route512$q;
+        abort_now = abort_job | (start & (op == op_abort));
+        to512 = (op == op_sponge) & ((arg2 == 32'h18) | (arg2 == 32'h20));
+        take = start & ~abort_now & ~sha256$busy & ~sha512$busy;
+        if (take) begin
+            route512$d = to512;
+        end
+        sha256$reset = reset;
+        sha256$start = take & ~to512;
+        sha256$abort_job = abort_now;
+        sha256$op = op;
+        sha256$arg0 = arg0;
+        sha256$arg1 = arg1;
+        sha256$arg2 = arg2;
+        sha256$in_data = in_data;
+        sha256$in_valid = in_valid & ~route512$q;
+        sha256$in_last = in_last;
+        sha256$out_ready = out_ready & ~route512$q;
+        sha512$reset = reset;
+        sha512$start = take & to512;
+        sha512$abort_job = abort_now;
+        sha512$op = op;
+        sha512$arg0 = arg0;
+        sha512$arg1 = arg1;
+        sha512$arg2 = arg2;
+        sha512$in_data = in_data;
+        sha512$in_valid = in_valid & route512$q;
+        sha512$in_last = in_last;
+        sha512$out_ready = out_ready & route512$q;
+        busy = sha256$busy | sha512$busy;
+        done = sha256$done;
+        error = sha256$error;
+        in_ready = sha256$in_ready;
+        out_data = sha256$out_data;
+        out_valid = sha256$out_valid;
+        out_last = sha256$out_last;
+        if (route512$q) begin
+            done = sha512$done;
+            error = sha512$error;
+            in_ready = sha512$in_ready;
+            out_data = sha512$out_data;
+            out_valid = sha512$out_valid;
+            out_last = sha512$out_last;
+        end
+        if (reset) begin
+            route512$d = 1'b0;
+        end
+    end
+    
+endmodule // engines_accel__sha2
+
+
+module engines_accel__sha2__route512(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__route512
+
+
+module engines_accel__sha2__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
     
     // Module arguments
     input wire  clock;
@@ -44489,7 +44689,7 @@ module engines_accel__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,
     reg  t_len;
     
     // Sub module instances
-    engines_accel__sha256__core core(
+    engines_accel__sha2__sha256__core core(
         .clock(core$clock),
         .reset(core$reset),
         .start(core$start),
@@ -44503,312 +44703,312 @@ module engines_accel__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,
         .busy(core$busy),
         .done(core$done)
     );
-    engines_accel__sha256__phase phase(
+    engines_accel__sha2__sha256__phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    engines_accel__sha256__nw nw(
+    engines_accel__sha2__sha256__nw nw(
         .d(nw$d),
         .q(nw$q),
         .clock(nw$clock)
     );
-    engines_accel__sha256__tweak tweak(
+    engines_accel__sha2__sha256__tweak tweak(
         .d(tweak$d),
         .q(tweak$q),
         .clock(tweak$clock)
     );
-    engines_accel__sha256__hash_address hash_address(
+    engines_accel__sha2__sha256__hash_address hash_address(
         .d(hash_address$d),
         .q(hash_address$q),
         .clock(hash_address$clock)
     );
-    engines_accel__sha256__first first(
+    engines_accel__sha2__sha256__first first(
         .d(first$d),
         .q(first$q),
         .clock(first$clock)
     );
-    engines_accel__sha256__steps_left steps_left(
+    engines_accel__sha2__sha256__steps_left steps_left(
         .d(steps_left$d),
         .q(steps_left$q),
         .clock(steps_left$clock)
     );
-    engines_accel__sha256__prf_block prf_block(
+    engines_accel__sha2__sha256__prf_block prf_block(
         .d(prf_block$d),
         .q(prf_block$q),
         .clock(prf_block$clock)
     );
-    engines_accel__sha256__prf_fors prf_fors(
+    engines_accel__sha2__sha256__prf_fors prf_fors(
         .d(prf_fors$d),
         .q(prf_fors$q),
         .clock(prf_fors$clock)
     );
-    engines_accel__sha256__prefix_valid prefix_valid(
+    engines_accel__sha2__sha256__prefix_valid prefix_valid(
         .d(prefix_valid$d),
         .q(prefix_valid$q),
         .clock(prefix_valid$clock)
     );
-    engines_accel__sha256__kept_nw kept_nw(
+    engines_accel__sha2__sha256__kept_nw kept_nw(
         .d(kept_nw$d),
         .q(kept_nw$q),
         .clock(kept_nw$clock)
     );
-    engines_accel__sha256__state_kept state_kept(
+    engines_accel__sha2__sha256__state_kept state_kept(
         .d(state_kept$d),
         .q(state_kept$q),
         .clock(state_kept$clock)
     );
-    engines_accel__sha256__segment segment(
+    engines_accel__sha2__sha256__segment segment(
         .d(segment$d),
         .q(segment$q),
         .clock(segment$clock)
     );
-    engines_accel__sha256__segment_word segment_word(
+    engines_accel__sha2__sha256__segment_word segment_word(
         .d(segment_word$d),
         .q(segment_word$q),
         .clock(segment_word$clock)
     );
-    engines_accel__sha256__count count(
+    engines_accel__sha2__sha256__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    engines_accel__sha256__seeding seeding(
+    engines_accel__sha2__sha256__seeding seeding(
         .d(seeding$d),
         .q(seeding$q),
         .clock(seeding$clock)
     );
-    engines_accel__sha256__seed__0 seed$0(
+    engines_accel__sha2__sha256__seed__0 seed$0(
         .d(seed$0$d),
         .q(seed$0$q),
         .clock(seed$0$clock)
     );
-    engines_accel__sha256__seed__1 seed$1(
+    engines_accel__sha2__sha256__seed__1 seed$1(
         .d(seed$1$d),
         .q(seed$1$q),
         .clock(seed$1$clock)
     );
-    engines_accel__sha256__seed__2 seed$2(
+    engines_accel__sha2__sha256__seed__2 seed$2(
         .d(seed$2$d),
         .q(seed$2$q),
         .clock(seed$2$clock)
     );
-    engines_accel__sha256__seed__3 seed$3(
+    engines_accel__sha2__sha256__seed__3 seed$3(
         .d(seed$3$d),
         .q(seed$3$q),
         .clock(seed$3$clock)
     );
-    engines_accel__sha256__seed__4 seed$4(
+    engines_accel__sha2__sha256__seed__4 seed$4(
         .d(seed$4$d),
         .q(seed$4$q),
         .clock(seed$4$clock)
     );
-    engines_accel__sha256__seed__5 seed$5(
+    engines_accel__sha2__sha256__seed__5 seed$5(
         .d(seed$5$d),
         .q(seed$5$q),
         .clock(seed$5$clock)
     );
-    engines_accel__sha256__seed__6 seed$6(
+    engines_accel__sha2__sha256__seed__6 seed$6(
         .d(seed$6$d),
         .q(seed$6$q),
         .clock(seed$6$clock)
     );
-    engines_accel__sha256__seed__7 seed$7(
+    engines_accel__sha2__sha256__seed__7 seed$7(
         .d(seed$7$d),
         .q(seed$7$q),
         .clock(seed$7$clock)
     );
-    engines_accel__sha256__adrs__0 adrs$0(
+    engines_accel__sha2__sha256__adrs__0 adrs$0(
         .d(adrs$0$d),
         .q(adrs$0$q),
         .clock(adrs$0$clock)
     );
-    engines_accel__sha256__adrs__1 adrs$1(
+    engines_accel__sha2__sha256__adrs__1 adrs$1(
         .d(adrs$1$d),
         .q(adrs$1$q),
         .clock(adrs$1$clock)
     );
-    engines_accel__sha256__adrs__2 adrs$2(
+    engines_accel__sha2__sha256__adrs__2 adrs$2(
         .d(adrs$2$d),
         .q(adrs$2$q),
         .clock(adrs$2$clock)
     );
-    engines_accel__sha256__adrs__3 adrs$3(
+    engines_accel__sha2__sha256__adrs__3 adrs$3(
         .d(adrs$3$d),
         .q(adrs$3$q),
         .clock(adrs$3$clock)
     );
-    engines_accel__sha256__adrs__4 adrs$4(
+    engines_accel__sha2__sha256__adrs__4 adrs$4(
         .d(adrs$4$d),
         .q(adrs$4$q),
         .clock(adrs$4$clock)
     );
-    engines_accel__sha256__adrs__5 adrs$5(
+    engines_accel__sha2__sha256__adrs__5 adrs$5(
         .d(adrs$5$d),
         .q(adrs$5$q),
         .clock(adrs$5$clock)
     );
-    engines_accel__sha256__adrs__6 adrs$6(
+    engines_accel__sha2__sha256__adrs__6 adrs$6(
         .d(adrs$6$d),
         .q(adrs$6$q),
         .clock(adrs$6$clock)
     );
-    engines_accel__sha256__adrs__7 adrs$7(
+    engines_accel__sha2__sha256__adrs__7 adrs$7(
         .d(adrs$7$d),
         .q(adrs$7$q),
         .clock(adrs$7$clock)
     );
-    engines_accel__sha256__tmp__0 tmp$0(
+    engines_accel__sha2__sha256__tmp__0 tmp$0(
         .d(tmp$0$d),
         .q(tmp$0$q),
         .clock(tmp$0$clock)
     );
-    engines_accel__sha256__tmp__1 tmp$1(
+    engines_accel__sha2__sha256__tmp__1 tmp$1(
         .d(tmp$1$d),
         .q(tmp$1$q),
         .clock(tmp$1$clock)
     );
-    engines_accel__sha256__tmp__2 tmp$2(
+    engines_accel__sha2__sha256__tmp__2 tmp$2(
         .d(tmp$2$d),
         .q(tmp$2$q),
         .clock(tmp$2$clock)
     );
-    engines_accel__sha256__tmp__3 tmp$3(
+    engines_accel__sha2__sha256__tmp__3 tmp$3(
         .d(tmp$3$d),
         .q(tmp$3$q),
         .clock(tmp$3$clock)
     );
-    engines_accel__sha256__tmp__4 tmp$4(
+    engines_accel__sha2__sha256__tmp__4 tmp$4(
         .d(tmp$4$d),
         .q(tmp$4$q),
         .clock(tmp$4$clock)
     );
-    engines_accel__sha256__tmp__5 tmp$5(
+    engines_accel__sha2__sha256__tmp__5 tmp$5(
         .d(tmp$5$d),
         .q(tmp$5$q),
         .clock(tmp$5$clock)
     );
-    engines_accel__sha256__tmp__6 tmp$6(
+    engines_accel__sha2__sha256__tmp__6 tmp$6(
         .d(tmp$6$d),
         .q(tmp$6$q),
         .clock(tmp$6$clock)
     );
-    engines_accel__sha256__tmp__7 tmp$7(
+    engines_accel__sha2__sha256__tmp__7 tmp$7(
         .d(tmp$7$d),
         .q(tmp$7$q),
         .clock(tmp$7$clock)
     );
-    engines_accel__sha256__feed feed(
+    engines_accel__sha2__sha256__feed feed(
         .d(feed$d),
         .q(feed$q),
         .clock(feed$clock)
     );
-    engines_accel__sha256__words_left words_left(
+    engines_accel__sha2__sha256__words_left words_left(
         .d(words_left$d),
         .q(words_left$q),
         .clock(words_left$clock)
     );
-    engines_accel__sha256__have_words have_words(
+    engines_accel__sha2__sha256__have_words have_words(
         .d(have_words$d),
         .q(have_words$q),
         .clock(have_words$clock)
     );
-    engines_accel__sha256__adrsc__0 adrsc$0(
+    engines_accel__sha2__sha256__adrsc__0 adrsc$0(
         .d(adrsc$0$d),
         .q(adrsc$0$q),
         .clock(adrsc$0$clock)
     );
-    engines_accel__sha256__adrsc__1 adrsc$1(
+    engines_accel__sha2__sha256__adrsc__1 adrsc$1(
         .d(adrsc$1$d),
         .q(adrsc$1$q),
         .clock(adrsc$1$clock)
     );
-    engines_accel__sha256__adrsc__2 adrsc$2(
+    engines_accel__sha2__sha256__adrsc__2 adrsc$2(
         .d(adrsc$2$d),
         .q(adrsc$2$q),
         .clock(adrsc$2$clock)
     );
-    engines_accel__sha256__adrsc__3 adrsc$3(
+    engines_accel__sha2__sha256__adrsc__3 adrsc$3(
         .d(adrsc$3$d),
         .q(adrsc$3$q),
         .clock(adrsc$3$clock)
     );
-    engines_accel__sha256__adrsc__4 adrsc$4(
+    engines_accel__sha2__sha256__adrsc__4 adrsc$4(
         .d(adrsc$4$d),
         .q(adrsc$4$q),
         .clock(adrsc$4$clock)
     );
-    engines_accel__sha256__hold hold(
+    engines_accel__sha2__sha256__hold hold(
         .d(hold$d),
         .q(hold$q),
         .clock(hold$clock)
     );
-    engines_accel__sha256__hold_valid hold_valid(
+    engines_accel__sha2__sha256__hold_valid hold_valid(
         .d(hold_valid$d),
         .q(hold_valid$q),
         .clock(hold_valid$clock)
     );
-    engines_accel__sha256__fetch_left fetch_left(
+    engines_accel__sha2__sha256__fetch_left fetch_left(
         .d(fetch_left$d),
         .q(fetch_left$q),
         .clock(fetch_left$clock)
     );
-    engines_accel__sha256__prev_half prev_half(
+    engines_accel__sha2__sha256__prev_half prev_half(
         .d(prev_half$d),
         .q(prev_half$q),
         .clock(prev_half$clock)
     );
-    engines_accel__sha256__pad_done pad_done(
+    engines_accel__sha2__sha256__pad_done pad_done(
         .d(pad_done$d),
         .q(pad_done$q),
         .clock(pad_done$clock)
     );
-    engines_accel__sha256__length_here length_here(
+    engines_accel__sha2__sha256__length_here length_here(
         .d(length_here$d),
         .q(length_here$q),
         .clock(length_here$clock)
     );
-    engines_accel__sha256__final_block final_block(
+    engines_accel__sha2__sha256__final_block final_block(
         .d(final_block$d),
         .q(final_block$q),
         .clock(final_block$clock)
     );
-    engines_accel__sha256__adrsc_phase adrsc_phase(
+    engines_accel__sha2__sha256__adrsc_phase adrsc_phase(
         .d(adrsc_phase$d),
         .q(adrsc_phase$q),
         .clock(adrsc_phase$clock)
     );
-    engines_accel__sha256__at_length at_length(
+    engines_accel__sha2__sha256__at_length at_length(
         .d(at_length$d),
         .q(at_length$q),
         .clock(at_length$clock)
     );
-    engines_accel__sha256__go go(
+    engines_accel__sha2__sha256__go go(
         .d(go$d),
         .q(go$q),
         .clock(go$clock)
     );
-    engines_accel__sha256__tweak_length_bits tweak_length_bits(
+    engines_accel__sha2__sha256__tweak_length_bits tweak_length_bits(
         .d(tweak_length_bits$d),
         .q(tweak_length_bits$q),
         .clock(tweak_length_bits$clock)
     );
-    engines_accel__sha256__last_word last_word(
+    engines_accel__sha2__sha256__last_word last_word(
         .d(last_word$d),
         .q(last_word$q),
         .clock(last_word$clock)
     );
-    engines_accel__sha256__core_reset core_reset(
+    engines_accel__sha2__sha256__core_reset core_reset(
         .d(core_reset$d),
         .q(core_reset$q),
         .clock(core_reset$clock)
     );
-    engines_accel__sha256__done_flag done_flag(
+    engines_accel__sha2__sha256__done_flag done_flag(
         .d(done_flag$d),
         .q(done_flag$q),
         .clock(done_flag$clock)
     );
-    engines_accel__sha256__error_flag error_flag(
+    engines_accel__sha2__sha256__error_flag error_flag(
         .d(error_flag$d),
         .q(error_flag$q),
         .clock(error_flag$clock)
@@ -45677,10 +45877,10 @@ module engines_accel__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,
         end
     end
     
-endmodule // engines_accel__sha256
+endmodule // engines_accel__sha2__sha256
 
 
-module engines_accel__sha256__adrs__0(d,q,clock);
+module engines_accel__sha2__sha256__adrs__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45696,10 +45896,10 @@ module engines_accel__sha256__adrs__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__0
+endmodule // engines_accel__sha2__sha256__adrs__0
 
 
-module engines_accel__sha256__adrs__1(d,q,clock);
+module engines_accel__sha2__sha256__adrs__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45715,10 +45915,10 @@ module engines_accel__sha256__adrs__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__1
+endmodule // engines_accel__sha2__sha256__adrs__1
 
 
-module engines_accel__sha256__adrs__2(d,q,clock);
+module engines_accel__sha2__sha256__adrs__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45734,10 +45934,10 @@ module engines_accel__sha256__adrs__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__2
+endmodule // engines_accel__sha2__sha256__adrs__2
 
 
-module engines_accel__sha256__adrs__3(d,q,clock);
+module engines_accel__sha2__sha256__adrs__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45753,10 +45953,10 @@ module engines_accel__sha256__adrs__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__3
+endmodule // engines_accel__sha2__sha256__adrs__3
 
 
-module engines_accel__sha256__adrs__4(d,q,clock);
+module engines_accel__sha2__sha256__adrs__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45772,10 +45972,10 @@ module engines_accel__sha256__adrs__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__4
+endmodule // engines_accel__sha2__sha256__adrs__4
 
 
-module engines_accel__sha256__adrs__5(d,q,clock);
+module engines_accel__sha2__sha256__adrs__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45791,10 +45991,10 @@ module engines_accel__sha256__adrs__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__5
+endmodule // engines_accel__sha2__sha256__adrs__5
 
 
-module engines_accel__sha256__adrs__6(d,q,clock);
+module engines_accel__sha2__sha256__adrs__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45810,10 +46010,10 @@ module engines_accel__sha256__adrs__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__6
+endmodule // engines_accel__sha2__sha256__adrs__6
 
 
-module engines_accel__sha256__adrs__7(d,q,clock);
+module engines_accel__sha2__sha256__adrs__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45829,10 +46029,10 @@ module engines_accel__sha256__adrs__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrs__7
+endmodule // engines_accel__sha2__sha256__adrs__7
 
 
-module engines_accel__sha256__adrsc__0(d,q,clock);
+module engines_accel__sha2__sha256__adrsc__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45848,10 +46048,10 @@ module engines_accel__sha256__adrsc__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc__0
+endmodule // engines_accel__sha2__sha256__adrsc__0
 
 
-module engines_accel__sha256__adrsc__1(d,q,clock);
+module engines_accel__sha2__sha256__adrsc__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45867,10 +46067,10 @@ module engines_accel__sha256__adrsc__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc__1
+endmodule // engines_accel__sha2__sha256__adrsc__1
 
 
-module engines_accel__sha256__adrsc__2(d,q,clock);
+module engines_accel__sha2__sha256__adrsc__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45886,10 +46086,10 @@ module engines_accel__sha256__adrsc__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc__2
+endmodule // engines_accel__sha2__sha256__adrsc__2
 
 
-module engines_accel__sha256__adrsc__3(d,q,clock);
+module engines_accel__sha2__sha256__adrsc__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45905,10 +46105,10 @@ module engines_accel__sha256__adrsc__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc__3
+endmodule // engines_accel__sha2__sha256__adrsc__3
 
 
-module engines_accel__sha256__adrsc__4(d,q,clock);
+module engines_accel__sha2__sha256__adrsc__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -45924,10 +46124,10 @@ module engines_accel__sha256__adrsc__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc__4
+endmodule // engines_accel__sha2__sha256__adrsc__4
 
 
-module engines_accel__sha256__adrsc_phase(d,q,clock);
+module engines_accel__sha2__sha256__adrsc_phase(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -45943,10 +46143,10 @@ module engines_accel__sha256__adrsc_phase(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__adrsc_phase
+endmodule // engines_accel__sha2__sha256__adrsc_phase
 
 
-module engines_accel__sha256__at_length(d,q,clock);
+module engines_accel__sha2__sha256__at_length(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -45962,10 +46162,10 @@ module engines_accel__sha256__at_length(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__at_length
+endmodule // engines_accel__sha2__sha256__at_length
 
 
-module engines_accel__sha256__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+module engines_accel__sha2__sha256__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
     
     // Module arguments
     input wire  clock;
@@ -46174,191 +46374,191 @@ module engines_accel__sha256__core(clock,reset,start,init_from_iv,load_state,wor
     reg  [31:0] w_sched;
     
     // Sub module instances
-    engines_accel__sha256__core__cv__0 cv$0(
+    engines_accel__sha2__sha256__core__cv__0 cv$0(
         .d(cv$0$d),
         .q(cv$0$q),
         .clock(cv$0$clock)
     );
-    engines_accel__sha256__core__cv__1 cv$1(
+    engines_accel__sha2__sha256__core__cv__1 cv$1(
         .d(cv$1$d),
         .q(cv$1$q),
         .clock(cv$1$clock)
     );
-    engines_accel__sha256__core__cv__2 cv$2(
+    engines_accel__sha2__sha256__core__cv__2 cv$2(
         .d(cv$2$d),
         .q(cv$2$q),
         .clock(cv$2$clock)
     );
-    engines_accel__sha256__core__cv__3 cv$3(
+    engines_accel__sha2__sha256__core__cv__3 cv$3(
         .d(cv$3$d),
         .q(cv$3$q),
         .clock(cv$3$clock)
     );
-    engines_accel__sha256__core__cv__4 cv$4(
+    engines_accel__sha2__sha256__core__cv__4 cv$4(
         .d(cv$4$d),
         .q(cv$4$q),
         .clock(cv$4$clock)
     );
-    engines_accel__sha256__core__cv__5 cv$5(
+    engines_accel__sha2__sha256__core__cv__5 cv$5(
         .d(cv$5$d),
         .q(cv$5$q),
         .clock(cv$5$clock)
     );
-    engines_accel__sha256__core__cv__6 cv$6(
+    engines_accel__sha2__sha256__core__cv__6 cv$6(
         .d(cv$6$d),
         .q(cv$6$q),
         .clock(cv$6$clock)
     );
-    engines_accel__sha256__core__cv__7 cv$7(
+    engines_accel__sha2__sha256__core__cv__7 cv$7(
         .d(cv$7$d),
         .q(cv$7$q),
         .clock(cv$7$clock)
     );
-    engines_accel__sha256__core__v__0 v$0(
+    engines_accel__sha2__sha256__core__v__0 v$0(
         .d(v$0$d),
         .q(v$0$q),
         .clock(v$0$clock)
     );
-    engines_accel__sha256__core__v__1 v$1(
+    engines_accel__sha2__sha256__core__v__1 v$1(
         .d(v$1$d),
         .q(v$1$q),
         .clock(v$1$clock)
     );
-    engines_accel__sha256__core__v__2 v$2(
+    engines_accel__sha2__sha256__core__v__2 v$2(
         .d(v$2$d),
         .q(v$2$q),
         .clock(v$2$clock)
     );
-    engines_accel__sha256__core__v__3 v$3(
+    engines_accel__sha2__sha256__core__v__3 v$3(
         .d(v$3$d),
         .q(v$3$q),
         .clock(v$3$clock)
     );
-    engines_accel__sha256__core__v__4 v$4(
+    engines_accel__sha2__sha256__core__v__4 v$4(
         .d(v$4$d),
         .q(v$4$q),
         .clock(v$4$clock)
     );
-    engines_accel__sha256__core__v__5 v$5(
+    engines_accel__sha2__sha256__core__v__5 v$5(
         .d(v$5$d),
         .q(v$5$q),
         .clock(v$5$clock)
     );
-    engines_accel__sha256__core__v__6 v$6(
+    engines_accel__sha2__sha256__core__v__6 v$6(
         .d(v$6$d),
         .q(v$6$q),
         .clock(v$6$clock)
     );
-    engines_accel__sha256__core__v__7 v$7(
+    engines_accel__sha2__sha256__core__v__7 v$7(
         .d(v$7$d),
         .q(v$7$q),
         .clock(v$7$clock)
     );
-    engines_accel__sha256__core__sched__0 sched$0(
+    engines_accel__sha2__sha256__core__sched__0 sched$0(
         .d(sched$0$d),
         .q(sched$0$q),
         .clock(sched$0$clock)
     );
-    engines_accel__sha256__core__sched__1 sched$1(
+    engines_accel__sha2__sha256__core__sched__1 sched$1(
         .d(sched$1$d),
         .q(sched$1$q),
         .clock(sched$1$clock)
     );
-    engines_accel__sha256__core__sched__2 sched$2(
+    engines_accel__sha2__sha256__core__sched__2 sched$2(
         .d(sched$2$d),
         .q(sched$2$q),
         .clock(sched$2$clock)
     );
-    engines_accel__sha256__core__sched__3 sched$3(
+    engines_accel__sha2__sha256__core__sched__3 sched$3(
         .d(sched$3$d),
         .q(sched$3$q),
         .clock(sched$3$clock)
     );
-    engines_accel__sha256__core__sched__4 sched$4(
+    engines_accel__sha2__sha256__core__sched__4 sched$4(
         .d(sched$4$d),
         .q(sched$4$q),
         .clock(sched$4$clock)
     );
-    engines_accel__sha256__core__sched__5 sched$5(
+    engines_accel__sha2__sha256__core__sched__5 sched$5(
         .d(sched$5$d),
         .q(sched$5$q),
         .clock(sched$5$clock)
     );
-    engines_accel__sha256__core__sched__6 sched$6(
+    engines_accel__sha2__sha256__core__sched__6 sched$6(
         .d(sched$6$d),
         .q(sched$6$q),
         .clock(sched$6$clock)
     );
-    engines_accel__sha256__core__sched__7 sched$7(
+    engines_accel__sha2__sha256__core__sched__7 sched$7(
         .d(sched$7$d),
         .q(sched$7$q),
         .clock(sched$7$clock)
     );
-    engines_accel__sha256__core__sched__8 sched$8(
+    engines_accel__sha2__sha256__core__sched__8 sched$8(
         .d(sched$8$d),
         .q(sched$8$q),
         .clock(sched$8$clock)
     );
-    engines_accel__sha256__core__sched__9 sched$9(
+    engines_accel__sha2__sha256__core__sched__9 sched$9(
         .d(sched$9$d),
         .q(sched$9$q),
         .clock(sched$9$clock)
     );
-    engines_accel__sha256__core__sched__10 sched$10(
+    engines_accel__sha2__sha256__core__sched__10 sched$10(
         .d(sched$10$d),
         .q(sched$10$q),
         .clock(sched$10$clock)
     );
-    engines_accel__sha256__core__sched__11 sched$11(
+    engines_accel__sha2__sha256__core__sched__11 sched$11(
         .d(sched$11$d),
         .q(sched$11$q),
         .clock(sched$11$clock)
     );
-    engines_accel__sha256__core__sched__12 sched$12(
+    engines_accel__sha2__sha256__core__sched__12 sched$12(
         .d(sched$12$d),
         .q(sched$12$q),
         .clock(sched$12$clock)
     );
-    engines_accel__sha256__core__sched__13 sched$13(
+    engines_accel__sha2__sha256__core__sched__13 sched$13(
         .d(sched$13$d),
         .q(sched$13$q),
         .clock(sched$13$clock)
     );
-    engines_accel__sha256__core__sched__14 sched$14(
+    engines_accel__sha2__sha256__core__sched__14 sched$14(
         .d(sched$14$d),
         .q(sched$14$q),
         .clock(sched$14$clock)
     );
-    engines_accel__sha256__core__w_next w_next(
+    engines_accel__sha2__sha256__core__w_next w_next(
         .d(w_next$d),
         .q(w_next$q),
         .clock(w_next$clock)
     );
-    engines_accel__sha256__core__p p(
+    engines_accel__sha2__sha256__core__p p(
         .d(p$d),
         .q(p$q),
         .clock(p$clock)
     );
-    engines_accel__sha256__core__k k(
+    engines_accel__sha2__sha256__core__k k(
         .d(k$d),
         .q(k$q),
         .clock(k$clock)
     );
-    engines_accel__sha256__core__k_rom k_rom(
+    engines_accel__sha2__sha256__core__k_rom k_rom(
         .address(k_rom$address),
         .data(k_rom$data)
     );
-    engines_accel__sha256__core__running running(
+    engines_accel__sha2__sha256__core__running running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    engines_accel__sha256__core__count count(
+    engines_accel__sha2__sha256__core__count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    engines_accel__sha256__core__done_r done_r(
+    engines_accel__sha2__sha256__core__done_r done_r(
         .d(done_r$d),
         .q(done_r$q),
         .clock(done_r$clock)
@@ -46664,10 +46864,10 @@ module engines_accel__sha256__core(clock,reset,start,init_from_iv,load_state,wor
         endcase
     end
     
-endmodule // engines_accel__sha256__core
+endmodule // engines_accel__sha2__sha256__core
 
 
-module engines_accel__sha256__core__count(d,q,clock);
+module engines_accel__sha2__sha256__core__count(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -46683,10 +46883,10 @@ module engines_accel__sha256__core__count(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__count
+endmodule // engines_accel__sha2__sha256__core__count
 
 
-module engines_accel__sha256__core__cv__0(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46702,10 +46902,10 @@ module engines_accel__sha256__core__cv__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__0
+endmodule // engines_accel__sha2__sha256__core__cv__0
 
 
-module engines_accel__sha256__core__cv__1(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46721,10 +46921,10 @@ module engines_accel__sha256__core__cv__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__1
+endmodule // engines_accel__sha2__sha256__core__cv__1
 
 
-module engines_accel__sha256__core__cv__2(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46740,10 +46940,10 @@ module engines_accel__sha256__core__cv__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__2
+endmodule // engines_accel__sha2__sha256__core__cv__2
 
 
-module engines_accel__sha256__core__cv__3(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46759,10 +46959,10 @@ module engines_accel__sha256__core__cv__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__3
+endmodule // engines_accel__sha2__sha256__core__cv__3
 
 
-module engines_accel__sha256__core__cv__4(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46778,10 +46978,10 @@ module engines_accel__sha256__core__cv__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__4
+endmodule // engines_accel__sha2__sha256__core__cv__4
 
 
-module engines_accel__sha256__core__cv__5(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46797,10 +46997,10 @@ module engines_accel__sha256__core__cv__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__5
+endmodule // engines_accel__sha2__sha256__core__cv__5
 
 
-module engines_accel__sha256__core__cv__6(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46816,10 +47016,10 @@ module engines_accel__sha256__core__cv__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__6
+endmodule // engines_accel__sha2__sha256__core__cv__6
 
 
-module engines_accel__sha256__core__cv__7(d,q,clock);
+module engines_accel__sha2__sha256__core__cv__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46835,10 +47035,10 @@ module engines_accel__sha256__core__cv__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__cv__7
+endmodule // engines_accel__sha2__sha256__core__cv__7
 
 
-module engines_accel__sha256__core__done_r(d,q,clock);
+module engines_accel__sha2__sha256__core__done_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -46854,10 +47054,10 @@ module engines_accel__sha256__core__done_r(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__done_r
+endmodule // engines_accel__sha2__sha256__core__done_r
 
 
-module engines_accel__sha256__core__k(d,q,clock);
+module engines_accel__sha2__sha256__core__k(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46873,10 +47073,10 @@ module engines_accel__sha256__core__k(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__k
+endmodule // engines_accel__sha2__sha256__core__k
 
 
-module engines_accel__sha256__core__k_rom(address,data);
+module engines_accel__sha2__sha256__core__k_rom(address,data);
     
     // Module arguments
     input wire  [6:0] address;
@@ -46952,10 +47152,10 @@ module engines_accel__sha256__core__k_rom(address,data);
       default: data = 32'h0;
     endcase
             
-endmodule // engines_accel__sha256__core__k_rom
+endmodule // engines_accel__sha2__sha256__core__k_rom
 
 
-module engines_accel__sha256__core__p(d,q,clock);
+module engines_accel__sha2__sha256__core__p(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -46971,10 +47171,10 @@ module engines_accel__sha256__core__p(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__p
+endmodule // engines_accel__sha2__sha256__core__p
 
 
-module engines_accel__sha256__core__running(d,q,clock);
+module engines_accel__sha2__sha256__core__running(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -46991,10 +47191,10 @@ module engines_accel__sha256__core__running(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__running
+endmodule // engines_accel__sha2__sha256__core__running
 
 
-module engines_accel__sha256__core__sched__0(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47010,10 +47210,10 @@ module engines_accel__sha256__core__sched__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__0
+endmodule // engines_accel__sha2__sha256__core__sched__0
 
 
-module engines_accel__sha256__core__sched__1(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47029,10 +47229,10 @@ module engines_accel__sha256__core__sched__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__1
+endmodule // engines_accel__sha2__sha256__core__sched__1
 
 
-module engines_accel__sha256__core__sched__10(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47048,10 +47248,10 @@ module engines_accel__sha256__core__sched__10(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__10
+endmodule // engines_accel__sha2__sha256__core__sched__10
 
 
-module engines_accel__sha256__core__sched__11(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47067,10 +47267,10 @@ module engines_accel__sha256__core__sched__11(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__11
+endmodule // engines_accel__sha2__sha256__core__sched__11
 
 
-module engines_accel__sha256__core__sched__12(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47086,10 +47286,10 @@ module engines_accel__sha256__core__sched__12(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__12
+endmodule // engines_accel__sha2__sha256__core__sched__12
 
 
-module engines_accel__sha256__core__sched__13(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47105,10 +47305,10 @@ module engines_accel__sha256__core__sched__13(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__13
+endmodule // engines_accel__sha2__sha256__core__sched__13
 
 
-module engines_accel__sha256__core__sched__14(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47124,10 +47324,10 @@ module engines_accel__sha256__core__sched__14(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__14
+endmodule // engines_accel__sha2__sha256__core__sched__14
 
 
-module engines_accel__sha256__core__sched__2(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47143,10 +47343,10 @@ module engines_accel__sha256__core__sched__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__2
+endmodule // engines_accel__sha2__sha256__core__sched__2
 
 
-module engines_accel__sha256__core__sched__3(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47162,10 +47362,10 @@ module engines_accel__sha256__core__sched__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__3
+endmodule // engines_accel__sha2__sha256__core__sched__3
 
 
-module engines_accel__sha256__core__sched__4(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47181,10 +47381,10 @@ module engines_accel__sha256__core__sched__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__4
+endmodule // engines_accel__sha2__sha256__core__sched__4
 
 
-module engines_accel__sha256__core__sched__5(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47200,10 +47400,10 @@ module engines_accel__sha256__core__sched__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__5
+endmodule // engines_accel__sha2__sha256__core__sched__5
 
 
-module engines_accel__sha256__core__sched__6(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47219,10 +47419,10 @@ module engines_accel__sha256__core__sched__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__6
+endmodule // engines_accel__sha2__sha256__core__sched__6
 
 
-module engines_accel__sha256__core__sched__7(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47238,10 +47438,10 @@ module engines_accel__sha256__core__sched__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__7
+endmodule // engines_accel__sha2__sha256__core__sched__7
 
 
-module engines_accel__sha256__core__sched__8(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47257,10 +47457,10 @@ module engines_accel__sha256__core__sched__8(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__8
+endmodule // engines_accel__sha2__sha256__core__sched__8
 
 
-module engines_accel__sha256__core__sched__9(d,q,clock);
+module engines_accel__sha2__sha256__core__sched__9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47276,10 +47476,10 @@ module engines_accel__sha256__core__sched__9(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__sched__9
+endmodule // engines_accel__sha2__sha256__core__sched__9
 
 
-module engines_accel__sha256__core__v__0(d,q,clock);
+module engines_accel__sha2__sha256__core__v__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47295,10 +47495,10 @@ module engines_accel__sha256__core__v__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__0
+endmodule // engines_accel__sha2__sha256__core__v__0
 
 
-module engines_accel__sha256__core__v__1(d,q,clock);
+module engines_accel__sha2__sha256__core__v__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47314,10 +47514,10 @@ module engines_accel__sha256__core__v__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__1
+endmodule // engines_accel__sha2__sha256__core__v__1
 
 
-module engines_accel__sha256__core__v__2(d,q,clock);
+module engines_accel__sha2__sha256__core__v__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47333,10 +47533,10 @@ module engines_accel__sha256__core__v__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__2
+endmodule // engines_accel__sha2__sha256__core__v__2
 
 
-module engines_accel__sha256__core__v__3(d,q,clock);
+module engines_accel__sha2__sha256__core__v__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47352,10 +47552,10 @@ module engines_accel__sha256__core__v__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__3
+endmodule // engines_accel__sha2__sha256__core__v__3
 
 
-module engines_accel__sha256__core__v__4(d,q,clock);
+module engines_accel__sha2__sha256__core__v__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47371,10 +47571,10 @@ module engines_accel__sha256__core__v__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__4
+endmodule // engines_accel__sha2__sha256__core__v__4
 
 
-module engines_accel__sha256__core__v__5(d,q,clock);
+module engines_accel__sha2__sha256__core__v__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47390,10 +47590,10 @@ module engines_accel__sha256__core__v__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__5
+endmodule // engines_accel__sha2__sha256__core__v__5
 
 
-module engines_accel__sha256__core__v__6(d,q,clock);
+module engines_accel__sha2__sha256__core__v__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47409,10 +47609,10 @@ module engines_accel__sha256__core__v__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__6
+endmodule // engines_accel__sha2__sha256__core__v__6
 
 
-module engines_accel__sha256__core__v__7(d,q,clock);
+module engines_accel__sha2__sha256__core__v__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47428,10 +47628,10 @@ module engines_accel__sha256__core__v__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__v__7
+endmodule // engines_accel__sha2__sha256__core__v__7
 
 
-module engines_accel__sha256__core__w_next(d,q,clock);
+module engines_accel__sha2__sha256__core__w_next(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47447,10 +47647,10 @@ module engines_accel__sha256__core__w_next(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core__w_next
+endmodule // engines_accel__sha2__sha256__core__w_next
 
 
-module engines_accel__sha256__core_reset(d,q,clock);
+module engines_accel__sha2__sha256__core_reset(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47466,10 +47666,10 @@ module engines_accel__sha256__core_reset(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__core_reset
+endmodule // engines_accel__sha2__sha256__core_reset
 
 
-module engines_accel__sha256__count(d,q,clock);
+module engines_accel__sha2__sha256__count(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -47485,10 +47685,10 @@ module engines_accel__sha256__count(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__count
+endmodule // engines_accel__sha2__sha256__count
 
 
-module engines_accel__sha256__done_flag(d,q,clock);
+module engines_accel__sha2__sha256__done_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47504,10 +47704,10 @@ module engines_accel__sha256__done_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__done_flag
+endmodule // engines_accel__sha2__sha256__done_flag
 
 
-module engines_accel__sha256__error_flag(d,q,clock);
+module engines_accel__sha2__sha256__error_flag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47523,10 +47723,10 @@ module engines_accel__sha256__error_flag(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__error_flag
+endmodule // engines_accel__sha2__sha256__error_flag
 
 
-module engines_accel__sha256__feed(d,q,clock);
+module engines_accel__sha2__sha256__feed(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47542,10 +47742,10 @@ module engines_accel__sha256__feed(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__feed
+endmodule // engines_accel__sha2__sha256__feed
 
 
-module engines_accel__sha256__fetch_left(d,q,clock);
+module engines_accel__sha2__sha256__fetch_left(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -47561,10 +47761,10 @@ module engines_accel__sha256__fetch_left(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__fetch_left
+endmodule // engines_accel__sha2__sha256__fetch_left
 
 
-module engines_accel__sha256__final_block(d,q,clock);
+module engines_accel__sha2__sha256__final_block(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47580,10 +47780,10 @@ module engines_accel__sha256__final_block(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__final_block
+endmodule // engines_accel__sha2__sha256__final_block
 
 
-module engines_accel__sha256__first(d,q,clock);
+module engines_accel__sha2__sha256__first(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47599,10 +47799,10 @@ module engines_accel__sha256__first(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__first
+endmodule // engines_accel__sha2__sha256__first
 
 
-module engines_accel__sha256__go(d,q,clock);
+module engines_accel__sha2__sha256__go(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47618,10 +47818,10 @@ module engines_accel__sha256__go(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__go
+endmodule // engines_accel__sha2__sha256__go
 
 
-module engines_accel__sha256__hash_address(d,q,clock);
+module engines_accel__sha2__sha256__hash_address(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47637,10 +47837,10 @@ module engines_accel__sha256__hash_address(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__hash_address
+endmodule // engines_accel__sha2__sha256__hash_address
 
 
-module engines_accel__sha256__have_words(d,q,clock);
+module engines_accel__sha2__sha256__have_words(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47656,10 +47856,10 @@ module engines_accel__sha256__have_words(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__have_words
+endmodule // engines_accel__sha2__sha256__have_words
 
 
-module engines_accel__sha256__hold(d,q,clock);
+module engines_accel__sha2__sha256__hold(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47675,10 +47875,10 @@ module engines_accel__sha256__hold(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__hold
+endmodule // engines_accel__sha2__sha256__hold
 
 
-module engines_accel__sha256__hold_valid(d,q,clock);
+module engines_accel__sha2__sha256__hold_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47694,10 +47894,10 @@ module engines_accel__sha256__hold_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__hold_valid
+endmodule // engines_accel__sha2__sha256__hold_valid
 
 
-module engines_accel__sha256__kept_nw(d,q,clock);
+module engines_accel__sha2__sha256__kept_nw(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -47713,10 +47913,10 @@ module engines_accel__sha256__kept_nw(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__kept_nw
+endmodule // engines_accel__sha2__sha256__kept_nw
 
 
-module engines_accel__sha256__last_word(d,q,clock);
+module engines_accel__sha2__sha256__last_word(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47732,10 +47932,10 @@ module engines_accel__sha256__last_word(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__last_word
+endmodule // engines_accel__sha2__sha256__last_word
 
 
-module engines_accel__sha256__length_here(d,q,clock);
+module engines_accel__sha2__sha256__length_here(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47751,10 +47951,10 @@ module engines_accel__sha256__length_here(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__length_here
+endmodule // engines_accel__sha2__sha256__length_here
 
 
-module engines_accel__sha256__nw(d,q,clock);
+module engines_accel__sha2__sha256__nw(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -47770,10 +47970,10 @@ module engines_accel__sha256__nw(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__nw
+endmodule // engines_accel__sha2__sha256__nw
 
 
-module engines_accel__sha256__pad_done(d,q,clock);
+module engines_accel__sha2__sha256__pad_done(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47789,10 +47989,10 @@ module engines_accel__sha256__pad_done(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__pad_done
+endmodule // engines_accel__sha2__sha256__pad_done
 
 
-module engines_accel__sha256__phase(d,q,clock);
+module engines_accel__sha2__sha256__phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -47818,10 +48018,10 @@ module engines_accel__sha256__phase(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__phase
+endmodule // engines_accel__sha2__sha256__phase
 
 
-module engines_accel__sha256__prefix_valid(d,q,clock);
+module engines_accel__sha2__sha256__prefix_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47837,10 +48037,10 @@ module engines_accel__sha256__prefix_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__prefix_valid
+endmodule // engines_accel__sha2__sha256__prefix_valid
 
 
-module engines_accel__sha256__prev_half(d,q,clock);
+module engines_accel__sha2__sha256__prev_half(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -47856,10 +48056,10 @@ module engines_accel__sha256__prev_half(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__prev_half
+endmodule // engines_accel__sha2__sha256__prev_half
 
 
-module engines_accel__sha256__prf_block(d,q,clock);
+module engines_accel__sha2__sha256__prf_block(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47875,10 +48075,10 @@ module engines_accel__sha256__prf_block(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__prf_block
+endmodule // engines_accel__sha2__sha256__prf_block
 
 
-module engines_accel__sha256__prf_fors(d,q,clock);
+module engines_accel__sha2__sha256__prf_fors(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47894,10 +48094,10 @@ module engines_accel__sha256__prf_fors(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__prf_fors
+endmodule // engines_accel__sha2__sha256__prf_fors
 
 
-module engines_accel__sha256__seed__0(d,q,clock);
+module engines_accel__sha2__sha256__seed__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47913,10 +48113,10 @@ module engines_accel__sha256__seed__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__0
+endmodule // engines_accel__sha2__sha256__seed__0
 
 
-module engines_accel__sha256__seed__1(d,q,clock);
+module engines_accel__sha2__sha256__seed__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47932,10 +48132,10 @@ module engines_accel__sha256__seed__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__1
+endmodule // engines_accel__sha2__sha256__seed__1
 
 
-module engines_accel__sha256__seed__2(d,q,clock);
+module engines_accel__sha2__sha256__seed__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47951,10 +48151,10 @@ module engines_accel__sha256__seed__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__2
+endmodule // engines_accel__sha2__sha256__seed__2
 
 
-module engines_accel__sha256__seed__3(d,q,clock);
+module engines_accel__sha2__sha256__seed__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47970,10 +48170,10 @@ module engines_accel__sha256__seed__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__3
+endmodule // engines_accel__sha2__sha256__seed__3
 
 
-module engines_accel__sha256__seed__4(d,q,clock);
+module engines_accel__sha2__sha256__seed__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -47989,10 +48189,10 @@ module engines_accel__sha256__seed__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__4
+endmodule // engines_accel__sha2__sha256__seed__4
 
 
-module engines_accel__sha256__seed__5(d,q,clock);
+module engines_accel__sha2__sha256__seed__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48008,10 +48208,10 @@ module engines_accel__sha256__seed__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__5
+endmodule // engines_accel__sha2__sha256__seed__5
 
 
-module engines_accel__sha256__seed__6(d,q,clock);
+module engines_accel__sha2__sha256__seed__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48027,10 +48227,10 @@ module engines_accel__sha256__seed__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__6
+endmodule // engines_accel__sha2__sha256__seed__6
 
 
-module engines_accel__sha256__seed__7(d,q,clock);
+module engines_accel__sha2__sha256__seed__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48046,10 +48246,10 @@ module engines_accel__sha256__seed__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seed__7
+endmodule // engines_accel__sha2__sha256__seed__7
 
 
-module engines_accel__sha256__seeding(d,q,clock);
+module engines_accel__sha2__sha256__seeding(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48065,10 +48265,10 @@ module engines_accel__sha256__seeding(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__seeding
+endmodule // engines_accel__sha2__sha256__seeding
 
 
-module engines_accel__sha256__segment(d,q,clock);
+module engines_accel__sha2__sha256__segment(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -48084,10 +48284,10 @@ module engines_accel__sha256__segment(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__segment
+endmodule // engines_accel__sha2__sha256__segment
 
 
-module engines_accel__sha256__segment_word(d,q,clock);
+module engines_accel__sha2__sha256__segment_word(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -48103,10 +48303,10 @@ module engines_accel__sha256__segment_word(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__segment_word
+endmodule // engines_accel__sha2__sha256__segment_word
 
 
-module engines_accel__sha256__state_kept(d,q,clock);
+module engines_accel__sha2__sha256__state_kept(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48122,10 +48322,10 @@ module engines_accel__sha256__state_kept(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__state_kept
+endmodule // engines_accel__sha2__sha256__state_kept
 
 
-module engines_accel__sha256__steps_left(d,q,clock);
+module engines_accel__sha2__sha256__steps_left(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48141,10 +48341,10 @@ module engines_accel__sha256__steps_left(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__steps_left
+endmodule // engines_accel__sha2__sha256__steps_left
 
 
-module engines_accel__sha256__tmp__0(d,q,clock);
+module engines_accel__sha2__sha256__tmp__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48160,10 +48360,10 @@ module engines_accel__sha256__tmp__0(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__0
+endmodule // engines_accel__sha2__sha256__tmp__0
 
 
-module engines_accel__sha256__tmp__1(d,q,clock);
+module engines_accel__sha2__sha256__tmp__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48179,10 +48379,10 @@ module engines_accel__sha256__tmp__1(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__1
+endmodule // engines_accel__sha2__sha256__tmp__1
 
 
-module engines_accel__sha256__tmp__2(d,q,clock);
+module engines_accel__sha2__sha256__tmp__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48198,10 +48398,10 @@ module engines_accel__sha256__tmp__2(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__2
+endmodule // engines_accel__sha2__sha256__tmp__2
 
 
-module engines_accel__sha256__tmp__3(d,q,clock);
+module engines_accel__sha2__sha256__tmp__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48217,10 +48417,10 @@ module engines_accel__sha256__tmp__3(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__3
+endmodule // engines_accel__sha2__sha256__tmp__3
 
 
-module engines_accel__sha256__tmp__4(d,q,clock);
+module engines_accel__sha2__sha256__tmp__4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48236,10 +48436,10 @@ module engines_accel__sha256__tmp__4(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__4
+endmodule // engines_accel__sha2__sha256__tmp__4
 
 
-module engines_accel__sha256__tmp__5(d,q,clock);
+module engines_accel__sha2__sha256__tmp__5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48255,10 +48455,10 @@ module engines_accel__sha256__tmp__5(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__5
+endmodule // engines_accel__sha2__sha256__tmp__5
 
 
-module engines_accel__sha256__tmp__6(d,q,clock);
+module engines_accel__sha2__sha256__tmp__6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48274,10 +48474,10 @@ module engines_accel__sha256__tmp__6(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__6
+endmodule // engines_accel__sha2__sha256__tmp__6
 
 
-module engines_accel__sha256__tmp__7(d,q,clock);
+module engines_accel__sha2__sha256__tmp__7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48293,10 +48493,10 @@ module engines_accel__sha256__tmp__7(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tmp__7
+endmodule // engines_accel__sha2__sha256__tmp__7
 
 
-module engines_accel__sha256__tweak(d,q,clock);
+module engines_accel__sha2__sha256__tweak(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48312,10 +48512,10 @@ module engines_accel__sha256__tweak(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tweak
+endmodule // engines_accel__sha2__sha256__tweak
 
 
-module engines_accel__sha256__tweak_length_bits(d,q,clock);
+module engines_accel__sha2__sha256__tweak_length_bits(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -48331,10 +48531,10 @@ module engines_accel__sha256__tweak_length_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__tweak_length_bits
+endmodule // engines_accel__sha2__sha256__tweak_length_bits
 
 
-module engines_accel__sha256__words_left(d,q,clock);
+module engines_accel__sha2__sha256__words_left(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -48350,7 +48550,3281 @@ module engines_accel__sha256__words_left(d,q,clock);
        q <= d;
     end
           
-endmodule // engines_accel__sha256__words_left
+endmodule // engines_accel__sha2__sha256__words_left
+
+
+module engines_accel__sha2__sha512(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,error,in_data,in_valid,in_last,in_ready,out_data,out_valid,out_last,out_ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  abort_job;
+    input wire  [7:0] op;
+    input wire  [31:0] arg0;
+    input wire  [31:0] arg1;
+    input wire  [31:0] arg2;
+    output reg  busy;
+    output reg  done;
+    output reg  error;
+    input wire  [31:0] in_data;
+    input wire  in_valid;
+    input wire  in_last;
+    output reg  in_ready;
+    output reg  [31:0] out_data;
+    output reg  out_valid;
+    output reg  out_last;
+    input wire  out_ready;
+    
+    // Constant declarations
+    localparam  op_sponge = 8'h1;
+    localparam  op_abort = 8'hff;
+    
+    // Enums
+    localparam Phase512$Idle = 0;
+    localparam Phase512$Input = 1;
+    localparam Phase512$Drain = 2;
+    localparam Phase512$Hash = 3;
+    localparam Phase512$Output = 4;
+    localparam Feed$Seed = 0;
+    localparam Feed$Adrsc = 1;
+    localparam Feed$Message = 2;
+    localparam Feed$Pad = 3;
+    localparam Feed$Zeros = 4;
+    localparam Feed$Stop = 5;
+    
+    // Stub signals
+    reg  core$clock;
+    reg  core$reset;
+    reg  core$start;
+    reg  core$init_from_iv;
+    reg  core$load_state;
+    reg  [63:0] core$word_in;
+    reg  core$word_valid;
+    wire  core$word_ready;
+    reg  [2:0] core$out_index;
+    wire  [63:0] core$out_word;
+    wire  core$busy;
+    wire  core$done;
+    reg  [2:0] phase$d;
+    wire  [2:0] phase$q;
+    reg  phase$clock;
+    reg  [3:0] nw$d;
+    wire  [3:0] nw$q;
+    reg  nw$clock;
+    reg  in_adrs$d;
+    wire  in_adrs$q;
+    reg  in_adrs$clock;
+    reg  [2:0] in_index$d;
+    wire  [2:0] in_index$q;
+    reg  in_index$clock;
+    reg  [31:0] seed$0$d;
+    wire  [31:0] seed$0$q;
+    reg  seed$0$clock;
+    reg  [31:0] seed$1$d;
+    wire  [31:0] seed$1$q;
+    reg  seed$1$clock;
+    reg  [31:0] seed$2$d;
+    wire  [31:0] seed$2$q;
+    reg  seed$2$clock;
+    reg  [31:0] seed$3$d;
+    wire  [31:0] seed$3$q;
+    reg  seed$3$clock;
+    reg  [31:0] seed$4$d;
+    wire  [31:0] seed$4$q;
+    reg  seed$4$clock;
+    reg  [31:0] seed$5$d;
+    wire  [31:0] seed$5$q;
+    reg  seed$5$clock;
+    reg  [31:0] seed$6$d;
+    wire  [31:0] seed$6$q;
+    reg  seed$6$clock;
+    reg  [31:0] seed$7$d;
+    wire  [31:0] seed$7$q;
+    reg  seed$7$clock;
+    reg  [31:0] adrs$0$d;
+    wire  [31:0] adrs$0$q;
+    reg  adrs$0$clock;
+    reg  [31:0] adrs$1$d;
+    wire  [31:0] adrs$1$q;
+    reg  adrs$1$clock;
+    reg  [31:0] adrs$2$d;
+    wire  [31:0] adrs$2$q;
+    reg  adrs$2$clock;
+    reg  [31:0] adrs$3$d;
+    wire  [31:0] adrs$3$q;
+    reg  adrs$3$clock;
+    reg  [31:0] adrs$4$d;
+    wire  [31:0] adrs$4$q;
+    reg  adrs$4$clock;
+    reg  [31:0] adrs$5$d;
+    wire  [31:0] adrs$5$q;
+    reg  adrs$5$clock;
+    reg  [31:0] adrs$6$d;
+    wire  [31:0] adrs$6$q;
+    reg  adrs$6$clock;
+    reg  [31:0] adrs$7$d;
+    wire  [31:0] adrs$7$q;
+    reg  adrs$7$clock;
+    reg  [31:0] adrsc$0$d;
+    wire  [31:0] adrsc$0$q;
+    reg  adrsc$0$clock;
+    reg  [31:0] adrsc$1$d;
+    wire  [31:0] adrsc$1$q;
+    reg  adrsc$1$clock;
+    reg  [31:0] adrsc$2$d;
+    wire  [31:0] adrsc$2$q;
+    reg  adrsc$2$clock;
+    reg  [31:0] adrsc$3$d;
+    wire  [31:0] adrsc$3$q;
+    reg  adrsc$3$clock;
+    reg  [31:0] adrsc$4$d;
+    wire  [31:0] adrsc$4$q;
+    reg  adrsc$4$clock;
+    reg  [2:0] gen$d;
+    wire  [2:0] gen$q;
+    reg  gen$clock;
+    reg  [4:0] gen_index$d;
+    wire  [4:0] gen_index$q;
+    reg  gen_index$clock;
+    reg  [7:0] blocks_left$d;
+    wire  [7:0] blocks_left$q;
+    reg  blocks_left$clock;
+    reg  [11:0] words_left$d;
+    wire  [11:0] words_left$q;
+    reg  words_left$clock;
+    reg  [11:0] fetch_left$d;
+    wire  [11:0] fetch_left$q;
+    reg  fetch_left$clock;
+    reg  [31:0] hold$d;
+    wire  [31:0] hold$q;
+    reg  hold$clock;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  [15:0] prev_half$d;
+    wire  [15:0] prev_half$q;
+    reg  prev_half$clock;
+    reg  [31:0] length_bits$d;
+    wire  [31:0] length_bits$q;
+    reg  length_bits$clock;
+    reg  [31:0] hi$d;
+    wire  [31:0] hi$q;
+    reg  hi$clock;
+    reg  hi_full$d;
+    wire  hi_full$q;
+    reg  hi_full$clock;
+    reg  [63:0] word$d;
+    wire  [63:0] word$q;
+    reg  word$clock;
+    reg  word_full$d;
+    wire  word_full$q;
+    reg  word_full$clock;
+    reg  [7:0] compressions_left$d;
+    wire  [7:0] compressions_left$q;
+    reg  compressions_left$clock;
+    reg  go$d;
+    wire  go$q;
+    reg  go$clock;
+    reg  first_block$d;
+    wire  first_block$q;
+    reg  first_block$clock;
+    reg  [3:0] count$d;
+    wire  [3:0] count$q;
+    reg  count$clock;
+    reg  last_word$d;
+    wire  last_word$q;
+    reg  last_word$clock;
+    reg  core_reset$d;
+    wire  core_reset$q;
+    reg  core_reset$clock;
+    reg  done_flag$d;
+    wire  done_flag$q;
+    reg  done_flag$clock;
+    reg  error_flag$d;
+    wire  error_flag$q;
+    reg  error_flag$clock;
+    
+    // Local signals
+    reg  [31:0] in_word;
+    reg  [31:0] gen_word;
+    reg  gen_valid;
+    reg  emit;
+    reg  hold_taken;
+    reg  [31:0] message_bytes;
+    reg  [11:0] message_words;
+    reg  [12:0] message_blocks;
+    reg  [12:0] compressions;
+    reg  args_good;
+    reg  abort_now;
+    reg  [31:0] adrsc_w$0;
+    reg  [31:0] adrsc_w$1;
+    reg  [31:0] adrsc_w$2;
+    reg  [31:0] adrsc_w$3;
+    reg  [31:0] adrsc_w$4;
+    reg  [31:0] out_half;
+    
+    // Sub module instances
+    engines_accel__sha2__sha512__core core(
+        .clock(core$clock),
+        .reset(core$reset),
+        .start(core$start),
+        .init_from_iv(core$init_from_iv),
+        .load_state(core$load_state),
+        .word_in(core$word_in),
+        .word_valid(core$word_valid),
+        .word_ready(core$word_ready),
+        .out_index(core$out_index),
+        .out_word(core$out_word),
+        .busy(core$busy),
+        .done(core$done)
+    );
+    engines_accel__sha2__sha512__phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    engines_accel__sha2__sha512__nw nw(
+        .d(nw$d),
+        .q(nw$q),
+        .clock(nw$clock)
+    );
+    engines_accel__sha2__sha512__in_adrs in_adrs(
+        .d(in_adrs$d),
+        .q(in_adrs$q),
+        .clock(in_adrs$clock)
+    );
+    engines_accel__sha2__sha512__in_index in_index(
+        .d(in_index$d),
+        .q(in_index$q),
+        .clock(in_index$clock)
+    );
+    engines_accel__sha2__sha512__seed__0 seed$0(
+        .d(seed$0$d),
+        .q(seed$0$q),
+        .clock(seed$0$clock)
+    );
+    engines_accel__sha2__sha512__seed__1 seed$1(
+        .d(seed$1$d),
+        .q(seed$1$q),
+        .clock(seed$1$clock)
+    );
+    engines_accel__sha2__sha512__seed__2 seed$2(
+        .d(seed$2$d),
+        .q(seed$2$q),
+        .clock(seed$2$clock)
+    );
+    engines_accel__sha2__sha512__seed__3 seed$3(
+        .d(seed$3$d),
+        .q(seed$3$q),
+        .clock(seed$3$clock)
+    );
+    engines_accel__sha2__sha512__seed__4 seed$4(
+        .d(seed$4$d),
+        .q(seed$4$q),
+        .clock(seed$4$clock)
+    );
+    engines_accel__sha2__sha512__seed__5 seed$5(
+        .d(seed$5$d),
+        .q(seed$5$q),
+        .clock(seed$5$clock)
+    );
+    engines_accel__sha2__sha512__seed__6 seed$6(
+        .d(seed$6$d),
+        .q(seed$6$q),
+        .clock(seed$6$clock)
+    );
+    engines_accel__sha2__sha512__seed__7 seed$7(
+        .d(seed$7$d),
+        .q(seed$7$q),
+        .clock(seed$7$clock)
+    );
+    engines_accel__sha2__sha512__adrs__0 adrs$0(
+        .d(adrs$0$d),
+        .q(adrs$0$q),
+        .clock(adrs$0$clock)
+    );
+    engines_accel__sha2__sha512__adrs__1 adrs$1(
+        .d(adrs$1$d),
+        .q(adrs$1$q),
+        .clock(adrs$1$clock)
+    );
+    engines_accel__sha2__sha512__adrs__2 adrs$2(
+        .d(adrs$2$d),
+        .q(adrs$2$q),
+        .clock(adrs$2$clock)
+    );
+    engines_accel__sha2__sha512__adrs__3 adrs$3(
+        .d(adrs$3$d),
+        .q(adrs$3$q),
+        .clock(adrs$3$clock)
+    );
+    engines_accel__sha2__sha512__adrs__4 adrs$4(
+        .d(adrs$4$d),
+        .q(adrs$4$q),
+        .clock(adrs$4$clock)
+    );
+    engines_accel__sha2__sha512__adrs__5 adrs$5(
+        .d(adrs$5$d),
+        .q(adrs$5$q),
+        .clock(adrs$5$clock)
+    );
+    engines_accel__sha2__sha512__adrs__6 adrs$6(
+        .d(adrs$6$d),
+        .q(adrs$6$q),
+        .clock(adrs$6$clock)
+    );
+    engines_accel__sha2__sha512__adrs__7 adrs$7(
+        .d(adrs$7$d),
+        .q(adrs$7$q),
+        .clock(adrs$7$clock)
+    );
+    engines_accel__sha2__sha512__adrsc__0 adrsc$0(
+        .d(adrsc$0$d),
+        .q(adrsc$0$q),
+        .clock(adrsc$0$clock)
+    );
+    engines_accel__sha2__sha512__adrsc__1 adrsc$1(
+        .d(adrsc$1$d),
+        .q(adrsc$1$q),
+        .clock(adrsc$1$clock)
+    );
+    engines_accel__sha2__sha512__adrsc__2 adrsc$2(
+        .d(adrsc$2$d),
+        .q(adrsc$2$q),
+        .clock(adrsc$2$clock)
+    );
+    engines_accel__sha2__sha512__adrsc__3 adrsc$3(
+        .d(adrsc$3$d),
+        .q(adrsc$3$q),
+        .clock(adrsc$3$clock)
+    );
+    engines_accel__sha2__sha512__adrsc__4 adrsc$4(
+        .d(adrsc$4$d),
+        .q(adrsc$4$q),
+        .clock(adrsc$4$clock)
+    );
+    engines_accel__sha2__sha512__gen gen(
+        .d(gen$d),
+        .q(gen$q),
+        .clock(gen$clock)
+    );
+    engines_accel__sha2__sha512__gen_index gen_index(
+        .d(gen_index$d),
+        .q(gen_index$q),
+        .clock(gen_index$clock)
+    );
+    engines_accel__sha2__sha512__blocks_left blocks_left(
+        .d(blocks_left$d),
+        .q(blocks_left$q),
+        .clock(blocks_left$clock)
+    );
+    engines_accel__sha2__sha512__words_left words_left(
+        .d(words_left$d),
+        .q(words_left$q),
+        .clock(words_left$clock)
+    );
+    engines_accel__sha2__sha512__fetch_left fetch_left(
+        .d(fetch_left$d),
+        .q(fetch_left$q),
+        .clock(fetch_left$clock)
+    );
+    engines_accel__sha2__sha512__hold hold(
+        .d(hold$d),
+        .q(hold$q),
+        .clock(hold$clock)
+    );
+    engines_accel__sha2__sha512__hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    engines_accel__sha2__sha512__prev_half prev_half(
+        .d(prev_half$d),
+        .q(prev_half$q),
+        .clock(prev_half$clock)
+    );
+    engines_accel__sha2__sha512__length_bits length_bits(
+        .d(length_bits$d),
+        .q(length_bits$q),
+        .clock(length_bits$clock)
+    );
+    engines_accel__sha2__sha512__hi hi(
+        .d(hi$d),
+        .q(hi$q),
+        .clock(hi$clock)
+    );
+    engines_accel__sha2__sha512__hi_full hi_full(
+        .d(hi_full$d),
+        .q(hi_full$q),
+        .clock(hi_full$clock)
+    );
+    engines_accel__sha2__sha512__word word(
+        .d(word$d),
+        .q(word$q),
+        .clock(word$clock)
+    );
+    engines_accel__sha2__sha512__word_full word_full(
+        .d(word_full$d),
+        .q(word_full$q),
+        .clock(word_full$clock)
+    );
+    engines_accel__sha2__sha512__compressions_left compressions_left(
+        .d(compressions_left$d),
+        .q(compressions_left$q),
+        .clock(compressions_left$clock)
+    );
+    engines_accel__sha2__sha512__go go(
+        .d(go$d),
+        .q(go$q),
+        .clock(go$clock)
+    );
+    engines_accel__sha2__sha512__first_block first_block(
+        .d(first_block$d),
+        .q(first_block$q),
+        .clock(first_block$clock)
+    );
+    engines_accel__sha2__sha512__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    engines_accel__sha2__sha512__last_word last_word(
+        .d(last_word$d),
+        .q(last_word$q),
+        .clock(last_word$clock)
+    );
+    engines_accel__sha2__sha512__core_reset core_reset(
+        .d(core_reset$d),
+        .q(core_reset$q),
+        .clock(core_reset$clock)
+    );
+    engines_accel__sha2__sha512__done_flag done_flag(
+        .d(done_flag$d),
+        .q(done_flag$q),
+        .clock(done_flag$clock)
+    );
+    engines_accel__sha2__sha512__error_flag error_flag(
+        .d(error_flag$d),
+        .q(error_flag$q),
+        .clock(error_flag$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        core$clock = clock;
+        phase$clock = clock;
+        nw$clock = clock;
+        in_adrs$clock = clock;
+        in_index$clock = clock;
+        gen$clock = clock;
+        gen_index$clock = clock;
+        blocks_left$clock = clock;
+        words_left$clock = clock;
+        fetch_left$clock = clock;
+        hold$clock = clock;
+        hold_valid$clock = clock;
+        prev_half$clock = clock;
+        length_bits$clock = clock;
+        hi$clock = clock;
+        hi_full$clock = clock;
+        word$clock = clock;
+        word_full$clock = clock;
+        compressions_left$clock = clock;
+        go$clock = clock;
+        first_block$clock = clock;
+        count$clock = clock;
+        last_word$clock = clock;
+        core_reset$clock = clock;
+        done_flag$clock = clock;
+        error_flag$clock = clock;
+        phase$d = phase$q;
+        nw$d = nw$q;
+        in_adrs$d = in_adrs$q;
+        in_index$d = in_index$q;
+        gen$d = gen$q;
+        gen_index$d = gen_index$q;
+        blocks_left$d = blocks_left$q;
+        words_left$d = words_left$q;
+        fetch_left$d = fetch_left$q;
+        hold$d = hold$q;
+        hold_valid$d = hold_valid$q;
+        prev_half$d = prev_half$q;
+        length_bits$d = length_bits$q;
+        hi$d = hi$q;
+        hi_full$d = hi_full$q;
+        word$d = word$q;
+        word_full$d = word_full$q;
+        compressions_left$d = compressions_left$q;
+        go$d = go$q;
+        first_block$d = first_block$q;
+        count$d = count$q;
+        last_word$d = last_word$q;
+        core_reset$d = core_reset$q;
+        done_flag$d = done_flag$q;
+        error_flag$d = error_flag$q;
+        adrsc$0$clock = clock;
+        adrsc$0$d = adrsc$0$q;
+        adrsc$1$clock = clock;
+        adrsc$1$d = adrsc$1$q;
+        adrsc$2$clock = clock;
+        adrsc$2$d = adrsc$2$q;
+        adrsc$3$clock = clock;
+        adrsc$3$d = adrsc$3$q;
+        adrsc$4$clock = clock;
+        adrsc$4$d = adrsc$4$q;
+        seed$0$clock = clock;
+        seed$0$d = seed$0$q;
+        adrs$0$clock = clock;
+        adrs$0$d = adrs$0$q;
+        seed$1$clock = clock;
+        seed$1$d = seed$1$q;
+        adrs$1$clock = clock;
+        adrs$1$d = adrs$1$q;
+        seed$2$clock = clock;
+        seed$2$d = seed$2$q;
+        adrs$2$clock = clock;
+        adrs$2$d = adrs$2$q;
+        seed$3$clock = clock;
+        seed$3$d = seed$3$q;
+        adrs$3$clock = clock;
+        adrs$3$d = adrs$3$q;
+        seed$4$clock = clock;
+        seed$4$d = seed$4$q;
+        adrs$4$clock = clock;
+        adrs$4$d = adrs$4$q;
+        seed$5$clock = clock;
+        seed$5$d = seed$5$q;
+        adrs$5$clock = clock;
+        adrs$5$d = adrs$5$q;
+        seed$6$clock = clock;
+        seed$6$d = seed$6$q;
+        adrs$6$clock = clock;
+        adrs$6$d = adrs$6$q;
+        seed$7$clock = clock;
+        seed$7$d = seed$7$q;
+        adrs$7$clock = clock;
+        adrs$7$d = adrs$7$q;
+        in_word = (((in_data[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((in_data[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((in_data[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((in_data[(32'h18)+:(8)]) & 32'hffffffff);
+        message_bytes = arg1 - arg2 - 32'h20;
+        message_words = message_bytes[(32'h2)+:(12)];
+        message_blocks = ((message_words) & 13'h1fff) + 32'h29;
+        compressions = ((message_words) & 13'h1fff) + 32'h49;
+        args_good = (arg0 == 32'h1) & (((arg2 == 32'h18) & (arg1 >= 32'h68)) | ((arg2 == 32'h20) & (arg1 >= 32'h80))) & (arg1[(32'h0)+:(2)] == 32'h0) & (arg1 < 32'h4000);
+        abort_now = abort_job | (start & (op == op_abort));
+        adrsc_w$0 = (adrs$0$q << 32'h18) | (adrs$2$q >> 32'h8);
+        adrsc_w$1 = (adrs$2$q << 32'h18) | (adrs$3$q >> 32'h8);
+        adrsc_w$2 = (adrs$3$q << 32'h18) | (((adrs$4$q[(32'h0)+:(8)]) & 32'hffffffff) << 32'h10) | (adrs$5$q >> 32'h10);
+        adrsc_w$3 = (adrs$5$q << 32'h10) | (adrs$6$q >> 32'h10);
+        adrsc_w$4 = (adrs$6$q << 32'h10) | (adrs$7$q >> 32'h10);
+        gen_word = 32'h0;
+        gen_valid = 1'b1;
+        case (gen$q)
+            Feed$Seed:
+                begin
+                    gen_word = seed$0$q;
+                end
+            Feed$Adrsc:
+                begin
+                    gen_word = adrsc$0$q;
+                end
+            Feed$Message:
+                begin
+                    gen_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | (hold$q >> 32'h10);
+                    gen_valid = hold_valid$q;
+                end
+            Feed$Pad:
+                begin
+                    gen_word = (((prev_half$q) & 32'hffffffff) << 32'h10) | 64'h8000;
+                end
+            Feed$Zeros:
+                begin
+                    if ((blocks_left$q == 32'h1) & (gen_index$q == 32'h1f)) begin
+                        gen_word = length_bits$q;
+                    end
+                end
+            Feed$Stop:
+                begin
+                    gen_valid = 1'b0;
+                end
+        endcase
+        emit = (phase$q == Phase512$Hash) & gen_valid & (~hi_full$q | ~word_full$q);
+        hold_taken = emit & (gen$q == Feed$Message);
+        core$reset = core_reset$q;
+        core$start = go$q;
+        core$init_from_iv = first_block$q;
+        core$load_state = 1'b0;
+        core$word_in = word$q;
+        core$word_valid = word_full$q;
+        core$out_index = count$q[(32'h1)+:(3)];
+        core_reset$d = 1'b0;
+        go$d = 1'b0;
+        out_half = core$out_word[(32'h20)+:(32)];
+        if (count$q[32'h0]) begin
+            out_half = core$out_word[(32'h0)+:(32)];
+        end
+        out_data = (((out_half[(32'h0)+:(8)]) & 32'hffffffff) << 32'h18) | (((out_half[(32'h8)+:(8)]) & 32'hffffffff) << 32'h10) | (((out_half[(32'h10)+:(8)]) & 32'hffffffff) << 32'h8) | ((out_half[(32'h18)+:(8)]) & 32'hffffffff);
+        in_ready = 1'b0;
+        out_valid = 1'b0;
+        out_last = last_word$q;
+        busy = phase$q != Phase512$Idle;
+        done = done_flag$q;
+        error = error_flag$q;
+        case (phase$q)
+            Phase512$Idle:
+                begin
+                    if (start) begin
+                        done_flag$d = 1'b1;
+                        error_flag$d = 1'b1;
+                        if ((op == op_sponge) & args_good) begin
+                            done_flag$d = 1'b0;
+                            error_flag$d = 1'b0;
+                            nw$d = arg2[(32'h2)+:(4)];
+                            in_adrs$d = 1'b0;
+                            in_index$d = 32'h0;
+                            seed$0$d = 32'h0;
+                            seed$1$d = 32'h0;
+                            seed$2$d = 32'h0;
+                            seed$3$d = 32'h0;
+                            seed$4$d = 32'h0;
+                            seed$5$d = 32'h0;
+                            seed$6$d = 32'h0;
+                            seed$7$d = 32'h0;
+                            words_left$d = message_words;
+                            fetch_left$d = message_words;
+                            blocks_left$d = message_blocks[(32'h5)+:(8)];
+                            compressions_left$d = compressions[(32'h5)+:(8)];
+                            length_bits$d = (arg1 + 32'h76 - arg2) << 32'h3;
+                            phase$d = Phase512$Input;
+                        end
+                    end
+                end
+            Phase512$Input:
+                begin
+                    in_ready = 1'b1;
+                    if (in_valid) begin
+                        if (in_last) begin
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            phase$d = Phase512$Idle;
+                        end
+                        else begin
+                            if (in_index$q == 0) begin
+                                if (in_adrs$q) begin
+                                    adrs$0$d = in_word;
+                                end
+                                else begin
+                                    seed$0$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 1) begin
+                                if (in_adrs$q) begin
+                                    adrs$1$d = in_word;
+                                end
+                                else begin
+                                    seed$1$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 2) begin
+                                if (in_adrs$q) begin
+                                    adrs$2$d = in_word;
+                                end
+                                else begin
+                                    seed$2$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 3) begin
+                                if (in_adrs$q) begin
+                                    adrs$3$d = in_word;
+                                end
+                                else begin
+                                    seed$3$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 4) begin
+                                if (in_adrs$q) begin
+                                    adrs$4$d = in_word;
+                                end
+                                else begin
+                                    seed$4$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 5) begin
+                                if (in_adrs$q) begin
+                                    adrs$5$d = in_word;
+                                end
+                                else begin
+                                    seed$5$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 6) begin
+                                if (in_adrs$q) begin
+                                    adrs$6$d = in_word;
+                                end
+                                else begin
+                                    seed$6$d = in_word;
+                                end
+                            end
+                            if (in_index$q == 7) begin
+                                if (in_adrs$q) begin
+                                    adrs$7$d = in_word;
+                                end
+                                else begin
+                                    seed$7$d = in_word;
+                                end
+                            end
+                            in_index$d = in_index$q + 32'h1;
+                            if (~in_adrs$q & (((in_index$q) & 4'hf) + 32'h1 == nw$q)) begin
+                                in_adrs$d = 1'b1;
+                                in_index$d = 32'h0;
+                            end
+                            if (in_adrs$q & (in_index$q == 32'h7)) begin
+                                prev_half$d = in_word[(32'h0)+:(16)];
+                                gen$d = Feed$Seed;
+                                gen_index$d = 32'h0;
+                                hold_valid$d = 1'b0;
+                                hi_full$d = 1'b0;
+                                word_full$d = 1'b0;
+                                go$d = 1'b1;
+                                first_block$d = 1'b1;
+                                phase$d = Phase512$Hash;
+                            end
+                        end
+                    end
+                end
+            Phase512$Drain:
+                begin
+                    in_ready = 1'b1;
+                    if (in_valid & in_last) begin
+                        done_flag$d = 1'b1;
+                        phase$d = Phase512$Idle;
+                    end
+                end
+            Phase512$Hash:
+                begin
+                    in_ready = (fetch_left$q != 32'h0) & (~hold_valid$q | hold_taken);
+                    if (gen$q == Feed$Seed) begin
+                        adrsc$0$d = adrsc_w$0;
+                        adrsc$1$d = adrsc_w$1;
+                        adrsc$2$d = adrsc_w$2;
+                        adrsc$3$d = adrsc_w$3;
+                        adrsc$4$d = adrsc_w$4;
+                    end
+                    if (emit) begin
+                        gen_index$d = gen_index$q + 32'h1;
+                        if ((gen_index$q == 32'h1f) & (gen$q != Feed$Seed)) begin
+                            blocks_left$d = blocks_left$q - 32'h1;
+                        end
+                        case (gen$q)
+                            Feed$Seed:
+                                begin
+                                    seed$0$d = seed$1$q;
+                                    seed$1$d = seed$2$q;
+                                    seed$2$d = seed$3$q;
+                                    seed$3$d = seed$4$q;
+                                    seed$4$d = seed$5$q;
+                                    seed$5$d = seed$6$q;
+                                    seed$6$d = seed$7$q;
+                                    seed$7$d = 32'h0;
+                                    if (gen_index$q == 32'h1f) begin
+                                        gen$d = Feed$Adrsc;
+                                    end
+                                end
+                            Feed$Adrsc:
+                                begin
+                                    adrsc$0$d = adrsc$1$q;
+                                    adrsc$1$d = adrsc$2$q;
+                                    adrsc$2$d = adrsc$3$q;
+                                    adrsc$3$d = adrsc$4$q;
+                                    if (gen_index$q == 32'h4) begin
+                                        gen$d = Feed$Message;
+                                    end
+                                end
+                            Feed$Message:
+                                begin
+                                    prev_half$d = hold$q[(32'h0)+:(16)];
+                                    words_left$d = words_left$q - 32'h1;
+                                    hold_valid$d = 1'b0;
+                                    if (words_left$q == 32'h1) begin
+                                        gen$d = Feed$Pad;
+                                    end
+                                end
+                            Feed$Pad:
+                                begin
+                                    gen$d = Feed$Zeros;
+                                end
+                            Feed$Zeros:
+                                begin
+                                    if ((blocks_left$q == 32'h1) & (gen_index$q == 32'h1f)) begin
+                                        gen$d = Feed$Stop;
+                                    end
+                                end
+                            Feed$Stop:
+                                begin
+                                end
+                        endcase
+                        if (hi_full$q) begin
+                            word$d = (((hi$q) & 64'hffffffffffffffff) << 32'h20) | ((gen_word) & 64'hffffffffffffffff);
+                            hi_full$d = 1'b0;
+                        end
+                        else begin
+                            hi$d = gen_word;
+                            hi_full$d = 1'b1;
+                        end
+                    end
+                    if (word_full$q & core$word_ready) begin
+                        word_full$d = 1'b0;
+                    end
+                    if (emit & hi_full$q) begin
+                        word_full$d = 1'b1;
+                    end
+                    if (in_ready & in_valid) begin
+                        hold$d = in_word;
+                        hold_valid$d = 1'b1;
+                        fetch_left$d = fetch_left$q - 32'h1;
+                        if (in_last & (fetch_left$q != 32'h1)) begin
+                            core_reset$d = 1'b1;
+                            done_flag$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            phase$d = Phase512$Idle;
+                        end
+                        if (~in_last & (fetch_left$q == 32'h1)) begin
+                            core_reset$d = 1'b1;
+                            error_flag$d = 1'b1;
+                            phase$d = Phase512$Drain;
+                        end
+                    end
+                    if (core$done) begin
+                        first_block$d = 1'b0;
+                        compressions_left$d = compressions_left$q - 32'h1;
+                        if (compressions_left$q == 32'h1) begin
+                            count$d = 32'h0;
+                            last_word$d = 1'b0;
+                            phase$d = Phase512$Output;
+                        end
+                        else begin
+                            go$d = 1'b1;
+                        end
+                    end
+                end
+            Phase512$Output:
+                begin
+                    out_valid = 1'b1;
+                    if (out_ready) begin
+                        last_word$d = ((nw$q) & 5'h1f) == ((count$q) & 5'h1f) + 32'h2;
+                        count$d = count$q + 32'h1;
+                        if (out_last) begin
+                            done_flag$d = 1'b1;
+                            phase$d = Phase512$Idle;
+                        end
+                    end
+                end
+        endcase
+        if (abort_now) begin
+            core_reset$d = 1'b1;
+            done_flag$d = 1'b1;
+            error_flag$d = 1'b1;
+            phase$d = Phase512$Idle;
+        end
+        if (reset) begin
+            core_reset$d = 1'b1;
+            done_flag$d = 1'b0;
+            error_flag$d = 1'b0;
+            phase$d = Phase512$Idle;
+        end
+    end
+    
+endmodule // engines_accel__sha2__sha512
+
+
+module engines_accel__sha2__sha512__adrs__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__0
+
+
+module engines_accel__sha2__sha512__adrs__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__1
+
+
+module engines_accel__sha2__sha512__adrs__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__2
+
+
+module engines_accel__sha2__sha512__adrs__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__3
+
+
+module engines_accel__sha2__sha512__adrs__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__4
+
+
+module engines_accel__sha2__sha512__adrs__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__5
+
+
+module engines_accel__sha2__sha512__adrs__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__6
+
+
+module engines_accel__sha2__sha512__adrs__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrs__7
+
+
+module engines_accel__sha2__sha512__adrsc__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrsc__0
+
+
+module engines_accel__sha2__sha512__adrsc__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrsc__1
+
+
+module engines_accel__sha2__sha512__adrsc__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrsc__2
+
+
+module engines_accel__sha2__sha512__adrsc__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrsc__3
+
+
+module engines_accel__sha2__sha512__adrsc__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__adrsc__4
+
+
+module engines_accel__sha2__sha512__blocks_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__blocks_left
+
+
+module engines_accel__sha2__sha512__compressions_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__compressions_left
+
+
+module engines_accel__sha2__sha512__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  init_from_iv;
+    input wire  load_state;
+    input wire  [63:0] word_in;
+    input wire  word_valid;
+    output reg  word_ready;
+    input wire  [2:0] out_index;
+    output reg  [63:0] out_word;
+    output reg  busy;
+    output reg  done;
+    
+    // Constant declarations
+    localparam  iv$0 = 64'h6a09e667f3bcc908;
+    localparam  iv$1 = 64'hbb67ae8584caa73b;
+    localparam  iv$2 = 64'h3c6ef372fe94f82b;
+    localparam  iv$3 = 64'ha54ff53a5f1d36f1;
+    localparam  iv$4 = 64'h510e527fade682d1;
+    localparam  iv$5 = 64'h9b05688c2b3e6c1f;
+    localparam  iv$6 = 64'h1f83d9abfb41bd6b;
+    localparam  iv$7 = 64'h5be0cd19137e2179;
+    localparam  rot_right$0 = 64'h1c;
+    localparam  rot_right$1 = 64'h22;
+    localparam  rot_right$2 = 64'h27;
+    localparam  rot_right$3 = 64'he;
+    localparam  rot_right$4 = 64'h12;
+    localparam  rot_right$5 = 64'h29;
+    localparam  rot_right$6 = 64'h1;
+    localparam  rot_right$7 = 64'h8;
+    localparam  rot_right$8 = 64'h13;
+    localparam  rot_right$9 = 64'h3d;
+    localparam  rot_left$0 = 64'h24;
+    localparam  rot_left$1 = 64'h1e;
+    localparam  rot_left$2 = 64'h19;
+    localparam  rot_left$3 = 64'h32;
+    localparam  rot_left$4 = 64'h2e;
+    localparam  rot_left$5 = 64'h17;
+    localparam  rot_left$6 = 64'h3f;
+    localparam  rot_left$7 = 64'h38;
+    localparam  rot_left$8 = 64'h2d;
+    localparam  rot_left$9 = 64'h3;
+    localparam  shift_right$0 = 64'h7;
+    localparam  shift_right$1 = 64'h6;
+    localparam  half = 64'h20;
+    localparam  lo_mask = 64'hffffffff;
+    localparam  half_carry = 64'h100000000;
+    localparam  one = 64'h1;
+    localparam  last_round = 7'b1010000;
+    localparam  final_count = 7'b1010001;
+    
+    // Stub signals
+    reg  [63:0] cv$0$d;
+    wire  [63:0] cv$0$q;
+    reg  cv$0$clock;
+    reg  [63:0] cv$1$d;
+    wire  [63:0] cv$1$q;
+    reg  cv$1$clock;
+    reg  [63:0] cv$2$d;
+    wire  [63:0] cv$2$q;
+    reg  cv$2$clock;
+    reg  [63:0] cv$3$d;
+    wire  [63:0] cv$3$q;
+    reg  cv$3$clock;
+    reg  [63:0] cv$4$d;
+    wire  [63:0] cv$4$q;
+    reg  cv$4$clock;
+    reg  [63:0] cv$5$d;
+    wire  [63:0] cv$5$q;
+    reg  cv$5$clock;
+    reg  [63:0] cv$6$d;
+    wire  [63:0] cv$6$q;
+    reg  cv$6$clock;
+    reg  [63:0] cv$7$d;
+    wire  [63:0] cv$7$q;
+    reg  cv$7$clock;
+    reg  [63:0] v$0$d;
+    wire  [63:0] v$0$q;
+    reg  v$0$clock;
+    reg  [63:0] v$1$d;
+    wire  [63:0] v$1$q;
+    reg  v$1$clock;
+    reg  [63:0] v$2$d;
+    wire  [63:0] v$2$q;
+    reg  v$2$clock;
+    reg  [63:0] v$3$d;
+    wire  [63:0] v$3$q;
+    reg  v$3$clock;
+    reg  [63:0] v$4$d;
+    wire  [63:0] v$4$q;
+    reg  v$4$clock;
+    reg  [63:0] v$5$d;
+    wire  [63:0] v$5$q;
+    reg  v$5$clock;
+    reg  [63:0] v$6$d;
+    wire  [63:0] v$6$q;
+    reg  v$6$clock;
+    reg  [63:0] v$7$d;
+    wire  [63:0] v$7$q;
+    reg  v$7$clock;
+    reg  [63:0] sched$0$d;
+    wire  [63:0] sched$0$q;
+    reg  sched$0$clock;
+    reg  [63:0] sched$1$d;
+    wire  [63:0] sched$1$q;
+    reg  sched$1$clock;
+    reg  [63:0] sched$2$d;
+    wire  [63:0] sched$2$q;
+    reg  sched$2$clock;
+    reg  [63:0] sched$3$d;
+    wire  [63:0] sched$3$q;
+    reg  sched$3$clock;
+    reg  [63:0] sched$4$d;
+    wire  [63:0] sched$4$q;
+    reg  sched$4$clock;
+    reg  [63:0] sched$5$d;
+    wire  [63:0] sched$5$q;
+    reg  sched$5$clock;
+    reg  [63:0] sched$6$d;
+    wire  [63:0] sched$6$q;
+    reg  sched$6$clock;
+    reg  [63:0] sched$7$d;
+    wire  [63:0] sched$7$q;
+    reg  sched$7$clock;
+    reg  [63:0] sched$8$d;
+    wire  [63:0] sched$8$q;
+    reg  sched$8$clock;
+    reg  [63:0] sched$9$d;
+    wire  [63:0] sched$9$q;
+    reg  sched$9$clock;
+    reg  [63:0] sched$10$d;
+    wire  [63:0] sched$10$q;
+    reg  sched$10$clock;
+    reg  [63:0] sched$11$d;
+    wire  [63:0] sched$11$q;
+    reg  sched$11$clock;
+    reg  [63:0] sched$12$d;
+    wire  [63:0] sched$12$q;
+    reg  sched$12$clock;
+    reg  [63:0] sched$13$d;
+    wire  [63:0] sched$13$q;
+    reg  sched$13$clock;
+    reg  [63:0] sched$14$d;
+    wire  [63:0] sched$14$q;
+    reg  sched$14$clock;
+    reg  [63:0] w_next$d;
+    wire  [63:0] w_next$q;
+    reg  w_next$clock;
+    reg  [63:0] p$d;
+    wire  [63:0] p$q;
+    reg  p$clock;
+    reg  [63:0] k$d;
+    wire  [63:0] k$q;
+    reg  k$clock;
+    reg  [6:0] k_rom$address;
+    wire  [63:0] k_rom$data;
+    reg  running$d;
+    wire  running$q;
+    reg  running$clock;
+    reg  [6:0] count$d;
+    wire  [6:0] count$q;
+    reg  count$clock;
+    reg  done_r$d;
+    wire  done_r$q;
+    reg  done_r$clock;
+    
+    // Local signals
+    reg  taken;
+    reg  advance;
+    reg  [6:0] count_next;
+    reg  [63:0] init$0;
+    reg  [63:0] init$1;
+    reg  [63:0] init$2;
+    reg  [63:0] init$3;
+    reg  [63:0] init$4;
+    reg  [63:0] init$5;
+    reg  [63:0] init$6;
+    reg  [63:0] init$7;
+    reg  [63:0] w_cur;
+    reg  [63:0] h_sel;
+    reg  [63:0] p_next;
+    reg  [63:0] big_sigma0;
+    reg  [63:0] big_sigma1;
+    reg  [63:0] ch;
+    reg  [63:0] maj;
+    reg  [63:0] s1;
+    reg  [63:0] c1;
+    reg  [63:0] se;
+    reg  [63:0] ce;
+    reg  [63:0] s2;
+    reg  [63:0] c2;
+    reg  [63:0] sa;
+    reg  [63:0] ca;
+    reg  [63:0] e_lo;
+    reg  [63:0] e_hi0;
+    reg  [63:0] e_hi1;
+    reg  [63:0] a_lo;
+    reg  [63:0] a_hi0;
+    reg  [63:0] a_hi1;
+    reg  [63:0] new_a;
+    reg  [63:0] new_e;
+    reg  [63:0] small_sigma0;
+    reg  [63:0] small_sigma1;
+    reg  [63:0] w_sched;
+    
+    // Sub module instances
+    engines_accel__sha2__sha512__core__cv__0 cv$0(
+        .d(cv$0$d),
+        .q(cv$0$q),
+        .clock(cv$0$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__1 cv$1(
+        .d(cv$1$d),
+        .q(cv$1$q),
+        .clock(cv$1$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__2 cv$2(
+        .d(cv$2$d),
+        .q(cv$2$q),
+        .clock(cv$2$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__3 cv$3(
+        .d(cv$3$d),
+        .q(cv$3$q),
+        .clock(cv$3$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__4 cv$4(
+        .d(cv$4$d),
+        .q(cv$4$q),
+        .clock(cv$4$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__5 cv$5(
+        .d(cv$5$d),
+        .q(cv$5$q),
+        .clock(cv$5$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__6 cv$6(
+        .d(cv$6$d),
+        .q(cv$6$q),
+        .clock(cv$6$clock)
+    );
+    engines_accel__sha2__sha512__core__cv__7 cv$7(
+        .d(cv$7$d),
+        .q(cv$7$q),
+        .clock(cv$7$clock)
+    );
+    engines_accel__sha2__sha512__core__v__0 v$0(
+        .d(v$0$d),
+        .q(v$0$q),
+        .clock(v$0$clock)
+    );
+    engines_accel__sha2__sha512__core__v__1 v$1(
+        .d(v$1$d),
+        .q(v$1$q),
+        .clock(v$1$clock)
+    );
+    engines_accel__sha2__sha512__core__v__2 v$2(
+        .d(v$2$d),
+        .q(v$2$q),
+        .clock(v$2$clock)
+    );
+    engines_accel__sha2__sha512__core__v__3 v$3(
+        .d(v$3$d),
+        .q(v$3$q),
+        .clock(v$3$clock)
+    );
+    engines_accel__sha2__sha512__core__v__4 v$4(
+        .d(v$4$d),
+        .q(v$4$q),
+        .clock(v$4$clock)
+    );
+    engines_accel__sha2__sha512__core__v__5 v$5(
+        .d(v$5$d),
+        .q(v$5$q),
+        .clock(v$5$clock)
+    );
+    engines_accel__sha2__sha512__core__v__6 v$6(
+        .d(v$6$d),
+        .q(v$6$q),
+        .clock(v$6$clock)
+    );
+    engines_accel__sha2__sha512__core__v__7 v$7(
+        .d(v$7$d),
+        .q(v$7$q),
+        .clock(v$7$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__0 sched$0(
+        .d(sched$0$d),
+        .q(sched$0$q),
+        .clock(sched$0$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__1 sched$1(
+        .d(sched$1$d),
+        .q(sched$1$q),
+        .clock(sched$1$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__2 sched$2(
+        .d(sched$2$d),
+        .q(sched$2$q),
+        .clock(sched$2$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__3 sched$3(
+        .d(sched$3$d),
+        .q(sched$3$q),
+        .clock(sched$3$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__4 sched$4(
+        .d(sched$4$d),
+        .q(sched$4$q),
+        .clock(sched$4$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__5 sched$5(
+        .d(sched$5$d),
+        .q(sched$5$q),
+        .clock(sched$5$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__6 sched$6(
+        .d(sched$6$d),
+        .q(sched$6$q),
+        .clock(sched$6$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__7 sched$7(
+        .d(sched$7$d),
+        .q(sched$7$q),
+        .clock(sched$7$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__8 sched$8(
+        .d(sched$8$d),
+        .q(sched$8$q),
+        .clock(sched$8$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__9 sched$9(
+        .d(sched$9$d),
+        .q(sched$9$q),
+        .clock(sched$9$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__10 sched$10(
+        .d(sched$10$d),
+        .q(sched$10$q),
+        .clock(sched$10$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__11 sched$11(
+        .d(sched$11$d),
+        .q(sched$11$q),
+        .clock(sched$11$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__12 sched$12(
+        .d(sched$12$d),
+        .q(sched$12$q),
+        .clock(sched$12$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__13 sched$13(
+        .d(sched$13$d),
+        .q(sched$13$q),
+        .clock(sched$13$clock)
+    );
+    engines_accel__sha2__sha512__core__sched__14 sched$14(
+        .d(sched$14$d),
+        .q(sched$14$q),
+        .clock(sched$14$clock)
+    );
+    engines_accel__sha2__sha512__core__w_next w_next(
+        .d(w_next$d),
+        .q(w_next$q),
+        .clock(w_next$clock)
+    );
+    engines_accel__sha2__sha512__core__p p(
+        .d(p$d),
+        .q(p$q),
+        .clock(p$clock)
+    );
+    engines_accel__sha2__sha512__core__k k(
+        .d(k$d),
+        .q(k$q),
+        .clock(k$clock)
+    );
+    engines_accel__sha2__sha512__core__k_rom k_rom(
+        .address(k_rom$address),
+        .data(k_rom$data)
+    );
+    engines_accel__sha2__sha512__core__running running(
+        .d(running$d),
+        .q(running$q),
+        .clock(running$clock)
+    );
+    engines_accel__sha2__sha512__core__count count(
+        .d(count$d),
+        .q(count$q),
+        .clock(count$clock)
+    );
+    engines_accel__sha2__sha512__core__done_r done_r(
+        .d(done_r$d),
+        .q(done_r$q),
+        .clock(done_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        cv$0$clock = clock;
+        cv$0$d = cv$0$q;
+        v$0$clock = clock;
+        v$0$d = v$0$q;
+        init$0 = cv$0$q;
+        if (init_from_iv) begin
+            init$0 = iv$0;
+        end
+        cv$1$clock = clock;
+        cv$1$d = cv$1$q;
+        v$1$clock = clock;
+        v$1$d = v$1$q;
+        init$1 = cv$1$q;
+        if (init_from_iv) begin
+            init$1 = iv$1;
+        end
+        cv$2$clock = clock;
+        cv$2$d = cv$2$q;
+        v$2$clock = clock;
+        v$2$d = v$2$q;
+        init$2 = cv$2$q;
+        if (init_from_iv) begin
+            init$2 = iv$2;
+        end
+        cv$3$clock = clock;
+        cv$3$d = cv$3$q;
+        v$3$clock = clock;
+        v$3$d = v$3$q;
+        init$3 = cv$3$q;
+        if (init_from_iv) begin
+            init$3 = iv$3;
+        end
+        cv$4$clock = clock;
+        cv$4$d = cv$4$q;
+        v$4$clock = clock;
+        v$4$d = v$4$q;
+        init$4 = cv$4$q;
+        if (init_from_iv) begin
+            init$4 = iv$4;
+        end
+        cv$5$clock = clock;
+        cv$5$d = cv$5$q;
+        v$5$clock = clock;
+        v$5$d = v$5$q;
+        init$5 = cv$5$q;
+        if (init_from_iv) begin
+            init$5 = iv$5;
+        end
+        cv$6$clock = clock;
+        cv$6$d = cv$6$q;
+        v$6$clock = clock;
+        v$6$d = v$6$q;
+        init$6 = cv$6$q;
+        if (init_from_iv) begin
+            init$6 = iv$6;
+        end
+        cv$7$clock = clock;
+        cv$7$d = cv$7$q;
+        v$7$clock = clock;
+        v$7$d = v$7$q;
+        init$7 = cv$7$q;
+        if (init_from_iv) begin
+            init$7 = iv$7;
+        end
+        sched$0$clock = clock;
+        sched$0$d = sched$0$q;
+        sched$1$clock = clock;
+        sched$1$d = sched$1$q;
+        sched$2$clock = clock;
+        sched$2$d = sched$2$q;
+        sched$3$clock = clock;
+        sched$3$d = sched$3$q;
+        sched$4$clock = clock;
+        sched$4$d = sched$4$q;
+        sched$5$clock = clock;
+        sched$5$d = sched$5$q;
+        sched$6$clock = clock;
+        sched$6$d = sched$6$q;
+        sched$7$clock = clock;
+        sched$7$d = sched$7$q;
+        sched$8$clock = clock;
+        sched$8$d = sched$8$q;
+        sched$9$clock = clock;
+        sched$9$d = sched$9$q;
+        sched$10$clock = clock;
+        sched$10$d = sched$10$q;
+        sched$11$clock = clock;
+        sched$11$d = sched$11$q;
+        sched$12$clock = clock;
+        sched$12$d = sched$12$q;
+        sched$13$clock = clock;
+        sched$13$d = sched$13$q;
+        sched$14$clock = clock;
+        sched$14$d = sched$14$q;
+        w_next$clock = clock;
+        p$clock = clock;
+        k$clock = clock;
+        running$clock = clock;
+        count$clock = clock;
+        done_r$clock = clock;
+        w_next$d = w_next$q;
+        p$d = p$q;
+        k$d = k$q;
+        running$d = running$q;
+        count$d = count$q;
+        done_r$d = done_r$q;
+        big_sigma0 = ((v$0$q >> rot_right$0) | (v$0$q << rot_left$0)) ^ ((v$0$q >> rot_right$1) | (v$0$q << rot_left$1)) ^ ((v$0$q >> rot_right$2) | (v$0$q << rot_left$2));
+        big_sigma1 = ((v$4$q >> rot_right$3) | (v$4$q << rot_left$3)) ^ ((v$4$q >> rot_right$4) | (v$4$q << rot_left$4)) ^ ((v$4$q >> rot_right$5) | (v$4$q << rot_left$5));
+        ch = (v$4$q & v$5$q) | (~v$4$q & v$6$q);
+        maj = (v$0$q & v$1$q) | (v$0$q & v$2$q) | (v$1$q & v$2$q);
+        s1 = p$q ^ big_sigma1 ^ ch;
+        c1 = ((p$q & big_sigma1) | (p$q & ch) | (big_sigma1 & ch)) << 32'h1;
+        se = s1 ^ c1 ^ v$3$q;
+        ce = ((s1 & c1) | (s1 & v$3$q) | (c1 & v$3$q)) << 32'h1;
+        s2 = s1 ^ c1 ^ big_sigma0;
+        c2 = ((s1 & c1) | (s1 & big_sigma0) | (c1 & big_sigma0)) << 32'h1;
+        sa = s2 ^ c2 ^ maj;
+        ca = ((s2 & c2) | (s2 & maj) | (c2 & maj)) << 32'h1;
+        e_lo = (se & lo_mask) + (ce & lo_mask);
+        e_hi0 = (se >> half) + (ce >> half);
+        e_hi1 = (se >> half) + (ce >> half) + one;
+        new_e = (e_lo & lo_mask) | (e_hi0 << half);
+        if (|(e_lo & half_carry)) begin
+            new_e = (e_lo & lo_mask) | (e_hi1 << half);
+        end
+        a_lo = (sa & lo_mask) + (ca & lo_mask);
+        a_hi0 = (sa >> half) + (ca >> half);
+        a_hi1 = (sa >> half) + (ca >> half) + one;
+        new_a = (a_lo & lo_mask) | (a_hi0 << half);
+        if (|(a_lo & half_carry)) begin
+            new_a = (a_lo & lo_mask) | (a_hi1 << half);
+        end
+        small_sigma0 = ((sched$1$q >> rot_right$6) | (sched$1$q << rot_left$6)) ^ ((sched$1$q >> rot_right$7) | (sched$1$q << rot_left$7)) ^ (sched$1$q >> shift_right$0);
+        small_sigma1 = ((sched$14$q >> rot_right$8) | (sched$14$q << rot_left$8)) ^ ((sched$14$q >> rot_right$9) | (sched$14$q << rot_left$9)) ^ (sched$14$q >> shift_right$1);
+        w_sched = small_sigma1 + sched$9$q + small_sigma0 + sched$0$q;
+        taken = start & ~running$q & ~reset;
+        advance = running$q & ~reset & ((count$q >= 32'h10) | word_valid);
+        word_ready = taken | (running$q & ~reset & (count$q < 32'h10));
+        w_cur = w_next$q;
+        if (count$q < 32'h10) begin
+            w_cur = word_in;
+        end
+        h_sel = v$6$q;
+        if (taken) begin
+            h_sel = init$7;
+        end
+        else if (count$q == 32'h0) begin
+            h_sel = v$7$q;
+        end
+        p_next = h_sel + k$q + w_cur;
+        count_next = count$q;
+        done_r$d = 1'b0;
+        if (reset) begin
+            running$d = 1'b0;
+            count_next = 32'h0;
+            sched$0$d = 32'h0;
+            sched$1$d = 32'h0;
+            sched$9$d = 32'h0;
+            sched$14$d = 32'h0;
+        end
+        else if (advance) begin
+            count_next = count$q + 32'h1;
+            if ((count$q != 32'h0) & (count$q <= last_round)) begin
+                v$0$d = new_a;
+                v$1$d = v$0$q;
+                v$2$d = v$1$q;
+                v$3$d = v$2$q;
+                v$4$d = new_e;
+                v$5$d = v$4$q;
+                v$6$d = v$5$q;
+                v$7$d = v$6$q;
+            end
+            if (count$q < last_round) begin
+                p$d = p_next;
+                sched$0$d = sched$1$q;
+                sched$1$d = sched$2$q;
+                sched$2$d = sched$3$q;
+                sched$3$d = sched$4$q;
+                sched$4$d = sched$5$q;
+                sched$5$d = sched$6$q;
+                sched$6$d = sched$7$q;
+                sched$7$d = sched$8$q;
+                sched$8$d = sched$9$q;
+                sched$9$d = sched$10$q;
+                sched$10$d = sched$11$q;
+                sched$11$d = sched$12$q;
+                sched$12$d = sched$13$q;
+                sched$13$d = sched$14$q;
+                sched$14$d = w_cur;
+                w_next$d = w_sched;
+            end
+            if (count$q == final_count) begin
+                cv$0$d = cv$0$q + v$0$q;
+                cv$1$d = cv$1$q + v$1$q;
+                cv$2$d = cv$2$q + v$2$q;
+                cv$3$d = cv$3$q + v$3$q;
+                cv$4$d = cv$4$q + v$4$q;
+                cv$5$d = cv$5$q + v$5$q;
+                cv$6$d = cv$6$q + v$6$q;
+                cv$7$d = cv$7$q + v$7$q;
+                running$d = 1'b0;
+                done_r$d = 1'b1;
+                count_next = 32'h0;
+            end
+        end
+        else if (taken) begin
+            v$0$d = init$0;
+            cv$0$d = init$0;
+            v$1$d = init$1;
+            cv$1$d = init$1;
+            v$2$d = init$2;
+            cv$2$d = init$2;
+            v$3$d = init$3;
+            cv$3$d = init$3;
+            v$4$d = init$4;
+            cv$4$d = init$4;
+            v$5$d = init$5;
+            cv$5$d = init$5;
+            v$6$d = init$6;
+            cv$6$d = init$6;
+            v$7$d = init$7;
+            cv$7$d = init$7;
+            running$d = 1'b1;
+            if (word_valid) begin
+                count_next = 32'h1;
+                p$d = p_next;
+                sched$0$d = sched$1$q;
+                sched$1$d = sched$2$q;
+                sched$2$d = sched$3$q;
+                sched$3$d = sched$4$q;
+                sched$4$d = sched$5$q;
+                sched$5$d = sched$6$q;
+                sched$6$d = sched$7$q;
+                sched$7$d = sched$8$q;
+                sched$8$d = sched$9$q;
+                sched$9$d = sched$10$q;
+                sched$10$d = sched$11$q;
+                sched$11$d = sched$12$q;
+                sched$12$d = sched$13$q;
+                sched$13$d = sched$14$q;
+                sched$14$d = w_cur;
+            end
+        end
+        else if (~running$q & load_state) begin
+            cv$0$d = cv$1$q;
+            cv$1$d = cv$2$q;
+            cv$2$d = cv$3$q;
+            cv$3$d = cv$4$q;
+            cv$4$d = cv$5$q;
+            cv$5$d = cv$6$q;
+            cv$6$d = cv$7$q;
+            cv$7$d = word_in;
+        end
+        count$d = count_next;
+        k_rom$address = count_next;
+        k$d = k_rom$data;
+        busy = running$q;
+        done = done_r$q;
+        out_word = cv$0$q;
+        case (out_index)
+            0:
+                begin
+                    out_word = cv$0$q;
+                end
+            1:
+                begin
+                    out_word = cv$1$q;
+                end
+            2:
+                begin
+                    out_word = cv$2$q;
+                end
+            3:
+                begin
+                    out_word = cv$3$q;
+                end
+            4:
+                begin
+                    out_word = cv$4$q;
+                end
+            5:
+                begin
+                    out_word = cv$5$q;
+                end
+            6:
+                begin
+                    out_word = cv$6$q;
+                end
+            7:
+                begin
+                    out_word = cv$7$q;
+                end
+            default:
+                begin
+                end
+        endcase
+    end
+    
+endmodule // engines_accel__sha2__sha512__core
+
+
+module engines_accel__sha2__sha512__core__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__count
+
+
+module engines_accel__sha2__sha512__core__cv__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__0
+
+
+module engines_accel__sha2__sha512__core__cv__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__1
+
+
+module engines_accel__sha2__sha512__core__cv__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__2
+
+
+module engines_accel__sha2__sha512__core__cv__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__3
+
+
+module engines_accel__sha2__sha512__core__cv__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__4
+
+
+module engines_accel__sha2__sha512__core__cv__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__5
+
+
+module engines_accel__sha2__sha512__core__cv__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__6
+
+
+module engines_accel__sha2__sha512__core__cv__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__cv__7
+
+
+module engines_accel__sha2__sha512__core__done_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__done_r
+
+
+module engines_accel__sha2__sha512__core__k(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__k
+
+
+module engines_accel__sha2__sha512__core__k_rom(address,data);
+    
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [63:0] data;
+    
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 64'h428a2f98d728ae22;
+      7'b1: data = 64'h7137449123ef65cd;
+      7'b10: data = 64'hb5c0fbcfec4d3b2f;
+      7'b11: data = 64'he9b5dba58189dbbc;
+      7'b100: data = 64'h3956c25bf348b538;
+      7'b101: data = 64'h59f111f1b605d019;
+      7'b110: data = 64'h923f82a4af194f9b;
+      7'b111: data = 64'hab1c5ed5da6d8118;
+      7'b1000: data = 64'hd807aa98a3030242;
+      7'b1001: data = 64'h12835b0145706fbe;
+      7'b1010: data = 64'h243185be4ee4b28c;
+      7'b1011: data = 64'h550c7dc3d5ffb4e2;
+      7'b1100: data = 64'h72be5d74f27b896f;
+      7'b1101: data = 64'h80deb1fe3b1696b1;
+      7'b1110: data = 64'h9bdc06a725c71235;
+      7'b1111: data = 64'hc19bf174cf692694;
+      7'b10000: data = 64'he49b69c19ef14ad2;
+      7'b10001: data = 64'hefbe4786384f25e3;
+      7'b10010: data = 64'hfc19dc68b8cd5b5;
+      7'b10011: data = 64'h240ca1cc77ac9c65;
+      7'b10100: data = 64'h2de92c6f592b0275;
+      7'b10101: data = 64'h4a7484aa6ea6e483;
+      7'b10110: data = 64'h5cb0a9dcbd41fbd4;
+      7'b10111: data = 64'h76f988da831153b5;
+      7'b11000: data = 64'h983e5152ee66dfab;
+      7'b11001: data = 64'ha831c66d2db43210;
+      7'b11010: data = 64'hb00327c898fb213f;
+      7'b11011: data = 64'hbf597fc7beef0ee4;
+      7'b11100: data = 64'hc6e00bf33da88fc2;
+      7'b11101: data = 64'hd5a79147930aa725;
+      7'b11110: data = 64'h6ca6351e003826f;
+      7'b11111: data = 64'h142929670a0e6e70;
+      7'b100000: data = 64'h27b70a8546d22ffc;
+      7'b100001: data = 64'h2e1b21385c26c926;
+      7'b100010: data = 64'h4d2c6dfc5ac42aed;
+      7'b100011: data = 64'h53380d139d95b3df;
+      7'b100100: data = 64'h650a73548baf63de;
+      7'b100101: data = 64'h766a0abb3c77b2a8;
+      7'b100110: data = 64'h81c2c92e47edaee6;
+      7'b100111: data = 64'h92722c851482353b;
+      7'b101000: data = 64'ha2bfe8a14cf10364;
+      7'b101001: data = 64'ha81a664bbc423001;
+      7'b101010: data = 64'hc24b8b70d0f89791;
+      7'b101011: data = 64'hc76c51a30654be30;
+      7'b101100: data = 64'hd192e819d6ef5218;
+      7'b101101: data = 64'hd69906245565a910;
+      7'b101110: data = 64'hf40e35855771202a;
+      7'b101111: data = 64'h106aa07032bbd1b8;
+      7'b110000: data = 64'h19a4c116b8d2d0c8;
+      7'b110001: data = 64'h1e376c085141ab53;
+      7'b110010: data = 64'h2748774cdf8eeb99;
+      7'b110011: data = 64'h34b0bcb5e19b48a8;
+      7'b110100: data = 64'h391c0cb3c5c95a63;
+      7'b110101: data = 64'h4ed8aa4ae3418acb;
+      7'b110110: data = 64'h5b9cca4f7763e373;
+      7'b110111: data = 64'h682e6ff3d6b2b8a3;
+      7'b111000: data = 64'h748f82ee5defb2fc;
+      7'b111001: data = 64'h78a5636f43172f60;
+      7'b111010: data = 64'h84c87814a1f0ab72;
+      7'b111011: data = 64'h8cc702081a6439ec;
+      7'b111100: data = 64'h90befffa23631e28;
+      7'b111101: data = 64'ha4506cebde82bde9;
+      7'b111110: data = 64'hbef9a3f7b2c67915;
+      7'b111111: data = 64'hc67178f2e372532b;
+      7'b1000000: data = 64'hca273eceea26619c;
+      7'b1000001: data = 64'hd186b8c721c0c207;
+      7'b1000010: data = 64'heada7dd6cde0eb1e;
+      7'b1000011: data = 64'hf57d4f7fee6ed178;
+      7'b1000100: data = 64'h6f067aa72176fba;
+      7'b1000101: data = 64'ha637dc5a2c898a6;
+      7'b1000110: data = 64'h113f9804bef90dae;
+      7'b1000111: data = 64'h1b710b35131c471b;
+      7'b1001000: data = 64'h28db77f523047d84;
+      7'b1001001: data = 64'h32caab7b40c72493;
+      7'b1001010: data = 64'h3c9ebe0a15c9bebc;
+      7'b1001011: data = 64'h431d67c49c100d4c;
+      7'b1001100: data = 64'h4cc5d4becb3e42b6;
+      7'b1001101: data = 64'h597f299cfc657e2a;
+      7'b1001110: data = 64'h5fcb6fab3ad6faec;
+      7'b1001111: data = 64'h6c44198c4a475817;
+      default: data = 64'h0;
+    endcase
+            
+endmodule // engines_accel__sha2__sha512__core__k_rom
+
+
+module engines_accel__sha2__sha512__core__p(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__p
+
+
+module engines_accel__sha2__sha512__core__running(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    (* max_fanout = 64 *)
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__running
+
+
+module engines_accel__sha2__sha512__core__sched__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__0
+
+
+module engines_accel__sha2__sha512__core__sched__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__1
+
+
+module engines_accel__sha2__sha512__core__sched__10(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__10
+
+
+module engines_accel__sha2__sha512__core__sched__11(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__11
+
+
+module engines_accel__sha2__sha512__core__sched__12(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__12
+
+
+module engines_accel__sha2__sha512__core__sched__13(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__13
+
+
+module engines_accel__sha2__sha512__core__sched__14(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__14
+
+
+module engines_accel__sha2__sha512__core__sched__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__2
+
+
+module engines_accel__sha2__sha512__core__sched__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__3
+
+
+module engines_accel__sha2__sha512__core__sched__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__4
+
+
+module engines_accel__sha2__sha512__core__sched__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__5
+
+
+module engines_accel__sha2__sha512__core__sched__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__6
+
+
+module engines_accel__sha2__sha512__core__sched__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__7
+
+
+module engines_accel__sha2__sha512__core__sched__8(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__8
+
+
+module engines_accel__sha2__sha512__core__sched__9(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__sched__9
+
+
+module engines_accel__sha2__sha512__core__v__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__0
+
+
+module engines_accel__sha2__sha512__core__v__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__1
+
+
+module engines_accel__sha2__sha512__core__v__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__2
+
+
+module engines_accel__sha2__sha512__core__v__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__3
+
+
+module engines_accel__sha2__sha512__core__v__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__4
+
+
+module engines_accel__sha2__sha512__core__v__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__5
+
+
+module engines_accel__sha2__sha512__core__v__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__6
+
+
+module engines_accel__sha2__sha512__core__v__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__v__7
+
+
+module engines_accel__sha2__sha512__core__w_next(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core__w_next
+
+
+module engines_accel__sha2__sha512__core_reset(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__core_reset
+
+
+module engines_accel__sha2__sha512__count(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__count
+
+
+module engines_accel__sha2__sha512__done_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__done_flag
+
+
+module engines_accel__sha2__sha512__error_flag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__error_flag
+
+
+module engines_accel__sha2__sha512__fetch_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__fetch_left
+
+
+module engines_accel__sha2__sha512__first_block(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__first_block
+
+
+module engines_accel__sha2__sha512__gen(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam Feed$Seed = 0;
+    localparam Feed$Adrsc = 1;
+    localparam Feed$Message = 2;
+    localparam Feed$Pad = 3;
+    localparam Feed$Zeros = 4;
+    localparam Feed$Stop = 5;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__gen
+
+
+module engines_accel__sha2__sha512__gen_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__gen_index
+
+
+module engines_accel__sha2__sha512__go(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__go
+
+
+module engines_accel__sha2__sha512__hi(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__hi
+
+
+module engines_accel__sha2__sha512__hi_full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__hi_full
+
+
+module engines_accel__sha2__sha512__hold(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__hold
+
+
+module engines_accel__sha2__sha512__hold_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__hold_valid
+
+
+module engines_accel__sha2__sha512__in_adrs(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__in_adrs
+
+
+module engines_accel__sha2__sha512__in_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__in_index
+
+
+module engines_accel__sha2__sha512__last_word(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__last_word
+
+
+module engines_accel__sha2__sha512__length_bits(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__length_bits
+
+
+module engines_accel__sha2__sha512__nw(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__nw
+
+
+module engines_accel__sha2__sha512__phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam Phase512$Idle = 0;
+    localparam Phase512$Input = 1;
+    localparam Phase512$Drain = 2;
+    localparam Phase512$Hash = 3;
+    localparam Phase512$Output = 4;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__phase
+
+
+module engines_accel__sha2__sha512__prev_half(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__prev_half
+
+
+module engines_accel__sha2__sha512__seed__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__0
+
+
+module engines_accel__sha2__sha512__seed__1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__1
+
+
+module engines_accel__sha2__sha512__seed__2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__2
+
+
+module engines_accel__sha2__sha512__seed__3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__3
+
+
+module engines_accel__sha2__sha512__seed__4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__4
+
+
+module engines_accel__sha2__sha512__seed__5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__5
+
+
+module engines_accel__sha2__sha512__seed__6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__6
+
+
+module engines_accel__sha2__sha512__seed__7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__seed__7
+
+
+module engines_accel__sha2__sha512__word(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__word
+
+
+module engines_accel__sha2__sha512__word_full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__word_full
+
+
+module engines_accel__sha2__sha512__words_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // engines_accel__sha2__sha512__words_left
 
 
 module engines_accel__slh_held(d,q,clock);
@@ -48448,6 +51922,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  offered$5 = 1'b1;
     localparam  offered$6 = 1'b1;
     localparam  offered$7 = 1'b1;
+    localparam  offered$8 = 1'b1;
+    localparam  offered$9 = 1'b1;
+    localparam  offered$10 = 1'b1;
+    localparam  offered$11 = 1'b1;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -48456,6 +51934,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  n_table$5 = 6'b100000;
     localparam  n_table$6 = 6'b10000;
     localparam  n_table$7 = 6'b10000;
+    localparam  n_table$8 = 6'b11000;
+    localparam  n_table$9 = 6'b11000;
+    localparam  n_table$10 = 6'b100000;
+    localparam  n_table$11 = 6'b100000;
     localparam  a_table$0 = 4'hc;
     localparam  a_table$1 = 4'h6;
     localparam  a_table$2 = 4'he;
@@ -48464,6 +51946,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  a_table$5 = 4'h9;
     localparam  a_table$6 = 4'hc;
     localparam  a_table$7 = 4'h6;
+    localparam  a_table$8 = 4'he;
+    localparam  a_table$9 = 4'h8;
+    localparam  a_table$10 = 4'he;
+    localparam  a_table$11 = 4'h9;
     localparam  k_table$0 = 6'b1110;
     localparam  k_table$1 = 6'b100001;
     localparam  k_table$2 = 6'b10001;
@@ -48472,6 +51958,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  k_table$5 = 6'b100011;
     localparam  k_table$6 = 6'b1110;
     localparam  k_table$7 = 6'b100001;
+    localparam  k_table$8 = 6'b10001;
+    localparam  k_table$9 = 6'b100001;
+    localparam  k_table$10 = 6'b10110;
+    localparam  k_table$11 = 6'b100011;
     localparam  height_table$0 = 4'h9;
     localparam  height_table$1 = 4'h3;
     localparam  height_table$2 = 4'h9;
@@ -48480,6 +51970,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  height_table$5 = 4'h4;
     localparam  height_table$6 = 4'h9;
     localparam  height_table$7 = 4'h3;
+    localparam  height_table$8 = 4'h9;
+    localparam  height_table$9 = 4'h3;
+    localparam  height_table$10 = 4'h8;
+    localparam  height_table$11 = 4'h4;
     localparam  layers_table$0 = 5'b111;
     localparam  layers_table$1 = 5'b10110;
     localparam  layers_table$2 = 5'b111;
@@ -48488,6 +51982,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  layers_table$5 = 5'b10001;
     localparam  layers_table$6 = 5'b111;
     localparam  layers_table$7 = 5'b10110;
+    localparam  layers_table$8 = 5'b111;
+    localparam  layers_table$9 = 5'b10110;
+    localparam  layers_table$10 = 5'b1000;
+    localparam  layers_table$11 = 5'b10001;
     localparam  sha2_table$0 = 1'b0;
     localparam  sha2_table$1 = 1'b0;
     localparam  sha2_table$2 = 1'b0;
@@ -48496,6 +51994,10 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
     localparam  sha2_table$5 = 1'b0;
     localparam  sha2_table$6 = 1'b1;
     localparam  sha2_table$7 = 1'b1;
+    localparam  sha2_table$8 = 1'b1;
+    localparam  sha2_table$9 = 1'b1;
+    localparam  sha2_table$10 = 1'b1;
+    localparam  sha2_table$11 = 1'b1;
     
     // Stub signals
     reg  regs$clock;
@@ -48941,6 +52443,22 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
             arg_offered = offered$7;
             sha2_set = sha2_table$7;
         end
+        if (regs$arg0 == 8) begin
+            arg_offered = offered$8;
+            sha2_set = sha2_table$8;
+        end
+        if (regs$arg0 == 9) begin
+            arg_offered = offered$9;
+            sha2_set = sha2_table$9;
+        end
+        if (regs$arg0 == 10) begin
+            arg_offered = offered$10;
+            sha2_set = sha2_table$10;
+        end
+        if (regs$arg0 == 11) begin
+            arg_offered = offered$11;
+            sha2_set = sha2_table$11;
+        end
         hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
@@ -49086,6 +52604,34 @@ module engines_accel__slhdsa(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awrea
                     k_reg$d = k_table$7;
                     height_reg$d = height_table$7;
                     layers_reg$d = layers_table$7;
+                end
+                if (regs$arg0 == 8) begin
+                    n_reg$d = n_table$8;
+                    a_reg$d = a_table$8;
+                    k_reg$d = k_table$8;
+                    height_reg$d = height_table$8;
+                    layers_reg$d = layers_table$8;
+                end
+                if (regs$arg0 == 9) begin
+                    n_reg$d = n_table$9;
+                    a_reg$d = a_table$9;
+                    k_reg$d = k_table$9;
+                    height_reg$d = height_table$9;
+                    layers_reg$d = layers_table$9;
+                end
+                if (regs$arg0 == 10) begin
+                    n_reg$d = n_table$10;
+                    a_reg$d = a_table$10;
+                    k_reg$d = k_table$10;
+                    height_reg$d = height_table$10;
+                    layers_reg$d = layers_table$10;
+                end
+                if (regs$arg0 == 11) begin
+                    n_reg$d = n_table$11;
+                    a_reg$d = a_table$11;
+                    k_reg$d = k_table$11;
+                    height_reg$d = height_table$11;
+                    layers_reg$d = layers_table$11;
                 end
                 if (~arg_offered | sponge_taken) begin
                     loading$d = 1'b0;

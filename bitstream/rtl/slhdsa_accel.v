@@ -295,6 +295,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  offered$5 = 1'b1;
     localparam  offered$6 = 1'b0;
     localparam  offered$7 = 1'b0;
+    localparam  offered$8 = 1'b0;
+    localparam  offered$9 = 1'b0;
+    localparam  offered$10 = 1'b0;
+    localparam  offered$11 = 1'b0;
     localparam  n_table$0 = 6'b10000;
     localparam  n_table$1 = 6'b10000;
     localparam  n_table$2 = 6'b11000;
@@ -303,6 +307,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  n_table$5 = 6'b100000;
     localparam  n_table$6 = 6'b10000;
     localparam  n_table$7 = 6'b10000;
+    localparam  n_table$8 = 6'b11000;
+    localparam  n_table$9 = 6'b11000;
+    localparam  n_table$10 = 6'b100000;
+    localparam  n_table$11 = 6'b100000;
     localparam  a_table$0 = 4'hc;
     localparam  a_table$1 = 4'h6;
     localparam  a_table$2 = 4'he;
@@ -311,6 +319,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  a_table$5 = 4'h9;
     localparam  a_table$6 = 4'hc;
     localparam  a_table$7 = 4'h6;
+    localparam  a_table$8 = 4'he;
+    localparam  a_table$9 = 4'h8;
+    localparam  a_table$10 = 4'he;
+    localparam  a_table$11 = 4'h9;
     localparam  k_table$0 = 6'b1110;
     localparam  k_table$1 = 6'b100001;
     localparam  k_table$2 = 6'b10001;
@@ -319,6 +331,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  k_table$5 = 6'b100011;
     localparam  k_table$6 = 6'b1110;
     localparam  k_table$7 = 6'b100001;
+    localparam  k_table$8 = 6'b10001;
+    localparam  k_table$9 = 6'b100001;
+    localparam  k_table$10 = 6'b10110;
+    localparam  k_table$11 = 6'b100011;
     localparam  height_table$0 = 4'h9;
     localparam  height_table$1 = 4'h3;
     localparam  height_table$2 = 4'h9;
@@ -327,6 +343,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  height_table$5 = 4'h4;
     localparam  height_table$6 = 4'h9;
     localparam  height_table$7 = 4'h3;
+    localparam  height_table$8 = 4'h9;
+    localparam  height_table$9 = 4'h3;
+    localparam  height_table$10 = 4'h8;
+    localparam  height_table$11 = 4'h4;
     localparam  layers_table$0 = 5'b111;
     localparam  layers_table$1 = 5'b10110;
     localparam  layers_table$2 = 5'b111;
@@ -335,6 +355,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  layers_table$5 = 5'b10001;
     localparam  layers_table$6 = 5'b111;
     localparam  layers_table$7 = 5'b10110;
+    localparam  layers_table$8 = 5'b111;
+    localparam  layers_table$9 = 5'b10110;
+    localparam  layers_table$10 = 5'b1000;
+    localparam  layers_table$11 = 5'b10001;
     localparam  sha2_table$0 = 1'b0;
     localparam  sha2_table$1 = 1'b0;
     localparam  sha2_table$2 = 1'b0;
@@ -343,6 +367,10 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
     localparam  sha2_table$5 = 1'b0;
     localparam  sha2_table$6 = 1'b1;
     localparam  sha2_table$7 = 1'b1;
+    localparam  sha2_table$8 = 1'b1;
+    localparam  sha2_table$9 = 1'b1;
+    localparam  sha2_table$10 = 1'b1;
+    localparam  sha2_table$11 = 1'b1;
     
     // Stub signals
     reg  regs$clock;
@@ -788,6 +816,22 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
             arg_offered = offered$7;
             sha2_set = sha2_table$7;
         end
+        if (regs$arg0 == 8) begin
+            arg_offered = offered$8;
+            sha2_set = sha2_table$8;
+        end
+        if (regs$arg0 == 9) begin
+            arg_offered = offered$9;
+            sha2_set = sha2_table$9;
+        end
+        if (regs$arg0 == 10) begin
+            arg_offered = offered$10;
+            sha2_set = sha2_table$10;
+        end
+        if (regs$arg0 == 11) begin
+            arg_offered = offered$11;
+            sha2_set = sha2_table$11;
+        end
         hash_sha2 = sha2_reg$q;
         any_busy = loading$q | launch$q | handed$q | sending$q;
         core$seed_write = 1'b0;
@@ -933,6 +977,34 @@ module slhdsa_accel__inner(aclk,aresetn,s_axi_awaddr,s_axi_awvalid,s_axi_awready
                     k_reg$d = k_table$7;
                     height_reg$d = height_table$7;
                     layers_reg$d = layers_table$7;
+                end
+                if (regs$arg0 == 8) begin
+                    n_reg$d = n_table$8;
+                    a_reg$d = a_table$8;
+                    k_reg$d = k_table$8;
+                    height_reg$d = height_table$8;
+                    layers_reg$d = layers_table$8;
+                end
+                if (regs$arg0 == 9) begin
+                    n_reg$d = n_table$9;
+                    a_reg$d = a_table$9;
+                    k_reg$d = k_table$9;
+                    height_reg$d = height_table$9;
+                    layers_reg$d = layers_table$9;
+                end
+                if (regs$arg0 == 10) begin
+                    n_reg$d = n_table$10;
+                    a_reg$d = a_table$10;
+                    k_reg$d = k_table$10;
+                    height_reg$d = height_table$10;
+                    layers_reg$d = layers_table$10;
+                end
+                if (regs$arg0 == 11) begin
+                    n_reg$d = n_table$11;
+                    a_reg$d = a_table$11;
+                    k_reg$d = k_table$11;
+                    height_reg$d = height_table$11;
+                    layers_reg$d = layers_table$11;
                 end
                 if (~arg_offered | sponge_taken) begin
                     loading$d = 1'b0;

@@ -354,20 +354,29 @@ pub mod slhdsa {
         "SLH-DSA-SHAKE-256f",
     ];
 
-    /// The SLH-DSA-SHA2 sets of security category 1, at `ARG0` =
-    /// [`SHA2_SET_BASE`] + index, taken only by an engine with
-    /// [`CONFIG_SHA2`] (its hashes on SHA-256; categories 3 and 5 need
-    /// SHA-512, which no engine has). Same header and streams as [`SETS`].
-    pub const SHA2_SETS: [&str; 2] = ["SLH-DSA-SHA2-128s", "SLH-DSA-SHA2-128f"];
+    /// The SLH-DSA-SHA2 sets, at `ARG0` = [`SHA2_SET_BASE`] + index,
+    /// taken only by an engine with [`CONFIG_SHA2`] (F and PRF on
+    /// SHA-256; H and T_l on SHA-256 in category 1 and on SHA-512 in
+    /// categories 3 and 5, FIPS 205 §11.2). Same header and streams as
+    /// [`SETS`].
+    pub const SHA2_SETS: [&str; 6] = [
+        "SLH-DSA-SHA2-128s",
+        "SLH-DSA-SHA2-128f",
+        "SLH-DSA-SHA2-192s",
+        "SLH-DSA-SHA2-192f",
+        "SLH-DSA-SHA2-256s",
+        "SLH-DSA-SHA2-256f",
+    ];
     /// `ARG0` of [`SHA2_SETS`]\[0\]: after [`SETS`].
     pub const SHA2_SET_BASE: u32 = SETS.len() as u32;
 
-    /// A bound on any job's `CYCLES`, for the drivers' waits: the longest
-    /// job, SLH-DSA-SHA2-128s signing on SHA-256, takes 172,287,009 PL
-    /// clocks at the bus, SHAKE-256s signing 138,257,947 (`hdl` asserts
+    /// A bound on any job's `CYCLES`, for the drivers' waits (8.6 s at
+    /// 125 MHz): the longest job, SLH-DSA-SHA2-192s signing, takes
+    /// 332,549,481 PL clocks at the bus, SHA2-256s signing 313,551,783,
+    /// SHA2-128s 172,287,009 and SHAKE-256s 138,257,947 (`hdl` asserts
     /// every SHAKE set's count under this bound, and measures the SHA2
     /// sets' against it).
-    pub const MAX_JOB_CYCLES: u64 = 1 << 28;
+    pub const MAX_JOB_CYCLES: u64 = 1 << 30;
 
     /// Words of each n-byte value in the header (n ≤ 32).
     pub const VALUE_WORDS: usize = 8;
@@ -393,8 +402,9 @@ pub mod slhdsa {
     pub const CONFIG_SIGN: u32 = super::mldsa::CONFIG_SIGN;
     /// See [`CONFIG_KEYGEN`].
     pub const CONFIG_VERIFY: u32 = super::mldsa::CONFIG_VERIFY;
-    /// `CONFIG` bit: the engine takes [`SHA2_SETS`] (and then not [`SETS`]
-    /// unless its rounds field is non-zero).
+    /// `CONFIG` bit: the engine takes [`SHA2_SETS`], on its SHA-256 and
+    /// SHA-512 hash engine (and then not [`SETS`] unless its rounds field
+    /// is non-zero).
     pub const CONFIG_SHA2: u32 = 1 << 3;
     /// `CONFIG` bits \[12:8\]: Keccak rounds per clock of the engine's
     /// sponge ([`crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK`]; 0: no
@@ -405,7 +415,7 @@ pub mod slhdsa {
 
     /// `CONFIG` of an engine that runs all three operations, with a
     /// sponge of `rounds_per_clock` Keccak rounds a clock (0: none) and,
-    /// with `sha2`, the SHA-256 hash engine.
+    /// with `sha2`, the SHA-2 hash engine.
     pub const fn config(rounds_per_clock: u32, sha2: bool) -> u32 {
         let sha2_bit = if sha2 { CONFIG_SHA2 } else { 0 };
         CONFIG_KEYGEN
@@ -416,8 +426,8 @@ pub mod slhdsa {
     }
 
     /// `CONFIG` of the built engines configuration's SLH-DSA engine
-    /// (`hdl::axi::EnginesAccel`): the shared sponge and the SHA-256 hash
-    /// engine, so [`SETS`] and [`SHA2_SETS`].
+    /// (`hdl::axi::EnginesAccel`): the shared sponge and the SHA-2 hash
+    /// engine, so [`SETS`] and [`SHA2_SETS`], all twelve.
     pub const ENGINES_CONFIG: u32 = config(crate::cores::SLHDSA_KECCAK_ROUNDS_PER_CLOCK, true);
 
     /// The set an engine with `CONFIG` = `config` runs at `ARG0` = `arg`
@@ -486,17 +496,23 @@ mod tests {
         assert_eq!(set_name(0, sha2_only), None);
         assert_eq!(set_name(SHA2_SET_BASE, sha2_only), Some(SHA2_SETS[0]));
         assert_eq!(set_name(SHA2_SET_BASE + 1, sha2_only), Some(SHA2_SETS[1]));
+        assert_eq!(
+            set_name(SHA2_SET_BASE + 5, sha2_only),
+            Some("SLH-DSA-SHA2-256f")
+        );
         for config in [shake_only, sha2_only, ENGINES_CONFIG, CONFIG_KEYGEN] {
-            assert_eq!(set_name(SHA2_SET_BASE + 2, config), None);
+            assert_eq!(set_name(SHA2_SET_BASE + 6, config), None);
             assert_eq!(set_name(u32::MAX, config), None);
-            for arg in 0..SHA2_SET_BASE + 2 {
+            for arg in 0..SHA2_SET_BASE + 6 {
                 let name = set_name(arg, config);
                 assert_eq!(name.and_then(|n| set_arg(n, config)), name.map(|_| arg));
             }
         }
         assert_eq!(set_arg("SLH-DSA-SHA2-128f", ENGINES_CONFIG), Some(7));
         assert_eq!(set_arg("SLH-DSA-SHAKE-192f", ENGINES_CONFIG), Some(3));
-        assert_eq!(set_arg("SLH-DSA-SHA2-192f", ENGINES_CONFIG), None);
+        assert_eq!(set_arg("SLH-DSA-SHA2-192f", ENGINES_CONFIG), Some(9));
+        assert_eq!(set_arg("SLH-DSA-SHA2-192f", shake_only), None);
+        assert_eq!(set_arg("SLH-DSA-SHA2-256s", sha2_only), Some(10));
         assert_eq!(set_arg("SLH-DSA-SHAKE-128s", sha2_only), None);
         // An engine without a sponge field (rounds 0) runs no SHAKE set.
         assert_eq!(set_arg("SLH-DSA-SHAKE-128s", CONFIG_KEYGEN), None);

@@ -998,7 +998,7 @@ mod tests {
 
     /// The probe of a PL with the SLH-DSA engine only, with the CONFIG of
     /// the engines configuration's (every operation, the SHAKE and the
-    /// SHA2-128 sets, as `hdl::axi::EnginesAccel` reports).
+    /// SHA2 sets, as `hdl::axi::EnginesAccel` reports).
     fn slh_engine_probe() -> Probe {
         Probe {
             mldsa: CoreStatus::Absent { id: 0 },

@@ -23,7 +23,7 @@
 //!   engine can never turn a valid signature into a rejected one).
 //! - A set the engine's `CONFIG` does not offer
 //!   (`regmap::slhdsa::set_arg`: the SHAKE sets need its sponge, the
-//!   SHA2-128 sets `CONFIG_SHA2`; SHA2-192/256 no engine runs), an
+//!   SHA2 sets `CONFIG_SHA2`), an
 //!   operation it was built without, and streams longer than the DMA
 //!   buffers run in software.
 

@@ -17,9 +17,10 @@
 //!   other engine sees an idle port. A start of either engine while the
 //!   other holds the sponge is refused with `STATUS_DONE | STATUS_ERROR`,
 //!   so one operation runs at a time.
-//! - **SHA-256.** For the SLH-DSA-SHA2 sets of category 1
-//!   (`regmap::slhdsa::SHA2_SETS`, `CONFIG_SHA2`) the SLH-DSA block's
-//!   requests go to a [`Sha256TweakEngine`] instead of the sponge (its
+//! - **SHA-2.** For the SLH-DSA-SHA2 sets (`regmap::slhdsa::SHA2_SETS`,
+//!   `CONFIG_SHA2`) the SLH-DSA block's requests go to a
+//!   [`Sha2TweakEngine`] (SHA-256, and SHA-512 for the H and T_l of
+//!   categories 3 and 5) instead of the sponge (its
 //!   `hash_sha2`, set at the accepted start); the sponge idles, and the
 //!   ML-DSA engine is still refused while the SLH-DSA engine is busy.
 //!
@@ -31,7 +32,7 @@ use super::mldsa_top::MlDsaBlock;
 use super::slhdsa_top::SlhDsaBlock;
 use super::top::pl_top;
 use crate::keccak::SpongeEngine;
-use crate::sha2::Sha256TweakEngine;
+use crate::sha2::Sha2TweakEngine;
 use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use ps_pl_contract::regmap::{CTRL_WINDOW_BYTES, ENGINE_BLOCK_BYTES};
 use rust_hdl::prelude::*;
@@ -46,11 +47,11 @@ pl_top! {
     /// one stream pair (see the module docs).
     EnginesAccel {
         mldsa: MlDsaBlock = MlDsaBlock::with_outside_sponge(),
-        slhdsa: SlhDsaBlock = SlhDsaBlock::on_sponge_and_sha256(),
+        slhdsa: SlhDsaBlock = SlhDsaBlock::on_sponge_and_sha2(),
         sponge: SpongeEngine<2> = SpongeEngine::with_kept_chain_and_squeeze_tail(),
-        /// The SLH-DSA-SHA2 sets' hash engine (the SLH-DSA block's while
-        /// it runs a SHA2 set).
-        sha256: Sha256TweakEngine = Sha256TweakEngine::default(),
+        /// The SLH-DSA-SHA2 sets' hash engine, SHA-256 and SHA-512 (the
+        /// SLH-DSA block's while it runs a SHA2 set).
+        sha2: Sha2TweakEngine = Sha2TweakEngine::default(),
         slh_sha2: Signal<Local, Bit> = Default::default(),
         write_pending: DFF<Bit> = Default::default(),
         read_pending: DFF<Bit> = Default::default(),
@@ -181,21 +182,21 @@ impl Logic for EnginesAccel {
         self.sponge.in_valid.next = self.mldsa.sponge_port.in_valid.val();
         self.sponge.in_last.next = self.mldsa.sponge_port.in_last.val();
         self.sponge.out_ready.next = self.mldsa.sponge_port.out_ready.val();
-        // The SLH-DSA block's requests: to the SHA-256 engine for a SHA2
+        // The SLH-DSA block's requests: to the SHA-2 engine for a SHA2
         // set, else to the shared sponge, which it owns while busy.
         self.slh_sha2.next = self.slhdsa.hash_sha2.val();
-        self.sha256.clock.next = self.aclk.val();
-        self.sha256.abort_job.next = false;
-        self.sha256.reset.next = !self.aresetn.val() | self.slhdsa.sponge_port.reset.val();
-        self.sha256.start.next = self.slhdsa.sponge_port.start.val() & self.slh_sha2.val();
-        self.sha256.op.next = self.slhdsa.sponge_port.op.val();
-        self.sha256.arg0.next = self.slhdsa.sponge_port.arg0.val();
-        self.sha256.arg1.next = self.slhdsa.sponge_port.arg1.val();
-        self.sha256.arg2.next = self.slhdsa.sponge_port.arg2.val();
-        self.sha256.in_data.next = self.slhdsa.sponge_port.in_data.val();
-        self.sha256.in_valid.next = self.slhdsa.sponge_port.in_valid.val() & self.slh_sha2.val();
-        self.sha256.in_last.next = self.slhdsa.sponge_port.in_last.val();
-        self.sha256.out_ready.next = self.slhdsa.sponge_port.out_ready.val() & self.slh_sha2.val();
+        self.sha2.clock.next = self.aclk.val();
+        self.sha2.abort_job.next = false;
+        self.sha2.reset.next = !self.aresetn.val() | self.slhdsa.sponge_port.reset.val();
+        self.sha2.start.next = self.slhdsa.sponge_port.start.val() & self.slh_sha2.val();
+        self.sha2.op.next = self.slhdsa.sponge_port.op.val();
+        self.sha2.arg0.next = self.slhdsa.sponge_port.arg0.val();
+        self.sha2.arg1.next = self.slhdsa.sponge_port.arg1.val();
+        self.sha2.arg2.next = self.slhdsa.sponge_port.arg2.val();
+        self.sha2.in_data.next = self.slhdsa.sponge_port.in_data.val();
+        self.sha2.in_valid.next = self.slhdsa.sponge_port.in_valid.val() & self.slh_sha2.val();
+        self.sha2.in_last.next = self.slhdsa.sponge_port.in_last.val();
+        self.sha2.out_ready.next = self.slhdsa.sponge_port.out_ready.val() & self.slh_sha2.val();
         if self.slh_owns.val() & !self.slh_sha2.val() {
             self.sponge.reset.next = !self.aresetn.val() | self.slhdsa.sponge_port.reset.val();
             self.sponge.start.next = self.slhdsa.sponge_port.start.val();
@@ -225,13 +226,13 @@ impl Logic for EnginesAccel {
         self.slhdsa.sponge_port.out_valid.next = self.sponge.out_valid.val() & self.slh_owns.val();
         self.slhdsa.sponge_port.out_last.next = self.sponge.out_last.val() & self.slh_owns.val();
         if self.slh_sha2.val() {
-            self.slhdsa.sponge_port.out_data.next = self.sha256.out_data.val();
-            self.slhdsa.sponge_port.busy.next = self.sha256.busy.val();
-            self.slhdsa.sponge_port.done.next = self.sha256.done.val();
-            self.slhdsa.sponge_port.error.next = self.sha256.error.val();
-            self.slhdsa.sponge_port.in_ready.next = self.sha256.in_ready.val();
-            self.slhdsa.sponge_port.out_valid.next = self.sha256.out_valid.val();
-            self.slhdsa.sponge_port.out_last.next = self.sha256.out_last.val();
+            self.slhdsa.sponge_port.out_data.next = self.sha2.out_data.val();
+            self.slhdsa.sponge_port.busy.next = self.sha2.busy.val();
+            self.slhdsa.sponge_port.done.next = self.sha2.done.val();
+            self.slhdsa.sponge_port.error.next = self.sha2.error.val();
+            self.slhdsa.sponge_port.in_ready.next = self.sha2.in_ready.val();
+            self.slhdsa.sponge_port.out_valid.next = self.sha2.out_valid.val();
+            self.slhdsa.sponge_port.out_last.next = self.sha2.out_last.val();
         }
 
         if !self.aresetn.val() {

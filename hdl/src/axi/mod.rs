@@ -7,8 +7,8 @@
 //!   module reference.
 //! - [`mldsa_top`]: [`MlDsaAccel`], the ML-DSA engine (whole operations).
 //! - [`slhdsa_top`]: [`SlhDsaAccel`], the SLH-DSA engine (whole operations,
-//!   SHAKE sets), and [`SlhDsaSha2Accel`], the same on SHA-256 for the
-//!   SHA2 sets of category 1.
+//!   SHAKE sets), and [`SlhDsaSha2Accel`], the same on SHA-2 (SHA-256,
+//!   and SHA-512 for H and T_l of categories 3 and 5) for the SHA2 sets.
 //! - [`engines_top`]: [`EnginesAccel`], both engines on one shared sponge
 //!   behind one AXI4-Lite slave and one stream pair.
 //! - [`bench`](mod@bench): [`AccelBench`], a clock-by-clock driver of either top
@@ -97,7 +97,7 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: SLHDSA_SHA2_ACCEL,
-            description: "PL top: SLH-DSA engine of the SHA2 sets of category 1 (SHA2-128s, 128f) on the SHA-256 hash engine, behind AXI4-Lite control, AXI4-Stream data",
+            description: "PL top: SLH-DSA engine of the six SHA2 sets on the SHA-2 hash engine (SHA-256; SHA-512 for H and T_l of categories 3 and 5), behind AXI4-Lite control, AXI4-Stream data",
             verilog: || raw_verilog(SlhDsaSha2Accel::default()),
             vcd: None,
         },

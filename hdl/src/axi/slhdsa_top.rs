@@ -24,11 +24,12 @@
 //! [`super::EnginesAccel`] holds the shared sponge) a start is refused the
 //! same way.
 //!
-//! [`SlhDsaSha2Accel`] is the same block for the SLH-DSA-SHA2 sets of
-//! security category 1 (`ARG0` = `SHA2_SET_BASE` + 0 for SHA2-128s, + 1
-//! for SHA2-128f; `CONFIG_SHA2`): its engine's jobs hash on
-//! [`Sha256TweakEngine`] behind their sponge port, which takes the
-//! sponge's requests and computes them with SHA-256 (FIPS 205 §11.2.1).
+//! [`SlhDsaSha2Accel`] is the same block for the six SLH-DSA-SHA2 sets
+//! (`ARG0` = `SHA2_SET_BASE` + 0..5 for SHA2-128s, 128f, 192s, 192f,
+//! 256s, 256f; `CONFIG_SHA2`): its engine's jobs hash on
+//! [`Sha2TweakEngine`] behind their sponge port, which takes the sponge's
+//! requests and computes them with SHA-256, and the H and T_l of
+//! categories 3 and 5 with SHA-512 (FIPS 205 §11.2).
 //! The block decodes `ARG0` by tables with an entry per value: its set's
 //! n, a, k, h′ and d, whether it is a SHA2 set, and whether the block's
 //! CONFIG offers it (the contract's `set_name`); any other value is
@@ -38,15 +39,18 @@
 //! and 499,003 to verify the ACVP signature (2.74 ms, 65.8 ms and 3.99 ms
 //! at 125 MHz; SHAKE-128f on the two-round sponge: 59,448, 1,494,469,
 //! 104,412): a SHA-256 compression is 66 clocks where a permutation is
-//! 12. SHA2-128s (`PQC_FULL=1`): 21,908,891, 172,287,009 and 186,420.
+//! 12. SHA2-192f takes 499,653 / 14,297,296 / 758,369 and SHA2-256f
+//! 1,323,009 / 29,675,118 / 792,788 (keygen / sign / verify of `pqc`'s
+//! keys and signature). SHA2-128s (`PQC_FULL=1`): 21,908,891,
+//! 172,287,009 and 186,420.
 //! No PL configuration builds this top: the built `engines_accel` has the
 //! block that takes both the SHAKE and the SHA2 sets
-//! ([`SlhDsaBlock::on_sponge_and_sha256`]), with the same counts.
+//! ([`SlhDsaBlock::on_sponge_and_sha2`]), with the same counts.
 
 use super::ctrl::{CtrlRegs, ADDR_BITS};
 use super::top::{pl_top, pl_top_around};
 use crate::keccak::select::SpongePort;
-use crate::sha2::Sha256TweakEngine;
+use crate::sha2::Sha2TweakEngine;
 use crate::slhdsa::engine::{OP_KEYGEN, OP_SIGN, OP_VERIFY};
 use crate::slhdsa::wots_leaf::SPONGE_ROUNDS_PER_CLOCK;
 use crate::slhdsa::SlhDsaEngine;
@@ -72,8 +76,8 @@ pub fn set_params(set: usize) -> &'static Params {
 
 /// `ARG0` values with a set: [`reg::SETS`], then [`reg::SHA2_SETS`].
 const ARGS: usize = reg::SETS.len() + reg::SHA2_SETS.len();
-// The decode loops over `0..8` (hdl_gen takes literal bounds).
-const _: () = assert!(ARGS == 8);
+// The decode loops over `0..12` (hdl_gen takes literal bounds).
+const _: () = assert!(ARGS == 12);
 
 /// One constant per `ARG0` value, from its set's parameters.
 fn table<const W: usize>(value: impl Fn(&Params) -> usize) -> [Constant<Bits<W>>; ARGS] {
@@ -124,7 +128,7 @@ pl_top! {
         /// offers by the contract (any other value is refused).
         offered: [Constant<Bit>; ARGS] = offered_args(config(SPONGE_ROUNDS_PER_CLOCK, false)),
         /// The request running is of a SHA2 set: the block's hashes go to
-        /// the SHA-256 engine (held from the accepted start to the next).
+        /// the SHA-2 engine (held from the accepted start to the next).
         pub(crate) hash_sha2: Signal<Out, Bit> = Default::default(),
         sha2_reg: DFF<Bit> = Default::default(),
         n_table: [Constant<Bits<6>>; ARGS] = table(|p| p.n),
@@ -132,7 +136,7 @@ pl_top! {
         k_table: [Constant<Bits<6>>; ARGS] = table(|p| p.k),
         height_table: [Constant<Bits<4>>; ARGS] = table(|p| p.hp),
         layers_table: [Constant<Bits<5>>; ARGS] = table(|p| p.d),
-        /// Per `ARG0` value: a SHA2 set, whose hashes go to the SHA-256
+        /// Per `ARG0` value: a SHA2 set, whose hashes go to the SHA-2
         /// engine (`hash_sha2`).
         sha2_table: [Constant<Bit>; ARGS] =
             core::array::from_fn(|i| Constant::new(set_params(i).family == HashFamily::Sha2)),
@@ -173,26 +177,26 @@ pl_top_around! {
 }
 
 pl_top_around! {
-    /// The SLH-DSA engine of the SLH-DSA-SHA2 sets of security category 1
-    /// ([`reg::SHA2_SETS`]; `CONFIG_SHA2`, no sponge): the engine's jobs
-    /// hash on the SHA-256 engine ([`Sha256TweakEngine`]) behind their
-    /// sponge port. The SHAKE sets are refused. Tested and exported; no
-    /// PL configuration builds it yet.
-    SlhDsaSha2Accel around SlhDsaBlock = SlhDsaBlock::on_sha256(),
-    hashing on hash: Sha256TweakEngine = Sha256TweakEngine::default()
+    /// The SLH-DSA engine of the SLH-DSA-SHA2 sets ([`reg::SHA2_SETS`];
+    /// `CONFIG_SHA2`, no sponge): the engine's jobs hash on the SHA-2
+    /// engine ([`Sha2TweakEngine`]: SHA-256, and SHA-512 for the H and T_l
+    /// of categories 3 and 5) behind their sponge port. The SHAKE sets are
+    /// refused. Tested and exported; no PL configuration builds it.
+    SlhDsaSha2Accel around SlhDsaBlock = SlhDsaBlock::on_sha2(),
+    hashing on hash: Sha2TweakEngine = Sha2TweakEngine::default()
 }
 
 impl SlhDsaBlock {
     /// The block of [`SlhDsaSha2Accel`]: the SHA2 sets, on an outside
-    /// engine that is SHA-256.
-    pub fn on_sha256() -> Self {
+    /// SHA-2 engine.
+    pub fn on_sha2() -> Self {
         Self::with_outside_sponge().with_config(config(0, true))
     }
 
     /// The block of [`super::EnginesAccel`]: the SHAKE sets on the shared
-    /// sponge and the SHA2 sets on the SHA-256 engine, both outside it
+    /// sponge and the SHA2 sets on the SHA-2 engine, both outside it
     /// behind `sponge_port` (`hash_sha2` says which).
-    pub fn on_sponge_and_sha256() -> Self {
+    pub fn on_sponge_and_sha2() -> Self {
         Self::with_outside_sponge().with_config(config(SPONGE_ROUNDS_PER_CLOCK, true))
     }
 
@@ -290,7 +294,7 @@ impl Logic for SlhDsaBlock {
         // Past the tables: not offered.
         self.arg_offered.next = false;
         self.sha2_set.next = false;
-        for i in 0..8 {
+        for i in 0..12 {
             if self.regs.arg0.val().index() == i {
                 self.arg_offered.next = self.offered[i].val();
                 self.sha2_set.next = self.sha2_table[i].val();
@@ -390,7 +394,7 @@ impl Logic for SlhDsaBlock {
                     self.top_error.d.next = true;
                 }
                 self.sha2_reg.d.next = self.sha2_set.val();
-                for i in 0..8 {
+                for i in 0..12 {
                     if self.regs.arg0.val().index() == i {
                         self.n_reg.d.next = self.n_table[i].val();
                         self.a_reg.d.next = self.a_table[i].val();

@@ -115,8 +115,10 @@ pub(super) fn script(top: &mut dyn PlTop) -> Vec<u64> {
     let keygen_words = kg.words(reg::OP_KEYGEN, &[]);
     let last = Some(keygen_words.len() - 1);
     let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
+    // Past every set: refused by every configuration.
+    let unknown_set = reg::SHA2_SET_BASE + reg::SHA2_SETS.len() as u32;
     for (op, set, last_at) in [
-        (reg::OP_KEYGEN, 8, last),
+        (reg::OP_KEYGEN, unknown_set, last),
         (0x07, SET_128F, last),
         (reg::OP_KEYGEN, SET_128F, Some(3)),
         (reg::OP_KEYGEN, SET_128F, None),
@@ -541,6 +543,33 @@ pub(super) fn acvp_sha2_128f_operations(top: &mut dyn PlTop) {
     let cycles = sign_and_verify(top, SET_SHA2_128F, (sk, &sig), &md, idx, limit);
     eprintln!("SLH-DSA-SHA2-128f sign at the bus: {cycles} cycles");
     short_acvp_sigver_is_an_error(top, SET_SHA2_128F, vectors);
+}
+
+/// SLH-DSA-SHA2-192f and -256f on the Verilated SHA2 top (H and T_l on
+/// SHA-512): key generation, signing and verification of `pqc`'s keys and
+/// signature.
+#[test]
+fn verilated_slhdsa_sha2_accel_signs_and_verifies_sha2_192f_and_256f() {
+    if !verilator_required("verilated slhdsa_sha2_accel, 192f and 256f") {
+        return;
+    }
+    sign_and_verify_sets(
+        VerilatedTop::slhdsa_sha2(false).unwrap(),
+        &[reg::SHA2_SET_BASE + 3, reg::SHA2_SET_BASE + 5],
+    );
+}
+
+/// SLH-DSA-SHA2-192s and -256s on the Verilated SHA2 top.
+#[test]
+#[ignore = "about 600 million clocks of Verilator simulation; PQC_FULL=1 runs it"]
+fn verilated_slhdsa_sha2_accel_signs_and_verifies_sha2_192s_and_256s() {
+    if !verilator_required("verilated slhdsa_sha2_accel, 192s and 256s") {
+        return;
+    }
+    sign_and_verify_sets(
+        VerilatedTop::slhdsa_sha2(false).unwrap(),
+        &[reg::SHA2_SET_BASE + 2, reg::SHA2_SET_BASE + 4],
+    );
 }
 
 /// SLH-DSA-SHA2-128s on the Verilated SHA2 top: key generation, signing

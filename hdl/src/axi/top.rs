@@ -139,7 +139,7 @@ pub(crate) use pl_top;
 /// every port passed through, `sponge_taken` low, and the outside
 /// sponge's answers tied to zero (a block built with its own sponge) or,
 /// with `hashing on`, the port wired to an engine that takes the sponge's
-/// requests (`crate::sha2::Sha256TweakEngine`). So the exported top has
+/// requests (`crate::sha2::Sha2TweakEngine`). So the exported top has
 /// only the ports every top has, and the block can sit in a top that
 /// gives it a shared sponge (`super::EnginesAccel`).
 macro_rules! pl_top_around {

@@ -5,7 +5,7 @@
 
 use super::tweak512::{tweak512_blocks, tweak512_clocks, Sha512TweakEngine};
 use super::tweak_bench::{Bench, Request, TweakPorts};
-use super::tweak_tests::{bytes, check, params, random_adrs};
+use super::tweak_tests::{bytes, check, params, random_adrs, random_tweak};
 use super::{tweak::chain_clocks, tweak::kept_clocks, Sha2TweakEngine};
 use crate::keccak::select::{serve_sponge_port, PortEngine, SpongePort};
 use crate::ntt::sim::Lcg;
@@ -28,21 +28,6 @@ impl PortEngine for Sha2TweakEngine {
 
 type Bench512 = Bench<Sha512TweakEngine>;
 type BenchRouter = Bench<Sha2TweakEngine>;
-
-/// A random H or T_l request of `m_words` message words for `n`, with
-/// `pqc`'s output (SHA-512 for n ∈ {24, 32}).
-fn random_tweak(rng: &mut Lcg, pk_seed: &[u8], m_words: usize) -> (Request, Vec<u8>) {
-    let n = pk_seed.len();
-    let mut adrs = random_adrs(rng, false);
-    adrs.set_type_and_clear(AddressType::Tree);
-    adrs.set_tree_height(rng.next_u32() % 10);
-    adrs.set_tree_index(rng.next_u32());
-    let m = bytes(rng, 4 * m_words);
-    let mut out = vec![0u8; n];
-    let mut engine = Sha2Engine::new(params(n), pk_seed, &[]);
-    engine.thash(&adrs, &m, &[], &mut out);
-    (Request::tweak(pk_seed, &adrs.0, &m), out)
-}
 
 /// The message lengths of the tests for `n`: H (2n bytes), every length
 /// up to 70 words (the 0x80 half-word and the length in every position of

@@ -373,16 +373,18 @@ fn sha256_tweak_kept_chains_wait_for_slow_streams() {
     kept_chains_match_pqc(3, 22);
 }
 
-/// A random H or T_l request of `m_words` message words (n = 16), with
-/// `pqc`'s output.
-fn random_tweak(rng: &mut Lcg, pk_seed: &[u8], m_words: usize) -> (Request, Vec<u8>) {
+/// A random H or T_l request of `m_words` message words for n = the
+/// length of `pk_seed`, with `pqc`'s output (SHA-256 for n = 16, SHA-512
+/// for n ∈ {24, 32}).
+pub(crate) fn random_tweak(rng: &mut Lcg, pk_seed: &[u8], m_words: usize) -> (Request, Vec<u8>) {
+    let n = pk_seed.len();
     let mut adrs = random_adrs(rng, false);
     adrs.set_type_and_clear(AddressType::Tree);
     adrs.set_tree_height(rng.next_u32() % 10);
     adrs.set_tree_index(rng.next_u32());
     let m = bytes(rng, 4 * m_words);
-    let mut out = vec![0u8; TWEAK_N];
-    let mut engine = Sha2Engine::new(params(TWEAK_N), pk_seed, &[]);
+    let mut out = vec![0u8; n];
+    let mut engine = Sha2Engine::new(params(n), pk_seed, &[]);
     engine.thash(&adrs, &m, &[], &mut out);
     (Request::tweak(pk_seed, &adrs.0, &m), out)
 }

@@ -53,8 +53,8 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              polynomials and sponges cross the bus), and the engine (the CPU sends the inputs \
              and gets the result; nothing else crosses the bus). The ML-DSA engine runs \
              KeyGen_internal, Sign_internal (the whole rejection loop) and Verify_internal; the \
-             SLH-DSA engine (`HwSlhDsa`: the SHAKE sets on its Keccak sponge, SLH-DSA-SHA2-128s/f \
-             on its SHA-256 hash engine; SHA2-192/256 need SHA-512, which no engine has) runs \
+             SLH-DSA engine (`HwSlhDsa`: the SHAKE sets on its Keccak sponge, the SLH-DSA-SHA2 sets \
+             on its SHA-2 hash engine, H and T_l of categories 3 and 5 on SHA-512) runs \
              everything after the message hashes: the top tree's root (keygen), FORS and the \
              hypertree (sign), and their verification. For SLH-DSA the CPU computes R = PRF_msg \
              and the digest H_msg (one SHAKE or SHA-2 call each); that CPU time is not counted in \
