@@ -17,8 +17,10 @@
 #   --transcript F    use F (default: the committed report/inputs transcript)
 #   --cosim SET       default (or full): every ML-DSA and SLH-DSA-SHAKE
 #                     operation of the transcript, s sets included, on the
-#                     Verilator engine (the engine tier also SLH-DSA-SHA2-
-#                     128s/f, about 7 min of it); none: software rows only
+#                     Verilator engine, and the engine tier of every set
+#                     the engines offer (all twelve SLH-DSA sets; those
+#                     the transcript has no row for get engine rows only);
+#                     none: software rows only
 #   --engine E        verilator (default) or rust-hdl (the reference; slow)
 set -euo pipefail
 cd "$(dirname "$0")/.."

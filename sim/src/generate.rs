@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cosim::{self, Config, Pl};
 use crate::progress::Progress;
-use crate::report::{self, AccelFigure, Model, Report, SoftwareSource};
+use crate::report::{self, AccelFigure, Entry, Model, Report, SoftwareSource};
 use crate::workload::{self, Operation, PlCalls, Scheme};
 use ps_pl_contract::regmap::slhdsa::ENGINES_CONFIG;
 
@@ -244,22 +244,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
                 let Some(op) = Operation::ALL.into_iter().find(|o| o.name() == e.operation) else {
                     continue;
                 };
-                let o = cosim::run_slh_engine(pl, p, op)?;
-                eprintln!(
-                    "cosim: {} {} on the SLH-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software",
-                    e.algorithm,
-                    e.operation,
-                    o.counts.pl_cycles,
-                    o.counts.axi_lite(),
-                    o.counts.dma_bytes(),
-                    if o.identical { "=" } else { "!=" },
-                );
-                e.engine = Some(AccelFigure {
-                    counts: o.counts,
-                    offload_fraction: 1.0,
-                    identical: o.identical,
-                    backends: "HwSlhDsa (SLH-DSA engine)".into(),
-                });
+                e.engine = Some(slh_engine_figure(pl, p, op)?);
                 continue;
             }
             let set = match e.algorithm.as_str() {
@@ -333,6 +318,29 @@ pub fn build(opts: &Options) -> Result<Report, String> {
                     operation: op.name().into(),
                     counts: o.counts,
                     identical: o.identical(),
+                });
+            }
+        }
+    }
+    // The SLH-DSA sets the engine offers and ps-app does not benchmark on
+    // the A9 (no software row): engine rows only.
+    if let Some(pl) = &pl {
+        for p in cosim::slh_engine_sets(pl)? {
+            if r.entries.iter().any(|e| e.algorithm == p.name) {
+                continue;
+            }
+            for op in Operation::ALL {
+                r.entries.push(Entry {
+                    algorithm: p.name.into(),
+                    operation: op.name().into(),
+                    software: None,
+                    measured_accel: None,
+                    measured_engine: None,
+                    host: None,
+                    accel: None,
+                    engine: Some(slh_engine_figure(pl, p, op)?),
+                    attempts: None,
+                    note: ENGINE_ONLY_NOTE.into(),
                 });
             }
         }
@@ -449,6 +457,37 @@ fn offload_figure(
 /// Engine sign of `set` over the benchmark's sign messages: the mean
 /// counts, whether every σ and attempt count equalled `pqc`'s, and the
 /// mean attempts.
+/// The note of an engine-only row (a set without a software row).
+pub const ENGINE_ONLY_NOTE: &str =
+    "ps-app does not benchmark this set on the A9; the engine tier ran it (co-simulation)";
+
+/// An SLH-DSA operation of the workload on the SLH-DSA engine, as an
+/// engine-tier figure.
+fn slh_engine_figure(
+    pl: &Pl,
+    p: &'static pqc::slhdsa::Params,
+    op: Operation,
+) -> Result<AccelFigure, String> {
+    let t = std::time::Instant::now();
+    let o = cosim::run_slh_engine(pl, p, op)?;
+    eprintln!(
+        "cosim: {} {} on the SLH-DSA engine: {} PL cycles, {} AXI-Lite, {} DMA bytes, output {} software ({:.0} s)",
+        p.name,
+        op.name(),
+        o.counts.pl_cycles,
+        o.counts.axi_lite(),
+        o.counts.dma_bytes(),
+        if o.identical { "=" } else { "!=" },
+        t.elapsed().as_secs_f64()
+    );
+    Ok(AccelFigure {
+        counts: o.counts,
+        offload_fraction: 1.0,
+        identical: o.identical,
+        backends: "HwSlhDsa (SLH-DSA engine)".into(),
+    })
+}
+
 fn engine_sign_mean(
     pl: &Pl,
     set: pqc::mldsa::ParameterSet,

@@ -60,6 +60,22 @@ fn render_engine_tier(r: &Report, o: &mut String) {
              and the digest H_msg (one SHAKE or SHA-2 call each); that CPU time is not counted in \
              the engine figures.\n"
         );
+        let mut engine_only: Vec<&str> = engine
+            .iter()
+            .filter(|e| e.software.is_none())
+            .map(|e| e.algorithm.as_str())
+            .collect();
+        engine_only.dedup();
+        if !engine_only.is_empty() {
+            let _ = writeln!(
+                o,
+                "ps-app does not benchmark {} on the A9, so their rows have the engine only: \
+                 the workload's keys, message and signature (pure, empty context, \
+                 deterministic), each output checked against `pqc`'s; no software time and no \
+                 ratio.\n",
+                engine_only.join(", ")
+            );
+        }
         let _ = writeln!(
             o,
             "| algorithm | op | software A9 | offload | engine | engine vs software | engine vs offload | PL cycles | engine CYCLES | attempts | AXI-Lite | DMA bytes | output = software |"

@@ -497,6 +497,80 @@ mod tests {
         assert!(render_svg(&chart).contains("ML-DSA-44 keygen"));
     }
 
+    /// A set with no software row (ps-app does not benchmark it) and an
+    /// engine figure: an engine row with no software time and no ratio to
+    /// it, a main-table row that says why, a JSON engine row and no
+    /// `sw-a9` one, and a bar.
+    #[test]
+    fn engine_only_rows_have_no_software_time() {
+        let mut r = crate::report::fixtures::sample_report();
+        let counts = AccelCounts {
+            pl_cycles: 14_297_296,
+            axi_lite_reads: 446_000,
+            axi_lite_writes: 40,
+            mm2s_bytes: 148,
+            s2mm_bytes: 35_664,
+            dma_transfers: 2,
+            cache_lines: 600,
+            fallbacks: 0,
+            jobs: 1,
+            core_busy_cycles: 14_296_900,
+        };
+        let note = "not benchmarked on the A9";
+        r.entries.push(Entry {
+            algorithm: "SLH-DSA-SHA2-192f".into(),
+            operation: "sign".into(),
+            software: None,
+            measured_accel: None,
+            measured_engine: None,
+            host: None,
+            accel: None,
+            engine: Some(AccelFigure {
+                counts,
+                offload_fraction: 1.0,
+                identical: true,
+                backends: "HwSlhDsa (SLH-DSA engine)".into(),
+            }),
+            attempts: None,
+            note: note.into(),
+        });
+        let e = r.entries.last().unwrap();
+        let t = r.engine_time(e).unwrap().total();
+        assert!(t > 14_297_296.0 / r.model.fclk_hz);
+        let md = render_markdown(&r);
+        let engine_row = md
+            .lines()
+            .find(|l| l.starts_with("| SLH-DSA-SHA2-192f | sign |") && l.contains("14,297,296"))
+            .expect("engine row");
+        assert!(
+            engine_row.starts_with(&format!(
+                "| SLH-DSA-SHA2-192f | sign | — | — | {} | — | — |",
+                crate::report::fmt_seconds(t)
+            )),
+            "{engine_row}"
+        );
+        assert!(md
+            .lines()
+            .any(|l| l.starts_with("| SLH-DSA-SHA2-192f | sign | — |")
+                && l.ends_with(&format!("{note} |"))));
+        assert!(md.contains("ps-app does not benchmark SLH-DSA-SHA2-192f on the A9"));
+        let rows = crate::report::json::rows(&r);
+        let of_set = |tier: &str| {
+            rows.iter()
+                .filter(|x| x.algorithm == "SLH-DSA-SHA2-192f" && x.tier == tier)
+                .count()
+        };
+        assert_eq!((of_set("engine"), of_set("sw-a9")), (1, 0));
+        let chart = chart_of(&r);
+        let bar = chart
+            .groups
+            .iter()
+            .find(|g| g.label == "SLH-DSA-SHA2-192f sign")
+            .expect("a bar group");
+        assert_eq!(bar.values[0], None, "no software bar");
+        assert!(bar.values.contains(&Some(t)));
+    }
+
     /// An engine sign row shows its attempts in its table row, in the
     /// sentence that says which signature every tier timed, and in its
     /// JSON source; rows without attempts show none.
