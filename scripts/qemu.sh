@@ -13,6 +13,10 @@
 #   PS_APP_TIMEOUT                  seconds before QEMU is killed (default 1800)
 #   PS_APP_BENCH_MLDSA_ITERATIONS   iterations per ML-DSA row (default 10)
 #   PS_APP_BENCH_SLHDSA_ITERATIONS  iterations per SLH-DSA row (default 1)
+#   PS_APP_BENCH_SLHDSA_SETS        `all`: the tables take all twelve SLH-DSA
+#                                   sets (default: the four of category 1);
+#                                   the s sets of categories 3 and 5 add
+#                                   minutes of QEMU
 #   CARGO_TARGET_DIR                as for cargo (default: target)
 #
 # With -icount shift=0 every guest instruction advances virtual time by 1 ns,
@@ -41,6 +45,11 @@ if [ "$corrupt" = 1 ]; then
   features=(--features corrupt-selftest)
   name=ps-app-corrupt-selftest
 fi
+case "${PS_APP_BENCH_SLHDSA_SETS:-}" in
+  "") ;;
+  all) features+=(--features bench-every-slhdsa-set); name="$name-every-slhdsa-set" ;;
+  *) echo "qemu.sh: PS_APP_BENCH_SLHDSA_SETS must be empty or all" >&2; exit 2 ;;
+esac
 cargo build -q -p ps-app --release --target armv7a-none-eabi "${features[@]}" >&2
 # Both variants build to the same path: keep a copy per variant.
 elf="$target_dir/armv7a-none-eabi/release/$name.elf"

@@ -152,7 +152,7 @@ pub fn run_table(
             }
         }
     }
-    for p in SLH_TABLE {
+    for &p in SLH_TABLE {
         for row in slhdsa_rows(meter, p, iterations.slhdsa, buffers) {
             table::print_row(out, &row);
             ok &= row.ok;

@@ -285,7 +285,7 @@ pub fn run_table(out: &mut dyn Write, platform: &mut dyn Platform, iterations: I
             }
         }
     }
-    for p in SLH_TABLE {
+    for &p in SLH_TABLE {
         for row in slhdsa_rows(platform, p, iterations.slhdsa) {
             print_row(out, &row);
             ok &= row.ok;
@@ -611,7 +611,8 @@ pub fn run_engine_table(
 /// `config` runs (the contract's `set_arg`).
 pub fn slh_engine_sets(config: u32) -> impl Iterator<Item = &'static Params> {
     SLH_TABLE
-        .into_iter()
+        .iter()
+        .copied()
         .filter(move |p| slhdsa_regs::set_arg(p.name, config).is_some())
 }
 

@@ -46,13 +46,20 @@ pub const MLDSA_RND: [u8; 32] = [0; 32];
 /// deterministic.
 pub const SLH_SEED_BYTE: u8 = 0x24;
 
-/// The SLH-DSA sets of the firmware benchmark tables.
-pub const SLH_TABLE: [&pqc::slhdsa::Params; 4] = [
+/// The SLH-DSA sets of the firmware benchmark tables: the four of
+/// category 1, or all twelve with the `bench-every-slhdsa-set` feature
+/// (opt-in: the s sets of categories 3 and 5 sign for minutes of QEMU).
+#[cfg(not(feature = "bench-every-slhdsa-set"))]
+pub const SLH_TABLE: &[&pqc::slhdsa::Params] = &[
     &pqc::slhdsa::params::SHAKE_128F,
     &pqc::slhdsa::params::SHA2_128F,
     &pqc::slhdsa::params::SHAKE_128S,
     &pqc::slhdsa::params::SHA2_128S,
 ];
+/// The SLH-DSA sets of the firmware benchmark tables: every set (the
+/// `bench-every-slhdsa-set` feature).
+#[cfg(feature = "bench-every-slhdsa-set")]
+pub const SLH_TABLE: &[&pqc::slhdsa::Params] = &pqc::slhdsa::params::ALL;
 
 /// Iterations per benchmark row, fixed when a firmware is built.
 #[derive(Clone, Copy, Debug)]
