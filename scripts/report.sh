@@ -12,8 +12,10 @@
 #                          [--source qemu|zedboard] [--cosim none|default|full]
 #                          [--engine verilator|rust-hdl]
 #   --out DIR         where report.md and report.svg go (default: report)
-#   --capture         boot ps-app on QEMU first (scripts/qemu.sh, ~2 min) and
-#                     use that transcript (saved in report/inputs/)
+#   --capture         boot ps-app on QEMU first (scripts/qemu.sh, ~2 min;
+#                     with PS_APP_BENCH_SLHDSA_SETS=all, as the committed
+#                     transcript was, every SLH-DSA set: ~5 min) and use
+#                     that transcript (saved in report/inputs/)
 #   --transcript F    use F (default: the committed report/inputs transcript)
 #   --cosim SET       default (or full): every ML-DSA and SLH-DSA-SHAKE
 #                     operation of the transcript, s sets included, on the

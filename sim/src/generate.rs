@@ -85,8 +85,9 @@ pub fn default_mcu_transcripts() -> Vec<(&'static str, PathBuf)> {
 }
 
 /// The committed QEMU transcript, relative to the repository root; the
-/// suffix is the commit `scripts/report.sh --capture` booted.
-pub const DEFAULT_TRANSCRIPT: &str = "report/inputs/ps-app-qemu-51ac0b1.txt";
+/// suffix is the commit `scripts/report.sh --capture` booted (44c01e5: with
+/// `PS_APP_BENCH_SLHDSA_SETS=all`, so every SLH-DSA set has software rows).
+pub const DEFAULT_TRANSCRIPT: &str = "report/inputs/ps-app-qemu-44c01e5.txt";
 
 /// The committed QEMU transcript ([`DEFAULT_TRANSCRIPT`]).
 pub fn default_transcript() -> PathBuf {
