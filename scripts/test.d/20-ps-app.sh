@@ -13,6 +13,7 @@ python3 scripts/extract_selftest_vectors.py --check
 
 cargo clippy -p ps-app --release --target armv7a-none-eabi -- -D warnings
 cargo clippy -p ps-app --release --target armv7a-none-eabi --features corrupt-selftest -- -D warnings
+cargo clippy -p ps-app --release --target armv7a-none-eabi --features bench-every-slhdsa-set -- -D warnings
 
 log="$(mktemp)"
 trap 'rm -f "$log" "$log.bad"' EXIT

@@ -455,9 +455,6 @@ fn offload_figure(
     ))
 }
 
-/// Engine sign of `set` over the benchmark's sign messages: the mean
-/// counts, whether every σ and attempt count equalled `pqc`'s, and the
-/// mean attempts.
 /// The note of an engine-only row (a set without a software row).
 pub const ENGINE_ONLY_NOTE: &str =
     "ps-app does not benchmark this set on the A9; the engine tier ran it (co-simulation)";
@@ -489,6 +486,9 @@ fn slh_engine_figure(
     })
 }
 
+/// Engine sign of `set` over the benchmark's sign messages: the mean
+/// counts, whether every σ and attempt count equalled `pqc`'s, and the
+/// mean attempts.
 fn engine_sign_mean(
     pl: &Pl,
     set: pqc::mldsa::ParameterSet,
