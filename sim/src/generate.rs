@@ -257,8 +257,12 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     // The engine tier: whole operations on a PL engine (keygen, sign and
     // verify of ML-DSA and of the SLH-DSA sets the engines configuration
     // offers, on the workload of the other tiers).
+    // The SLH-DSA sets the engines configuration offers (asked once).
+    let slh_offered = match &pl {
+        Some(pl) => cosim::slh_engine_sets(pl)?,
+        None => Vec::new(),
+    };
     if let Some(pl) = &pl {
-        let slh_offered = cosim::slh_engine_sets(pl)?;
         for e in &mut r.entries {
             if let Some(p) = pqc::slhdsa::params::by_name(&e.algorithm) {
                 if !slh_offered.contains(&p) {
@@ -352,7 +356,7 @@ pub fn build(opts: &Options) -> Result<Report, String> {
     // The SLH-DSA sets the engine offers and ps-app does not benchmark on
     // the A9 (no software row): engine rows only.
     if let Some(pl) = &pl {
-        for p in cosim::slh_engine_sets(pl)? {
+        for &p in &slh_offered {
             if r.entries.iter().any(|e| e.algorithm == p.name) || !opts.cosim.engine_covers(p.name)
             {
                 continue;
