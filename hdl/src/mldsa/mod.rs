@@ -190,9 +190,10 @@ pub fn designs() -> Vec<Design> {
 #[cfg(test)]
 mod tests {
     /// Every unit meets the PL tops' cell-delay budget on its own, so the
-    /// engine composed of them can (its top is held to it by
-    /// `pl_tops_meet_the_cell_delay_budget`). The engine itself is timed
-    /// inside that top (`mldsa_accel` holds all of it): yosys 0.23's ABC
+    /// engine composed of them can (its tops are held to it: `engines_accel`
+    /// by `pl_tops_meet_the_cell_delay_budget`, `mldsa_accel` by
+    /// `standalone_tops_meet_the_cell_delay_budget` with `PQC_FULL=1`). The
+    /// engine itself is timed inside those tops (each holds all of it): yosys 0.23's ABC
     /// aborts (SIGABRT) in `synth_xilinx -abc9` on `mldsa_engine` alone
     /// since Sign was added, while the top synthesises and times.
     #[test]
