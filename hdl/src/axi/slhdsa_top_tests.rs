@@ -13,6 +13,7 @@ use super::slhdsa_top::set_params;
 use super::{AccelBench, PlTop, SlhDsaAccel, SlhDsaSha2Accel, StreamWord};
 use crate::slhdsa::engine::{keygen_clocks, sign_clocks};
 use crate::slhdsa::fors_reference::digest_parts;
+use crate::slhdsa::sha2_tests::SHA2_128F_ACVP_KEYGEN_CLOCKS;
 use crate::verilated::VerilatedTop;
 use crate::verilator::verilator_required;
 use pqc::slhdsa::Params;
@@ -455,17 +456,8 @@ fn refused_sets(config: u32) -> Vec<u32> {
         .collect()
 }
 
-/// A top with the SHA2 sets at the bus: the identification registers;
-/// every set its CONFIG does not offer ([`refused_sets`]) refused with
-/// DONE | ERROR; the ACVP SLH-DSA-SHA2-128f key generation. Returns a
-/// transcript: outputs, STATUS and CYCLES.
-pub(super) fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
-    let mut log = vec![];
-    for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
-        log.push(u64::from(top.read(off as u32).unwrap()));
-    }
-    let refused = refused_sets(log[2] as u32);
-    assert!(refused.contains(&u32::MAX) && !refused.contains(&SET_SHA2_128F));
+/// The ACVP SLH-DSA-SHA2-128f keyGen case as a request.
+fn sha2_acvp_keygen_words() -> Vec<u32> {
     let vectors = &pqc_selftest::vectors::SLH_DSA[1];
     assert_eq!(vectors.name, reg::SHA2_SETS[1]);
     let kg = &vectors.keygen;
@@ -477,32 +469,89 @@ pub(super) fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
         idx_tree: 0,
         idx_leaf: 0,
     };
-    let words = request.words(reg::OP_KEYGEN, &[]);
+    request.words(reg::OP_KEYGEN, &[])
+}
+
+/// The SHA2 top's script: identification, the refused sets (each DONE |
+/// ERROR with nothing out), then the ACVP SHA2-128f key generation
+/// aborted after [`SHA2_ABORT_AFTER`] clocks of hashing, and a refused
+/// set after it. Returns a transcript: ID, VERSION, CONFIG, STATUS, and
+/// STATUS and CYCLES of each request. Short enough for the rust-hdl top
+/// (a whole SHA2 operation is 0.3 million clocks or more, minutes of
+/// rust-hdl simulation): the whole key generation runs in
+/// [`sha2_acvp_keygen`].
+pub(super) fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
+    let mut log = vec![];
+    for off in [ctrl::ID, ctrl::VERSION, ctrl::CONFIG, ctrl::STATUS] {
+        log.push(u64::from(top.read(off as u32).unwrap()));
+    }
+    let refused = refused_sets(log[2] as u32);
+    assert!(refused.contains(&u32::MAX) && !refused.contains(&SET_SHA2_128F));
+    let words = sha2_acvp_keygen_words();
     let error = ctrl::STATUS_DONE | ctrl::STATUS_ERROR;
-    for set in refused {
+    for &set in &refused {
         let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, set, &words, 100_000);
         assert!(out.is_empty(), "set {set}: output");
         assert_eq!(status, error, "set {set}");
         log.extend([u64::from(status), u64::from(cycles)]);
     }
-    let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, SET_SHA2_128F, &words, 2_000_000);
-    assert_eq!(status, ctrl::STATUS_DONE, "keygen");
-    assert_eq!(bytes_of(&out), kg.pk[16..], "tcId {}: PK.root", kg.tc_id);
-    assert!(out.iter().take(out.len() - 1).all(|w| !w.last) && out.last().unwrap().last);
-    eprintln!("SLH-DSA-SHA2-128f keygen at the bus: {cycles} cycles");
-    log.extend(
-        out.iter()
-            .map(|w| u64::from(w.data) << 1 | u64::from(w.last)),
+    top.push_input(&beats(words.iter().copied(), words.len() - 1));
+    top.write(ctrl::ARG0 as u32, SET_SHA2_128F).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
+        .unwrap();
+    let mut clocks = 0;
+    while clocks < SHA2_ABORT_AFTER {
+        clocks += top.run(SHA2_ABORT_AFTER - clocks);
+    }
+    let status = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(status, ctrl::STATUS_BUSY, "keygen under way");
+    log.push(u64::from(status));
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_ABORT)
+        .unwrap();
+    let status = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(status, error, "abort");
+    assert!(top.pop_output().is_none(), "output after the abort");
+    log.extend([
+        u64::from(status),
+        u64::from(top.read(ctrl::CYCLES as u32).unwrap()),
+    ]);
+    let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, refused[0], &words, 100_000);
+    assert!(
+        out.is_empty() && status == error,
+        "a refusal after the abort"
     );
     log.extend([u64::from(status), u64::from(cycles), top.cycles()]);
     log
 }
 
+/// Clocks of SHA2 key generation before [`sha2_script`]'s abort: past the
+/// header and into the first leaves' chains on SHA-256.
+const SHA2_ABORT_AFTER: u64 = 20_000;
+
+/// The ACVP SLH-DSA-SHA2-128f key generation on `top`: PK.root, `TLAST`
+/// on its last word, and CYCLES = the accepted start, the header words,
+/// the engine's [`SHA2_128F_ACVP_KEYGEN_CLOCKS`] (the rust-hdl engine's,
+/// asserted by its test) and a clock to see its done.
+pub(super) fn sha2_acvp_keygen(top: &mut dyn PlTop) {
+    let kg = &pqc_selftest::vectors::SLH_DSA[1].keygen;
+    let words = sha2_acvp_keygen_words();
+    let (out, status, cycles) = request_all(top, reg::OP_KEYGEN, SET_SHA2_128F, &words, 2_000_000);
+    assert_eq!(status, ctrl::STATUS_DONE, "keygen");
+    assert_eq!(bytes_of(&out), kg.pk[16..], "tcId {}: PK.root", kg.tc_id);
+    assert!(out.iter().take(out.len() - 1).all(|w| !w.last) && out.last().unwrap().last);
+    let header = reg::KEYGEN_INPUT_WORDS as u64;
+    assert_eq!(
+        u64::from(cycles),
+        1 + header + SHA2_128F_ACVP_KEYGEN_CLOCKS + 1,
+        "CYCLES"
+    );
+}
+
 /// The rust-hdl SHA2 top: identification (CONFIG: the three operations,
-/// the SHA2 sets, no sponge), refusals and the ACVP SHA2-128f key
-/// generation at the bus.
+/// the SHA2 sets, no sponge), refusals and an abort during key
+/// generation.
 #[test]
-fn slhdsa_sha2_accel_refuses_the_shake_sets_and_generates_the_acvp_key() {
+fn slhdsa_sha2_accel_refuses_the_shake_sets_and_aborts() {
     let mut top = AccelBench::<SlhDsaSha2Accel>::new();
     let log = sha2_script(&mut top);
     assert_eq!(log[0], u64::from(reg::ID));
@@ -511,12 +560,21 @@ fn slhdsa_sha2_accel_refuses_the_shake_sets_and_generates_the_acvp_key() {
     assert_eq!(refused_sets(log[2] as u32).len(), 8);
 }
 
+/// The rust-hdl SHA2 top runs the ACVP SHA2-128f key generation at the
+/// bus. By default the Verilated tops run it, in the same CYCLES.
+#[test]
+#[ignore = "0.34 million clocks, two minutes of rust-hdl simulation; PQC_FULL=1 runs it"]
+fn slhdsa_sha2_accel_generates_the_acvp_key() {
+    sha2_acvp_keygen(&mut AccelBench::<SlhDsaSha2Accel>::new());
+}
+
 /// The exported SHA2 top under Verilator: the same transcript as the
-/// rust-hdl model, clock for clock; the whole ACVP SLH-DSA-SHA2-128f
-/// signature (its SHA3-256 with R from `pqc`), its verification, a forged
-/// one and a short one; the ACVP sigVer case that is invalid; then
-/// key generation, signing and verification of `pqc`'s keys and
-/// signature of a message.
+/// rust-hdl model, clock for clock; the ACVP SHA2-128f key generation
+/// (CYCLES as the rust-hdl engine's); the whole ACVP
+/// SLH-DSA-SHA2-128f signature (its SHA3-256 with R from `pqc`), its
+/// verification, a forged one and a short one; the ACVP sigVer case that
+/// is invalid; then key generation, signing and verification of `pqc`'s
+/// keys and signature of a message.
 #[test]
 fn verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus() {
     if !verilator_required("verilated slhdsa_sha2_accel") {
@@ -526,6 +584,7 @@ fn verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus() {
     let verilated = sha2_script(&mut top);
     let model = sha2_script(&mut AccelBench::<SlhDsaSha2Accel>::new());
     assert_eq!(verilated, model);
+    sha2_acvp_keygen(&mut top);
     acvp_sha2_128f_operations(&mut top);
     sign_and_verify_sets(top, &[SET_SHA2_128F]);
 }

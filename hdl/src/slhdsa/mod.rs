@@ -131,7 +131,7 @@ pub(crate) mod fors_reference;
 mod job_bench;
 mod layer_address;
 #[cfg(test)]
-mod sha2_tests;
+pub(crate) mod sha2_tests;
 #[cfg(test)]
 mod sign_tests;
 #[cfg(test)]
