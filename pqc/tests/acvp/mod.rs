@@ -24,6 +24,10 @@ impl Case {
     pub fn tc_id(&self) -> u64 {
         self.prompt["tcId"].as_u64().expect("tcId")
     }
+    /// `tgId` of the case's test group.
+    pub fn tg_id(&self) -> u64 {
+        self.group["tgId"].as_u64().expect("tgId")
+    }
     /// A string field of the group.
     pub fn group_str(&self, key: &str) -> &str {
         self.group[key]
