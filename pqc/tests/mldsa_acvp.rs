@@ -50,11 +50,7 @@ fn siggen_all(mode: SigningMode) -> std::collections::BTreeMap<String, usize> {
     for case in &cases {
         let set = set_of(case);
         let sk = case.input_hex("sk");
-        let rnd = if case.group_bool("deterministic") {
-            [0u8; 32]
-        } else {
-            arr::<32>(&case.input_hex("rnd"))
-        };
+        let rnd = case.mldsa_rnd();
         let mut sig = vec![0u8; set.signature_len()];
         let interface = case.group_str("signatureInterface");
         let label = if interface == "internal" {

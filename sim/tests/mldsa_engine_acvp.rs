@@ -117,11 +117,7 @@ fn sign_cases(interface: &str) {
         for case in &cases {
             let set = set_of(case);
             let sk = case.input_hex("sk");
-            let rnd = if case.group_bool("deterministic") {
-                [0u8; 32]
-            } else {
-                arr::<32>(&case.input_hex("rnd"))
-            };
+            let rnd = case.mldsa_rnd();
             let mut sig = vec![0u8; set.signature_len()];
             let label = label(case);
             let what = format!("sigGen tcId {} ({label})", case.tc_id());

@@ -28,6 +28,15 @@ impl Case {
     pub fn tg_id(&self) -> u64 {
         self.group["tgId"].as_u64().expect("tgId")
     }
+    /// rnd of an ML-DSA sigGen case (FIPS 204 Algorithm 2): 32 zero bytes
+    /// when the group is deterministic, else the prompt's `rnd`.
+    pub fn mldsa_rnd(&self) -> [u8; 32] {
+        if self.group_bool("deterministic") {
+            [0; 32]
+        } else {
+            self.input_hex("rnd").try_into().expect("rnd: 32 bytes")
+        }
+    }
     /// A string field of the group.
     pub fn group_str(&self, key: &str) -> &str {
         self.group[key]
