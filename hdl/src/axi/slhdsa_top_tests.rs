@@ -103,6 +103,28 @@ fn acvp_keygen() -> (Request<'static>, &'static [u8]) {
     (request, &kg.pk[16..])
 }
 
+/// Starts key generation of `set` with `words` on the input stream, lets
+/// it run `clocks` clocks and aborts it; the abort must end in DONE |
+/// ERROR with nothing on the output. Returns STATUS before and after the
+/// abort.
+fn keygen_aborted_after(top: &mut dyn PlTop, set: u32, words: &[u32], clocks: u64) -> (u32, u32) {
+    top.push_input(&beats(words.iter().copied(), words.len() - 1));
+    top.write(ctrl::ARG0 as u32, set).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
+        .unwrap();
+    let mut run = 0;
+    while run < clocks {
+        run += top.run(clocks - run);
+    }
+    let running = top.read(ctrl::STATUS as u32).unwrap();
+    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_ABORT)
+        .unwrap();
+    let aborted = top.read(ctrl::STATUS as u32).unwrap();
+    assert_eq!(aborted, ctrl::STATUS_DONE | ctrl::STATUS_ERROR, "abort");
+    assert!(top.pop_output().is_none(), "output after the abort");
+    (running, aborted)
+}
+
 /// Refusals (an unknown set or operation, `TLAST` early, late or inside a
 /// verification header), then an abort during key generation, each ending
 /// in DONE | ERROR with nothing on the output; then the ACVP key
@@ -131,20 +153,8 @@ pub(super) fn script(top: &mut dyn PlTop) -> Vec<u64> {
         log.extend([u64::from(status), u64::from(cycles)]);
     }
     // Abort during key generation.
-    top.push_input(&beats(keygen_words.iter().copied(), keygen_words.len() - 1));
-    top.write(ctrl::ARG0 as u32, SET_128F).unwrap();
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
-        .unwrap();
-    let mut clocks = 0;
-    while clocks < 500 {
-        clocks += top.run(500 - clocks);
-    }
-    assert!(top.read(ctrl::STATUS as u32).unwrap() & ctrl::STATUS_BUSY != 0);
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_ABORT)
-        .unwrap();
-    let status = top.read(ctrl::STATUS as u32).unwrap();
-    assert_eq!(status, error, "abort");
-    assert!(top.pop_output().is_none());
+    let (running, status) = keygen_aborted_after(top, SET_128F, &keygen_words, 500);
+    assert!(running & ctrl::STATUS_BUSY != 0);
     log.push(u64::from(status));
 
     let (out, status, cycles) = request(
@@ -495,23 +505,10 @@ pub(super) fn sha2_script(top: &mut dyn PlTop) -> Vec<u64> {
         assert_eq!(status, error, "set {set}");
         log.extend([u64::from(status), u64::from(cycles)]);
     }
-    top.push_input(&beats(words.iter().copied(), words.len() - 1));
-    top.write(ctrl::ARG0 as u32, SET_SHA2_128F).unwrap();
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_KEYGEN)
-        .unwrap();
-    let mut clocks = 0;
-    while clocks < SHA2_ABORT_AFTER {
-        clocks += top.run(SHA2_ABORT_AFTER - clocks);
-    }
-    let status = top.read(ctrl::STATUS as u32).unwrap();
-    assert_eq!(status, ctrl::STATUS_BUSY, "keygen under way");
-    log.push(u64::from(status));
-    top.write(ctrl::COMMAND as u32, ctrl::COMMAND_START | reg::OP_ABORT)
-        .unwrap();
-    let status = top.read(ctrl::STATUS as u32).unwrap();
-    assert_eq!(status, error, "abort");
-    assert!(top.pop_output().is_none(), "output after the abort");
+    let (running, status) = keygen_aborted_after(top, SET_SHA2_128F, &words, SHA2_ABORT_AFTER);
+    assert_eq!(running, ctrl::STATUS_BUSY, "keygen under way");
     log.extend([
+        u64::from(running),
         u64::from(status),
         u64::from(top.read(ctrl::CYCLES as u32).unwrap()),
     ]);
