@@ -240,22 +240,37 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
     localparam Phase$Input = 1;
     localparam Phase$Drain = 2;
     localparam Phase$Compress = 3;
-    localparam Phase$Capture = 4;
-    localparam Phase$Load = 5;
-    localparam Phase$Absorb = 6;
-    localparam Phase$Output = 7;
+    localparam Phase$Absorb = 4;
+    localparam Phase$Output = 5;
     
     // Stub signals
     reg  core$clock;
     reg  core$reset;
     reg  core$start;
     reg  core$init_from_iv;
+    reg  core$init_from_port;
+    reg  [31:0] core$init_value$0;
+    reg  [31:0] core$init_value$1;
+    reg  [31:0] core$init_value$2;
+    reg  [31:0] core$init_value$3;
+    reg  [31:0] core$init_value$4;
+    reg  [31:0] core$init_value$5;
+    reg  [31:0] core$init_value$6;
+    reg  [31:0] core$init_value$7;
     reg  core$load_state;
     reg  [31:0] core$word_in;
     reg  core$word_valid;
     wire  core$word_ready;
     reg  [2:0] core$out_index;
     wire  [31:0] core$out_word;
+    wire  [31:0] core$chain_value$0;
+    wire  [31:0] core$chain_value$1;
+    wire  [31:0] core$chain_value$2;
+    wire  [31:0] core$chain_value$3;
+    wire  [31:0] core$chain_value$4;
+    wire  [31:0] core$chain_value$5;
+    wire  [31:0] core$chain_value$6;
+    wire  [31:0] core$chain_value$7;
     wire  core$busy;
     wire  core$done;
     reg  [2:0] phase$d;
@@ -510,7 +525,6 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
     reg  t_takes_stream;
     reg  hold_taken;
     reg  t_taken;
-    reg  begin_load;
     reg  [31:0] message_bytes;
     reg  abort_now;
     reg  input_done;
@@ -523,12 +537,29 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
         .reset(core$reset),
         .start(core$start),
         .init_from_iv(core$init_from_iv),
+        .init_from_port(core$init_from_port),
+        .init_value$0(core$init_value$0),
+        .init_value$1(core$init_value$1),
+        .init_value$2(core$init_value$2),
+        .init_value$3(core$init_value$3),
+        .init_value$4(core$init_value$4),
+        .init_value$5(core$init_value$5),
+        .init_value$6(core$init_value$6),
+        .init_value$7(core$init_value$7),
         .load_state(core$load_state),
         .word_in(core$word_in),
         .word_valid(core$word_valid),
         .word_ready(core$word_ready),
         .out_index(core$out_index),
         .out_word(core$out_word),
+        .chain_value$0(core$chain_value$0),
+        .chain_value$1(core$chain_value$1),
+        .chain_value$2(core$chain_value$2),
+        .chain_value$3(core$chain_value$3),
+        .chain_value$4(core$chain_value$4),
+        .chain_value$5(core$chain_value$5),
+        .chain_value$6(core$chain_value$6),
+        .chain_value$7(core$chain_value$7),
         .busy(core$busy),
         .done(core$done)
     );
@@ -1141,7 +1172,7 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                 block$7 = seed$7$q;
             end
         end
-        block_next = seed$0$q;
+        block_next = msg$0;
         if (count$q == 0) begin
             block_next = block$1;
         end
@@ -1212,13 +1243,21 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
         hold_taken = t_taken & t_takes_stream;
         core$reset = core_reset$q;
         core$start = 1'b0;
-        core$init_from_iv = seeding$q;
+        core$init_from_iv = seeding$q & (count$q == 32'h0);
+        core$init_from_port = ~seeding$q & ~tweak$q;
+        core$init_value$0 = seed$0$q;
+        core$init_value$1 = seed$1$q;
+        core$init_value$2 = seed$2$q;
+        core$init_value$3 = seed$3$q;
+        core$init_value$4 = seed$4$q;
+        core$init_value$5 = seed$5$q;
+        core$init_value$6 = seed$6$q;
+        core$init_value$7 = seed$7$q;
         core$load_state = 1'b0;
         core$word_in = feed$q;
         core$word_valid = 1'b1;
         core$out_index = 32'h0;
         core_reset$d = 1'b0;
-        begin_load = 1'b0;
         in_ready = 1'b0;
         out_valid = 1'b0;
         out_last = last_word$q;
@@ -1482,63 +1521,67 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                     end
                     if (core$done) begin
                         if (seeding$q) begin
-                            count$d = 32'h1;
-                            seed$0$d = seed$1$q;
-                            seed$1$d = seed$2$q;
-                            seed$2$d = seed$3$q;
-                            seed$3$d = seed$4$q;
-                            seed$4$d = seed$5$q;
-                            seed$5$d = seed$6$q;
-                            seed$6$d = seed$7$q;
-                            seed$7$d = core$out_word;
-                            phase$d = Phase$Capture;
+                            seed$0$d = core$chain_value$0;
+                            seed$1$d = core$chain_value$1;
+                            seed$2$d = core$chain_value$2;
+                            seed$3$d = core$chain_value$3;
+                            seed$4$d = core$chain_value$4;
+                            seed$5$d = core$chain_value$5;
+                            seed$6$d = core$chain_value$6;
+                            seed$7$d = core$chain_value$7;
+                            seeding$d = 1'b0;
+                            state_kept$d = 1'b1;
+                            if (tweak$q) begin
+                                adrsc$0$d = msg$0;
+                                adrsc$1$d = msg$1;
+                                adrsc$2$d = msg$2;
+                                adrsc$3$d = msg$3;
+                                adrsc$4$d = msg$4;
+                                count$d = 32'h0;
+                                go$d = 1'b1;
+                                adrsc_phase$d = 1'b1;
+                                at_length$d = 1'b0;
+                                pad_done$d = 1'b0;
+                                length_here$d = 1'b0;
+                                final_block$d = 1'b0;
+                                phase$d = Phase$Absorb;
+                            end
+                            else begin
+                                core$start = 1'b1;
+                                count$d = 32'h1;
+                                feed$d = msg$1;
+                            end
                         end
                         else begin
-                            begin_load = 1'b1;
+                            tmp$0$d = core$chain_value$0;
+                            tmp$1$d = core$chain_value$1;
+                            tmp$2$d = core$chain_value$2;
+                            tmp$3$d = core$chain_value$3;
+                            tmp$4$d = core$chain_value$4;
+                            tmp$5$d = core$chain_value$5;
+                            tmp$6$d = core$chain_value$6;
+                            tmp$7$d = core$chain_value$7;
+                            core$start = 1'b1;
+                            count$d = 32'h1;
+                            feed$d = msg$1;
                             if (prf_block$q) begin
                                 prf_block$d = 1'b0;
                                 hash_address$d = first$q;
+                                if (steps_left$q == 32'h0) begin
+                                    core$start = 1'b0;
+                                    count$d = 32'h0;
+                                    phase$d = Phase$Output;
+                                end
                             end
                             else begin
                                 hash_address$d = hash_address$q + 32'h1;
                                 steps_left$d = steps_left$q - 32'h1;
+                                if (steps_left$q == 32'h1) begin
+                                    core$start = 1'b0;
+                                    count$d = 32'h0;
+                                    phase$d = Phase$Output;
+                                end
                             end
-                        end
-                    end
-                end
-            Phase$Capture:
-                begin
-                    core$out_index = count$q[(32'h0)+:(3)];
-                    seed$0$d = seed$1$q;
-                    seed$1$d = seed$2$q;
-                    seed$2$d = seed$3$q;
-                    seed$3$d = seed$4$q;
-                    seed$4$d = seed$5$q;
-                    seed$5$d = seed$6$q;
-                    seed$6$d = seed$7$q;
-                    seed$7$d = core$out_word;
-                    count$d = count$q + 32'h1;
-                    if (count$q == 32'h7) begin
-                        count$d = 32'h0;
-                        seeding$d = 1'b0;
-                        state_kept$d = 1'b1;
-                        if (tweak$q) begin
-                            adrsc$0$d = msg$0;
-                            adrsc$1$d = msg$1;
-                            adrsc$2$d = msg$2;
-                            adrsc$3$d = msg$3;
-                            adrsc$4$d = msg$4;
-                            go$d = 1'b1;
-                            adrsc_phase$d = 1'b1;
-                            at_length$d = 1'b0;
-                            pad_done$d = 1'b0;
-                            length_here$d = 1'b0;
-                            final_block$d = 1'b0;
-                            phase$d = Phase$Absorb;
-                        end
-                        else begin
-                            feed$d = msg$0;
-                            phase$d = Phase$Compress;
                         end
                     end
                 end
@@ -1549,7 +1592,6 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                     core$word_in = t_word;
                     core$word_valid = t_valid & (count$q < 32'h10);
                     in_ready = (fetch_left$q != 32'h0) & (~hold_valid$q | hold_taken);
-                    feed$d = seed$0$q;
                     if (hold_taken) begin
                         prev_half$d = hold$q[(32'h0)+:(16)];
                         words_left$d = words_left$q - 32'h1;
@@ -1601,7 +1643,16 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                     end
                     if (core$done) begin
                         if (final_block$q) begin
-                            begin_load = 1'b1;
+                            tmp$0$d = core$chain_value$0;
+                            tmp$1$d = core$chain_value$1;
+                            tmp$2$d = core$chain_value$2;
+                            tmp$3$d = core$chain_value$3;
+                            tmp$4$d = core$chain_value$4;
+                            tmp$5$d = core$chain_value$5;
+                            tmp$6$d = core$chain_value$6;
+                            tmp$7$d = core$chain_value$7;
+                            count$d = 32'h0;
+                            phase$d = Phase$Output;
                         end
                         else begin
                             count$d = 32'h0;
@@ -1609,38 +1660,6 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                             if (pad_done$q) begin
                                 length_here$d = 1'b1;
                             end
-                        end
-                    end
-                end
-            Phase$Load:
-                begin
-                    core$load_state = 1'b1;
-                    seed$0$d = seed$1$q;
-                    tmp$0$d = tmp$1$q;
-                    seed$1$d = seed$2$q;
-                    tmp$1$d = tmp$2$q;
-                    seed$2$d = seed$3$q;
-                    tmp$2$d = tmp$3$q;
-                    seed$3$d = seed$4$q;
-                    tmp$3$d = tmp$4$q;
-                    seed$4$d = seed$5$q;
-                    tmp$4$d = tmp$5$q;
-                    seed$5$d = seed$6$q;
-                    tmp$5$d = tmp$6$q;
-                    seed$6$d = seed$7$q;
-                    tmp$6$d = tmp$7$q;
-                    seed$7$d = seed$0$q;
-                    tmp$7$d = core$out_word;
-                    feed$d = seed$1$q;
-                    count$d = count$q + 32'h1;
-                    if (count$q == 32'h7) begin
-                        count$d = 32'h0;
-                        feed$d = msg$0;
-                        if (tweak$q | (steps_left$q == 32'h0)) begin
-                            phase$d = Phase$Output;
-                        end
-                        else begin
-                            phase$d = Phase$Compress;
                         end
                     end
                 end
@@ -1665,29 +1684,6 @@ module sha2_tweak__sha256(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
                     end
                 end
         endcase
-        if (begin_load) begin
-            core$load_state = 1'b1;
-            core$word_in = feed$q;
-            seed$0$d = seed$1$q;
-            tmp$0$d = tmp$1$q;
-            seed$1$d = seed$2$q;
-            tmp$1$d = tmp$2$q;
-            seed$2$d = seed$3$q;
-            tmp$2$d = tmp$3$q;
-            seed$3$d = seed$4$q;
-            tmp$3$d = tmp$4$q;
-            seed$4$d = seed$5$q;
-            tmp$4$d = tmp$5$q;
-            seed$5$d = seed$6$q;
-            tmp$5$d = tmp$6$q;
-            seed$6$d = seed$7$q;
-            tmp$6$d = tmp$7$q;
-            seed$7$d = seed$0$q;
-            tmp$7$d = core$out_word;
-            feed$d = seed$1$q;
-            count$d = 32'h1;
-            phase$d = Phase$Load;
-        end
         if (abort_now) begin
             core_reset$d = 1'b1;
             done_flag$d = 1'b1;
@@ -1994,19 +1990,36 @@ module sha2_tweak__sha256__at_length(d,q,clock);
 endmodule // sha2_tweak__sha256__at_length
 
 
-module sha2_tweak__sha256__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+module sha2_tweak__sha256__core(clock,reset,start,init_from_iv,init_from_port,init_value$0,init_value$1,init_value$2,init_value$3,init_value$4,init_value$5,init_value$6,init_value$7,load_state,word_in,word_valid,word_ready,out_index,out_word,chain_value$0,chain_value$1,chain_value$2,chain_value$3,chain_value$4,chain_value$5,chain_value$6,chain_value$7,busy,done);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  start;
     input wire  init_from_iv;
+    input wire  init_from_port;
+    input wire  [31:0] init_value$0;
+    input wire  [31:0] init_value$1;
+    input wire  [31:0] init_value$2;
+    input wire  [31:0] init_value$3;
+    input wire  [31:0] init_value$4;
+    input wire  [31:0] init_value$5;
+    input wire  [31:0] init_value$6;
+    input wire  [31:0] init_value$7;
     input wire  load_state;
     input wire  [31:0] word_in;
     input wire  word_valid;
     output reg  word_ready;
     input wire  [2:0] out_index;
     output reg  [31:0] out_word;
+    output reg  [31:0] chain_value$0;
+    output reg  [31:0] chain_value$1;
+    output reg  [31:0] chain_value$2;
+    output reg  [31:0] chain_value$3;
+    output reg  [31:0] chain_value$4;
+    output reg  [31:0] chain_value$5;
+    output reg  [31:0] chain_value$6;
+    output reg  [31:0] chain_value$7;
     output reg  busy;
     output reg  done;
     
@@ -2400,65 +2413,97 @@ module sha2_tweak__sha256__core(clock,reset,start,init_from_iv,load_state,word_i
         v$0$clock = clock;
         v$0$d = v$0$q;
         init$0 = cv$0$q;
+        if (init_from_port) begin
+            init$0 = init_value$0;
+        end
         if (init_from_iv) begin
             init$0 = iv$0;
         end
+        chain_value$0 = cv$0$q;
         cv$1$clock = clock;
         cv$1$d = cv$1$q;
         v$1$clock = clock;
         v$1$d = v$1$q;
         init$1 = cv$1$q;
+        if (init_from_port) begin
+            init$1 = init_value$1;
+        end
         if (init_from_iv) begin
             init$1 = iv$1;
         end
+        chain_value$1 = cv$1$q;
         cv$2$clock = clock;
         cv$2$d = cv$2$q;
         v$2$clock = clock;
         v$2$d = v$2$q;
         init$2 = cv$2$q;
+        if (init_from_port) begin
+            init$2 = init_value$2;
+        end
         if (init_from_iv) begin
             init$2 = iv$2;
         end
+        chain_value$2 = cv$2$q;
         cv$3$clock = clock;
         cv$3$d = cv$3$q;
         v$3$clock = clock;
         v$3$d = v$3$q;
         init$3 = cv$3$q;
+        if (init_from_port) begin
+            init$3 = init_value$3;
+        end
         if (init_from_iv) begin
             init$3 = iv$3;
         end
+        chain_value$3 = cv$3$q;
         cv$4$clock = clock;
         cv$4$d = cv$4$q;
         v$4$clock = clock;
         v$4$d = v$4$q;
         init$4 = cv$4$q;
+        if (init_from_port) begin
+            init$4 = init_value$4;
+        end
         if (init_from_iv) begin
             init$4 = iv$4;
         end
+        chain_value$4 = cv$4$q;
         cv$5$clock = clock;
         cv$5$d = cv$5$q;
         v$5$clock = clock;
         v$5$d = v$5$q;
         init$5 = cv$5$q;
+        if (init_from_port) begin
+            init$5 = init_value$5;
+        end
         if (init_from_iv) begin
             init$5 = iv$5;
         end
+        chain_value$5 = cv$5$q;
         cv$6$clock = clock;
         cv$6$d = cv$6$q;
         v$6$clock = clock;
         v$6$d = v$6$q;
         init$6 = cv$6$q;
+        if (init_from_port) begin
+            init$6 = init_value$6;
+        end
         if (init_from_iv) begin
             init$6 = iv$6;
         end
+        chain_value$6 = cv$6$q;
         cv$7$clock = clock;
         cv$7$d = cv$7$q;
         v$7$clock = clock;
         v$7$d = v$7$q;
         init$7 = cv$7$q;
+        if (init_from_port) begin
+            init$7 = init_value$7;
+        end
         if (init_from_iv) begin
             init$7 = iv$7;
         end
+        chain_value$7 = cv$7$q;
         sched$0$clock = clock;
         sched$0$d = sched$0$q;
         sched$1$clock = clock;
@@ -2538,7 +2583,7 @@ module sha2_tweak__sha256__core(clock,reset,start,init_from_iv,load_state,word_i
             w_cur = word_in;
         end
         h_sel = v$6$q;
-        if (taken) begin
+        if (~running$q) begin
             h_sel = init$7;
         end
         else if (count$q == 32'h0) begin
@@ -3833,10 +3878,8 @@ module sha2_tweak__sha256__phase(d,q,clock);
     localparam Phase$Input = 1;
     localparam Phase$Drain = 2;
     localparam Phase$Compress = 3;
-    localparam Phase$Capture = 4;
-    localparam Phase$Load = 5;
-    localparam Phase$Absorb = 6;
-    localparam Phase$Output = 7;
+    localparam Phase$Absorb = 4;
+    localparam Phase$Output = 5;
     
     // Update code (custom)
     initial begin
@@ -4427,12 +4470,29 @@ module sha2_tweak__sha512(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
     reg  core$reset;
     reg  core$start;
     reg  core$init_from_iv;
+    reg  core$init_from_port;
+    reg  [63:0] core$init_value$0;
+    reg  [63:0] core$init_value$1;
+    reg  [63:0] core$init_value$2;
+    reg  [63:0] core$init_value$3;
+    reg  [63:0] core$init_value$4;
+    reg  [63:0] core$init_value$5;
+    reg  [63:0] core$init_value$6;
+    reg  [63:0] core$init_value$7;
     reg  core$load_state;
     reg  [63:0] core$word_in;
     reg  core$word_valid;
     wire  core$word_ready;
     reg  [2:0] core$out_index;
     wire  [63:0] core$out_word;
+    wire  [63:0] core$chain_value$0;
+    wire  [63:0] core$chain_value$1;
+    wire  [63:0] core$chain_value$2;
+    wire  [63:0] core$chain_value$3;
+    wire  [63:0] core$chain_value$4;
+    wire  [63:0] core$chain_value$5;
+    wire  [63:0] core$chain_value$6;
+    wire  [63:0] core$chain_value$7;
     wire  core$busy;
     wire  core$done;
     reg  [2:0] phase$d;
@@ -4599,12 +4659,29 @@ module sha2_tweak__sha512(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
         .reset(core$reset),
         .start(core$start),
         .init_from_iv(core$init_from_iv),
+        .init_from_port(core$init_from_port),
+        .init_value$0(core$init_value$0),
+        .init_value$1(core$init_value$1),
+        .init_value$2(core$init_value$2),
+        .init_value$3(core$init_value$3),
+        .init_value$4(core$init_value$4),
+        .init_value$5(core$init_value$5),
+        .init_value$6(core$init_value$6),
+        .init_value$7(core$init_value$7),
         .load_state(core$load_state),
         .word_in(core$word_in),
         .word_valid(core$word_valid),
         .word_ready(core$word_ready),
         .out_index(core$out_index),
         .out_word(core$out_word),
+        .chain_value$0(core$chain_value$0),
+        .chain_value$1(core$chain_value$1),
+        .chain_value$2(core$chain_value$2),
+        .chain_value$3(core$chain_value$3),
+        .chain_value$4(core$chain_value$4),
+        .chain_value$5(core$chain_value$5),
+        .chain_value$6(core$chain_value$6),
+        .chain_value$7(core$chain_value$7),
         .busy(core$busy),
         .done(core$done)
     );
@@ -4983,6 +5060,15 @@ module sha2_tweak__sha512(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,don
         core$start = go$q;
         core$init_from_iv = first_block$q;
         core$load_state = 1'b0;
+        core$init_from_port = 1'b0;
+        core$init_value$0 = 32'h0;
+        core$init_value$1 = 32'h0;
+        core$init_value$2 = 32'h0;
+        core$init_value$3 = 32'h0;
+        core$init_value$4 = 32'h0;
+        core$init_value$5 = 32'h0;
+        core$init_value$6 = 32'h0;
+        core$init_value$7 = 32'h0;
         core$word_in = word$q;
         core$word_valid = word_full$q;
         core$out_index = count$q[(32'h1)+:(3)];
@@ -5551,19 +5637,36 @@ module sha2_tweak__sha512__compressions_left(d,q,clock);
 endmodule // sha2_tweak__sha512__compressions_left
 
 
-module sha2_tweak__sha512__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+module sha2_tweak__sha512__core(clock,reset,start,init_from_iv,init_from_port,init_value$0,init_value$1,init_value$2,init_value$3,init_value$4,init_value$5,init_value$6,init_value$7,load_state,word_in,word_valid,word_ready,out_index,out_word,chain_value$0,chain_value$1,chain_value$2,chain_value$3,chain_value$4,chain_value$5,chain_value$6,chain_value$7,busy,done);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  start;
     input wire  init_from_iv;
+    input wire  init_from_port;
+    input wire  [63:0] init_value$0;
+    input wire  [63:0] init_value$1;
+    input wire  [63:0] init_value$2;
+    input wire  [63:0] init_value$3;
+    input wire  [63:0] init_value$4;
+    input wire  [63:0] init_value$5;
+    input wire  [63:0] init_value$6;
+    input wire  [63:0] init_value$7;
     input wire  load_state;
     input wire  [63:0] word_in;
     input wire  word_valid;
     output reg  word_ready;
     input wire  [2:0] out_index;
     output reg  [63:0] out_word;
+    output reg  [63:0] chain_value$0;
+    output reg  [63:0] chain_value$1;
+    output reg  [63:0] chain_value$2;
+    output reg  [63:0] chain_value$3;
+    output reg  [63:0] chain_value$4;
+    output reg  [63:0] chain_value$5;
+    output reg  [63:0] chain_value$6;
+    output reg  [63:0] chain_value$7;
     output reg  busy;
     output reg  done;
     
@@ -5957,65 +6060,97 @@ module sha2_tweak__sha512__core(clock,reset,start,init_from_iv,load_state,word_i
         v$0$clock = clock;
         v$0$d = v$0$q;
         init$0 = cv$0$q;
+        if (init_from_port) begin
+            init$0 = init_value$0;
+        end
         if (init_from_iv) begin
             init$0 = iv$0;
         end
+        chain_value$0 = cv$0$q;
         cv$1$clock = clock;
         cv$1$d = cv$1$q;
         v$1$clock = clock;
         v$1$d = v$1$q;
         init$1 = cv$1$q;
+        if (init_from_port) begin
+            init$1 = init_value$1;
+        end
         if (init_from_iv) begin
             init$1 = iv$1;
         end
+        chain_value$1 = cv$1$q;
         cv$2$clock = clock;
         cv$2$d = cv$2$q;
         v$2$clock = clock;
         v$2$d = v$2$q;
         init$2 = cv$2$q;
+        if (init_from_port) begin
+            init$2 = init_value$2;
+        end
         if (init_from_iv) begin
             init$2 = iv$2;
         end
+        chain_value$2 = cv$2$q;
         cv$3$clock = clock;
         cv$3$d = cv$3$q;
         v$3$clock = clock;
         v$3$d = v$3$q;
         init$3 = cv$3$q;
+        if (init_from_port) begin
+            init$3 = init_value$3;
+        end
         if (init_from_iv) begin
             init$3 = iv$3;
         end
+        chain_value$3 = cv$3$q;
         cv$4$clock = clock;
         cv$4$d = cv$4$q;
         v$4$clock = clock;
         v$4$d = v$4$q;
         init$4 = cv$4$q;
+        if (init_from_port) begin
+            init$4 = init_value$4;
+        end
         if (init_from_iv) begin
             init$4 = iv$4;
         end
+        chain_value$4 = cv$4$q;
         cv$5$clock = clock;
         cv$5$d = cv$5$q;
         v$5$clock = clock;
         v$5$d = v$5$q;
         init$5 = cv$5$q;
+        if (init_from_port) begin
+            init$5 = init_value$5;
+        end
         if (init_from_iv) begin
             init$5 = iv$5;
         end
+        chain_value$5 = cv$5$q;
         cv$6$clock = clock;
         cv$6$d = cv$6$q;
         v$6$clock = clock;
         v$6$d = v$6$q;
         init$6 = cv$6$q;
+        if (init_from_port) begin
+            init$6 = init_value$6;
+        end
         if (init_from_iv) begin
             init$6 = iv$6;
         end
+        chain_value$6 = cv$6$q;
         cv$7$clock = clock;
         cv$7$d = cv$7$q;
         v$7$clock = clock;
         v$7$d = v$7$q;
         init$7 = cv$7$q;
+        if (init_from_port) begin
+            init$7 = init_value$7;
+        end
         if (init_from_iv) begin
             init$7 = iv$7;
         end
+        chain_value$7 = cv$7$q;
         sched$0$clock = clock;
         sched$0$d = sched$0$q;
         sched$1$clock = clock;
@@ -6095,7 +6230,7 @@ module sha2_tweak__sha512__core(clock,reset,start,init_from_iv,load_state,word_i
             w_cur = word_in;
         end
         h_sel = v$6$q;
-        if (taken) begin
+        if (~running$q) begin
             h_sel = init$7;
         end
         else if (count$q == 32'h0) begin

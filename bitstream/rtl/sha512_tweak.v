@@ -47,12 +47,29 @@ module sha512_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
     reg  core$reset;
     reg  core$start;
     reg  core$init_from_iv;
+    reg  core$init_from_port;
+    reg  [63:0] core$init_value$0;
+    reg  [63:0] core$init_value$1;
+    reg  [63:0] core$init_value$2;
+    reg  [63:0] core$init_value$3;
+    reg  [63:0] core$init_value$4;
+    reg  [63:0] core$init_value$5;
+    reg  [63:0] core$init_value$6;
+    reg  [63:0] core$init_value$7;
     reg  core$load_state;
     reg  [63:0] core$word_in;
     reg  core$word_valid;
     wire  core$word_ready;
     reg  [2:0] core$out_index;
     wire  [63:0] core$out_word;
+    wire  [63:0] core$chain_value$0;
+    wire  [63:0] core$chain_value$1;
+    wire  [63:0] core$chain_value$2;
+    wire  [63:0] core$chain_value$3;
+    wire  [63:0] core$chain_value$4;
+    wire  [63:0] core$chain_value$5;
+    wire  [63:0] core$chain_value$6;
+    wire  [63:0] core$chain_value$7;
     wire  core$busy;
     wire  core$done;
     reg  [2:0] phase$d;
@@ -219,12 +236,29 @@ module sha512_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         .reset(core$reset),
         .start(core$start),
         .init_from_iv(core$init_from_iv),
+        .init_from_port(core$init_from_port),
+        .init_value$0(core$init_value$0),
+        .init_value$1(core$init_value$1),
+        .init_value$2(core$init_value$2),
+        .init_value$3(core$init_value$3),
+        .init_value$4(core$init_value$4),
+        .init_value$5(core$init_value$5),
+        .init_value$6(core$init_value$6),
+        .init_value$7(core$init_value$7),
         .load_state(core$load_state),
         .word_in(core$word_in),
         .word_valid(core$word_valid),
         .word_ready(core$word_ready),
         .out_index(core$out_index),
         .out_word(core$out_word),
+        .chain_value$0(core$chain_value$0),
+        .chain_value$1(core$chain_value$1),
+        .chain_value$2(core$chain_value$2),
+        .chain_value$3(core$chain_value$3),
+        .chain_value$4(core$chain_value$4),
+        .chain_value$5(core$chain_value$5),
+        .chain_value$6(core$chain_value$6),
+        .chain_value$7(core$chain_value$7),
         .busy(core$busy),
         .done(core$done)
     );
@@ -603,6 +637,15 @@ module sha512_tweak(clock,reset,start,abort_job,op,arg0,arg1,arg2,busy,done,erro
         core$start = go$q;
         core$init_from_iv = first_block$q;
         core$load_state = 1'b0;
+        core$init_from_port = 1'b0;
+        core$init_value$0 = 32'h0;
+        core$init_value$1 = 32'h0;
+        core$init_value$2 = 32'h0;
+        core$init_value$3 = 32'h0;
+        core$init_value$4 = 32'h0;
+        core$init_value$5 = 32'h0;
+        core$init_value$6 = 32'h0;
+        core$init_value$7 = 32'h0;
         core$word_in = word$q;
         core$word_valid = word_full$q;
         core$out_index = count$q[(32'h1)+:(3)];
@@ -1171,19 +1214,36 @@ module sha512_tweak__compressions_left(d,q,clock);
 endmodule // sha512_tweak__compressions_left
 
 
-module sha512_tweak__core(clock,reset,start,init_from_iv,load_state,word_in,word_valid,word_ready,out_index,out_word,busy,done);
+module sha512_tweak__core(clock,reset,start,init_from_iv,init_from_port,init_value$0,init_value$1,init_value$2,init_value$3,init_value$4,init_value$5,init_value$6,init_value$7,load_state,word_in,word_valid,word_ready,out_index,out_word,chain_value$0,chain_value$1,chain_value$2,chain_value$3,chain_value$4,chain_value$5,chain_value$6,chain_value$7,busy,done);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  start;
     input wire  init_from_iv;
+    input wire  init_from_port;
+    input wire  [63:0] init_value$0;
+    input wire  [63:0] init_value$1;
+    input wire  [63:0] init_value$2;
+    input wire  [63:0] init_value$3;
+    input wire  [63:0] init_value$4;
+    input wire  [63:0] init_value$5;
+    input wire  [63:0] init_value$6;
+    input wire  [63:0] init_value$7;
     input wire  load_state;
     input wire  [63:0] word_in;
     input wire  word_valid;
     output reg  word_ready;
     input wire  [2:0] out_index;
     output reg  [63:0] out_word;
+    output reg  [63:0] chain_value$0;
+    output reg  [63:0] chain_value$1;
+    output reg  [63:0] chain_value$2;
+    output reg  [63:0] chain_value$3;
+    output reg  [63:0] chain_value$4;
+    output reg  [63:0] chain_value$5;
+    output reg  [63:0] chain_value$6;
+    output reg  [63:0] chain_value$7;
     output reg  busy;
     output reg  done;
     
@@ -1577,65 +1637,97 @@ module sha512_tweak__core(clock,reset,start,init_from_iv,load_state,word_in,word
         v$0$clock = clock;
         v$0$d = v$0$q;
         init$0 = cv$0$q;
+        if (init_from_port) begin
+            init$0 = init_value$0;
+        end
         if (init_from_iv) begin
             init$0 = iv$0;
         end
+        chain_value$0 = cv$0$q;
         cv$1$clock = clock;
         cv$1$d = cv$1$q;
         v$1$clock = clock;
         v$1$d = v$1$q;
         init$1 = cv$1$q;
+        if (init_from_port) begin
+            init$1 = init_value$1;
+        end
         if (init_from_iv) begin
             init$1 = iv$1;
         end
+        chain_value$1 = cv$1$q;
         cv$2$clock = clock;
         cv$2$d = cv$2$q;
         v$2$clock = clock;
         v$2$d = v$2$q;
         init$2 = cv$2$q;
+        if (init_from_port) begin
+            init$2 = init_value$2;
+        end
         if (init_from_iv) begin
             init$2 = iv$2;
         end
+        chain_value$2 = cv$2$q;
         cv$3$clock = clock;
         cv$3$d = cv$3$q;
         v$3$clock = clock;
         v$3$d = v$3$q;
         init$3 = cv$3$q;
+        if (init_from_port) begin
+            init$3 = init_value$3;
+        end
         if (init_from_iv) begin
             init$3 = iv$3;
         end
+        chain_value$3 = cv$3$q;
         cv$4$clock = clock;
         cv$4$d = cv$4$q;
         v$4$clock = clock;
         v$4$d = v$4$q;
         init$4 = cv$4$q;
+        if (init_from_port) begin
+            init$4 = init_value$4;
+        end
         if (init_from_iv) begin
             init$4 = iv$4;
         end
+        chain_value$4 = cv$4$q;
         cv$5$clock = clock;
         cv$5$d = cv$5$q;
         v$5$clock = clock;
         v$5$d = v$5$q;
         init$5 = cv$5$q;
+        if (init_from_port) begin
+            init$5 = init_value$5;
+        end
         if (init_from_iv) begin
             init$5 = iv$5;
         end
+        chain_value$5 = cv$5$q;
         cv$6$clock = clock;
         cv$6$d = cv$6$q;
         v$6$clock = clock;
         v$6$d = v$6$q;
         init$6 = cv$6$q;
+        if (init_from_port) begin
+            init$6 = init_value$6;
+        end
         if (init_from_iv) begin
             init$6 = iv$6;
         end
+        chain_value$6 = cv$6$q;
         cv$7$clock = clock;
         cv$7$d = cv$7$q;
         v$7$clock = clock;
         v$7$d = v$7$q;
         init$7 = cv$7$q;
+        if (init_from_port) begin
+            init$7 = init_value$7;
+        end
         if (init_from_iv) begin
             init$7 = iv$7;
         end
+        chain_value$7 = cv$7$q;
         sched$0$clock = clock;
         sched$0$d = sched$0$q;
         sched$1$clock = clock;
@@ -1715,7 +1807,7 @@ module sha512_tweak__core(clock,reset,start,init_from_iv,load_state,word_in,word
             w_cur = word_in;
         end
         h_sel = v$6$q;
-        if (taken) begin
+        if (~running$q) begin
             h_sel = init$7;
         end
         else if (count$q == 32'h0) begin

@@ -15,10 +15,12 @@
 //!   H0 ← H1 ← … ← H7 ← `word_in`; eight clocks load H0..H7 in order (e.g.
 //!   the SLH-DSA state after the PK.seed block, to restart from it).
 //! - `start` (taken when idle, i.e. `busy` low): starts a compression from
-//!   the SHA IV when `init_from_iv` is set, else from the chaining value held
-//!   in the core (a multi-block message chains without reloading). The
-//!   chaining value becomes the start value, so the result is always
-//!   H ← start value + compression.
+//!   the SHA IV when `init_from_iv` is set, else from `init_value` when
+//!   `init_from_port` is set (e.g. the SLH-DSA state after the PK.seed
+//!   block, kept outside the core: no reload clocks), else from the
+//!   chaining value held in the core (a multi-block message chains without
+//!   reloading). The start value becomes the chaining value, so the result
+//!   is always H ← start value + compression.
 //! - `word_in`/`word_valid`/`word_ready`: the message words W_0..W_15, big
 //!   endian as FIPS 180-4 reads them, one per clock where both valid and
 //!   ready are high. `word_ready` is high in the `start` clock (so W_0 may
@@ -30,6 +32,8 @@
 //!   15-word shift register plus the precomputed next word.
 //! - `out_index`/`out_word`: H\[`out_index`\] of the chaining value
 //!   (combinational from the registers); the digest is H0..H7 big endian.
+//!   `chain_value` shows all eight words at once (the registers), so the
+//!   digest can be taken in the `done` clock while the next `start` is.
 //! - `busy`: a compression is in progress; `done`: one-clock pulse, the
 //!   chaining value holds the result (`busy` falls in the same clock).
 //!
@@ -42,10 +46,10 @@
 //! W_1..W_{R−1} (from the input for t < 16) and run rounds 0..R−2, one clock
 //! runs round R−1 and one adds the working variables into the chaining
 //! value. `start` may come again in the `done` clock, so back-to-back blocks
-//! cost R + 2 clocks each. Loading a chaining value takes 8 clocks and
-//! reading the digest one clock per word (`out_index` is combinational, so
-//! an n-byte SLH-DSA output reads only ⌈n / (W/8)⌉ words); neither overlaps
-//! a compression.
+//! cost R + 2 clocks each, also when each starts from `init_value` and the
+//! digest is taken from `chain_value` in the `done` clock. Loading a
+//! chaining value with `load_state` takes 8 clocks and reading the digest
+//! through `out_index` one clock per word; neither overlaps a compression.
 //!
 //! # Timing
 //!
@@ -143,6 +147,10 @@ pub struct Sha2Core<const W: usize> {
     pub start: Signal<In, Bit>,
     /// With `start`: begin from the IV instead of the held chaining value.
     pub init_from_iv: Signal<In, Bit>,
+    /// With `start` and not `init_from_iv`: begin from `init_value`.
+    pub init_from_port: Signal<In, Bit>,
+    /// The start value H0..H7 that `init_from_port` takes.
+    pub init_value: [Signal<In, Bits<W>>; 8],
     /// Shift `word_in` into the chaining value (when idle).
     pub load_state: Signal<In, Bit>,
     /// Message word (or chaining-value word with `load_state`).
@@ -155,6 +163,8 @@ pub struct Sha2Core<const W: usize> {
     pub out_index: Signal<In, Bits<3>>,
     /// H\[`out_index`\].
     pub out_word: Signal<Out, Bits<W>>,
+    /// The chaining value H0..H7.
+    pub chain_value: [Signal<Out, Bits<W>>; 8],
     /// A compression is in progress.
     pub busy: Signal<Out, Bit>,
     /// One-clock pulse: the compression finished, the result is in H.
@@ -244,12 +254,15 @@ impl<const W: usize> Default for Sha2Core<W> {
             reset: Default::default(),
             start: Default::default(),
             init_from_iv: Default::default(),
+            init_from_port: Default::default(),
+            init_value: Default::default(),
             load_state: Default::default(),
             word_in: Default::default(),
             word_valid: Default::default(),
             word_ready: Default::default(),
             out_index: Default::default(),
             out_word: Default::default(),
+            chain_value: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             cv: Default::default(),
@@ -320,9 +333,13 @@ impl<const W: usize> Logic for Sha2Core<W> {
             self.v[i].clock.next = self.clock.val();
             self.v[i].d.next = self.v[i].q.val();
             self.init[i].next = self.cv[i].q.val();
+            if self.init_from_port.val() {
+                self.init[i].next = self.init_value[i].val();
+            }
             if self.init_from_iv.val() {
                 self.init[i].next = self.iv[i].val();
             }
+            self.chain_value[i].next = self.cv[i].q.val();
         }
         for i in 0..15 {
             self.sched[i].clock.next = self.clock.val();
@@ -429,8 +446,11 @@ impl<const W: usize> Logic for Sha2Core<W> {
         if self.count.q.val() < 16 {
             self.w_cur.next = self.word_in.val();
         }
+        // Idle, p is stored only by a start, so the select needs the
+        // `running` register and not `taken` (whose `start` comes from the
+        // user's logic).
         self.h_sel.next = self.v[6].q.val();
-        if self.taken.val() {
+        if !self.running.q.val() {
             self.h_sel.next = self.init[7].val();
         } else if self.count.q.val() == 0 {
             self.h_sel.next = self.v[7].q.val();

@@ -3,8 +3,8 @@
 //! every function; categories 3 and 5 use SHA-256 for F and PRF and
 //! SHA-512 for H, T_l, H_msg (MGF1-SHA-512) and PRF_msg (HMAC-SHA-512), as
 //! `pqc::slhdsa::hash::Sha2Engine` does. F, H, T_l and PRF restart from the
-//! state after the PK.seed block: compute it once, read it out, and load it
-//! back (`load_state`, 8 clocks) before each call.
+//! state after the PK.seed block: compute it once, keep it, and start each
+//! call from it (`init_from_port`, no extra clock).
 //!
 //! One generic block, [`Sha2Core`], instantiated as [`Sha256Core`] (32-bit
 //! words, 64 rounds) and [`Sha512Core`] (64-bit words, 80 rounds); the
@@ -19,8 +19,9 @@
 //! computes with SHA-256), so the SLH-DSA engine runs on it unchanged
 //! behind its sponge port (`slhdsa::sha2_tests`: the ACVP SHA2-128f keyGen
 //! root and the verification of its sigGen signature). A chain step is
-//! 74 clocks (one compression and the 8-clock state reload, which also
-//! reads the digest).
+//! 66 clocks: one compression, the next starting in its `done` clock from
+//! the kept PK.seed state while the digest is taken (74 until stop 44,
+//! with an 8-clock state reload).
 //!
 //! [`Sha512TweakEngine`] ([`tweak512`](mod@tweak512)) computes the H and
 //! T_l of categories 3 and 5 (SLH-DSA-SHA2-192s/f, -256s/f) with SHA-512
@@ -176,7 +177,7 @@ pub fn designs() -> Vec<Design> {
         },
         Design {
             name: "sha256_tweak",
-            description: "SLH-DSA-SHA2 category-1 hash engine on the SHA-256 core: WOTS+ chains (74 clocks a step), kept-prefix chains with PRF, H and T_l",
+            description: "SLH-DSA-SHA2 category-1 hash engine on the SHA-256 core: WOTS+ chains (66 clocks a step), kept-prefix chains with PRF, H and T_l",
             verilog: || raw_verilog(Sha256TweakEngine::default()),
             vcd: None,
         },

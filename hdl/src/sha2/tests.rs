@@ -98,6 +98,7 @@ impl<const W: usize> Bench<W> {
 
     fn idle_inputs(&mut self) {
         self.uut.start.next = false;
+        self.uut.init_from_port.next = false;
         self.uut.load_state.next = false;
         self.uut.word_valid.next = false;
         self.uut.reset.next = false;
@@ -112,12 +113,25 @@ impl<const W: usize> Bench<W> {
         self.uut.load_state.next = false;
     }
 
+    /// H0..H7 through `out_index`, checked against `chain_value`.
     fn read_state(&mut self) -> [u64; 8] {
-        core::array::from_fn(|i| {
+        let state = core::array::from_fn(|i| {
             self.uut.out_index.next = (i as u64).into();
             settle(&mut self.uut);
             self.uut.out_word.val().to_u64()
-        })
+        });
+        let parallel: [u64; 8] = core::array::from_fn(|i| self.uut.chain_value[i].val().to_u64());
+        assert_eq!(parallel, state, "chain_value against out_word");
+        state
+    }
+
+    /// Offers `value` on `init_value` with `init_from_port` for the next
+    /// `compress` (which clears them when it ends).
+    fn offer_start_value(&mut self, value: &[u64; 8]) {
+        self.uut.init_from_port.next = true;
+        for (port, &x) in self.uut.init_value.iter_mut().zip(value) {
+            port.next = x.into();
+        }
     }
 
     /// Runs one compression; `gap(t)` says whether word t is held back for
@@ -173,8 +187,11 @@ impl<const W: usize> Bench<W> {
     }
 }
 
-/// Random chaining values (loaded word-serially) and random blocks, some
-/// from the IV and some chained on the held value; exact clock count.
+/// Random chaining values (loaded word-serially, or offered on
+/// `init_value`) and random blocks, some from the IV (which wins over a
+/// start value offered with it) and some chained on the held value; exact
+/// clock count. A start value offered without `start`, or with
+/// `init_from_port` low, changes nothing.
 fn random_compressions<const W: usize>(count: usize, seed: u64) {
     let mut bench = Bench::<W>::new();
     let mut rng = Lcg::new(seed);
@@ -182,12 +199,31 @@ fn random_compressions<const W: usize>(count: usize, seed: u64) {
     for n in 0..count {
         let block: [u64; BLOCK_WORDS] = core::array::from_fn(|_| random_word(&mut rng, W));
         let from_iv = n % 5 == 1;
+        let offered: [u64; 8] = core::array::from_fn(|_| random_word(&mut rng, W));
         if n % 3 == 0 {
             state = core::array::from_fn(|_| random_word(&mut rng, W));
             bench.load_state(&state);
             assert_eq!(bench.read_state(), state, "load_state, block {n}");
         }
-        let start = if from_iv { iv(W) } else { state };
+        if n % 4 == 2 {
+            // Offered while idle without start: the held value stays.
+            bench.offer_start_value(&offered);
+            bench.clock();
+            bench.idle_inputs();
+            assert_eq!(bench.read_state(), state, "idle offer, block {n}");
+        }
+        let from_port = n % 2 == 0;
+        for (port, &x) in bench.uut.init_value.iter_mut().zip(&offered) {
+            port.next = x.into();
+        }
+        if from_port {
+            bench.offer_start_value(&offered);
+        }
+        let start = match (from_iv, from_port) {
+            (true, _) => iv(W),
+            (false, true) => offered,
+            (false, false) => state,
+        };
         let expected = reference(W, &start, &block);
         let clocks = bench.compress(from_iv, &block, |_| false);
         assert_eq!(clocks, clocks_per_block(W) as u64, "clocks, block {n}");
@@ -308,10 +344,10 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Misuse: `start`, `load_state` and words while busy are ignored; words
-/// without `start` while idle are not taken; `reset` in any clock of a job
-/// returns to idle at once, keeps the chaining value, and the next job is
-/// correct; nothing hangs.
+/// Misuse: `start`, `init_from_port`, `load_state` and words while busy
+/// are ignored; words without `start` while idle are not taken; `reset`
+/// in any clock of a job returns to idle at once, keeps the chaining
+/// value, and the next job is correct; nothing hangs.
 fn misuse<const W: usize>(seed: u64) {
     let mut bench = Bench::<W>::new();
     let mut rng = Lcg::new(seed);
@@ -346,6 +382,7 @@ fn misuse<const W: usize>(seed: u64) {
         bench.clock();
         next += 1;
         bench.uut.init_from_iv.next = true;
+        bench.uut.init_from_port.next = true;
         bench.uut.load_state.next = true;
     }
     while !bench.uut.done.val() {

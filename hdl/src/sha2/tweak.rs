@@ -49,8 +49,11 @@
 //! # Datapath and clock counts
 //!
 //! The engine keeps the state after the block PK.seed ‖ toByte(0, 64 − n)
-//! in eight registers (`seed`) and, between requests, in the core, so a
-//! kept chain computes no seed block. Each F or PRF is one block,
+//! in eight registers (`seed`), which every later block of the request,
+//! and of the kept chains after it, starts from (the core's `init_value`):
+//! a kept chain computes no seed block, and no block reloads a state. The
+//! digest of a block goes from the core's `chain_value` into `tmp` in its
+//! `done` clock, which starts the next block. Each F or PRF is one block,
 //! ADRSc (hash address j in ADRSc bytes 18..22) ‖ M ‖ 0x80 ‖ 0… ‖ the bit
 //! length (22 + n + 9 ≤ 64), built in wiring; the core's `word_in` comes
 //! from the register `feed`, selected a clock ahead. An `OP_SPONGE`'s
@@ -63,21 +66,23 @@
 //!
 //! With the streams at full speed (asserted by the tests):
 //!
-//! - a chain of s ≥ 1 steps takes 1 + (n/2 + 8) + 66 + 8 + 74·s + n/4
+//! - a chain of s ≥ 1 steps takes 1 + (n/2 + 8) + 66 + 66·s + 1 + n/4
 //!   clocks from the `start` clock to the clock after the final output
 //!   word ([`chain_clocks`]), s = 0 takes 1 + (n/2 + 8) + n/4: one clock
-//!   per input word, the PK.seed block and the read of its state into
-//!   `seed`, 74 per step (a compression of 66 clocks and the 8-clock reload
-//!   of the PK.seed state while the digest shifts out into `tmp`), one
-//!   clock per output word;
-//! - a kept chain takes 1 + n/4 + 74·b + n/4 with b blocks (s, plus one
-//!   with the PRF; b = 0 for neither), and 74 more on the first one after
-//!   a full chain of no step, which computes the PK.seed block then
-//!   ([`kept_clocks`]);
+//!   per input word, the PK.seed block, 66 per step (a compression; the
+//!   next starts in its `done` clock), the last `done` clock, one clock
+//!   per output word;
+//! - a kept chain takes 1 + n/4 + 66·b + 1 + n/4 with b ≥ 1 blocks (s,
+//!   plus one with the PRF; 1 + n/4 + n/4 for neither), and 66 more on the
+//!   first one after a full chain of no step, which computes the PK.seed
+//!   block then ([`kept_clocks`]);
 //! - an `OP_SPONGE` of m message words takes
-//!   1 + (n/4 + 8) + 74 + 67·blocks + 7 + n/4 with blocks = ⌈(m + 8)/16⌉
+//!   1 + (n/4 + 8) + 66 + 1 + 67·blocks + n/4 with blocks = ⌈(m + 8)/16⌉
 //!   ([`tweak_clocks`]): each block is a start clock and a compression,
-//!   the last compression's `done` clock begins the reload.
+//!   and the output follows the last one's `done` clock.
+//!
+//! Until stop 44 the state was loaded back into the core before each
+//! block (8 clocks, while the digest shifted out): 74 clocks a step.
 //!
 //! # Errors
 //!
@@ -106,8 +111,9 @@ use rust_hdl::prelude::*;
 
 /// Clocks of one compression of the core.
 const BLOCK_CLOCKS: u64 = super::core::clocks_per_block(32) as u64;
-/// Clocks of one chain step at full speed: a compression plus the reload.
-pub const CLOCKS_PER_STEP: u64 = BLOCK_CLOCKS + 8;
+/// Clocks of one chain step at full speed: a compression (the next one
+/// starts in its `done` clock, from `seed`).
+pub const CLOCKS_PER_STEP: u64 = BLOCK_CLOCKS;
 /// Words of ADRS, bytes of ADRSc.
 const ADRS_WORDS: usize = 8;
 const ADRSC_BYTES: usize = 22;
@@ -134,7 +140,7 @@ pub const fn chain_clocks(n: usize, steps: u32) -> u64 {
     if steps == 0 {
         io
     } else {
-        io + BLOCK_CLOCKS + 8 + CLOCKS_PER_STEP * steps as u64
+        io + BLOCK_CLOCKS + CLOCKS_PER_STEP * steps as u64 + 1
     }
 }
 
@@ -143,12 +149,11 @@ pub const fn chain_clocks(n: usize, steps: u32) -> u64 {
 /// made (the first kept chain after a full chain of no step).
 pub const fn kept_clocks(n: usize, blocks: u32, seeds: bool) -> u64 {
     let io = (1 + n / 4 + n / 4) as u64;
-    let seed = if seeds && blocks > 0 {
-        BLOCK_CLOCKS + 8
-    } else {
-        0
-    };
-    io + seed + CLOCKS_PER_STEP * blocks as u64
+    if blocks == 0 {
+        return io;
+    }
+    let seed = if seeds { BLOCK_CLOCKS } else { 0 };
+    io + seed + CLOCKS_PER_STEP * blocks as u64 + 1
 }
 
 /// Compressions of an `OP_SPONGE` of `m_words` message words: ADRSc (5.5
@@ -160,7 +165,7 @@ pub const fn tweak_blocks(m_words: usize) -> usize {
 /// Clocks of an `OP_SPONGE` of `m_words` message words (module docs).
 pub const fn tweak_clocks(m_words: usize) -> u64 {
     let io = (1 + TWEAK_N / 4 + ADRS_WORDS + TWEAK_N / 4) as u64;
-    io + BLOCK_CLOCKS + 8 + (BLOCK_CLOCKS + 1) * tweak_blocks(m_words) as u64 + 7
+    io + BLOCK_CLOCKS + 1 + (BLOCK_CLOCKS + 1) * tweak_blocks(m_words) as u64
 }
 
 /// Phases of the engine.
@@ -174,10 +179,6 @@ pub enum Phase {
     Drain,
     /// Feeding a block to the core (the PK.seed block, a PRF or a step).
     Compress,
-    /// Reading the PK.seed state out of the core into `seed`.
-    Capture,
-    /// Loading the PK.seed state back into the core, the digest into `tmp`.
-    Load,
     /// Feeding an `OP_SPONGE`'s blocks, M from the input stream.
     Absorb,
     /// Giving the output words.
@@ -248,18 +249,18 @@ pub struct Sha256TweakEngine {
     /// A full chain has left PK.seed (in `seed`), ADRS and `kept_nw`.
     prefix_valid: DFF<Bit>,
     kept_nw: DFF<Bits<4>>,
-    /// `seed` and the core hold the PK.seed state (else `seed` holds PK.seed).
+    /// `seed` holds the PK.seed state (else PK.seed).
     state_kept: DFF<Bit>,
     /// Input part (0 PK.seed, 1 ADRS, 2 X) and word within it.
     segment: DFF<Bits<2>>,
     segment_word: DFF<Bits<4>>,
-    /// Message word being fed (`Compress`, `Absorb`), load/capture clock,
-    /// output word.
+    /// Message word being fed (`Compress`, `Absorb`), output word.
     count: DFF<Bits<5>>,
     /// The compression running is the PK.seed block.
     seeding: DFF<Bit>,
     /// PK.seed (big-endian words) while taking input, then the state after
-    /// the PK.seed block.
+    /// the PK.seed block, which every F, PRF, H and T_l starts from (the
+    /// core's `init_value`).
     seed: [DFF<Bits<32>>; 8],
     /// The kept ADRS as big-endian words (words 1 and 7 are not used;
     /// yosys drops whatever the compression does not keep).
@@ -328,8 +329,6 @@ pub struct Sha256TweakEngine {
     /// `OP_SPONGE`: the held word goes into the core this clock.
     hold_taken: Signal<Local, Bit>,
     t_taken: Signal<Local, Bit>,
-    /// Begin the reload (the done clock of a step, PRF or last block).
-    begin_load: Signal<Local, Bit>,
     /// An `OP_SPONGE`'s message bytes (`ARG1` less PK.seed and ADRS).
     message_bytes: Signal<Local, Bits<32>>,
     /// Abort: the port or an `OP_ABORT` request.
@@ -431,7 +430,6 @@ impl Default for Sha256TweakEngine {
             t_takes_stream: Default::default(),
             hold_taken: Default::default(),
             t_taken: Default::default(),
-            begin_load: Default::default(),
             message_bytes: Default::default(),
             abort_now: Default::default(),
             input_done: Default::default(),
@@ -604,8 +602,8 @@ impl Logic for Sha256TweakEngine {
                 self.block[7].next = self.seed[7].q.val();
             }
         }
-        // After W15 the next word is the first state word of the reload.
-        self.block_next.next = self.seed[0].q.val();
+        // After W15 the next word is W0 of the next F or PRF block.
+        self.block_next.next = self.msg[0].val();
         for k in 0..15 {
             if self.count.q.val().index() == k {
                 self.block_next.next = self.block[k + 1].val();
@@ -643,13 +641,22 @@ impl Logic for Sha256TweakEngine {
         // Core defaults: idle, words always valid (`feed` is on time).
         self.core.reset.next = self.core_reset.q.val();
         self.core.start.next = false;
-        self.core.init_from_iv.next = self.seeding.q.val();
+        // Where a block starts, from registers only (they reach the core's
+        // h + K + W adder): the PK.seed block from the IV (`count` is 0 in
+        // its start clock, 16 in the done clock that starts the block
+        // after it, from the held state); an F or PRF from `seed`; an
+        // `OP_SPONGE`'s blocks from the held state (the PK.seed block's,
+        // then each block's).
+        self.core.init_from_iv.next = self.seeding.q.val() & (self.count.q.val() == 0);
+        self.core.init_from_port.next = !self.seeding.q.val() & !self.tweak.q.val();
+        for i in 0..8 {
+            self.core.init_value[i].next = self.seed[i].q.val();
+        }
         self.core.load_state.next = false;
         self.core.word_in.next = self.feed.q.val();
         self.core.word_valid.next = true;
         self.core.out_index.next = 0.into();
         self.core_reset.d.next = false;
-        self.begin_load.next = false;
 
         self.in_ready.next = false;
         self.out_valid.next = false;
@@ -814,52 +821,58 @@ impl Logic for Sha256TweakEngine {
                 }
                 if self.core.done.val() {
                     if self.seeding.q.val() {
-                        // Capture clock 0: H0 of the PK.seed state.
-                        self.count.d.next = 1.into();
-                        for i in 0..7 {
-                            self.seed[i].d.next = self.seed[i + 1].q.val();
+                        // The PK.seed state, kept for every later block.
+                        for i in 0..8 {
+                            self.seed[i].d.next = self.core.chain_value[i].val();
                         }
-                        self.seed[7].d.next = self.core.out_word.val();
-                        self.phase.d.next = Phase::Capture;
+                        self.seeding.d.next = false;
+                        self.state_kept.d.next = true;
+                        if self.tweak.q.val() {
+                            for k in 0..5 {
+                                self.adrsc[k].d.next = self.msg[k].val();
+                            }
+                            self.count.d.next = 0.into();
+                            self.go.d.next = true;
+                            self.adrsc_phase.d.next = true;
+                            self.at_length.d.next = false;
+                            self.pad_done.d.next = false;
+                            self.length_here.d.next = false;
+                            self.final_block.d.next = false;
+                            self.phase.d.next = Phase::Absorb;
+                        } else {
+                            // The first block starts now, from the state
+                            // the core holds (`feed` holds its W0).
+                            self.core.start.next = true;
+                            self.count.d.next = 1.into();
+                            self.feed.d.next = self.msg[1].val();
+                        }
                     } else {
-                        self.begin_load.next = true;
+                        // The digest, and the next block starts now from
+                        // `seed` unless that was the last.
+                        for i in 0..8 {
+                            self.tmp[i].d.next = self.core.chain_value[i].val();
+                        }
+                        self.core.start.next = true;
+                        self.count.d.next = 1.into();
+                        self.feed.d.next = self.msg[1].val();
                         if self.prf_block.q.val() {
                             // The chain starts from the PRF's output.
                             self.prf_block.d.next = false;
                             self.hash_address.d.next = self.first.q.val();
+                            if self.steps_left.q.val() == 0 {
+                                self.core.start.next = false;
+                                self.count.d.next = 0.into();
+                                self.phase.d.next = Phase::Output;
+                            }
                         } else {
                             self.hash_address.d.next = self.hash_address.q.val() + 1;
                             self.steps_left.d.next = self.steps_left.q.val() - 1;
+                            if self.steps_left.q.val() == 1 {
+                                self.core.start.next = false;
+                                self.count.d.next = 0.into();
+                                self.phase.d.next = Phase::Output;
+                            }
                         }
-                    }
-                }
-            }
-            Phase::Capture => {
-                // The core keeps the state: the first block starts from it.
-                self.core.out_index.next = self.count.q.val().get_bits::<3>(0);
-                for i in 0..7 {
-                    self.seed[i].d.next = self.seed[i + 1].q.val();
-                }
-                self.seed[7].d.next = self.core.out_word.val();
-                self.count.d.next = self.count.q.val() + 1;
-                if self.count.q.val() == 7 {
-                    self.count.d.next = 0.into();
-                    self.seeding.d.next = false;
-                    self.state_kept.d.next = true;
-                    if self.tweak.q.val() {
-                        for k in 0..5 {
-                            self.adrsc[k].d.next = self.msg[k].val();
-                        }
-                        self.go.d.next = true;
-                        self.adrsc_phase.d.next = true;
-                        self.at_length.d.next = false;
-                        self.pad_done.d.next = false;
-                        self.length_here.d.next = false;
-                        self.final_block.d.next = false;
-                        self.phase.d.next = Phase::Absorb;
-                    } else {
-                        self.feed.d.next = self.msg[0].val();
-                        self.phase.d.next = Phase::Compress;
                     }
                 }
             }
@@ -871,8 +884,6 @@ impl Logic for Sha256TweakEngine {
                 // The stream refills the held word as the core takes it.
                 self.in_ready.next = (self.fetch_left.q.val() != 0)
                     & (!self.hold_valid.q.val() | self.hold_taken.val());
-                // The reload's first word, for the last block's done clock.
-                self.feed.d.next = self.seed[0].q.val();
                 if self.hold_taken.val() {
                     self.prev_half.d.next = self.hold.q.val().get_bits::<16>(0);
                     self.words_left.d.next = self.words_left.q.val() - 1;
@@ -927,35 +938,17 @@ impl Logic for Sha256TweakEngine {
                 }
                 if self.core.done.val() {
                     if self.final_block.q.val() {
-                        self.begin_load.next = true;
+                        for i in 0..8 {
+                            self.tmp[i].d.next = self.core.chain_value[i].val();
+                        }
+                        self.count.d.next = 0.into();
+                        self.phase.d.next = Phase::Output;
                     } else {
                         self.count.d.next = 0.into();
                         self.go.d.next = true;
                         if self.pad_done.q.val() {
                             self.length_here.d.next = true;
                         }
-                    }
-                }
-            }
-            Phase::Load => {
-                // The state goes back in from `seed` (rotating, so it is
-                // kept) while H0..H7 shift out of `out_word` into tmp.
-                self.core.load_state.next = true;
-                for i in 0..7 {
-                    self.seed[i].d.next = self.seed[i + 1].q.val();
-                    self.tmp[i].d.next = self.tmp[i + 1].q.val();
-                }
-                self.seed[7].d.next = self.seed[0].q.val();
-                self.tmp[7].d.next = self.core.out_word.val();
-                self.feed.d.next = self.seed[1].q.val();
-                self.count.d.next = self.count.q.val() + 1;
-                if self.count.q.val() == 7 {
-                    self.count.d.next = 0.into();
-                    self.feed.d.next = self.msg[0].val();
-                    if self.tweak.q.val() | (self.steps_left.q.val() == 0) {
-                        self.phase.d.next = Phase::Output;
-                    } else {
-                        self.phase.d.next = Phase::Compress;
                     }
                 }
             }
@@ -975,21 +968,6 @@ impl Logic for Sha256TweakEngine {
                     }
                 }
             }
-        }
-        // Load clock 0, the done clock of a step, a PRF or an OP_SPONGE's
-        // last block (`feed` holds seed[0]).
-        if self.begin_load.val() {
-            self.core.load_state.next = true;
-            self.core.word_in.next = self.feed.q.val();
-            for i in 0..7 {
-                self.seed[i].d.next = self.seed[i + 1].q.val();
-                self.tmp[i].d.next = self.tmp[i + 1].q.val();
-            }
-            self.seed[7].d.next = self.seed[0].q.val();
-            self.tmp[7].d.next = self.core.out_word.val();
-            self.feed.d.next = self.seed[1].q.val();
-            self.count.d.next = 1.into();
-            self.phase.d.next = Phase::Load;
         }
         // Abort wins over everything but reset, busy or not.
         if self.abort_now.val() {

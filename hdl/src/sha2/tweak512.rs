@@ -415,6 +415,10 @@ impl Logic for Sha512TweakEngine {
         self.core.start.next = self.go.q.val();
         self.core.init_from_iv.next = self.first_block.q.val();
         self.core.load_state.next = false;
+        self.core.init_from_port.next = false;
+        for i in 0..8 {
+            self.core.init_value[i].next = 0.into();
+        }
         self.core.word_in.next = self.word.q.val();
         self.core.word_valid.next = self.word_full.q.val();
         self.core.out_index.next = self.count.q.val().get_bits::<3>(1);

@@ -9,35 +9,49 @@ use crate::ntt::sim::{settle, tick, Lcg};
 use crate::verilator::verilator_required;
 use rust_hdl::prelude::*;
 
-const INPUTS: [&str; 7] = [
+/// The scalar inputs; `init_value$0..7` follow them.
+const SCALAR_INPUTS: [&str; 8] = [
     "reset",
     "start",
     "init_from_iv",
+    "init_from_port",
     "load_state",
     "word_in",
     "word_valid",
     "out_index",
 ];
-const OUTPUTS: [&str; 4] = ["word_ready", "out_word", "busy", "done"];
+/// The scalar outputs; `chain_value$0..7` follow them.
+const SCALAR_OUTPUTS: [&str; 4] = ["word_ready", "out_word", "busy", "done"];
+
+/// Port names as Verilator mangles an array element (`$` is `__024`).
+fn ports(scalars: &[&str], array: &str) -> Vec<String> {
+    let mut names: Vec<String> = scalars.iter().map(|s| s.to_string()).collect();
+    names.extend((0..8).map(|k| format!("{array}__024{k}")));
+    names
+}
 
 /// Random input rows: mostly valid words and frequent starts, so most
-/// clocks are inside a compression; rare resets; loads while idle.
+/// clocks are inside a compression; starts from the IV, from `init_value`
+/// and from the held value; rare resets; loads while idle.
 fn rows(w: usize, clocks: usize, seed: u64) -> Vec<Vec<u64>> {
     let mut rng = Lcg::new(seed);
     let mask = if w == 64 { u64::MAX } else { (1 << w) - 1 };
+    let mut word = || ((u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32())) & mask;
     (0..clocks)
         .map(|_| {
-            let r = rng.next_u32();
-            let word = ((u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32())) & mask;
-            vec![
+            let r = word() as u32;
+            let mut row = vec![
                 u64::from(r % 500 == 0),
                 u64::from(r % 8 == 1),
-                u64::from((r >> 8) & 1),
-                u64::from((r >> 9) % 4 == 0),
-                word,
-                u64::from((r >> 12) % 8 != 0),
-                u64::from((r >> 16) & 7),
-            ]
+                u64::from((r >> 8) % 4 == 0),
+                u64::from((r >> 10) & 1),
+                u64::from((r >> 11) % 4 == 0),
+                word(),
+                u64::from((r >> 14) % 8 != 0),
+                u64::from((r >> 17) & 7),
+            ];
+            row.extend((0..8).map(|_| word()));
+            row
         })
         .collect()
 }
@@ -53,25 +67,34 @@ fn cross_check<const W: usize>(design: &str, clocks: usize, seed: u64) {
         uut.reset.next = r[0] != 0;
         uut.start.next = r[1] != 0;
         uut.init_from_iv.next = r[2] != 0;
-        uut.load_state.next = r[3] != 0;
-        uut.word_in.next = r[4].into();
-        uut.word_valid.next = r[5] != 0;
-        uut.out_index.next = r[6].into();
+        uut.init_from_port.next = r[3] != 0;
+        uut.load_state.next = r[4] != 0;
+        uut.word_in.next = r[5].into();
+        uut.word_valid.next = r[6] != 0;
+        uut.out_index.next = r[7].into();
+        for k in 0..8 {
+            uut.init_value[k].next = r[8 + k].into();
+        }
         tick(&mut uut, |u| &mut u.clock);
         dones += usize::from(uut.done.val());
-        let out = [
+        let mut out = vec![
             u64::from(uut.word_ready.val()),
             uut.out_word.val().to_u64(),
             u64::from(uut.busy.val()),
             u64::from(uut.done.val()),
         ];
+        out.extend(uut.chain_value.iter().map(|v| v.val().to_u64()));
         let v: Vec<String> = out.iter().map(|x| format!("{x:x}")).collect();
         expected.push(v.join(" "));
     }
     // The sequence must finish several compressions to mean anything.
     assert!(dones >= 10, "only {dones} compressions finished");
+    let inputs = ports(&SCALAR_INPUTS, "init_value");
+    let outputs = ports(&SCALAR_OUTPUTS, "chain_value");
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
     let got =
-        verilated_outputs(Sha2Core::<W>::default(), design, &INPUTS, &OUTPUTS, &rows).unwrap();
+        verilated_outputs(Sha2Core::<W>::default(), design, &inputs, &outputs, &rows).unwrap();
     assert_eq!(got.len(), expected.len());
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
         assert_eq!(g, e, "{design}: clock {i}");
