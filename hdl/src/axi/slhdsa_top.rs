@@ -35,14 +35,15 @@
 //! CONFIG offers it (the contract's `set_name`); any other value is
 //! refused. At the bus
 //! (`verilated_slhdsa_sha2_accel_runs_the_acvp_sha2_128f_operations_at_the_bus`),
-//! SHA2-128f takes 342,203 cycles to generate a key, 8,228,658 to sign
-//! and 499,003 to verify the ACVP signature (2.74 ms, 65.8 ms and 3.99 ms
+//! SHA2-128f takes 306,369 cycles to generate a key, 7,380,250 to sign
+//! and 450,149 to verify the ACVP signature (2.45 ms, 59.0 ms and 3.60 ms
 //! at 125 MHz; SHAKE-128f on the two-round sponge: 59,448, 1,494,469,
 //! 104,412): a SHA-256 compression is 66 clocks where a permutation is
-//! 12. SHA2-192f takes 499,653 / 14,297,296 / 758,369 and SHA2-256f
-//! 1,323,009 / 29,675,118 / 792,788 (keygen / sign / verify of `pqc`'s
-//! keys and signature). SHA2-128s (`PQC_FULL=1`): 21,908,891,
-//! 172,287,009 and 186,420.
+//! 12. SHA2-192f takes 447,773 / 13,030,291 / 691,308 and SHA2-256f
+//! 1,186,737 / 27,090,798 / 725,404 (keygen / sign / verify of `pqc`'s
+//! keys and signature). SHA2-128s (`PQC_FULL=1`, stop 43): 21,908,891,
+//! 172,287,009 and 186,420. (Stop 43, before the SHA-256 engine's
+//! 66-clock chain step: 342,203 / 8,228,658 / 499,003 for SHA2-128f.)
 //! No PL configuration builds this top: the built `engines_accel` has the
 //! block that takes both the SHAKE and the SHA2 sets
 //! ([`SlhDsaBlock::on_sponge_and_sha2`]), with the same counts.

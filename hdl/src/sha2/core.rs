@@ -12,8 +12,10 @@
 //!   idle after the clock. The chaining value is not cleared: it holds the
 //!   start value of an interrupted job (see `start`).
 //! - `load_state` (idle only): shifts `word_in` into the chaining value,
-//!   H0 ← H1 ← … ← H7 ← `word_in`; eight clocks load H0..H7 in order (e.g.
-//!   the SLH-DSA state after the PK.seed block, to restart from it).
+//!   H0 ← H1 ← … ← H7 ← `word_in`; eight clocks load H0..H7 in order.
+//!   (The SLH-DSA hash engines start from `init_value` instead, with no
+//!   clock of loading; until stop 44 the SHA-256 one reloaded the state
+//!   after the PK.seed block this way before every block.)
 //! - `start` (taken when idle, i.e. `busy` low): starts a compression from
 //!   the SHA IV when `init_from_iv` is set, else from `init_value` when
 //!   `init_from_port` is set (e.g. the SLH-DSA state after the PK.seed

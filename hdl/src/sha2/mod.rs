@@ -45,16 +45,25 @@
 //! | figure | `sha256_core` | `sha512_core` |
 //! |---|---:|---:|
 //! | clocks a block (start to done, words on time) | 66 | 82 |
-//! | clocks to load a chaining value / read a word | 8 / 1 | 8 / 1 |
-//! | LUT / FF / SRL16E / DSP | 1,709 / 745 / 64 / 0 | 3,515 / 1,481 / 128 / 0 |
-//! | sta cell delay (ns), worst path | 3.56 | 4.17 |
+//! | clocks to start from `init_value` / load a chaining value / read a word | 0 / 8 / 1 | 0 / 8 / 1 |
+//! | LUT / FF / SRL16E / DSP | 1,963 / 745 / 64 / 0 | 3,960 / 1,481 / 128 / 0 |
+//! | sta cell delay (ns), worst path | 3.31 | 4.17 |
 //!
-//! `sha256_tweak` (the hash engine with its core): 74 clocks a chain
-//! step, 1 + (n/2 + 8) + 74 + 74·s + n/4 clocks a chain of s ≥ 1 steps,
-//! 1 + (n/4 + 8) + 74 + 67·b + 7 + n/4 an H or T_l of b blocks; 3,856 LUT
-//! / 1,830 FF / 0 DSP (3,275 / 1,519 as the chain engine alone, before
-//! the kept prefix, the PRF and H / T_l); sta cell delay 3.31 ns, 6.01 ns
-//! estimated, worst path inside the core. The core's message word reads
+//! The LUT counts are of the cores alone, whose `init_value` ports are
+//! then inputs (1,709 and 3,515 before stop 44 added them); in the hash
+//! engines the SHA-512 one is tied to zero.
+//!
+//! `sha256_tweak` (the hash engine with its core): 66 clocks a chain
+//! step, 1 + (n/2 + 8) + 66 + 66·s + 1 + n/4 clocks a chain of s ≥ 1
+//! steps, 1 + (n/4 + 8) + 66 + 1 + 67·b + n/4 an H or T_l of b blocks;
+//! 3,698 LUT / 1,830 FF / 0 DSP (3,856 LUT with the state reload of
+//! stops 39–43, 74 clocks a step; 3,275 / 1,519 as the chain engine
+//! alone, before the kept prefix, the PRF and H / T_l); sta cell delay
+//! 3.31 ns, 6.01 ns estimated, worst path inside the core. The core's
+//! start selects come from registers (`seeding`, `tweak`, `count`) and
+//! its h + K + W select from `running`, not from `start`: with the
+//! engine's start logic in front of that adder it measured 3.81 ns and
+//! 7.41 ns estimated. The core's message word reads
 //! registers only: the stream word `hold`, the ADRSc words `adrsc`, and
 //! the flags `adrsc_phase`, `have_words` and `at_length` that select
 //! among them; `out_last` is registered too (`last_word`). Without them
@@ -62,17 +71,17 @@
 //! job's stream word through the select into the h + K + W adder), then
 //! 3.71 / 7.76, 3.79 / 8.29, 3.60 / 8.10 and 3.54 / 7.59 ns as each went
 //! in, and 3.52 / 6.22 ns with all. An SLH-DSA-SHA2-128f verification
-//! of the ACVP signature takes 498,971 clocks on it, against 104,380 on
-//! the two-round sponge: one compression is 66 clocks where a permutation
-//! is 12.
+//! of the ACVP signature takes 450,149 cycles at the bus on it (499,003
+//! before stop 44), against 104,412 on the two-round sponge: one
+//! compression is 66 clocks where a permutation is 12.
 //!
 //! `sha512_tweak`: 98 clocks a message block (the core's 82 and 15 clocks
 //! of stall: the engine gives its 64-bit words at one per two clocks, from
 //! registers), 1 + (n/4 + 8) + 100 + 98·b + n/4 clocks an H or T_l of b
 //! message blocks (the PK.seed block is computed at every request);
-//! 4,610 LUT / 2,302 FF; sta 4.17 ns, 7.32 ns estimated, inside the core.
-//! `sha2_tweak`, both engines and the router: 8,561 LUT / 4,133 FF,
-//! 4.17 ns.
+//! 4,729 LUT / 2,302 FF; sta 4.17 ns, 7.32 ns estimated, inside the core.
+//! `sha2_tweak`, both engines and the router: 8,385 LUT / 4,133 FF,
+//! 4.17 ns (8,561 LUT before stop 44).
 //!
 //! Worst paths: SHA-256 from e through Σ1/Ch and the carry-save tree into
 //! the 32-bit adder of a'; SHA-512 from `p` through the carry-save tree into
