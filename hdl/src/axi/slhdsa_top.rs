@@ -41,8 +41,8 @@
 //! 104,412): a SHA-256 compression is 66 clocks where a permutation is
 //! 12. SHA2-192f takes 447,773 / 13,030,291 / 691,308 and SHA2-256f
 //! 1,186,737 / 27,090,798 / 725,404 (keygen / sign / verify of `pqc`'s
-//! keys and signature). SHA2-128s (`PQC_FULL=1`, stop 43): 21,908,891,
-//! 172,287,009 and 186,420. (Stop 43, before the SHA-256 engine's
+//! keys and signature). SHA2-128s (`PQC_FULL=1`): 19,614,633,
+//! 154,564,647 and 168,640. (Stop 43, before the SHA-256 engine's
 //! 66-clock chain step: 342,203 / 8,228,658 / 499,003 for SHA2-128f.)
 //! No PL configuration builds this top: the built `engines_accel` has the
 //! block that takes both the SHAKE and the SHA2 sets

@@ -259,7 +259,7 @@ pub struct Sha256TweakEngine {
     /// The compression running is the PK.seed block.
     seeding: DFF<Bit>,
     /// PK.seed (big-endian words) while taking input, then the state after
-    /// the PK.seed block, which every F, PRF, H and T_l starts from (the
+    /// the PK.seed block, which every F and PRF block starts from (the
     /// core's `init_value`).
     seed: [DFF<Bits<32>>; 8],
     /// The kept ADRS as big-endian words (words 1 and 7 are not used;
