@@ -58,6 +58,12 @@ int main(int argc, char** argv) {{
     )
 }
 
+/// The Verilator names of the ports of an array `name[0..count]` (rust-hdl
+/// names element k `name$k`, which Verilator mangles to `name__024k`).
+pub fn array_port_names(name: &str, count: usize) -> impl Iterator<Item = String> + '_ {
+    (0..count).map(move |k| format!("{name}__024{k}"))
+}
+
 /// Runs `rows` (one value per input port per clock) through the Verilated
 /// RTL of `block` (exported under `design`) and returns one line of output
 /// values (hex, space-separated) per clock.
@@ -342,7 +348,7 @@ pub(crate) mod tests {
             rows.push(idle(0, index));
         }
         let mut inputs = vec!["store_poly".to_string(), "load_poly".to_string()];
-        inputs.extend((0..BANKS).map(|k| format!("core_row_out__024{k}")));
+        inputs.extend(array_port_names("core_row_out", BANKS));
         inputs.extend(
             [
                 "core_row_out_valid",
@@ -354,7 +360,7 @@ pub(crate) mod tests {
             ]
             .map(String::from),
         );
-        let mut outputs: Vec<String> = (0..BANKS).map(|k| format!("core_row_in__024{k}")).collect();
+        let mut outputs: Vec<String> = array_port_names("core_row_in", BANKS).collect();
         outputs.push("core_row_in_valid".to_string());
         let expected = rust_hdl_lines(
             PolyRowMemory::<2, 16>::default(),

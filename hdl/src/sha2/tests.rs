@@ -212,13 +212,11 @@ fn random_compressions<const W: usize>(count: usize, seed: u64) {
             bench.idle_inputs();
             assert_eq!(bench.read_state(), state, "idle offer, block {n}");
         }
+        // The value is on the port either way; only `init_from_port` says
+        // whether the start takes it.
         let from_port = n % 2 == 0;
-        for (port, &x) in bench.uut.init_value.iter_mut().zip(&offered) {
-            port.next = x.into();
-        }
-        if from_port {
-            bench.offer_start_value(&offered);
-        }
+        bench.offer_start_value(&offered);
+        bench.uut.init_from_port.next = from_port;
         let start = match (from_iv, from_port) {
             (true, _) => iv(W),
             (false, true) => offered,

@@ -4,7 +4,7 @@
 //! Verilated RTL must give the same outputs on every clock.
 
 use super::core::Sha2Core;
-use crate::mldsa::verilator_check::verilated_outputs;
+use crate::mldsa::verilator_check::{array_port_names, verilated_outputs};
 use crate::ntt::sim::{settle, tick, Lcg};
 use crate::verilator::verilator_required;
 use rust_hdl::prelude::*;
@@ -23,10 +23,10 @@ const SCALAR_INPUTS: [&str; 8] = [
 /// The scalar outputs; `chain_value$0..7` follow them.
 const SCALAR_OUTPUTS: [&str; 4] = ["word_ready", "out_word", "busy", "done"];
 
-/// Port names as Verilator mangles an array element (`$` is `__024`).
+/// The scalar ports, then the eight of `array`.
 fn ports(scalars: &[&str], array: &str) -> Vec<String> {
     let mut names: Vec<String> = scalars.iter().map(|s| s.to_string()).collect();
-    names.extend((0..8).map(|k| format!("{array}__024{k}")));
+    names.extend(array_port_names(array, 8));
     names
 }
 
